@@ -1,0 +1,119 @@
+# dirreport - one non-recursive Makefile.
+#   make            build build/dirreport (and the libraries)
+#   make check      build and run every test (unit, golden, malformed)
+#   make demo       build, then report on a bundled --threads sample
+#   make SANITIZE=address,undefined check   the same under ASan+UBSan, in build-asan/
+#   make V=1        show full commands
+
+SANITIZE ?=
+ifneq ($(SANITIZE),)
+BUILD ?= build-asan
+SANFLAGS := -g -fno-omit-frame-pointer -fsanitize=$(SANITIZE) -fno-sanitize-recover=all
+else
+BUILD ?= build
+SANFLAGS :=
+endif
+
+CC ?= cc
+OPT ?= -O2 -g
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wundef -Wpointer-arith \
+	-Wcast-align -Wno-missing-field-initializers
+# Feature-test macros are defined here and nowhere else.
+CPPFLAGS += -D_GNU_SOURCE -I. -Icompat
+CFLAGS += -std=c11 $(OPT) $(WARN) $(SANFLAGS) -pthread
+DEPFLAGS = -MMD -MP
+LDFLAGS += $(SANFLAGS) -pthread
+
+PKGS := libzstd libdw libelf
+DEB_DEPS := pkg-config libzstd-dev libsqlite3-dev libdw-dev libelf-dev check libc6-dbg
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# --- dependencies -----------------------------------------------------------
+# Both `make` and `make check` first make sure the Debian build dependencies are here.
+DEPS_STAMP := $(BUILD)/.deps-ok
+$(DEPS_STAMP): | $(BUILD)
+	$(Q)sh tools/ensure-deps.sh $(DEB_DEPS)
+	$(Q)touch $@
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+
+# --- sources ---------------------------------------------------------------
+FORMAT_SRCS := $(wildcard format/*.c)
+READER_SRCS := $(wildcard reader/*.c)
+REPORT_SRCS := $(filter-out report/main.c,$(wildcard report/*.c))
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+
+FORMAT_OBJS := $(FORMAT_SRCS:%.c=$(BUILD)/%.o)
+READER_OBJS := $(READER_SRCS:%.c=$(BUILD)/%.o)
+REPORT_OBJS := $(REPORT_SRCS:%.c=$(BUILD)/%.o)
+UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
+
+LIBFORMAT := $(BUILD)/libformat.a
+LIBREADER := $(BUILD)/libreader.a
+LIBREPORT := $(BUILD)/libreport.a
+
+all: $(BUILD)/dirreport
+
+$(BUILD):
+	$(Q)mkdir -p $@
+
+$(BUILD)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@[ "$(V)" = 1 ] || echo "  CC      $@"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/tests/unit/%.o: tests/unit/%.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@[ "$(V)" = 1 ] || echo "  CC      $@"
+	$(Q)$(CC) $(CPPFLAGS) -I$(BUILD)/tests/unit $(CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# The suite list: one SUITE(name) per tests/unit/check_<name>.c.
+SUITES_INC := $(BUILD)/tests/unit/suites.inc
+$(SUITES_INC): $(UNIT_SRCS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)for f in $(sort $(notdir $(filter tests/unit/check_%.c,$(UNIT_SRCS)))); do \
+		n=$${f#check_}; echo "SUITE($${n%.c})"; done > $@.tmp && mv $@.tmp $@
+$(BUILD)/tests/unit/main.o: $(SUITES_INC)
+
+$(LIBFORMAT): $(FORMAT_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(LIBREADER): $(READER_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(LIBREPORT): $(REPORT_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/dirreport: $(BUILD)/report/main.o $(LIBREPORT) $(LIBREADER) $(LIBFORMAT)
+	@[ "$(V)" = 1 ] || echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(LIBREPORT) $(LIBREADER) $(LIBFORMAT)
+	@[ "$(V)" = 1 ] || echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm
+
+# --- top-level targets -----------------------------------------------------
+demo: $(BUILD)/dirreport
+	$(BUILD)/dirreport -i samples/threads.data --stdio
+
+check: $(BUILD)/dirreport $(BUILD)/unit-tests
+	@echo "== unit tests (Check)"
+	$(Q)$(BUILD)/unit-tests
+	@echo "== golden and malformed-input tests"
+	$(Q)BUILD=$(BUILD) sh tests/run-cli-tests.sh
+
+asan-check:
+	$(MAKE) SANITIZE=address,undefined check
+
+clean:
+	rm -rf build build-asan
+
+.PHONY: all demo check asan-check clean
+
+-include $(wildcard $(BUILD)/*/*.d $(BUILD)/*/*/*.d)

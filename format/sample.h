@@ -1,0 +1,98 @@
+#ifndef DIRREPORT_FORMAT_SAMPLE_H
+#define DIRREPORT_FORMAT_SAMPLE_H
+/*
+ * sample - decoding PERF_RECORD_SAMPLE bodies and the sample_id trailer of other records.
+ *
+ * Format: reference section 5.1 (field order, which is not bit order), 5.2 (read_format
+ * block), 4.2 (sample_id trailer). Records must already be in host byte order.
+ * Pointers in struct sample borrow from the record bytes and live as long as they do.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/attr.h"
+
+struct sample_read_value {
+	uint64_t value, id, lost;
+};
+
+struct sample {
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;			/* nanoseconds, perf clock */
+	uint64_t addr;
+	uint64_t id;
+	uint64_t stream_id;
+	uint32_t cpu;
+	uint64_t period;		/* events per sample (1 when not recorded) */
+	/* SAMPLE_READ: group form when (read_format & FORMAT_GROUP) */
+	struct {
+		uint64_t time_enabled, time_running;
+		uint64_t nr;			/* values */
+		const unsigned char *values;	/* nr entries of value_size bytes, borrowed */
+		size_t value_size;		/* 8 + 8*ID + 8*LOST */
+		struct sample_read_value one;	/* non-group form */
+	} read;
+	uint64_t callchain_nr;
+	const unsigned char *callchain;	/* callchain_nr u64 entries, borrowed */
+	uint32_t raw_size;		/* bytes */
+	const unsigned char *raw;	/* borrowed */
+	uint64_t branch_nr;
+	uint64_t branch_hw_idx;		/* valid when branch_has_hw_idx */
+	bool branch_has_hw_idx;
+	const unsigned char *branch;	/* branch_nr × {from, to, flags} u64, borrowed */
+	uint64_t user_regs_abi, user_regs_mask;
+	const unsigned char *user_regs;	/* popcount(mask) u64 when abi != 0, borrowed */
+	uint64_t user_stack_size, user_stack_dyn_size;
+	const unsigned char *user_stack;	/* borrowed */
+	uint32_t user_stack_offset;	/* offset of the size field in the record (bytes) */
+	uint64_t weight;		/* WEIGHT, or var1 of WEIGHT_STRUCT */
+	uint16_t ins_lat, weight_var3;	/* WEIGHT_STRUCT var2/var3 */
+	uint64_t data_src;
+	uint64_t transaction;
+	uint64_t intr_regs_abi, intr_regs_mask;
+	const unsigned char *intr_regs;	/* borrowed */
+	uint64_t phys_addr;
+	uint64_t cgroup;
+	uint64_t data_page_size, code_page_size;
+	uint64_t aux_size;
+	const unsigned char *aux;	/* borrowed */
+	uint16_t misc;			/* header.misc of the record */
+	uint64_t sample_type;		/* of the attr used to decode */
+};
+
+/**
+ * @brief Decode a PERF_RECORD_SAMPLE in host byte order.
+ * @param s     output, fully initialised (absent fields: 0 / NULL; cpu and pid/tid -1
+ *              when absent, period 1 when absent, as perf does)
+ * @param attr  the attr of the record's event
+ * @param rec   whole record including its 8-byte header
+ * @param size  record size in bytes (header.size)
+ * @return 0; -DIAG_BAD_SAMPLE when a field or array runs past `size`, or counts are
+ *         absurd (callchain nr, branch nr, read nr larger than the record can hold).
+ * Thread safety: pure. Format: reference 5.1, 5.2.
+ */
+int sample__parse(struct sample *s, const struct event_attr *attr, const void *rec,
+		  size_t size);
+
+/**
+ * @brief Decode the sample_id trailer of a non-SAMPLE record (TID, TIME, ID, STREAM_ID,
+ *        CPU, IDENTIFIER as present in attr->sample_type), read backwards from the end.
+ * @param s     output: pid/tid/time/id/stream_id/cpu set, others as sample__parse() leaves
+ *              absent fields; when attr lacks sample_id_all only defaults are set
+ * @return 0; -DIAG_BAD_RECORD when the record is shorter than 8 + trailer.
+ * Thread safety: pure. Format: reference 4.2.
+ */
+int sample__parse_id_trailer(struct sample *s, const struct event_attr *attr,
+			     const void *rec, size_t size);
+
+/** Read the idx-th callchain entry. */
+static inline uint64_t sample__callchain_ip(const struct sample *s, uint64_t idx)
+{
+	uint64_t v;
+	__builtin_memcpy(&v, s->callchain + 8 * idx, 8);
+	return v;
+}
+
+#endif
