@@ -13,6 +13,10 @@
 
 #include "format/attr.h"
 
+/** data_src of a sample without DATA_SRC: every field "not available" (UAPI
+ *  PERF_MEM_DATA_SRC_NONE = OP_NA | LVL_NA | SNOOP_NA | LOCK_NA | TLB_NA). */
+#define SAMPLE_DATA_SRC_NONE 0x05080021ULL
+
 struct sample_read_value {
 	uint64_t value, id, lost;
 };
@@ -25,7 +29,7 @@ struct sample {
 	uint64_t id;
 	uint64_t stream_id;
 	uint32_t cpu;
-	uint64_t period;		/* events per sample (1 when not recorded) */
+	uint64_t period;		/* events per sample (attr.sample_period when absent) */
 	/* SAMPLE_READ: group form when (read_format & FORMAT_GROUP) */
 	struct {
 		uint64_t time_enabled, time_running;
@@ -64,8 +68,9 @@ struct sample {
 
 /**
  * @brief Decode a PERF_RECORD_SAMPLE in host byte order.
- * @param s     output, fully initialised (absent fields: 0 / NULL; cpu and pid/tid -1
- *              when absent, period 1 when absent, as perf does)
+ * @param s     output, fully initialised as perf does: absent fields 0 / NULL, except
+ *              cpu, pid, tid, id, stream_id and time (all ones), period
+ *              (attr.sample_period) and data_src (SAMPLE_DATA_SRC_NONE)
  * @param attr  the attr of the record's event
  * @param rec   whole record including its 8-byte header
  * @param size  record size in bytes (header.size)
@@ -94,5 +99,17 @@ static inline uint64_t sample__callchain_ip(const struct sample *s, uint64_t idx
 	__builtin_memcpy(&v, s->callchain + 8 * idx, 8);
 	return v;
 }
+
+
+
+/**
+ * @brief After record__swap() of a cross-endian record: put the u32 pairs that a u64
+ *        swap exchanged (pid/tid, cpu/reserved in SAMPLE bodies and sample_id
+ *        trailers) back in order. The RAW size field is not fixed (tracepoint
+ *        samples of cross-endian files are not supported).
+ * @param rec, size  the record (host order after record__swap), modified in place
+ * Thread safety: touches only rec. Format: reference section 12.
+ */
+void sample__unswap_pairs(const struct event_attr *attr, void *rec, size_t size);
 
 #endif

@@ -1,0 +1,278 @@
+#include "format/evlist.h"
+
+#include <errno.h>
+#include <stdio.h>	/* snprintf */
+#include <stdlib.h>	/* calloc, free, realloc */
+#include <string.h>	/* strdup */
+
+#include "format/bytes.h"
+#include "format/diag.h"
+#include "format/record.h"
+#include "format/sample.h"
+#include "banned.h"
+
+void evlist__init(struct evlist *el)
+{
+	memset(el, 0, sizeof(*el));
+}
+
+void evlist__exit(struct evlist *el)
+{
+	for (size_t i = 0; i < el->nr; i++) {
+		free(el->evsels[i]->ids);
+		free(el->evsels[i]->name);
+		free(el->evsels[i]);
+	}
+	free(el->evsels);
+	free(el->hash_ids);
+	free(el->hash_evsels);
+	memset(el, 0, sizeof(*el));
+}
+
+static size_t id_slot(uint64_t id, size_t cap)
+{
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdULL;
+	id ^= id >> 33;
+	return (size_t)id & (cap - 1);
+}
+
+/* Slot of id, or of the empty slot where it would go. Slot key 0 means empty: id 0 is
+ * "synthesized" in perf.data and never stored. */
+static size_t hash_find(const struct evlist *el, uint64_t id)
+{
+	size_t i = id_slot(id, el->hash_cap);
+
+	while (el->hash_ids[i] && el->hash_ids[i] != id)
+		i = (i + 1) & (el->hash_cap - 1);
+	return i;
+}
+
+static int hash_grow(struct evlist *el)
+{
+	size_t cap = el->hash_cap ? el->hash_cap * 2 : 64;
+	uint64_t *old_ids = el->hash_ids;
+	struct evsel **old_ev = el->hash_evsels;
+	size_t old_cap = el->hash_cap;
+
+	el->hash_ids = calloc(cap, sizeof(*el->hash_ids));
+	el->hash_evsels = calloc(cap, sizeof(*el->hash_evsels));
+	if (!el->hash_ids || !el->hash_evsels) {
+		free(el->hash_ids);
+		free(el->hash_evsels);
+		el->hash_ids = old_ids;
+		el->hash_evsels = old_ev;
+		return -ENOMEM;
+	}
+	el->hash_cap = cap;
+	for (size_t i = 0; i < old_cap; i++) {
+		if (!old_ids[i])
+			continue;
+		size_t s = hash_find(el, old_ids[i]);
+		el->hash_ids[s] = old_ids[i];
+		el->hash_evsels[s] = old_ev[i];
+	}
+	free(old_ids);
+	free(old_ev);
+	return 0;
+}
+
+int evsel__add_ids(struct evlist *el, struct evsel *ev, const uint64_t *ids, size_t nr)
+{
+	uint64_t *n;
+	int err;
+
+	if (!nr)
+		return 0;
+	n = realloc(ev->ids, (ev->nr_ids + nr) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	ev->ids = n;
+	for (size_t i = 0; i < nr; i++) {
+		size_t s;
+
+		if (!ids[i])
+			continue;
+		if ((el->nr_ids + 1) * 2 > el->hash_cap && (err = hash_grow(el)))
+			return err;
+		s = hash_find(el, ids[i]);
+		if (el->hash_ids[s]) {
+			if (el->hash_evsels[s] != ev)
+				return -DIAG_BAD_ATTR;
+			continue;	/* repeated id of the same event: harmless */
+		}
+		el->hash_ids[s] = ids[i];
+		el->hash_evsels[s] = ev;
+		el->nr_ids++;
+		ev->ids[ev->nr_ids++] = ids[i];
+	}
+	return 0;
+}
+
+int evlist__add(struct evlist *el, const struct event_attr *attr, const uint64_t *ids,
+		size_t nr_ids, struct evsel **out)
+{
+	struct evsel **arr, *ev;
+	int err;
+
+	arr = realloc(el->evsels, (el->nr + 1) * sizeof(*arr));
+	if (!arr)
+		return -ENOMEM;
+	el->evsels = arr;
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	ev->attr = *attr;
+	ev->idx = el->nr;
+	ev->id_hdr_size = attr__id_hdr_size(attr);
+	el->evsels[el->nr++] = ev;
+	err = evsel__add_ids(el, ev, ids, nr_ids);
+	if (out)
+		*out = ev;
+	return err;
+}
+
+struct evsel *evlist__find_id(const struct evlist *el, uint64_t id)
+{
+	size_t s;
+
+	if (!el->hash_cap || !id)
+		return NULL;
+	s = hash_find(el, id);
+	return el->hash_ids[s] ? el->hash_evsels[s] : NULL;
+}
+
+int evlist__check(const struct evlist *el, struct diag *d)
+{
+	const struct evsel *first = evlist__first(el);
+
+	for (size_t i = 0; i < el->nr; i++) {
+		const struct evsel *ev = el->evsels[i];
+
+		if ((ev->attr.sample_type & SAMPLE_READ) && !(ev->attr.read_format & FORMAT_ID))
+			return diag__set(d, NULL, DIAG_NO_OFFSET, -DIAG_MISMATCH,
+					 "event %zu samples READ without read_format ID", i);
+		if (i == 0)
+			continue;
+		if (attr__id_pos(&ev->attr) != attr__id_pos(&first->attr) ||
+		    attr__is_pos(&ev->attr) != attr__is_pos(&first->attr))
+			return diag__set(d, NULL, DIAG_NO_OFFSET, -DIAG_MISMATCH,
+					 "event %zu has a non-matching sample_type", i);
+		if (attr__flag(&ev->attr, ATTR_SAMPLE_ID_ALL) !=
+		    attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL))
+			return diag__set(d, NULL, DIAG_NO_OFFSET, -DIAG_MISMATCH,
+					 "event %zu has a non-matching sample_id_all", i);
+	}
+	return 0;
+}
+
+int evlist__evsel_of(const struct evlist *el, const void *rec, size_t size,
+		     struct evsel **out)
+{
+	const unsigned char *b = rec;
+	struct evsel *first = evlist__first(el);
+	uint32_t type;
+	uint64_t id;
+	int pos;
+
+	if (!first)
+		return -ENOENT;
+	if (el->nr == 1) {
+		*out = first;
+		return 0;
+	}
+	type = bytes__u32(b);
+	if (type == REC_SAMPLE) {
+		pos = attr__id_pos(&first->attr);
+		if (pos < 0) {
+			*out = first;
+			return 0;
+		}
+		if (size < RECORD_HEADER_SIZE + 8 * (size_t)(pos + 1))
+			return -DIAG_BAD_RECORD;
+		id = bytes__u64(b + RECORD_HEADER_SIZE + 8 * (size_t)pos);
+	} else {
+		pos = attr__is_pos(&first->attr);
+		if (pos < 0 || !attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL)) {
+			*out = first;
+			return 0;
+		}
+		if (size < RECORD_HEADER_SIZE + 8 * (size_t)pos)
+			return -DIAG_BAD_RECORD;
+		id = bytes__u64(b + size - 8 * (size_t)pos);
+	}
+	if (!id) {	/* synthesized by perf */
+		*out = first;
+		return 0;
+	}
+	*out = evlist__find_id(el, id);
+	return *out ? 0 : -DIAG_UNKNOWN_ID;
+}
+
+uint64_t evlist__record_time(const struct evlist *el, const struct evsel *ev,
+			     const void *rec, size_t size)
+{
+	const struct event_attr *a = &ev->attr;
+	uint64_t t = a->sample_type;
+	const unsigned char *b = rec;
+	size_t pos;
+
+	(void)el;
+	if (!(t & SAMPLE_TIME))
+		return 0;
+	if (bytes__u32(b) == REC_SAMPLE) {
+		pos = RECORD_HEADER_SIZE + 8 * (!!(t & SAMPLE_IDENTIFIER) + !!(t & SAMPLE_IP) +
+						!!(t & SAMPLE_TID));
+		return pos + 8 <= size ? bytes__u64(b + pos) : 0;
+	}
+	if (!attr__flag(a, ATTR_SAMPLE_ID_ALL) || size < RECORD_HEADER_SIZE + ev->id_hdr_size)
+		return 0;
+	/* TIME sits before ID, STREAM_ID, CPU and IDENTIFIER in the trailer. */
+	pos = size - 8 * (1 + !!(t & SAMPLE_ID) + !!(t & SAMPLE_STREAM_ID) +
+			  !!(t & SAMPLE_CPU) + !!(t & SAMPLE_IDENTIFIER));
+	return bytes__u64(b + pos);
+}
+
+bool evlist__any_sample_type(const struct evlist *el, uint64_t bits)
+{
+	for (size_t i = 0; i < el->nr; i++)
+		if (el->evsels[i]->attr.sample_type & bits)
+			return true;
+	return false;
+}
+
+int evsel__set_name(struct evsel *ev, const char *name)
+{
+	char *n = strdup(name);
+
+	if (!n)
+		return -ENOMEM;
+	free(ev->name);
+	ev->name = n;
+	return 0;
+}
+
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses",
+	"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+	"stalled-cycles-backend", "ref-cycles",
+};
+
+static const char *const sw_names[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches",
+	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+};
+
+const char *evsel__name(const struct evsel *ev)
+{
+	const struct event_attr *a = &ev->attr;
+
+	if (ev->name)
+		return ev->name;
+	if (a->type == ATTR_TYPE_HARDWARE && a->config < sizeof(hw_names) / sizeof(hw_names[0]))
+		return hw_names[a->config];
+	if (a->type == ATTR_TYPE_SOFTWARE && a->config < sizeof(sw_names) / sizeof(sw_names[0]))
+		return sw_names[a->config];
+	return "unknown";
+}
