@@ -70,7 +70,9 @@ int file_header__probe(const void *buf, size_t len, bool *is_pipe, bool *swap);
  * @param file_size  size of the file in bytes (sections are checked against it)
  * @param path       for diagnostics
  * @return 0; -DIAG_NOT_PERF, -DIAG_TRUNCATED, -DIAG_BAD_HEADER (size not 104/72,
- *         attr_size 0 or out of range, sections past the end of the file).
+ *         attr_size 0 or out of range, attrs section past the end of the file).
+ *         The data section is not checked against file_size: callers clamp it and
+ *         report a cut recording as such.
  */
 int file_header__read(struct file_header *h, bool *swap, const void *buf, size_t len,
 		      uint64_t file_size, const char *path, struct diag *d);

@@ -1,0 +1,58 @@
+#ifndef DIRREPORT_READER_ORDERED_H
+#define DIRREPORT_READER_ORDERED_H
+/*
+ * ordered - perf 6.1's ordered-events queue, as a model that gives the same delivery
+ * order: records are queued by (timestamp, arrival); FINISHED_ROUND releases what is
+ * older than the round limit; the end of input releases everything.
+ *
+ * Format: reference 7.2. Invariants: `limit` only changes at a round flush (to max_ts);
+ * max_ts is set by every append at the tail (time >= everything queued) and by every
+ * insert into an empty queue (it can go down then); ties keep arrival order.
+ *
+ * Thread safety: one thread.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct record_ref;
+
+struct oe_item {
+	uint64_t time;
+	uint64_t seq;			/* arrival number: ties in time keep this order */
+	const struct record_ref *ref;	/* borrowed */
+};
+
+struct ordered_events {
+	struct oe_item *heap;	/* owned binary min-heap on (time, seq) */
+	size_t nr, cap;
+	uint64_t max_ts;	/* perf's max_timestamp */
+	uint64_t max_queued;	/* largest time in the queue (valid when nr > 0) */
+	uint64_t limit;		/* perf's next_flush */
+	uint64_t seq;
+};
+
+typedef int (*oe_emit_fn)(void *ctx, const struct record_ref *ref);
+
+void ordered_events__init(struct ordered_events *oe);
+void ordered_events__exit(struct ordered_events *oe);
+
+/**
+ * @brief Queue a timestamped record (time must be neither 0 nor all ones: those are
+ *        delivered immediately by the caller, as perf does).
+ * @return 0 or -ENOMEM.
+ */
+int ordered_events__queue(struct ordered_events *oe, uint64_t time,
+			  const struct record_ref *ref);
+
+/**
+ * @brief FINISHED_ROUND: if anything is queued, emit the records with time <= limit in
+ *        order, then set limit = max_ts.
+ * @return 0 or the first non-zero value of emit.
+ */
+int ordered_events__flush_round(struct ordered_events *oe, oe_emit_fn emit, void *ctx);
+
+/** @brief End of input: emit everything in order. */
+int ordered_events__flush_all(struct ordered_events *oe, oe_emit_fn emit, void *ctx);
+
+#endif

@@ -1,0 +1,78 @@
+#ifndef DIRREPORT_READER_READER_INTERNAL_H
+#define DIRREPORT_READER_READER_INTERNAL_H
+#ifndef DIRREPORT_IN_READER
+#error "reader-internal.h is private to reader/"
+#endif
+/*
+ * One reader per file of a recording. A reader owns its reader_state (mapping, position,
+ * zstd stream) and the records it decoded; session.c runs readers in parallel (each on
+ * one worker at a time) and merges their records in perf's order (ordered.c).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <zstd.h>
+
+#include "format/diag.h"
+#include "format/evlist.h"
+#include "reader/session.h"
+
+/* Stable storage for decompressed or byte-swapped records: pointers never move. */
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, cap;
+	unsigned char data[];
+};
+
+struct arena {
+	struct arena_chunk *head;	/* owned list, newest first */
+};
+
+void *arena__alloc(struct arena *a, size_t size);
+void arena__exit(struct arena *a);
+
+/* Pipe-mode feature bodies seen in HEADER_FEATURE records. */
+struct pipe_feature {
+	const unsigned char *body;	/* borrowed from the reader's storage */
+	size_t size;
+	uint64_t offset;
+};
+
+struct reader_state {
+	const unsigned char *map;	/* whole file (mmap) or the pipe's bytes; owned */
+	size_t map_len;			/* bytes mapped */
+	bool map_is_malloc;		/* pipe input read into memory */
+	uint64_t pos, end;		/* current and end offset in map */
+	uint64_t label_base;		/* subtracted from offsets for printing (pipe: 16) */
+	ZSTD_DStream *zstd;		/* owned, created at the first COMPRESSED record */
+	unsigned char *dbuf;		/* decompressed bytes not yet split into records */
+	size_t dbuf_len, dbuf_cap;
+};
+
+struct reader {
+	char *label;			/* owned: what -D prints as the path */
+	char *fspath;			/* owned: path to open */
+	uint16_t index;			/* file index in the session */
+	bool swap;			/* cross-endian file */
+	bool is_pipe;
+	bool cut_is_warning;		/* a record cut at `end` is a truncation, not damage */
+	struct reader_state st;
+	struct evlist *evlist;		/* borrowed; mutated only by a pipe reader */
+	struct record_ref *recs;	/* owned, in file order */
+	size_t nr, cap;
+	struct arena arena;
+	struct pipe_feature pipe_feat[FEAT_BITS];
+	struct diag diag;		/* the error, when err != 0 */
+	int err;
+	char *warning;			/* owned, or NULL */
+};
+
+/** Map the file (regular) or slurp it (pipe/stdin). Fills st.map / st.map_len. */
+int reader__map(struct reader *r, int fd, bool slurp);
+
+/** Decode [st.pos, st.end): fills recs; sets err/diag or warning. */
+int reader__run(struct reader *r);
+
+void reader__exit(struct reader *r);
+
+#endif

@@ -1,0 +1,432 @@
+#define DIRREPORT_IN_READER
+#include "reader/reader-internal.h"
+
+#include <errno.h>
+#include <stdarg.h>	/* va_list */
+#include <stdio.h>	/* snprintf */
+#include <stdlib.h>	/* malloc, realloc, free */
+#include <string.h>	/* memcpy, memmove, strdup */
+#include <sys/mman.h>	/* mmap, munmap */
+#include <sys/stat.h>	/* fstat */
+#include <unistd.h>	/* read */
+
+#include "format/bytes.h"
+#include "format/header.h"
+#include "format/record.h"
+#include "format/sample.h"
+#include "banned.h"
+
+#define ARENA_CHUNK (1u << 20)
+
+void *arena__alloc(struct arena *a, size_t size)
+{
+	struct arena_chunk *c = a->head;
+
+	size = (size + 7) & ~(size_t)7;
+	if (!c || c->cap - c->used < size) {
+		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->cap = cap;
+		c->used = 0;
+		c->next = a->head;
+		a->head = c;
+	}
+	c->used += size;
+	return c->data + c->used - size;
+}
+
+void arena__exit(struct arena *a)
+{
+	while (a->head) {
+		struct arena_chunk *n = a->head->next;
+		free(a->head);
+		a->head = n;
+	}
+}
+
+int reader__map(struct reader *r, int fd, bool slurp)
+{
+	struct stat st;
+	void *m;
+
+	if (slurp) {
+		size_t cap = 1 << 16, len = 0;
+		unsigned char *buf = malloc(cap), *nb;
+		ssize_t n;
+
+		if (!buf)
+			return -ENOMEM;
+		for (;;) {
+			if (len == cap) {
+				nb = realloc(buf, cap *= 2);
+				if (!nb) {
+					free(buf);
+					return -ENOMEM;
+				}
+				buf = nb;
+			}
+			n = read(fd, buf + len, cap - len);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				int e = -errno;
+				free(buf);
+				return e;
+			}
+			if (n == 0)
+				break;
+			len += (size_t)n;
+		}
+		r->st.map = buf;
+		r->st.map_len = len;
+		r->st.map_is_malloc = true;
+		return 0;
+	}
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if (st.st_size == 0)
+		return 0;
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	r->st.map = m;
+	r->st.map_len = (size_t)st.st_size;
+	return 0;
+}
+
+void reader__exit(struct reader *r)
+{
+	if (r->st.map) {
+		if (r->st.map_is_malloc)
+			free((void *)r->st.map);
+		else
+			munmap((void *)r->st.map, r->st.map_len);
+	}
+	ZSTD_freeDStream(r->st.zstd);
+	free(r->st.dbuf);
+	free(r->recs);
+	arena__exit(&r->arena);
+	free(r->label);
+	free(r->fspath);
+	free(r->warning);
+	memset(r, 0, sizeof(*r));
+}
+
+static int fail(struct reader *r, uint64_t off, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(struct reader *r, uint64_t off, int code, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[256];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	r->err = diag__set(&r->diag, r->label, off, code, "%s", msg);
+	return r->err;
+}
+
+static int push(struct reader *r, const struct record_ref *ref)
+{
+	if (r->nr == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 4096;
+		struct record_ref *n = realloc(r->recs, cap * sizeof(*n));
+
+		if (!n)
+			return fail(r, ref->offset, -ENOMEM, "out of memory");
+		r->recs = n;
+		r->cap = cap;
+	}
+	r->recs[r->nr++] = *ref;
+	return 0;
+}
+
+/* Find the event and time of a kernel record and check that it parses. */
+static int classify(struct reader *r, struct record_ref *ref, uint64_t off)
+{
+	struct sample s;
+	int err;
+
+	if (ref->type >= REC_USER_FIRST)
+		return 0;
+	err = evlist__evsel_of(r->evlist, ref->data, ref->size, &ref->evsel);
+	if (err == -ENOENT)
+		return fail(r, off, -DIAG_BAD_RECORD, "%s record before any event attribute",
+			    record__type_name(ref->type));
+	if (err == -DIAG_UNKNOWN_ID)
+		return fail(r, off, err, "%s record: sample id matches no event",
+			    record__type_name(ref->type));
+	if (err)
+		return fail(r, off, err, "%s record too short for its sample id",
+			    record__type_name(ref->type));
+	if (ref->type == REC_SAMPLE)
+		err = sample__parse(&s, &ref->evsel->attr, ref->data, ref->size);
+	else
+		err = sample__parse_id_trailer(&s, &ref->evsel->attr, ref->data, ref->size);
+	if (err)
+		return fail(r, off, err, "%s record of %u bytes is malformed",
+			    record__type_name(ref->type), ref->size);
+	ref->time = evlist__record_time(r->evlist, ref->evsel, ref->data, ref->size);
+	return 0;
+}
+
+/* Bring a record into host order; returns the bytes to keep (in the arena when the
+ * record had to be copied). */
+static const unsigned char *host_order(struct reader *r, const unsigned char *p,
+				       uint32_t size, bool copy)
+{
+	unsigned char *c;
+	const struct evsel *first = evlist__first(r->evlist);
+	size_t id_hdr = first ? first->id_hdr_size : 0;
+
+	if (!copy && !r->swap)
+		return p;
+	c = arena__alloc(&r->arena, size);
+	if (!c)
+		return NULL;
+	memcpy(c, p, size);
+	if (r->swap) {
+		bytes__put_u32(c, __builtin_bswap32(bytes__u32(c)));
+		bytes__put_u16(c + 4, __builtin_bswap16(bytes__u16(c + 4)));
+		bytes__put_u16(c + 6, __builtin_bswap16(bytes__u16(c + 6)));
+		record__swap(c, size, id_hdr);
+		if (bytes__u32(c) < REC_USER_FIRST && first)
+			sample__unswap_pairs(&first->attr, c, size);
+	}
+	return c;
+}
+
+static int on_record(struct reader *r, const unsigned char *p, uint32_t size,
+		     uint64_t off, uint32_t disk_size, bool from_container);
+
+/* Split the decompressed buffer into records; keep an incomplete tail. */
+static int split_decompressed(struct reader *r, uint64_t container_off)
+{
+	struct reader_state *st = &r->st;
+	size_t pos = 0;
+	int err;
+
+	while (st->dbuf_len - pos >= RECORD_HEADER_SIZE) {
+		uint16_t size = bytes__u16x(st->dbuf + pos + 6, r->swap);
+
+		if (size < RECORD_HEADER_SIZE)
+			return fail(r, container_off, -DIAG_RECORD_SIZE,
+				    "record size %u inside compressed data", size);
+		if (st->dbuf_len - pos < size)
+			break;
+		err = on_record(r, st->dbuf + pos, size, container_off, 0, true);
+		if (err)
+			return err;
+		pos += size;
+	}
+	memmove(st->dbuf, st->dbuf + pos, st->dbuf_len - pos);
+	st->dbuf_len -= pos;
+	return 0;
+}
+
+static int decompress(struct reader *r, const unsigned char *src, size_t len, uint64_t off)
+{
+	struct reader_state *st = &r->st;
+	ZSTD_inBuffer in = { src, len, 0 };
+
+	if (!st->zstd) {
+		st->zstd = ZSTD_createDStream();
+		if (!st->zstd || ZSTD_isError(ZSTD_initDStream(st->zstd)))
+			return fail(r, off, -ENOMEM, "cannot create a zstd stream");
+	}
+	while (in.pos < in.size) {
+		ZSTD_outBuffer out;
+		size_t ret;
+
+		if (st->dbuf_cap - st->dbuf_len < (1 << 16)) {
+			size_t cap = st->dbuf_cap ? st->dbuf_cap * 2 : (1 << 20);
+			unsigned char *n = realloc(st->dbuf, cap);
+
+			if (!n)
+				return fail(r, off, -ENOMEM, "out of memory");
+			st->dbuf = n;
+			st->dbuf_cap = cap;
+		}
+		out.dst = st->dbuf + st->dbuf_len;
+		out.size = st->dbuf_cap - st->dbuf_len;
+		out.pos = 0;
+		ret = ZSTD_decompressStream(st->zstd, &out, &in);
+		if (ZSTD_isError(ret))
+			return fail(r, off, -DIAG_ZSTD, "corrupt zstd data: %s",
+				    ZSTD_getErrorName(ret));
+		st->dbuf_len += out.pos;
+		if (out.pos == 0 && in.pos < in.size && out.size > 0)
+			return fail(r, off, -DIAG_ZSTD, "zstd stream makes no progress");
+		/* Split as we go so the buffer holds at most one flush's worth. */
+		if (st->dbuf_len > (8u << 20)) {
+			int err = split_decompressed(r, off);
+			if (err)
+				return err;
+		}
+	}
+	return split_decompressed(r, off);
+}
+
+static int on_record(struct reader *r, const unsigned char *p, uint32_t size,
+		     uint64_t off, uint32_t disk_size, bool from_container)
+{
+	struct record_ref ref = { .size = size, .file = r->index, .disk_size = disk_size,
+				  .offset = off - r->st.label_base };
+	int err;
+
+	ref.type = bytes__u32x(p, r->swap);
+	if (!record__type_known(ref.type))
+		return fail(r, off, -DIAG_RECORD_TYPE, "unknown record type %u", ref.type);
+	if (from_container && (ref.type == REC_COMPRESSED || ref.type == REC_COMPRESSED2))
+		return fail(r, off, -DIAG_BAD_RECORD, "compressed record inside compressed data");
+	ref.data = host_order(r, p, size, from_container);
+	if (!ref.data)
+		return fail(r, off, -ENOMEM, "out of memory");
+	if (ref.type == REC_COMPRESSED || ref.type == REC_COMPRESSED2) {
+		const unsigned char *payload = ref.data + 8;
+		size_t len = size - 8;
+
+		if (ref.type == REC_COMPRESSED2) {
+			uint64_t dsz = size >= 16 ? bytes__u64(ref.data + 8) : UINT64_MAX;
+			if (dsz > (uint64_t)size - 16)
+				return fail(r, off, -DIAG_BAD_RECORD,
+					    "COMPRESSED2 data_size larger than the record");
+			payload += 8;
+			len = (size_t)dsz;
+		}
+		ref.flags = RECORD_REF_CONTAINER | RECORD_REF_IMMEDIATE;
+		if ((err = push(r, &ref)))
+			return err;
+		return decompress(r, payload, len, off);
+	}
+	if ((err = classify(r, &ref, off)))
+		return err;
+	return push(r, &ref);
+}
+
+/* A HEADER_ATTR record of a pipe: add the attr and its ids to the evlist. */
+static int pipe_attr(struct reader *r, const unsigned char *p, uint32_t size, uint64_t off)
+{
+	struct event_attr a;
+	uint64_t *ids = NULL;
+	size_t n, attr_sz;
+	struct evsel *ev;
+	int err;
+
+	if (size < 8 + ATTR_SIZE_VER0 || attr__decode(&a, p + 8, size - 8, r->swap))
+		return fail(r, off, -DIAG_BAD_ATTR, "bad attr in HEADER_ATTR record");
+	attr_sz = (a.size + 7) & ~(size_t)7;
+	if (attr_sz > (size_t)size - 8)
+		return fail(r, off, -DIAG_BAD_ATTR, "bad attr in HEADER_ATTR record");
+	n = (size - 8 - attr_sz) / 8;
+	if (n) {
+		ids = malloc(n * sizeof(*ids));
+		if (!ids)
+			return fail(r, off, -ENOMEM, "out of memory");
+		for (size_t i = 0; i < n; i++)
+			ids[i] = bytes__u64x(p + 8 + attr_sz + 8 * i, r->swap);
+	}
+	err = evlist__add(r->evlist, &a, ids, n, &ev);
+	free(ids);
+	if (err == -DIAG_BAD_ATTR)
+		return fail(r, off, err, "HEADER_ATTR: id used by two events");
+	if (err)
+		return fail(r, off, err, "out of memory");
+	err = evlist__check(r->evlist, &r->diag);
+	if (err)
+		return fail(r, off, err, "%s", r->diag.msg);
+	return 0;
+}
+
+static int pipe_feature(struct reader *r, const unsigned char *p, uint32_t size,
+			uint64_t off)
+{
+	uint64_t feat;
+
+	if (size < 16)
+		return fail(r, off, -DIAG_PIPE, "HEADER_FEATURE record too short");
+	feat = bytes__u64x(p + 8, r->swap);
+	if (feat < FEAT_BITS && !r->pipe_feat[feat].body) {
+		r->pipe_feat[feat].body = p + 16;
+		r->pipe_feat[feat].size = size - 16;
+		r->pipe_feat[feat].offset = off + 16;
+	}
+	return 0;
+}
+
+/* Bytes that follow a record in the stream without being counted in its size. */
+static int payload_after(struct reader *r, const unsigned char *p, uint32_t type,
+			 uint32_t size, uint64_t *extra)
+{
+	*extra = 0;
+	if (type == REC_HEADER_TRACING_DATA && size >= 12)
+		*extra = bytes__u32x(p + 8, r->swap);
+	else if (type == REC_AUXTRACE && size >= 16)
+		*extra = bytes__u64x(p + 8, r->swap);
+	return 0;
+}
+
+int reader__run(struct reader *r)
+{
+	struct reader_state *st = &r->st;
+	const unsigned char *m = st->map;
+	int err;
+
+	while (st->pos < st->end) {
+		uint64_t off = st->pos, left = st->end - st->pos, extra;
+		uint32_t type;
+		uint16_t size;
+
+		if (left < RECORD_HEADER_SIZE) {
+			if (r->cut_is_warning)
+				goto cut;
+			return fail(r, off, -DIAG_RECORD_SIZE,
+				    "%u bytes left at the end of the data section, not a record",
+				    (unsigned)left);
+		}
+		type = bytes__u32x(m + off, r->swap);
+		size = bytes__u16x(m + off + 6, r->swap);
+		if (size < RECORD_HEADER_SIZE)
+			return fail(r, off, -DIAG_RECORD_SIZE, "record size %u (type %u)", size,
+				    type);
+		if (size > left) {
+			if (r->cut_is_warning)
+				goto cut;
+			return fail(r, off, -DIAG_RECORD_SIZE,
+				    "record of %u bytes runs past the end of the data section",
+				    size);
+		}
+		payload_after(r, m + off, type, size, &extra);
+		if (extra > left - size) {
+			if (r->cut_is_warning)
+				goto cut;
+			return fail(r, off, -DIAG_RECORD_SIZE,
+				    "payload of %llu bytes runs past the end of the data section",
+				    (unsigned long long)extra);
+		}
+		if (r->is_pipe && type == REC_HEADER_ATTR &&
+		    (err = pipe_attr(r, m + off, size, off)))
+			return err;
+		if (r->is_pipe && type == REC_HEADER_FEATURE &&
+		    (err = pipe_feature(r, m + off, size, off)))
+			return err;
+		err = on_record(r, m + off, size, off, (uint32_t)(size + extra), false);
+		if (err)
+			return err;
+		st->pos += size + extra;
+	}
+	return 0;
+cut:
+	if (asprintf(&r->warning, "%s: offset %#llx: file ends inside a record; "
+		     "reporting the records before it", r->label,
+		     (unsigned long long)st->pos) < 0)
+		r->warning = NULL;
+	st->end = st->pos;
+	return 0;
+}

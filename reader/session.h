@@ -1,0 +1,144 @@
+#ifndef DIRREPORT_READER_SESSION_H
+#define DIRREPORT_READER_SESSION_H
+/*
+ * session - one recording opened for reading: a regular perf.data file, a pipe-format
+ * stream (a file or standard input), or a data directory (`data` + `data.*`).
+ *
+ * Life cycle:
+ *   session__open()    header, attrs, ids, feature sections (cheap);
+ *   session__load()    decodes every file in parallel: record boundaries, byte
+ *                      swapping, zstd decompression, record validation, timestamps;
+ *                      every damaged-input error is found here, before any output;
+ *   session__deliver() hands the records to the caller in exactly perf 6.1's order
+ *                      (reference section 7), in batches;
+ *   session__close().
+ *
+ * Thread safety: a session is driven by one thread. session__load() uses the session's
+ * workqueue internally (one worker per file at a time; each file's reader_state and
+ * zstd stream belong to that worker). Everything session__evlist() and the header
+ * accessors return is immutable after session__load().
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/evlist.h"
+#include "format/header.h"
+
+struct diag;
+struct session;
+struct workqueue;
+
+struct session_opts {
+	const char *path;	/* "-" = standard input; NULL = "perf.data" */
+	unsigned jobs;		/* worker threads incl. the caller; 0 = online CPUs */
+};
+
+/* One record handed to the caller. */
+struct record_ref {
+	const unsigned char *data;	/* whole record in host byte order; borrowed from
+					 * the session, valid until session__close() */
+	uint32_t size;			/* bytes (header.size) */
+	uint32_t type;			/* header.type */
+	uint64_t offset;		/* file offset perf prints: of the record, or of the
+					 * COMPRESSED container it came out of (pipe: from
+					 * the end of the 16-byte pipe header) */
+	uint64_t time;			/* nanoseconds; 0 when the record has none */
+	struct evsel *evsel;		/* kernel records: their event; else NULL */
+	uint16_t file;			/* index into session__file_label() */
+	uint16_t flags;			/* RECORD_REF_* */
+	uint32_t disk_size;		/* on-disk bytes the record took (with payloads
+					 * following it); 0 for decompressed records */
+};
+
+enum record_ref_flags {
+	/* A COMPRESSED/COMPRESSED2 container: counted by perf, never printed by -D. */
+	RECORD_REF_CONTAINER = 1 << 0,
+	/* Delivered at arrival (perf's own records, time 0); otherwise from the queue. */
+	RECORD_REF_IMMEDIATE = 1 << 1,
+};
+
+/**
+ * @brief Open a recording and read its header, attrs and feature table.
+ * @param out   the session (caller owns; session__close frees)
+ * @param opts  path and jobs
+ * @param d     filled on error
+ * @return 0; -errno (-ENOENT nonexistent path, -EACCES, -ENOMEM, ...);
+ *         -DIAG_NOT_PERF, -DIAG_TRUNCATED, -DIAG_BAD_HEADER, -DIAG_BAD_ATTR,
+ *         -DIAG_BAD_FEATURE, -DIAG_MISMATCH, -DIAG_NO_DATA_FILE (directory without
+ *         `data`), -DIAG_DIR_VERSION (DIR_FORMAT other than 1), -DIAG_PIPE.
+ * Format: reference 0, 1, 2.1, 3 (directory recognition and data.* enumeration).
+ */
+int session__open(struct session **out, const struct session_opts *opts, struct diag *d);
+
+/** @brief Free everything. NULL is a no-op. */
+void session__close(struct session *s);
+
+/**
+ * @brief Decode every file of the recording (in parallel, one worker per file).
+ * @return 0; -ENOMEM; -errno reading a file; -DIAG_RECORD_SIZE (size < 8, or past the
+ *         end in the middle of a stream), -DIAG_RECORD_TYPE, -DIAG_ZSTD,
+ *         -DIAG_BAD_SAMPLE, -DIAG_BAD_RECORD, -DIAG_UNKNOWN_ID, -DIAG_PIPE,
+ *         -DIAG_BAD_ATTR, -DIAG_BAD_FEATURE. When several files fail, the error of the
+ *         lowest file index is reported (deterministic for any -j).
+ *         A stream cut inside its last record is not an error: see session__warnings().
+ */
+int session__load(struct session *s, struct diag *d);
+
+typedef int (*session_deliver_fn)(void *ctx, const struct record_ref *const *recs,
+				  size_t n);
+
+/**
+ * @brief Hand every record to fn in perf 6.1's delivery order, in batches of up to
+ *        `batch` records (0 = a default of 8192).
+ * Order: records arrive per reference 7.3 (file round robin, 2 MiB turns; decompressed
+ * records right after their container); perf's own records and records with time 0
+ * are delivered on arrival; the others go through perf's ordered-events queue (7.2),
+ * flushed at FINISHED_ROUND and at the end.
+ * @return 0, -ENOMEM, or the first non-zero value fn returned (delivery stops).
+ */
+int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t batch);
+
+/** The events (immutable after session__load). */
+struct evlist *session__evlist(struct session *s);
+
+/** Number of files records come from, and the label -D prints for file i
+ *  ("prof.data", "prof.data/data.1", or "pipe"). */
+size_t session__nr_files(const struct session *s);
+const char *session__file_label(const struct session *s, size_t i);
+
+/** The input path as given ("perf.data" by default). */
+const char *session__path(const struct session *s);
+
+/** True for pipe-format input. */
+bool session__is_pipe(const struct session *s);
+/** True for a data directory read in directory mode (DIR_FORMAT 1). */
+bool session__is_dir(const struct session *s);
+
+/** The file header (zeroed for pipes). */
+const struct file_header *session__header(const struct session *s);
+
+/** File mtime in seconds of the header file (for `# captured on`). */
+int64_t session__mtime(const struct session *s);
+
+/**
+ * @brief Raw body of feature `feat` (regular files: from the feature table; pipes: from
+ *        the HEADER_FEATURE record), and whether it must be byte-swapped.
+ * @return true when present. *body is borrowed from the session.
+ */
+bool session__feature(const struct session *s, unsigned feat, const void **body,
+		      size_t *size, uint64_t *file_offset, bool *swap);
+
+/** Offset of the feature table (data.offset + data.size), 0 for pipes. */
+uint64_t session__feat_offset(const struct session *s);
+
+/** Warnings collected by session__load (e.g. "file cut inside its last record"),
+ *  each one complete line without newline; count and i-th. */
+size_t session__nr_warnings(const struct session *s);
+const char *session__warning(const struct session *s, size_t i);
+
+/** The session's worker pool (jobs - 1 threads; the caller is the last runner),
+ *  for front ends that format in parallel. Borrowed. */
+struct workqueue *session__workqueue(struct session *s);
+
+#endif

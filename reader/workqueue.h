@@ -1,0 +1,58 @@
+#ifndef DIRREPORT_READER_WORKQUEUE_H
+#define DIRREPORT_READER_WORKQUEUE_H
+/*
+ * workqueue - a small fixed pool of worker threads with a FIFO of work items.
+ *
+ * Invariants: items run exactly once, in an unspecified order and on an unspecified
+ * worker; workqueue__flush() returns when every item queued before it has finished.
+ * A pool of 0 workers runs each item inline in workqueue__queue() (used for -j 1 so
+ * the single-threaded path has no threads at all).
+ *
+ * Thread safety: model (c) of the style guide: the pool's own lock protects its queue.
+ * queue/flush may be called from one controlling thread; work functions must not call
+ * back into the same workqueue.
+ */
+#include <stddef.h>
+
+struct workqueue;
+
+typedef void (*workqueue_fn)(void *arg);
+
+/**
+ * @brief Start a pool.
+ * @param out         the pool (owned by the caller; free with workqueue__delete)
+ * @param nr_workers  threads to start; 0 = run work inline
+ * @return 0, -ENOMEM, or -errno from pthread_create (threads already started are
+ *         joined before returning).
+ */
+int workqueue__new(struct workqueue **out, unsigned nr_workers);
+
+/** @brief Finish all queued work, stop the threads and free the pool. NULL is a no-op. */
+void workqueue__delete(struct workqueue *wq);
+
+/**
+ * @brief Queue fn(arg).
+ * @return 0 or -ENOMEM (then fn was not queued).
+ */
+int workqueue__queue(struct workqueue *wq, workqueue_fn fn, void *arg);
+
+/** @brief Wait until every item queued so far has run. */
+void workqueue__flush(struct workqueue *wq);
+
+/** @brief Number of worker threads (0 for an inline pool). */
+unsigned workqueue__nr_workers(const struct workqueue *wq);
+
+/**
+ * @brief Run fn(ctx, i) for i in [0, n) on the pool and wait for all of them.
+ *        The calling thread takes items too, so k workers run up to k+1 at once; an
+ *        inline pool (0 workers) runs them in index order on the caller.
+ * @return 0 or -ENOMEM. Thread safety: fn must be safe to run concurrently for
+ *         different i.
+ */
+int parallel_for(struct workqueue *wq, size_t n, void (*fn)(void *ctx, size_t i),
+		 void *ctx);
+
+/** Online CPUs, at least 1: the default number of jobs. */
+unsigned workqueue__online_cpus(void);
+
+#endif

@@ -1,0 +1,34 @@
+#ifndef DIRREPORT_REPORT_CMD_H
+#define DIRREPORT_REPORT_CMD_H
+/*
+ * cmd - the modes of dirreport and the options they share. main() parses the command
+ * line into struct report_opts, opens and loads the session once, then runs the mode.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+
+struct session;
+
+struct report_opts {
+	const char *input;	/* -i; NULL = perf.data */
+	unsigned jobs;		/* -j; 0 = online CPUs */
+	bool header;		/* --header: header, then the report */
+	bool header_only;	/* --header-only */
+	bool show_info;		/* -I: full header */
+	const char *sort;	/* -s; NULL = comm,dso,sym */
+	const char *kallsyms;	/* --kallsyms; NULL = /proc/kallsyms */
+};
+
+/**
+ * @brief `dirreport -D`: every record as perf 6.1's dump-raw-trace prints it.
+ * @return 0, or a negative error (already printed is nothing: caller prints).
+ */
+int cmd_dump(struct session *s, const struct report_opts *o, FILE *out);
+
+/** @brief `dirreport --stdio`: the histogram report. */
+int cmd_report(struct session *s, const struct report_opts *o, FILE *out);
+
+/** @brief `--header-only` / the header part of `--header`. */
+int cmd_header(struct session *s, const struct report_opts *o, FILE *out);
+
+#endif

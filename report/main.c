@@ -1,0 +1,132 @@
+/*
+ * dirreport - perf report for perf.data files and data directories, in parallel.
+ * A thin front end: parse options, open and load the recording, run one mode, print
+ * the one-line diagnostic on failure.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>	/* strtoul */
+#include <string.h>	/* strcmp */
+#include <sys/stat.h>	/* fstat */
+
+#include "format/diag.h"
+#include "reader/session.h"
+#include "report/cmd.h"
+#include "banned.h"
+
+static const char usage_text[] =
+	"usage: dirreport [-i PATH] [--stdio] [-j N]\n"
+	"       dirreport -D [-i PATH] [-j N]\n"
+	"       dirreport --header-only [-I] [-i PATH]\n"
+	"\n"
+	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
+	"                           (default: perf.data)\n"
+	"        --stdio            text report (the only output mode; default)\n"
+	"    -D, --dump-raw-trace   dump every record, tagged with its file\n"
+	"        --header           print the header, then the report\n"
+	"        --header-only      print the header only\n"
+	"    -I, --show-info        with --header/--header-only: full header\n"
+	"    -j, --jobs N           worker threads (default: online CPUs)\n"
+	"        --kallsyms FILE    kernel symbols (default: /proc/kallsyms)\n"
+	"    -h, --help             this text\n";
+
+enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS };
+
+static const struct option long_opts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "stdio", no_argument, NULL, OPT_STDIO },
+	{ "dump-raw-trace", no_argument, NULL, 'D' },
+	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+	{ "show-info", no_argument, NULL, 'I' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad_usage(const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "dirreport: %s\n", msg);
+	fputs(usage_text, stderr);
+	return 2;
+}
+
+/* Close stdout and report write errors (not on pipes: `| head` is fine). */
+static int finish_stdout(void)
+{
+	struct stat st;
+	bool is_pipe = fstat(1, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (is_pipe && errno == EPIPE)
+			return 0;
+		perror("dirreport: write error");
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct report_opts o = { 0 };
+	struct session_opts so = { 0 };
+	struct session *s = NULL;
+	struct diag d = { .offset = DIAG_NO_OFFSET };
+	bool dump = false;
+	char line[1024], *end;
+	int c, err;
+
+	while ((c = getopt_long(argc, argv, "i:DIj:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o.input = optarg; break;
+		case 'D': dump = true; break;
+		case 'I': o.show_info = true; break;
+		case OPT_STDIO: break;
+		case OPT_HEADER: o.header = true; break;
+		case OPT_HEADER_ONLY: o.header_only = true; break;
+		case OPT_KALLSYMS: o.kallsyms = optarg; break;
+		case 'j':
+			errno = 0;
+			o.jobs = (unsigned)strtoul(optarg, &end, 10);
+			if (errno || *end || o.jobs == 0 || o.jobs > 1024)
+				return bad_usage("-j takes a number from 1 to 1024");
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			return bad_usage(NULL);
+		}
+	}
+	if (optind < argc)
+		return bad_usage("unexpected argument");
+	so.path = o.input;
+	so.jobs = o.jobs;
+	err = session__open(&s, &so, &d);
+	if (!err && !o.header_only)
+		err = session__load(s, &d);
+	if (err) {
+		if (d.code == 0)
+			diag__set(&d, o.input ? o.input : "perf.data", DIAG_NO_OFFSET, err, NULL);
+		fprintf(stderr, "dirreport: %s\n", diag__format(&d, line, sizeof(line)));
+		session__close(s);
+		return 1;
+	}
+	for (size_t i = 0; i < session__nr_warnings(s); i++)
+		fprintf(stderr, "dirreport: warning: %s\n", session__warning(s, i));
+	if (o.header_only)
+		err = cmd_header(s, &o, stdout);
+	else if (dump)
+		err = cmd_dump(s, &o, stdout);
+	else
+		err = cmd_report(s, &o, stdout);
+	session__close(s);
+	if (err) {
+		fprintf(stderr, "dirreport: %s\n", diag__code_str(err));
+		return 1;
+	}
+	return finish_stdout();
+}
