@@ -28,11 +28,6 @@ int cmd_dump(struct session *s, const struct report_opts *o, FILE *out)
 	return session__deliver(s, on_batch, &c, 0);
 }
 
-int cmd_report(struct session *s, const struct report_opts *o, FILE *out)
-{
-	(void)s; (void)o; (void)out;
-	return 0;
-}
 
 int cmd_header(struct session *s, const struct report_opts *o, FILE *out)
 {

@@ -1,0 +1,480 @@
+#include "report/machine.h"
+
+#include <errno.h>
+#include <stdio.h>	/* snprintf */
+#include <stdlib.h>	/* calloc, free, realloc */
+#include <string.h>	/* memcpy, memmove, strcmp, strlen */
+
+#include "format/bytes.h"
+#include "format/record.h"
+#include "format/sample.h"
+#include "reader/session.h"
+#include "banned.h"
+
+/* Interned strings: comm names compare by pointer afterwards. */
+struct strtab {
+	char **v;
+	size_t cap, nr;
+};
+
+struct machine {
+	struct thread **threads;	/* open-addressing hash by tid; owned */
+	size_t threads_cap, nr_threads;
+	struct strtab comms;
+	struct dsos *dsos;		/* owned */
+	struct maps kernel_maps;	/* [kernel.kallsyms] and modules */
+	struct dso *kernel;		/* borrowed from dsos */
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static const char *strtab__intern(struct strtab *t, const char *s)
+{
+	size_t i;
+
+	if ((t->nr + 1) * 2 > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		char **v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (size_t k = 0; k < t->cap; k++) {
+			if (!t->v[k])
+				continue;
+			i = hash_str(t->v[k]) & (cap - 1);
+			while (v[i])
+				i = (i + 1) & (cap - 1);
+			v[i] = t->v[k];
+		}
+		free(t->v);
+		t->v = v;
+		t->cap = cap;
+	}
+	i = hash_str(s) & (t->cap - 1);
+	while (t->v[i]) {
+		if (!strcmp(t->v[i], s))
+			return t->v[i];
+		i = (i + 1) & (t->cap - 1);
+	}
+	t->v[i] = strdup(s);
+	if (!t->v[i])
+		return NULL;
+	t->nr++;
+	return t->v[i];
+}
+
+static void strtab__exit(struct strtab *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->v[i]);
+	free(t->v);
+}
+
+int machine__new(struct machine **out, const char *kallsyms)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+
+	*out = NULL;
+	if (!m)
+		return -ENOMEM;
+	m->dsos = dsos__new(kallsyms);
+	if (!m->dsos) {
+		free(m);
+		return -ENOMEM;
+	}
+	m->kernel_maps.refs = 1;
+	*out = m;
+	return 0;
+}
+
+static void maps__put(struct maps *mp)
+{
+	if (mp && --mp->refs == 0) {
+		free(mp->v);
+		free(mp);
+	}
+}
+
+void machine__delete(struct machine *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->threads_cap; i++) {
+		if (!m->threads[i])
+			continue;
+		maps__put(m->threads[i]->maps);
+		free(m->threads[i]);
+	}
+	free(m->threads);
+	free(m->kernel_maps.v);
+	strtab__exit(&m->comms);
+	dsos__delete(m->dsos);
+	free(m);
+}
+
+static size_t tid_slot(int32_t tid, size_t cap)
+{
+	uint64_t h = (uint32_t)tid * 0x9E3779B97F4A7C15ULL;
+	return (size_t)(h >> 20) & (cap - 1);
+}
+
+static struct thread *find_thread(struct machine *m, int32_t tid)
+{
+	size_t i;
+
+	if (!m->threads_cap)
+		return NULL;
+	i = tid_slot(tid, m->threads_cap);
+	while (m->threads[i]) {
+		if (m->threads[i]->tid == tid)
+			return m->threads[i];
+		i = (i + 1) & (m->threads_cap - 1);
+	}
+	return NULL;
+}
+
+static int insert_thread(struct machine *m, struct thread *t)
+{
+	size_t i;
+
+	if ((m->nr_threads + 1) * 2 > m->threads_cap) {
+		size_t cap = m->threads_cap ? m->threads_cap * 2 : 1024;
+		struct thread **v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (size_t k = 0; k < m->threads_cap; k++) {
+			if (!m->threads[k])
+				continue;
+			i = tid_slot(m->threads[k]->tid, cap);
+			while (v[i])
+				i = (i + 1) & (cap - 1);
+			v[i] = m->threads[k];
+		}
+		free(m->threads);
+		m->threads = v;
+		m->threads_cap = cap;
+	}
+	i = tid_slot(t->tid, m->threads_cap);
+	while (m->threads[i])
+		i = (i + 1) & (m->threads_cap - 1);
+	m->threads[i] = t;
+	m->nr_threads++;
+	return 0;
+}
+
+static struct maps *maps__new(void)
+{
+	struct maps *mp = calloc(1, sizeof(*mp));
+
+	if (mp)
+		mp->refs = 1;
+	return mp;
+}
+
+static struct maps *maps__clone(const struct maps *src)
+{
+	struct maps *mp = maps__new();
+
+	if (!mp || !src->nr)
+		return mp;
+	mp->v = malloc(src->nr * sizeof(*mp->v));
+	if (!mp->v) {
+		free(mp);
+		return NULL;
+	}
+	memcpy(mp->v, src->v, src->nr * sizeof(*mp->v));
+	mp->nr = mp->cap = src->nr;
+	return mp;
+}
+
+struct thread *machine__findnew_thread(struct machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = find_thread(m, tid), *leader;
+
+	if (t) {
+		if (t->pid == -1 && pid != -1)
+			t->pid = pid;
+		return t;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	t->tid = tid;
+	/* Threads of a process share the leader's maps. */
+	leader = pid != tid && pid != -1 ? machine__findnew_thread(m, pid, pid) : NULL;
+	if (leader) {
+		t->maps = leader->maps;
+		t->maps->refs++;
+	} else {
+		t->maps = maps__new();
+	}
+	if (!t->maps || insert_thread(m, t)) {
+		maps__put(t->maps);
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+const char *thread__comm(const struct thread *t)
+{
+	return t->comm;
+}
+
+static int set_comm(struct machine *m, struct thread *t, const char *comm)
+{
+	const char *c = strtab__intern(&m->comms, comm);
+
+	if (!c)
+		return -ENOMEM;
+	t->comm = c;
+	t->comm_set = true;
+	return 0;
+}
+
+/* Default comm perf gives a thread it has not seen a COMM for. */
+static int default_comm(struct machine *m, struct thread *t)
+{
+	char buf[32];
+
+	if (t->comm)
+		return 0;
+	snprintf(buf, sizeof(buf), ":%d", t->tid);
+	t->comm = strtab__intern(&m->comms, buf);
+	return t->comm ? 0 : -ENOMEM;
+}
+
+/* Insert a map, cutting the parts of older maps it overlaps. */
+static int maps__insert(struct maps *mp, const struct map *nm)
+{
+	struct map *out;
+	size_t n = 0, cap = mp->nr + 2;
+
+	out = malloc(cap * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	for (size_t i = 0; i < mp->nr; i++) {
+		struct map o = mp->v[i];
+
+		if (o.end <= nm->start || o.start >= nm->end) {
+			out[n++] = o;
+			continue;
+		}
+		if (o.start < nm->start) {	/* head survives */
+			struct map h = o;
+			h.end = nm->start;
+			out[n++] = h;
+		}
+		if (o.end > nm->end) {		/* tail survives */
+			struct map tl = o;
+			tl.pgoff += nm->end - o.start;
+			tl.start = nm->end;
+			out[n++] = tl;
+		}
+	}
+	/* keep sorted: insert nm at its place */
+	size_t at = 0;
+	while (at < n && out[at].start < nm->start)
+		at++;
+	memmove(&out[at + 1], &out[at], (n - at) * sizeof(*out));
+	out[at] = *nm;
+	n++;
+	free(mp->v);
+	mp->v = out;
+	mp->nr = n;
+	mp->cap = cap;
+	return 0;
+}
+
+static const struct map *maps__find(const struct maps *mp, uint64_t addr)
+{
+	size_t lo = 0, hi = mp->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < mp->v[mid].start)
+			hi = mid;
+		else if (addr >= mp->v[mid].end)
+			lo = mid + 1;
+		else
+			return &mp->v[mid];
+	}
+	return NULL;
+}
+
+static int process_mmap(struct machine *m, const struct record_ref *ref)
+{
+	const unsigned char *b = ref->data;
+	uint16_t misc = bytes__u16(b + 4);
+	size_t name_off = ref->type == REC_MMAP2 ? 72 : 40;
+	int32_t pid, tid;
+	struct map nm;
+	char name[4096];
+	size_t n;
+
+	if (ref->size < name_off + 1)
+		return 0;
+	pid = (int32_t)bytes__u32(b + 8);
+	tid = (int32_t)bytes__u32(b + 12);
+	nm.start = bytes__u64(b + 16);
+	nm.end = nm.start + bytes__u64(b + 24);
+	nm.pgoff = bytes__u64(b + 32);
+	n = strnlen((const char *)b + name_off, ref->size - name_off);
+	if (n >= sizeof(name))
+		n = sizeof(name) - 1;
+	memcpy(name, b + name_off, n);
+	name[n] = 0;
+	if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL) {
+		/* The kernel map: "[kernel.kallsyms]_text" (its pgoff is _text's address). */
+		if (!strncmp(name, "[kernel.kallsyms]", 17)) {
+			m->kernel = dsos__kernel(m->dsos, nm.pgoff);
+			if (!m->kernel)
+				return -ENOMEM;
+			nm.dso = m->kernel;
+			nm.end = nm.end < nm.start ? UINT64_MAX : nm.end;
+			/* perf's kernel map runs to the end of the address space and maps
+			 * identically (map_ip(ip) = ip). */
+			nm.pgoff = nm.start;
+			nm.end = UINT64_MAX;
+			return maps__insert(&m->kernel_maps, &nm);
+		}
+		nm.dso = dsos__findnew(m->dsos, name, true);
+		if (!nm.dso)
+			return -ENOMEM;
+		nm.pgoff = nm.start;	/* modules map like the kernel: map_ip(ip) = ip */
+		return maps__insert(&m->kernel_maps, &nm);
+	}
+	if (misc & MISC_MMAP_DATA)
+		return 0;	/* data mappings do not hold code */
+	struct thread *t = machine__findnew_thread(m, pid, tid);
+	if (!t)
+		return -ENOMEM;
+	nm.dso = dsos__findnew(m->dsos, name, false);
+	if (!nm.dso)
+		return -ENOMEM;
+	if (ref->type == REC_MMAP2 && (misc & MISC_EXACT_IP) && ref->size >= 64) {
+		uint8_t bid_size = b[40];
+		dso__set_build_id(nm.dso, b + 44, bid_size <= 20 ? bid_size : 20);
+	}
+	return maps__insert(t->maps, &nm);
+}
+
+static int process_fork(struct machine *m, const struct record_ref *ref)
+{
+	const unsigned char *b = ref->data;
+	int32_t pid, ppid, tid, ptid;
+	struct thread *parent, *child;
+
+	if (ref->size < 24)
+		return 0;
+	pid = (int32_t)bytes__u32(b + 8);
+	ppid = (int32_t)bytes__u32(b + 12);
+	tid = (int32_t)bytes__u32(b + 16);
+	ptid = (int32_t)bytes__u32(b + 20);
+	parent = machine__findnew_thread(m, ppid, ptid);
+	if (!parent)
+		return -ENOMEM;
+	child = find_thread(m, tid);
+	if (!child) {
+		child = calloc(1, sizeof(*child));
+		if (!child)
+			return -ENOMEM;
+		child->pid = pid;
+		child->tid = tid;
+		if (insert_thread(m, child)) {
+			free(child);
+			return -ENOMEM;
+		}
+	} else {
+		maps__put(child->maps);
+		child->maps = NULL;
+		child->pid = pid;
+	}
+	if (pid == ppid) {		/* a new thread: shares its process's maps */
+		child->maps = parent->maps;
+		child->maps->refs++;
+	} else {			/* a new process: a copy */
+		child->maps = maps__clone(parent->maps);
+		if (!child->maps)
+			return -ENOMEM;
+	}
+	if (default_comm(m, parent))
+		return -ENOMEM;
+	child->comm = parent->comm;
+	child->comm_set = parent->comm_set;
+	return 0;
+}
+
+int machine__process(struct machine *m, const struct record_ref *ref,
+		     const struct sample *s)
+{
+	const unsigned char *b = ref->data;
+	struct thread *t;
+
+	(void)s;
+	switch (ref->type) {
+	case REC_COMM: {
+		char comm[17];
+		size_t n;
+
+		if (ref->size < 17)
+			return 0;
+		n = strnlen((const char *)b + 16, ref->size - 16 < 16 ? ref->size - 16 : 16);
+		memcpy(comm, b + 16, n);
+		comm[n] = 0;
+		t = machine__findnew_thread(m, (int32_t)bytes__u32(b + 8),
+					    (int32_t)bytes__u32(b + 12));
+		return t ? set_comm(m, t, comm) : -ENOMEM;
+	}
+	case REC_FORK:
+		return process_fork(m, ref);
+	case REC_MMAP:
+	case REC_MMAP2:
+		return process_mmap(m, ref);
+	default:
+		return 0;
+	}
+}
+
+void machine__resolve(struct machine *m, struct thread *t, uint16_t cpumode, uint64_t ip,
+		      struct addr_location *al)
+{
+	const struct maps *mp;
+
+	memset(al, 0, sizeof(*al));
+	al->thread = t;
+	al->addr = ip;
+	if (t)
+		default_comm(m, t);
+	switch (cpumode) {
+	case MISC_KERNEL:
+	case MISC_GUEST_KERNEL:
+		al->level = 'k';
+		mp = &m->kernel_maps;
+		break;
+	case MISC_HYPERVISOR:
+		al->level = 'H';
+		return;
+	default:
+		al->level = '.';
+		mp = t ? t->maps : NULL;
+		break;
+	}
+	if (!mp)
+		return;
+	al->map = maps__find(mp, ip);
+	if (!al->map)
+		return;
+	al->addr = ip - al->map->start + al->map->pgoff;
+	al->sym = dso__find_symbol(al->map->dso, al->addr);
+}
