@@ -1,0 +1,424 @@
+/* Unit tests of reader/: sessions over synthetic files, directories and compressed
+ * streams; perf's delivery order; damaged input. */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "format/bytes.h"
+#include "format/diag.h"
+#include "format/record.h"
+#include "reader/ordered.h"
+#include "reader/session.h"
+#include "reader/workqueue.h"
+#include "testlib.h"
+#include "banned.h"
+
+static char *tmp;
+
+static void setup(void) { tmp = testlib_tmpdir(); }
+static void teardown(void) { testlib_rmtree(tmp); free(tmp); }
+
+static char *path_in(const char *name)
+{
+	char *p;
+	ck_assert_int_ge(asprintf(&p, "%s/%s", tmp, name), 0);
+	return p;
+}
+
+/* What a delivery produced: type, time, file and offset of every record. */
+struct seen {
+	uint32_t type[4096];
+	uint64_t time[4096], offset[4096];
+	uint16_t file[4096], flags[4096];
+	size_t n;
+};
+
+static int collect(void *ctx, const struct record_ref *const *recs, size_t n)
+{
+	struct seen *s = ctx;
+
+	for (size_t i = 0; i < n && s->n < 4096; i++, s->n++) {
+		s->type[s->n] = recs[i]->type;
+		s->time[s->n] = recs[i]->time;
+		s->offset[s->n] = recs[i]->offset;
+		s->file[s->n] = recs[i]->file;
+		s->flags[s->n] = recs[i]->flags;
+	}
+	return 0;
+}
+
+static int open_load(const char *path, unsigned jobs, struct session **s, struct diag *d)
+{
+	struct session_opts o = { .path = path, .jobs = jobs };
+	int err = session__open(s, &o, d);
+
+	if (err)
+		return err;
+	return session__load(*s, d);
+}
+
+static void write_single(const char *path, const struct testlib_buf *data)
+{
+	struct event_attr a = testlib_attr(0);
+	uint64_t ids[] = { 1, 2 };
+	const uint64_t *idp[] = { ids };
+	size_t nr[] = { 2 };
+
+	testlib_write_file(path, &a, 1, idp, nr, data->p, data->len, false, false);
+}
+
+/* Reference 7.2: the first round releases nothing; each round releases what is older
+ * than the largest time seen by the previous round; the end releases the rest. */
+START_TEST(test_order_rounds)
+{
+	struct event_attr a = testlib_attr(0);
+	struct testlib_buf b = { 0 };
+	struct session *s;
+	struct diag d;
+	struct seen *sn = calloc(1, sizeof(*sn));
+	char *p = path_in("rounds.data");
+
+	testlib_rec_comm(&b, &a, 1, 1, "a", 0, 0);			/* time 0: immediate */
+	testlib_rec_sample(&b, &a, 1, 1, 1, 30, 1, 1);
+	testlib_rec_sample(&b, &a, 1, 1, 1, 10, 1, 1);
+	testlib_rec_header_only(&b, REC_FINISHED_ROUND);	/* limit 0: nothing; limit 30 */
+	testlib_rec_sample(&b, &a, 1, 1, 1, 20, 1, 1);
+	testlib_rec_sample(&b, &a, 1, 1, 1, 50, 1, 1);
+	testlib_rec_header_only(&b, REC_FINISHED_ROUND);	/* 10 20 30; limit 50 */
+	testlib_rec_sample(&b, &a, 1, 1, 1, 25, 1, 1);
+	testlib_rec_sample(&b, &a, 1, 1, 1, 40, 1, 1);
+	testlib_rec_header_only(&b, REC_FINISHED_ROUND);	/* 25 40 50 */
+	testlib_rec_header_only(&b, REC_FINISHED_INIT);
+	write_single(p, &b);
+	ck_assert_int_eq(open_load(p, 1, &s, &d), 0);
+	ck_assert_int_eq(session__deliver(s, collect, sn, 3), 0);
+	{
+		/* a round's own record comes before what it releases */
+		static const uint32_t type[] = { REC_COMM, REC_FINISHED_ROUND,
+			REC_FINISHED_ROUND, REC_SAMPLE, REC_SAMPLE, REC_SAMPLE,
+			REC_FINISHED_ROUND, REC_SAMPLE, REC_SAMPLE, REC_SAMPLE,
+			REC_FINISHED_INIT };
+		static const uint64_t time[] = { 0, 0, 0, 10, 20, 30, 0, 25, 40, 50, 0 };
+
+		ck_assert_uint_eq(sn->n, 11);
+		for (size_t i = 0; i < 11; i++) {
+			ck_assert_uint_eq(sn->type[i], type[i]);
+			ck_assert_uint_eq(sn->time[i], time[i]);
+		}
+	}
+	session__close(s);
+	testlib_buf_free(&b);
+	free(sn);
+	free(p);
+}
+END_TEST
+
+/* A directory: data (time-0 side band) + three data.N with interleaved times and ties.
+ * perf: immediate records first, then everything sorted by time, ties by arrival. */
+static void write_dir(const char *dir, bool compressed, const size_t *cuts, size_t ncuts)
+{
+	struct event_attr a = testlib_attr(0);
+	uint64_t ids[] = { 1, 2, 3 };
+	const uint64_t *idp[] = { ids };
+	size_t nr[] = { 3 };
+	struct testlib_buf m = { 0 };
+	char *p;
+
+	mkdir(dir, 0755);
+	testlib_rec_comm(&m, &a, 7, 7, "main", 0, 0);
+	testlib_rec_header_only(&m, REC_FINISHED_INIT);
+	ck_assert_int_ge(asprintf(&p, "%s/data", dir), 0);
+	testlib_write_file(p, &a, 1, idp, nr, m.p, m.len, true, compressed);
+	free(p);
+	for (int f = 0; f < 3; f++) {
+		struct testlib_buf r = { 0 }, z = { 0 };
+
+		for (int k = 0; k < 40; k++)	/* times f+1, f+4, ...; ties every 3rd */
+			testlib_rec_sample(&r, &a, 0x1000 + (uint64_t)f, 7, 7,
+					   100 + (uint64_t)(k * 3 + (k % 3 == 0 ? 0 : f)),
+					   ids[f], 1);
+		ck_assert_int_ge(asprintf(&p, "%s/data.%d", dir, f), 0);
+		if (compressed) {
+			testlib_compress(&z, r.p, r.len, cuts, ncuts);
+			testlib_write_raw(p, z.p, z.len);
+		} else {
+			testlib_write_raw(p, r.p, r.len);
+		}
+		free(p);
+		testlib_buf_free(&r);
+		testlib_buf_free(&z);
+	}
+	ck_assert_int_ge(asprintf(&p, "%s/data.9", dir), 0);
+	testlib_write_raw(p, "", 0);	/* empty data.N: skipped, as perf does */
+	free(p);
+	testlib_buf_free(&m);
+}
+
+static void check_dir_order(const struct seen *sn, bool compressed)
+{
+	size_t first_sample = 0;
+
+	while (first_sample < sn->n && sn->type[first_sample] != REC_SAMPLE)
+		first_sample++;
+	/* the side band and containers come first */
+	ck_assert_uint_eq(sn->type[0], REC_COMM);
+	ck_assert_uint_eq(sn->type[1], REC_FINISHED_INIT);
+	ck_assert_uint_eq(sn->n - first_sample, 120);
+	for (size_t i = first_sample + 1; i < sn->n; i++) {
+		ck_assert_uint_le(sn->time[i - 1], sn->time[i]);
+		if (sn->time[i - 1] == sn->time[i])	/* ties: arrival (file) order */
+			ck_assert_uint_le(sn->file[i - 1], sn->file[i]);
+	}
+	if (compressed)
+		ck_assert(sn->flags[first_sample - 1] & RECORD_REF_CONTAINER);
+}
+
+START_TEST(test_order_directory)
+{
+	char *dir = path_in("d.data");
+	struct session *s1, *s2;
+	struct diag d;
+	struct seen *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+
+	write_dir(dir, false, NULL, 0);
+	ck_assert_int_eq(open_load(dir, 1, &s1, &d), 0);
+	ck_assert(session__is_dir(s1));
+	ck_assert_uint_eq(session__nr_files(s1), 4);	/* data + 3 non-empty data.N */
+	ck_assert_int_eq(session__deliver(s1, collect, a, 0), 0);
+	check_dir_order(a, false);
+	/* -j 1 and -j 2 deliver exactly the same sequence */
+	ck_assert_int_eq(open_load(dir, 2, &s2, &d), 0);
+	ck_assert_int_eq(session__deliver(s2, collect, b, 7), 0);
+	ck_assert_uint_eq(a->n, b->n);
+	ck_assert_mem_eq(a->time, b->time, a->n * sizeof(a->time[0]));
+	ck_assert_mem_eq(a->file, b->file, a->n * sizeof(a->file[0]));
+	session__close(s1);
+	session__close(s2);
+	free(a);
+	free(b);
+	free(dir);
+}
+END_TEST
+
+/* Records straddling COMPRESSED boundaries (cuts inside records) decode whole. */
+START_TEST(test_compressed_straddling)
+{
+	static const size_t cuts[] = { 3, 45, 46, 100, 333, 334, 900, 1500 };
+	char *dir = path_in("z.data");
+	struct session *s;
+	struct diag d;
+	struct seen *sn = calloc(1, sizeof(*sn));
+	size_t containers = 0;
+
+	write_dir(dir, true, cuts, sizeof(cuts) / sizeof(cuts[0]));
+	ck_assert_int_eq(open_load(dir, 2, &s, &d), 0);
+	ck_assert_int_eq(session__deliver(s, collect, sn, 0), 0);
+	for (size_t i = 0; i < sn->n; i++)
+		containers += !!(sn->flags[i] & RECORD_REF_CONTAINER);
+	ck_assert_uint_eq(containers, 3 * 9);
+	check_dir_order(sn, true);
+	session__close(s);
+	free(sn);
+	free(dir);
+}
+END_TEST
+
+/* Damaged input: one diagnostic with the file and byte offset, no crash. */
+static void expect_error(const char *path, int code, uint64_t offset)
+{
+	struct session *s = NULL;
+	struct diag d = { 0 };
+	int err = open_load(path, 2, &s, &d);
+
+	ck_assert_int_eq(err, code);
+	ck_assert_uint_eq(d.offset, offset);
+	ck_assert_ptr_nonnull(strstr(d.path, tmp));
+	session__close(s);
+}
+
+START_TEST(test_damaged_records)
+{
+	struct event_attr a = testlib_attr(0);
+	struct testlib_buf b = { 0 };
+	char *p = path_in("bad.data");
+	const uint64_t data_off = 104 + 16 + 144;
+	size_t mid;
+
+	testlib_rec_sample(&b, &a, 1, 1, 1, 10, 1, 1);
+	mid = b.len;
+	testlib_rec_sample(&b, &a, 1, 1, 1, 20, 1, 1);
+	testlib_rec_sample(&b, &a, 1, 1, 1, 30, 1, 1);
+	bytes__put_u16(b.p + mid + 6, 0);		/* size 0 in the middle */
+	write_single(p, &b);
+	expect_error(p, -DIAG_RECORD_SIZE, data_off + mid);
+	bytes__put_u16(b.p + mid + 6, 4000);		/* past the end of the section */
+	write_single(p, &b);
+	expect_error(p, -DIAG_RECORD_SIZE, data_off + mid);
+	bytes__put_u16(b.p + mid + 6, 40);
+	bytes__put_u32(b.p + mid, 200);			/* unknown type */
+	write_single(p, &b);
+	expect_error(p, -DIAG_RECORD_TYPE, data_off + mid);
+	bytes__put_u32(b.p + mid, REC_SAMPLE);
+	a.sample_type |= SAMPLE_ID;			/* two attrs, an id nobody owns */
+	testlib_buf_free(&b);
+	{
+		struct event_attr two[2] = { a, a };
+		uint64_t i1[] = { 1 }, i2[] = { 2 };
+		const uint64_t *idp[] = { i1, i2 };
+		size_t nr[] = { 1, 1 };
+
+		two[1].config = 1;
+		testlib_rec_sample(&b, &a, 1, 1, 1, 10, 1, 1);
+		mid = b.len;
+		testlib_rec_sample(&b, &a, 1, 1, 1, 20, 99, 1);
+		testlib_write_file(p, two, 2, idp, nr, b.p, b.len, false, false);
+		expect_error(p, -DIAG_UNKNOWN_ID, 104 + 16 + 2 * 144 + mid);
+	}
+	testlib_buf_free(&b);
+	free(p);
+}
+END_TEST
+
+START_TEST(test_damaged_zstd)
+{
+	static const size_t cuts[] = { 500 };
+	char *dir = path_in("zbad.data"), *f;
+	FILE *fp;
+
+	write_dir(dir, true, cuts, 1);
+	ck_assert_int_ge(asprintf(&f, "%s/data.1", dir), 0);
+	fp = fopen(f, "r+b");
+	ck_assert_ptr_nonnull(fp);
+	fseek(fp, 8, SEEK_SET);		/* the zstd frame header of the first container */
+	fwrite("\xff\xff\xff\xff\xff\xff\xff\xff", 1, 8, fp);
+	fclose(fp);
+	expect_error(dir, -DIAG_ZSTD, 0);
+	free(f);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_cut_last_record_is_a_warning)
+{
+	struct event_attr a = testlib_attr(0);
+	struct testlib_buf b = { 0 };
+	char *dir = path_in("cut.data"), *f;
+	struct session *s;
+	struct diag d;
+	struct seen *sn = calloc(1, sizeof(*sn));
+	size_t before;
+
+	write_dir(dir, false, NULL, 0);
+	for (int k = 0; k < 5; k++)
+		testlib_rec_sample(&b, &a, 1, 7, 7, 1000 + (uint64_t)k, 1, 1);
+	before = b.len;
+	testlib_rec_sample(&b, &a, 1, 7, 7, 2000, 1, 1);
+	ck_assert_int_ge(asprintf(&f, "%s/data.0", dir), 0);
+	testlib_write_raw(f, b.p, before + 13);	/* cut 13 bytes into the last record */
+	ck_assert_int_eq(open_load(dir, 2, &s, &d), 0);
+	ck_assert_uint_eq(session__nr_warnings(s), 1);
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), "data.0: offset %#zx:", before);
+		ck_assert_ptr_nonnull(strstr(session__warning(s, 0), want));
+	}
+	ck_assert_int_eq(session__deliver(s, collect, sn, 0), 0);
+	ck_assert_uint_eq(sn->n, 2 + 5 + 80);
+	session__close(s);
+	testlib_buf_free(&b);
+	free(sn);
+	free(f);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_bad_containers)
+{
+	struct session *s = NULL;
+	struct session_opts o = { 0 };
+	struct diag d = { 0 };
+	char *p = path_in("nonexistent.data"), *e = path_in("empty.data");
+	char *dir = path_in("nodata.data"), *t = path_in("text.data");
+
+	o.path = p;
+	ck_assert_int_eq(session__open(&s, &o, &d), -ENOENT);
+	testlib_write_raw(e, "", 0);
+	o.path = e;
+	ck_assert_int_eq(session__open(&s, &o, &d), -DIAG_TRUNCATED);
+	testlib_write_raw(t, "hello, this is not a perf file at all\n", 38);
+	o.path = t;
+	ck_assert_int_eq(session__open(&s, &o, &d), -DIAG_NOT_PERF);
+	mkdir(dir, 0755);
+	o.path = dir;
+	ck_assert_int_eq(session__open(&s, &o, &d), -DIAG_NO_DATA_FILE);
+	ck_assert_ptr_null(s);
+	free(p);
+	free(e);
+	free(dir);
+	free(t);
+}
+END_TEST
+
+/* The queue model on its own, including the max_ts reset on an empty queue. */
+static int emit_time(void *ctx, const struct record_ref *ref)
+{
+	struct seen *sn = ctx;
+	sn->time[sn->n++] = ref->time;
+	return 0;
+}
+
+START_TEST(test_ordered_events_model)
+{
+	struct ordered_events oe;
+	struct record_ref r[6] = { { .time = 50 }, { .time = 60 }, { .time = 5 },
+				   { .time = 70 }, { .time = 65 }, { .time = 1 } };
+	struct seen *sn = calloc(1, sizeof(*sn));
+
+	ordered_events__init(&oe);
+	ordered_events__queue(&oe, 50, &r[0]);
+	ordered_events__queue(&oe, 60, &r[1]);		/* max_ts 60 */
+	ordered_events__flush_round(&oe, emit_time, sn);	/* limit 0 -> nothing; limit 60 */
+	ck_assert_uint_eq(sn->n, 0);
+	ordered_events__flush_round(&oe, emit_time, sn);	/* 50 60; queue empty */
+	ck_assert_uint_eq(sn->n, 2);
+	ordered_events__queue(&oe, 5, &r[2]);		/* empty queue: max_ts goes down to 5 */
+	ordered_events__queue(&oe, 1, &r[5]);		/* middle insert: max_ts stays 5 */
+	ordered_events__flush_round(&oe, emit_time, sn);	/* limit 60 -> 1 5; limit 5 */
+	ck_assert_uint_eq(sn->n, 4);
+	ck_assert_uint_eq(sn->time[2], 1);
+	ck_assert_uint_eq(sn->time[3], 5);
+	ordered_events__queue(&oe, 70, &r[3]);
+	ordered_events__queue(&oe, 65, &r[4]);
+	ordered_events__flush_round(&oe, emit_time, sn);	/* limit 5: nothing; limit 70 */
+	ck_assert_uint_eq(sn->n, 4);
+	ordered_events__flush_all(&oe, emit_time, sn);
+	ck_assert_uint_eq(sn->n, 6);
+	ck_assert_uint_eq(sn->time[4], 65);
+	ck_assert_uint_eq(sn->time[5], 70);
+	ordered_events__exit(&oe);
+	free(sn);
+}
+END_TEST
+
+Suite *reader_suite(void)
+{
+	Suite *s = suite_create("reader");
+	TCase *tc = tcase_create("session");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_order_rounds);
+	tcase_add_test(tc, test_order_directory);
+	tcase_add_test(tc, test_compressed_straddling);
+	tcase_add_test(tc, test_damaged_records);
+	tcase_add_test(tc, test_damaged_zstd);
+	tcase_add_test(tc, test_cut_last_record_is_a_warning);
+	tcase_add_test(tc, test_bad_containers);
+	tcase_add_test(tc, test_ordered_events_model);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,70 @@
+/* Unit tests of the workqueue and parallel_for. */
+#include <check.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "reader/workqueue.h"
+#include "banned.h"
+
+static void add_one(void *p)
+{
+	atomic_fetch_add((atomic_int *)p, 1);
+}
+
+static void square(void *ctx, size_t i)
+{
+	((size_t *)ctx)[i] = i * i;
+}
+
+START_TEST(test_workqueue_runs_everything)
+{
+	for (unsigned workers = 0; workers < 4; workers++) {
+		struct workqueue *wq;
+		atomic_int n;
+
+		atomic_init(&n, 0);
+		ck_assert_int_eq(workqueue__new(&wq, workers), 0);
+		ck_assert_uint_eq(workqueue__nr_workers(wq), workers);
+		for (int i = 0; i < 1000; i++)
+			ck_assert_int_eq(workqueue__queue(wq, add_one, &n), 0);
+		workqueue__flush(wq);
+		ck_assert_int_eq(atomic_load(&n), 1000);
+		workqueue__delete(wq);
+	}
+	workqueue__delete(NULL);
+}
+END_TEST
+
+START_TEST(test_parallel_for)
+{
+	size_t v[5000];
+	struct workqueue *wq;
+
+	ck_assert_int_eq(workqueue__new(&wq, 3), 0);
+	for (size_t n = 0; n < 5000; n += 997) {
+		for (size_t i = 0; i < 5000; i++)
+			v[i] = 1;
+		ck_assert_int_eq(parallel_for(wq, n, square, v), 0);
+		for (size_t i = 0; i < n; i++)
+			ck_assert_uint_eq(v[i], i * i);
+		if (n < 5000)
+			ck_assert_uint_eq(v[n], 1);
+	}
+	workqueue__delete(wq);
+	ck_assert_int_eq(parallel_for(NULL, 10, square, v), 0);
+	ck_assert_uint_eq(v[9], 81);
+	ck_assert_uint_ge(workqueue__online_cpus(), 1);
+}
+END_TEST
+
+Suite *workqueue_suite(void)
+{
+	Suite *s = suite_create("workqueue");
+	TCase *tc = tcase_create("pool");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_workqueue_runs_everything);
+	tcase_add_test(tc, test_parallel_for);
+	suite_add_tcase(s, tc);
+	return s;
+}
