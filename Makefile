@@ -5,6 +5,7 @@
 #   make SANITIZE=address,undefined check   the same under ASan+UBSan, in build-asan/
 #   make V=1        show full commands
 
+.DEFAULT_GOAL := all
 SANITIZE ?=
 ifneq ($(SANITIZE),)
 BUILD ?= build-asan

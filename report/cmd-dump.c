@@ -1,33 +1,200 @@
-/* TEMPORARY ordering check; replaced by the full -D formatter. */
+/*
+ * `dirreport -D`: every record as perf 6.1's dump-raw-trace prints it, in perf's
+ * delivery order, each tagged with the file it came from.
+ *
+ * Per batch of delivered records: one sequential pass replays side-band records
+ * through the machine state and resolves each sample's thread and dso (both depend on
+ * order); then the text of the batch is formatted in parallel, in chunks, and written
+ * in order with large writes.
+ */
 #include "report/cmd.h"
 
+#include <errno.h>
+#include <stdlib.h>	/* calloc, free */
+#include <string.h>	/* memset */
+
+#include "format/evlist.h"
+#include "format/header.h"
 #include "format/record.h"
+#include "format/sample.h"
 #include "reader/session.h"
+#include "reader/workqueue.h"
+#include "report/dump.h"
+#include "report/machine.h"
+#include "report/strbuf.h"
 #include "banned.h"
 
-struct dctx { struct session *s; FILE *out; };
+#define DUMP_CHUNKS 16
+
+struct dump_item {
+	struct dump_rec rec;
+	struct sample sample;
+	struct dump_ctx *ctx;		/* borrowed: the ctx valid at delivery */
+};
+
+struct dumper {
+	struct session *s;
+	struct machine *machine;
+	FILE *out;
+	struct dump_stats stats;
+	struct dump_ctx ctx;		/* the complete evlist's */
+	struct dump_ctx *pipe_ctx;	/* pipe: ctx after k HEADER_ATTRs, k = 0..nr */
+	size_t attrs_seen;		/* pipe: HEADER_ATTR records delivered so far */
+	struct dump_item *items;	/* owned, batch-sized */
+	size_t cap;
+	struct strbuf chunks[DUMP_CHUNKS];
+	size_t n;			/* items in the current batch */
+};
+
+static int prepare_sample(struct dumper *dp, struct dump_item *it, const struct record_ref *ref)
+{
+	struct thread *t;
+	struct addr_location al;
+	int err;
+
+	if (sample__parse(&it->sample, &ref->evsel->attr, ref->data, ref->size)) {
+		it->rec.sample = NULL;	/* prints the truncated marker */
+		return 0;
+	}
+	it->rec.sample = &it->sample;
+	t = machine__findnew_thread(dp->machine, (int32_t)it->sample.pid,
+				    (int32_t)it->sample.tid);
+	if (!t)
+		return -ENOMEM;
+	machine__resolve(dp->machine, t, it->sample.misc & MISC_CPUMODE_MASK, it->sample.ip,
+			 &al);
+	it->rec.nr_deliveries = 1;
+	it->rec.comm = thread__comm(t);
+	it->rec.tid = t->tid;
+	if (al.level == 'H')
+		it->rec.dso = "[hypervisor]";
+	else
+		it->rec.dso = al.map ? dso__long_name(al.map->dso) : NULL;
+	err = dump_stats__count_sample(&dp->stats, ref->evsel->idx);
+	return err;
+}
+
+/* Sequential: counts, machine state, sample resolution. */
+static int prepare(struct dumper *dp, const struct record_ref *ref, struct dump_item *it)
+{
+	memset(&it->rec, 0, sizeof(it->rec));
+	it->rec.data = ref->data;
+	it->rec.size = ref->size;
+	it->rec.offset = ref->offset;
+	it->rec.path = session__file_label(dp->s, ref->file);
+	it->rec.evsel = ref->evsel;
+	it->ctx = &dp->ctx;
+	dump_stats__count(&dp->stats, ref->type);
+	if (dp->pipe_ctx) {
+		it->ctx = &dp->pipe_ctx[dp->attrs_seen];
+		if (ref->type == REC_HEADER_ATTR &&
+		    dp->attrs_seen < session__evlist(dp->s)->nr)
+			dp->attrs_seen++;
+	}
+	if (ref->type >= REC_USER_FIRST)
+		return 0;
+	if (ref->type == REC_SAMPLE)
+		return prepare_sample(dp, it, ref);
+	if (sample__parse_id_trailer(&it->sample, &ref->evsel->attr, ref->data, ref->size) == 0)
+		it->rec.sample = &it->sample;
+	return machine__process(dp->machine, ref, &it->sample);
+}
+
+static void format_chunk(void *p, size_t c)
+{
+	struct dumper *dp = p;
+	size_t per = (dp->n + DUMP_CHUNKS - 1) / DUMP_CHUNKS;
+	size_t lo = c * per, hi = lo + per < dp->n ? lo + per : dp->n;
+
+	strbuf__reset(&dp->chunks[c]);
+	for (size_t i = lo; i < hi; i++)
+		dump__record(&dp->chunks[c], dp->items[i].ctx, &dp->items[i].rec);
+}
 
 static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 {
-	struct dctx *c = p;
+	struct dumper *dp = p;
+	int err = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct record_ref *r = recs[i];
-		if (r->flags & RECORD_REF_CONTAINER)
+	if (n > dp->cap) {
+		free(dp->items);
+		dp->items = calloc(n, sizeof(*dp->items));
+		if (!dp->items)
+			return -ENOMEM;
+		dp->cap = n;
+	}
+	dp->n = 0;
+	for (size_t i = 0; i < n && !err; i++) {
+		if (recs[i]->flags & RECORD_REF_CONTAINER) {
+			dump_stats__count(&dp->stats, recs[i]->type);	/* counted, not printed */
 			continue;
-		fprintf(c->out, "%#llx@%s [%#x]: event: %u\n", (unsigned long long)r->offset,
-			session__file_label(c->s, r->file), r->size, r->type);
+		}
+		err = prepare(dp, recs[i], &dp->items[dp->n++]);
+	}
+	if (err)
+		return err;
+	err = parallel_for(session__workqueue(dp->s), DUMP_CHUNKS, format_chunk, dp);
+	for (size_t c = 0; c < DUMP_CHUNKS && !err; c++) {
+		if ((err = strbuf__error(&dp->chunks[c])))
+			break;
+		if (fwrite(dp->chunks[c].buf, 1, dp->chunks[c].len, dp->out) != dp->chunks[c].len)
+			err = -EIO;
+	}
+	return err;
+}
+
+static int setup_pipe_ctx(struct dumper *dp, const char *arch)
+{
+	struct evlist *el = session__evlist(dp->s);
+
+	dp->pipe_ctx = calloc(el->nr + 1, sizeof(*dp->pipe_ctx));
+	if (!dp->pipe_ctx)
+		return -ENOMEM;
+	for (size_t k = 0; k <= el->nr; k++) {
+		struct evlist view = *el;	/* the first k events, as perf knows them */
+
+		view.nr = k;
+		dump_ctx__init(&dp->pipe_ctx[k], &view, arch);
 	}
 	return 0;
 }
 
 int cmd_dump(struct session *s, const struct report_opts *o, FILE *out)
 {
-	struct dctx c = { s, out };
-	(void)o;
-	return session__deliver(s, on_batch, &c, 0);
-}
+	struct dumper dp = { .s = s, .out = out };
+	struct strbuf tail;
+	int err;
 
+	dump_stats__init(&dp.stats);
+	strbuf__init(&tail, 4096);
+	for (size_t c = 0; c < DUMP_CHUNKS; c++)
+		strbuf__init(&dp.chunks[c], 1 << 16);
+	dump_ctx__init(&dp.ctx, session__evlist(s), NULL);
+	err = machine__new(&dp.machine, o->kallsyms);
+	if (!err && session__is_pipe(s))
+		err = setup_pipe_ctx(&dp, NULL);
+	if (!err) {
+		dump__preamble(&tail);
+		fwrite(tail.buf, 1, tail.len, out);
+		err = session__deliver(s, on_batch, &dp, 0);
+	}
+	if (!err) {
+		strbuf__reset(&tail);
+		dump_stats__print(&tail, &dp.stats, session__evlist(s),
+				  file_header__has_feat(session__header(s), FEAT_AUXTRACE));
+		err = strbuf__error(&tail);
+		if (!err && fwrite(tail.buf, 1, tail.len, out) != tail.len)
+			err = -EIO;
+	}
+	for (size_t c = 0; c < DUMP_CHUNKS; c++)
+		strbuf__exit(&dp.chunks[c]);
+	strbuf__exit(&tail);
+	free(dp.items);
+	free(dp.pipe_ctx);
+	dump_stats__exit(&dp.stats);
+	machine__delete(dp.machine);
+	return err;
+}
 
 int cmd_header(struct session *s, const struct report_opts *o, FILE *out)
 {

@@ -84,10 +84,12 @@ int machine__new(struct machine **out, const char *kallsyms)
 	*out = NULL;
 	if (!m)
 		return -ENOMEM;
-	m->dsos = dsos__new(kallsyms);
-	if (!m->dsos) {
+	struct dsos_opts o = { .kallsyms = kallsyms };
+	int err = dsos__new(&m->dsos, &o);
+
+	if (err) {
 		free(m);
-		return -ENOMEM;
+		return err;
 	}
 	m->kernel_maps.refs = 1;
 	*out = m;
@@ -312,6 +314,26 @@ static const struct map *maps__find(const struct maps *mp, uint64_t addr)
 	return NULL;
 }
 
+/* The kernel map: perf maps it identically (map_ip(ip) = ip) over the span of the
+ * kernel's symbols once they are loaded (map__fixup_start/end). */
+static int kernel_map(struct machine *m, const char *name, struct map *nm)
+{
+	uint64_t start, end;
+
+	m->kernel = dsos__kernel(m->dsos);
+	if (!m->kernel || dso__set_kernel_ref(m->kernel, name, nm->pgoff))
+		return -ENOMEM;
+	nm->dso = m->kernel;
+	if (dso__symbol_span(m->kernel, &start, &end)) {
+		nm->start = start;
+		nm->end = end;
+	} else {
+		nm->end = UINT64_MAX;
+	}
+	nm->pgoff = nm->start;
+	return maps__insert(&m->kernel_maps, nm);
+}
+
 static int process_mmap(struct machine *m, const struct record_ref *ref)
 {
 	const unsigned char *b = ref->data;
@@ -319,7 +341,9 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 	size_t name_off = ref->type == REC_MMAP2 ? 72 : 40;
 	int32_t pid, tid;
 	struct map nm;
-	char name[4096];
+	char name[4096], dso_name[4096];
+	unsigned flags;
+	bool exec;
 	size_t n;
 
 	if (ref->size < name_off + 1)
@@ -335,33 +359,27 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 	memcpy(name, b + name_off, n);
 	name[n] = 0;
 	if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL) {
-		/* The kernel map: "[kernel.kallsyms]_text" (its pgoff is _text's address). */
-		if (!strncmp(name, "[kernel.kallsyms]", 17)) {
-			m->kernel = dsos__kernel(m->dsos, nm.pgoff);
-			if (!m->kernel)
-				return -ENOMEM;
-			nm.dso = m->kernel;
-			nm.end = nm.end < nm.start ? UINT64_MAX : nm.end;
-			/* perf's kernel map runs to the end of the address space and maps
-			 * identically (map_ip(ip) = ip). */
-			nm.pgoff = nm.start;
-			nm.end = UINT64_MAX;
-			return maps__insert(&m->kernel_maps, &nm);
-		}
-		nm.dso = dsos__findnew(m->dsos, name, true);
+		if (!strncmp(name, "[kernel.kallsyms]", 17))
+			return kernel_map(m, name, &nm);
+		nm.dso = dsos__findnew(m->dsos, name);	/* a kernel module */
 		if (!nm.dso)
 			return -ENOMEM;
-		nm.pgoff = nm.start;	/* modules map like the kernel: map_ip(ip) = ip */
+		nm.pgoff = nm.start;
 		return maps__insert(&m->kernel_maps, &nm);
 	}
-	if (misc & MISC_MMAP_DATA)
-		return 0;	/* data mappings do not hold code */
+	exec = ref->type == REC_MMAP2 ? (bytes__u32(b + 64) & 4 /* PROT_EXEC */) != 0
+				      : !(misc & MISC_MMAP_DATA);
+	flags = dso__mmap_name(name, pid, exec, dso_name, sizeof(dso_name));
 	struct thread *t = machine__findnew_thread(m, pid, tid);
 	if (!t)
 		return -ENOMEM;
-	nm.dso = dsos__findnew(m->dsos, name, false);
+	nm.dso = dsos__findnew(m->dsos, dso_name);
 	if (!nm.dso)
 		return -ENOMEM;
+	if (flags & DSO_MMAP_IDENTITY)
+		nm.pgoff = nm.start;		/* map_ip(ip) = ip */
+	else if (flags & DSO_MMAP_VDSO)
+		nm.pgoff = 0;
 	if (ref->type == REC_MMAP2 && (misc & MISC_EXACT_IP) && ref->size >= 64) {
 		uint8_t bid_size = b[40];
 		dso__set_build_id(nm.dso, b + 44, bid_size <= 20 ? bid_size : 20);

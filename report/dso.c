@@ -1,0 +1,676 @@
+#include "report/dso.h"
+
+#include <errno.h>
+#include <fcntl.h>	/* open */
+#include <gelf.h>	/* GElf_Shdr, gelf_getshdr, elf_getscn: .gnu_debuglink */
+#include <elfutils/libdwelf.h>	/* dwelf_elf_gnu_build_id */
+#include <limits.h>	/* PATH_MAX */
+#include <stdarg.h>	/* va_list */
+#include <stdio.h>	/* snprintf, vsnprintf, sscanf */
+#include <stdlib.h>	/* calloc, free, getenv, realpath */
+#include <string.h>	/* strcmp, strdup, strrchr, memcpy */
+#include <sys/auxv.h>	/* getauxval(AT_SYSINFO_EHDR): the running vdso */
+#include <sys/stat.h>	/* stat, lstat */
+#include <unistd.h>	/* geteuid, read, close */
+
+#include "banned.h"
+
+struct dsos {
+	struct dso **v;		/* owned, open-addressing hash by long name */
+	size_t cap, nr;
+	char *kallsyms;		/* owned option strings (NULL = default) */
+	char *buildid_dir;
+	char *debug_dir;
+	char *kernel_notes;
+	bool no_demangle;
+	bool no_self_vdso;
+};
+
+#define KERNEL_NAME "[kernel.kallsyms]"
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static int dup_opt(char **dst, const char *src)
+{
+	*dst = NULL;
+	if (!src)
+		return 0;
+	*dst = strdup(src);
+	return *dst ? 0 : -ENOMEM;
+}
+
+int dsos__new(struct dsos **out, const struct dsos_opts *opts)
+{
+	struct dsos *d = calloc(1, sizeof(*d));
+	const char *home;
+	char buf[PATH_MAX];
+
+	*out = NULL;
+	if (!d)
+		return -ENOMEM;
+	if (opts) {
+		d->no_demangle = opts->no_demangle;
+		d->no_self_vdso = opts->no_self_vdso;
+	}
+	if (dup_opt(&d->kallsyms, opts ? opts->kallsyms : NULL) ||
+	    dup_opt(&d->debug_dir, opts && opts->debug_dir ? opts->debug_dir
+							     : "/usr/lib/debug") ||
+	    dup_opt(&d->kernel_notes, opts && opts->kernel_notes ? opts->kernel_notes
+								  : "/sys/kernel/notes"))
+		goto err;
+	if (opts && opts->buildid_dir) {
+		if (dup_opt(&d->buildid_dir, opts->buildid_dir))
+			goto err;
+	} else {
+		home = getenv("HOME");
+		snprintf(buf, sizeof(buf), "%s/.debug", home ? home : "");
+		if (dup_opt(&d->buildid_dir, buf))
+			goto err;
+	}
+	*out = d;
+	return 0;
+err:
+	dsos__delete(d);
+	return -ENOMEM;
+}
+
+static void dso__delete(struct dso *dso)
+{
+	if (!dso)
+		return;
+	free(dso->long_name);
+	free(dso->short_name);
+	free(dso->symsrc_path);
+	free(dso->ref_name);
+	symtab__exit(&dso->symtab);
+	free(dso);
+}
+
+void dsos__delete(struct dsos *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->cap; i++)
+		dso__delete(d->v[i]);
+	free(d->v);
+	free(d->kallsyms);
+	free(d->buildid_dir);
+	free(d->debug_dir);
+	free(d->kernel_notes);
+	free(d);
+}
+
+struct dso *dsos__find(const struct dsos *d, const char *long_name)
+{
+	size_t i;
+
+	if (!d->cap)
+		return NULL;
+	i = hash_str(long_name) & (d->cap - 1);
+	while (d->v[i]) {
+		if (!strcmp(d->v[i]->long_name, long_name))
+			return d->v[i];
+		i = (i + 1) & (d->cap - 1);
+	}
+	return NULL;
+}
+
+static int dsos__grow(struct dsos *d)
+{
+	size_t cap = d->cap ? d->cap * 2 : 64;
+	struct dso **v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t k = 0; k < d->cap; k++) {
+		size_t i;
+
+		if (!d->v[k])
+			continue;
+		i = hash_str(d->v[k]->long_name) & (cap - 1);
+		while (v[i])
+			i = (i + 1) & (cap - 1);
+		v[i] = d->v[k];
+	}
+	free(d->v);
+	d->v = v;
+	d->cap = cap;
+	return 0;
+}
+
+static bool is_vdso_name(const char *s)
+{
+	return !strcmp(s, "[vdso]") || !strcmp(s, "[vdso32]") || !strcmp(s, "[vdsox32]");
+}
+
+/* perf's dso__set_basename(): "[JIT] tid N" for /tmp/perf-N..., else the basename. */
+static char *short_name_of(const char *long_name)
+{
+	const char *slash;
+	char buf[64];
+	int tid;
+
+	if (sscanf(long_name, "/tmp/perf-%d.map", &tid) == 1) {
+		snprintf(buf, sizeof(buf), "[JIT] tid %d", tid);
+		return strdup(buf);
+	}
+	slash = strrchr(long_name, '/');
+	return strdup(slash ? slash + 1 : long_name);
+}
+
+struct dso *dsos__findnew(struct dsos *d, const char *long_name)
+{
+	struct dso *dso = dsos__find(d, long_name);
+	size_t i;
+	int tid;
+
+	if (dso)
+		return dso;
+	if ((d->nr + 1) * 2 > d->cap && dsos__grow(d))
+		return NULL;
+	dso = calloc(1, sizeof(*dso));
+	if (!dso)
+		return NULL;
+	dso->long_name = strdup(long_name);
+	dso->short_name = short_name_of(long_name);
+	if (!dso->long_name || !dso->short_name) {
+		dso__delete(dso);
+		return NULL;
+	}
+	dso->owner = d;
+	if (!strcmp(long_name, KERNEL_NAME))
+		dso->kind = DSO_KIND_KERNEL;
+	else if (is_vdso_name(long_name))
+		dso->kind = DSO_KIND_VDSO;
+	else if (!strncmp(long_name, "/tmp/perf-", 10) &&
+		 sscanf(long_name, "/tmp/perf-%d", &tid) == 1)
+		dso->kind = DSO_KIND_PERF_MAP;
+	i = hash_str(long_name) & (d->cap - 1);
+	while (d->v[i])
+		i = (i + 1) & (d->cap - 1);
+	d->v[i] = dso;
+	d->nr++;
+	return dso;
+}
+
+struct dso *dsos__kernel(struct dsos *d)
+{
+	return dsos__findnew(d, KERNEL_NAME);
+}
+
+int dso__set_kernel_ref(struct dso *kdso, const char *mmap_name, uint64_t pgoff)
+{
+	const char *p = strchr(mmap_name, ']');
+	char *name;
+
+	if (!p || !p[1])
+		return 0;
+	name = strdup(p + 1);
+	if (!name)
+		return -ENOMEM;
+	free(kdso->ref_name);
+	kdso->ref_name = name;
+	kdso->ref_addr = pgoff;
+	return 0;
+}
+
+void dso__set_build_id(struct dso *dso, const uint8_t *id, size_t size)
+{
+	if (dso->loaded)
+		return;
+	if (size > DSO_BUILD_ID_MAX)
+		size = DSO_BUILD_ID_MAX;
+	memcpy(dso->build_id, id, size);
+	dso->build_id_size = (uint8_t)size;
+	dso->has_build_id = true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Candidate files                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* snprintf into a path buffer; false if it did not fit. */
+static bool __attribute__((format(printf, 3, 4)))
+pathf(char *out, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(out, len, fmt, ap);
+	va_end(ap);
+	return n >= 0 && (size_t)n < len;
+}
+
+static bool is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+static void build_id_hex(const struct dso *dso, char *hex)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < dso->build_id_size; i++) {
+		hex[2 * i] = digits[dso->build_id[i] >> 4];
+		hex[2 * i + 1] = digits[dso->build_id[i] & 15];
+	}
+	hex[2 * dso->build_id_size] = '\0';
+}
+
+/* File named by .gnu_debuglink of path; false if none. */
+static bool read_debuglink(const char *path, char *out, size_t len)
+{
+	struct symsrc ss;
+	bool ok = false;
+	size_t shstrndx, nsec;
+
+	if (symsrc__open(&ss, path, NULL, 0))
+		return false;
+	if (!elf_getshdrstrndx(ss.elf, &shstrndx) && !elf_getshdrnum(ss.elf, &nsec)) {
+		for (size_t i = 1; i < nsec && !ok; i++) {
+			Elf_Scn *scn = elf_getscn(ss.elf, i);
+			GElf_Shdr sh;
+			Elf_Data *data;
+			const char *nm;
+
+			if (!scn || !gelf_getshdr(scn, &sh))
+				continue;
+			nm = elf_strptr(ss.elf, shstrndx, sh.sh_name);
+			if (!nm || strcmp(nm, ".gnu_debuglink"))
+				continue;
+			data = elf_getdata(scn, NULL);
+			if (data && data->d_size &&
+			    strnlen(data->d_buf, data->d_size) < data->d_size) {
+				snprintf(out, len, "%s", (const char *)data->d_buf);
+				ok = true;
+			}
+			break;
+		}
+	}
+	symsrc__close(&ss);
+	return ok;
+}
+
+enum cand {
+	CAND_DEBUGLINK,
+	CAND_BUILDID_CACHE,
+	CAND_BUILDID_CACHE_DEBUG,
+	CAND_FEDORA,
+	CAND_UBUNTU,
+	CAND_BUILDID_DEBUGINFO,
+	CAND_SYSTEM_PATH,
+	CAND_OPENEMBEDDED,
+	CAND_MIXEDUP_UBUNTU,
+	CAND__NR,
+};
+
+/* Path of a build-id cache entry: .../.build-id/xx/yyyy/<base>. */
+static bool cache_path(const struct dso *dso, bool debug, char *out, size_t len)
+{
+	const struct dsos *d = dso->owner;
+	char hex[2 * DSO_BUILD_ID_MAX + 1];
+	char link[PATH_MAX];
+
+	if (!dso->has_build_id)
+		return false;
+	build_id_hex(dso, hex);
+	snprintf(link, sizeof(link), "%s/.build-id/%.2s/%s", d->buildid_dir, hex, hex + 2);
+	if (is_regular_file(link))	/* old-style cache: the link is the file */
+		return pathf(out, len, "%s", link);
+	return pathf(out, len, "%s/%s", link,
+		     dso->kind == DSO_KIND_VDSO ? "vdso" : debug ? "debug" : "elf");
+}
+
+/* perf's dso__read_binary_type_filename(); false if the candidate does not apply. */
+static bool candidate(const struct dso *dso, enum cand c, char *out, size_t len)
+{
+	const struct dsos *d = dso->owner;
+	const char *name = dso->long_name;
+	const char *slash = strrchr(name, '/');
+	int dirlen = slash ? (int)(slash - name) : 0;
+	char hex[2 * DSO_BUILD_ID_MAX + 1];
+	char link[PATH_MAX];
+
+	switch (c) {
+	case CAND_DEBUGLINK: {
+		char dir[PATH_MAX];
+
+		if (!is_regular_file(name) || !read_debuglink(name, link, sizeof(link)))
+			return false;
+		snprintf(dir, sizeof(dir), "%.*s", dirlen, name);
+		/* the debuglink name as is (cwd), DIR/, DIR/.debug/, DEBUGDIR/DIR/ */
+		return (pathf(out, len, "%s", link) && is_regular_file(out)) ||
+		       (pathf(out, len, "%s/%s", dir, link) && is_regular_file(out)) ||
+		       (pathf(out, len, "%s/.debug/%s", dir, link) && is_regular_file(out)) ||
+		       (pathf(out, len, "%s%s/%s", d->debug_dir, dir, link) &&
+			is_regular_file(out));
+	}
+	case CAND_BUILDID_CACHE:
+		return cache_path(dso, false, out, len);
+	case CAND_BUILDID_CACHE_DEBUG:
+		return cache_path(dso, true, out, len);
+	case CAND_FEDORA:
+		return pathf(out, len, "%s%s.debug", d->debug_dir, name);
+	case CAND_UBUNTU:
+		return pathf(out, len, "%s%s", d->debug_dir, name);
+	case CAND_BUILDID_DEBUGINFO:
+		if (!dso->has_build_id)
+			return false;
+		build_id_hex(dso, hex);
+		return pathf(out, len, "%s/.build-id/%.2s/%s.debug", d->debug_dir, hex,
+			     hex + 2);
+	case CAND_SYSTEM_PATH:
+		return pathf(out, len, "%s", name);
+	case CAND_OPENEMBEDDED:
+		return slash && pathf(out, len, "%.*s/.debug%s", dirlen, name, slash);
+	case CAND_MIXEDUP_UBUNTU:
+		if (strncmp(name, "/usr/lib/", 9))
+			return false;
+		return pathf(out, len, "%s%s", d->debug_dir, name + 4);
+	default:
+		return false;
+	}
+}
+
+static int take_symtab(struct dso *dso, struct symtab_builder *b, enum symtab_origin o,
+		       const char *path)
+{
+	int err = symtab_builder__finish(b, &dso->symtab);
+
+	if (err)
+		return err;
+	dso->origin = dso->symtab.nr ? o : SYMTAB_ORIGIN_NONE;
+	if (path && dso->symtab.nr) {
+		dso->symsrc_path = strdup(path);
+		if (!dso->symsrc_path)
+			return -ENOMEM;
+	}
+	return (int)dso->symtab.nr;
+}
+
+/* Read the build-id from the dso's own file when it has none (perf does this). */
+static void own_build_id(struct dso *dso)
+{
+	struct symsrc ss;
+	const void *note;
+	ssize_t n;
+
+	if (dso->has_build_id || !is_regular_file(dso->long_name))
+		return;
+	if (symsrc__open(&ss, dso->long_name, NULL, 0))
+		return;
+	n = dwelf_elf_gnu_build_id(ss.elf, &note);
+	if (n > 0)
+		dso__set_build_id(dso, note, (size_t)n);
+	symsrc__close(&ss);
+}
+
+/* Size of an ELF image in memory: the furthest header table or segment end. */
+static size_t elf_image_size(const unsigned char *p)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(const void *)p;
+	size_t size = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+
+	for (size_t i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const Elf64_Phdr *)(const void *)
+			(p + eh->e_phoff + i * eh->e_phentsize);
+
+		if (ph->p_offset + ph->p_filesz > size)
+			size = ph->p_offset + ph->p_filesz;
+	}
+	return size;
+}
+
+/* A [vdso] without a build-id: perf loads its own process's vdso. */
+static int load_self_vdso(struct dso *dso, struct symtab_builder *b)
+{
+	const unsigned char *img = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	struct symsrc ss;
+	int nr;
+
+	if (!img || dso->owner->no_self_vdso || memcmp(img, ELFMAG, SELFMAG) ||
+	    img[EI_CLASS] != ELFCLASS64)
+		return 0;
+	if (symsrc__open_mem(&ss, img, elf_image_size(img), NULL, 0))
+		return 0;
+	nr = symtab__load_elf(b, &ss, &ss, !dso->owner->no_demangle);
+	symsrc__close(&ss);
+	return nr;
+}
+
+/* perf's dso__load() for user-space dsos. */
+static int load_user(struct dso *dso)
+{
+	struct symtab_builder b = { 0 };
+	struct symsrc srcs[2], *syms = NULL, *rt = NULL;
+	char path[PATH_MAX];
+	int nr = 0, used = 0;
+
+	if (dso->kind == DSO_KIND_VDSO && !dso->has_build_id) {
+		nr = load_self_vdso(dso, &b);
+		if (nr < 0) {
+			symtab_builder__exit(&b);
+			return nr;
+		}
+		return take_symtab(dso, &b, SYMTAB_ORIGIN_ELF, "[vdso] of this process");
+	}
+	own_build_id(dso);
+	for (int c = 0; c < CAND__NR && used < 2; c++) {
+		struct symsrc *ss = &srcs[used];
+		bool keep = false;
+
+		if (!candidate(dso, (enum cand)c, path, sizeof(path)) ||
+		    !is_regular_file(path))
+			continue;
+		if (symsrc__open(ss, path, dso->has_build_id ? dso->build_id : NULL,
+				 dso->build_id_size))
+			continue;
+		if (!syms && ss->has_symtab) {
+			syms = ss;
+			keep = true;
+		}
+		if (!rt && ss->has_dynsym) {
+			rt = ss;
+			keep = true;
+		}
+		if (!keep) {
+			symsrc__close(ss);
+			continue;
+		}
+		used++;
+		if (syms && rt)
+			break;
+	}
+	if (!syms)
+		syms = rt;
+	if (!rt)
+		rt = syms;
+	if (syms)
+		nr = symtab__load_elf(&b, syms, rt, !dso->owner->no_demangle);
+	if (nr >= 0)
+		nr = take_symtab(dso, &b, SYMTAB_ORIGIN_ELF, syms ? syms->path : NULL);
+	else
+		symtab_builder__exit(&b);
+	for (int i = 0; i < used; i++)
+		symsrc__close(&srcs[i]);
+	if (nr == -ENOMEM)
+		return nr;
+	if (nr < 0) {
+		dso->load_err = nr;
+		return 0;
+	}
+	if (!syms)
+		dso->load_err = -ENOENT;
+	return nr;
+}
+
+static int load_perf_map(struct dso *dso)
+{
+	struct symtab_builder b = { 0 };
+	struct stat st;
+	int nr;
+
+	if (lstat(dso->long_name, &st)) {
+		dso->load_err = -errno;
+		return 0;
+	}
+	/* perf ignores a map file owned by someone else (unless -f) */
+	if (st.st_uid && st.st_uid != geteuid()) {
+		dso->load_err = -EPERM;
+		return 0;
+	}
+	nr = symtab__load_perf_map(&b, dso->long_name);
+	if (nr < 0) {
+		symtab_builder__exit(&b);
+		if (nr == -ENOMEM)
+			return nr;
+		dso->load_err = nr;
+		return 0;
+	}
+	return take_symtab(dso, &b, SYMTAB_ORIGIN_PERF_MAP, dso->long_name);
+}
+
+/* The running kernel's build-id from a notes file (/sys/kernel/notes). */
+static bool running_kernel_is(const struct dso *dso, const char *notes)
+{
+	unsigned char buf[4096];
+	ssize_t n;
+	size_t off = 0;
+	int fd = open(notes, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	while (n > 0 && off + 12 <= (size_t)n) {
+		uint32_t namesz, descsz, type;
+		size_t name_off = off + 12, desc_off;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		desc_off = name_off + ((namesz + 3) & ~3u);
+		if (desc_off + descsz > (size_t)n)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    !memcmp(buf + name_off, "GNU", 4))
+			return descsz == dso->build_id_size &&
+			       !memcmp(buf + desc_off, dso->build_id, descsz);
+		off = desc_off + ((descsz + 3) & ~3u);
+	}
+	return false;
+}
+
+static int load_kernel(struct dso *dso)
+{
+	const struct dsos *d = dso->owner;
+	struct symtab_builder b = { 0 };
+	char path[PATH_MAX];
+	const char *file = d->kallsyms;
+	int nr;
+
+	if (!file) {
+		file = "/proc/kallsyms";
+		if (dso->has_build_id && !running_kernel_is(dso, d->kernel_notes)) {
+			char hex[2 * DSO_BUILD_ID_MAX + 1];
+
+			build_id_hex(dso, hex);
+			snprintf(path, sizeof(path), "%s/" KERNEL_NAME "/%s/kallsyms",
+				 d->buildid_dir, hex);
+			file = path;
+		}
+	}
+	nr = symtab__load_kallsyms(&b, file, dso->ref_name, dso->ref_addr);
+	if (nr < 0) {
+		symtab_builder__exit(&b);
+		if (nr == -ENOMEM)
+			return nr;
+		dso->load_err = nr;
+		return 0;
+	}
+	return take_symtab(dso, &b, SYMTAB_ORIGIN_KALLSYMS, file);
+}
+
+int dso__load(struct dso *dso)
+{
+	int nr;
+
+	if (dso->loaded)
+		return (int)dso->symtab.nr;
+	switch (dso->kind) {
+	case DSO_KIND_KERNEL:
+		nr = load_kernel(dso);
+		break;
+	case DSO_KIND_PERF_MAP:
+		nr = load_perf_map(dso);
+		break;
+	default:
+		nr = load_user(dso);
+		break;
+	}
+	if (nr == -ENOMEM)
+		return nr;
+	dso->loaded = true;
+	return nr;
+}
+
+const struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr)
+{
+	if (!dso->loaded && dso__load(dso) < 0)
+		return NULL;
+	return symtab__find(&dso->symtab, addr);
+}
+
+bool dso__symbol_span(struct dso *dso, uint64_t *start, uint64_t *end)
+{
+	if (!dso->loaded && dso__load(dso) < 0)
+		return false;
+	if (!dso->symtab.nr)
+		return false;
+	*start = dso->symtab.syms[0].start;
+	*end = dso->symtab.syms[dso->symtab.nr - 1].end;
+	return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* MMAP names                                                                */
+/* ------------------------------------------------------------------------ */
+
+static bool is_anon_memory(const char *f)
+{
+	return !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
+	       !strncmp(f, "/anon_hugepage", 14);
+}
+
+static bool is_no_dso_memory(const char *f)
+{
+	return !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]");
+}
+
+unsigned dso__mmap_name(const char *filename, int32_t pid, bool exec, char *buf,
+			size_t len)
+{
+	unsigned flags = 0;
+
+	if (is_anon_memory(filename) || is_no_dso_memory(filename)) {
+		flags |= DSO_MMAP_IDENTITY;
+		if (exec) {
+			snprintf(buf, len, "/tmp/perf-%d.map", (int)pid);
+			return flags;
+		}
+	} else if (is_vdso_name(filename)) {
+		flags |= DSO_MMAP_VDSO;
+	}
+	snprintf(buf, len, "%s", filename);
+	return flags;
+}

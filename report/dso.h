@@ -1,0 +1,215 @@
+#ifndef DIRREPORT_REPORT_DSO_H
+#define DIRREPORT_REPORT_DSO_H
+/*
+ * dso - the shared objects a recording's maps refer to, and where perf 6.1 finds
+ * their symbols.
+ *
+ * A dso is identified by its long name: the file name of an MMAP/MMAP2 record after
+ * perf's renaming (dso__mmap_name(): "//anon" and friends become "/tmp/perf-PID.map"),
+ * or "[kernel.kallsyms]" for the kernel.  Symbols are loaded on the first lookup.
+ *
+ * Where symbols come from (perf 6.1, observed):
+ *  - user dsos: candidates in this order, each opened only if it is a regular ELF
+ *    file whose GNU build-id equals the dso's (when the dso has one; a dso without a
+ *    build-id takes it from its own file first):
+ *      1. .gnu_debuglink target: NAME (relative to the cwd), DIR/NAME,
+ *         DIR/.debug/NAME, /usr/lib/debug/DIR/NAME
+ *      2. build-id cache: BUILDID_DIR/.build-id/xx/yyyy.../elf (vdso: .../vdso)
+ *      3. build-id cache: BUILDID_DIR/.build-id/xx/yyyy.../debug
+ *      4. /usr/lib/debug/PATH.debug         5. /usr/lib/debug/PATH
+ *      6. /usr/lib/debug/.build-id/xx/yyyy....debug
+ *      7. PATH itself
+ *      8. DIR/.debug/BASENAME              9. /usr/lib/debug/lib/... for /usr/lib/...
+ *    The first candidate with a .symtab supplies the symbols, the first with a
+ *    .dynsym is the "runtime" image (section/program headers, .plt); the search
+ *    stops when both are found.  Without any .symtab the runtime .dynsym is used.
+ *  - [vdso]: as above with the build-id cache; a [vdso] that has a build-id (the
+ *    BUILD_ID feature lists it) and is not in the cache has NO symbols (perf prints
+ *    its addresses); a [vdso] without a build-id uses the running process's vdso.
+ *  - /tmp/perf-PID.map: the JIT map text file, if it exists (owned by root or us).
+ *  - [kernel.kallsyms]: the kallsyms file given in dsos_opts, else /proc/kallsyms
+ *    when the dso has no build-id or its build-id is the running kernel's
+ *    (/sys/kernel/notes), else BUILDID_DIR/[kernel.kallsyms]/<build-id>/kallsyms.
+ *    vmlinux images and /proc/kcore are not used (perf tries them first; none exist
+ *    on the machines this project targets).
+ *
+ * Invariants: long_name and short_name never change after creation; once loaded a
+ * dso's symbol table is immutable.
+ *
+ * Thread safety: struct dsos is single-threaded (rule 16b: owned by the thread that
+ * replays side-band records).  dso__find_symbol() loads lazily and is therefore not
+ * safe to call concurrently on a dso that is not loaded yet; after dso__load() (or
+ * dsos__load_all()) lookups only read and may run on any number of threads.
+ */
+#include <stdbool.h>
+#include <stddef.h>	/* size_t */
+#include <stdint.h>	/* uint8_t, uint64_t */
+
+#include "report/symbol.h"
+
+/** Longest build-id kept (SHA-1); perf's BUILD_ID_SIZE. */
+#define DSO_BUILD_ID_MAX 20
+
+enum dso_kind {
+	DSO_KIND_USER = 0,	/* a file, or something named like one */
+	DSO_KIND_KERNEL,	/* [kernel.kallsyms] */
+	DSO_KIND_VDSO,		/* [vdso], [vdso32], [vdsox32] */
+	DSO_KIND_PERF_MAP,	/* /tmp/perf-PID.map (JIT code, anonymous memory) */
+};
+
+struct dsos;
+
+struct dso {
+	char *long_name;		/* owned: name as recorded (after dso__mmap_name) */
+	char *short_name;		/* owned: what perf prints in "Shared Object" */
+	enum dso_kind kind;
+	uint8_t build_id[DSO_BUILD_ID_MAX];	/* valid if has_build_id */
+	uint8_t build_id_size;		/* bytes used in build_id */
+	bool has_build_id;
+	bool loaded;			/* symbol sources were searched */
+	int load_err;			/* 0, or why nothing was loaded (-errno) */
+	enum symtab_origin origin;	/* where the symbols came from */
+	char *symsrc_path;		/* owned: file the symbols came from, or NULL */
+	struct symtab symtab;		/* owned, valid once loaded */
+	/* kernel only: the MMAP's reference symbol for the KASLR delta */
+	char *ref_name;			/* owned: e.g. "_text"; NULL = none seen */
+	uint64_t ref_addr;		/* its address at record time (MMAP pgoff) */
+	const struct dsos *owner;	/* borrowed: options, search paths */
+};
+
+/** Options of a dso collection.  Zero (or NULL) means perf's default. */
+struct dsos_opts {
+	const char *kallsyms;	 /* kernel symbols file (perf --kallsyms); NULL = auto */
+	const char *buildid_dir; /* build-id cache; NULL = $HOME/.debug */
+	const char *debug_dir;	 /* global debug dir; NULL = /usr/lib/debug */
+	const char *kernel_notes; /* running kernel's notes; NULL = /sys/kernel/notes */
+	bool no_demangle;	 /* keep C++ names mangled (perf --no-demangle) */
+	bool no_self_vdso;	 /* never read this process's vdso (tests) */
+};
+
+/**
+ * @brief Create an empty dso collection.
+ * @param out   receives the collection
+ * @param opts  options, copied (strings too); NULL for defaults
+ * @return 0 or -ENOMEM.
+ * Ownership: *out belongs to the caller; free with dsos__delete().
+ * Thread safety: the collection belongs to one thread (see file comment).
+ * Format: none.
+ */
+int dsos__new(struct dsos **out, const struct dsos_opts *opts);
+
+/** @brief Free a collection and all its dsos (NULL is a no-op). */
+void dsos__delete(struct dsos *d);
+
+/**
+ * @brief Find the dso with this long name, creating it if needed (perf's findnew).
+ * @param long_name  dso name after dso__mmap_name(); "[kernel.kallsyms]" gives the
+ *                   kernel dso
+ * @return the dso (owned by the collection, valid until dsos__delete), or NULL on
+ *         ENOMEM.
+ * Thread safety: collection's thread only.
+ * Format: MMAP/MMAP2 filename, BUILD_ID feature filename.
+ */
+struct dso *dsos__findnew(struct dsos *d, const char *long_name);
+
+/** @brief The dso with this long name, or NULL.  Thread safety: collection's thread. */
+struct dso *dsos__find(const struct dsos *d, const char *long_name);
+
+/**
+ * @brief The kernel dso "[kernel.kallsyms]", created if needed.
+ * @return the dso (owned by the collection) or NULL on ENOMEM.
+ * Thread safety: collection's thread only.  Format: none.
+ */
+struct dso *dsos__kernel(struct dsos *d);
+
+/**
+ * @brief Record the kernel MMAP's relocation reference on the kernel dso.
+ * @param mmap_name the MMAP file name, e.g. "[kernel.kallsyms]_text"; the part after
+ *                  ']' ("_text") is the reference symbol.  Nothing happens if there is
+ *                  no such part.
+ * @param pgoff     the MMAP's pgoff: that symbol's address at record time
+ * @return 0 or -ENOMEM.
+ * Thread safety: collection's thread, before the kernel dso is loaded.
+ * Format: synthesized kernel MMAP (pid -1) "[kernel.kallsyms]_text", pgoff = _text.
+ */
+int dso__set_kernel_ref(struct dso *kdso, const char *mmap_name, uint64_t pgoff);
+
+/**
+ * @brief Give a dso its build-id (BUILD_ID feature entry or MMAP2 build-id form).
+ *        Ignored once the dso is loaded, as in perf.
+ * @param id, size  build-id bytes; size is clamped to DSO_BUILD_ID_MAX
+ * Thread safety: collection's thread.
+ * Format: BUILD_ID feature (bid_size when misc bit 15 is set, else 20);
+ *         MMAP2 with misc bit 14: build_id_size, build_id[20].
+ */
+void dso__set_build_id(struct dso *dso, const uint8_t *id, size_t size);
+
+/**
+ * @brief Search the symbol sources now (dso__find_symbol() does this on first use).
+ * @return number of symbols (0 when none was found: the dso then resolves nothing),
+ *         or -ENOMEM.  Other failures are kept in dso->load_err and return 0.
+ * Thread safety: not concurrently on the same dso; see file comment.
+ * Format: see file comment.
+ */
+int dso__load(struct dso *dso);
+
+/**
+ * @brief The symbol perf 6.1 picks for a map-relative address.
+ *
+ * @param addr perf's map_ip: for a file-backed user map ip - map.start + map.pgoff
+ *             (a FILE OFFSET, not an ELF virtual address: ELF values were converted
+ *             with the segment's p_vaddr - p_offset at load time); for the kernel,
+ *             vdso-less identity maps and JIT maps the ip itself; for [vdso]
+ *             ip - map.start (perf forces pgoff 0).
+ * @return the symbol (owned by the dso, valid until dsos__delete) or NULL.
+ * Thread safety: see file comment (loads on first use).
+ * Format: none.
+ */
+const struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
+
+/**
+ * @brief First symbol start and last symbol end of a loaded table.
+ *        perf moves the kernel map to this span once kallsyms is loaded
+ *        (map__fixup_start/end), so kernel-map lookups must use it.
+ * @return false if the dso has no symbols (loads it first if needed).
+ * Thread safety: as dso__find_symbol.  Format: none.
+ */
+bool dso__symbol_span(struct dso *dso, uint64_t *start, uint64_t *end);
+
+/** @brief Name printed in the "Shared Object" column (never NULL). */
+static inline const char *dso__short_name(const struct dso *dso)
+{
+	return dso->short_name;
+}
+
+/** @brief The long name the dso was created with. */
+static inline const char *dso__long_name(const struct dso *dso)
+{
+	return dso->long_name;
+}
+
+/** Flags returned by dso__mmap_name(). */
+enum dso_mmap_flags {
+	DSO_MMAP_IDENTITY = 1 << 0,	/* map_ip(ip) = ip: anonymous / no-dso memory */
+	DSO_MMAP_VDSO = 1 << 1,		/* perf forces the map's pgoff to 0 */
+};
+
+/**
+ * @brief The dso name perf 6.1 uses for an MMAP/MMAP2 file name, and how the map
+ *        translates addresses.
+ *
+ * Anonymous memory ("//anon", "/dev/zero*", "/anon_hugepage*") and memory without a
+ * dso ("[stack*", "/SYSV*", "[heap]") map identically; when executable they become
+ * "/tmp/perf-PID.map" (short name "[JIT] tid PID").  "[vdso]" maps with pgoff 0.
+ * @param filename  name from the record
+ * @param pid       the record's pid
+ * @param exec      mapping is executable (MMAP2: prot & PROT_EXEC; MMAP: not
+ *                  PERF_RECORD_MISC_MMAP_DATA)
+ * @param buf, len  receives the dso long name (NUL-terminated, truncated to fit)
+ * @return DSO_MMAP_* flags.
+ * Thread safety: pure.  Format: MMAP/MMAP2 filename, prot, misc.
+ */
+unsigned dso__mmap_name(const char *filename, int32_t pid, bool exec, char *buf,
+			size_t len);
+
+#endif

@@ -1,0 +1,251 @@
+#include "report/strbuf.h"
+
+#include <errno.h>
+#include <stdarg.h>	/* va_list */
+#include <stdio.h>	/* vsnprintf */
+#include <stdlib.h>	/* realloc, free */
+
+#include "banned.h"
+
+void strbuf__init(struct strbuf *sb, size_t hint)
+{
+	sb->buf = NULL;
+	sb->len = 0;
+	sb->alloc = 0;
+	sb->failed = false;
+	if (hint)
+		(void)strbuf__grow(sb, hint);
+}
+
+void strbuf__exit(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = 0;
+	sb->alloc = 0;
+	sb->failed = false;
+}
+
+void strbuf__reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+	sb->failed = false;
+}
+
+int strbuf__grow(struct strbuf *sb, size_t extra)
+{
+	size_t need, cap;
+	char *p;
+
+	if (sb->failed)
+		return -ENOMEM;
+	/* + 1 for the NUL; overflow-checked because extra may come from input sizes */
+	if (__builtin_add_overflow(sb->len, extra, &need) ||
+	    __builtin_add_overflow(need, 1, &need))
+		goto fail;
+	if (need <= sb->alloc)
+		return 0;
+	cap = sb->alloc < 64 ? 64 : sb->alloc;
+	while (cap < need) {
+		if (__builtin_mul_overflow(cap, 2, &cap)) {
+			cap = need;
+			break;
+		}
+	}
+	p = realloc(sb->buf, cap);
+	if (!p)
+		goto fail;
+	sb->buf = p;
+	sb->alloc = cap;
+	sb->buf[sb->len] = '\0';
+	return 0;
+fail:
+	sb->failed = true;
+	return -ENOMEM;
+}
+
+char *strbuf__reserve(struct strbuf *sb, size_t n)
+{
+	if (strbuf__grow(sb, n))
+		return NULL;
+	return sb->buf + sb->len;
+}
+
+void strbuf__commit(struct strbuf *sb, size_t n)
+{
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+char *strbuf__detach(struct strbuf *sb, size_t *len)
+{
+	char *res = sb->buf;
+
+	if (len)
+		*len = sb->len;
+	sb->buf = NULL;
+	sb->len = 0;
+	sb->alloc = 0;
+	sb->failed = false;
+	return res;
+}
+
+void strbuf__add(struct strbuf *sb, const void *data, size_t n)
+{
+	if (strbuf__grow(sb, n))
+		return;
+	memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf__addchars(struct strbuf *sb, char c, size_t n)
+{
+	if (strbuf__grow(sb, n))
+		return;
+	memset(sb->buf + sb->len, c, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf__addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room;
+	int n;
+
+	if (strbuf__grow(sb, 64))
+		return;
+	room = sb->alloc - sb->len;
+	va_start(ap, fmt);
+	n = vsnprintf(sb->buf + sb->len, room, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
+		return;
+	}
+	if ((size_t)n >= room) {
+		if (strbuf__grow(sb, (size_t)n)) {
+			sb->buf[sb->len] = '\0';
+			return;
+		}
+		va_start(ap, fmt);
+		n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			sb->buf[sb->len] = '\0';
+			return;
+		}
+	}
+	sb->len += (size_t)n;
+}
+
+/* Decimal digits of v, written backwards ending at end; returns the start. */
+static char *_utoa(char *end, uint64_t v)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	char *p = end;
+
+	while (v >= 100) {
+		unsigned i = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		*--p = pairs[i + 1];
+		*--p = pairs[i];
+	}
+	if (v >= 10) {
+		unsigned i = (unsigned)v * 2;
+
+		*--p = pairs[i + 1];
+		*--p = pairs[i];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return p;
+}
+
+void strbuf__add_u64(struct strbuf *sb, uint64_t v)
+{
+	char tmp[24];
+	char *s = _utoa(tmp + sizeof(tmp), v);
+
+	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
+}
+
+void strbuf__add_s64(struct strbuf *sb, int64_t v)
+{
+	char tmp[24];
+	char *s;
+
+	/* negate in unsigned arithmetic so INT64_MIN works */
+	s = _utoa(tmp + sizeof(tmp), v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+	if (v < 0)
+		*--s = '-';
+	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
+}
+
+void strbuf__add_s64_width(struct strbuf *sb, int64_t v, int width)
+{
+	char tmp[24];
+	char *s;
+	size_t n, w;
+
+	s = _utoa(tmp + sizeof(tmp), v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+	if (v < 0)
+		*--s = '-';
+	n = (size_t)(tmp + sizeof(tmp) - s);
+	w = width < 0 ? (size_t)(-(int64_t)width) : (size_t)width;
+	if (width > 0 && w > n)
+		strbuf__addchars(sb, ' ', w - n);
+	strbuf__add(sb, s, n);
+	if (width < 0 && w > n)
+		strbuf__addchars(sb, ' ', w - n);
+}
+
+static const char _hexdig[] = "0123456789abcdef";
+
+static char *_xtoa(char *end, uint64_t v, unsigned min_digits)
+{
+	char *p = end;
+	unsigned n = 0;
+
+	do {
+		*--p = _hexdig[v & 15];
+		v >>= 4;
+		n++;
+	} while (v || n < min_digits);
+	return p;
+}
+
+void strbuf__add_hex(struct strbuf *sb, uint64_t v)
+{
+	char tmp[20];
+	char *s = _xtoa(tmp + sizeof(tmp), v, 1);
+
+	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
+}
+
+void strbuf__add_hex_alt(struct strbuf *sb, uint64_t v)
+{
+	char tmp[20];
+	char *s = _xtoa(tmp + sizeof(tmp), v, 1);
+
+	if (v) {
+		*--s = 'x';
+		*--s = '0';
+	}
+	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
+}
+
+void strbuf__add_hex_pad(struct strbuf *sb, uint64_t v, unsigned width)
+{
+	char tmp[20];
+	char *s = _xtoa(tmp + sizeof(tmp), v, width > 16 ? 16 : width);
+
+	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
+}

@@ -1,0 +1,1377 @@
+#include "report/symbol.h"
+
+#include <ctype.h>	/* isupper, toupper, isxdigit */
+#include <dlfcn.h>	/* dlopen, dlsym: __cxa_demangle from libstdc++ */
+#include <errno.h>
+#include <fcntl.h>	/* open */
+#include <gelf.h>	/* GElf_*, gelf_getsym, gelf_getshdr, gelf_getphdr */
+#include <elfutils/libdwelf.h>	/* dwelf_elf_gnu_build_id */
+#include <inttypes.h>	/* PRIx64 */
+#include <pthread.h>	/* pthread_once */
+#include <stdio.h>	/* fopen, getline, snprintf */
+#include <stdlib.h>	/* malloc, realloc, free, qsort, strtoull */
+#include <string.h>	/* memcpy, strlen, strcmp, strchr, strstr */
+#include <unistd.h>	/* close */
+
+#include "banned.h"
+
+/* ------------------------------------------------------------------------ */
+/* The replayed red-black tree                                               */
+/* ------------------------------------------------------------------------ */
+
+#define NIL SYMTAB_NO_SYM
+
+struct sb_node {
+	uint64_t start, end;	/* map_ip space, end exclusive */
+	uint32_t name;		/* offset in the builder's pool */
+	uint32_t left, right, parent;	/* node indexes or NIL */
+	uint8_t binding, type;
+	uint8_t red;		/* 1 red, 0 black */
+	uint8_t dead;		/* erased */
+};
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+static int pool_grow(struct symtab_builder *b, size_t need)
+{
+	size_t cap = b->pool_cap ? b->pool_cap : 4096;
+	char *p;
+
+	while (cap - b->pool_len < need) {
+		if (cap > SIZE_MAX / 2)
+			return -ENOMEM;
+		cap *= 2;
+	}
+	if (cap > UINT32_MAX)
+		return -ENOMEM;
+	p = realloc(b->pool, cap);
+	if (!p)
+		return -ENOMEM;
+	b->pool = p;
+	b->pool_cap = cap;
+	return 0;
+}
+
+static int hash_grow(struct symtab_builder *b)
+{
+	size_t cap = b->hash_cap ? b->hash_cap * 2 : 1024;
+	uint32_t *h = calloc(cap, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < b->hash_cap; i++) {
+		uint32_t v = b->hash[i];
+		const char *s;
+		size_t j;
+
+		if (!v)
+			continue;
+		s = b->pool + v - 1;
+		j = hash_bytes(s, strlen(s)) & (cap - 1);
+		while (h[j])
+			j = (j + 1) & (cap - 1);
+		h[j] = v;
+	}
+	free(b->hash);
+	b->hash = h;
+	b->hash_cap = cap;
+	return 0;
+}
+
+/* Intern name[0..n) in the pool; *off receives its offset. */
+static int intern(struct symtab_builder *b, const char *name, size_t n, uint32_t *off)
+{
+	size_t i;
+
+	if ((b->hash_nr + 1) * 2 > b->hash_cap && hash_grow(b))
+		return -ENOMEM;
+	i = hash_bytes(name, n) & (b->hash_cap - 1);
+	while (b->hash[i]) {
+		const char *s = b->pool + b->hash[i] - 1;
+
+		if (!strncmp(s, name, n) && s[n] == '\0') {
+			*off = b->hash[i] - 1;
+			return 0;
+		}
+		i = (i + 1) & (b->hash_cap - 1);
+	}
+	if (n + 1 > b->pool_cap - b->pool_len && pool_grow(b, n + 1))
+		return -ENOMEM;
+	memcpy(b->pool + b->pool_len, name, n);
+	b->pool[b->pool_len + n] = '\0';
+	*off = (uint32_t)b->pool_len;
+	b->pool_len += n + 1;
+	b->hash[i] = *off + 1;
+	b->hash_nr++;
+	return 0;
+}
+
+static inline bool is_red(const struct symtab_builder *b, uint32_t x)
+{
+	return x != NIL && b->n[x].red;
+}
+
+static void rotate_left(struct symtab_builder *b, uint32_t x)
+{
+	struct sb_node *n = b->n;
+	uint32_t y = n[x].right;
+
+	n[x].right = n[y].left;
+	if (n[y].left != NIL)
+		n[n[y].left].parent = x;
+	n[y].parent = n[x].parent;
+	if (n[x].parent == NIL)
+		b->root = y;
+	else if (x == n[n[x].parent].left)
+		n[n[x].parent].left = y;
+	else
+		n[n[x].parent].right = y;
+	n[y].left = x;
+	n[x].parent = y;
+}
+
+static void rotate_right(struct symtab_builder *b, uint32_t x)
+{
+	struct sb_node *n = b->n;
+	uint32_t y = n[x].left;
+
+	n[x].left = n[y].right;
+	if (n[y].right != NIL)
+		n[n[y].right].parent = x;
+	n[y].parent = n[x].parent;
+	if (n[x].parent == NIL)
+		b->root = y;
+	else if (x == n[n[x].parent].right)
+		n[n[x].parent].right = y;
+	else
+		n[n[x].parent].left = y;
+	n[y].right = x;
+	n[x].parent = y;
+}
+
+/* Textbook insert fix-up (the kernel's __rb_insert takes the same steps). */
+static void insert_fixup(struct symtab_builder *b, uint32_t z)
+{
+	struct sb_node *n = b->n;
+
+	while (is_red(b, n[z].parent)) {
+		uint32_t p = n[z].parent, g = n[p].parent, u;
+
+		if (p == n[g].left) {
+			u = n[g].right;
+			if (is_red(b, u)) {
+				n[p].red = 0;
+				n[u].red = 0;
+				n[g].red = 1;
+				z = g;
+				continue;
+			}
+			if (z == n[p].right) {
+				z = p;
+				rotate_left(b, z);
+				p = n[z].parent;
+			}
+			n[p].red = 0;
+			n[g].red = 1;
+			rotate_right(b, g);
+		} else {
+			u = n[g].left;
+			if (is_red(b, u)) {
+				n[p].red = 0;
+				n[u].red = 0;
+				n[g].red = 1;
+				z = g;
+				continue;
+			}
+			if (z == n[p].left) {
+				z = p;
+				rotate_right(b, z);
+				p = n[z].parent;
+			}
+			n[p].red = 0;
+			n[g].red = 1;
+			rotate_left(b, g);
+		}
+	}
+	n[b->root].red = 0;
+}
+
+int symtab_builder__add(struct symtab_builder *b, uint64_t start, uint64_t size,
+			uint8_t binding, uint8_t type, const char *name, size_t name_len)
+{
+	struct sb_node *nd;
+	uint32_t z, x, y = NIL, off;
+
+	if (b->nr == 0)
+		b->root = NIL;
+	if (b->nr == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 256;
+		struct sb_node *v;
+
+		if (cap >= NIL)
+			return -ENOMEM;
+		v = realloc(b->n, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		b->n = v;
+		b->cap = cap;
+	}
+	if (intern(b, name, name_len, &off))
+		return -ENOMEM;
+	z = (uint32_t)b->nr++;
+	nd = &b->n[z];
+	nd->start = start;
+	nd->end = size ? start + size : start;
+	nd->name = off;
+	nd->binding = binding;
+	nd->type = type;
+	nd->left = nd->right = NIL;
+	nd->red = 1;
+	nd->dead = 0;
+	/* perf's __symbols__insert: smaller starts left, equal or larger right. */
+	x = b->root;
+	while (x != NIL) {
+		y = x;
+		x = start < b->n[x].start ? b->n[x].left : b->n[x].right;
+	}
+	nd->parent = y;
+	if (y == NIL)
+		b->root = z;
+	else if (start < b->n[y].start)
+		b->n[y].left = z;
+	else
+		b->n[y].right = z;
+	insert_fixup(b, z);
+	b->live++;
+	return 0;
+}
+
+static uint32_t tree_min(const struct symtab_builder *b, uint32_t x)
+{
+	while (x != NIL && b->n[x].left != NIL)
+		x = b->n[x].left;
+	return x;
+}
+
+static uint32_t tree_next(const struct symtab_builder *b, uint32_t x)
+{
+	uint32_t p;
+
+	if (b->n[x].right != NIL)
+		return tree_min(b, b->n[x].right);
+	p = b->n[x].parent;
+	while (p != NIL && x == b->n[p].right) {
+		x = p;
+		p = b->n[p].parent;
+	}
+	return p;
+}
+
+static uint32_t tree_first(const struct symtab_builder *b)
+{
+	return b->nr ? tree_min(b, b->root) : NIL;
+}
+
+static void transplant(struct symtab_builder *b, uint32_t u, uint32_t v)
+{
+	uint32_t p = b->n[u].parent;
+
+	if (p == NIL)
+		b->root = v;
+	else if (u == b->n[p].left)
+		b->n[p].left = v;
+	else
+		b->n[p].right = v;
+	if (v != NIL)
+		b->n[v].parent = p;
+}
+
+static void erase_fixup(struct symtab_builder *b, uint32_t x, uint32_t xp)
+{
+	struct sb_node *n = b->n;
+
+	while (x != b->root && !is_red(b, x)) {
+		uint32_t w;
+
+		if (x == n[xp].left) {
+			w = n[xp].right;
+			if (is_red(b, w)) {
+				n[w].red = 0;
+				n[xp].red = 1;
+				rotate_left(b, xp);
+				w = n[xp].right;
+			}
+			if (!is_red(b, n[w].left) && !is_red(b, n[w].right)) {
+				n[w].red = 1;
+				x = xp;
+				xp = n[x].parent;
+				continue;
+			}
+			if (!is_red(b, n[w].right)) {
+				n[n[w].left].red = 0;
+				n[w].red = 1;
+				rotate_right(b, w);
+				w = n[xp].right;
+			}
+			n[w].red = n[xp].red;
+			n[xp].red = 0;
+			n[n[w].right].red = 0;
+			rotate_left(b, xp);
+			x = b->root;
+		} else {
+			w = n[xp].left;
+			if (is_red(b, w)) {
+				n[w].red = 0;
+				n[xp].red = 1;
+				rotate_right(b, xp);
+				w = n[xp].left;
+			}
+			if (!is_red(b, n[w].left) && !is_red(b, n[w].right)) {
+				n[w].red = 1;
+				x = xp;
+				xp = n[x].parent;
+				continue;
+			}
+			if (!is_red(b, n[w].left)) {
+				n[n[w].right].red = 0;
+				n[w].red = 1;
+				rotate_left(b, w);
+				w = n[xp].left;
+			}
+			n[w].red = n[xp].red;
+			n[xp].red = 0;
+			n[n[w].left].red = 0;
+			rotate_right(b, xp);
+			x = b->root;
+		}
+	}
+	if (x != NIL)
+		n[x].red = 0;
+}
+
+/* Textbook delete with the in-order successor (the kernel's rb_erase does the same). */
+static void tree_erase(struct symtab_builder *b, uint32_t z)
+{
+	struct sb_node *n = b->n;
+	uint32_t x, xp, y = z;
+	uint8_t y_red = n[y].red;
+
+	if (n[z].left == NIL) {
+		x = n[z].right;
+		xp = n[z].parent;
+		transplant(b, z, x);
+	} else if (n[z].right == NIL) {
+		x = n[z].left;
+		xp = n[z].parent;
+		transplant(b, z, x);
+	} else {
+		y = tree_min(b, n[z].right);
+		y_red = n[y].red;
+		x = n[y].right;
+		if (n[y].parent == z) {
+			xp = y;
+		} else {
+			xp = n[y].parent;
+			transplant(b, y, x);
+			n[y].right = n[z].right;
+			n[n[y].right].parent = y;
+		}
+		transplant(b, z, y);
+		n[y].left = n[z].left;
+		n[n[y].left].parent = y;
+		n[y].red = n[z].red;
+	}
+	if (!y_red && xp != NIL)
+		erase_fixup(b, x, xp);
+	else if (x != NIL)
+		n[x].red = 0;
+	n[z].dead = 1;
+	n[z].left = n[z].right = n[z].parent = NIL;
+	b->live--;
+	if (b->root != NIL)
+		n[b->root].red = 0;
+}
+
+static const char *node_name(const struct symtab_builder *b, uint32_t x)
+{
+	return b->pool + b->n[x].name;
+}
+
+void symtab_builder__fixup_end(struct symtab_builder *b, bool kallsyms)
+{
+	uint32_t prev, curr = tree_first(b);
+
+	if (curr == NIL)
+		return;
+	for (uint32_t x = tree_next(b, curr); x != NIL; x = tree_next(b, x)) {
+		struct sb_node *p;
+
+		prev = curr;
+		curr = x;
+		p = &b->n[prev];
+		if (p->end != p->start)
+			continue;
+		if (kallsyms && !strchr(node_name(b, prev), '[') !=
+				!strchr(node_name(b, curr), '['))
+			p->end = ((p->end + 4096) + 4095) & ~(uint64_t)4095;
+		else
+			p->end = b->n[curr].start;
+	}
+	if (b->n[curr].end == b->n[curr].start)
+		b->n[curr].end = ((b->n[curr].start + 4095) & ~(uint64_t)4095) + 4096;
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol(): true keeps a (drops b), false keeps b. */
+static bool keep_first(const struct symtab_builder *b, uint32_t xa, uint32_t xb)
+{
+	const struct sb_node *a = &b->n[xa], *c = &b->n[xb];
+	uint64_t la = a->end - a->start, lb = c->end - c->start;
+	size_t na, nb;
+
+	if (lb == 0 && la > 0)
+		return true;
+	if (la == 0 && lb > 0)
+		return false;
+	if ((a->binding == 2) != (c->binding == 2))	/* STB_WEAK */
+		return c->binding == 2;
+	if ((a->binding == 1) != (c->binding == 1))	/* STB_GLOBAL */
+		return a->binding == 1;
+	na = leading_underscores(node_name(b, xa));
+	nb = leading_underscores(node_name(b, xb));
+	if (na != nb)
+		return na < nb;
+	na = strlen(node_name(b, xa));
+	nb = strlen(node_name(b, xb));
+	if (na != nb)
+		return na > nb;
+	return true;
+}
+
+void symtab_builder__fixup_duplicate(struct symtab_builder *b)
+{
+	uint32_t curr = tree_first(b), next;
+
+	while (curr != NIL) {
+		next = tree_next(b, curr);
+		if (next == NIL)
+			break;
+		if (b->n[curr].start != b->n[next].start) {
+			curr = next;
+			continue;
+		}
+		if (keep_first(b, curr, next)) {
+			tree_erase(b, next);
+		} else {
+			tree_erase(b, curr);
+			curr = next;
+		}
+	}
+}
+
+/* perf's symbols__find(): the first node on the search path that contains addr. */
+static uint32_t tree_find(const struct symtab_builder *b, uint64_t addr)
+{
+	uint32_t x = b->root;
+
+	while (x != NIL) {
+		const struct sb_node *s = &b->n[x];
+
+		if (addr < s->start)
+			x = s->left;
+		else if (addr > s->end || (addr == s->end && addr != s->start))
+			x = s->right;
+		else
+			return x;
+	}
+	return NIL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void symtab_builder__exit(struct symtab_builder *b)
+{
+	free(b->n);
+	free(b->pool);
+	free(b->hash);
+	memset(b, 0, sizeof(*b));
+}
+
+void symtab__exit(struct symtab *t)
+{
+	free(t->syms);
+	free(t->ranges);
+	free(t->names);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The addresses where the tree's answer can change. */
+static uint64_t *boundaries(const struct symtab_builder *b, size_t *nr)
+{
+	uint64_t *v;
+	size_t n = 0;
+
+	if (b->live > SIZE_MAX / (2 * sizeof(*v)))
+		return NULL;
+	v = malloc((b->live * 2 + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < b->nr; i++) {
+		const struct sb_node *s = &b->n[i];
+
+		if (s->dead)
+			continue;
+		v[n++] = s->start;
+		if (s->end != s->start)
+			v[n++] = s->end;
+		else if (s->start != UINT64_MAX)
+			v[n++] = s->start + 1;
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	*nr = 0;
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || v[i] != v[i - 1])
+			v[(*nr)++] = v[i];
+	return v;
+}
+
+static int flatten(const struct symtab_builder *b, const uint32_t *order_of,
+		   struct symtab *out)
+{
+	size_t nb = 0, nr = 0;
+	uint64_t *bounds = boundaries(b, &nb);
+
+	if (!bounds)
+		return -ENOMEM;
+	out->ranges = malloc((nb ? nb : 1) * sizeof(*out->ranges));
+	if (!out->ranges) {
+		free(bounds);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nb; i++) {
+		uint32_t x = tree_find(b, bounds[i]);
+		uint32_t s = x == NIL ? SYMTAB_NO_SYM : order_of[x];
+
+		if (nr && out->ranges[nr - 1].sym == s)
+			continue;
+		out->ranges[nr].start = bounds[i];
+		out->ranges[nr].sym = s;
+		nr++;
+	}
+	out->nr_ranges = nr;
+	free(bounds);
+	return 0;
+}
+
+int symtab_builder__finish(struct symtab_builder *b, struct symtab *out)
+{
+	uint32_t *order_of = NULL;
+	size_t k = 0;
+	int err = -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	if (!b->live) {
+		err = 0;
+		goto out;
+	}
+	order_of = malloc(b->nr * sizeof(*order_of));
+	out->syms = calloc(b->live, sizeof(*out->syms));
+	if (!order_of || !out->syms)
+		goto out;
+	for (uint32_t x = tree_first(b); x != NIL; x = tree_next(b, x)) {
+		struct symbol *s = &out->syms[k];
+
+		s->start = b->n[x].start;
+		s->end = b->n[x].end;
+		s->name = (const char *)(uintptr_t)b->n[x].name;	/* offset for now */
+		s->binding = b->n[x].binding;
+		s->type = b->n[x].type;
+		s->idx = (uint32_t)k;
+		order_of[x] = (uint32_t)k++;
+	}
+	out->nr = k;
+	if (flatten(b, order_of, out))
+		goto out;
+	/* Hand the pool over; names become pointers. */
+	out->names = b->pool;
+	b->pool = NULL;
+	for (size_t i = 0; i < out->nr; i++)
+		out->syms[i].name = out->names + (uintptr_t)out->syms[i].name;
+	err = 0;
+out:
+	free(order_of);
+	if (err)
+		symtab__exit(out);
+	symtab_builder__exit(b);
+	return err;
+}
+
+const struct symbol *symtab__find(const struct symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nr_ranges;
+
+	/* last range with start <= addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->ranges[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || t->ranges[lo - 1].sym == SYMTAB_NO_SYM)
+		return NULL;
+	return &t->syms[t->ranges[lo - 1].sym];
+}
+
+/* ------------------------------------------------------------------------ */
+/* kallsyms                                                                  */
+/* ------------------------------------------------------------------------ */
+
+#define KSYM_NAME_LEN 512	/* perf 6.1 reads at most this many name bytes */
+
+/* Parse one kallsyms line; false if it is not "ADDR TYPE NAME". */
+static bool kallsyms_line(char *line, uint64_t *addr, char *type, char **name)
+{
+	char *p = line;
+	uint64_t v = 0;
+	size_t len;
+
+	if (!isxdigit((unsigned char)*p))
+		return false;
+	while (isxdigit((unsigned char)*p)) {
+		int c = (unsigned char)*p++;
+
+		v = v * 16 + (uint64_t)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+	}
+	if (*p++ != ' ' || !*p)
+		return false;
+	*type = *p++;
+	if (*p++ != ' ')
+		return false;
+	len = strcspn(p, "\n");
+	if (len > KSYM_NAME_LEN)
+		len = KSYM_NAME_LEN;
+	p[len] = '\0';
+	*addr = v;
+	*name = p;
+	return true;
+}
+
+static bool kallsyms_type_kept(char type)
+{
+	int t = toupper((unsigned char)type);
+
+	return t == 'T' || t == 'W' || t == 'D' || t == 'B';
+}
+
+static uint8_t kallsyms_binding(char type)
+{
+	if (type == 'W')
+		return 2;	/* STB_WEAK */
+	return isupper((unsigned char)type) ? 1 : 0;
+}
+
+static uint8_t kallsyms_stt(char type)
+{
+	int t = toupper((unsigned char)type);
+
+	return (t == 'T' || t == 'W') ? 2 /* STT_FUNC */ : 1 /* STT_OBJECT */;
+}
+
+/* Remove module symbols and the x86 entry trampoline, shift the rest by -delta. */
+static void kallsyms_split(struct symtab_builder *b, uint64_t delta)
+{
+	uint32_t x = tree_first(b);
+
+	while (x != NIL) {
+		uint32_t next = tree_next(b, x);
+		const char *name = node_name(b, x);
+
+		if (strchr(name, '\t') || !strcmp(name, "__entry_SYSCALL_64_trampoline")) {
+			tree_erase(b, x);
+		} else if (delta) {
+			b->n[x].start -= delta;
+			b->n[x].end -= delta;
+		}
+		x = next;
+	}
+}
+
+int symtab__load_kallsyms(struct symtab_builder *b, const char *path,
+			  const char *ref_name, uint64_t ref_addr)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	bool ref_found = false;
+	uint64_t ref_now = 0;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) >= 0) {
+		uint64_t addr;
+		char type, *name;
+
+		if (!kallsyms_line(line, &addr, &type, &name))
+			continue;
+		if (ref_name && !ref_found && !strcmp(name, ref_name)) {
+			ref_found = true;
+			ref_now = addr;
+		}
+		if (!kallsyms_type_kept(type) || name[0] == '$')
+			continue;
+		err = symtab_builder__add(b, addr, 0, kallsyms_binding(type),
+					  kallsyms_stt(type), name, strlen(name));
+		if (err)
+			break;
+	}
+	free(line);
+	fclose(f);
+	if (err)
+		return err;
+	if (ref_name && !ref_found)
+		return -ENOENT;
+	symtab_builder__fixup_end(b, true);
+	symtab_builder__fixup_duplicate(b);
+	kallsyms_split(b, ref_name ? ref_now - ref_addr : 0);
+	return (int)b->live;
+}
+
+/* ------------------------------------------------------------------------ */
+/* perf-PID.map                                                              */
+/* ------------------------------------------------------------------------ */
+
+int symtab__load_perf_map(struct symtab_builder *b, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	int nr = 0, err = 0;
+
+	if (!f)
+		return -errno;
+	while ((got = getline(&line, &cap, f)) >= 0) {
+		size_t line_len = (size_t)got, len;
+		uint64_t start, size;
+		char *end;
+
+		/* perf drops the last byte, newline or not */
+		if (line_len == 0)
+			continue;
+		line[--line_len] = '\0';
+		start = strtoull(line, &end, 16);
+		len = (size_t)(end - line) + 1;
+		if (len + 2 >= line_len)
+			continue;
+		size = strtoull(line + len, &end, 16);
+		len = (size_t)(end - line) + 1;
+		if (len + 2 >= line_len)
+			continue;
+		err = symtab_builder__add(b, start, size, 1, 2, line + len,
+					  strlen(line + len));
+		if (err)
+			break;
+		nr++;
+	}
+	free(line);
+	fclose(f);
+	return err ? err : nr;
+}
+
+/* ------------------------------------------------------------------------ */
+/* ELF                                                                       */
+/* ------------------------------------------------------------------------ */
+
+static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
+
+static void elf_init(void)
+{
+	elf_version(EV_CURRENT);
+}
+
+static int symsrc_check(struct symsrc *ss, const uint8_t *build_id, size_t bid_size)
+{
+	GElf_Ehdr ehdr;
+	size_t shstrndx, nsec = 0;
+
+	if (elf_kind(ss->elf) != ELF_K_ELF || !gelf_getehdr(ss->elf, &ehdr))
+		return -ENOEXEC;
+	if (build_id) {
+		const void *note;
+		ssize_t n = dwelf_elf_gnu_build_id(ss->elf, &note);
+
+		if (n <= 0 || (size_t)n != bid_size || memcmp(note, build_id, bid_size))
+			return -ESTALE;
+	}
+	if (elf_getshdrstrndx(ss->elf, &shstrndx) || elf_getshdrnum(ss->elf, &nsec))
+		return 0;
+	for (size_t i = 1; i < nsec; i++) {
+		Elf_Scn *scn = elf_getscn(ss->elf, i);
+		GElf_Shdr sh;
+		const char *nm;
+
+		if (!scn || !gelf_getshdr(scn, &sh))
+			continue;
+		nm = elf_strptr(ss->elf, shstrndx, sh.sh_name);
+		if (!nm)
+			continue;
+		/* perf takes the first section of that name and checks its type */
+		if (!strcmp(nm, ".symtab") && !ss->has_symtab)
+			ss->has_symtab = sh.sh_type == SHT_SYMTAB;
+		if (!strcmp(nm, ".dynsym") && !ss->has_dynsym)
+			ss->has_dynsym = sh.sh_type == SHT_DYNSYM;
+	}
+	return 0;
+}
+
+int symsrc__open(struct symsrc *ss, const char *path, const uint8_t *build_id,
+		 size_t bid_size)
+{
+	int err;
+
+	pthread_once(&elf_once, elf_init);
+	memset(ss, 0, sizeof(*ss));
+	ss->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ss->fd < 0) {
+		err = -errno;
+		ss->fd = -1;
+		return err;
+	}
+	ss->path = strdup(path);
+	ss->elf = elf_begin(ss->fd, ELF_C_READ_MMAP, NULL);
+	if (!ss->path || !ss->elf) {
+		err = ss->path ? -ENOEXEC : -ENOMEM;
+		symsrc__close(ss);
+		return err;
+	}
+	err = symsrc_check(ss, build_id, bid_size);
+	if (err)
+		symsrc__close(ss);
+	return err;
+}
+
+int symsrc__open_mem(struct symsrc *ss, const void *image, size_t size,
+		     const uint8_t *build_id, size_t bid_size)
+{
+	int err;
+
+	pthread_once(&elf_once, elf_init);
+	memset(ss, 0, sizeof(*ss));
+	ss->fd = -1;
+	/* libelf only reads through this pointer with ELF_C_READ-style access */
+	ss->elf = elf_memory((char *)(uintptr_t)image, size);
+	if (!ss->elf)
+		return -ENOEXEC;
+	err = symsrc_check(ss, build_id, bid_size);
+	if (err)
+		symsrc__close(ss);
+	return err;
+}
+
+void symsrc__close(struct symsrc *ss)
+{
+	if (ss->elf)
+		elf_end(ss->elf);
+	if (ss->fd >= 0)
+		close(ss->fd);
+	free(ss->path);
+	memset(ss, 0, sizeof(*ss));
+	ss->fd = -1;
+}
+
+/* First section called name (perf's elf_section_by_name); NULL if none. */
+static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *sh, size_t *idx)
+{
+	size_t shstrndx, nsec;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) || elf_getshdrnum(elf, &nsec))
+		return NULL;
+	for (size_t i = 1; i < nsec; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		const char *nm;
+
+		if (!scn || !gelf_getshdr(scn, sh))
+			continue;
+		nm = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (nm && !strcmp(nm, name)) {
+			if (idx)
+				*idx = i;
+			return scn;
+		}
+	}
+	return NULL;
+}
+
+/* Named, non-UNDEF function/object (perf's elf_sym__filter). */
+static bool sym_is_func_or_object(const GElf_Sym *s)
+{
+	int t = GELF_ST_TYPE(s->st_info);
+
+	if (!s->st_name || s->st_shndx == SHN_UNDEF)
+		return false;
+	return t == STT_FUNC || t == STT_GNU_IFUNC || t == STT_OBJECT;
+}
+
+/* perf's elf_sym__is_label(). */
+static bool sym_is_label(const GElf_Sym *s)
+{
+	int vis = GELF_ST_VISIBILITY(s->st_other);
+
+	return GELF_ST_TYPE(s->st_info) == STT_NOTYPE && s->st_name &&
+	       s->st_shndx != SHN_UNDEF && s->st_shndx != SHN_ABS &&
+	       vis != STV_HIDDEN && vis != STV_INTERNAL;
+}
+
+/* Subtract (p_vaddr - p_offset) of the PT_LOAD holding v; false if none does. */
+static bool adjust_by_phdr(Elf *elf, uint64_t *v)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (*v >= ph.p_vaddr && *v < ph.p_vaddr + ph.p_memsz) {
+			*v -= ph.p_vaddr - ph.p_offset;
+			return true;
+		}
+	}
+	return false;
+}
+
+struct elf_tab {
+	Elf_Data *syms, *strs;
+	size_t nr;
+};
+
+static bool elf_tab_get(Elf *elf, bool want_symtab, struct elf_tab *t)
+{
+	GElf_Shdr sh, strsh;
+	Elf_Scn *scn = section_by_name(elf, want_symtab ? ".symtab" : ".dynsym", &sh, NULL);
+	Elf_Scn *strscn;
+
+	if (!scn || sh.sh_type != (want_symtab ? SHT_SYMTAB : SHT_DYNSYM) || !sh.sh_entsize)
+		return false;
+	strscn = elf_getscn(elf, sh.sh_link);
+	if (!strscn || !gelf_getshdr(strscn, &strsh))
+		return false;
+	t->syms = elf_getdata(scn, NULL);
+	t->strs = elf_getdata(strscn, NULL);
+	t->nr = sh.sh_size / sh.sh_entsize;
+	return t->syms && t->strs;
+}
+
+static const char *tab_name(const struct elf_tab *t, size_t off)
+{
+	if (off >= t->strs->d_size)
+		return "";
+	/* string tables end with NUL; strnlen guards a damaged one */
+	if (strnlen((const char *)t->strs->d_buf + off, t->strs->d_size - off) ==
+	    t->strs->d_size - off)
+		return "";
+	return (const char *)t->strs->d_buf + off;
+}
+
+static int add_named(struct symtab_builder *b, uint64_t start, uint64_t size,
+		     uint8_t bind, uint8_t type, const char *name, bool demangle,
+		     const char *suffix)
+{
+	char *dm = demangle ? symbol__demangle(name) : NULL;
+	const char *nm = dm ? dm : name;
+	int err;
+
+	if (suffix) {
+		size_t a = strlen(nm), s = strlen(suffix);
+		char *full = malloc(a + s + 1);
+
+		if (!full) {
+			free(dm);
+			return -ENOMEM;
+		}
+		memcpy(full, nm, a);
+		memcpy(full + a, suffix, s + 1);
+		err = symtab_builder__add(b, start, size, bind, type, full, a + s);
+		free(full);
+	} else {
+		err = symtab_builder__add(b, start, size, bind, type, nm, strlen(nm));
+	}
+	free(dm);
+	return err;
+}
+
+/* The section header describing sym's section, from runtime if syms' is NOBITS. */
+static int sym_section(struct symsrc *syms, struct symsrc *rt, size_t shndx,
+		       GElf_Shdr *sh, const char **secname)
+{
+	Elf_Scn *scn = elf_getscn(syms->elf, shndx);
+	Elf *elf = syms->elf;
+	size_t shstrndx;
+
+	if (!scn || !gelf_getshdr(scn, sh))
+		return -EINVAL;
+	if (sh->sh_type == SHT_NOBITS && (sh->sh_flags & SHF_ALLOC)) {
+		scn = elf_getscn(rt->elf, shndx);
+		if (!scn || !gelf_getshdr(scn, sh))
+			return -EINVAL;
+		elf = rt->elf;
+	}
+	*secname = "";
+	if (!elf_getshdrstrndx(elf, &shstrndx)) {
+		const char *nm = elf_strptr(elf, shstrndx, sh->sh_name);
+
+		if (nm)
+			*secname = nm;
+	}
+	return 0;
+}
+
+/* perf's dso__synthesize_plt_symbols() of 6.1: one "name@plt" per .rela.plt entry. */
+static int synth_plt(struct symtab_builder *b, struct symsrc *rt, bool demangle)
+{
+	GElf_Shdr rel_sh, plt_sh, dyn_sh;
+	size_t dynsym_idx = 0, nrel;
+	Elf_Scn *rel_scn, *dyn_scn;
+	Elf_Data *reldata, *syms, *strs;
+	uint64_t off;
+	int nr = 0;
+
+	if (!rt->has_dynsym)
+		return 0;
+	dyn_scn = section_by_name(rt->elf, ".dynsym", &dyn_sh, &dynsym_idx);
+	rel_scn = section_by_name(rt->elf, ".rela.plt", &rel_sh, NULL);
+	if (!rel_scn)
+		rel_scn = section_by_name(rt->elf, ".rel.plt", &rel_sh, NULL);
+	if (!dyn_scn || !rel_scn || rel_sh.sh_link != dynsym_idx || !rel_sh.sh_entsize)
+		return 0;
+	if (!section_by_name(rt->elf, ".plt", &plt_sh, NULL))
+		return 0;
+	reldata = elf_getdata(rel_scn, NULL);
+	syms = elf_getdata(dyn_scn, NULL);
+	strs = elf_getdata(elf_getscn(rt->elf, dyn_sh.sh_link), NULL);
+	if (!reldata || !syms || !strs || !strs->d_size)
+		return 0;
+	nrel = rel_sh.sh_size / rel_sh.sh_entsize;
+	/* x86: header and entries are sh_entsize bytes (other arches differ in perf) */
+	off = plt_sh.sh_offset + plt_sh.sh_entsize;
+	for (size_t i = 0; i < nrel; i++) {
+		struct elf_tab t = { .syms = syms, .strs = strs };
+		GElf_Sym sym;
+		size_t symidx;
+		int err;
+
+		if (rel_sh.sh_type == SHT_RELA) {
+			GElf_Rela r;
+
+			if (!gelf_getrela(reldata, (int)i, &r))
+				break;
+			symidx = GELF_R_SYM(r.r_info);
+		} else {
+			GElf_Rel r;
+
+			if (!gelf_getrel(reldata, (int)i, &r))
+				break;
+			symidx = GELF_R_SYM(r.r_info);
+		}
+		if (!gelf_getsym(syms, (int)symidx, &sym))
+			memset(&sym, 0, sizeof(sym));
+		err = add_named(b, off, plt_sh.sh_entsize, STB_GLOBAL, STT_FUNC,
+				tab_name(&t, sym.st_name), demangle, "@plt");
+		if (err)
+			return err;
+		off += plt_sh.sh_entsize;
+		nr++;
+	}
+	return nr;
+}
+
+int symtab__load_elf(struct symtab_builder *b, struct symsrc *syms,
+		     struct symsrc *runtime, bool demangle)
+{
+	struct elf_tab t;
+	int nr = 0, err;
+
+	if (!elf_tab_get(syms->elf, true, &t) && !elf_tab_get(syms->elf, false, &t))
+		return 0;
+	for (size_t i = 0; i < t.nr; i++) {
+		GElf_Sym sym;
+		GElf_Shdr sh;
+		const char *secname;
+		bool label;
+		uint64_t v;
+
+		if (!gelf_getsym(t.syms, (int)i, &sym))
+			continue;
+		label = sym_is_label(&sym);
+		if (!label && !sym_is_func_or_object(&sym))
+			continue;
+		/* SHN_ABS objects (symbol-version names) and the like have no section */
+		if (sym_section(syms, runtime, sym.st_shndx, &sh, &secname))
+			continue;
+		if (!(sh.sh_flags & SHF_ALLOC))
+			continue;
+		if (label && !strstr(secname, "text") && !strstr(secname, "data"))
+			continue;
+		v = sym.st_value;
+		if (!adjust_by_phdr(runtime->elf, &v))
+			v -= sh.sh_addr - sh.sh_offset;
+		err = add_named(b, v, sym.st_size, GELF_ST_BIND(sym.st_info),
+				GELF_ST_TYPE(sym.st_info), tab_name(&t, sym.st_name),
+				demangle, NULL);
+		if (err)
+			return err;
+		nr++;
+	}
+	if (nr > 0) {
+		symtab_builder__fixup_end(b, false);
+		symtab_builder__fixup_duplicate(b);
+		err = synth_plt(b, runtime, demangle);
+		if (err < 0)
+			return err;
+	}
+	return (int)b->live;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Demangling                                                                */
+/* ------------------------------------------------------------------------ */
+
+typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
+
+static pthread_once_t demangle_once = PTHREAD_ONCE_INIT;
+static cxa_demangle_fn cxa_demangle;	/* set once, then read-only */
+
+static void demangle_init(void)
+{
+	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+	if (h)
+		cxa_demangle = (cxa_demangle_fn)(uintptr_t)dlsym(h, "__cxa_demangle");
+}
+
+/* Position of the '(' matching the ')' at s[close]; SIZE_MAX if unbalanced. */
+static size_t match_open_paren(const char *s, size_t close)
+{
+	int depth = 0;
+
+	for (size_t i = close + 1; i-- > 0;) {
+		if (s[i] == ')')
+			depth++;
+		else if (s[i] == '(' && --depth == 0)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+static bool ends_with(const char *s, size_t n, const char *suf)
+{
+	size_t k = strlen(suf);
+
+	return n >= k && !memcmp(s + n - k, suf, k);
+}
+
+/* Length of a trailing " [clone .xxx]" group, 0 if none. */
+static size_t clone_suffix_len(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || s[n - 1] != ']')
+		return 0;
+	for (i = n - 1; i-- > 0;)
+		if (s[i] == '[')
+			break;
+	if (i == SIZE_MAX || i == 0 || s[i - 1] != ' ' || strncmp(s + i, "[clone ", 7))
+		return 0;
+	return n - (i - 1);
+}
+
+/* Length of the operator symbol at s ("<<=", "->", "<", ...; longest match). */
+static size_t operator_len(const char *s)
+{
+	static const char *const ops[] = {
+		"<<=", ">>=", "->*", "<=>", "<<", ">>", "<=", ">=", "==", "!=", "&&",
+		"||", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "->",
+		"+", "-", "*", "/", "%", "^", "&", "|", "~", "!", "=", "<", ">", ",",
+	};
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strncmp(s, ops[i], strlen(ops[i])))
+			return strlen(ops[i]);
+	return 0;
+}
+
+/*
+ * Index where the top-level name starts in "RET NAME": the last space outside
+ * brackets, not counting the space inside "operator new" etc.  0 if none.
+ */
+static size_t name_start(const char *s, size_t n)
+{
+	int depth = 0;
+	size_t start = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (!strncmp(s + i, "operator", 8) &&
+		    (i == 0 || s[i - 1] == ':' || s[i - 1] == ' ') &&
+		    !(isalnum((unsigned char)s[i + 8]) || s[i + 8] == '_')) {
+			/* skip the operator token so its <, >, ( and spaces do not count */
+			i += 8;
+			if (s[i] == ' ') {		/* new, delete, conversions */
+				i++;
+				while (i < n && s[i] != ' ' && s[i] != '(' && s[i] != '<' &&
+				       s[i] != '[')
+					i++;
+				if (!strncmp(s + i, "[]", 2))
+					i += 2;
+			} else if (!strncmp(s + i, "()", 2) || !strncmp(s + i, "[]", 2)) {
+				i += 2;
+			} else {
+				i += operator_len(s + i);
+				if (s[i] == ' ' && s[i + 1] == '<')	/* "operator<< <T>" */
+					i++;
+			}
+			i--;
+			continue;
+		}
+		if (c == '(' || c == '<' || c == '[' || c == '{')
+			depth++;
+		else if (c == ')' || c == '>' || c == ']' || c == '}')
+			depth--;
+		else if (c == ' ' && depth == 0)
+			start = i + 1;
+	}
+	return start;
+}
+
+/* Reduce __cxa_demangle's full text to what cplus_demangle prints without params. */
+static void strip_params(char *s)
+{
+	size_t n = strlen(s), k, open;
+	static const char *const quals[] = {
+		" const", " volatile", " &&", " &", " restrict", " noexcept",
+		" transaction_safe",
+	};
+	bool again = true;
+
+	while ((k = clone_suffix_len(s, n)) != 0)
+		n -= k;
+	while (again) {
+		again = false;
+		for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
+			if (ends_with(s, n, quals[i])) {
+				n -= strlen(quals[i]);
+				again = true;
+			}
+		}
+	}
+	if (!n || s[n - 1] != ')') {
+		s[n] = '\0';
+		return;
+	}
+	open = match_open_paren(s, n - 1);
+	if (open == SIZE_MAX || open == 0) {
+		s[n] = '\0';
+		return;
+	}
+	n = open;
+	/* A return type is printed only for template functions: NAME ends with '>'. */
+	if (s[n - 1] == '>') {
+		k = name_start(s, n);
+		if (k) {
+			memmove(s, s + k, n - k);
+			n -= k;
+		}
+	}
+	s[n] = '\0';
+}
+
+char *symbol__demangle(const char *name)
+{
+	char *full;
+	int status = -1;
+	bool special;
+
+	if (name[0] != '_' || name[1] != 'Z')
+		return NULL;
+	pthread_once(&demangle_once, demangle_init);
+	if (!cxa_demangle)
+		return NULL;
+	/* special names (vtable for, thunks, guard variables, transaction clones...)
+	 * are printed whole, their inner encoding with parameters */
+	special = name[2] == 'T' || name[2] == 'G';
+	full = cxa_demangle(name, NULL, NULL, &status);
+	if (!full || status != 0) {
+		/*
+		 * cplus_demangle without parameters ignores whatever follows the name
+		 * (e.g. an unusual ".suffix"); retry without the suffix.
+		 */
+		const char *dot = strchr(name, '.');
+		char *cut;
+
+		free(full);
+		if (!dot)
+			return NULL;
+		cut = strndup(name, (size_t)(dot - name));
+		if (!cut)
+			return NULL;
+		full = cxa_demangle(cut, NULL, NULL, &status);
+		free(cut);
+		if (!full || status != 0) {
+			free(full);
+			return NULL;
+		}
+	}
+	if (!special)
+		strip_params(full);
+	return full;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Formatting                                                                */
+/* ------------------------------------------------------------------------ */
+
+size_t symbol__format_addr(char *buf, size_t len, uint64_t addr)
+{
+	int n = snprintf(buf, len, "0x%016" PRIx64, addr);
+
+	return n < 0 ? 0 : (size_t)n;
+}
+
+size_t symbol__format(char *buf, size_t len, const struct symbol *sym, uint64_t addr,
+		      uint64_t sym_unmapped_start)
+{
+	int n;
+
+	if (sym->type == STT_OBJECT)
+		n = snprintf(buf, len, "%s+0x%" PRIx64, sym->name,
+			     addr - sym_unmapped_start);
+	else
+		n = snprintf(buf, len, "%s", sym->name);
+	return n < 0 ? 0 : (size_t)n;
+}

@@ -1,0 +1,278 @@
+#ifndef DIRREPORT_REPORT_SYMBOL_H
+#define DIRREPORT_REPORT_SYMBOL_H
+/*
+ * symbol - symbol tables built exactly the way perf 6.1 builds them for `perf report`,
+ * and the per-address lookup perf performs on them.
+ *
+ * A table holds the symbols of one dso in the dso's "map_ip" address space: the
+ * address perf computes for a sample as ip - map.start + map.pgoff for a file-backed
+ * user map, and the ip itself for the kernel and for anonymous/JIT maps.  ELF symbol
+ * values (link-time virtual addresses) are converted into that space when the table is
+ * built (see symtab__load_elf), kallsyms addresses are shifted by the KASLR delta.
+ *
+ * Why perf's tree matters: perf keeps symbols in a red-black tree keyed by start
+ * (ties go right, so equal starts stay in insertion order), fixes up zero sizes and
+ * duplicates on that tree, and answers a lookup by descending it from the root,
+ * returning the FIRST node on the path whose [start, end) contains the address (a
+ * zero-size symbol matches its start only).  When symbols overlap (nested asm
+ * functions, synthesized @plt entries over an extended symbol, ...) the answer
+ * depends on the tree's shape.  symtab_builder reproduces that tree (same insertion
+ * order, textbook red-black insert/erase, which is what the kernel's rbtree
+ * implements), then flattens the answer for every address into a sorted array of
+ * disjoint ranges, so lookups are one binary search and the table is immutable.
+ *
+ * Invariants of a finished struct symtab:
+ *   - syms[] is sorted by start; among equal starts perf's tree order is kept;
+ *     syms[i].idx == i; start <= end.
+ *   - ranges[] is sorted by start with distinct starts; ranges[i] answers every
+ *     address in [ranges[i].start, ranges[i + 1].start); the last range answers
+ *     "no symbol" up to UINT64_MAX.
+ *
+ * Thread safety: a finished symtab is immutable (rule 16a): symtab__find() may run on
+ * any number of threads.  A builder belongs to one thread.
+ */
+#include <stdbool.h>
+#include <stddef.h>	/* size_t */
+#include <stdint.h>	/* uint64_t */
+
+/** One symbol.  Fields are read-only for users. */
+struct symbol {
+	uint64_t start;		/* first address, map_ip space (see above) */
+	uint64_t end;		/* exclusive end; == start for a zero-size symbol */
+	const char *name;	/* NUL-terminated, demangled; owned by the table */
+	uint32_t idx;		/* index in the owning table's syms[] (dense id) */
+	uint8_t binding;	/* STB_LOCAL 0, STB_GLOBAL 1, STB_WEAK 2 (ELF values) */
+	uint8_t type;		/* STT_NOTYPE 0, STT_OBJECT 1, STT_FUNC 2, STT_GNU_IFUNC 10 */
+};
+
+/** Range of the flattened lookup: [start, next range's start) -> sym. */
+struct symtab_range {
+	uint64_t start;		/* first address of the range */
+	uint32_t sym;		/* index in syms[], or SYMTAB_NO_SYM */
+};
+
+/** Sentinel of symtab_range.sym: no symbol covers the range. */
+#define SYMTAB_NO_SYM UINT32_MAX
+
+/** A finished symbol table (immutable). */
+struct symtab {
+	struct symbol *syms;		/* owned, sorted by start */
+	size_t nr;			/* number of symbols */
+	struct symtab_range *ranges;	/* owned, the flattened tree lookup */
+	size_t nr_ranges;
+	char *names;			/* owned pool every syms[].name points into */
+};
+
+/** Work area that replays perf's symbol tree.  Zero-initialise before use. */
+struct symtab_builder {
+	struct sb_node *n;		/* owned, nodes in insertion order */
+	size_t nr, cap;			/* nodes used / allocated (erased ones included) */
+	uint32_t root;			/* root node index, or SYMTAB_NO_SYM */
+	size_t live;			/* nodes not erased */
+	char *pool;			/* owned, interned names (offsets in nodes) */
+	size_t pool_len, pool_cap;	/* bytes */
+	uint32_t *hash;			/* owned, open addressing: pool offset + 1 */
+	size_t hash_cap, hash_nr;	/* slots (power of two) / used */
+};
+
+/** Symbol sources perf understands (which loader produced a table). */
+enum symtab_origin {
+	SYMTAB_ORIGIN_NONE = 0,
+	SYMTAB_ORIGIN_ELF,		/* .symtab or .dynsym of an ELF image */
+	SYMTAB_ORIGIN_KALLSYMS,		/* a kallsyms text file */
+	SYMTAB_ORIGIN_PERF_MAP,		/* /tmp/perf-PID.map (JIT) */
+};
+
+/**
+ * @brief Insert one symbol into the replayed tree (perf's symbol__new + insert).
+ * @param b        builder
+ * @param start    first address, map_ip space
+ * @param size     bytes; 0 makes a zero-size symbol (end = start)
+ * @param binding  STB_* value
+ * @param type     STT_* value
+ * @param name     name bytes (need not be NUL-terminated); copied and interned
+ * @param name_len bytes of name
+ * @return 0, or -ENOMEM.
+ * Ownership: nothing is taken.  Thread safety: builder owned by the caller.
+ * Format: none (perf's symbols__insert: equal starts go to the right).
+ */
+int symtab_builder__add(struct symtab_builder *b, uint64_t start, uint64_t size,
+			uint8_t binding, uint8_t type, const char *name, size_t name_len);
+
+/**
+ * @brief perf's symbols__fixup_end(): give every zero-size symbol the next symbol's
+ *        start as end; the last one gets roundup(start, 4096) + 4096.
+ * @param kallsyms true for kallsyms tables: a zero-size symbol followed by a symbol of
+ *        the other kind (kernel vs "\t[module]") ends at roundup(start + 4096, 4096).
+ * Thread safety: builder owned by the caller.  Format: none.
+ */
+void symtab_builder__fixup_end(struct symtab_builder *b, bool kallsyms);
+
+/**
+ * @brief perf's symbols__fixup_duplicate(): of symbols sharing a start keep one:
+ *        non-zero size, then non-weak, then global, then fewer leading underscores,
+ *        then the longer name, then the earlier one.
+ * Thread safety: builder owned by the caller.  Format: none.
+ */
+void symtab_builder__fixup_duplicate(struct symtab_builder *b);
+
+/**
+ * @brief Finish: flatten the tree into @p out (which must be zeroed or exited) and
+ *        empty the builder.
+ * @return 0, or -ENOMEM (the builder is emptied either way).
+ * Ownership: out owns all its arrays; free with symtab__exit().
+ * Thread safety: builder owned by the caller; the result is immutable.  Format: none.
+ */
+int symtab_builder__finish(struct symtab_builder *b, struct symtab *out);
+
+/** @brief Free a builder's contents (safe on a zeroed or exited builder). */
+void symtab_builder__exit(struct symtab_builder *b);
+
+/** @brief Free a table's contents and zero it (safe to call twice). */
+void symtab__exit(struct symtab *t);
+
+/**
+ * @brief The symbol perf would pick for address @p addr, or NULL.
+ * @param addr map_ip-space address (bytes)
+ * Thread safety: read-only, any thread.  Format: none (perf's symbols__find()).
+ */
+const struct symbol *symtab__find(const struct symtab *t, uint64_t addr);
+
+/**
+ * @brief Load a kallsyms file the way perf 6.1 does for [kernel.kallsyms].
+ *
+ * Keeps types T, W, D, B (either case; names starting with '$' are dropped), size 0,
+ * binding W -> weak, upper case -> global, else local; T/W are functions, the rest
+ * objects.  Fix-ups run with the kallsyms rule; then module symbols ("name\t[mod]")
+ * and __entry_SYSCALL_64_trampoline are removed (perf moves module symbols to module
+ * maps; without those it discards them), and every remaining symbol is shifted by
+ * delta = (address of @p ref_name in the file) - @p ref_addr, perf's KASLR
+ * correction.
+ * @param b        empty builder; receives the symbols (finish it afterwards)
+ * @param path     kallsyms file
+ * @param ref_name reference symbol from the kernel MMAP name ("_text"), or NULL for
+ *                 no relocation (no kernel MMAP was seen)
+ * @param ref_addr its address at record time (the kernel MMAP's pgoff)
+ * @return number of symbols kept (>= 0); -errno if the file cannot be read;
+ *         -ENOENT if ref_name is not in the file (perf then loads nothing);
+ *         -ENOMEM.
+ * Thread safety: builder owned by the caller.
+ * Format: /proc/kallsyms text "%llx %c %s[\t[module]]".
+ */
+int symtab__load_kallsyms(struct symtab_builder *b, const char *path,
+			  const char *ref_name, uint64_t ref_addr);
+
+/**
+ * @brief Load a perf map file (/tmp/perf-PID.map, "START SIZE NAME" in hex) like perf
+ *        6.1: every line becomes a global function, no fix-ups.
+ * @return number of symbols (>= 0), -errno if unreadable, -ENOMEM.
+ * Thread safety: builder owned by the caller.  Format: perf's JIT map text.
+ */
+int symtab__load_perf_map(struct symtab_builder *b, const char *path);
+
+/**
+ * @brief An opened ELF symbol source (perf's struct symsrc).
+ * Ownership: owns fd, elf and path.  Thread safety: one thread.
+ */
+struct symsrc {
+	char *path;		/* owned: file opened, or NULL for an in-memory image */
+	int fd;			/* owned, -1 for in-memory images */
+	struct Elf *elf;	/* owned libelf handle */
+	bool has_symtab;	/* a SHT_SYMTAB ".symtab" exists */
+	bool has_dynsym;	/* a SHT_DYNSYM ".dynsym" exists */
+};
+
+/**
+ * @brief Open an ELF image as a symbol source.
+ * @param path       file to open
+ * @param build_id   expected build-id bytes, or NULL to accept any file; when given,
+ *                   a file without a matching GNU build-id note is refused (perf
+ *                   refuses mismatched images)
+ * @param bid_size   bytes in build_id
+ * @return 0; -errno if open fails; -ENOEXEC if it is not ELF; -ESTALE on a build-id
+ *         mismatch or missing note; -ENOMEM.
+ * Thread safety: one thread per symsrc.  Format: ELF, GNU build-id note.
+ */
+int symsrc__open(struct symsrc *ss, const char *path, const uint8_t *build_id,
+		 size_t bid_size);
+
+/**
+ * @brief Same as symsrc__open() for an image in memory (the running vdso).
+ * @param image, size  bytes of the image; must outlive the symsrc
+ */
+int symsrc__open_mem(struct symsrc *ss, const void *image, size_t size,
+		     const uint8_t *build_id, size_t bid_size);
+
+/** @brief Close a symbol source (safe on a closed or zeroed one). */
+void symsrc__close(struct symsrc *ss);
+
+/**
+ * @brief Load the symbols of a user-space ELF dso exactly as perf 6.1 does.
+ *
+ * @p syms provides the table (.symtab, else .dynsym), @p runtime the loaded image
+ * (section headers for NOBITS sections of a debug file, program headers, .plt).
+ * Kept: functions (FUNC, GNU_IFUNC) and objects with a name and a section, and
+ * NOTYPE "labels" (named, not UNDEF/ABS, not hidden/internal) in a section whose
+ * name contains "text" or "data"; sections without SHF_ALLOC are skipped.  A value is
+ * converted to map_ip space by subtracting (p_vaddr - p_offset) of the runtime
+ * PT_LOAD segment that contains it (else sh_addr - sh_offset of its section).  C++
+ * names are demangled without parameters.  Then zero-size/duplicate fix-ups, then
+ * (if at least one symbol was kept) "name@plt" symbols for .rela.plt entries are
+ * added at .plt offset + (i + 1) * entsize.
+ * @param demangle demangle C++ names (perf's default)
+ * @return number of symbols (>= 0), or -ENOMEM.
+ * Thread safety: builder and sources owned by the caller.
+ * Format: ELF symbol tables, .rela.plt/.plt.
+ */
+int symtab__load_elf(struct symtab_builder *b, struct symsrc *syms,
+		     struct symsrc *runtime, bool demangle);
+
+/**
+ * @brief Demangle a C++ (Itanium ABI) name the way perf 6.1's default does (libiberty
+ *        cplus_demangle without DMGL_PARAMS: no parameter list, no return type, no
+ *        function qualifiers, no clone suffix).
+ * @return a malloc'ed string (caller frees), or NULL if @p name is not a mangled C++
+ *         name or no demangler is available (libstdc++ is loaded with dlopen on
+ *         first use).
+ * Thread safety: safe after the first call has returned (one-time dlopen).
+ * Format: none.
+ */
+char *symbol__demangle(const char *name);
+
+/** perf's width for an unresolved address: "0x" and 16 hex digits. */
+#define SYMBOL_ADDR_WIDTH 18
+
+/**
+ * @brief Format an unresolved address as perf prints it in the Symbol column
+ *        ("%#018llx"-style: 0x then at least 16 zero-padded hex digits).
+ * @param addr the address perf prints: the map_ip address when a map was found
+ *             (file-relative for user dsos, the ip for kernel/JIT maps), the raw ip
+ *             when no map was found
+ * @param buf, len output buffer and its size in bytes (NUL-terminated if len > 0)
+ * @return the length the full text has (snprintf semantics).
+ * Thread safety: pure.  Format: perf report --stdio Symbol column.
+ */
+size_t symbol__format_addr(char *buf, size_t len, uint64_t addr);
+
+/**
+ * @brief Format a resolved symbol as perf's Symbol column prints it (without the
+ *        "[k] " level prefix): the name, and for data objects (STT_OBJECT)
+ *        "+0x<off>" with off = @p addr - @p sym_unmapped_start.
+ * @param addr               the sample's map_ip address (perf's he->ip)
+ * @param sym_unmapped_start the symbol's start as a virtual address
+ *                           (map.start + sym->start - map.pgoff; = sym->start for
+ *                           kernel and identity maps).  perf mixes the two spaces
+ *                           here; we keep its arithmetic.
+ * @return length of the full text (snprintf semantics).
+ * Thread safety: pure.  Format: perf report --stdio Symbol column.
+ */
+size_t symbol__format(char *buf, size_t len, const struct symbol *sym, uint64_t addr,
+		      uint64_t sym_unmapped_start);
+
+/** @brief The symbol's name (never NULL for a symbol from a table). */
+static inline const char *symbol__name(const struct symbol *sym)
+{
+	return sym->name;
+}
+
+#endif

@@ -1,0 +1,112 @@
+#!/bin/sh
+# tests/golden/update.sh - regenerate the golden outputs from perf 6.1.
+#
+#   sh tests/golden/update.sh [--force] [CASE...]     regenerate all (or the named) cases
+#   sh tests/golden/update.sh --add-default-cases     create <sample>-{stdio,dump,header}
+#                                                     for every samples/*.data, then update
+#
+# A case is a directory tests/golden/<case>/ whose `cmd` holds one line of arguments,
+# whitespace separated, no quoting, paths relative to the repository root; they are
+# perf's arguments and dirreport's alike (e.g. `-i samples/plain.data --stdio`).
+# For each case this runs `perf report ARGS` from the repository root and writes:
+#   expected.stdout  perf's stdout; for --stdio without the closing tip block
+#                    ("#", "# (Tip: ...)", "#"): perf picks the tip at random, so it is not
+#                    part of the contract (tests/run-cli-tests.sh strips it from
+#                    dirreport's output as well, so dirreport may print one or not);
+#   expected.exit    perf's exit status, only when it is not 0.
+# expected.stderr is never written: perf's warnings are not dirreport's contract; a case
+# that needs one keeps it (write it from perf's stderr, not by hand).
+#
+# --stdio and -D outputs depend on the kernel symbol table (/proc/kallsyms) of the machine
+# that recorded the sample; cases whose sample was recorded on another kernel than
+# `uname -r` are left alone unless --force is given.  Run as root (perf reads kallsyms).
+set -eu
+cd "$(dirname "$0")/../.."
+PATH=/usr/bin:/bin:/usr/sbin:/sbin; export PATH
+
+force=
+add=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--force) force=1; shift ;;
+	--add-default-cases) add=1; shift ;;
+	-*) echo "usage: $0 [--force] [--add-default-cases] [CASE...]" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+
+perf version 2>/dev/null | grep -q '^perf version 6\.1\.' || {
+	echo "update.sh: needs perf 6.1 (found: $(perf version 2>&1 | head -n 1))" >&2
+	exit 1
+}
+
+if [ -n "$add" ]; then
+	for s in samples/*.data; do
+		[ -e "$s" ] || continue
+		b=$(basename "$s" .data)
+		for m in stdio:--stdio dump:-D header:--header-only; do
+			c=tests/golden/$b-${m%%:*}
+			[ -f "$c/cmd" ] && continue
+			mkdir -p "$c"
+			echo "-i $s ${m#*:}" >"$c/cmd"
+			echo "new case $c: $(cat "$c/cmd")"
+		done
+	done
+fi
+
+kernel=$(uname -r)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/golden-update.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+if [ $# -eq 0 ]; then
+	set -- tests/golden/*/
+fi
+for c; do
+	case $c in */*) ;; *) c=tests/golden/$c ;; esac
+	c=${c%/}
+	[ -f "$c/cmd" ] || { echo "skip $c: no cmd"; continue; }
+	args=$(cat "$c/cmd")
+	set -f
+	# shellcheck disable=SC2086
+	set -- $args
+	set +f
+	in= mode=stdio prev=
+	for a; do
+		[ "$prev" = -i ] || [ "$prev" = --input ] && in=$a
+		case $a in
+		--input=*) in=${a#--input=} ;;
+		-D | --dump-raw-trace) mode=dump ;;
+		--header-only) mode=header ;;
+		esac
+		prev=$a
+	done
+	if [ "$mode" != header ] && [ -n "$in" ] && [ -z "$force" ]; then
+		rel=$(perf report --header-only -i "$in" 2>/dev/null | sed -n 's/^# os release : //p')
+		if [ -n "$rel" ] && [ "$rel" != "$kernel" ]; then
+			echo "skip $c: $in was recorded on $rel, this kernel is $kernel (--force to override)"
+			continue
+		fi
+	fi
+	rc=0
+	perf report "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?
+	if [ "$mode" = stdio ] && [ -z "$(tail -c 1 "$tmp/out")" ] &&
+		tail -n 3 "$tmp/out" | awk '
+			NR == 1 || NR == 3 { ok += ($0 == "#") }
+			NR == 2 { ok += ($0 ~ /^# \((Tip: .*|Cannot load tips\.txt file, please install perf!)\)$/) }
+			END { exit !(NR == 3 && ok == 3) }'; then
+		n=$(wc -l <"$tmp/out")
+		head -n $((n - 3)) "$tmp/out" >"$c/expected.stdout"
+	else
+		cp "$tmp/out" "$c/expected.stdout"
+	fi
+	if [ "$rc" -ne 0 ]; then
+		echo "$rc" >"$c/expected.exit"
+	else
+		rm -f "$c/expected.exit"
+	fi
+	echo "updated $c: perf report $args (exit $rc, $(wc -l <"$c/expected.stdout") lines)"
+	if [ -s "$tmp/err" ]; then
+		echo "  perf wrote to stderr (not stored):"
+		head -n 5 "$tmp/err" | sed 's/^/    /'
+	fi
+done

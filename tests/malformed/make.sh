@@ -1,0 +1,219 @@
+#!/bin/sh
+# tests/malformed/make.sh OUTDIR - build the damaged inputs of the malformed-input tests.
+#
+# Run from anywhere; reads the bundled recordings in samples/ and writes one directory per
+# case, OUTDIR/<case>/, holding `input` (a file, a directory, or nothing for the
+# nonexistent-path case) and `offset`: the byte offset of the damage as dirreport prints
+# it (C "%#x": 0x1a8, or 0), or "-" when no offset applies.  Nothing here is committed:
+# `make check` runs this into $BUILD/malformed/ (see tests/run-cli-tests.sh).
+#
+# Needs only POSIX sh, od, dd, printf, awk, head, cp, ln (no python).  The offsets are
+# computed from the samples, so re-recording samples/ moves them; tests/malformed/README.md
+# lists the values for the committed samples and what each case damages.
+set -eu
+
+out=${1:?usage: make.sh OUTDIR}
+case $out in /*) ;; *) out=$(pwd)/$out ;; esac
+cd "$(dirname "$0")/../.."
+samples=samples
+
+# --- byte helpers (the samples are little-endian) ------------------------------------
+# u16/u32/u64 FILE OFFSET: the unsigned little-endian integer at OFFSET, in decimal.
+u16() { od -An -v -t u2 -j "$2" -N 2 "$1" | tr -d ' '; }
+u32() { od -An -v -t u4 -j "$2" -N 4 "$1" | tr -d ' '; }
+u64() { od -An -v -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }
+fsize() { wc -c <"$1" | tr -d ' '; }
+
+# put FILE OFFSET NBYTES VALUE: overwrite NBYTES bytes at OFFSET with VALUE, little-endian.
+put() {
+	_s= _i=0
+	while [ "$_i" -lt "$3" ]; do
+		_s="$_s\\$(printf '%03o' $(( ($4 >> (8 * _i)) & 255 )))"
+		_i=$((_i + 1))
+	done
+	printf "$_s" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+# xorbytes FILE OFFSET N: flip every bit of N bytes at OFFSET.
+xorbytes() {
+	_x=0
+	while [ "$_x" -lt "$3" ]; do
+		_b=$(od -An -v -t u1 -j $(($2 + _x)) -N 1 "$1" | tr -d ' ')
+		put "$1" $(($2 + _x)) 1 $((_b ^ 255))
+		_x=$((_x + 1))
+	done
+}
+
+# records FILE START END: "offset type size" of each record in [START, END), walking
+# header.size.  (No out-of-record payloads: the samples have no TRACING_DATA/AUXTRACE.)
+records() {
+	od -An -v -t u1 -j "$2" -N $(($3 - $2)) "$1" | awk -v base="$2" '
+	{ for (i = 1; i <= NF; i++) b[n++] = $i }
+	END {
+		p = 0
+		while (p + 8 <= n) {
+			size = b[p + 6] + 256 * b[p + 7]
+			print base + p, b[p] + 256 * b[p + 1] + 65536 * b[p + 2], size
+			if (size < 8)
+				exit
+			p += size
+		}
+	}'
+}
+
+# middle FILE START END [TYPE]: the offset of the first record (of TYPE, if given) that
+# starts at or after the middle of [START, END).
+middle() {
+	records "$1" "$2" "$3" | awk -v mid=$(( ($2 + $3) / 2 )) -v t="${4:-}" '
+		$1 >= mid && (t == "" || $2 == t) { print $1; exit }'
+}
+
+hex() { printf '%#x' "$1"; }
+
+# new CASE: start OUTDIR/CASE afresh; sets $d.
+new() {
+	d=$out/$1
+	rm -rf "$d"
+	mkdir -p "$d"
+}
+offset() { echo "$1" >"$d/offset"; }
+
+# data section of a regular file: sets $dstart, $dend.
+data_section() {
+	dstart=$(u64 "$1" 40)
+	dend=$((dstart + $(u64 "$1" 48)))
+}
+
+mkdir -p "$out"
+
+# --- cases ---------------------------------------------------------------------------
+
+# The path does not exist.
+new nonexistent
+offset -
+
+# A zero-byte file.
+new empty
+: >"$d/input"
+offset 0
+
+# A text file: the first 8 bytes are not PERFILE2.
+new not-perf
+printf 'This is a text file, not a perf.data recording.\nIt is long enough to hold a header.\nSo only the magic is wrong.\n' >"$d/input"
+offset 0
+
+# The first 50 bytes of a regular file: the 104-byte header is cut (the damage is the end
+# of the file, at 0x32).
+new truncated-header
+head -c 50 "$samples/plain.data" >"$d/input"
+offset "$(hex 50)"
+
+# Pipe stream cut in the middle of its last record (what `perf record -o - | ...` leaves
+# when killed): warning, the records before it are reported, exit 0.
+new cut-last-record-pipe
+f=$samples/pipe.data
+last=$(records "$f" 16 "$(fsize "$f")" | awk '$3 > 8 { o = $1; s = $3 } END { print o, s }')
+set -- $last
+head -c $(($1 + $2 / 2)) "$f" >"$d/input"
+offset "$(hex "$1")"
+
+# Directory whose data.1 is cut in the middle of its last record: warning, exit 0.
+new cut-last-record-dir
+cp -R "$samples/threads.data" "$d/input"
+f=$d/input/data.1
+last=$(records "$f" 0 "$(fsize "$f")" | awk '$3 > 8 { o = $1; s = $3 } END { print o, s }')
+set -- $last
+head -c $(($1 + $2 / 2)) "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+offset "$(hex "$1")"
+
+# A record in the middle of the data section claims size 0.
+new record-size-zero
+cp "$samples/plain.data" "$d/input"
+data_section "$d/input"
+r=$(middle "$d/input" "$dstart" "$dend")
+put "$d/input" $((r + 6)) 2 0
+offset "$(hex "$r")"
+
+# A record in the middle of the data section claims 0xfff8 bytes: past the end of the
+# data section and of the file.
+new record-size-past-end
+cp "$samples/plain.data" "$d/input"
+data_section "$d/input"
+r=$(middle "$d/input" "$dstart" "$dend")
+put "$d/input" $((r + 6)) 2 65528
+offset "$(hex "$r")"
+
+# A record in the middle of the data section has type 200 (unknown to perf 6.1 and to
+# newer perf).
+new record-type-unknown
+cp "$samples/plain.data" "$d/input"
+data_section "$d/input"
+r=$(middle "$d/input" "$dstart" "$dend")
+put "$d/input" "$r" 4 200
+offset "$(hex "$r")"
+
+# --threads -z directory whose data.1 starts with a COMPRESSED record (type 81) whose zstd
+# frame magic (payload bytes 0..3, file bytes 8..11) is inverted.
+new zstd-corrupt
+cp -R "$samples/threads-z.data" "$d/input"
+f=$d/input/data.1
+[ "$(u32 "$f" 0)" = 81 ] || { echo "make.sh: $f does not start with COMPRESSED" >&2; exit 1; }
+xorbytes "$f" 8 4
+offset 0
+
+# Directory with data.0 and data.1 but no `data` (the header file).
+new dir-no-data
+cp -R "$samples/threads.data" "$d/input"
+rm "$d/input/data"
+offset -
+
+# Directory whose data.1 cannot be read.  chmod 000 does not stop root (CI runs as root),
+# so data.1 is a dangling symlink: open() fails with ENOENT.
+new dir-data-n-dangling
+cp -R "$samples/threads.data" "$d/input"
+rm "$d/input/data.1"
+ln -s data.1.missing "$d/input/data.1"
+offset -
+
+# Directory whose data.1 is a directory: read() fails with EISDIR.
+new dir-data-n-is-dir
+cp -R "$samples/threads.data" "$d/input"
+rm "$d/input/data.1"
+mkdir "$d/input/data.1"
+offset -
+
+# The file header's attr_size (offset 16) is 0.
+new attr-size-zero
+cp "$samples/plain.data" "$d/input"
+put "$d/input" 16 8 0
+offset "$(hex 16)"
+
+# The first attr's own size field (attr + 4) says 200 bytes, larger than any perf attr
+# (perf 6.1: 128; newer perf: 136) and inconsistent with the header's attr_size 144.
+new attr-size-bad
+cp "$samples/plain.data" "$d/input"
+a=$(u64 "$d/input" 24)
+put "$d/input" $((a + 4)) 4 200
+offset "$(hex $((a + 4)))"
+
+# The feature-table entry of HOSTNAME (feature 3) points past the end of the file.
+new feature-offset-past-end
+cp "$samples/plain.data" "$d/input"
+data_section "$d/input"
+bits=$(u64 "$d/input" 72)
+[ $((bits >> 3 & 1)) = 1 ] || { echo "make.sh: plain.data has no HOSTNAME feature" >&2; exit 1; }
+idx=$(( (bits >> 1 & 1) + (bits >> 2 & 1) ))	# set bits below 3 (bit 0 is never set)
+e=$((dend + 16 * idx))
+put "$d/input" "$e" 8 $(($(fsize "$d/input") + 4096))
+offset "$(hex "$e")"
+
+# Pipe stream (sample_type IP|TID|TIME|ID|PERIOD) in which a SAMPLE in the middle carries
+# id 0xdeadbeef, which no attr owns.  The id is the 4th u64 of the body: record + 32.
+new sample-unknown-id
+f=$samples/pipe.data
+cp "$f" "$d/input"
+r=$(middle "$d/input" 16 "$(fsize "$f")" 9)
+put "$d/input" $((r + 32)) 8 3735928559
+offset "$(hex "$r")"
+
+echo "malformed inputs written to $out"

@@ -1,0 +1,341 @@
+#!/bin/sh
+# tests/run-cli-tests.sh - golden, live and malformed-input tests of the dirreport binary.
+#
+#   BUILD=build sh tests/run-cli-tests.sh            (what `make check` runs)
+#   sh tests/run-cli-tests.sh --update [ARGS]        regenerate golden files (tests/golden/update.sh)
+#
+# Three groups, one PASS/FAIL/SKIP line per test, then "N passed, N failed[, N skipped]":
+#
+# golden     tests/golden/<case>/cmd holds one line of arguments (whitespace separated, no
+#            quoting), e.g. `-i samples/plain.data --stdio`.  `$BUILD/dirreport ARGS` runs
+#            from the repository root; its stdout must equal expected.stdout byte for byte,
+#            its exit status expected.exit (default 0) and, if the file exists, its stderr
+#            expected.stderr.  Normalisation, on both sides:
+#              - --stdio: a closing tip block ("#", "# (Tip: ...)", "#" as the last three
+#                lines) is removed.  perf picks the tip at random; update.sh stores the
+#                expected files without it, and dirreport may print a tip or not.
+#              - --header-only: the "# captured on" line is masked; it shows the file's
+#                mtime in the local time zone, which a git checkout does not keep.
+#            The --stdio and -D goldens resolve kernel addresses against the kallsyms of the
+#            machine that recorded the sample; when `uname -r` differs from the sample's
+#            "os release" they are skipped (SKIP line); the live tests still run.
+# live       When perf 6.1 is runnable: for every samples/*.data and each of --stdio, -D
+#            and --header-only, `perf report MODE -i SAMPLE` and `dirreport MODE -i SAMPLE`
+#            (and `dirreport -j 1 ...`) run on this machine and their stdout must be equal
+#            (tip block removed; nothing masked) and both must succeed or both fail.
+# malformed  tests/malformed/make.sh writes damaged inputs into $BUILD/malformed/<case>/;
+#            each tests/malformed/<case>/ says how to run and what to expect (see
+#            tests/malformed/README.md).  The binary runs inside $BUILD/malformed/<case>/
+#            so that paths in messages are short and do not depend on $BUILD.
+#
+# Every run is bounded by `timeout 60`; an exit status >= 128 (signal, core dump) or
+# sanitizer output on stderr is always a failure.
+set -u
+
+cd "$(dirname "$0")/.." || exit 2
+
+if [ "${1:-}" = --update ]; then
+	shift
+	exec sh tests/golden/update.sh "$@"
+fi
+
+BUILD=${BUILD:-build}
+bin=$(cd "$BUILD" 2>/dev/null && pwd)/dirreport
+TIMEOUT=${TIMEOUT:-60}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli-tests.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+ulimit -c 0 2>/dev/null
+
+npass=0 nfail=0 nskip=0
+pass() { npass=$((npass + 1)); echo "PASS $1${2:+ ($2)}"; }
+skip() { nskip=$((nskip + 1)); echo "SKIP $1${2:+ ($2)}"; }
+fail() {
+	nfail=$((nfail + 1))
+	echo "FAIL $1${2:+ ($2)}"
+	if [ -n "${3:-}" ] && [ -n "${4:-}" ]; then
+		diff -u "$3" "$4" | head -n 20 | sed 's/^/    /'
+	fi
+}
+
+# --- helpers -----------------------------------------------------------------------------
+
+# run OUT ERR CMD...: run CMD under the timeout; sets $rc.
+run() {
+	_o=$1 _e=$2
+	shift 2
+	timeout "$TIMEOUT" "$@" >"$_o" 2>"$_e" </dev/null
+	rc=$?
+}
+
+# crashed NAME ERR: report a failure and return 0 when the last run timed out, died of a
+# signal or tripped a sanitizer.
+crashed() {
+	if [ "$rc" -eq 124 ]; then
+		fail "$1" "timed out after ${TIMEOUT}s"
+	elif [ "$rc" -ge 128 ]; then
+		fail "$1" "exit status $rc: killed by signal $((rc - 128))"
+	elif grep -q -e 'Sanitizer' -e ': runtime error: ' "$2" 2>/dev/null; then
+		fail "$1" "sanitizer report on stderr"
+		head -n 20 "$2" | sed 's/^/    /'
+	else
+		return 1
+	fi
+	return 0
+}
+
+# strip_tip IN OUT: copy IN to OUT without perf's closing tip block (last three lines
+# "#", "# (Tip: ...)" or "# (Cannot load tips.txt file, please install perf!)", "#").
+strip_tip() {
+	if [ -s "$1" ] && [ -z "$(tail -c 1 "$1")" ] &&
+		tail -n 3 "$1" | awk '
+			NR == 1 || NR == 3 { ok += ($0 == "#") }
+			NR == 2 { ok += ($0 ~ /^# \((Tip: .*|Cannot load tips\.txt file, please install perf!)\)$/) }
+			END { exit !(NR == 3 && ok == 3) }'; then
+		_n=$(wc -l <"$1")
+		head -n $((_n - 3)) "$1" >"$2"
+	else
+		cp "$1" "$2"
+	fi
+}
+
+# mask_captured IN OUT: the "# captured on" line of --header-only output, masked.
+mask_captured() {
+	sed 's/^# captured on    : .*/# captured on    : (masked by run-cli-tests.sh)/' "$1" >"$2"
+}
+
+# mode_of ARGS...: stdio, dump or header.
+mode_of() {
+	_m=stdio
+	for _a; do
+		case $_a in
+		-D | --dump-raw-trace) _m=dump ;;
+		--header-only) _m=header ;;
+		esac
+	done
+	echo "$_m"
+}
+
+# input_of ARGS...: the -i/--input argument, if any.
+input_of() {
+	_next=
+	for _a; do
+		if [ -n "$_next" ]; then
+			echo "$_a"
+			return
+		fi
+		case $_a in
+		-i | --input) _next=1 ;;
+		--input=*) echo "${_a#--input=}"; return ;;
+		-i?*) echo "${_a#-i}"; return ;;
+		esac
+	done
+}
+
+have_perf=
+perf_why="perf not runnable"
+if command -v perf >/dev/null 2>&1 && perf version >"$tmp/perfver" 2>/dev/null; then
+	if grep -q '^perf version 6\.1\.' "$tmp/perfver"; then
+		have_perf=1
+	else
+		perf_why="$(cat "$tmp/perfver"), not 6.1"
+	fi
+fi
+kernel=$(uname -r)
+
+# os_release SAMPLE: the "os release" the sample was recorded on (cached).
+os_release() {
+	_key=$tmp/osrel.$(printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_')
+	if [ ! -f "$_key" ]; then
+		if [ -n "$have_perf" ]; then
+			perf report --header-only -i "$1" 2>/dev/null
+		elif [ -x "$bin" ]; then
+			timeout "$TIMEOUT" "$bin" --header-only -i "$1" 2>/dev/null
+		fi | sed -n 's/^# os release : //p' | head -n 1 >"$_key"
+	fi
+	cat "$_key"
+}
+
+if [ ! -x "$bin" ]; then
+	fail "dirreport binary" "$BUILD/dirreport missing or not executable"
+	echo "$npass passed, $nfail failed"
+	exit 1
+fi
+
+# --- golden ------------------------------------------------------------------------------
+echo "-- golden (tests/golden)"
+for dir in tests/golden/*/; do
+	[ -f "$dir/cmd" ] || continue
+	name=golden:$(basename "$dir")
+	set -f
+	# shellcheck disable=SC2046
+	set -- $(cat "$dir/cmd")
+	set +f
+	mode=$(mode_of "$@")
+	in=$(input_of "$@")
+	if [ "$mode" != header ] && [ -n "$in" ]; then
+		rel=$(os_release "$in")
+		if [ -n "$rel" ] && [ "$rel" != "$kernel" ]; then
+			skip "$name" "recorded on kernel $rel, this is $kernel; see live tests"
+			continue
+		fi
+	fi
+	run "$tmp/out" "$tmp/err" "$bin" "$@"
+	crashed "$name" "$tmp/err" && continue
+	want_rc=0
+	[ -f "$dir/expected.exit" ] && want_rc=$(cat "$dir/expected.exit")
+	if [ "$rc" != "$want_rc" ]; then
+		fail "$name" "exit status $rc, expected $want_rc"
+		head -n 5 "$tmp/err" | sed 's/^/    /'
+		continue
+	fi
+	case $mode in
+	stdio)
+		strip_tip "$dir/expected.stdout" "$tmp/want"
+		strip_tip "$tmp/out" "$tmp/got" ;;
+	header)
+		mask_captured "$dir/expected.stdout" "$tmp/want"
+		mask_captured "$tmp/out" "$tmp/got" ;;
+	*)
+		cp "$dir/expected.stdout" "$tmp/want"
+		cp "$tmp/out" "$tmp/got" ;;
+	esac
+	if ! cmp -s "$tmp/want" "$tmp/got"; then
+		fail "$name" "stdout differs from $dir""expected.stdout" "$tmp/want" "$tmp/got"
+	elif [ -f "$dir/expected.stderr" ] && ! cmp -s "$dir/expected.stderr" "$tmp/err"; then
+		fail "$name" "stderr differs" "$dir/expected.stderr" "$tmp/err"
+	else
+		pass "$name"
+	fi
+done
+
+# --- live --------------------------------------------------------------------------------
+echo "-- live (perf report vs dirreport on samples/)"
+for s in samples/*.data; do
+	[ -e "$s" ] || continue
+	for m in --stdio -D --header-only; do
+		if [ -z "$have_perf" ]; then
+			skip "live:$(basename "$s"):$m" "$perf_why"
+			continue
+		fi
+		run "$tmp/pout" "$tmp/perr" perf report "$m" -i "$s"
+		prc=$rc
+		strip_tip "$tmp/pout" "$tmp/want"
+		for j in "" 1; do
+			name=live:$(basename "$s"):$m${j:+:-j$j}
+			if [ -n "$j" ]; then
+				run "$tmp/out" "$tmp/err" "$bin" -j "$j" "$m" -i "$s"
+			else
+				run "$tmp/out" "$tmp/err" "$bin" "$m" -i "$s"
+			fi
+			crashed "$name" "$tmp/err" && continue
+			strip_tip "$tmp/out" "$tmp/got"
+			if [ "$prc" -eq 0 ] && [ "$rc" -ne 0 ]; then
+				fail "$name" "exit status $rc, perf succeeded"
+				head -n 5 "$tmp/err" | sed 's/^/    /'
+			elif [ "$prc" -ne 0 ] && [ "$rc" -eq 0 ]; then
+				fail "$name" "exit status 0, perf failed with $prc"
+			elif ! cmp -s "$tmp/want" "$tmp/got"; then
+				fail "$name" "stdout differs from perf's" "$tmp/want" "$tmp/got"
+			else
+				pass "$name"
+			fi
+		done
+	done
+done
+
+# --- malformed ---------------------------------------------------------------------------
+echo "-- malformed (tests/malformed)"
+gen=$BUILD/malformed
+if ! sh tests/malformed/make.sh "$gen" >"$tmp/gen.log" 2>&1; then
+	fail "malformed:generator" "tests/malformed/make.sh failed"
+	sed 's/^/    /' "$tmp/gen.log"
+else
+	for dir in tests/malformed/*/; do
+		[ -f "$dir/cmd" ] || continue
+		c=$(basename "$dir")
+		name=malformed:$c
+		case_dir=$gen/$c
+		if [ ! -d "$case_dir" ]; then
+			fail "$name" "make.sh wrote no $case_dir"
+			continue
+		fi
+		off=-
+		[ -f "$case_dir/offset" ] && off=$(cat "$case_dir/offset")
+		set -f
+		# shellcheck disable=SC2046
+		set -- $(cat "$dir/cmd")
+		set +f
+		here=$(pwd)
+		cd "$case_dir" || exit 2
+		run "$tmp/out" "$tmp/err" "$bin" "$@"
+		cd "$here" || exit 2
+		crashed "$name" "$tmp/err" && continue
+		want_rc=$(cat "$dir/expected.exit" 2>/dev/null || echo 1)
+		note=
+		if [ "$rc" != "$want_rc" ]; then
+			fail "$name" "exit status $rc, expected $want_rc"
+			head -n 5 "$tmp/err" | sed 's/^/    /'
+			continue
+		fi
+		# stderr: exact (with @OFFSET@ replaced by make.sh's offset), or while the exact
+		# message is still TODO: one line starting with the prefix in TODO's first line.
+		if [ -s "$dir/expected.stderr" ] || [ ! -f "$dir/TODO" ]; then
+			: >"$tmp/want"
+			[ -f "$dir/expected.stderr" ] &&
+				sed "s/@OFFSET@/$off/g" "$dir/expected.stderr" >"$tmp/want"
+			if ! cmp -s "$tmp/want" "$tmp/err"; then
+				fail "$name" "stderr differs" "$tmp/want" "$tmp/err"
+				continue
+			fi
+		else
+			prefix=$(head -n 1 "$dir/TODO" | sed "s/@OFFSET@/$off/g")
+			lines=$(wc -l <"$tmp/err")
+			first=$(head -n 1 "$tmp/err")
+			if [ "$lines" -ne 1 ] || [ -n "$(tail -c 1 "$tmp/err")" ]; then
+				fail "$name" "stderr is not exactly one line"
+				head -n 5 "$tmp/err" | sed 's/^/    /'
+				continue
+			fi
+			case $first in
+			"$prefix"*) note="message TODO: $first" ;;
+			*)
+				fail "$name" "stderr does not start with '$prefix'"
+				sed 's/^/    /' "$tmp/err"
+				continue ;;
+			esac
+		fi
+		# stdout: expected.stdout, or perf's live output (stdout.perf), or anything
+		# (stdout.any), or else nothing at all.
+		if [ -f "$dir/expected.stdout" ]; then
+			strip_tip "$dir/expected.stdout" "$tmp/want"
+		elif [ -f "$dir/stdout.perf" ]; then
+			if [ -z "$have_perf" ]; then
+				note="${note:+$note; }stdout unchecked: $perf_why"
+				cp "$tmp/out" "$tmp/want"
+			else
+				cd "$case_dir" || exit 2
+				run "$tmp/pout" "$tmp/perr" perf report "$@"
+				cd "$here" || exit 2
+				strip_tip "$tmp/pout" "$tmp/want"
+			fi
+		elif [ -f "$dir/stdout.any" ]; then
+			cp "$tmp/out" "$tmp/want"
+		else
+			: >"$tmp/want"
+		fi
+		strip_tip "$tmp/out" "$tmp/got"
+		if ! cmp -s "$tmp/want" "$tmp/got"; then
+			fail "$name" "stdout differs" "$tmp/want" "$tmp/got"
+		else
+			pass "$name" "$note"
+		fi
+	done
+fi
+
+if [ "$nskip" -gt 0 ]; then
+	echo "$npass passed, $nfail failed, $nskip skipped"
+else
+	echo "$npass passed, $nfail failed"
+fi
+[ "$nfail" -eq 0 ]
