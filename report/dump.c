@@ -306,8 +306,8 @@ static void _head(struct strbuf *sb, const struct dump_ctx *ctx, const struct du
 
 static void _chain_line(struct strbuf *sb, uint64_t idx, uint64_t v)
 {
-	strbuf__addstr(sb, ".....");
-	strbuf__add_s64_width(sb, (int64_t)idx, 3);	/* " %2d" */
+	strbuf__addstr(sb, "..... ");
+	strbuf__add_s64_width(sb, (int64_t)idx, 2);	/* " %2d": a space, then >= 2 wide */
 	strbuf__addstr(sb, ": ");
 	strbuf__add_hex_pad(sb, v, 16);
 	strbuf__addch(sb, '\n');
@@ -374,8 +374,8 @@ static void _branch_entry(struct strbuf *sb, uint64_t i, uint64_t from, uint64_t
 {
 	unsigned type = (fl >> 20) & 15;
 
-	strbuf__addstr(sb, ".....");
-	strbuf__add_s64_width(sb, (int64_t)i, 3);
+	strbuf__addstr(sb, "..... ");
+	strbuf__add_s64_width(sb, (int64_t)i, 2);	/* " %2llu" */
 	strbuf__addstr(sb, ": ");
 	strbuf__add_hex_pad(sb, from, 16);
 	strbuf__addstr(sb, " -> ");

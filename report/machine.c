@@ -250,7 +250,11 @@ static int default_comm(struct machine *m, struct thread *t)
 
 	if (t->comm)
 		return 0;
-	snprintf(buf, sizeof(buf), ":%d", t->tid);
+	/* perf names the idle task; everything else is ":<tid>" */
+	if (t->tid == 0)
+		snprintf(buf, sizeof(buf), "swapper");
+	else
+		snprintf(buf, sizeof(buf), ":%d", t->tid);
 	t->comm = strtab__intern(&m->comms, buf);
 	return t->comm ? 0 : -ENOMEM;
 }

@@ -4,7 +4,8 @@
  * machine - the state of the recorded machine as records replay it in perf's order:
  * threads (pid, tid, current comm), each process's memory maps, and the kernel maps.
  *
- * Semantics follow perf 6.1 (observed): a thread never seen in COMM is named ":<tid>";
+ * Semantics follow perf 6.1 (observed): a thread never seen in COMM is named ":<tid>"
+ * (tid 0: "swapper");
  * FORK of a new process copies the parent's maps, FORK of a thread shares them; a new
  * map removes the parts of older maps it overlaps (those keep their non-overlapped
  * head and tail); EXIT keeps the thread (samples may still refer to it).

@@ -3,6 +3,7 @@
 #
 #   BUILD=build sh tests/run-cli-tests.sh            (what `make check` runs)
 #   sh tests/run-cli-tests.sh --update [ARGS]        regenerate golden files (tests/golden/update.sh)
+#   sh tests/run-cli-tests.sh --strip-tip IN OUT     IN without perf's tip block (for update.sh)
 #
 # Three groups, one PASS/FAIL/SKIP line per test, then "N passed, N failed[, N skipped]":
 #
@@ -39,6 +40,26 @@ if [ "${1:-}" = --update ]; then
 	exec sh tests/golden/update.sh "$@"
 fi
 
+# strip_tip IN OUT: copy IN to OUT without perf's closing tip block (last three lines
+# "#", "# (Tip: ...)" or "# (Cannot load tips.txt file, please install perf!)", "#").
+strip_tip() {
+	if [ -s "$1" ] && [ -z "$(tail -c 1 "$1")" ] &&
+		tail -n 3 "$1" | awk '
+			NR == 1 || NR == 3 { ok += ($0 == "#") }
+			NR == 2 { ok += ($0 ~ /^# \((Tip: .*|Cannot load tips\.txt file, please install perf!)\)$/) }
+			END { exit !(NR == 3 && ok == 3) }'; then
+		_n=$(wc -l <"$1")
+		head -n $((_n - 3)) "$1" >"$2"
+	else
+		cp "$1" "$2"
+	fi
+}
+
+if [ "${1:-}" = --strip-tip ]; then
+	strip_tip "$2" "$3"
+	exit
+fi
+
 BUILD=${BUILD:-build}
 bin=$(cd "$BUILD" 2>/dev/null && pwd)/dirreport
 TIMEOUT=${TIMEOUT:-60}
@@ -73,8 +94,10 @@ run() {
 crashed() {
 	if [ "$rc" -eq 124 ]; then
 		fail "$1" "timed out after ${TIMEOUT}s"
-	elif [ "$rc" -ge 128 ]; then
+	elif [ "$rc" -gt 128 ] && [ "$rc" -le 192 ]; then
 		fail "$1" "exit status $rc: killed by signal $((rc - 128))"
+	elif [ "$rc" -ge 128 ]; then
+		fail "$1" "exit status $rc: 128 or more is never a valid exit"
 	elif grep -q -e 'Sanitizer' -e ': runtime error: ' "$2" 2>/dev/null; then
 		fail "$1" "sanitizer report on stderr"
 		head -n 20 "$2" | sed 's/^/    /'
@@ -82,21 +105,6 @@ crashed() {
 		return 1
 	fi
 	return 0
-}
-
-# strip_tip IN OUT: copy IN to OUT without perf's closing tip block (last three lines
-# "#", "# (Tip: ...)" or "# (Cannot load tips.txt file, please install perf!)", "#").
-strip_tip() {
-	if [ -s "$1" ] && [ -z "$(tail -c 1 "$1")" ] &&
-		tail -n 3 "$1" | awk '
-			NR == 1 || NR == 3 { ok += ($0 == "#") }
-			NR == 2 { ok += ($0 ~ /^# \((Tip: .*|Cannot load tips\.txt file, please install perf!)\)$/) }
-			END { exit !(NR == 3 && ok == 3) }'; then
-		_n=$(wc -l <"$1")
-		head -n $((_n - 3)) "$1" >"$2"
-	else
-		cp "$1" "$2"
-	fi
 }
 
 # mask_captured IN OUT: the "# captured on" line of --header-only output, masked.

@@ -72,7 +72,7 @@ for c; do
 	set +f
 	in= mode=stdio prev=
 	for a; do
-		[ "$prev" = -i ] || [ "$prev" = --input ] && in=$a
+		case $prev in -i | --input) in=$a ;; esac
 		case $a in
 		--input=*) in=${a#--input=} ;;
 		-D | --dump-raw-trace) mode=dump ;;
@@ -89,13 +89,8 @@ for c; do
 	fi
 	rc=0
 	perf report "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?
-	if [ "$mode" = stdio ] && [ -z "$(tail -c 1 "$tmp/out")" ] &&
-		tail -n 3 "$tmp/out" | awk '
-			NR == 1 || NR == 3 { ok += ($0 == "#") }
-			NR == 2 { ok += ($0 ~ /^# \((Tip: .*|Cannot load tips\.txt file, please install perf!)\)$/) }
-			END { exit !(NR == 3 && ok == 3) }'; then
-		n=$(wc -l <"$tmp/out")
-		head -n $((n - 3)) "$tmp/out" >"$c/expected.stdout"
+	if [ "$mode" = stdio ]; then
+		sh tests/run-cli-tests.sh --strip-tip "$tmp/out" "$c/expected.stdout"
 	else
 		cp "$tmp/out" "$c/expected.stdout"
 	fi
