@@ -162,7 +162,7 @@ static int _str(struct pctx *p, char **out, const char *what)
 {
 	uint64_t off = cursor__offset(&p->c);
 	const unsigned char *b;
-	uint32_t len;
+	uint32_t len = 0;
 	int err = _u32(p, &len, what);
 
 	if (err)
@@ -212,7 +212,7 @@ static int _raw(struct pctx *p, struct feat_raw *r)
 
 static int _parse_string(struct pctx *p)
 {
-	char *s;
+	char *s = NULL;
 	int err = _str(p, &s, "string");
 
 	if (err)
@@ -335,8 +335,8 @@ static int _parse_total_mem(struct pctx *p)
 
 static int _parse_cmdline(struct pctx *p)
 {
-	char **argv;
-	uint32_t nr;
+	char **argv = NULL;
+	uint32_t nr = 0;
 	int err = _str_list(p, &argv, &nr, "nr args");
 
 	if (err)
@@ -455,7 +455,7 @@ static int _parse_event_desc(struct pctx *p)
 {
 	struct feat_event *v;
 	uint64_t off = cursor__offset(&p->c);
-	uint32_t nr, attr_sz;
+	uint32_t nr = 0, attr_sz = 0;
 	bool rejected = false;
 	int err = _u32(p, &nr, "nr events");
 
@@ -635,7 +635,7 @@ out:
 static int _parse_numa_topology(struct pctx *p)
 {
 	struct feat_numa_node *v;
-	uint32_t nr;
+	uint32_t nr = 0;
 	int err = _count(p, &nr, 24, "nr nodes");
 
 	if (err)
@@ -672,7 +672,7 @@ static int _parse_flag(struct pctx *p)
 static int _parse_pmu_mappings(struct pctx *p)
 {
 	struct feat_pmu_mapping *v;
-	uint32_t nr;
+	uint32_t nr = 0;
 	int err = _count(p, &nr, 8, "nr pmus");
 
 	if (err)
@@ -695,7 +695,7 @@ static int _parse_pmu_mappings(struct pctx *p)
 static int _parse_group_desc(struct pctx *p)
 {
 	struct feat_group *v;
-	uint32_t nr;
+	uint32_t nr = 0;
 	int err = _count(p, &nr, 12, "nr groups");
 
 	if (err)
@@ -718,11 +718,9 @@ static int _parse_group_desc(struct pctx *p)
 		struct feat_group_state *g = calloc(p->f->nr_events ? p->f->nr_events : 1,
 						    sizeof(*g));
 
-		if (!g)
-			return _nomem(p);
 		/* perf checks the groups against its evlist (EVENT_DESC has the same
-		 * events in the same order) */
-		if (!features__group_rebuild(p->f, g, p->f->nr_events))
+		 * events in the same order); without memory we only skip the check */
+		if (g && !features__group_rebuild(p->f, g, p->f->nr_events))
 			p->perf_fails = true;
 		free(g);
 	}
@@ -758,7 +756,7 @@ bool features__group_rebuild(const struct features *f, struct feat_group_state *
 static int _parse_auxtrace(struct pctx *p)
 {
 	struct feat_auxtrace_entry *v;
-	uint64_t nr;
+	uint64_t nr = 0;
 	int err = _count64(p, &nr, 16, "nr index entries");
 
 	if (err)
@@ -797,7 +795,7 @@ static int _cache_one(struct pctx *p, struct feat_cache *c)
 static int _parse_cache(struct pctx *p)
 {
 	struct feat_cache *v = NULL;
-	uint32_t version, nr = 0;
+	uint32_t version = 0, nr = 0;
 	int err = _u32(p, &version, "version");
 
 	if (err)
@@ -864,7 +862,7 @@ static int _mem_node(struct pctx *p, struct feat_mem_node *n)
 static int _parse_mem_topology(struct pctx *p)
 {
 	struct feat_mem_node *v = NULL;
-	uint64_t version, bsize = 0, nr = 0;
+	uint64_t version = 0, bsize = 0, nr = 0;
 	int err = _u64(p, &version, "version");
 
 	if (err)
@@ -982,7 +980,7 @@ static int _bpf_prog_one(struct pctx *p, struct feat_bpf_prog *b, uint32_t i)
 static int _parse_bpf_prog_info(struct pctx *p)
 {
 	struct feat_bpf_prog *v, *out;
-	uint32_t nr, *ids, *order;
+	uint32_t nr = 0, *ids, *order;
 	long n;
 	int err;
 
@@ -1020,7 +1018,7 @@ static int _parse_bpf_btf(struct pctx *p)
 {
 	struct feat_btf *v, *out;
 	const unsigned char *b;
-	uint32_t nr, *ids, *order;
+	uint32_t nr = 0, *ids, *order;
 	uint64_t off;
 	long n;
 	int err;
@@ -1063,7 +1061,7 @@ static int _parse_bpf_btf(struct pctx *p)
 
 static int _parse_compressed(struct pctx *p)
 {
-	struct feat_compressed c;
+	struct feat_compressed c = { 0 };
 	int err = _u32(p, &c.version, "version");
 
 	if (!err)
@@ -1083,7 +1081,7 @@ static int _parse_compressed(struct pctx *p)
 /* u32 nr, then nr {string name, string value}, kept as "name=value". */
 static int _pmu_caps(struct pctx *p, struct feat_pmu_caps *pc)
 {
-	uint32_t nr;
+	uint32_t nr = 0;
 	int err = _count(p, &nr, 8, "nr capabilities");
 
 	if (err)
@@ -1092,7 +1090,7 @@ static int _pmu_caps(struct pctx *p, struct feat_pmu_caps *pc)
 	if (!pc->caps)
 		return _nomem(p);
 	for (uint32_t i = 0; i < nr; i++) {
-		char *name, *value;
+		char *name = NULL, *value = NULL;
 		size_t ln, lv;
 
 		err = _str(p, &name, "capability name");
@@ -1150,7 +1148,7 @@ static int _parse_clock_data(struct pctx *p)
 static int _parse_hybrid_topology(struct pctx *p)
 {
 	struct feat_hybrid_node *v;
-	uint32_t nr;
+	uint32_t nr = 0;
 	int err = _count(p, &nr, 8, "nr nodes");
 
 	if (err)
@@ -1173,7 +1171,7 @@ static int _parse_hybrid_topology(struct pctx *p)
 static int _parse_pmu_caps(struct pctx *p)
 {
 	struct feat_pmu_caps *v;
-	uint32_t nr;
+	uint32_t nr = 0;
 	int err = _count(p, &nr, 8, "nr pmus");
 
 	if (err)

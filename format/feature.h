@@ -32,7 +32,7 @@ struct diag;
 
 /** One EVENT_DESC entry (an evsel as perf record described it). */
 struct feat_event {
-	struct event_attr attr;	/* decoded (host order): the fields inside its own size */
+	struct event_attr attr;	/* decoded, host order: the fields inside attr.size */
 	struct event_attr attr_perf61;	/* what perf 6.1 prints: min(attr_sz, 128) bytes
 					 * whatever attr.size says and, cross-endian,
 					 * clockid/sample_regs_intr/sig_data left swapped */
@@ -123,7 +123,7 @@ struct feat_bpf_prog {
 	uint32_t info_len;	/* bytes of info as stored (<= FEAT_BPF_INFO_MAX) */
 	uint32_t data_len;	/* bytes of data */
 	uint64_t arrays;	/* bit mask of the arrays present in data */
-	unsigned char *info;	/* owned, FEAT_BPF_INFO_MAX bytes, zero-filled past info_len */
+	unsigned char *info;	/* owned, FEAT_BPF_INFO_MAX bytes, zeros past info_len */
 	unsigned char *data;	/* owned, data_len bytes; info pointers are offsets here */
 };
 
@@ -153,7 +153,7 @@ struct feat_hybrid_node {
 /** One BUILD_ID entry (the header of a build-id table entry and its file name). */
 struct feat_build_id {
 	int32_t pid;		/* -1 = host kernel/user space, 0 = default guest */
-	uint16_t misc;		/* record misc: cpumode in bits 0..2, bit 15 = size valid */
+	uint16_t misc;		/* cpumode in bits 0..2; bit 15: size is valid */
 	uint8_t build_id[20];
 	uint8_t size;		/* valid bytes of build_id (20 unless misc bit 15) */
 	char *filename;		/* owned */
@@ -198,7 +198,7 @@ struct features {
 	uint32_t nr_cpus_avail;		/* NRCPUS: highest present cpu + 1 */
 	uint32_t nr_cpus_online;
 	uint64_t total_mem_kb;		/* TOTAL_MEM */
-	char **cmdline;			/* CMDLINE argv (element 0 = perf's path); owned */
+	char **cmdline;			/* CMDLINE argv, [0] = perf's path; owned */
 	uint32_t nr_cmdline;
 
 	struct feat_event *events;	/* EVENT_DESC; owned */
@@ -220,7 +220,7 @@ struct features {
 	uint32_t nr_caches;
 	uint64_t first_sample_ns;	/* SAMPLE_TIME (0 in pipe mode) */
 	uint64_t last_sample_ns;
-	uint64_t mem_version;		/* MEM_TOPOLOGY: 1; other versions leave nodes empty */
+	uint64_t mem_version;		/* MEM_TOPOLOGY: 1 (others: no nodes) */
 	uint64_t mem_block_size;	/* bytes */
 	struct feat_mem_node *mem_nodes;	/* owned */
 	uint64_t nr_mem_nodes;
@@ -269,7 +269,7 @@ void features__exit(struct features *f);
  * @brief Parse one feature body and mark it present.
  * @param f            destination; call in increasing feat_id order (CPU_TOPOLOGY uses
  *                     NRCPUS' nr_cpus_avail, as perf does)
- * @param feat_id      HEADER_* id; ids perf 6.1 does not know (0, >= 32) are marked
+ * @param feat_id      HEADER_* id; ids perf 6.1 does not know (0, 32..255) are marked
  *                     present and otherwise ignored
  * @param body, size   the body bytes (size in bytes; the section size, or the record
  *                     size minus 16 for a pipe HEADER_FEATURE record)
@@ -277,10 +277,14 @@ void features__exit(struct features *f);
  * @param file_offset  file offset of body[0], used for diagnostics and feat_raw
  * @param path         file name for diagnostics
  * @param d            diagnostic, may be NULL
- * @return 0; -DIAG_BAD_FEATURE when the body is truncated, a count or string length is
+ * @return 0; -DIAG_BAD_FEATURE when feat_id >= FEAT_BITS, the body is truncated, a
+ *         count or string length is
  *         larger than the section can hold, an attr is malformed, or the body
  *         contradicts itself (d names the feature, the field and its file offset);
- *         -ENOMEM. On error the feature is left absent and f's other content unchanged.
+ *         -ENOMEM. On error f is unchanged (a feature parsed earlier keeps its content).
+ *         Pipe callers check the u64 feat_id of a HEADER_FEATURE record before narrowing
+ *         it: perf 6.1 ends the features at FEAT_LAST_PERF61 and refuses 0 and larger
+ *         ids.
  * Ownership: nothing of body is retained (copies are made). Thread safety: touches only
  * *f and *d.
  * Format: reference 2.2 and 2.3. Bodies that are well formed but that perf 6.1's reader
@@ -289,8 +293,8 @@ void features__exit(struct features *f);
  * CPU_TOPOLOGY socket id above nr_cpus_avail (per-cpu part dropped), a GROUP_DESC that
  * does not fit the EVENT_DESC events, a bpf_prog_info larger than perf's (the
  * programs before it are kept). EVENT_DESC attrs with reserved or unknown bits set
- * events_rejected. BPF_PROG_INFO and BPF_BTF are left empty when swap is set, as
- * perf 6.1 does.
+ * events_rejected. BPF_PROG_INFO and BPF_BTF are not read when swap is set (perf 6.1
+ * does not interpret them); the bit is set and earlier content stays.
  */
 int features__parse(struct features *f, unsigned feat_id, const void *body, size_t size,
 		     bool swap, uint64_t file_offset, const char *path, struct diag *d);
@@ -343,7 +347,11 @@ bool features__perf_processed(const struct features *f, unsigned feat, bool is_d
 bool features__group_rebuild(const struct features *f, struct feat_group_state *out,
 			     size_t nr_evsels);
 
-/** DIR_FORMAT version (0 when absent). Thread safety: read-only. */
+/**
+ * @brief DIR_FORMAT version.
+ * @return the stored version, 0 when the feature is absent.
+ * Thread safety: read-only. Format: feature HEADER_DIR_FORMAT (u64, perf writes 1).
+ */
 static inline uint64_t features__dir_version(const struct features *f)
 {
 	return features__has(f, FEAT_DIR_FORMAT) ? f->dir_version : 0;

@@ -12,6 +12,7 @@
 
 #include "format/bytes.h"
 #include "format/diag.h"
+#include "format/feature.h"
 #include "format/record.h"
 #include "reader/ordered.h"
 #include "reader/reader-internal.h"
@@ -30,12 +31,15 @@ struct session {
 	uint64_t feat_offset;
 	int64_t mtime;
 	struct evlist evlist;
+	struct features features;	/* parsed feature sections (pipe: after load) */
 	struct reader *readers;		/* owned array; [0] holds the header file */
 	size_t nr_readers;
 	struct workqueue *wq;		/* owned */
 	char **warnings;		/* owned */
 	size_t nr_warnings;
 };
+
+static int parse_features(struct session *s, struct diag *d);
 
 static int add_reader(struct session *s, const char *label, const char *fspath)
 {
@@ -120,21 +124,6 @@ static int open_regular(struct session *s, struct reader *r, struct diag *d)
 					  &s->feat_offset, r->label, d);
 }
 
-static int dir_version(struct session *s, uint64_t *version)
-{
-	const void *body;
-	size_t size;
-	uint64_t off;
-	bool swap;
-
-	*version = 0;
-	if (!session__feature(s, FEAT_DIR_FORMAT, &body, &size, &off, &swap))
-		return 0;
-	if (size < 8)
-		return -DIAG_BAD_FEATURE;
-	*version = bytes__u64x(body, swap);
-	return 0;
-}
 
 /* data.* files of a directory, in readdir order as perf 6.1 takes them. */
 static int open_dir_files(struct session *s, struct diag *d)
@@ -205,6 +194,7 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 	if (!s)
 		return -ENOMEM;
 	evlist__init(&s->evlist);
+	features__init(&s->features);
 	s->path = strdup(path);
 	if (!s->path) {
 		err = -ENOMEM;
@@ -268,12 +258,11 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 		if (err)
 			goto err;
 	}
+	if (!s->is_pipe && (err = parse_features(s, d)))
+		goto err;
 	if (s->is_dir) {
-		if (dir_version(s, &version)) {
-			err = diag__set(d, s->readers[0].label, s->feat[FEAT_DIR_FORMAT].offset,
-					-DIAG_BAD_FEATURE, "DIR_FORMAT feature too short");
-			goto err;
-		}
+		version = features__has(&s->features, FEAT_DIR_FORMAT) ?
+			  features__dir_version(&s->features) : 0;
 		if (version > 1) {
 			err = diag__set(d, s->readers[0].label, s->feat[FEAT_DIR_FORMAT].offset,
 					-DIAG_DIR_VERSION,
@@ -310,6 +299,7 @@ void session__close(struct session *s)
 		free(s->warnings[i]);
 	free(s->warnings);
 	evlist__exit(&s->evlist);
+	features__exit(&s->features);
 	free(s->path);
 	free(s);
 }
@@ -367,43 +357,55 @@ int session__load(struct session *s, struct diag *d)
 			r->warning = NULL;
 		}
 	}
+	if (s->is_pipe && (err = parse_features(s, d)))
+		return err;
 	name_events_from_desc(s);
 	name_events_from_updates(s);
 	return 0;
 }
 
-/* EVENT_DESC (feature 12) carries each event's name, in attrs-table order:
- * u32 nr, u32 attr_size, then per event attr, u32 nr_ids, string name, u64 ids[]. */
+/* Every present feature, in id order (CPU_TOPOLOGY needs NRCPUS before it). */
+static int parse_features(struct session *s, struct diag *d)
+{
+	for (unsigned f = 1; f < FEAT_BITS; f++) {
+		const void *body;
+		size_t size;
+		uint64_t off;
+		bool swap;
+		int err;
+
+		if (!session__feature(s, f, &body, &size, &off, &swap))
+			continue;
+		if (f > FEAT_LAST_PERF61)
+			continue;	/* newer than we know: skipped, as perf skips them */
+		err = features__parse(&s->features, f, body, size, swap, off,
+				      s->readers[0].label, d);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* EVENT_DESC names the events; perf matches them by id (unless it rejected the
+ * section, e.g. for attr bits newer than it knows). */
 static void name_events_from_desc(struct session *s)
 {
-	const void *body;
-	size_t size;
-	uint64_t off;
-	bool swap;
-	struct cursor c;
-	uint32_t nr, attr_sz, nr_ids, len;
-	const unsigned char *name;
-
-	if (!session__feature(s, FEAT_EVENT_DESC, &body, &size, &off, &swap))
+	if (s->features.events_rejected)
 		return;
-	cursor__init(&c, body, size, off, swap);
-	if (!cursor__u32(&c, &nr) || !cursor__u32(&c, &attr_sz))
-		return;
-	for (uint32_t i = 0; i < nr; i++) {
-		if (!cursor__skip(&c, attr_sz) || !cursor__u32(&c, &nr_ids) ||
-		    !cursor__u32(&c, &len) || !cursor__bytes(&c, len, &name) ||
-		    !cursor__skip(&c, (size_t)nr_ids * 8))
-			return;
-		if (i < s->evlist.nr && !s->evlist.evsels[i]->name && len) {
-			char *n = strndup((const char *)name, len);
+	for (size_t i = 0; i < s->evlist.nr; i++) {
+		struct evsel *ev = s->evlist.evsels[i];
+		const struct feat_event *fe;
 
-			if (n) {
-				evsel__set_name(s->evlist.evsels[i], n);
-				free(n);
-			}
-		}
+		if (ev->name)
+			continue;
+		fe = ev->nr_ids ? features__event_by_id(&s->features, ev->ids[0]) : NULL;
+		if (!fe && i < s->features.nr_events && !ev->nr_ids)
+			fe = &s->features.events[i];
+		if (fe && fe->name)
+			evsel__set_name(ev, fe->name);
 	}
 }
+
 
 /* EVENT_UPDATE records of type NAME (2) name events (pipe mode sends them). */
 static void name_events_from_updates(struct session *s)
@@ -515,6 +517,7 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
 /* --- accessors ----------------------------------------------------------------- */
 
 struct evlist *session__evlist(struct session *s) { return &s->evlist; }
+const struct features *session__features(const struct session *s) { return &s->features; }
 size_t session__nr_files(const struct session *s) { return s->nr_readers; }
 const char *session__path(const struct session *s) { return s->path; }
 bool session__is_pipe(const struct session *s) { return s->is_pipe; }

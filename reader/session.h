@@ -99,6 +99,12 @@ typedef int (*session_deliver_fn)(void *ctx, const struct record_ref *const *rec
  */
 int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t batch);
 
+struct features;
+
+/** The parsed feature sections (regular files: after session__open; pipes: after
+ *  session__load). Borrowed. Format: reference 2.3. */
+const struct features *session__features(const struct session *s);
+
 /** The events (immutable after session__load). */
 struct evlist *session__evlist(struct session *s);
 

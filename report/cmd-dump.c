@@ -195,9 +195,3 @@ int cmd_dump(struct session *s, const struct report_opts *o, FILE *out)
 	machine__delete(dp.machine);
 	return err;
 }
-
-int cmd_header(struct session *s, const struct report_opts *o, FILE *out)
-{
-	(void)s; (void)o; (void)out;
-	return 0;
-}

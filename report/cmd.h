@@ -28,7 +28,8 @@ int cmd_dump(struct session *s, const struct report_opts *o, FILE *out);
 /** @brief `dirreport --stdio`: the histogram report. */
 int cmd_report(struct session *s, const struct report_opts *o, FILE *out);
 
-/** @brief `--header-only` / the header part of `--header`. */
+/** @brief `--header-only` / the header part of `--header`.
+ *  Pipes need session__load() first (their features are records). */
 int cmd_header(struct session *s, const struct report_opts *o, FILE *out);
 
 #endif

@@ -232,6 +232,30 @@ void dso__set_build_id(struct dso *dso, const uint8_t *id, size_t size)
 	dso->has_build_id = true;
 }
 
+int dsos__apply_build_id(struct dsos *d, int32_t pid, uint16_t misc, const char *filename,
+			 const uint8_t *id, size_t size)
+{
+	unsigned cpumode = misc & 7;
+	struct dso *dso;
+
+	/* perf keeps guest machines apart; cpumodes 1 kernel, 2 user, 4/5 guest */
+	if (pid != -1 || (cpumode != 1 && cpumode != 2))
+		return 0;
+	dso = dsos__findnew(d, filename);
+	if (!dso)
+		return -ENOMEM;
+	dso__set_build_id(dso, id, size);
+	return 0;
+}
+
+int dsos__load_all(struct dsos *d)
+{
+	for (size_t i = 0; i < d->cap; i++)
+		if (d->v[i] && dso__load(d->v[i]) == -ENOMEM)
+			return -ENOMEM;
+	return 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Candidate files                                                           */
 /* ------------------------------------------------------------------------ */

@@ -145,6 +145,33 @@ int dso__set_kernel_ref(struct dso *kdso, const char *mmap_name, uint64_t pgoff)
 void dso__set_build_id(struct dso *dso, const uint8_t *id, size_t size);
 
 /**
+ * @brief Apply one BUILD_ID feature entry the way perf does when it opens a file:
+ *        the dso of that name (created if needed; "[kernel.kallsyms]" is the kernel
+ *        dso) gets the build-id.  Entries of guest machines (pid other than -1) and
+ *        of unknown cpumodes are ignored.  Must run before symbols are loaded: the
+ *        build-id decides which files are acceptable, whether a [vdso] can be
+ *        resolved and which kallsyms the kernel uses.
+ * @param pid      the entry's pid (-1 for the host)
+ * @param misc     the entry's header misc (cpumode in the low 3 bits)
+ * @param filename the entry's file name
+ * @param id, size build-id bytes (size = bid_size when misc bit 15 is set, else 20)
+ * @return 0, or -ENOMEM.
+ * Thread safety: collection's thread.
+ * Format: BUILD_ID feature section (reference 2.3).
+ */
+int dsos__apply_build_id(struct dsos *d, int32_t pid, uint16_t misc, const char *filename,
+			 const uint8_t *id, size_t size);
+
+/**
+ * @brief Load the symbols of every dso of the collection now, so that lookups can
+ *        then run on several threads.
+ * @return 0, or -ENOMEM.
+ * Thread safety: collection's thread; afterwards lookups are read-only.
+ * Format: none.
+ */
+int dsos__load_all(struct dsos *d);
+
+/**
  * @brief Search the symbol sources now (dso__find_symbol() does this on first use).
  * @return number of symbols (0 when none was found: the dso then resolves nothing),
  *         or -ENOMEM.  Other failures are kept in dso->load_err and return 0.

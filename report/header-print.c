@@ -5,7 +5,7 @@
 #include <inttypes.h>	/* PRIu64, PRIx64, PRId64 */
 #include <stdarg.h>	/* va_list */
 #include <stdlib.h>	/* calloc, free */
-#include <string.h>	/* strcmp, strlen, strnlen, memcpy */
+#include <string.h>	/* strcmp, strncmp, strlen, memcpy */
 #include <time.h>	/* localtime_r, strftime, tzset */
 
 #include "format/attr.h"
@@ -290,8 +290,11 @@ static void _print_cpu_topology(FILE *fp, const struct hpctx *hi)
 	_print_str_lines(fp, "# sibling dies    : ", t->die_cpus, t->nr_die_cpus);
 	_print_str_lines(fp, "# sibling threads : ", t->core_cpus, t->nr_core_cpus);
 	if (!t->has_cpus) {
-		fprintf(fp, dies ? "# Core ID, Die ID and Socket ID information is not available\n"
-				 : "# Core ID and Socket ID information is not available\n");
+		if (dies)
+			fprintf(fp, "# Core ID, Die ID and Socket ID information is not "
+				    "available\n");
+		else
+			fprintf(fp, "# Core ID and Socket ID information is not available\n");
 		return;
 	}
 	for (uint32_t i = 0; i < t->nr_cpus; i++) {
@@ -895,19 +898,23 @@ static bool _bitmap_has(const uint64_t *bm, unsigned bit)
 	return bm[bit / 64] >> (bit % 64) & 1;
 }
 
+/* ctime()'s text (asctime format, C locale names): "Sun Nov 22 09:02:04 2026\n" */
 static void _print_captured_on(FILE *fp, time_t t)
 {
-	char buf[64];
+	static const char days[7][4] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
+	static const char months[12][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					    "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
 	struct tm tm;
 
 	tzset();
-	/* ctime() format, e.g. "Sun Nov 22 09:02:04 2026\n" (ctime is banned here) */
-	if (!localtime_r(&t, &tm) ||
-	    !strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y\n", &tm)) {
-		fprintf(fp, "# captured on    : (null)");	/* what glibc makes of NULL */
+	if (!localtime_r(&t, &tm) || tm.tm_wday < 0 || tm.tm_wday > 6 || tm.tm_mon < 0 ||
+	    tm.tm_mon > 11) {
+		fprintf(fp, "# captured on    : (null)");	/* glibc's text for NULL */
 		return;
 	}
-	fprintf(fp, "# captured on    : %s", buf);
+	fprintf(fp, "# captured on    : %.3s %.3s%3d %.2d:%.2d:%.2d %d\n", days[tm.tm_wday],
+		months[tm.tm_mon], tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		tm.tm_year + 1900);
 }
 
 int header_print__header(FILE *fp, const struct header_print_info *hi)

@@ -106,7 +106,8 @@ int main(int argc, char **argv)
 	so.path = o.input;
 	so.jobs = o.jobs;
 	err = session__open(&s, &so, &d);
-	if (!err && !o.header_only)
+	/* --header-only reads no records, except a pipe's: its features are records */
+	if (!err && (!o.header_only || session__is_pipe(s)))
 		err = session__load(s, &d);
 	if (err) {
 		if (d.code == 0)

@@ -1311,6 +1311,147 @@ static void strip_params(char *s)
 	s[n] = '\0';
 }
 
+/* One legacy-Rust escape "$..$" at e (len bytes left); 0 if not one. */
+static char rust_escape(const char *e, size_t len, size_t *used)
+{
+	static const struct { const char *code; char c; } tab[] = {
+		{ "SP", '@' }, { "BP", '*' }, { "RF", '&' }, { "LT", '<' },
+		{ "GT", '>' }, { "LP", '(' }, { "RP", ')' },
+	};
+	size_t n = 0;
+	char c = 0;
+
+	if (len < 3 || e[0] != '$')
+		return 0;
+	e++, len--;
+	if (e[0] == 'C') {
+		n = 1;
+		c = ',';
+	} else if (len > 2) {
+		n = 2;
+		for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+			if (e[0] == tab[i].code[0] && e[1] == tab[i].code[1])
+				c = tab[i].c;
+		if (e[0] == 'u' && len > 3) {
+			const char *hex = "0123456789abcdef";
+			const char *hi = e[1] ? strchr(hex, e[1]) : NULL;
+			const char *lo = e[2] ? strchr(hex, e[2]) : NULL;
+
+			n = 3;
+			if (!hi || !lo || hi - hex > 7 || (hi - hex) * 16 + (lo - hex) < 0x20)
+				return 0;
+			c = (char)((hi - hex) * 16 + (lo - hex));
+		}
+	}
+	if (!c || len <= n || e[n] != '$')
+		return 0;
+	*used = n + 2;
+	return c;
+}
+
+/* Append one legacy-Rust identifier, unescaped, to out (enough room guaranteed). */
+static void rust_ident(const char *id, size_t len, char *out, size_t *o)
+{
+	if (len >= 2 && id[0] == '_' && id[1] == '$')	/* XID_Start padding */
+		id++, len--;
+	while (len > 0) {
+		size_t n = 1;
+		char c;
+
+		if (id[0] == '$') {
+			c = rust_escape(id, len, &n);
+			if (!c) {	/* unknown escape: the rest verbatim */
+				memcpy(out + *o, id, len);
+				*o += len;
+				return;
+			}
+			out[(*o)++] = c;
+		} else if (id[0] == '.') {
+			if (len >= 2 && id[1] == '.') {
+				memcpy(out + *o, "::", 2);
+				*o += 2;
+				n = 2;
+			} else {
+				out[(*o)++] = '.';
+			}
+		} else {
+			out[(*o)++] = id[0];
+		}
+		id += n;
+		len -= n;
+	}
+}
+
+/* "h" + 16 lowercase hex digits with at least 5 distinct digits (libiberty's test). */
+static bool rust_is_hash(const char *id, size_t len)
+{
+	unsigned seen = 0, count = 0;
+
+	if (len != 17 || id[0] != 'h')
+		return false;
+	for (size_t i = 1; i < 17; i++) {
+		const char *hex = "0123456789abcdef", *p = id[i] ? strchr(hex, id[i]) : NULL;
+
+		if (!p)
+			return false;
+		seen |= 1u << (p - hex);
+	}
+	for (; seen; seen >>= 1)
+		count += seen & 1;
+	return count >= 5;
+}
+
+/*
+ * Legacy Rust symbols (_ZN...17h<hash>E) as libiberty's cplus_demangle prints them
+ * without DMGL_VERBOSE: path components joined by "::", escapes decoded, the hash
+ * dropped.  NULL if name is not one.
+ */
+static char *rust_legacy_demangle(const char *name)
+{
+	const char *p = name + 3, *end = strstr(name, ".llvm.");
+	const char *last = NULL;
+	size_t last_len = 0, o = 0;
+	char *out;
+
+	if (!end)	/* an LTO ".llvm.<n>" suffix is not printed */
+		end = name + strlen(name);
+	for (const char *c = p; c < end; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("_$.:@", *c))
+			return NULL;
+	if (end - p < 20 || end[-1] != 'E' || memcmp(end - 20, "17h", 3))
+		return NULL;
+	end--;	/* the E */
+	out = malloc((size_t)(end - p) * 2 + 1);
+	if (!out)
+		return NULL;
+	while (p < end) {
+		size_t len = 0;
+
+		if (!isdigit((unsigned char)*p))
+			goto fail;
+		while (p < end && isdigit((unsigned char)*p))
+			len = len * 10 + (size_t)(*p++ - '0');
+		if (len == 0 || len > (size_t)(end - p))
+			goto fail;
+		if (p + len == end) {	/* the hash */
+			last = p;
+			last_len = len;
+		} else {
+			if (o)
+				memcpy(out + o, "::", 2), o += 2;
+			rust_ident(p, len, out, &o);
+		}
+		p += len;
+	}
+	if (!last || !rust_is_hash(last, last_len) || !o)
+		goto fail;
+	out[o] = '\0';
+	return out;
+fail:
+	free(out);
+	return NULL;
+}
+
 char *symbol__demangle(const char *name)
 {
 	char *full;
@@ -1319,6 +1460,13 @@ char *symbol__demangle(const char *name)
 
 	if (name[0] != '_' || name[1] != 'Z')
 		return NULL;
+	/* libiberty tries Rust's legacy scheme before C++ (both start with _ZN) */
+	if (name[2] == 'N') {
+		char *r = rust_legacy_demangle(name);
+
+		if (r)
+			return r;
+	}
 	pthread_once(&demangle_once, demangle_init);
 	if (!cxa_demangle)
 		return NULL;

@@ -66,6 +66,7 @@ TIMEOUT=${TIMEOUT:-60}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli-tests.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC3045 # dash and bash both have ulimit -c; no core files
 ulimit -c 0 2>/dev/null
 
 npass=0 nfail=0 nskip=0
@@ -173,6 +174,7 @@ fi
 # --- golden ------------------------------------------------------------------------------
 echo "-- golden (tests/golden)"
 for dir in tests/golden/*/; do
+	dir=${dir%/}
 	[ -f "$dir/cmd" ] || continue
 	name=golden:$(basename "$dir")
 	set -f
@@ -209,7 +211,7 @@ for dir in tests/golden/*/; do
 		cp "$tmp/out" "$tmp/got" ;;
 	esac
 	if ! cmp -s "$tmp/want" "$tmp/got"; then
-		fail "$name" "stdout differs from $dir""expected.stdout" "$tmp/want" "$tmp/got"
+		fail "$name" "stdout differs from $dir/expected.stdout" "$tmp/want" "$tmp/got"
 	elif [ -f "$dir/expected.stderr" ] && ! cmp -s "$dir/expected.stderr" "$tmp/err"; then
 		fail "$name" "stderr differs" "$dir/expected.stderr" "$tmp/err"
 	else
@@ -260,6 +262,7 @@ if ! sh tests/malformed/make.sh "$gen" >"$tmp/gen.log" 2>&1; then
 	sed 's/^/    /' "$tmp/gen.log"
 else
 	for dir in tests/malformed/*/; do
+		dir=${dir%/}
 		[ -f "$dir/cmd" ] || continue
 		c=$(basename "$dir")
 		name=malformed:$c

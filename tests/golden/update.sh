@@ -70,7 +70,7 @@ for c; do
 	# shellcheck disable=SC2086
 	set -- $args
 	set +f
-	in= mode=stdio prev=
+	in='' mode=stdio prev=''
 	for a; do
 		case $prev in -i | --input) in=$a ;; esac
 		case $a in

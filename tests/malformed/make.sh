@@ -26,11 +26,12 @@ fsize() { wc -c <"$1" | tr -d ' '; }
 
 # put FILE OFFSET NBYTES VALUE: overwrite NBYTES bytes at OFFSET with VALUE, little-endian.
 put() {
-	_s= _i=0
+	_s='' _i=0
 	while [ "$_i" -lt "$3" ]; do
 		_s="$_s\\$(printf '%03o' $(( ($4 >> (8 * _i)) & 255 )))"
 		_i=$((_i + 1))
 	done
+	# shellcheck disable=SC2059 # the format is the octal escapes built above
 	printf "$_s" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
 
@@ -113,6 +114,7 @@ offset "$(hex 50)"
 new cut-last-record-pipe
 f=$samples/pipe.data
 last=$(records "$f" 16 "$(fsize "$f")" | awk '$3 > 8 { o = $1; s = $3 } END { print o, s }')
+# shellcheck disable=SC2086 # two numbers
 set -- $last
 head -c $(($1 + $2 / 2)) "$f" >"$d/input"
 offset "$(hex "$1")"
@@ -122,6 +124,7 @@ new cut-last-record-dir
 cp -R "$samples/threads.data" "$d/input"
 f=$d/input/data.1
 last=$(records "$f" 0 "$(fsize "$f")" | awk '$3 > 8 { o = $1; s = $3 } END { print o, s }')
+# shellcheck disable=SC2086 # two numbers
 set -- $last
 head -c $(($1 + $2 / 2)) "$f" >"$f.tmp" && mv "$f.tmp" "$f"
 offset "$(hex "$1")"
