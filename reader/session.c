@@ -216,7 +216,9 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 			goto err;
 		}
 	}
-	s->mtime = is_stdin ? 0 : (int64_t)st.st_mtime;
+	if (is_stdin && fstat(0, &st) < 0)
+		st.st_mtime = 0;
+	s->mtime = (int64_t)st.st_mtime;	/* perf prints it as "captured on" */
 	err = add_reader(s, hdr_path ? hdr_path : path, hdr_path ? hdr_path : path);
 	if (err)
 		goto err;
