@@ -25,7 +25,7 @@ CFLAGS += -std=c11 $(OPT) $(WARN) $(SANFLAGS) -pthread
 DEPFLAGS = -MMD -MP
 LDFLAGS += $(SANFLAGS) -pthread
 
-PKGS := libzstd libdw libelf
+PKGS := libzstd libdw libelf sqlite3
 DEB_DEPS := pkg-config libzstd-dev libsqlite3-dev libdw-dev libelf-dev check libc6-dbg
 
 ifeq ($(V),1)
@@ -50,18 +50,24 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 FORMAT_SRCS := $(wildcard format/*.c)
 READER_SRCS := $(wildcard reader/*.c)
 REPORT_SRCS := $(filter-out report/main.c,$(wildcard report/*.c))
+CONVERT_SRCS := $(wildcard convert/*.c)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 
 FORMAT_OBJS := $(FORMAT_SRCS:%.c=$(BUILD)/%.o)
 READER_OBJS := $(READER_SRCS:%.c=$(BUILD)/%.o)
 REPORT_OBJS := $(REPORT_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
+CONVERT_OBJS := $(CONVERT_SRCS:%.c=$(BUILD)/%.o)
+# convert/main.c is dirconvert's main(); the rest is libconvert.a (unit-testable)
+LIBCONVERT_OBJS := $(filter-out $(BUILD)/convert/main.o,$(CONVERT_OBJS))
 
 LIBFORMAT := $(BUILD)/libformat.a
 LIBREADER := $(BUILD)/libreader.a
 LIBREPORT := $(BUILD)/libreport.a
+LIBCONVERT := $(BUILD)/libconvert.a
+PROGRAMS := $(BUILD)/dirreport $(if $(CONVERT_SRCS),$(BUILD)/dirconvert)
 
-all: $(BUILD)/dirreport
+all: $(PROGRAMS)
 
 $(BUILD):
 	$(Q)mkdir -p $@
@@ -90,12 +96,18 @@ $(LIBREADER): $(READER_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBREPORT): $(REPORT_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
+$(LIBCONVERT): $(LIBCONVERT_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/dirreport: $(BUILD)/report/main.o $(LIBREPORT) $(LIBREADER) $(LIBFORMAT)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(BUILD)/unit-tests: $(UNIT_OBJS) $(LIBREPORT) $(LIBREADER) $(LIBFORMAT)
+$(BUILD)/dirconvert: $(BUILD)/convert/main.o $(LIBCONVERT) $(LIBREPORT) $(LIBREADER) $(LIBFORMAT)
+	@[ "$(V)" = 1 ] || echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(if $(CONVERT_SRCS),$(LIBCONVERT)) $(LIBREPORT) $(LIBREADER) $(LIBFORMAT)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm
 
@@ -103,7 +115,7 @@ $(BUILD)/unit-tests: $(UNIT_OBJS) $(LIBREPORT) $(LIBREADER) $(LIBFORMAT)
 demo: $(BUILD)/dirreport
 	$(BUILD)/dirreport -i samples/threads.data --stdio
 
-check: $(BUILD)/dirreport $(BUILD)/unit-tests
+check: $(PROGRAMS) $(BUILD)/unit-tests
 	@echo "== unit tests (Check)"
 	$(Q)$(BUILD)/unit-tests
 	@echo "== golden and malformed-input tests"
