@@ -128,7 +128,8 @@ static int fail(struct reader *r, uint64_t off, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	r->err = diag__set(&r->diag, r->label, off, code, "%s", msg);
+	/* errors name the file itself (a pipe's label is "pipe") at its real offset */
+	r->err = diag__set(&r->diag, r->fspath, off, code, "%s", msg);
 	return r->err;
 }
 
@@ -424,7 +425,7 @@ int reader__run(struct reader *r)
 	return 0;
 cut:
 	if (asprintf(&r->warning, "%s: offset %#llx: file ends inside a record; "
-		     "reporting the records before it", r->label,
+		     "reporting the records before it", r->fspath,
 		     (unsigned long long)st->pos) < 0)
 		r->warning = NULL;
 	st->end = st->pos;

@@ -219,7 +219,9 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 	if (is_stdin && fstat(0, &st) < 0)
 		st.st_mtime = 0;
 	s->mtime = (int64_t)st.st_mtime;	/* perf prints it as "captured on" */
-	err = add_reader(s, hdr_path ? hdr_path : path, hdr_path ? hdr_path : path);
+	/* fspath names the file in diagnostics too: standard input is "<stdin>" */
+	err = add_reader(s, hdr_path ? hdr_path : path,
+			 hdr_path ? hdr_path : is_stdin ? "<stdin>" : path);
 	if (err)
 		goto err;
 	fd = is_stdin ? 0 : open_fd(s->readers[0].fspath, s->readers[0].label, d);

@@ -171,6 +171,8 @@ int cmd_dump(struct session *s, const struct report_opts *o, FILE *out)
 		strbuf__init(&dp.chunks[c], 1 << 16);
 	dump_ctx__init(&dp.ctx, session__evlist(s), NULL);
 	err = machine__new(&dp.machine, o->kallsyms);
+	if (!err)
+		err = machine__apply_build_ids(dp.machine, session__features(s));
 	if (!err && session__is_pipe(s))
 		err = setup_pipe_ctx(&dp, NULL);
 	if (!err) {

@@ -9,6 +9,7 @@
 
 #include "format/bytes.h"
 #include "format/evlist.h"
+#include "format/feature.h"
 #include "format/record.h"
 #include "format/sample.h"
 #include "reader/session.h"
@@ -42,7 +43,8 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 		.comm = thread__comm(t),
 		.dso = al.map ? al.map->dso : NULL,
 		.sym = al.sym,
-		.addr = al.sym ? 0 : al.addr,
+		.addr = al.addr,
+		.sym_unmapped_start = al.sym_unmapped_start,
 		.level = al.level,
 	};
 	return hists__add(&rp->hists[ref->evsel->idx], &key, s.period);
@@ -91,8 +93,12 @@ int cmd_report(struct session *s, const struct report_opts *o, FILE *out)
 			return err;
 	}
 	err = machine__new(&rp.machine, o->kallsyms);
-	if (err)
+	if (!err)
+		err = machine__apply_build_ids(rp.machine, session__features(s));
+	if (err) {
+		machine__delete(rp.machine);
 		return err;
+	}
 	rp.hists = calloc(el->nr, sizeof(*rp.hists));
 	if (!rp.hists) {
 		machine__delete(rp.machine);

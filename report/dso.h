@@ -196,8 +196,11 @@ const struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
 
 /**
  * @brief First symbol start and last symbol end of a loaded table.
- *        perf moves the kernel map to this span once kallsyms is loaded
- *        (map__fixup_start/end), so kernel-map lookups must use it.
+ *
+ * perf loads the kernel's symbols lazily, the first time a sample's address falls
+ * in the kernel map as recorded by the MMAP ([_text, _text + len)); that sample keeps
+ * the map.  From then on the kernel map is [span start, span end)
+ * (map__fixup_start/end): it may grow (kallsyms data symbols past _etext) or shrink.
  * @return false if the dso has no symbols (loads it first if needed).
  * Thread safety: as dso__find_symbol.  Format: none.
  */

@@ -28,14 +28,13 @@ static uint64_t key_hash(const struct hist_entry *k)
 	x ^= (uint64_t)(uintptr_t)k->dso * 0xC2B2AE3D27D4EB4FULL;
 	x ^= k->sym ? (uint64_t)(uintptr_t)k->sym * 0x165667B19E3779F9ULL
 		    : (k->addr + 1) * 0x27D4EB2F165667C5ULL;
-	x ^= (uint64_t)k->level;
 	return x ^ (x >> 29);
 }
 
 static bool key_eq(const struct hist_entry *a, const struct hist_entry *b)
 {
 	return a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
-	       a->level == b->level && (a->sym || a->addr == b->addr);
+	       (a->sym || a->addr == b->addr);
 }
 
 static int grow(struct hists *h)
@@ -117,9 +116,19 @@ static int entry_cmp(const void *pa, const void *pb)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
+/* The Symbol column text without its "[k] " prefix. */
+static size_t sym_text(const struct hist_entry *e, char *buf, size_t len)
+{
+	if (e->sym)
+		return symbol__format(buf, len, e->sym, e->addr, e->sym_unmapped_start);
+	return symbol__format_addr(buf, len, e->addr);
+}
+
 static size_t sym_width(const struct hist_entry *e)
 {
-	return 4 + (e->sym ? strlen(symbol__name(e->sym)) : 2 + ADDR_HEX_WIDTH);
+	char buf[1];
+
+	return 4 + sym_text(e, buf, sizeof(buf));
 }
 
 static void print_padded(FILE *out, const char *s, size_t width)
@@ -142,7 +151,7 @@ int hists__fprintf(struct hists *h, const char *event_name, FILE *out)
 	struct hist_entry **sorted = malloc((h->nr ? h->nr : 1) * sizeof(*sorted));
 	size_t n = 0, w_comm = 7, w_dso = 13, w_sym = 6;
 	unsigned long nr = (unsigned long)h->nr_samples;
-	char unit = ' ';
+	char unit = ' ', text[1024];
 
 	if (!sorted)
 		return -ENOMEM;
@@ -195,10 +204,19 @@ int hists__fprintf(struct hists *h, const char *event_name, FILE *out)
 		fputs("  ", out);
 		print_padded(out, dso_name(e), w_dso);
 		fprintf(out, "  [%c] ", e->level);
-		if (e->sym)
-			fputs(symbol__name(e->sym), out);
-		else
-			fprintf(out, "%#0*llx", ADDR_HEX_WIDTH + 2, (unsigned long long)e->addr);
+		if (sym_text(e, text, sizeof(text)) < sizeof(text)) {
+			fputs(text, out);
+		} else {	/* a name longer than the stack buffer */
+			char *big = malloc(sym_text(e, text, 1) + 1);
+
+			if (!big) {
+				free(sorted);
+				return -ENOMEM;
+			}
+			sym_text(e, big, sym_text(e, text, 1) + 1);
+			fputs(big, out);
+			free(big);
+		}
 		fputc('\n', out);
 	}
 	fputs("\n\n", out);

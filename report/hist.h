@@ -5,7 +5,8 @@
  * and perf 6.1's `--stdio` rendering of it.
  *
  * Keys compare by identity: comm strings are interned by the machine, dsos and symbols
- * are unique objects, and unresolved addresses compare by value. The output order is
+ * are unique objects, and unresolved addresses compare by value. As in perf, the
+ * level ([k], [.]) is not part of the key: an entry shows its first sample's. The output order is
  * perf's: period descending, then comm, dso name and symbol name ascending (resolved
  * symbols before unresolved addresses, these by address).
  *
@@ -23,8 +24,10 @@ struct hist_entry {
 	const char *comm;		/* interned, borrowed */
 	struct dso *dso;		/* borrowed; NULL = [unknown] */
 	const struct symbol *sym;	/* borrowed; NULL = unresolved */
-	uint64_t addr;			/* unresolved: the printed address */
-	char level;			/* 'k', '.', ... */
+	uint64_t addr;			/* unresolved: the printed address (a key);
+					 * resolved: the first sample's map_ip */
+	uint64_t sym_unmapped_start;	/* resolved: see addr_location */
+	char level;			/* 'k', '.', ...: the first sample's (not a key) */
 	uint64_t period;		/* sum of sample periods (event counts) */
 	uint64_t nr_samples;
 };

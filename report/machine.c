@@ -6,6 +6,7 @@
 #include <string.h>	/* memcpy, memmove, strcmp, strlen */
 
 #include "format/bytes.h"
+#include "format/feature.h"
 #include "format/record.h"
 #include "format/sample.h"
 #include "reader/session.h"
@@ -318,24 +319,30 @@ static const struct map *maps__find(const struct maps *mp, uint64_t addr)
 	return NULL;
 }
 
-/* The kernel map: perf maps it identically (map_ip(ip) = ip) over the span of the
- * kernel's symbols once they are loaded (map__fixup_start/end). */
+/* The kernel map maps identically (map_ip(ip) = ip). perf moves it to the span of the
+ * kernel's symbols when they are loaded, i.e. at the first sample in it (see
+ * machine__resolve), so kallsyms is read only when a kernel sample needs it. */
 static int kernel_map(struct machine *m, const char *name, struct map *nm)
 {
-	uint64_t start, end;
-
 	m->kernel = dsos__kernel(m->dsos);
 	if (!m->kernel || dso__set_kernel_ref(m->kernel, name, nm->pgoff))
 		return -ENOMEM;
 	nm->dso = m->kernel;
-	if (dso__symbol_span(m->kernel, &start, &end)) {
-		nm->start = start;
-		nm->end = end;
-	} else {
-		nm->end = UINT64_MAX;
-	}
 	nm->pgoff = nm->start;
+	nm->kernel_fixup = true;
 	return maps__insert(&m->kernel_maps, nm);
+}
+
+int machine__apply_build_ids(struct machine *m, const struct features *f)
+{
+	for (size_t i = 0; i < f->nr_build_ids; i++) {
+		const struct feat_build_id *b = &f->build_ids[i];
+
+		if (dsos__apply_build_id(m->dsos, b->pid, b->misc, b->filename, b->build_id,
+					 b->size))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static int process_mmap(struct machine *m, const struct record_ref *ref)
@@ -344,7 +351,7 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 	uint16_t misc = bytes__u16(b + 4);
 	size_t name_off = ref->type == REC_MMAP2 ? 72 : 40;
 	int32_t pid, tid;
-	struct map nm;
+	struct map nm = { 0 };
 	char name[4096], dso_name[4096];
 	unsigned flags;
 	bool exec;
@@ -468,6 +475,19 @@ int machine__process(struct machine *m, const struct record_ref *ref,
 	}
 }
 
+/* The first sample in the kernel map loads its symbols; the sample keeps the map, and
+ * from then on the map covers the symbols' span (identity mapping: pgoff = start). */
+static void kernel_fixup(struct map *map)
+{
+	uint64_t start, end;
+
+	map->kernel_fixup = false;
+	if (dso__symbol_span(map->dso, &start, &end)) {
+		map->start = map->pgoff = start;
+		map->end = end;
+	}
+}
+
 void machine__resolve(struct machine *m, struct thread *t, uint16_t cpumode, uint64_t ip,
 		      struct addr_location *al)
 {
@@ -497,6 +517,10 @@ void machine__resolve(struct machine *m, struct thread *t, uint16_t cpumode, uin
 	al->map = maps__find(mp, ip);
 	if (!al->map)
 		return;
+	if (al->map->kernel_fixup)
+		kernel_fixup((struct map *)al->map);
 	al->addr = ip - al->map->start + al->map->pgoff;
 	al->sym = dso__find_symbol(al->map->dso, al->addr);
+	if (al->sym)
+		al->sym_unmapped_start = al->map->start + al->sym->start - al->map->pgoff;
 }

@@ -20,11 +20,14 @@
 
 struct sample;
 struct record_ref;
+struct features;
 
 struct map {
 	uint64_t start, end;	/* [start, end) virtual addresses */
 	uint64_t pgoff;		/* file offset of start, bytes */
 	struct dso *dso;	/* borrowed from the machine's dsos */
+	bool kernel_fixup;	/* kernel map: move to the span of its symbols when the
+				 * first sample lands in it (perf's map__fixup_start/end) */
 };
 
 struct maps {
@@ -55,6 +58,13 @@ void machine__delete(struct machine *m);
 int machine__process(struct machine *m, const struct record_ref *ref,
 		     const struct sample *s);
 
+/**
+ * @brief Give the dsos the build-ids of the BUILD_ID feature (before any lookup: they
+ *        decide which files may supply symbols, and which kallsyms the kernel uses).
+ * @return 0 or -ENOMEM. Format: feature BUILD_ID.
+ */
+int machine__apply_build_ids(struct machine *m, const struct features *f);
+
 /** @brief The thread (created on first use, as perf's findnew does), or NULL on ENOMEM. */
 struct thread *machine__findnew_thread(struct machine *m, int32_t pid, int32_t tid);
 
@@ -64,6 +74,8 @@ struct addr_location {
 	const struct map *map;		/* NULL: no map ([unknown]) */
 	const struct symbol *sym;	/* NULL: unresolved */
 	uint64_t addr;			/* map-relative address (perf's al->addr) */
+	uint64_t sym_unmapped_start;	/* sym->start as a virtual address (map.start +
+					 * sym->start - map.pgoff), for symbol__format */
 	char level;			/* 'k' kernel, '.' user, 'H' hypervisor, ... */
 };
 

@@ -29,9 +29,12 @@ static const char usage_text[] =
 	"    -I, --show-info        with --header/--header-only: full header\n"
 	"    -j, --jobs N           worker threads (default: online CPUs)\n"
 	"        --kallsyms FILE    kernel symbols (default: /proc/kallsyms)\n"
+	"        --no-children      self overhead only (the report dirreport prints)\n"
+	"    -g, --call-graph none  no callchain graph (the report dirreport prints)\n"
 	"    -h, --help             this text\n";
 
-enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS };
+enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDREN,
+       OPT_CHILDREN };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -42,6 +45,9 @@ static const struct option long_opts[] = {
 	{ "show-info", no_argument, NULL, 'I' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+	{ "children", no_argument, NULL, OPT_CHILDREN },
+	{ "call-graph", required_argument, NULL, 'g' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -79,7 +85,7 @@ int main(int argc, char **argv)
 	char line[1024], *end;
 	int c, err;
 
-	while ((c = getopt_long(argc, argv, "i:DIj:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:DIj:g:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 'D': dump = true; break;
@@ -88,6 +94,13 @@ int main(int argc, char **argv)
 		case OPT_HEADER: o.header = true; break;
 		case OPT_HEADER_ONLY: o.header_only = true; break;
 		case OPT_KALLSYMS: o.kallsyms = optarg; break;
+		case OPT_NO_CHILDREN: break;	/* the flat report is what we print */
+		case OPT_CHILDREN:
+			return bad_usage("--children: the children view is not implemented yet");
+		case 'g':
+			if (strcmp(optarg, "none"))
+				return bad_usage("-g: only 'none' is implemented yet");
+			break;
 		case 'j':
 			errno = 0;
 			o.jobs = (unsigned)strtoul(optarg, &end, 10);

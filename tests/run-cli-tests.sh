@@ -220,23 +220,43 @@ for dir in tests/golden/*/; do
 done
 
 # --- live --------------------------------------------------------------------------------
-echo "-- live (perf report vs dirreport on samples/)"
-for s in samples/*.data; do
+echo "-- live (perf report vs dirreport on samples/ and on fresh recordings)"
+# Fresh recordings made now, when perf can record here: a file and a --threads
+# directory (compressed), so the comparison also covers this machine's kernel and
+# binaries as they are today.
+fresh=
+if [ -n "$have_perf" ] && perf record -q -e cpu-clock -F 1000 -o "$tmp/fresh.data" -- \
+	sh -c 'seq 1 50000 | sort -r | md5sum >/dev/null' >/dev/null 2>&1 &&
+   perf record -q --threads -z -e cpu-clock -F 1000 -o "$tmp/fresh-threads.data" -- \
+	sh -c 'dd if=/dev/zero bs=64k count=100 2>/dev/null | gzip -1 >/dev/null' >/dev/null 2>&1
+then
+	fresh="$tmp/fresh.data $tmp/fresh-threads.data"
+fi
+for s in samples/*.data $fresh; do
 	[ -e "$s" ] || continue
-	for m in --stdio -D --header-only; do
+	# Recordings with callchains: perf's default is the children view, which is not
+	# implemented yet (README, known differences); compare the flat form instead.
+	stdio=--stdio
+	if [ -n "$have_perf" ] && perf evlist -v -i "$s" 2>/dev/null | grep -q CALLCHAIN; then
+		stdio="--stdio --no-children -g none"
+	fi
+	for m in "$stdio" -D --header-only; do
+		label=$(echo "$m" | tr ' ' '_')
 		if [ -z "$have_perf" ]; then
-			skip "live:$(basename "$s"):$m" "$perf_why"
+			skip "live:$(basename "$s"):$label" "$perf_why"
 			continue
 		fi
-		run "$tmp/pout" "$tmp/perr" perf report "$m" -i "$s"
+		# shellcheck disable=SC2086 # $m holds several words on purpose
+		run "$tmp/pout" "$tmp/perr" perf report $m -i "$s"
 		prc=$rc
 		strip_tip "$tmp/pout" "$tmp/want"
 		for j in "" 1; do
-			name=live:$(basename "$s"):$m${j:+:-j$j}
+			name=live:$(basename "$s"):$label${j:+:-j$j}
+			# shellcheck disable=SC2086
 			if [ -n "$j" ]; then
-				run "$tmp/out" "$tmp/err" "$bin" -j "$j" "$m" -i "$s"
+				run "$tmp/out" "$tmp/err" "$bin" -j "$j" $m -i "$s"
 			else
-				run "$tmp/out" "$tmp/err" "$bin" "$m" -i "$s"
+				run "$tmp/out" "$tmp/err" "$bin" $m -i "$s"
 			fi
 			crashed "$name" "$tmp/err" && continue
 			strip_tip "$tmp/out" "$tmp/got"
