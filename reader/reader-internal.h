@@ -62,6 +62,12 @@ struct reader {
 	size_t nr, cap;
 	struct arena arena;
 	struct pipe_feature pipe_feat[FEAT_BITS];
+	bool has_rounds;		/* a FINISHED_ROUND was read */
+	/* For the merge of round-less streams (session.c): */
+	uint32_t *turn;			/* owned: round-robin turn of each record */
+	uint32_t *queued;		/* owned: indexes of queued records, sorted by
+					 * (time, index) */
+	size_t nr_queued;
 	struct diag diag;		/* the error, when err != 0 */
 	int err;
 	char *warning;			/* owned, or NULL */

@@ -110,6 +110,8 @@ void reader__exit(struct reader *r)
 	ZSTD_freeDStream(r->st.zstd);
 	free(r->st.dbuf);
 	free(r->recs);
+	free(r->turn);
+	free(r->queued);
 	arena__exit(&r->arena);
 	free(r->label);
 	free(r->fspath);
@@ -308,6 +310,7 @@ static int on_record(struct reader *r, const unsigned char *p, uint32_t size,
 	}
 	if ((err = classify(r, &ref, off)))
 		return err;
+	r->has_rounds |= ref.type == REC_FINISHED_ROUND;
 	return push(r, &ref);
 }
 

@@ -61,15 +61,16 @@ static int prepare_sample(struct dumper *dp, struct dump_item *it, const struct 
 				    (int32_t)it->sample.tid);
 	if (!t)
 		return -ENOMEM;
-	machine__resolve(dp->machine, t, it->sample.misc & MISC_CPUMODE_MASK, it->sample.ip,
-			 &al);
+	/* -D prints the dso, never the symbol: no symbol table is loaded */
+	machine__resolve_map(dp->machine, t, it->sample.misc & MISC_CPUMODE_MASK,
+			     it->sample.ip, &al);
 	it->rec.nr_deliveries = 1;
 	it->rec.comm = thread__comm(t);
 	it->rec.tid = t->tid;
 	if (al.level == 'H')
 		it->rec.dso = "[hypervisor]";
 	else
-		it->rec.dso = al.map ? dso__long_name(al.map->dso) : NULL;
+		it->rec.dso = al.dso ? dso__long_name(al.dso) : NULL;
 	err = dump_stats__count_sample(&dp->stats, ref->evsel->idx);
 	return err;
 }
@@ -159,9 +160,9 @@ static int setup_pipe_ctx(struct dumper *dp, const char *arch)
 	return 0;
 }
 
-int cmd_dump(struct session *s, const struct report_opts *o, FILE *out)
+int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, FILE *out)
 {
-	struct dumper dp = { .s = s, .out = out };
+	struct dumper dp = { .s = s, .out = out, .machine = m };
 	struct strbuf tail;
 	int err;
 
@@ -169,11 +170,10 @@ int cmd_dump(struct session *s, const struct report_opts *o, FILE *out)
 	strbuf__init(&tail, 4096);
 	for (size_t c = 0; c < DUMP_CHUNKS; c++)
 		strbuf__init(&dp.chunks[c], 1 << 16);
+	(void)o;
 	dump_ctx__init(&dp.ctx, session__evlist(s), NULL);
-	err = machine__new(&dp.machine, o->kallsyms);
-	if (!err)
-		err = machine__apply_build_ids(dp.machine, session__features(s));
-	if (!err && session__is_pipe(s))
+	err = 0;
+	if (session__is_pipe(s))
 		err = setup_pipe_ctx(&dp, NULL);
 	if (!err) {
 		dump__preamble(&tail);
@@ -194,6 +194,5 @@ int cmd_dump(struct session *s, const struct report_opts *o, FILE *out)
 	free(dp.items);
 	free(dp.pipe_ctx);
 	dump_stats__exit(&dp.stats);
-	machine__delete(dp.machine);
 	return err;
 }

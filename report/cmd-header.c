@@ -12,7 +12,8 @@
 #include "report/header-print.h"
 #include "banned.h"
 
-int cmd_header(struct session *s, const struct report_opts *o, FILE *out)
+int cmd_header(struct session *s, const struct report_opts *o, struct machine *m,
+	       FILE *out)
 {
 	const struct file_header *h = session__header(s);
 	struct header_print_info hi = {
@@ -28,6 +29,7 @@ int cmd_header(struct session *s, const struct report_opts *o, FILE *out)
 	};
 	int err;
 
+	(void)m;
 	memcpy(hi.bitmap, h->features, sizeof(hi.bitmap));
 	err = header_print__header(out, &hi);
 	/* A pipe carries its features as records: perf prints them as they arrive,

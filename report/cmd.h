@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct machine;
 struct session;
 
 struct report_opts {
@@ -19,17 +20,22 @@ struct report_opts {
 	const char *kallsyms;	/* --kallsyms; NULL = /proc/kallsyms */
 };
 
-/**
- * @brief `dirreport -D`: every record as perf 6.1's dump-raw-trace prints it.
- * @return 0, or a negative error (already printed is nothing: caller prints).
+/*
+ * Every mode runs on a loaded session (records decoded) and, when its mode flags ask
+ * for it, a machine that main() created, gave the BUILD_ID feature and started
+ * reading kernel symbols for. Modes return 0 or a negative error; main() prints it.
  */
-int cmd_dump(struct session *s, const struct report_opts *o, FILE *out);
 
-/** @brief `dirreport --stdio`: the histogram report. */
-int cmd_report(struct session *s, const struct report_opts *o, FILE *out);
+/** @brief `dirreport -D`: every record as perf 6.1's dump-raw-trace prints it. */
+int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, FILE *out);
+
+/** @brief `dirreport --stdio`: the histogram report (with --header: header first). */
+int cmd_report(struct session *s, const struct report_opts *o, struct machine *m,
+	       FILE *out);
 
 /** @brief `--header-only` / the header part of `--header`.
  *  Pipes need session__load() first (their features are records). */
-int cmd_header(struct session *s, const struct report_opts *o, FILE *out);
+int cmd_header(struct session *s, const struct report_opts *o, struct machine *m,
+	       FILE *out);
 
 #endif

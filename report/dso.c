@@ -15,6 +15,8 @@
 
 #include "banned.h"
 
+static void preload_free(struct dso *dso);
+
 struct dsos {
 	struct dso **v;		/* owned, open-addressing hash by long name */
 	size_t cap, nr;
@@ -89,6 +91,7 @@ static void dso__delete(struct dso *dso)
 	free(dso->short_name);
 	free(dso->symsrc_path);
 	free(dso->ref_name);
+	preload_free(dso);
 	symtab__exit(&dso->symtab);
 	free(dso);
 }
@@ -595,26 +598,73 @@ static bool running_kernel_is(const struct dso *dso, const char *notes)
 	return false;
 }
 
-static int load_kernel(struct dso *dso)
+/* The kallsyms file perf reads for this kernel dso. */
+static const char *kallsyms_file(const struct dso *dso, char *path, size_t len)
 {
 	const struct dsos *d = dso->owner;
+
+	if (d->kallsyms)
+		return d->kallsyms;
+	if (dso->has_build_id && !running_kernel_is(dso, d->kernel_notes)) {
+		char hex[2 * DSO_BUILD_ID_MAX + 1];
+
+		build_id_hex(dso, hex);
+		snprintf(path, len, "%s/" KERNEL_NAME "/%s/kallsyms", d->buildid_dir, hex);
+		return path;
+	}
+	return "/proc/kallsyms";
+}
+
+struct kallsyms_preload {
+	char path[PATH_MAX];		/* the file that was read */
+	struct symtab_builder b;	/* its symbols, not fixed up yet */
+	struct kallsyms_text text;
+	int err;			/* reading failed: load normally */
+};
+
+int dso__preload_kernel(struct dso *dso)
+{
+	struct kallsyms_preload *p;
+	char path[PATH_MAX];
+
+	if (dso->kind != DSO_KIND_KERNEL || dso->loaded || dso->preload)
+		return 0;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	snprintf(p->path, sizeof(p->path), "%s", kallsyms_file(dso, path, sizeof(path)));
+	p->err = symtab__read_kallsyms(&p->b, p->path, &p->text);
+	dso->preload = p;
+	return p->err == -ENOMEM ? -ENOMEM : 0;
+}
+
+static void preload_free(struct dso *dso)
+{
+	if (dso->preload) {
+		symtab_builder__exit(&dso->preload->b);
+		free(dso->preload);
+		dso->preload = NULL;
+	}
+}
+
+static int load_kernel(struct dso *dso)
+{
 	struct symtab_builder b = { 0 };
 	char path[PATH_MAX];
-	const char *file = d->kallsyms;
+	const char *file = kallsyms_file(dso, path, sizeof(path));
+	struct kallsyms_preload *p = dso->preload;
 	int nr;
 
-	if (!file) {
-		file = "/proc/kallsyms";
-		if (dso->has_build_id && !running_kernel_is(dso, d->kernel_notes)) {
-			char hex[2 * DSO_BUILD_ID_MAX + 1];
-
-			build_id_hex(dso, hex);
-			snprintf(path, sizeof(path), "%s/" KERNEL_NAME "/%s/kallsyms",
-				 d->buildid_dir, hex);
-			file = path;
-		}
+	if (p && !p->err && !strcmp(p->path, file) &&
+	    (!dso->ref_name || !strcmp(dso->ref_name, KALLSYMS_TEXT))) {
+		b = p->b;	/* take the symbols read ahead */
+		memset(&p->b, 0, sizeof(p->b));
+		nr = symtab__finish_kallsyms(&b, &p->text, dso->ref_name != NULL,
+					     dso->ref_addr);
+	} else {
+		nr = symtab__load_kallsyms(&b, file, dso->ref_name, dso->ref_addr);
 	}
-	nr = symtab__load_kallsyms(&b, file, dso->ref_name, dso->ref_addr);
+	preload_free(dso);
 	if (nr < 0) {
 		symtab_builder__exit(&b);
 		if (nr == -ENOMEM)

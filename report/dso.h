@@ -75,6 +75,8 @@ struct dso {
 	char *ref_name;			/* owned: e.g. "_text"; NULL = none seen */
 	uint64_t ref_addr;		/* its address at record time (MMAP pgoff) */
 	const struct dsos *owner;	/* borrowed: options, search paths */
+	struct kallsyms_preload *preload;	/* kernel only: owned; see
+						 * dso__preload_kernel() */
 };
 
 /** Options of a dso collection.  Zero (or NULL) means perf's default. */
@@ -179,6 +181,20 @@ int dsos__load_all(struct dsos *d);
  * Format: see file comment.
  */
 int dso__load(struct dso *dso);
+
+struct kallsyms_preload;
+
+/**
+ * @brief Read the kernel dso's kallsyms file ahead of time (the slow part of loading
+ *        it), so the first kernel sample only applies the recording's relocation.
+ *        Picks the file exactly as dso__load() will (apply build-ids first).
+ * @param kdso  the kernel dso (dsos__kernel)
+ * @return 0, or -ENOMEM; an unreadable file is left for dso__load() to report.
+ * Thread safety: may run on another thread while the collection's thread does not
+ *        touch this dso (e.g. while the recording is being decoded); the caller
+ *        must wait for it to finish before any lookup in the kernel dso.
+ */
+int dso__preload_kernel(struct dso *kdso);
 
 /**
  * @brief The symbol perf 6.1 picks for a map-relative address.

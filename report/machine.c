@@ -10,6 +10,7 @@
 #include "format/record.h"
 #include "format/sample.h"
 #include "reader/session.h"
+#include "reader/workqueue.h"
 #include "banned.h"
 
 /* Interned strings: comm names compare by pointer afterwards. */
@@ -333,6 +334,21 @@ static int kernel_map(struct machine *m, const char *name, struct map *nm)
 	return maps__insert(&m->kernel_maps, nm);
 }
 
+static void preload_job(void *kdso)
+{
+	/* -ENOMEM here only loses the head start: dso__load() reads the file again */
+	(void)dso__preload_kernel(kdso);
+}
+
+int machine__preload_kernel(struct machine *m, struct workqueue *wq)
+{
+	struct dso *k = dsos__kernel(m->dsos);
+
+	if (!k)
+		return -ENOMEM;
+	return workqueue__queue(wq, preload_job, k);
+}
+
 int machine__apply_build_ids(struct machine *m, const struct features *f)
 {
 	for (size_t i = 0; i < f->nr_build_ids; i++) {
@@ -488,8 +504,8 @@ static void kernel_fixup(struct map *map)
 	}
 }
 
-void machine__resolve(struct machine *m, struct thread *t, uint16_t cpumode, uint64_t ip,
-		      struct addr_location *al)
+void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
+			  uint64_t ip, struct addr_location *al)
 {
 	const struct maps *mp;
 
@@ -519,8 +535,24 @@ void machine__resolve(struct machine *m, struct thread *t, uint16_t cpumode, uin
 		return;
 	if (al->map->kernel_fixup)
 		kernel_fixup((struct map *)al->map);
+	al->dso = al->map->dso;
+	al->map_start = al->map->start;
+	al->map_pgoff = al->map->pgoff;
 	al->addr = ip - al->map->start + al->map->pgoff;
-	al->sym = dso__find_symbol(al->map->dso, al->addr);
+}
+
+void addr_location__resolve_sym(struct addr_location *al)
+{
+	if (!al->dso)
+		return;
+	al->sym = dso__find_symbol(al->dso, al->addr);
 	if (al->sym)
-		al->sym_unmapped_start = al->map->start + al->sym->start - al->map->pgoff;
+		al->sym_unmapped_start = al->map_start + al->sym->start - al->map_pgoff;
+}
+
+void machine__resolve(struct machine *m, struct thread *t, uint16_t cpumode, uint64_t ip,
+		      struct addr_location *al)
+{
+	machine__resolve_map(m, t, cpumode, ip, al);
+	addr_location__resolve_sym(al);
 }

@@ -36,11 +36,30 @@ struct maps {
 	unsigned refs;		/* threads sharing these maps */
 };
 
+/*
+ * One name of a thread (perf's struct comm). A thread keeps every name it had, newest
+ * first: the first COMM replaces the default ":<tid>" entry in place (perf's
+ * comm__override), later ones are added in front; a FORK gives the child the parent's
+ * current name, timed at the fork, when the parent had a COMM.
+ */
+struct comm {
+	const char *str;	/* interned, owned by the machine */
+	uint64_t start;		/* ns: time of the COMM/FORK record that set it (its
+				 * sample_id time; all ones when it has none); 0 for the
+				 * default name */
+	bool exec;		/* set by a COMM with PERF_RECORD_MISC_COMM_EXEC */
+	struct comm *older;	/* owned: the thread's previous name, or NULL */
+	uint64_t priv;		/* for the front end (dirconvert: database id); 0 at first */
+};
+
 struct thread {
 	int32_t pid, tid;
 	const char *comm;	/* interned, owned by the machine */
 	bool comm_set;		/* from a COMM record (else ":<tid>") */
 	struct maps *maps;	/* shared by the threads of one process */
+	struct comm *comms;	/* owned, newest first; NULL until a COMM or FORK sets a
+				 * name or machine__thread_comm() makes the default one */
+	uint64_t priv;		/* for the front end (dirconvert: database id); 0 at first */
 };
 
 struct machine;
@@ -65,6 +84,16 @@ int machine__process(struct machine *m, const struct record_ref *ref,
  */
 int machine__apply_build_ids(struct machine *m, const struct features *f);
 
+struct workqueue;
+
+/**
+ * @brief Queue the reading of the kernel's symbols on wq, to overlap it with decoding
+ *        the recording (machine__apply_build_ids() first: it picks the file).
+ *        The caller must workqueue__flush(wq) before the machine processes records.
+ * @return 0 or -ENOMEM.
+ */
+int machine__preload_kernel(struct machine *m, struct workqueue *wq);
+
 /** @brief The thread (created on first use, as perf's findnew does), or NULL on ENOMEM. */
 struct thread *machine__findnew_thread(struct machine *m, int32_t pid, int32_t tid);
 
@@ -72,6 +101,8 @@ struct thread *machine__findnew_thread(struct machine *m, int32_t pid, int32_t t
 struct addr_location {
 	struct thread *thread;
 	const struct map *map;		/* NULL: no map ([unknown]) */
+	struct dso *dso;		/* al->map's dso, or NULL */
+	uint64_t map_start, map_pgoff;	/* al->map's, copied */
 	const struct symbol *sym;	/* NULL: unresolved */
 	uint64_t addr;			/* map-relative address (perf's al->addr) */
 	uint64_t sym_unmapped_start;	/* sym->start as a virtual address (map.start +
@@ -80,13 +111,65 @@ struct addr_location {
 };
 
 /**
- * @brief Resolve ip of a sample with cpumode (header.misc & 7) in thread.
- * Kernel addresses use the kernel maps; user ones the thread's process maps.
+ * @brief Resolve ip of a sample with cpumode (header.misc & 7) in thread: map and
+ *        symbol. Kernel addresses use the kernel maps; user ones the process's maps.
+ *        Loads the dso's symbols on first use.
  */
 void machine__resolve(struct machine *m, struct thread *t, uint16_t cpumode, uint64_t ip,
 		      struct addr_location *al);
 
+/**
+ * @brief The map part of machine__resolve(): al->map, al->dso, al->map_start,
+ *        al->map_pgoff and al->addr; al->sym stays NULL. Loads no user dso (the
+ *        kernel's symbols are loaded at its first sample: they decide its map's span).
+ *        al->map is valid until the next machine__process(); the copied fields stay.
+ */
+void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
+			  uint64_t ip, struct addr_location *al);
+
+/** @brief The symbol part: al->sym and al->sym_unmapped_start from al->dso/al->addr.
+ *  Thread safety: concurrent calls are safe once al->dso is loaded (dso__load). */
+void addr_location__resolve_sym(struct addr_location *al);
+
 /** Current comm of a thread (":<tid>" until it has one). */
 const char *thread__comm(const struct thread *t);
+
+/**
+ * @brief The thread with this tid, without creating it (perf's machine__find_thread).
+ *        A thread known with pid -1 takes @p pid when that is not -1.
+ * @return the thread (owned by the machine) or NULL.
+ * Thread safety: the replaying thread.  Format: none.
+ */
+struct thread *machine__find_thread(struct machine *m, int32_t pid, int32_t tid);
+
+/**
+ * @brief The thread's current comm object, creating the default one (":<tid>", start
+ *        0; "swapper" for tid 0) when the thread has none yet.
+ * @return the comm (owned by the thread, valid until machine__delete) or NULL on
+ *         ENOMEM.
+ * Thread safety: the replaying thread.  Format: COMM records, FORK records.
+ */
+struct comm *machine__thread_comm(struct machine *m, struct thread *t);
+
+/**
+ * @brief The comm perf 6.1 calls the thread's "exec" comm (machine__thread_exec_comm):
+ *        when the machine has comm_exec, the newest comm set by an exec COMM; without
+ *        one the oldest comm, except that for a main thread (pid == tid) whose oldest
+ *        comm has start 0 and a newer one exists, the second oldest.  Without
+ *        comm_exec, the current comm.
+ * @return the comm (owned by the thread) or NULL on ENOMEM.
+ * Thread safety: the replaying thread.  Format: COMM misc bit 13 (COMM_EXEC).
+ */
+struct comm *machine__thread_exec_comm(struct machine *m, struct thread *t);
+
+/**
+ * @brief Whether exec COMMs are told apart: set by machine__set_comm_exec() (an attr
+ *        with comm_exec) or by the first COMM record with the exec bit.
+ * Thread safety: the replaying thread.  Format: attr flag comm_exec, COMM misc.
+ */
+bool machine__comm_exec(const struct machine *m);
+
+/** @brief Mark the machine as having comm_exec (perf does so when any attr has it). */
+void machine__set_comm_exec(struct machine *m);
 
 #endif

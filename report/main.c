@@ -11,8 +11,11 @@
 #include <sys/stat.h>	/* fstat */
 
 #include "format/diag.h"
+#include "format/feature.h"
 #include "reader/session.h"
+#include "reader/workqueue.h"
 #include "report/cmd.h"
+#include "report/machine.h"
 #include "banned.h"
 
 static const char usage_text[] =
@@ -52,6 +55,38 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* What main() sets up before a mode runs (git's RUN_SETUP). */
+enum mode_flags {
+	MODE_NEED_RECORDS = 1 << 0,	/* decode every record (session__load) */
+	MODE_NEED_MACHINE = 1 << 1,	/* threads, maps and symbols */
+};
+
+static const struct mode {
+	const char *name;
+	int (*run)(struct session *s, const struct report_opts *o, struct machine *m,
+		   FILE *out);
+	unsigned flags;
+} modes[] = {
+	{ "report", cmd_report, MODE_NEED_RECORDS | MODE_NEED_MACHINE },
+	{ "dump", cmd_dump, MODE_NEED_RECORDS | MODE_NEED_MACHINE },
+	/* a pipe's features are records: header-only loads those (see below) */
+	{ "header-only", cmd_header, 0 },
+};
+
+/* Machine state for a mode: build-ids applied, kernel symbols read on a worker while
+ * the recording decodes. */
+static int setup_machine(struct session *s, const struct report_opts *o,
+			 struct machine **m)
+{
+	int err = machine__new(m, o->kallsyms);
+
+	if (!err)
+		err = machine__apply_build_ids(*m, session__features(s));
+	if (!err)
+		err = machine__preload_kernel(*m, session__workqueue(s));
+	return err;
+}
+
 static int bad_usage(const char *msg)
 {
 	if (msg)
@@ -80,6 +115,8 @@ int main(int argc, char **argv)
 	struct report_opts o = { 0 };
 	struct session_opts so = { 0 };
 	struct session *s = NULL;
+	struct machine *m = NULL;
+	const struct mode *mode;
 	struct diag d = { .offset = DIAG_NO_OFFSET };
 	bool dump = false;
 	char line[1024], *end;
@@ -116,27 +153,28 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument");
+	mode = o.header_only ? &modes[2] : dump ? &modes[1] : &modes[0];
 	so.path = o.input;
 	so.jobs = o.jobs;
 	err = session__open(&s, &so, &d);
-	/* --header-only reads no records, except a pipe's: its features are records */
-	if (!err && (!o.header_only || session__is_pipe(s)))
+	if (!err && (mode->flags & MODE_NEED_MACHINE))
+		err = setup_machine(s, &o, &m);
+	if (!err && ((mode->flags & MODE_NEED_RECORDS) || session__is_pipe(s)))
 		err = session__load(s, &d);
+	if (s)	/* the kernel symbols job, if any, must be done before records replay */
+		workqueue__flush(session__workqueue(s));
 	if (err) {
 		if (d.code == 0)
 			diag__set(&d, o.input ? o.input : "perf.data", DIAG_NO_OFFSET, err, NULL);
 		fprintf(stderr, "dirreport: %s\n", diag__format(&d, line, sizeof(line)));
+		machine__delete(m);
 		session__close(s);
 		return 1;
 	}
 	for (size_t i = 0; i < session__nr_warnings(s); i++)
 		fprintf(stderr, "dirreport: warning: %s\n", session__warning(s, i));
-	if (o.header_only)
-		err = cmd_header(s, &o, stdout);
-	else if (dump)
-		err = cmd_dump(s, &o, stdout);
-	else
-		err = cmd_report(s, &o, stdout);
+	err = mode->run(s, &o, m, stdout);
+	machine__delete(m);
 	session__close(s);
 	if (err) {
 		fprintf(stderr, "dirreport: %s\n", diag__code_str(err));

@@ -718,16 +718,16 @@ static void kallsyms_split(struct symtab_builder *b, uint64_t delta)
 	}
 }
 
-int symtab__load_kallsyms(struct symtab_builder *b, const char *path,
-			  const char *ref_name, uint64_t ref_addr)
+int symtab__read_kallsyms(struct symtab_builder *b, const char *path,
+			  struct kallsyms_text *text)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
-	bool ref_found = false;
-	uint64_t ref_now = 0;
 	int err = 0;
 
+	text->found = false;
+	text->addr = 0;
 	if (!f)
 		return -errno;
 	while (getline(&line, &cap, f) >= 0) {
@@ -736,9 +736,9 @@ int symtab__load_kallsyms(struct symtab_builder *b, const char *path,
 
 		if (!kallsyms_line(line, &addr, &type, &name))
 			continue;
-		if (ref_name && !ref_found && !strcmp(name, ref_name)) {
-			ref_found = true;
-			ref_now = addr;
+		if (!text->found && !strcmp(name, KALLSYMS_TEXT)) {
+			text->found = true;
+			text->addr = addr;
 		}
 		if (!kallsyms_type_kept(type) || name[0] == '$')
 			continue;
@@ -749,14 +749,50 @@ int symtab__load_kallsyms(struct symtab_builder *b, const char *path,
 	}
 	free(line);
 	fclose(f);
-	if (err)
-		return err;
-	if (ref_name && !ref_found)
+	return err;
+}
+
+int symtab__finish_kallsyms(struct symtab_builder *b, const struct kallsyms_text *text,
+			    bool relocate, uint64_t ref_addr)
+{
+	if (relocate && !text->found)
 		return -ENOENT;
 	symtab_builder__fixup_end(b, true);
 	symtab_builder__fixup_duplicate(b);
-	kallsyms_split(b, ref_name ? ref_now - ref_addr : 0);
+	kallsyms_split(b, relocate ? text->addr - ref_addr : 0);
 	return (int)b->live;
+}
+
+int symtab__load_kallsyms(struct symtab_builder *b, const char *path,
+			  const char *ref_name, uint64_t ref_addr)
+{
+	struct kallsyms_text text;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	int err = symtab__read_kallsyms(b, path, &text);
+
+	if (err)
+		return err;
+	/* Another reference symbol than _text: find its address in a second pass. */
+	if (ref_name && strcmp(ref_name, KALLSYMS_TEXT)) {
+		text.found = false;
+		f = fopen(path, "r");
+		if (!f)
+			return -errno;
+		while (!text.found && getline(&line, &cap, f) >= 0) {
+			uint64_t addr;
+			char type, *name;
+
+			if (kallsyms_line(line, &addr, &type, &name) && !strcmp(name, ref_name)) {
+				text.found = true;
+				text.addr = addr;
+			}
+		}
+		free(line);
+		fclose(f);
+	}
+	return symtab__finish_kallsyms(b, &text, ref_name != NULL, ref_addr);
 }
 
 /* ------------------------------------------------------------------------ */

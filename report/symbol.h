@@ -162,6 +162,34 @@ const struct symbol *symtab__find(const struct symtab *t, uint64_t addr);
 int symtab__load_kallsyms(struct symtab_builder *b, const char *path,
 			  const char *ref_name, uint64_t ref_addr);
 
+/** The reference symbol perf's kernel MMAP names ("[kernel.kallsyms]_text"). */
+#define KALLSYMS_TEXT "_text"
+
+/** Address of KALLSYMS_TEXT in a kallsyms file, found while reading it. */
+struct kallsyms_text {
+	bool found;
+	uint64_t addr;
+};
+
+/**
+ * @brief First half of symtab__load_kallsyms(): read the file into @p b (no fix-ups,
+ *        no relocation), noting where _text is. Needs nothing from the recording, so
+ *        it can run on a worker while the recording is decoded.
+ * @return 0, -errno if the file cannot be read, -ENOMEM.
+ * Thread safety: builder owned by the caller. Format: /proc/kallsyms text.
+ */
+int symtab__read_kallsyms(struct symtab_builder *b, const char *path,
+			  struct kallsyms_text *text);
+
+/**
+ * @brief Second half: end fix-ups, duplicates, module split, and (when @p relocate)
+ *        the KASLR shift by text->addr - ref_addr.
+ * @return number of symbols kept, or -ENOENT when relocating without a _text.
+ * Thread safety: builder owned by the caller.
+ */
+int symtab__finish_kallsyms(struct symtab_builder *b, const struct kallsyms_text *text,
+			    bool relocate, uint64_t ref_addr);
+
 /**
  * @brief Load a perf map file (/tmp/perf-PID.map, "START SIZE NAME" in hex) like perf
  *        6.1: every line becomes a global function, no fix-ups.
