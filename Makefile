@@ -65,7 +65,7 @@ LIBFORMAT := $(BUILD)/libformat.a
 LIBREADER := $(BUILD)/libreader.a
 LIBREPORT := $(BUILD)/libreport.a
 LIBCONVERT := $(BUILD)/libconvert.a
-PROGRAMS := $(BUILD)/dirreport $(if $(CONVERT_SRCS),$(BUILD)/dirconvert)
+PROGRAMS := $(BUILD)/dirreport $(if $(wildcard convert/main.c),$(BUILD)/dirconvert)
 
 all: $(PROGRAMS)
 

@@ -42,7 +42,9 @@ struct reader_state {
 	const unsigned char *map;	/* whole file (mmap) or the pipe's bytes; owned */
 	size_t map_len;			/* bytes mapped */
 	bool map_is_malloc;		/* pipe input read into memory */
-	uint64_t pos, end;		/* current and end offset in map */
+	uint64_t start, pos, end;	/* first, current and end offset in map */
+	uint64_t released;		/* map bytes below this were given back to the
+					 * kernel (MADV_DONTNEED): the mapping window */
 	uint64_t label_base;		/* subtracted from offsets for printing (pipe: 16) */
 	ZSTD_DStream *zstd;		/* owned, created at the first COMPRESSED record */
 	unsigned char *dbuf;		/* decompressed bytes not yet split into records */
@@ -58,11 +60,23 @@ struct reader {
 	bool cut_is_warning;		/* a record cut at `end` is a truncation, not damage */
 	struct reader_state st;
 	struct evlist *evlist;		/* borrowed; mutated only by a pipe reader */
-	struct record_ref *recs;	/* owned, in file order */
+	struct record_ref *recs;	/* owned: the current window, in file order */
 	size_t nr, cap;
+	uint64_t base;			/* ordinal of recs[0] in the file */
 	struct arena arena;
 	struct pipe_feature pipe_feat[FEAT_BITS];
 	bool has_rounds;		/* a FINISHED_ROUND was read */
+	/* Streaming (directories): what the scan pass keeps of this file. */
+	struct record_ref *imm;		/* owned: its immediate records, file order */
+	uint64_t *imm_ordinal;		/* owned: their ordinals in the file */
+	size_t nr_imm, cap_imm;
+	struct arena imm_arena;		/* copies of immediate records not in the map */
+	uint64_t *turn_start;		/* owned: ordinal where each round-robin turn
+					 * starts ([0] = 0) */
+	size_t nr_turns, cap_turns;
+	uint64_t lag;			/* ns: how far a queued record trails the newest
+					 * queued record before it (0 = time-sorted) */
+	uint64_t nr_records;		/* records in the file */
 	/* For the merge of round-less streams (session.c): */
 	uint32_t *turn;			/* owned: round-robin turn of each record */
 	uint32_t *queued;		/* owned: indexes of queued records, sorted by
@@ -78,6 +92,20 @@ int reader__map(struct reader *r, int fd, bool slurp);
 
 /** Decode [st.pos, st.end): fills recs; sets err/diag or warning. */
 int reader__run(struct reader *r);
+
+/** Decode on from st.pos until recs holds `limit` records (a compressed container may
+ *  add more) or the stream ends. 0 or the error (also in r->err / r->diag). */
+int reader__fill(struct reader *r, size_t limit);
+
+/** End the window: recs emptied (base advances), window storage freed. Records handed
+ *  out from it (and their decompressed bytes) are invalid afterwards. */
+void reader__recycle(struct reader *r);
+
+/** The caller no longer needs mapped bytes below offset: release their pages. */
+void reader__release_below(struct reader *r, uint64_t offset);
+
+/** Back to the start of the stream, for a second pass. 0 or -ENOMEM. */
+int reader__rewind(struct reader *r);
 
 void reader__exit(struct reader *r);
 

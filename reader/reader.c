@@ -112,6 +112,10 @@ void reader__exit(struct reader *r)
 	free(r->recs);
 	free(r->turn);
 	free(r->queued);
+	free(r->imm);
+	free(r->imm_ordinal);
+	free(r->turn_start);
+	arena__exit(&r->imm_arena);
 	arena__exit(&r->arena);
 	free(r->label);
 	free(r->fspath);
@@ -378,11 +382,51 @@ static int payload_after(struct reader *r, const unsigned char *p, uint32_t type
 
 int reader__run(struct reader *r)
 {
+	return reader__fill(r, SIZE_MAX);
+}
+
+void reader__release_below(struct reader *r, uint64_t offset)
+{
+	struct reader_state *st = &r->st;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), upto = offset / page * page;
+
+	/* Drop the pages below offset from our memory (a private read-only file mapping
+	 * re-reads them if ever touched again): the mapping window slides on. */
+	if (st->map && !st->map_is_malloc && upto > st->released + (4u << 20)) {
+		madvise((void *)(st->map + st->released), upto - st->released, MADV_DONTNEED);
+		st->released = upto;
+	}
+}
+
+void reader__recycle(struct reader *r)
+{
+	r->base += r->nr;
+	r->nr = 0;
+	arena__exit(&r->arena);
+	reader__release_below(r, r->st.pos);	/* nothing below pos is referenced */
+}
+
+int reader__rewind(struct reader *r)
+{
+	struct reader_state *st = &r->st;
+
+	reader__recycle(r);
+	r->base = 0;
+	st->pos = st->start;
+	st->released = 0;
+	st->dbuf_len = 0;
+	if (st->zstd && ZSTD_isError(ZSTD_initDStream(st->zstd)))
+		return -ENOMEM;
+	return 0;
+}
+
+int reader__fill(struct reader *r, size_t limit)
+{
 	struct reader_state *st = &r->st;
 	const unsigned char *m = st->map;
 	int err;
 
-	while (st->pos < st->end) {
+	while (st->pos < st->end && r->nr < limit) {
 		uint64_t off = st->pos, left = st->end - st->pos, extra;
 		uint32_t type;
 		uint16_t size;

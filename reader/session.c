@@ -23,6 +23,9 @@
  * moves to the next (reference 7.3). */
 #define DIR_TURN_BYTES (2u << 20)
 
+/* Records per file held at once when a directory is streamed (default). */
+#define STREAM_WINDOW 65536
+
 struct session {
 	char *path;			/* owned: as given */
 	bool is_pipe, is_dir, swap;
@@ -35,6 +38,10 @@ struct session {
 	struct reader *readers;		/* owned array; [0] holds the header file */
 	size_t nr_readers;
 	struct workqueue *wq;		/* owned */
+	bool queue_enabled;		/* perf's ordered-events queue is on */
+	size_t window;			/* records per file window (streaming) */
+	bool streamed;			/* directory read in windows: records are
+					 * delivered from a second pass (see below) */
 	char **warnings;		/* owned */
 	size_t nr_warnings;
 };
@@ -105,7 +112,7 @@ static int open_regular(struct session *s, struct reader *r, struct diag *d)
 		d->offset = s->header.attrs.offset;
 		return err;
 	}
-	r->st.pos = s->header.data.offset;
+	r->st.start = r->st.pos = s->header.data.offset;
 	end = s->header.data.offset + s->header.data.size;
 	if (s->header.data.size == 0 || end > len || end < s->header.data.offset) {
 		/* Not finalised (perf record killed) or cut short: read to the end. */
@@ -170,7 +177,7 @@ static int open_pipe(struct session *s, struct reader *r)
 	r->label = strdup("pipe");
 	if (!r->label)
 		return -ENOMEM;
-	r->st.pos = PIPE_HEADER_SIZE;
+	r->st.start = r->st.pos = PIPE_HEADER_SIZE;
 	r->st.end = r->st.map_len;
 	r->st.label_base = PIPE_HEADER_SIZE;
 	r->cut_is_warning = true;
@@ -195,6 +202,7 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 		return -ENOMEM;
 	evlist__init(&s->evlist);
 	features__init(&s->features);
+	s->window = opts->window ? opts->window : STREAM_WINDOW;
 	s->path = strdup(path);
 	if (!s->path) {
 		err = -ENOMEM;
@@ -309,44 +317,147 @@ void session__close(struct session *s)
 }
 
 /* Map (data.N files are mapped here, on the worker) and decode one file. */
+/* Map a data.N file (on the worker that reads it). */
+static int map_data_file(struct reader *r)
+{
+	int fd = open_fd(r->fspath, r->label, &r->diag);
+
+	if (fd < 0)
+		return r->err = fd;
+	r->err = reader__map(r, fd, false);
+	close(fd);
+	if (r->err)
+		return diag__set(&r->diag, r->label, DIAG_NO_OFFSET, r->err, "cannot read: %s",
+				 diag__code_str(r->err));
+	r->st.start = r->st.pos = 0;
+	r->st.end = r->st.map_len;
+	r->cut_is_warning = true;
+	return 0;
+}
+
 static void load_one(void *ctx, size_t i)
 {
 	struct session *s = ctx;
 	struct reader *r = &s->readers[i];
-	int fd;
 
-	if (i > 0) {
-		fd = open_fd(r->fspath, r->label, &r->diag);
-		if (fd < 0) {
-			r->err = fd;
-			return;
-		}
-		r->err = reader__map(r, fd, false);
-		close(fd);
-		if (r->err) {
-			diag__set(&r->diag, r->label, DIAG_NO_OFFSET, r->err, "cannot read: %s",
-				  diag__code_str(r->err));
-			return;
-		}
-		r->st.pos = 0;
-		r->st.end = r->st.map_len;
-		r->cut_is_warning = true;
-	}
+	if (i > 0 && !r->st.map && map_data_file(r))
+		return;
 	reader__run(r);
+}
+
+static bool immediate(const struct record_ref *ref, bool queue_enabled)
+{
+	return !queue_enabled || ref->type >= REC_USER_FIRST || ref->time == 0 ||
+	       ref->time == UINT64_MAX;
+}
+
+/*
+ * Directories are read in two passes so that memory stays bounded by a window of
+ * records per file. perf flushes a round-less stream only at its end, so its order is
+ * every immediate record (perf's own records, time 0) in arrival order, then every
+ * queued record by (time, arrival). The scan pass (one worker per file) validates the
+ * whole file and keeps only: the immediate records, where each round-robin turn starts,
+ * and whether the queued records are in time order. The delivery pass re-reads each
+ * file window by window and merges them.
+ */
+
+static int keep_immediate(struct reader *r, const struct record_ref *ref, uint64_t ordinal)
+{
+	struct record_ref c = *ref;
+
+	if (r->nr_imm == r->cap_imm) {
+		size_t cap = r->cap_imm ? r->cap_imm * 2 : 256;
+		struct record_ref *v = realloc(r->imm, cap * sizeof(*v));
+		uint64_t *o = realloc(r->imm_ordinal, cap * sizeof(*o));
+
+		if (v)
+			r->imm = v;
+		if (o)
+			r->imm_ordinal = o;
+		if (!v || !o)
+			return -ENOMEM;
+		r->cap_imm = cap;
+	}
+	/* bytes outside the mapping (decompressed, byte-swapped) go with the window */
+	if (c.data < r->st.map || c.data >= r->st.map + r->st.map_len) {
+		unsigned char *copy = arena__alloc(&r->imm_arena, c.size);
+
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, c.data, c.size);
+		c.data = copy;
+	}
+	r->imm[r->nr_imm] = c;
+	r->imm_ordinal[r->nr_imm++] = ordinal;
+	return 0;
+}
+
+static int add_turn(struct reader *r, uint64_t ordinal)
+{
+	if (r->nr_turns == r->cap_turns) {
+		size_t cap = r->cap_turns ? r->cap_turns * 2 : 16;
+		uint64_t *v = realloc(r->turn_start, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		r->turn_start = v;
+		r->cap_turns = cap;
+	}
+	r->turn_start[r->nr_turns++] = ordinal;
+	return 0;
+}
+
+static void scan_one(void *ctx, size_t i)
+{
+	struct session *s = ctx;
+	struct reader *r = &s->readers[i];
+	uint64_t used = 0, last_time = 0;
+	int err = 0;
+
+	if (i > 0 && map_data_file(r))
+		return;
+	r->lag = 0;
+	while (!err && r->st.pos < r->st.end) {
+		if (reader__fill(r, s->window))
+			return;
+		for (size_t k = 0; k < r->nr && !err; k++) {
+			const struct record_ref *ref = &r->recs[k];
+			uint64_t ordinal = r->base + k;
+
+			/* a turn ends once DIR_TURN_BYTES were read and the next record is on
+			 * disk (decompressed records stay with their container) */
+			if (ordinal == 0 || (used >= DIR_TURN_BYTES && ref->disk_size)) {
+				err = add_turn(r, ordinal);
+				used = 0;
+			}
+			used += ref->disk_size;
+			if (immediate(ref, s->queue_enabled)) {
+				if (!err)
+					err = keep_immediate(r, ref, ordinal);
+			} else if (ref->time < last_time) {
+				/* side-band records trail samples by microseconds */
+				if (last_time - ref->time > r->lag)
+					r->lag = last_time - ref->time;
+			} else {
+				last_time = ref->time;
+			}
+		}
+		reader__recycle(r);
+	}
+	r->nr_records = r->base;
+	if (!err)
+		err = reader__rewind(r);
+	if (err)
+		r->err = diag__set(&r->diag, r->fspath, DIAG_NO_OFFSET, err, "out of memory");
 }
 
 static void name_events_from_updates(struct session *s);
 static void name_events_from_desc(struct session *s);
 
-int session__load(struct session *s, struct diag *d)
+static int collect_errors(struct session *s, struct diag *d)
 {
 	int err;
 
-	/* A pipe defines its events as it goes: it is one reader, run it here. */
-	if (s->is_pipe)
-		load_one(s, 0);
-	else if ((err = parallel_for(s->wq, s->nr_readers, load_one, s)))
-		return err;
 	for (size_t i = 0; i < s->nr_readers; i++) {
 		struct reader *r = &s->readers[i];
 
@@ -361,12 +472,48 @@ int session__load(struct session *s, struct diag *d)
 			r->warning = NULL;
 		}
 	}
+	return 0;
+}
+
+int session__load(struct session *s, struct diag *d)
+{
+	const struct evsel *first;
+	bool rounds = false;
+	int err;
+
+	/* A pipe defines its events as it goes: it is one reader, run it here. */
+	if (s->is_pipe) {
+		load_one(s, 0);
+	} else if (s->is_dir) {
+		first = evlist__first(&s->evlist);
+		s->queue_enabled = !first || attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
+		if ((err = parallel_for(s->wq, s->nr_readers, scan_one, s)))
+			return err;
+		s->streamed = true;
+	} else if ((err = parallel_for(s->wq, s->nr_readers, load_one, s))) {
+		return err;
+	}
+	if ((err = collect_errors(s, d)))
+		return err;
+	for (size_t i = 0; i < s->nr_readers; i++)
+		rounds |= s->readers[i].has_rounds;
+	if (s->streamed && rounds) {
+		/* FINISHED_ROUND inside a directory (perf never writes one there): its
+		 * exact order needs the general queue; read everything. */
+		s->streamed = false;
+		if ((err = parallel_for(s->wq, s->nr_readers, load_one, s)) ||
+		    (err = collect_errors(s, d)))
+			return err;
+	}
 	if (s->is_pipe && (err = parse_features(s, d)))
 		return err;
+	first = evlist__first(&s->evlist);
+	s->queue_enabled = s->is_pipe || !first || attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
 	name_events_from_desc(s);
 	name_events_from_updates(s);
 	return 0;
 }
+
 
 /* Every present feature, in id order (CPU_TOPOLOGY needs NRCPUS before it). */
 static int parse_features(struct session *s, struct diag *d)
@@ -417,8 +564,12 @@ static void name_events_from_updates(struct session *s)
 	for (size_t f = 0; f < s->nr_readers; f++) {
 		const struct reader *r = &s->readers[f];
 
-		for (size_t i = 0; i < r->nr; i++) {
-			const struct record_ref *ref = &r->recs[i];
+		/* EVENT_UPDATE records are immediate: kept by the scan pass too */
+		const struct record_ref *v = s->streamed ? r->imm : r->recs;
+		size_t nr = s->streamed ? r->nr_imm : r->nr;
+
+		for (size_t i = 0; i < nr; i++) {
+			const struct record_ref *ref = &v[i];
 			struct evsel *ev;
 
 			if (ref->type != REC_EVENT_UPDATE || ref->size < 25 ||
@@ -460,12 +611,6 @@ static int emit(void *p, const struct record_ref *ref)
 	return dl->err;
 }
 
-static bool immediate(const struct record_ref *ref, bool queue_enabled)
-{
-	return !queue_enabled || ref->type >= REC_USER_FIRST || ref->time == 0 ||
-	       ref->time == UINT64_MAX;
-}
-
 /*
  * Round-less streams (every data directory: perf writes no FINISHED_ROUND there) are
  * flushed only at the end, so perf's order is: the immediate records in arrival order,
@@ -480,7 +625,9 @@ struct merge_head {
 	uint64_t time;
 	uint32_t turn;
 	uint32_t file;
-	uint32_t idx;
+	uint64_t idx;			/* ordinal in the file */
+	const struct record_ref *ref;	/* the record */
+	struct window *win;		/* streamed: the window holding it */
 };
 
 static bool head_less(const struct merge_head *a, const struct merge_head *b)
@@ -563,7 +710,8 @@ static int deliver_roundless(struct session *s, struct deliver *dl, bool queue_e
 		if (!r->nr_queued)
 			continue;
 		h[n].idx = r->queued[0];
-		h[n].time = r->recs[h[n].idx].time;
+		h[n].ref = &r->recs[h[n].idx];
+		h[n].time = h[n].ref->time;
 		h[n].turn = r->turn[h[n].idx];
 		h[n].file = (uint32_t)f;
 		n++;
@@ -574,10 +722,11 @@ static int deliver_roundless(struct session *s, struct deliver *dl, bool queue_e
 		const struct reader *r = &s->readers[h[0].file];
 		size_t *p = &pos[h[0].file];
 
-		err = emit(dl, &r->recs[h[0].idx]);
+		err = emit(dl, h[0].ref);
 		if (++*p < r->nr_queued) {
 			h[0].idx = r->queued[*p];
-			h[0].time = r->recs[h[0].idx].time;
+			h[0].ref = &r->recs[h[0].idx];
+			h[0].time = h[0].ref->time;
 			h[0].turn = r->turn[h[0].idx];
 		} else {
 			h[0] = h[--n];
@@ -632,6 +781,252 @@ static void turns_and_sort(void *ctx, size_t f)
 	qsort_r(r->queued, r->nr_queued, sizeof(*r->queued), cmp_queued, r->recs);
 }
 
+/* Hand the batch over now (before a window it points into is recycled). */
+static int deliver_flush(struct deliver *dl)
+{
+	if (!dl->err && dl->nr)
+		dl->err = dl->fn(dl->ctx, dl->batch, dl->nr);
+	dl->nr = 0;
+	return dl->err;
+}
+
+/*
+ * The streamed merge. Each file is read window by window; a window (its records and
+ * the decompressed bytes they point to) lives until every queued record in it was
+ * delivered and the batch holding them was handed over. Within a file, queued records
+ * may trail by up to the file's lag (measured by the scan pass), so each file keeps a
+ * small heap: a record leaves it once the file has read a record lag nanoseconds
+ * newer (no later record can sort before it), or at the end of the file.
+ */
+struct window {
+	struct record_ref *recs;	/* owned, nr records */
+	size_t nr;
+	struct arena arena;		/* the bytes of decompressed records */
+	size_t live;			/* queued records not delivered yet */
+	struct window *next;
+};
+
+struct stream {
+	struct window *windows;		/* owned list, oldest first */
+	struct window *cur;		/* the window being read (last in the list) */
+	size_t k;			/* next record in cur */
+	uint64_t base;			/* ordinal of cur->recs[0] */
+	uint64_t maxt;			/* newest queued time read */
+	size_t tix;			/* current turn */
+	bool eof;
+	struct merge_head *heap;	/* owned: this file's pending queued records */
+	size_t n, cap;
+};
+
+static uint32_t turn_of(const struct reader *r, uint64_t ordinal, size_t *tix)
+{
+	while (*tix + 1 < r->nr_turns && r->turn_start[*tix + 1] <= ordinal)
+		(*tix)++;
+	return (uint32_t)*tix;
+}
+
+/* Read the next window of file f into a new window object. */
+static int stream_fill(struct reader *r, struct stream *st, size_t window)
+{
+	struct window *w = calloc(1, sizeof(*w)), **tail;
+
+	if (!w)
+		return -ENOMEM;
+	r->nr = 0;
+	if (reader__fill(r, window)) {
+		free(w);
+		return r->err;
+	}
+	/* take the window's storage from the reader */
+	w->recs = r->recs;
+	w->nr = r->nr;
+	w->arena = r->arena;
+	st->base = r->base;
+	r->recs = NULL;
+	r->cap = 0;
+	r->arena.head = NULL;
+	r->base += r->nr;
+	r->nr = 0;
+	for (tail = &st->windows; *tail; tail = &(*tail)->next)
+		;
+	*tail = w;
+	st->cur = w;
+	st->k = 0;
+	return 0;
+}
+
+static void window_free(struct window *w)
+{
+	free(w->recs);
+	arena__exit(&w->arena);
+	free(w);
+}
+
+/* Free the windows whose records were all delivered (call after a batch handover),
+ * and the mapped pages below the oldest window still needed. */
+static void stream_gc(struct reader *r, struct stream *st)
+{
+	struct window **p = &st->windows;
+
+	while (*p) {
+		struct window *w = *p;
+
+		if (w->live == 0 && w != st->cur) {
+			*p = w->next;
+			window_free(w);
+		} else {
+			p = &w->next;
+		}
+	}
+	if (st->windows && st->windows->nr)
+		reader__release_below(r, st->windows->recs[0].offset);
+}
+
+static void heap_push(struct merge_head *h, size_t *n, const struct merge_head *x)
+{
+	size_t i = (*n)++;
+
+	while (i > 0 && head_less(x, &h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = *x;
+}
+
+/* The next queued record of file f, in (time, ordinal) order; *got false at the end. */
+static int stream_next(struct session *s, struct stream *st, uint32_t f,
+		       struct merge_head *out, bool *got)
+{
+	struct reader *r = &s->readers[f];
+	int err;
+
+	for (;;) {
+		/* the oldest pending record is final once nothing later can precede it */
+		if (st->n && (st->eof || (st->maxt >= r->lag &&
+					  st->heap[0].time <= st->maxt - r->lag)))
+			break;
+		if (st->eof)
+			break;
+		if (!st->cur || st->k == st->cur->nr) {
+			if (r->st.pos >= r->st.end) {
+				st->eof = true;
+				continue;
+			}
+			if ((err = stream_fill(r, st, s->window)))
+				return err;
+			continue;
+		}
+		struct record_ref *ref = &st->cur->recs[st->k];
+		uint64_t ordinal = st->base + st->k++;
+		struct merge_head h;
+
+		if (immediate(ref, s->queue_enabled))
+			continue;
+		if (st->n == st->cap) {
+			size_t cap = st->cap ? st->cap * 2 : 64;
+			struct merge_head *v = realloc(st->heap, cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			st->heap = v;
+			st->cap = cap;
+		}
+		h.time = ref->time;
+		h.turn = turn_of(r, ordinal, &st->tix);
+		h.file = f;
+		h.idx = ordinal;
+		h.ref = ref;
+		h.win = st->cur;
+		st->cur->live++;
+		heap_push(st->heap, &st->n, &h);
+		if (ref->time > st->maxt)
+			st->maxt = ref->time;
+	}
+	*got = st->n > 0;
+	if (*got) {
+		*out = st->heap[0];
+		st->heap[0] = st->heap[--st->n];
+		sift_down(st->heap, st->n, 0);
+	}
+	return 0;
+}
+
+static int deliver_streamed(struct session *s, struct deliver *dl)
+{
+	struct stream *st = calloc(s->nr_readers, sizeof(*st));
+	struct merge_head *h = calloc(s->nr_readers, sizeof(*h));
+	size_t *ip = calloc(s->nr_readers, sizeof(*ip)), n = 0, since_gc = 0;
+	bool more = true;
+	int err = 0;
+
+	if (!st || !h || !ip) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* a second delivery reads the files again from the start */
+	for (size_t f = 0; f < s->nr_readers && !err; f++)
+		err = reader__rewind(&s->readers[f]);
+	/* 1. the immediate records, turn by turn, file by file */
+	for (uint32_t turn = 0; more && !err; turn++) {
+		more = false;
+		for (size_t f = 0; f < s->nr_readers && !err; f++) {
+			const struct reader *r = &s->readers[f];
+			uint64_t end = turn + 1 < r->nr_turns ? r->turn_start[turn + 1]
+							      : UINT64_MAX;
+
+			if (turn >= r->nr_turns)
+				continue;
+			more = true;
+			while (ip[f] < r->nr_imm && r->imm_ordinal[ip[f]] < end && !err)
+				err = emit(dl, &r->imm[ip[f]++]);
+		}
+	}
+	/* 2. the queued records: a k-way merge of the files' ordered streams */
+	for (size_t f = 0; f < s->nr_readers && !err; f++) {
+		bool got;
+
+		err = stream_next(s, &st[f], (uint32_t)f, &h[n], &got);
+		n += got;
+	}
+	for (size_t i = n; i-- > 0;)
+		sift_down(h, n, i);
+	while (n && !err) {
+		uint32_t f = h[0].file;
+		bool got;
+
+		h[0].win->live--;
+		err = emit(dl, h[0].ref);
+		if (!err)
+			err = stream_next(s, &st[f], f, &h[0], &got);
+		if (!err && !got)
+			h[0] = h[--n];
+		sift_down(h, n, 0);
+		/* now and then: hand the batch over and free delivered windows */
+		if (!err && ++since_gc >= s->window / 4) {
+			since_gc = 0;
+			err = deliver_flush(dl);
+			for (size_t g = 0; g < s->nr_readers; g++)
+				stream_gc(&s->readers[g], &st[g]);
+		}
+	}
+	if (!err)
+		err = deliver_flush(dl);
+out:
+	for (size_t f = 0; st && f < s->nr_readers; f++) {
+		while (st[f].windows) {
+			struct window *w = st[f].windows;
+
+			st[f].windows = w->next;
+			window_free(w);
+		}
+		free(st[f].heap);
+	}
+	free(st);
+	free(h);
+	free(ip);
+	return err;
+}
+
 int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t batch)
 {
 	struct deliver dl = { .fn = fn, .ctx = ctx, .cap = batch ? batch : 8192 };
@@ -653,7 +1048,10 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
 	ordered_events__init(&oe);
 	for (size_t f = 0; f < s->nr_readers; f++)
 		rounds |= s->readers[f].has_rounds;
-	if (!rounds) {
+	if (s->streamed) {
+		err = deliver_streamed(s, &dl);
+		left = 0;
+	} else if (!rounds) {
 		err = deliver_roundless(s, &dl, queue_enabled);
 		left = 0;
 	}

@@ -32,6 +32,8 @@ struct workqueue;
 struct session_opts {
 	const char *path;	/* "-" = standard input; NULL = "perf.data" */
 	unsigned jobs;		/* worker threads incl. the caller; 0 = online CPUs */
+	size_t window;		/* records per file held at once when a directory is
+				 * streamed; 0 = default (65536). Tests use tiny ones. */
 };
 
 /* One record handed to the caller. */

@@ -26,6 +26,10 @@ struct machine {
 	struct dsos *dsos;		/* owned */
 	struct maps kernel_maps;	/* [kernel.kallsyms] and modules */
 	struct dso *kernel;		/* borrowed from dsos */
+	struct thread **retired;	/* owned: threads a FORK replaced (perf removes
+					 * them; callers may still hold pointers) */
+	size_t nr_retired;
+	bool comm_exec;			/* exec COMMs are told apart */
 };
 
 static uint64_t hash_str(const char *s)
@@ -106,16 +110,28 @@ static void maps__put(struct maps *mp)
 	}
 }
 
+static void thread__free(struct thread *t)
+{
+	struct comm *c = t->comms, *older;
+
+	for (; c; c = older) {
+		older = c->older;
+		free(c);
+	}
+	maps__put(t->maps);
+	free(t);
+}
+
 void machine__delete(struct machine *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->threads_cap; i++) {
-		if (!m->threads[i])
-			continue;
-		maps__put(m->threads[i]->maps);
-		free(m->threads[i]);
-	}
+	for (size_t i = 0; i < m->threads_cap; i++)
+		if (m->threads[i])
+			thread__free(m->threads[i]);
+	for (size_t i = 0; i < m->nr_retired; i++)
+		thread__free(m->retired[i]);
+	free(m->retired);
 	free(m->threads);
 	free(m->kernel_maps.v);
 	strtab__exit(&m->comms);
@@ -234,12 +250,36 @@ const char *thread__comm(const struct thread *t)
 	return t->comm;
 }
 
-static int set_comm(struct machine *m, struct thread *t, const char *comm)
+static struct comm *comm__push(struct thread *t, const char *str, uint64_t start,
+			       bool exec)
+{
+	struct comm *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->str = str;
+	c->start = start;
+	c->exec = exec;
+	c->older = t->comms;
+	t->comms = c;
+	return c;
+}
+
+/* perf's __thread__set_comm: the first name overrides the default entry in place. */
+static int set_comm(struct machine *m, struct thread *t, const char *comm, uint64_t time,
+		    bool exec)
 {
 	const char *c = strtab__intern(&m->comms, comm);
 
 	if (!c)
 		return -ENOMEM;
+	if (!t->comm_set && t->comms) {
+		t->comms->str = c;
+		t->comms->start = time;
+		t->comms->exec |= exec;
+	} else if (!comm__push(t, c, time, exec)) {
+		return -ENOMEM;
+	}
 	t->comm = c;
 	t->comm_set = true;
 	return 0;
@@ -414,7 +454,33 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 	return maps__insert(t->maps, &nm);
 }
 
-static int process_fork(struct machine *m, const struct record_ref *ref)
+/* perf removes a thread whose tid a FORK reuses and makes a new one: the old object
+ * moves to the retired list (callers may hold it), the new one takes its slot. */
+static struct thread *replace_thread(struct machine *m, struct thread *old)
+{
+	struct thread **r, *t = calloc(1, sizeof(*t));
+	size_t i;
+
+	if (!t)
+		return NULL;
+	r = realloc(m->retired, (m->nr_retired + 1) * sizeof(*r));
+	if (!r) {
+		free(t);
+		return NULL;
+	}
+	m->retired = r;
+	m->retired[m->nr_retired++] = old;
+	t->pid = old->pid;
+	t->tid = old->tid;
+	i = tid_slot(old->tid, m->threads_cap);
+	while (m->threads[i] != old)
+		i = (i + 1) & (m->threads_cap - 1);
+	m->threads[i] = t;
+	return t;
+}
+
+static int process_fork(struct machine *m, const struct record_ref *ref,
+			const struct sample *s)
 {
 	const unsigned char *b = ref->data;
 	int32_t pid, ppid, tid, ptid;
@@ -441,8 +507,9 @@ static int process_fork(struct machine *m, const struct record_ref *ref)
 			return -ENOMEM;
 		}
 	} else {
-		maps__put(child->maps);
-		child->maps = NULL;
+		child = replace_thread(m, child);
+		if (!child)
+			return -ENOMEM;
 		child->pid = pid;
 	}
 	if (pid == ppid) {		/* a new thread: shares its process's maps */
@@ -457,6 +524,9 @@ static int process_fork(struct machine *m, const struct record_ref *ref)
 		return -ENOMEM;
 	child->comm = parent->comm;
 	child->comm_set = parent->comm_set;
+	/* perf's thread__fork: the parent's name, timed at the fork, if it had one */
+	if (parent->comm_set && !comm__push(child, parent->comm, s ? s->time : 0, false))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -465,8 +535,8 @@ int machine__process(struct machine *m, const struct record_ref *ref,
 {
 	const unsigned char *b = ref->data;
 	struct thread *t;
+	bool exec;
 
-	(void)s;
 	switch (ref->type) {
 	case REC_COMM: {
 		char comm[17];
@@ -479,10 +549,13 @@ int machine__process(struct machine *m, const struct record_ref *ref,
 		comm[n] = 0;
 		t = machine__findnew_thread(m, (int32_t)bytes__u32(b + 8),
 					    (int32_t)bytes__u32(b + 12));
-		return t ? set_comm(m, t, comm) : -ENOMEM;
+		exec = (bytes__u16(b + 4) & MISC_MMAP_DATA) != 0;	/* COMM_EXEC */
+		if (exec)
+			m->comm_exec = true;
+		return t ? set_comm(m, t, comm, s ? s->time : 0, exec) : -ENOMEM;
 	}
 	case REC_FORK:
-		return process_fork(m, ref);
+		return process_fork(m, ref, s);
 	case REC_MMAP:
 	case REC_MMAP2:
 		return process_mmap(m, ref);
@@ -555,4 +628,53 @@ void machine__resolve(struct machine *m, struct thread *t, uint16_t cpumode, uin
 {
 	machine__resolve_map(m, t, cpumode, ip, al);
 	addr_location__resolve_sym(al);
+}
+
+struct thread *machine__find_thread(struct machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = find_thread(m, tid);
+
+	if (t && t->pid == -1 && pid != -1)
+		t->pid = pid;
+	return t;
+}
+
+struct comm *machine__thread_comm(struct machine *m, struct thread *t)
+{
+	if (t->comms)
+		return t->comms;
+	if (default_comm(m, t))
+		return NULL;
+	return comm__push(t, t->comm, 0, false);
+}
+
+struct comm *machine__thread_exec_comm(struct machine *m, struct thread *t)
+{
+	struct comm *c, *last = NULL, *second_last = NULL;
+
+	if (!machine__thread_comm(m, t))
+		return NULL;
+	if (!m->comm_exec)
+		return t->comms;
+	for (c = t->comms; c; c = c->older) {
+		if (c->exec)
+			return c;
+		second_last = last;
+		last = c;
+	}
+	/* an oldest comm without a time may be the parent's name of a synthesized
+	 * thread; for a main thread perf prefers the next one */
+	if (second_last && !last->start && t->pid == t->tid)
+		return second_last;
+	return last;
+}
+
+bool machine__comm_exec(const struct machine *m)
+{
+	return m->comm_exec;
+}
+
+void machine__set_comm_exec(struct machine *m)
+{
+	m->comm_exec = true;
 }

@@ -404,6 +404,83 @@ START_TEST(test_ordered_events_model)
 }
 END_TEST
 
+/* Side-band records that trail samples (the kernel stamps them before writing), tiny
+ * windows (many window changes): still perf's order, the same for any window and -j. */
+static int open_load_window(const char *path, unsigned jobs, size_t window,
+			    struct session **s, struct diag *d)
+{
+	struct session_opts o = { .path = path, .jobs = jobs, .window = window };
+	int err = session__open(s, &o, d);
+
+	return err ? err : session__load(*s, d);
+}
+
+START_TEST(test_order_late_sideband_windows)
+{
+	struct event_attr a = testlib_attr(0);
+	uint64_t ids[] = { 1, 2 };
+	const uint64_t *idp[] = { ids };
+	size_t nr[] = { 2 };
+	struct testlib_buf m = { 0 }, d0 = { 0 }, d1 = { 0 };
+	char *dir = path_in("late.data"), *p;
+	static const uint64_t t0[] = { 100, 110, 120, 130, 140, 150 };
+	static const uint64_t t1[] = { 104, 106, 125, 151, 152 };
+	static const uint64_t want[] = { 100, 104, 105, 106, 110, 112, 120, 125, 130,
+					 140, 150, 151, 152 };
+	struct seen *ref = NULL;
+
+	mkdir(dir, 0755);
+	testlib_rec_comm(&m, &a, 7, 7, "main", 0, 0);
+	ck_assert_int_ge(asprintf(&p, "%s/data", dir), 0);
+	testlib_write_file(p, &a, 1, idp, nr, m.p, m.len, true, false);
+	free(p);
+	for (size_t i = 0; i < 6; i++) {
+		testlib_rec_sample(&d0, &a, 1, 7, 7, t0[i], 1, 1);
+		if (i == 1)	/* a COMM stamped 5 ns before the sample it follows */
+			testlib_rec_comm(&d0, &a, 7, 7, "late", 105, 1);
+		if (i == 2)
+			testlib_rec_comm(&d0, &a, 7, 7, "later", 112, 1);
+	}
+	for (size_t i = 0; i < 5; i++)
+		testlib_rec_sample(&d1, &a, 2, 7, 7, t1[i], 2, 1);
+	ck_assert_int_ge(asprintf(&p, "%s/data.0", dir), 0);
+	testlib_write_raw(p, d0.p, d0.len);
+	free(p);
+	ck_assert_int_ge(asprintf(&p, "%s/data.1", dir), 0);
+	testlib_write_raw(p, d1.p, d1.len);
+	free(p);
+	for (size_t window = 1; window <= 64; window *= 4) {
+		for (unsigned jobs = 1; jobs <= 2; jobs++) {
+			struct session *s;
+			struct diag d;
+			struct seen *sn = calloc(1, sizeof(*sn));
+
+			ck_assert_int_eq(open_load_window(dir, jobs, window, &s, &d), 0);
+			ck_assert_int_eq(session__deliver(s, collect, sn, 2), 0);
+			ck_assert_uint_eq(sn->n, 1 + 13);
+			ck_assert_uint_eq(sn->type[0], REC_COMM);
+			for (size_t i = 0; i < 13; i++)
+				ck_assert_msg(sn->time[i + 1] == want[i],
+					      "window %zu: record %zu has time %llu", window,
+					      i, (unsigned long long)sn->time[i + 1]);
+			/* a second delivery of the same session gives the same */
+			if (!ref) {
+				ref = sn;
+			} else {
+				ck_assert_mem_eq(ref->file, sn->file, sizeof(sn->file[0]) * 14);
+				free(sn);
+			}
+			session__close(s);
+		}
+	}
+	free(ref);
+	testlib_buf_free(&m);
+	testlib_buf_free(&d0);
+	testlib_buf_free(&d1);
+	free(dir);
+}
+END_TEST
+
 Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -419,6 +496,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_cut_last_record_is_a_warning);
 	tcase_add_test(tc, test_bad_containers);
 	tcase_add_test(tc, test_ordered_events_model);
+	tcase_add_test(tc, test_order_late_sideband_windows);
 	suite_add_tcase(s, tc);
 	return s;
 }

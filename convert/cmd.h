@@ -1,0 +1,39 @@
+#ifndef DIRREPORT_CONVERT_CMD_H
+#define DIRREPORT_CONVERT_CMD_H
+/*
+ * cmd - the modes of dirconvert and their options.  main() parses the command line
+ * into struct convert_opts and runs the mode; the mode opens the recording itself
+ * (it owns the output file's life cycle: temporary file, rename, clean-up).
+ */
+#include <stdbool.h>
+
+struct diag;
+
+struct convert_opts {
+	const char *input;	/* -i; NULL = perf.data; "-" = standard input */
+	const char *output;	/* --to-sqlite OUT */
+	unsigned jobs;		/* -j; 0 = online CPUs */
+	bool force;		/* -f: replace an existing OUT */
+	bool callchains;	/* --callchains: call_paths and samples.call_path_id */
+	bool all_events;	/* --all-events: tracepoint samples too */
+	bool progress;		/* a progress bar may be drawn (stderr is a terminal) */
+	const char *kallsyms;	/* --kallsyms; NULL = /proc/kallsyms */
+};
+
+/**
+ * @brief `dirconvert --to-sqlite`: the recording as perf 6.1's export-to-sqlite.py
+ *        database.  Writes OUT.tmp beside OUT and renames it on success; on any
+ *        error the temporary file is removed and OUT is untouched.
+ * @param o  options
+ * @param d  filled on error: the input file and offset of damaged input, or OUT
+ *           (or OUT.tmp) for output errors
+ * @return 0; -EEXIST (OUT exists without force, or OUT.tmp exists: another
+ *         dirconvert may be writing it); -errno; -DIAG_* of the reader; -EIO for
+ *         SQLite failures.
+ * Thread safety: call from the main thread (installs signal handlers that remove
+ *         the temporary file on SIGINT, SIGTERM, SIGHUP and SIGPIPE).
+ * Format: perf.data (via the session), perf's export-to-sqlite.py schema.
+ */
+int cmd_sqlite(const struct convert_opts *o, struct diag *d);
+
+#endif

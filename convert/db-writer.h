@@ -1,0 +1,71 @@
+#ifndef DIRREPORT_CONVERT_DB_WRITER_H
+#define DIRREPORT_CONVERT_DB_WRITER_H
+/*
+ * db_writer - writes export rows into a new SQLite database with perf's schema.
+ *
+ * One transaction for everything, one prepared INSERT per table with bound
+ * parameters.  Rows are handed over in batches to a writer thread (unless opened
+ * without one), so record decoding and symbol resolution run while SQLite writes.
+ * The samples table, which holds nearly all the rows, is not inserted row by row:
+ * its records are encoded into table b-tree pages as they arrive and the pages are
+ * written into the file when the database is committed (see btree.h); every other
+ * table goes through SQLite.
+ *
+ * Invariants: rows are written in the order db_writer__row() received them; text
+ * pointers in the rows must stay valid until db_writer__commit() returns.
+ *
+ * Thread safety: db_writer__row(), __commit() and __delete() are called by one
+ * thread; the writer thread is internal.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "convert/export.h"
+
+struct db_writer;
+
+struct db_writer_opts {
+	const char *path;	/* database file to create (missing or empty) */
+	unsigned flags;		/* EXPORT_* flags: EXPORT_CALLCHAINS adds call_paths */
+	bool threaded;		/* write on a thread of its own */
+	bool no_fast_samples;	/* insert samples through SQLite too (tests) */
+};
+
+/**
+ * @brief Create the database file and its schema, and start the transaction.
+ * @param out  the writer (caller owns; db_writer__delete frees)
+ * @param o    options
+ * @return 0; -EEXIST if the file exists and is not empty; -ENOMEM; -EIO for an SQLite failure (the
+ *         message is in db_writer__errmsg(); *out is set even then, so the caller
+ *         can read it before deleting the writer).
+ * Thread safety: see file comment.  Format: perf's export-to-sqlite.py schema.
+ */
+int db_writer__open(struct db_writer **out, const struct db_writer_opts *o);
+
+/**
+ * @brief Queue one row (copied).
+ * @return 0; -ENOMEM; -EIO when writing failed (now or for an earlier row).
+ * Thread safety: see file comment.  Format: none.
+ */
+int db_writer__row(struct db_writer *w, const struct export_row *r);
+
+/** An export_sink.row adapter: ctx is the struct db_writer. */
+int db_writer__sink_row(void *ctx, const struct export_row *r);
+
+/**
+ * @brief Write everything queued, commit, write the samples pages and close the
+ *        file (synced to disk).
+ * @return 0; -ENOMEM; -EIO (message in db_writer__errmsg()).
+ * Thread safety: see file comment.  Format: SQLite file format.
+ */
+int db_writer__commit(struct db_writer *w);
+
+/** @brief Stop the writer thread and close the database without committing (a
+ *         committed one is left as it is).  NULL is a no-op.  Does not remove the
+ *         file. */
+void db_writer__delete(struct db_writer *w);
+
+/** @brief Why the last -EIO happened (SQLite's message or the failing call). */
+const char *db_writer__errmsg(const struct db_writer *w);
+
+#endif

@@ -1,0 +1,674 @@
+/*
+ * export - perf 6.1's database export rows (see export.h for the rules reproduced).
+ */
+#include "convert/export.h"
+
+#include <errno.h>
+#include <stdlib.h>	/* calloc, free */
+#include <string.h>	/* memset */
+
+#include "format/attr.h"
+#include "format/evlist.h"
+#include "format/record.h"
+#include "format/sample.h"
+#include "reader/session.h"
+#include "report/dso.h"
+#include "report/machine.h"
+#include "report/symbol.h"
+#include "banned.h"
+
+/* perf resolves at most this many callchain addresses (PERF_MAX_STACK_DEPTH). */
+#define EXPORT_MAX_STACK 127
+
+/* Software event configs whose ADDR is a data address perf resolves (page faults). */
+enum { SW_PAGE_FAULTS = 2, SW_PAGE_FAULTS_MIN = 5, SW_PAGE_FAULTS_MAJ = 6 };
+/* Hardware branch instructions: with period 1 perf treats the event as BTS. */
+enum { HW_BRANCH_INSTRUCTIONS = 4 };
+
+/* The branch_types table of perf 6.1's export (ids are perf's branch flags). */
+static const struct {
+	int id;
+	const char *name;
+} branch_types[] = {
+	{ 0, "no branch" }, { 1, "unconditional jump" }, { 3, "call" },
+	{ 5, "return" }, { 9, "conditional jump" }, { 19, "system call" },
+	{ 21, "return from system call" }, { 33, "asynchronous branch" },
+	{ 67, "software interrupt" }, { 69, "return from interrupt" },
+	{ 99, "hardware interrupt" }, { 129, "transaction abort" },
+	{ 256, "trace begin / no branch" }, { 257, "trace begin" },
+	{ 259, "trace begin / call" }, { 261, "trace begin / return" },
+	{ 265, "trace begin / conditional jump" }, { 275, "trace begin / system call" },
+	{ 277, "trace begin / return from system call" },
+	{ 289, "trace begin / asynchronous branch" },
+	{ 323, "trace begin / software interrupt" },
+	{ 325, "trace begin / return from interrupt" },
+	{ 355, "trace begin / hardware interrupt" },
+	{ 385, "trace begin / transaction abort" },
+	{ 512, "no branch / trace end" }, { 513, "trace end" },
+	{ 515, "call / trace end" }, { 517, "return / trace end" },
+	{ 521, "conditional jump / trace end" }, { 531, "system call / trace end" },
+	{ 533, "return from system call / trace end" },
+	{ 545, "asynchronous branch / trace end" },
+	{ 579, "software interrupt / trace end" },
+	{ 581, "return from interrupt / trace end" },
+	{ 611, "hardware interrupt / trace end" },
+	{ 641, "transaction abort / trace end" },
+	{ 2051, "vm entry" }, { 2307, "trace begin / vm entry" },
+	{ 2563, "vm entry / trace end" }, { 4099, "vm exit" },
+	{ 4355, "trace begin / vm exit" }, { 4611, "vm exit / trace end" },
+};
+
+/* Open-addressing map from a 3 x u64 key to an id (id 0 = empty slot). */
+struct idmap {
+	struct idmap_slot {
+		uint64_t k[3];
+		uint64_t id;
+	} *v;
+	size_t cap, nr;
+};
+
+static uint64_t idmap_hash(const uint64_t k[3])
+{
+	uint64_t h = k[0] * 0x9E3779B97F4A7C15ULL;
+
+	h = (h ^ (h >> 29) ^ k[1]) * 0xBF58476D1CE4E5B9ULL;
+	h = (h ^ (h >> 31) ^ k[2]) * 0x94D049BB133111EBULL;
+	return h ^ (h >> 32);
+}
+
+static uint64_t idmap__get(const struct idmap *m, uint64_t k0, uint64_t k1, uint64_t k2)
+{
+	const uint64_t k[3] = { k0, k1, k2 };
+	size_t i;
+
+	if (!m->cap)
+		return 0;
+	for (i = idmap_hash(k) & (m->cap - 1); m->v[i].id; i = (i + 1) & (m->cap - 1))
+		if (m->v[i].k[0] == k0 && m->v[i].k[1] == k1 && m->v[i].k[2] == k2)
+			return m->v[i].id;
+	return 0;
+}
+
+static int idmap__put(struct idmap *m, uint64_t k0, uint64_t k1, uint64_t k2, uint64_t id)
+{
+	const uint64_t k[3] = { k0, k1, k2 };
+	size_t i;
+
+	if ((m->nr + 1) * 2 > m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 1024;
+		struct idmap_slot *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (size_t j = 0; j < m->cap; j++) {
+			if (!m->v[j].id)
+				continue;
+			for (i = idmap_hash(m->v[j].k) & (cap - 1); v[i].id; i = (i + 1) & (cap - 1))
+				;
+			v[i] = m->v[j];
+		}
+		free(m->v);
+		m->v = v;
+		m->cap = cap;
+	}
+	for (i = idmap_hash(k) & (m->cap - 1); m->v[i].id; i = (i + 1) & (m->cap - 1))
+		;
+	m->v[i] = (struct idmap_slot){ { k0, k1, k2 }, id };
+	m->nr++;
+	return 0;
+}
+
+static void idmap__exit(struct idmap *m)
+{
+	free(m->v);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Build-id text of an exported dso, kept until the exporter is deleted. */
+struct bid_text {
+	struct bid_text *next;
+	char hex[2 * DSO_BUILD_ID_MAX + 1];
+};
+
+struct exporter {
+	struct machine *machine;	/* borrowed */
+	struct evlist *evlist;		/* borrowed */
+	unsigned flags;
+	struct export_sink sink;
+	uint64_t *evsel_ids;		/* owned, per evsel index; 0 = not exported */
+	uint64_t machine_id;		/* 0 until the host machine is exported */
+	uint64_t last[EXPORT__NR_TABLES];	/* last id given, per table */
+	struct idmap dsos;		/* dso pointer -> id */
+	struct idmap syms;		/* symbol pointer -> id */
+	struct idmap unknown;		/* (dso pointer, addr) -> id of "unknown" */
+	struct idmap paths;		/* (parent id, symbol id, ip) -> call path id */
+	uint64_t root_path_id;		/* 0 until the call path root is exported */
+	struct bid_text *bids;		/* owned list */
+	struct export_stats stats;
+};
+
+/* What an address resolved to, as perf's db export sees it. */
+struct xloc {
+	struct addr_location al;
+	uint64_t sym_id;		/* id of al.sym or of an "unknown"; 0 = none */
+	uint64_t sym_start;		/* start of that symbol */
+};
+
+static int emit(struct exporter *e, struct export_row *r)
+{
+	e->stats.rows[r->table]++;
+	return e->sink.row(e->sink.ctx, r);
+}
+
+static int emit_ints(struct exporter *e, enum export_table t, const char *t0,
+		     const char *t1, const char *t2, size_t n, const int64_t *v)
+{
+	struct export_row r;
+
+	r.table = t;
+	r.text[0] = t0;
+	r.text[1] = t1;
+	r.text[2] = t2;
+	memcpy(r.v, v, n * sizeof(*v));
+	return emit(e, &r);
+}
+
+int exporter__new(struct exporter **out, struct machine *m, struct evlist *el,
+		  unsigned flags, const struct export_sink *sink)
+{
+	struct exporter *e = calloc(1, sizeof(*e));
+
+	*out = NULL;
+	if (!e)
+		return -ENOMEM;
+	e->evsel_ids = calloc(el->nr ? el->nr : 1, sizeof(*e->evsel_ids));
+	if (!e->evsel_ids) {
+		free(e);
+		return -ENOMEM;
+	}
+	e->machine = m;
+	e->evlist = el;
+	e->flags = flags;
+	e->sink = *sink;
+	/* perf tells exec comms apart when any event has comm_exec */
+	for (size_t i = 0; i < el->nr; i++)
+		if (attr__flag(&el->evsels[i]->attr, ATTR_COMM_EXEC))
+			machine__set_comm_exec(m);
+	*out = e;
+	return 0;
+}
+
+void exporter__delete(struct exporter *e)
+{
+	struct bid_text *b, *next;
+
+	if (!e)
+		return;
+	for (b = e->bids; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	idmap__exit(&e->dsos);
+	idmap__exit(&e->syms);
+	idmap__exit(&e->unknown);
+	idmap__exit(&e->paths);
+	free(e->evsel_ids);
+	free(e);
+}
+
+int exporter__begin(struct exporter *e)
+{
+	static const int64_t zero[ES__NR_COLS];
+	const int64_t thread0[] = { 0, 0, 0, -1, -1 };
+	int err;
+
+	/* id 0 means unknown in every table: perf writes placeholder rows */
+	if ((err = emit_ints(e, EXPORT_EVSEL, "unknown", NULL, NULL, 1, zero)) ||
+	    (err = emit_ints(e, EXPORT_MACHINE, "unknown", NULL, NULL, 2, zero)) ||
+	    (err = emit_ints(e, EXPORT_THREAD, NULL, NULL, NULL, 5, thread0)) ||
+	    (err = emit_ints(e, EXPORT_COMM, "unknown", NULL, NULL, 4, zero)) ||
+	    (err = emit_ints(e, EXPORT_DSO, "unknown", "unknown", "", 2, zero)) ||
+	    (err = emit_ints(e, EXPORT_SYMBOL, "unknown", NULL, NULL, 5, zero)) ||
+	    (err = emit_ints(e, EXPORT_SAMPLE, NULL, NULL, NULL, ES__NR_COLS, zero)))
+		return err;
+	if (e->flags & EXPORT_CALLCHAINS &&
+	    (err = emit_ints(e, EXPORT_CALL_PATH, NULL, NULL, NULL, 4, zero)))
+		return err;
+	for (size_t i = 0; i < sizeof(branch_types) / sizeof(branch_types[0]); i++) {
+		const int64_t id = branch_types[i].id;
+
+		err = emit_ints(e, EXPORT_BRANCH_TYPE, branch_types[i].name, NULL, NULL, 1, &id);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- machine, events, threads, comms ------------------------------------------- */
+
+static int export_machine(struct exporter *e)
+{
+	const int64_t v[] = { 1, -1 };	/* the host: perf's HOST_KERNEL_ID pid */
+
+	if (e->machine_id)
+		return 0;
+	e->machine_id = 1;
+	e->last[EXPORT_MACHINE] = 1;
+	return emit_ints(e, EXPORT_MACHINE, "", NULL, NULL, 2, v);
+}
+
+static int export_evsel(struct exporter *e, const struct evsel *ev, uint64_t *id)
+{
+	int64_t v;
+
+	if (!e->evsel_ids[ev->idx]) {
+		e->evsel_ids[ev->idx] = ++e->last[EXPORT_EVSEL];
+		v = (int64_t)e->evsel_ids[ev->idx];
+		int err = emit_ints(e, EXPORT_EVSEL, evsel__name(ev), NULL, NULL, 1, &v);
+
+		if (err)
+			return err;
+	}
+	*id = e->evsel_ids[ev->idx];
+	return 0;
+}
+
+static int export_thread(struct exporter *e, struct thread *t, const struct thread *main)
+{
+	if (t->priv)
+		return 0;
+	t->priv = ++e->last[EXPORT_THREAD];
+	const int64_t v[] = { (int64_t)t->priv, (int64_t)e->machine_id,
+			      main ? (int64_t)main->priv : 0, t->pid, t->tid };
+	return emit_ints(e, EXPORT_THREAD, NULL, NULL, NULL, 5, v);
+}
+
+static int export_comm_thread(struct exporter *e, const struct comm *c,
+			      const struct thread *t)
+{
+	const int64_t v[] = { (int64_t)++e->last[EXPORT_COMM_THREAD], (int64_t)c->priv,
+			      (int64_t)t->priv };
+
+	return emit_ints(e, EXPORT_COMM_THREAD, NULL, NULL, NULL, 3, v);
+}
+
+/* A comm not exported yet: its row, timed, with the thread that had it.  *added
+ * tells whether it was new. */
+static int export_comm(struct exporter *e, struct comm *c, const struct thread *t,
+		       bool *added)
+{
+	*added = !c->priv;
+	if (c->priv)
+		return 0;
+	c->priv = ++e->last[EXPORT_COMM];
+	const int64_t v[] = { (int64_t)c->priv, (int64_t)t->priv, (int64_t)c->start,
+			      c->exec };
+	return emit_ints(e, EXPORT_COMM, c->str, NULL, NULL, 4, v);
+}
+
+/* perf's db_export__threads; *comm_id receives the main thread's exec comm. */
+static int export_threads(struct exporter *e, struct thread *t, uint64_t *comm_id)
+{
+	struct thread *main;
+	struct comm *comm = NULL, *cur;
+	bool added;
+	int err;
+
+	*comm_id = 0;
+	if (t->pid == t->tid)
+		main = t;
+	else if (t->pid == -1)
+		main = NULL;
+	else
+		main = machine__find_thread(e->machine, t->pid, t->pid);
+	if (main) {
+		if ((err = export_thread(e, main, main)))
+			return err;
+		comm = machine__thread_exec_comm(e->machine, main);
+		if (!comm)
+			return -ENOMEM;
+		/* an exec comm has one main thread: linked when first exported */
+		if ((err = export_comm(e, comm, main, &added)) ||
+		    (added && (err = export_comm_thread(e, comm, main))))
+			return err;
+		*comm_id = comm->priv;
+	}
+	if (t != main) {
+		bool link = comm && !t->priv;
+
+		if ((err = export_thread(e, t, main)))
+			return err;
+		if (link && (err = export_comm_thread(e, comm, t)))
+			return err;
+	}
+	/* the current comm gets a row but no comm_threads link */
+	cur = machine__thread_comm(e->machine, t);
+	if (!cur)
+		return -ENOMEM;
+	return export_comm(e, cur, t, &added);
+}
+
+/* ---- dsos and symbols ------------------------------------------------------------ */
+
+static int export_dso(struct exporter *e, const struct dso *dso, uint64_t *id)
+{
+	struct bid_text *b;
+	int err;
+
+	*id = idmap__get(&e->dsos, (uintptr_t)dso, 0, 0);
+	if (*id)
+		return 0;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->next = e->bids;
+	e->bids = b;
+	if (dso->has_build_id) {
+		static const char digits[] = "0123456789abcdef";
+
+		for (size_t i = 0; i < dso->build_id_size; i++) {
+			b->hex[2 * i] = digits[dso->build_id[i] >> 4];
+			b->hex[2 * i + 1] = digits[dso->build_id[i] & 15];
+		}
+	}
+	*id = ++e->last[EXPORT_DSO];
+	if ((err = idmap__put(&e->dsos, (uintptr_t)dso, 0, 0, *id)))
+		return err;
+	const int64_t v[] = { (int64_t)*id, (int64_t)e->machine_id };
+	return emit_ints(e, EXPORT_DSO, dso__short_name(dso), dso__long_name(dso), b->hex,
+			 2, v);
+}
+
+static int export_symbol(struct exporter *e, const struct symbol *sym, uint64_t dso_id,
+			 uint64_t *id)
+{
+	int err;
+
+	*id = idmap__get(&e->syms, (uintptr_t)sym, 0, 0);
+	if (*id)
+		return 0;
+	*id = ++e->last[EXPORT_SYMBOL];
+	if ((err = idmap__put(&e->syms, (uintptr_t)sym, 0, 0, *id)))
+		return err;
+	const int64_t v[] = { (int64_t)*id, (int64_t)dso_id, (int64_t)sym->start,
+			      (int64_t)sym->end, sym->binding };
+	return emit_ints(e, EXPORT_SYMBOL, symbol__name(sym), NULL, NULL, 5, v);
+}
+
+/* The "unknown" symbol perf inserted at addr of dso, if any: its id, else 0. */
+static uint64_t unknown_at(const struct exporter *e, const struct dso *dso, uint64_t addr)
+{
+	return idmap__get(&e->unknown, (uintptr_t)dso, addr, 0);
+}
+
+/*
+ * perf's db_ids_from_al: export the dso and the symbol of a location, creating the
+ * zero-size "unknown" symbol at loc->al.addr when the map has none there.
+ */
+static int export_location(struct exporter *e, struct xloc *loc, int64_t *dso_id,
+			   int64_t *sym_id, int64_t *offset)
+{
+	uint64_t did, sid;
+	int err;
+
+	*dso_id = *sym_id = *offset = 0;
+	if (!loc->al.map)
+		return 0;
+	if ((err = export_dso(e, loc->al.map->dso, &did)))
+		return err;
+	*dso_id = (int64_t)did;
+	if (loc->al.sym) {
+		if ((err = export_symbol(e, loc->al.sym, did, &sid)))
+			return err;
+		loc->sym_start = loc->al.sym->start;
+	} else if ((sid = loc->sym_id)) {
+		loc->sym_start = loc->al.addr;	/* an "unknown" matches its start only */
+	} else {
+		sid = ++e->last[EXPORT_SYMBOL];
+		err = idmap__put(&e->unknown, (uintptr_t)loc->al.map->dso, loc->al.addr, 0, sid);
+		if (err)
+			return err;
+		loc->sym_start = loc->al.addr;
+		const int64_t v[] = { (int64_t)sid, (int64_t)did, (int64_t)loc->al.addr,
+				      (int64_t)loc->al.addr, 0 };
+		if ((err = emit_ints(e, EXPORT_SYMBOL, "unknown", NULL, NULL, 5, v)))
+			return err;
+	}
+	loc->sym_id = sid;
+	*sym_id = (int64_t)sid;
+	*offset = (int64_t)(loc->al.addr - loc->sym_start);
+	return 0;
+}
+
+/* perf's thread__find_map + map__find_symbol for one address in one cpumode: only
+ * host kernel and user addresses have maps; the symbol may be an "unknown" perf
+ * inserted at exactly that map-relative address. */
+static void resolve(struct exporter *e, struct thread *t, uint16_t cpumode, uint64_t ip,
+		    struct xloc *loc)
+{
+	memset(loc, 0, sizeof(*loc));
+	if (cpumode == MISC_KERNEL || cpumode == MISC_USER) {
+		machine__resolve(e->machine, t, cpumode, ip, &loc->al);
+	} else {
+		loc->al.thread = t;
+		loc->al.addr = ip;
+	}
+	if (loc->al.map && !loc->al.sym)
+		loc->sym_id = unknown_at(e, loc->al.map->dso, loc->al.addr);
+}
+
+/* ---- callchains ---------------------------------------------------------------- */
+
+static int call_path(struct exporter *e, uint64_t parent, uint64_t sym_id, uint64_t ip,
+		     uint64_t *id)
+{
+	int err;
+
+	if (sym_id)
+		ip = 0;		/* perf keeps the address only for unresolved entries */
+	*id = idmap__get(&e->paths, parent, sym_id, ip);
+	if (*id)
+		return 0;
+	*id = ++e->last[EXPORT_CALL_PATH];
+	if ((err = idmap__put(&e->paths, parent, sym_id, ip, *id)))
+		return err;
+	const int64_t v[] = { (int64_t)*id, (int64_t)parent, (int64_t)sym_id, (int64_t)ip };
+	return emit_ints(e, EXPORT_CALL_PATH, NULL, NULL, NULL, 4, v);
+}
+
+/* One resolved callchain entry, exported and appended below *cur. perf resolved
+ * every entry first (map and symbol at the map-relative address); an entry without a
+ * symbol is then looked up again with its raw address, and exported with the raw
+ * address (so an "unknown" symbol is created there). */
+static int chain_entry(struct exporter *e, struct xloc *loc, uint64_t ip, uint64_t *cur)
+{
+	int64_t did, sid, off;
+	int err;
+
+	if (loc->al.map && !loc->al.sym && !loc->sym_id) {
+		loc->al.sym = dso__find_symbol(loc->al.map->dso, ip);
+		if (!loc->al.sym)
+			loc->sym_id = unknown_at(e, loc->al.map->dso, ip);
+	}
+	loc->al.addr = ip;
+	if ((err = export_location(e, loc, &did, &sid, &off)))
+		return err;
+	if (!e->root_path_id) {
+		/* the root is exported with the first path; perf gives it no parent */
+		if ((err = call_path(e, 0, 0, 0, &e->root_path_id)))
+			return err;
+		*cur = e->root_path_id;
+	}
+	return call_path(e, *cur, (uint64_t)sid, ip, cur);
+}
+
+/* The cpumode of the nearest context marker before index ent (perf's
+ * find_prev_cpumode): 0 = none found, 1 = found, -1 = an invalid marker (perf then
+ * discards the whole callchain). */
+static int prev_cpumode(const struct sample *s, uint64_t ent, uint16_t *cpumode)
+{
+	while (ent-- > 0) {
+		uint64_t ip = sample__callchain_ip(s, ent);
+
+		if (ip < CONTEXT_MAX)
+			continue;
+		switch (ip) {
+		case CONTEXT_HV: *cpumode = MISC_HYPERVISOR; return 1;
+		case CONTEXT_KERNEL: *cpumode = MISC_KERNEL; return 1;
+		case CONTEXT_USER: *cpumode = MISC_USER; return 1;
+		default: return -1;
+		}
+	}
+	return 0;
+}
+
+/* The sample's callchain as a call path, root first (perf's ORDER_CALLER walk: each
+ * address takes the cpumode of the nearest marker before it, at most
+ * EXPORT_MAX_STACK addresses from the root end); *id = 0 when it is empty. */
+static int export_callchain(struct exporter *e, struct thread *t, const struct sample *s,
+			    uint64_t *id)
+{
+	struct xloc loc[EXPORT_MAX_STACK];
+	uint64_t ips[EXPORT_MAX_STACK];
+	uint16_t cpumode = MISC_USER;
+	uint64_t nr = s->callchain_nr, cur;
+	size_t n = 0;
+	int err;
+
+	*id = 0;
+	if (!nr || prev_cpumode(s, nr, &cpumode) < 0)
+		return 0;
+	for (uint64_t i = 0; i < nr && n < EXPORT_MAX_STACK; i++) {
+		uint64_t j = nr - i - 1, ip = sample__callchain_ip(s, j);
+
+		if (ip >= CONTEXT_MAX) {
+			if (prev_cpumode(s, j, &cpumode) < 0)
+				return 0;
+			continue;
+		}
+		ips[n] = ip;
+		resolve(e, t, cpumode, ip, &loc[n++]);
+	}
+	cur = e->root_path_id;
+	for (size_t i = 0; i < n; i++)
+		if ((err = chain_entry(e, &loc[i], ips[i], &cur)))
+			return err;
+	*id = n ? cur : 0;
+	return 0;
+}
+
+/* ---- samples --------------------------------------------------------------------- */
+
+/* perf's sample_addr_correlates_sym: ADDR is a data address worth resolving. */
+static bool addr_correlates_sym(const struct event_attr *a)
+{
+	if (a->type == ATTR_TYPE_SOFTWARE &&
+	    (a->config == SW_PAGE_FAULTS || a->config == SW_PAGE_FAULTS_MIN ||
+	     a->config == SW_PAGE_FAULTS_MAJ))
+		return true;
+	return a->type == ATTR_TYPE_HARDWARE && (a->config & HW_BRANCH_INSTRUCTIONS) &&
+	       a->sample_period == 1;
+}
+
+/* perf's thread__resolve for ADDR: the sample's cpumode, else the one the address
+ * belongs to (kernel from the top half of the address space). */
+static int export_addr(struct exporter *e, struct thread *t, const struct sample *s,
+		       int64_t *v)
+{
+	uint16_t cpumode = s->misc & MISC_CPUMODE_MASK;
+	uint16_t addr_mode = (s->addr >> 63) ? MISC_KERNEL : MISC_USER;
+	struct xloc loc;
+
+	resolve(e, t, cpumode, s->addr, &loc);
+	if (!loc.al.map && addr_mode != cpumode)
+		resolve(e, t, addr_mode, s->addr, &loc);
+	return export_location(e, &loc, &v[ES_TO_DSO_ID], &v[ES_TO_SYMBOL_ID],
+			       &v[ES_TO_SYM_OFFSET]);
+}
+
+static int export_sample(struct exporter *e, const struct record_ref *ref)
+{
+	const struct evsel *ev = ref->evsel;
+	struct export_row r = { .table = EXPORT_SAMPLE };
+	int64_t *v = r.v;
+	struct sample s;
+	struct thread *t;
+	struct xloc loc;
+	uint64_t id;
+	uint16_t cpumode;
+	int err;
+
+	if (ev->attr.type == ATTR_TYPE_TRACEPOINT && !(e->flags & EXPORT_ALL_EVENTS)) {
+		e->stats.skipped_tracepoint++;
+		return 0;
+	}
+	if ((err = sample__parse(&s, &ev->attr, ref->data, ref->size)))
+		return err;
+	cpumode = s.misc & MISC_CPUMODE_MASK;
+	if (cpumode == MISC_GUEST_KERNEL || cpumode == MISC_GUEST_USER) {
+		e->stats.skipped_guest++;
+		return 0;
+	}
+	t = machine__findnew_thread(e->machine, (int32_t)s.pid, (int32_t)s.tid);
+	if (!t)
+		return -ENOMEM;
+	resolve(e, t, cpumode, s.ip, &loc);
+	if ((err = export_evsel(e, ev, &id)))
+		return err;
+	v[ES_EVSEL_ID] = (int64_t)id;
+	if ((err = export_machine(e)))
+		return err;
+	v[ES_MACHINE_ID] = (int64_t)e->machine_id;
+	if ((err = export_threads(e, t, &id)))
+		return err;
+	v[ES_COMM_ID] = (int64_t)id;
+	v[ES_THREAD_ID] = (int64_t)t->priv;
+	v[ES_ID] = (int64_t)++e->last[EXPORT_SAMPLE];
+	err = export_location(e, &loc, &v[ES_DSO_ID], &v[ES_SYMBOL_ID], &v[ES_SYM_OFFSET]);
+	if (err)
+		return err;
+	if ((e->flags & EXPORT_CALLCHAINS) && (ev->attr.sample_type & SAMPLE_CALLCHAIN)) {
+		if ((err = export_callchain(e, t, &s, &id)))
+			return err;
+		v[ES_CALL_PATH_ID] = (int64_t)id;
+	}
+	if ((ev->attr.sample_type & SAMPLE_ADDR) && addr_correlates_sym(&ev->attr) &&
+	    (err = export_addr(e, t, &s, v)))
+		return err;
+	v[ES_IP] = (int64_t)s.ip;
+	v[ES_TIME] = (int64_t)s.time;
+	v[ES_CPU] = (int32_t)s.cpu;
+	v[ES_TO_IP] = (int64_t)s.addr;
+	v[ES_PERIOD] = (int64_t)s.period;
+	v[ES_WEIGHT] = (int64_t)s.weight;
+	v[ES_TRANSACTION] = (int64_t)s.transaction;
+	v[ES_DATA_SRC] = (int64_t)s.data_src;
+	e->stats.samples++;
+	return emit(e, &r);
+}
+
+int exporter__record(struct exporter *e, const struct record_ref *ref)
+{
+	struct sample s;
+
+	switch (ref->type) {
+	case REC_SAMPLE:
+		return export_sample(e, ref);
+	case REC_COMM:
+	case REC_FORK:
+	case REC_EXIT:
+	case REC_MMAP:
+	case REC_MMAP2:
+		if (!ref->evsel)
+			return 0;
+		sample__parse_id_trailer(&s, &ref->evsel->attr, ref->data, ref->size);
+		return machine__process(e->machine, ref, &s);
+	default:
+		return 0;
+	}
+}
+
+void exporter__stats(const struct exporter *e, struct export_stats *st)
+{
+	*st = e->stats;
+}

@@ -1,0 +1,144 @@
+#ifndef DIRREPORT_CONVERT_EXPORT_H
+#define DIRREPORT_CONVERT_EXPORT_H
+/*
+ * export - the rows of perf 6.1's database export (perf script -s export-to-sqlite.py),
+ * computed from records replayed in perf's order.  No SQL here: rows go to a sink.
+ *
+ * What perf's export does, observed on its databases and reproduced here:
+ *  - ids are dense and given on first use: an event when its first sample is
+ *    exported, a thread, comm, dso or symbol when a sample (or, with callchains, a
+ *    callchain entry) first refers to it; row 0 of every table is a placeholder
+ *    ("unknown") written first.
+ *  - per sample: the process's main thread is exported first (process_id = its own
+ *    id), then its "exec" comm (machine__thread_exec_comm) with a comm_threads row;
+ *    then the sample's thread (process_id = the main thread's id, 0 without one),
+ *    with a comm_threads row linking it to that exec comm when it is new; then the
+ *    thread's current comm if new (a comms row, no comm_threads row).  samples.comm_id is
+ *    the main thread's exec comm, 0 when the thread has no main thread.
+ *  - an address in a map without a symbol gets a zero-size symbol "unknown" at the
+ *    map-relative address (perf inserts it into the dso, so later lookups of exactly
+ *    that address find it); without a map dso_id, symbol_id and sym_offset are 0.
+ *  - samples of tracepoint events are not exported (perf hands them to the script's
+ *    tracepoint handler, which drops them); EXPORT_ALL_EVENTS exports them too.
+ *  - samples in guest cpumodes are filtered out (perf_guest is off by default).
+ *  - with EXPORT_CALLCHAINS: the sample's callchain, resolved root first (perf's
+ *    ORDER_CALLER, at most 127 addresses from the root end), becomes a path of
+ *    call_paths nodes (parent, symbol, ip; ip is 0 when the node has a symbol); the
+ *    root node (id 1 on first use) has parent 0.  Entries in a map without symbol are
+ *    looked up again with the raw address and get an "unknown" symbol there.
+ *  - page-fault events sampling ADDR also resolve the data address (to_dso_id,
+ *    to_symbol_id, to_sym_offset); samples.to_ip is the sample's ADDR in any case.
+ *
+ * Thread safety: an exporter belongs to the thread replaying the records.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct evlist;
+struct machine;
+struct record_ref;
+
+/** Tables rows are produced for. */
+enum export_table {
+	EXPORT_EVSEL,		/* selected_events (id, name) */
+	EXPORT_MACHINE,		/* machines (id, pid, root_dir) */
+	EXPORT_THREAD,		/* threads (id, machine_id, process_id, pid, tid) */
+	EXPORT_COMM,		/* comms (id, comm, c_thread_id, c_time, exec_flag) */
+	EXPORT_COMM_THREAD,	/* comm_threads (id, comm_id, thread_id) */
+	EXPORT_DSO,		/* dsos (id, machine_id, short_name, long_name, build_id) */
+	EXPORT_SYMBOL,		/* symbols (id, dso_id, sym_start, sym_end, binding, name) */
+	EXPORT_BRANCH_TYPE,	/* branch_types (id, name) */
+	EXPORT_CALL_PATH,	/* call_paths (id, parent_id, symbol_id, ip) */
+	EXPORT_SAMPLE,		/* samples: the 25 columns in table order */
+	EXPORT__NR_TABLES
+};
+
+/** Columns of a samples row (the order of perf's samples table). */
+enum export_sample_col {
+	ES_ID, ES_EVSEL_ID, ES_MACHINE_ID, ES_THREAD_ID, ES_COMM_ID, ES_DSO_ID,
+	ES_SYMBOL_ID, ES_SYM_OFFSET, ES_IP, ES_TIME, ES_CPU, ES_TO_DSO_ID,
+	ES_TO_SYMBOL_ID, ES_TO_SYM_OFFSET, ES_TO_IP, ES_PERIOD, ES_WEIGHT,
+	ES_TRANSACTION, ES_DATA_SRC, ES_BRANCH_TYPE, ES_IN_TX, ES_CALL_PATH_ID,
+	ES_INSN_COUNT, ES_CYC_COUNT, ES_FLAGS,
+	ES__NR_COLS
+};
+
+/** Most text columns a row has (dsos: short_name, long_name, build_id). */
+#define EXPORT_ROW_MAX_TEXT 3
+
+/**
+ * One row.  Integer columns are in v[] and text columns in text[], each in table
+ * order; the integers are perf's values as signed 64-bit numbers (addresses above
+ * 2^63 are negative, as in perf's database).
+ */
+struct export_row {
+	enum export_table table;
+	const char *text[EXPORT_ROW_MAX_TEXT];	/* borrowed: valid while the exporter
+						 * and its machine live */
+	int64_t v[ES__NR_COLS];
+};
+
+/**
+ * @brief Where rows go.  Called in the order perf writes them; a non-zero return
+ *        stops the export and is returned by the exporter.
+ */
+struct export_sink {
+	int (*row)(void *ctx, const struct export_row *row);
+	void *ctx;
+};
+
+enum export_flags {
+	EXPORT_CALLCHAINS = 1 << 0,	/* call_paths and samples.call_path_id */
+	EXPORT_ALL_EVENTS = 1 << 1,	/* tracepoint samples too */
+};
+
+struct exporter;
+
+/**
+ * @brief Create an exporter.
+ * @param out     the exporter (caller owns; exporter__delete frees)
+ * @param m       the machine records are replayed into (borrowed; must outlive the
+ *                exporter and every row it produced)
+ * @param el      the recording's events (borrowed, immutable)
+ * @param flags   EXPORT_* flags
+ * @param sink    receives the rows (copied)
+ * @return 0 or -ENOMEM.
+ * Thread safety: the replaying thread.  Format: none.
+ */
+int exporter__new(struct exporter **out, struct machine *m, struct evlist *el,
+		  unsigned flags, const struct export_sink *sink);
+
+/** @brief Free an exporter (NULL is a no-op).  Rows already produced stay valid until
+ *         the machine is deleted, except symbol names of "unknown" (static). */
+void exporter__delete(struct exporter *e);
+
+/**
+ * @brief Write the placeholder rows (id 0 of every table) and the branch_types table.
+ * @return 0 or the sink's error.
+ * Thread safety: the replaying thread.  Format: none.
+ */
+int exporter__begin(struct exporter *e);
+
+/**
+ * @brief Feed one record in perf's delivery order: side-band records update the
+ *        machine, samples produce rows.
+ * @return 0; -ENOMEM; -DIAG_BAD_SAMPLE / -DIAG_BAD_RECORD for a record that does not
+ *         parse; or the sink's error.
+ * Thread safety: the replaying thread.  Format: SAMPLE (reference 5.1), COMM, FORK,
+ *         EXIT, MMAP, MMAP2 (4.3).
+ */
+int exporter__record(struct exporter *e, const struct record_ref *ref);
+
+/** Counts of what was exported and skipped. */
+struct export_stats {
+	uint64_t samples;		/* samples rows written (placeholder excluded) */
+	uint64_t skipped_tracepoint;	/* tracepoint samples left out */
+	uint64_t skipped_guest;		/* guest-mode samples left out */
+	uint64_t rows[EXPORT__NR_TABLES];	/* rows per table, placeholders included */
+};
+
+/** @brief The counts so far.  Thread safety: the replaying thread. */
+void exporter__stats(const struct exporter *e, struct export_stats *st);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * dirconvert - perf.data recordings (files, pipe streams, data directories,
+ * compressed data) into other formats; today perf 6.1's SQLite export.
+ * A thin front end: parse options, run the mode, print the one-line diagnostic.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>	/* strtoul */
+#include <unistd.h>	/* isatty */
+
+#include "convert/cmd.h"
+#include "format/diag.h"
+#include "banned.h"
+
+/* The SYNOPSIS and OPTIONS of docs/dirconvert.1.md. */
+static const char usage_text[] =
+	"usage: dirconvert [-i PATH] --to-sqlite OUT.db [-f] [-j N] [--callchains]\n"
+	"                  [--all-events] [--kallsyms FILE] [--no-progress]\n"
+	"\n"
+	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
+	"                           (default: perf.data)\n"
+	"        --to-sqlite OUT    write the database of perf's export-to-sqlite.py\n"
+	"    -f, --force            replace OUT if it exists\n"
+	"    -j, --jobs N           worker threads (default: online CPUs)\n"
+	"        --callchains       also call_paths and samples.call_path_id\n"
+	"        --all-events       also tracepoint samples (perf's export drops them)\n"
+	"        --kallsyms FILE    kernel symbols (default: /proc/kallsyms)\n"
+	"        --no-progress      no progress bar, even on a terminal\n"
+	"    -h, --help             this text\n";
+
+enum { OPT_TO_SQLITE = 256, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS };
+
+static const struct option long_opts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "to-sqlite", required_argument, NULL, OPT_TO_SQLITE },
+	{ "force", no_argument, NULL, 'f' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "callchains", no_argument, NULL, OPT_CALLCHAINS },
+	{ "all-events", no_argument, NULL, OPT_ALL_EVENTS },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad_usage(const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "dirconvert: %s\n", msg);
+	fputs(usage_text, stderr);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct convert_opts o = { .progress = isatty(2) };
+	struct diag d = { .offset = DIAG_NO_OFFSET };
+	char line[1024], *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "i:fj:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o.input = optarg; break;
+		case 'f': o.force = true; break;
+		case OPT_TO_SQLITE: o.output = optarg; break;
+		case OPT_CALLCHAINS: o.callchains = true; break;
+		case OPT_ALL_EVENTS: o.all_events = true; break;
+		case OPT_KALLSYMS: o.kallsyms = optarg; break;
+		case OPT_NO_PROGRESS: o.progress = false; break;
+		case 'j':
+			errno = 0;
+			o.jobs = (unsigned)strtoul(optarg, &end, 10);
+			if (errno || *end || o.jobs == 0 || o.jobs > 1024)
+				return bad_usage("-j takes a number from 1 to 1024");
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			return bad_usage(NULL);
+		}
+	}
+	if (optind < argc)
+		return bad_usage("unexpected argument");
+	if (!o.output || !*o.output)
+		return bad_usage("--to-sqlite OUT.db is required");
+	if (cmd_sqlite(&o, &d)) {
+		fprintf(stderr, "dirconvert: %s\n", diag__format(&d, line, sizeof(line)));
+		return 1;
+	}
+	return 0;
+}
