@@ -432,7 +432,8 @@ static void scan_one(void *ctx, size_t i)
 			}
 			used += ref->disk_size;
 			if (immediate(ref, s->queue_enabled)) {
-				if (!err)
+				/* files keep only what names events (EVENT_UPDATE) */
+				if (!err && (s->is_dir || ref->type == REC_EVENT_UPDATE))
 					err = keep_immediate(r, ref, ordinal);
 			} else if (ref->time < last_time) {
 				/* side-band records trail samples by microseconds */
@@ -484,20 +485,19 @@ int session__load(struct session *s, struct diag *d)
 	/* A pipe defines its events as it goes: it is one reader, run it here. */
 	if (s->is_pipe) {
 		load_one(s, 0);
-	} else if (s->is_dir) {
+	} else {
+		/* files and directories: a scan pass now, records streamed at delivery */
 		first = evlist__first(&s->evlist);
 		s->queue_enabled = !first || attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
 		if ((err = parallel_for(s->wq, s->nr_readers, scan_one, s)))
 			return err;
 		s->streamed = true;
-	} else if ((err = parallel_for(s->wq, s->nr_readers, load_one, s))) {
-		return err;
 	}
 	if ((err = collect_errors(s, d)))
 		return err;
 	for (size_t i = 0; i < s->nr_readers; i++)
 		rounds |= s->readers[i].has_rounds;
-	if (s->streamed && rounds) {
+	if (s->streamed && rounds && s->is_dir) {
 		/* FINISHED_ROUND inside a directory (perf never writes one there): its
 		 * exact order needs the general queue; read everything. */
 		s->streamed = false;
@@ -1027,6 +1027,80 @@ out:
 	return err;
 }
 
+/*
+ * A single file, streamed: records in file order window by window through perf's
+ * queue model; a window lives while any of its records is queued or in the batch.
+ */
+struct single {
+	struct deliver *dl;
+	struct stream st;
+};
+
+static void window_unref(struct stream *st, const struct record_ref *ref)
+{
+	for (struct window *w = st->windows; w; w = w->next)
+		if (ref >= w->recs && ref < w->recs + w->nr) {
+			w->live--;
+			return;
+		}
+}
+
+static int emit_queued(void *p, const struct record_ref *ref)
+{
+	struct single *sg = p;
+
+	window_unref(&sg->st, ref);
+	return emit(sg->dl, ref);
+}
+
+static int deliver_single_streamed(struct session *s, struct deliver *dl)
+{
+	struct reader *r = &s->readers[0];
+	struct single sg = { .dl = dl };
+	struct ordered_events oe;
+	size_t since_gc = 0;
+	int err;
+
+	ordered_events__init(&oe);
+	err = reader__rewind(r);
+	while (!err) {
+		struct record_ref *ref;
+
+		if (!sg.st.cur || sg.st.k == sg.st.cur->nr) {
+			if (r->st.pos >= r->st.end)
+				break;
+			err = stream_fill(r, &sg.st, s->window);
+			continue;
+		}
+		ref = &sg.st.cur->recs[sg.st.k++];
+		if (!immediate(ref, s->queue_enabled)) {
+			sg.st.cur->live++;
+			err = ordered_events__queue(&oe, ref->time, ref);
+		} else {
+			err = emit(dl, ref);
+			if (!err && ref->type == REC_FINISHED_ROUND)
+				err = ordered_events__flush_round(&oe, emit_queued, &sg);
+		}
+		if (!err && ++since_gc >= s->window) {
+			since_gc = 0;
+			err = deliver_flush(dl);
+			stream_gc(r, &sg.st);
+		}
+	}
+	if (!err)
+		err = ordered_events__flush_all(&oe, emit_queued, &sg);
+	if (!err)
+		err = deliver_flush(dl);
+	while (sg.st.windows) {
+		struct window *w = sg.st.windows;
+
+		sg.st.windows = w->next;
+		window_free(w);
+	}
+	ordered_events__exit(&oe);
+	return err;
+}
+
 int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t batch)
 {
 	struct deliver dl = { .fn = fn, .ctx = ctx, .cap = batch ? batch : 8192 };
@@ -1048,8 +1122,11 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
 	ordered_events__init(&oe);
 	for (size_t f = 0; f < s->nr_readers; f++)
 		rounds |= s->readers[f].has_rounds;
-	if (s->streamed) {
+	if (s->streamed && s->is_dir) {
 		err = deliver_streamed(s, &dl);
+		left = 0;
+	} else if (s->streamed) {
+		err = deliver_single_streamed(s, &dl);
 		left = 0;
 	} else if (!rounds) {
 		err = deliver_roundless(s, &dl, queue_enabled);
