@@ -95,6 +95,21 @@ START_TEST(test_order_rounds)
 	write_single(p, &b);
 	ck_assert_int_eq(open_load(p, 1, &s, &d), 0);
 	ck_assert_int_eq(session__deliver(s, collect, sn, 3), 0);
+	/* the same through windows of 1, 2 and 5 records (queued records outlive them) */
+	for (size_t window = 1; window <= 5; window += window < 2 ? 1 : 3) {
+		struct session_opts o = { .path = p, .jobs = 2, .window = window };
+		struct session *sw;
+		struct seen *sn2 = calloc(1, sizeof(*sn2));
+
+		ck_assert_int_eq(session__open(&sw, &o, &d), 0);
+		ck_assert_int_eq(session__load(sw, &d), 0);
+		ck_assert_int_eq(session__deliver(sw, collect, sn2, 2), 0);
+		ck_assert_uint_eq(sn2->n, 11);
+		ck_assert_mem_eq(sn2->time, sn->time, 11 * sizeof(sn->time[0]));
+		ck_assert_mem_eq(sn2->type, sn->type, 11 * sizeof(sn->type[0]));
+		session__close(sw);
+		free(sn2);
+	}
 	{
 		/* a round's own record comes before what it releases */
 		static const uint32_t type[] = { REC_COMM, REC_FINISHED_ROUND,
