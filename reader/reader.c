@@ -412,6 +412,7 @@ int reader__rewind(struct reader *r)
 
 	reader__recycle(r);
 	r->base = 0;
+	r->rewound = true;
 	st->pos = st->start;
 	st->released = 0;
 	st->dbuf_len = 0;
@@ -458,10 +459,12 @@ int reader__fill(struct reader *r, size_t limit)
 				    "payload of %llu bytes runs past the end of the data section",
 				    (unsigned long long)extra);
 		}
-		if (r->is_pipe && type == REC_HEADER_ATTR &&
+		/* a pipe's header records define events and features: once, on the
+		 * first pass (a streamed pipe file is read twice) */
+		if (r->is_pipe && !r->rewound && type == REC_HEADER_ATTR &&
 		    (err = pipe_attr(r, m + off, size, off)))
 			return err;
-		if (r->is_pipe && type == REC_HEADER_FEATURE &&
+		if (r->is_pipe && !r->rewound && type == REC_HEADER_FEATURE &&
 		    (err = pipe_feature(r, m + off, size, off)))
 			return err;
 		err = on_record(r, m + off, size, off, (uint32_t)(size + extra), false);

@@ -483,12 +483,15 @@ int session__load(struct session *s, struct diag *d)
 	int err;
 
 	/* A pipe defines its events as it goes: it is one reader, run it here. */
-	if (s->is_pipe) {
+	if (s->is_pipe && s->readers[0].st.map_is_malloc) {
+		/* standard input (or a FIFO): read once, kept whole */
 		load_one(s, 0);
 	} else {
-		/* files and directories: a scan pass now, records streamed at delivery */
+		/* files, pipe-format files and directories: a scan pass now, records
+		 * streamed at delivery */
 		first = evlist__first(&s->evlist);
-		s->queue_enabled = !first || attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
+		s->queue_enabled = s->is_pipe || !first ||
+				   attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
 		if ((err = parallel_for(s->wq, s->nr_readers, scan_one, s)))
 			return err;
 		s->streamed = true;
