@@ -176,6 +176,12 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 	if (session__is_pipe(s))
 		err = setup_pipe_ctx(&dp, NULL);
 	if (!err) {
+		const struct evsel *first = evlist__first(session__evlist(s));
+
+		/* perf's session setup says this (only under -D) when it cannot order */
+		if (!session__is_pipe(s) && first && !attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL))
+			strbuf__addstr(&tail, "WARNING: No sample_id_all support, falling back "
+					      "to unordered processing\n");
 		dump__preamble(&tail);
 		fwrite(tail.buf, 1, tail.len, out);
 		err = session__deliver(s, on_batch, &dp, 0);
