@@ -78,11 +78,6 @@ struct reader {
 	uint64_t lag;			/* ns: how far a queued record trails the newest
 					 * queued record before it (0 = time-sorted) */
 	uint64_t nr_records;		/* records in the file */
-	/* For the merge of round-less streams (session.c): */
-	uint32_t *turn;			/* owned: round-robin turn of each record */
-	uint32_t *queued;		/* owned: indexes of queued records, sorted by
-					 * (time, index) */
-	size_t nr_queued;
 	struct diag diag;		/* the error, when err != 0 */
 	int err;
 	char *warning;			/* owned, or NULL */

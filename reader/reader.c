@@ -110,8 +110,6 @@ void reader__exit(struct reader *r)
 	ZSTD_freeDStream(r->st.zstd);
 	free(r->st.dbuf);
 	free(r->recs);
-	free(r->turn);
-	free(r->queued);
 	free(r->imm);
 	free(r->imm_ordinal);
 	free(r->turn_start);

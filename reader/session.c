@@ -615,15 +615,9 @@ static int emit(void *p, const struct record_ref *ref)
 }
 
 /*
- * Round-less streams (every data directory: perf writes no FINISHED_ROUND there) are
- * flushed only at the end, so perf's order is: the immediate records in arrival order,
- * then every queued record sorted by (time, arrival). A record's arrival key is
- * (turn, file, index): which round-robin turn reads it, then file order, then position.
- * Each file computes its turns and sorts its queued records by (time, index) on its own
- * worker; delivery is then a k-way merge instead of one big priority queue.
+ * Merge heads of the streamed delivery: a record's arrival key is (turn, file,
+ * ordinal): which round-robin turn reads it, then file order, then its position.
  */
-static void turns_and_sort(void *ctx, size_t f);
-
 struct merge_head {
 	uint64_t time;
 	uint32_t turn;
@@ -663,128 +657,7 @@ static void sift_down(struct merge_head *h, size_t n, size_t i)
 	}
 }
 
-static int deliver_roundless(struct session *s, struct deliver *dl, bool queue_enabled)
-{
-	size_t *pos = calloc(s->nr_readers, sizeof(*pos)), left = s->nr_readers, n = 0;
-	struct merge_head *h = calloc(s->nr_readers, sizeof(*h));
-	int err = 0;
-
-	if (!pos || !h) {
-		free(pos);
-		free(h);
-		return -ENOMEM;
-	}
-	for (size_t f = 0; f < s->nr_readers; f++) {
-		struct reader *r = &s->readers[f];
-
-		r->nr_queued = 0;
-		free(r->turn);
-		free(r->queued);
-		r->turn = malloc((r->nr ? r->nr : 1) * sizeof(*r->turn));
-		r->queued = malloc((r->nr ? r->nr : 1) * sizeof(*r->queued));
-		if (!r->turn || !r->queued)
-			err = -ENOMEM;
-	}
-	if (!err)
-		err = parallel_for(s->wq, s->nr_readers, turns_and_sort, s);
-	/* the immediate records, in arrival order */
-	while (left && !err) {
-		left = 0;
-		for (size_t f = 0; f < s->nr_readers && !err; f++) {
-			const struct reader *r = &s->readers[f];
-			uint64_t used = 0;
-
-			while (pos[f] < r->nr && !err &&
-			       (used < DIR_TURN_BYTES || r->recs[pos[f]].disk_size == 0)) {
-				const struct record_ref *ref = &r->recs[pos[f]++];
-
-				used += ref->disk_size;
-				if (immediate(ref, queue_enabled))
-					err = emit(dl, ref);
-			}
-			left += pos[f] < r->nr;
-		}
-	}
-	/* then the queued ones: a k-way merge of the per-file sorted runs */
-	for (size_t f = 0; f < s->nr_readers && !err; f++) {
-		const struct reader *r = &s->readers[f];
-
-		pos[f] = 0;
-		if (!r->nr_queued)
-			continue;
-		h[n].idx = r->queued[0];
-		h[n].ref = &r->recs[h[n].idx];
-		h[n].time = h[n].ref->time;
-		h[n].turn = r->turn[h[n].idx];
-		h[n].file = (uint32_t)f;
-		n++;
-	}
-	for (size_t i = n; i-- > 0;)
-		sift_down(h, n, i);
-	while (n && !err) {
-		const struct reader *r = &s->readers[h[0].file];
-		size_t *p = &pos[h[0].file];
-
-		err = emit(dl, h[0].ref);
-		if (++*p < r->nr_queued) {
-			h[0].idx = r->queued[*p];
-			h[0].ref = &r->recs[h[0].idx];
-			h[0].time = h[0].ref->time;
-			h[0].turn = r->turn[h[0].idx];
-		} else {
-			h[0] = h[--n];
-		}
-		sift_down(h, n, 0);
-	}
-	free(pos);
-	free(h);
-	return err;
-}
-
-static int cmp_queued(const void *a, const void *b, void *recs_)
-{
-	const struct record_ref *recs = recs_;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint64_t tx = recs[x].time, ty = recs[y].time;
-
-	return tx < ty ? -1 : tx > ty ? 1 : x < y ? -1 : x > y;
-}
-
-static void turns_and_sort(void *ctx, size_t f)
-{
-	struct session *s = ctx;
-	struct reader *r = &s->readers[f];
-	const struct evsel *first = evlist__first(&s->evlist);
-	bool queue_enabled = s->is_pipe || !first ||
-			     attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
-	uint64_t used = 0;
-	uint32_t turn = 0;
-	bool sorted = true;
-
-	for (size_t i = 0; i < r->nr; i++) {
-		const struct record_ref *ref = &r->recs[i];
-
-		/* a turn ends once DIR_TURN_BYTES were read and the next record is on disk
-		 * (decompressed records stay with their container) */
-		if (used >= DIR_TURN_BYTES && ref->disk_size) {
-			turn++;
-			used = 0;
-		}
-		used += ref->disk_size;
-		r->turn[i] = turn;
-		if (immediate(ref, queue_enabled))
-			continue;
-		if (r->nr_queued && ref->time < r->recs[r->queued[r->nr_queued - 1]].time)
-			sorted = false;
-		r->queued[r->nr_queued++] = (uint32_t)i;
-	}
-	if (sorted)
-		return;
-	/* rare: a ring buffer slightly out of time order */
-	qsort_r(r->queued, r->nr_queued, sizeof(*r->queued), cmp_queued, r->recs);
-}
-
-/* Hand the batch over now (before a window it points into is recycled). */
+/* Hand the batch over now (before a window it points into is freed). */
 static int deliver_flush(struct deliver *dl)
 {
 	if (!dl->err && dl->nr)
@@ -1113,7 +986,6 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
 	/* perf disables its queue when the first event has no sample_id_all (files) */
 	bool queue_enabled = s->is_pipe || !first ||
 			     attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
-	bool rounds = false;
 	int err = 0;
 
 	dl.batch = malloc(dl.cap * sizeof(*dl.batch));
@@ -1123,16 +995,11 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
 		return -ENOMEM;
 	}
 	ordered_events__init(&oe);
-	for (size_t f = 0; f < s->nr_readers; f++)
-		rounds |= s->readers[f].has_rounds;
 	if (s->streamed && s->is_dir) {
 		err = deliver_streamed(s, &dl);
 		left = 0;
 	} else if (s->streamed) {
 		err = deliver_single_streamed(s, &dl);
-		left = 0;
-	} else if (!rounds) {
-		err = deliver_roundless(s, &dl, queue_enabled);
 		left = 0;
 	}
 	/* Round robin over the files, DIR_TURN_BYTES of on-disk records per turn; the
@@ -1159,7 +1026,7 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
 			left += pos[f] < r->nr;
 		}
 	}
-	if (!err && rounds)
+	if (!err)
 		err = ordered_events__flush_all(&oe, emit, &dl);
 	if (!err && dl.nr)
 		err = fn(ctx, dl.batch, dl.nr);
