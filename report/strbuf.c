@@ -34,7 +34,7 @@ void strbuf__reset(struct strbuf *sb)
 	sb->failed = false;
 }
 
-int strbuf__grow(struct strbuf *sb, size_t extra)
+int strbuf__grow_slow(struct strbuf *sb, size_t extra)
 {
 	size_t need, cap;
 	char *p;
@@ -92,14 +92,6 @@ char *strbuf__detach(struct strbuf *sb, size_t *len)
 	return res;
 }
 
-void strbuf__add(struct strbuf *sb, const void *data, size_t n)
-{
-	if (strbuf__grow(sb, n))
-		return;
-	memcpy(sb->buf + sb->len, data, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
-}
 
 void strbuf__addchars(struct strbuf *sb, char c, size_t n)
 {

@@ -59,7 +59,15 @@ void strbuf__reset(struct strbuf *sb);
  * @return 0; -ENOMEM (also when the buffer had already failed, or on size overflow).
  * Thread safety: touches only *sb. Format: none.
  */
-int strbuf__grow(struct strbuf *sb, size_t extra);
+int strbuf__grow_slow(struct strbuf *sb, size_t extra);
+
+static inline int strbuf__grow(struct strbuf *sb, size_t extra)
+{
+	/* the hot path: room already there (alloc > len always holds once allocated) */
+	if (!sb->failed && extra < sb->alloc - sb->len && sb->alloc)
+		return 0;
+	return strbuf__grow_slow(sb, extra);
+}
 
 /**
  * @brief Reserve `n` bytes at the end for direct writing.
@@ -100,7 +108,14 @@ char *strbuf__detach(struct strbuf *sb, size_t *len);
  * @brief Append n raw bytes.
  * Thread safety: touches only *sb. Format: none.
  */
-void strbuf__add(struct strbuf *sb, const void *data, size_t n);
+static inline void strbuf__add(struct strbuf *sb, const void *data, size_t n)
+{
+	if (strbuf__grow(sb, n))
+		return;
+	__builtin_memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
 
 /** Append the C string s (not NULL). */
 static inline void strbuf__addstr(struct strbuf *sb, const char *s)
