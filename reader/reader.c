@@ -140,7 +140,7 @@ static int fail(struct reader *r, uint64_t off, int code, const char *fmt, ...)
 static int push(struct reader *r, const struct record_ref *ref)
 {
 	if (r->nr == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 4096;
+		size_t cap = r->cap ? r->cap * 2 : 64;
 		struct record_ref *n = realloc(r->recs, cap * sizeof(*n));
 
 		if (!n)

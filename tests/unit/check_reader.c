@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>	/* setrlimit */
 #include <sys/stat.h>
 
 #include "format/bytes.h"
@@ -496,6 +497,54 @@ START_TEST(test_order_late_sideband_windows)
 }
 END_TEST
 
+/* 1024 data.N files under a file-descriptor limit of 64: files are mapped and closed
+ * one at a time, so the limit never matters. */
+START_TEST(test_many_files_low_fd_limit)
+{
+	struct event_attr a = testlib_attr(0);
+	uint64_t ids[1024];
+	const uint64_t *idp[] = { ids };
+	size_t nr[] = { 1024 };
+	struct testlib_buf m = { 0 };
+	char *dir = path_in("many.data"), *p;
+	struct rlimit rl = { 64, 64 };
+	struct session *s;
+	struct diag d;
+	struct seen *sn = calloc(1, sizeof(*sn));
+
+	for (int i = 0; i < 1024; i++)
+		ids[i] = (uint64_t)i + 1;
+	mkdir(dir, 0755);
+	testlib_rec_comm(&m, &a, 7, 7, "main", 0, 0);
+	ck_assert_int_ge(asprintf(&p, "%s/data", dir), 0);
+	testlib_write_file(p, &a, 1, idp, nr, m.p, m.len, true, false);
+	free(p);
+	for (int f = 0; f < 1024; f++) {
+		struct testlib_buf r = { 0 };
+
+		testlib_rec_sample(&r, &a, 1, 7, 7, 1000 + (uint64_t)(f % 3), ids[f], 1);
+		ck_assert_int_ge(asprintf(&p, "%s/data.%d", dir, f), 0);
+		testlib_write_raw(p, r.p, r.len);
+		free(p);
+		testlib_buf_free(&r);
+	}
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	ck_assert_int_eq(open_load(dir, 2, &s, &d), 0);
+	ck_assert_uint_eq(session__nr_files(s), 1025);
+	ck_assert_int_eq(session__deliver(s, collect, sn, 0), 0);
+	ck_assert_uint_eq(sn->n, 1 + 1024);
+	for (size_t i = 2; i < sn->n; i++) {
+		ck_assert_uint_le(sn->time[i - 1], sn->time[i]);
+		if (sn->time[i - 1] == sn->time[i])
+			ck_assert_uint_lt(sn->file[i - 1], sn->file[i]);
+	}
+	session__close(s);
+	testlib_buf_free(&m);
+	free(sn);
+	free(dir);
+}
+END_TEST
+
 Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -512,6 +561,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_bad_containers);
 	tcase_add_test(tc, test_ordered_events_model);
 	tcase_add_test(tc, test_order_late_sideband_windows);
+	tcase_add_test(tc, test_many_files_low_fd_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }
