@@ -130,3 +130,4 @@ clean:
 .PHONY: all demo check asan-check clean
 
 -include $(wildcard $(BUILD)/*/*.d $(BUILD)/*/*/*.d)
+-include tests/fuzz/fuzz.mk

@@ -44,6 +44,16 @@ static size_t put_varint(unsigned char *p, uint64_t v)
 	unsigned char tmp[VARINT_MAX];
 	size_t n = 0;
 
+	if (v < 0x80) {		/* the common cases: record sizes, small rowids */
+		p[0] = (unsigned char)v;
+		return 1;
+	}
+	if (v < 0x4000) {
+		p[0] = (unsigned char)(0x80 | v >> 7);
+		p[1] = (unsigned char)(v & 0x7f);
+		return 2;
+	}
+
 	if (v > 0x00ffffffffffffffULL) {	/* 9 bytes: the last one holds 8 bits */
 		p[8] = (unsigned char)v;
 		v >>= 8;
@@ -82,23 +92,14 @@ static uint32_t get_be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* SQLite's choice of serial type for an integer, and its body bytes. */
-static unsigned serial_type(int64_t i, int format4, unsigned *len)
-{
-	uint64_t u = i < 0 ? ~(uint64_t)i : (uint64_t)i;
-
-	if (format4 && (i == 0 || i == 1)) {
-		*len = 0;
-		return 8 + (unsigned)i;
-	}
-	if (u <= 127) { *len = 1; return 1; }
-	if (u <= 32767) { *len = 2; return 2; }
-	if (u <= 8388607) { *len = 3; return 3; }
-	if (u <= 2147483647) { *len = 4; return 4; }
-	if (u <= 0x00007fffffffffffULL) { *len = 6; return 5; }
-	*len = 8;
-	return 6;
-}
+/* SQLite's serial type for an integer needing `bits` significant bits plus a sign
+ * bit (0..64 -> types 1..6), and the body bytes of each type. */
+static const uint8_t type_of_bits[65] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+	4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+};
+static const uint8_t len_of_type[7] = { 0, 1, 2, 3, 4, 6, 8 };
 
 int btree_builder__new(struct btree_builder **out, uint32_t page_size, uint32_t reserved,
 		       int format4)
@@ -188,33 +189,48 @@ static int new_leaf(struct btree_builder *b)
 	return 0;
 }
 
+static size_t varint_len(uint64_t v)
+{
+	size_t n = 1;
+
+	if (v > 0x00ffffffffffffffULL)
+		return 9;
+	while (v >>= 7)
+		n++;
+	return n;
+}
+
 int btree_builder__add(struct btree_builder *b, const int64_t *v, size_t n)
 {
-	unsigned char cell[2 * VARINT_MAX + 1 + BTREE_MAX_COLS * 9];
-	unsigned char body[BTREE_MAX_COLS * 8];
-	size_t hdr_len = 1 + n, body_len = 0, len;
-	unsigned types[BTREE_MAX_COLS];
+	/* the record: header (its size, one serial type per column), then the body */
+	unsigned char rec[1 + BTREE_MAX_COLS + BTREE_MAX_COLS * 8 + 8];
+	unsigned char *hdr = rec + 1, *body = rec + 1 + n, *p;
+	size_t body_len = 0, rec_len, len;
 	int err;
 
 	if (n < 1 || n > BTREE_MAX_COLS || (b->nr_rows && v[0] <= b->last_rowid))
 		return -EINVAL;
-	types[0] = 0;		/* the INTEGER PRIMARY KEY is the rowid, stored as NULL */
+	rec[0] = (unsigned char)(1 + n);
+	hdr[0] = 0;		/* the INTEGER PRIMARY KEY is the rowid, stored as NULL */
 	for (size_t i = 1; i < n; i++) {
-		unsigned l;
-		uint64_t u = (uint64_t)v[i];
+		uint64_t x = (uint64_t)v[i], u = v[i] < 0 ? ~x : x, be;
+		unsigned type, l;
 
-		types[i] = serial_type(v[i], b->format4, &l);
-		for (unsigned k = 0; k < l; k++)
-			body[body_len + k] = (unsigned char)(u >> (8 * (l - 1 - k)));
+		if (x <= 1 && b->format4) {
+			hdr[i] = (unsigned char)(8 + x);	/* 0 and 1 need no body */
+			continue;
+		}
+		type = type_of_bits[u ? 65 - __builtin_clzll(u) : 1];
+		l = len_of_type[type];
+		hdr[i] = (unsigned char)type;
+		/* big-endian, the low l bytes: shifted to the top, all 8 stored (rec has
+		 * room), l kept */
+		be = __builtin_bswap64(x << (64 - 8 * l));
+		memcpy(body + body_len, &be, 8);
 		body_len += l;
 	}
-	len = put_varint(cell, hdr_len + body_len);
-	len += put_varint(cell + len, (uint64_t)v[0]);
-	cell[len++] = (unsigned char)hdr_len;
-	for (size_t i = 0; i < n; i++)
-		cell[len++] = (unsigned char)types[i];
-	memcpy(cell + len, body, body_len);
-	len += body_len;
+	rec_len = 1 + n + body_len;
+	len = varint_len(rec_len) + varint_len((uint64_t)v[0]) + rec_len;
 
 	if (b->cur && LEAF_HDR + 2 * (b->cur_cells + 1) + len > b->cur_content) {
 		b->leaf_max[b->nr_leaves - 1] = b->last_rowid;
@@ -223,7 +239,10 @@ int btree_builder__add(struct btree_builder *b, const int64_t *v, size_t n)
 	if (!b->cur && (err = new_leaf(b)))
 		return err;
 	b->cur_content -= (uint32_t)len;
-	memcpy(b->cur + b->cur_content, cell, len);
+	p = b->cur + b->cur_content;
+	p += put_varint(p, rec_len);
+	p += put_varint(p, (uint64_t)v[0]);
+	memcpy(p, rec, rec_len);
 	put_be16(b->cur + LEAF_HDR + 2 * b->cur_cells, b->cur_content);
 	b->cur_cells++;
 	b->last_rowid = v[0];

@@ -9,6 +9,7 @@
 #include <fcntl.h>	/* open */
 #include <limits.h>	/* PATH_MAX */
 #include <signal.h>	/* sigaction, raise */
+#include <stdatomic.h>
 #include <stdio.h>	/* fprintf, rename, snprintf */
 #include <string.h>	/* memset, strerror, strlen */
 #include <sys/stat.h>	/* stat */
@@ -19,6 +20,7 @@
 #include "convert/progress.h"
 #include "format/diag.h"
 #include "reader/session.h"
+#include "reader/workqueue.h"
 #include "report/machine.h"
 #include "banned.h"
 
@@ -47,13 +49,18 @@ static void catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+	/* past a file size limit, fail the write (EFBIG) and clean up instead of dying */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 struct conv {
 	struct exporter *ex;
 	struct db_writer *w;
 	struct progress prog;
-	const struct record_ref *bad;	/* the record being exported when it failed */
+	bool bad;			/* a record failed: its file and offset (the record
+					 * itself may be gone once delivery returns) */
+	uint16_t bad_file;
+	uint64_t bad_offset;
 	int sink_err;			/* the writer failed (not the input) */
 };
 
@@ -76,7 +83,9 @@ static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 		int err = exporter__record(c->ex, recs[i]);
 
 		if (err) {
-			c->bad = recs[i];
+			c->bad = true;
+			c->bad_file = recs[i]->file;
+			c->bad_offset = recs[i]->offset;
 			return err;
 		}
 		bytes += recs[i]->disk_size;
@@ -136,9 +145,38 @@ static void drop_tmp(void)
 	}
 }
 
+/* The kernel's symbols, read on a worker of their own (one job after the other: the
+ * flag is set once they are read). */
+struct kernel_job {
+	struct workqueue *wq;	/* owned, one worker; NULL with -j 1 */
+	atomic_bool ready;
+};
+
+static void kernel_read(void *arg)
+{
+	atomic_store_explicit(&((struct kernel_job *)arg)->ready, true, memory_order_release);
+}
+
+static bool kernel_ready(void *arg)
+{
+	return atomic_load_explicit(&((struct kernel_job *)arg)->ready, memory_order_acquire);
+}
+
+static void kernel_wait(void *arg)
+{
+	workqueue__flush(((struct kernel_job *)arg)->wq);
+}
+
+static int kernel_start(struct kernel_job *kj, struct machine *m)
+{
+	int err = machine__preload_kernel(m, kj->wq);
+
+	return err ? err : workqueue__queue(kj->wq, kernel_read, kj);
+}
+
 /* Replay everything into the writer, then commit and rename. */
 static int convert(struct session *s, struct machine *m, const struct convert_opts *o,
-		   struct diag *d)
+		   struct kernel_job *kj, struct diag *d)
 {
 	struct conv c = { 0 };
 	struct export_sink sink = { sink_row, &c };
@@ -159,12 +197,19 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 		return err;
 	}
 	err = exporter__new(&c.ex, m, session__evlist(s), wo.flags, &sink);
+	if (!err && kj->wq) {
+		struct export_kernel_wait w = { kernel_ready, kernel_wait, kj };
+
+		exporter__defer_kernel(c.ex, &w);
+	}
 	if (!err)
 		err = exporter__begin(c.ex);
 	progress__init(&c.prog, stderr, input_bytes(s),
 		       o->progress && input_bytes(s) >= PROGRESS_MIN_BYTES);
 	if (!err)
 		err = session__deliver(s, on_batch, &c, 0);
+	if (!err)
+		err = exporter__end(c.ex);
 	progress__exit(&c.prog);
 	if (!err)
 		err = db_writer__commit(c.w);
@@ -173,7 +218,7 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 			  c.sink_err || err == -EIO ? db_writer__errmsg(c.w)
 						    : diag__code_str(err));
 	} else if (err) {
-		diag__set(d, session__file_label(s, c.bad->file), c.bad->offset, err, NULL);
+		diag__set(d, session__file_label(s, c.bad_file), c.bad_offset, err, NULL);
 	} else {
 		exporter__stats(c.ex, &st);
 		if (st.skipped_tracepoint)
@@ -191,6 +236,7 @@ int cmd_sqlite(const struct convert_opts *o, struct diag *d)
 	struct session_opts so = { .path = o->input, .jobs = o->jobs };
 	struct session *s = NULL;
 	struct machine *m = NULL;
+	struct kernel_job kj = { 0 };
 	struct stat st;
 	int err;
 
@@ -198,28 +244,30 @@ int cmd_sqlite(const struct convert_opts *o, struct diag *d)
 		return diag__set(d, o->output, DIAG_NO_OFFSET, -EEXIST,
 				 "already exists (use -f to overwrite)");
 	err = session__open(&s, &so, d);
+	if (!err && !(err = machine__new(&m, o->kallsyms)))
+		err = machine__apply_build_ids(m, session__features(s));
+	/* the kernel's symbols are read on a worker while the files decode and the
+	 * records replay (build-ids first: they pick the file; a pipe's come with the
+	 * load); with -j 1 they are read at the first kernel sample */
+	if (!err && o->jobs != 1 && !(err = workqueue__new(&kj.wq, 1)) && !session__is_pipe(s))
+		err = kernel_start(&kj, m);
 	if (!err)
 		err = session__load(s, d);
+	if (!err && session__is_pipe(s) && !(err = machine__apply_build_ids(m,
+					session__features(s))) && kj.wq)
+		err = kernel_start(&kj, m);
 	if (err) {
 		if (d->code == 0)
 			diag__set(d, o->input ? o->input : "perf.data", DIAG_NO_OFFSET, err,
 				  NULL);
-		session__close(s);
-		return err;
+		goto out;
 	}
 	for (size_t i = 0; i < session__nr_warnings(s); i++)
 		fprintf(stderr, "dirconvert: warning: %s\n", session__warning(s, i));
-	err = machine__new(&m, o->kallsyms);
-	if (!err)
-		err = machine__apply_build_ids(m, session__features(s));
-	if (err) {
-		diag__set(d, o->output, DIAG_NO_OFFSET, err, NULL);
-		goto out;
-	}
 	catch_signals();
 	if ((err = claim_tmp(o->output, d)))
 		goto out;
-	err = convert(s, m, o, d);
+	err = convert(s, m, o, &kj, d);
 	if (!err && rename(tmp_path, o->output)) {
 		err = -errno;
 		diag__set(d, o->output, DIAG_NO_OFFSET, err, "cannot rename %s: %s", tmp_path,
@@ -229,6 +277,7 @@ int cmd_sqlite(const struct convert_opts *o, struct diag *d)
 		drop_tmp();
 	tmp_live = 0;
 out:
+	workqueue__delete(kj.wq);	/* waits for the kernel job: it uses the machine */
 	machine__delete(m);
 	session__close(s);
 	return err;

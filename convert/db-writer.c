@@ -71,6 +71,11 @@ static int set_err(struct db_writer *w, int err, const char *fmt, ...)
 
 static int sql_err(struct db_writer *w, const char *what)
 {
+	int sys = sqlite3_system_errno(w->db);
+
+	if (sys)	/* "disk I/O error" says little: add the system's reason */
+		return set_err(w, -EIO, "%s: %s (%s)", what, sqlite3_errmsg(w->db),
+			       strerror(sys));
 	return set_err(w, -EIO, "%s: %s", what, sqlite3_errmsg(w->db));
 }
 
@@ -85,9 +90,8 @@ static int exec(struct db_writer *w, const char *sql)
 
 	if (sqlite3_exec(w->db, sql, NULL, NULL, &msg) == SQLITE_OK)
 		return 0;
-	set_err(w, -EIO, "%s", msg ? msg : sqlite3_errmsg(w->db));
 	sqlite3_free(msg);
-	return -EIO;
+	return sql_err(w, "writing the database");
 }
 
 /* ---- writing one row ----------------------------------------------------------- */
@@ -119,7 +123,7 @@ static int write_row(struct db_writer *w, const struct export_row *r)
 	}
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		sqlite3_reset(st);
-		return sql_err(w, schema_tables[r->table].name);
+		return sql_err(w, "writing the database");
 	}
 	sqlite3_reset(st);
 	return 0;
@@ -371,7 +375,7 @@ static int write_fast(struct db_writer *w)
 			continue;
 		err = btree_builder__write(w->fast[t], fd, w->root[t]);
 		if (err)
-			set_err(w, err, "%s: writing table %s: %s", w->path,
+			set_err(w, err, "writing the database: table %s: %s",
 				schema_tables[t].name,
 				err == -EIO ? "unexpected database layout" : strerror(-err));
 	}

@@ -8,6 +8,7 @@
 #include <string.h>	/* memset */
 
 #include "format/attr.h"
+#include "format/bytes.h"
 #include "format/evlist.h"
 #include "format/record.h"
 #include "format/sample.h"
@@ -130,6 +131,36 @@ struct bid_text {
 	char hex[2 * DSO_BUILD_ID_MAX + 1];
 };
 
+#define PENDING_MAX (1u << 18)	/* samples that may wait for stage 2 */
+#define CHAIN_MAX (1u << 20)	/* callchain entries that may wait */
+
+enum ploc_state {
+	PLOC_NONE,		/* no map: final */
+	PLOC_MAPPED,		/* map found: dso and map-relative addr */
+	PLOC_KERNEL,		/* a kernel address: its map is looked up in stage 2 */
+};
+
+/* A location after stage 1. */
+struct ploc {
+	struct dso *dso;	/* PLOC_MAPPED */
+	uint64_t addr;		/* PLOC_MAPPED: map-relative address */
+	uint64_t ip;		/* the address as recorded */
+	uint8_t state;		/* enum ploc_state */
+};
+
+/* A sample after stage 1: the row's values known then, and its locations. */
+struct pending {
+	uint64_t id, ip, time, addr, period, weight, transaction, data_src;
+	uint64_t evsel_id, thread_id, comm_id;
+	int32_t cpu;
+	bool has_chain;		/* callchains are exported for this sample */
+	bool has_to;		/* ADDR is resolved (to_*) */
+	uint32_t chain_first, chain_nr;	/* entries in exporter.chain, root first */
+	struct ploc loc, to;
+};
+
+static bool addr_correlates_sym(const struct event_attr *a);
+
 struct exporter {
 	struct machine *machine;	/* borrowed */
 	struct evlist *evlist;		/* borrowed */
@@ -145,12 +176,23 @@ struct exporter {
 	uint64_t root_path_id;		/* 0 until the call path root is exported */
 	struct bid_text *bids;		/* owned list */
 	struct export_stats stats;
+
+	/* samples past stage 1, waiting for stage 2 (see "Two stages" below) */
+	struct pending *pending;	/* owned, PENDING_MAX */
+	size_t nr_pending;
+	struct ploc *chain;		/* owned, CHAIN_MAX: callchain entries of pending */
+	size_t nr_chain;
+	bool deferring;			/* kernel lookups wait for the kernel's symbols */
+	bool addr_events;		/* some event resolves ADDR (never deferred) */
+	struct export_kernel_wait kwait;
 };
 
 /* What an address resolved to, as perf's db export sees it. */
 struct xloc {
-	struct addr_location al;
-	uint64_t sym_id;		/* id of al.sym or of an "unknown"; 0 = none */
+	struct dso *dso;		/* the map's dso; NULL: no map */
+	const struct symbol *sym;	/* a real symbol, or NULL */
+	uint64_t addr;			/* map-relative address (perf's al->addr) */
+	uint64_t sym_id;		/* id of sym or of an "unknown"; 0 = none */
 	uint64_t sym_start;		/* start of that symbol */
 };
 
@@ -165,6 +207,7 @@ static int emit_ints(struct exporter *e, enum export_table t, const char *t0,
 {
 	struct export_row r;
 
+	memset(&r, 0, sizeof(r));	/* unused columns are 0, never stack garbage */
 	r.table = t;
 	r.text[0] = t0;
 	r.text[1] = t1;
@@ -186,10 +229,19 @@ int exporter__new(struct exporter **out, struct machine *m, struct evlist *el,
 		free(e);
 		return -ENOMEM;
 	}
+	e->pending = malloc(PENDING_MAX * sizeof(*e->pending));
+	e->chain = (flags & EXPORT_CALLCHAINS) ? malloc(CHAIN_MAX * sizeof(*e->chain))
+					      : malloc(EXPORT_MAX_STACK * sizeof(*e->chain));
+	if (!e->pending || !e->chain) {
+		exporter__delete(e);
+		return -ENOMEM;
+	}
 	e->machine = m;
 	e->evlist = el;
 	e->flags = flags;
 	e->sink = *sink;
+	for (size_t i = 0; i < el->nr; i++)
+		e->addr_events |= addr_correlates_sym(&el->evsels[i]->attr);
 	/* perf tells exec comms apart when any event has comm_exec */
 	for (size_t i = 0; i < el->nr; i++)
 		if (attr__flag(&el->evsels[i]->attr, ATTR_COMM_EXEC))
@@ -212,6 +264,8 @@ void exporter__delete(struct exporter *e)
 	idmap__exit(&e->syms);
 	idmap__exit(&e->unknown);
 	idmap__exit(&e->paths);
+	free(e->pending);
+	free(e->chain);
 	free(e->evsel_ids);
 	free(e);
 }
@@ -403,7 +457,7 @@ static uint64_t unknown_at(const struct exporter *e, const struct dso *dso, uint
 
 /*
  * perf's db_ids_from_al: export the dso and the symbol of a location, creating the
- * zero-size "unknown" symbol at loc->al.addr when the map has none there.
+ * zero-size "unknown" symbol at loc->addr when the map has none there.
  */
 static int export_location(struct exporter *e, struct xloc *loc, int64_t *dso_id,
 			   int64_t *sym_id, int64_t *offset)
@@ -412,49 +466,92 @@ static int export_location(struct exporter *e, struct xloc *loc, int64_t *dso_id
 	int err;
 
 	*dso_id = *sym_id = *offset = 0;
-	if (!loc->al.map)
+	if (!loc->dso)
 		return 0;
-	if ((err = export_dso(e, loc->al.map->dso, &did)))
+	if ((err = export_dso(e, loc->dso, &did)))
 		return err;
 	*dso_id = (int64_t)did;
-	if (loc->al.sym) {
-		if ((err = export_symbol(e, loc->al.sym, did, &sid)))
+	if (loc->sym) {
+		if ((err = export_symbol(e, loc->sym, did, &sid)))
 			return err;
-		loc->sym_start = loc->al.sym->start;
+		loc->sym_start = loc->sym->start;
 	} else if ((sid = loc->sym_id)) {
-		loc->sym_start = loc->al.addr;	/* an "unknown" matches its start only */
+		loc->sym_start = loc->addr;	/* an "unknown" matches its start only */
 	} else {
 		sid = ++e->last[EXPORT_SYMBOL];
-		err = idmap__put(&e->unknown, (uintptr_t)loc->al.map->dso, loc->al.addr, 0, sid);
+		err = idmap__put(&e->unknown, (uintptr_t)loc->dso, loc->addr, 0, sid);
 		if (err)
 			return err;
-		loc->sym_start = loc->al.addr;
-		const int64_t v[] = { (int64_t)sid, (int64_t)did, (int64_t)loc->al.addr,
-				      (int64_t)loc->al.addr, 0 };
+		loc->sym_start = loc->addr;
+		const int64_t v[] = { (int64_t)sid, (int64_t)did, (int64_t)loc->addr,
+				      (int64_t)loc->addr, 0 };
 		if ((err = emit_ints(e, EXPORT_SYMBOL, "unknown", NULL, NULL, 5, v)))
 			return err;
 	}
 	loc->sym_id = sid;
 	*sym_id = (int64_t)sid;
-	*offset = (int64_t)(loc->al.addr - loc->sym_start);
+	*offset = (int64_t)(loc->addr - loc->sym_start);
 	return 0;
 }
 
-/* perf's thread__find_map + map__find_symbol for one address in one cpumode: only
- * host kernel and user addresses have maps; the symbol may be an "unknown" perf
- * inserted at exactly that map-relative address. */
-static void resolve(struct exporter *e, struct thread *t, uint16_t cpumode, uint64_t ip,
-		    struct xloc *loc)
+/*
+ * ---- Two stages -------------------------------------------------------------------
+ *
+ * Reading the kernel's symbols takes longer than decoding a recording of seconds, so
+ * it runs on a worker while the records replay (exporter__defer_kernel()).  Until it
+ * is done a sample goes through stage 1 only: everything that depends on the machine
+ * state at the sample's time (thread, comms, user maps) is looked up and kept in a
+ * struct pending, and kernel addresses wait.  Stage 2, in sample order, resolves the
+ * kernel addresses and all symbols, gives dsos, symbols and call paths their ids and
+ * writes the row.  Ids therefore come out as in one pass.  Kernel maps are only changed
+ * by kernel MMAPs: one of those (or an MMAP2 carrying a build-id) while samples wait
+ * first finishes them.  Once the kernel's symbols are there both stages run per
+ * sample.
+ */
+
+/* Stage 1 of one address: the map now, except kernel addresses while deferring. */
+static void map_loc(struct exporter *e, struct thread *t, uint16_t cpumode, uint64_t ip,
+		    struct ploc *pl)
 {
-	memset(loc, 0, sizeof(*loc));
-	if (cpumode == MISC_KERNEL || cpumode == MISC_USER) {
-		machine__resolve(e->machine, t, cpumode, ip, &loc->al);
-	} else {
-		loc->al.thread = t;
-		loc->al.addr = ip;
+	struct addr_location al;
+
+	pl->ip = ip;
+	pl->state = PLOC_NONE;
+	if (cpumode == MISC_KERNEL && e->deferring) {
+		pl->state = PLOC_KERNEL;
+		return;
 	}
-	if (loc->al.map && !loc->al.sym)
-		loc->sym_id = unknown_at(e, loc->al.map->dso, loc->al.addr);
+	/* only host kernel and user addresses have maps (perf_guest is off) */
+	if (cpumode != MISC_KERNEL && cpumode != MISC_USER)
+		return;
+	machine__resolve_map(e->machine, t, cpumode, ip, &al);
+	if (al.dso) {
+		pl->state = PLOC_MAPPED;
+		pl->dso = al.dso;
+		pl->addr = al.addr;
+	}
+}
+
+/* Stage 2 of one address: perf's map__find_symbol, where the symbol may be an
+ * "unknown" perf inserted at exactly that map-relative address. */
+static void finish_loc(struct exporter *e, const struct ploc *pl, struct xloc *loc)
+{
+	struct addr_location al;
+
+	memset(loc, 0, sizeof(*loc));
+	if (pl->state == PLOC_KERNEL) {
+		machine__resolve_map(e->machine, NULL, MISC_KERNEL, pl->ip, &al);
+		loc->dso = al.dso;
+		loc->addr = al.addr;
+	} else if (pl->state == PLOC_MAPPED) {
+		loc->dso = pl->dso;
+		loc->addr = pl->addr;
+	}
+	if (!loc->dso)
+		return;
+	loc->sym = dso__find_symbol(loc->dso, loc->addr);
+	if (!loc->sym)
+		loc->sym_id = unknown_at(e, loc->dso, loc->addr);
 }
 
 /* ---- callchains ---------------------------------------------------------------- */
@@ -476,21 +573,20 @@ static int call_path(struct exporter *e, uint64_t parent, uint64_t sym_id, uint6
 	return emit_ints(e, EXPORT_CALL_PATH, NULL, NULL, NULL, 4, v);
 }
 
-/* One resolved callchain entry, exported and appended below *cur. perf resolved
- * every entry first (map and symbol at the map-relative address); an entry without a
- * symbol is then looked up again with its raw address, and exported with the raw
- * address (so an "unknown" symbol is created there). */
+/* One resolved callchain entry, exported and appended below *cur.  An entry in a map
+ * without a symbol is looked up again with its raw address, and exported with the raw
+ * address (so an "unknown" symbol is created there), as perf does. */
 static int chain_entry(struct exporter *e, struct xloc *loc, uint64_t ip, uint64_t *cur)
 {
 	int64_t did, sid, off;
 	int err;
 
-	if (loc->al.map && !loc->al.sym && !loc->sym_id) {
-		loc->al.sym = dso__find_symbol(loc->al.map->dso, ip);
-		if (!loc->al.sym)
-			loc->sym_id = unknown_at(e, loc->al.map->dso, ip);
+	if (loc->dso && !loc->sym && !loc->sym_id) {
+		loc->sym = dso__find_symbol(loc->dso, ip);
+		if (!loc->sym)
+			loc->sym_id = unknown_at(e, loc->dso, ip);
 	}
-	loc->al.addr = ip;
+	loc->addr = ip;
 	if ((err = export_location(e, loc, &did, &sid, &off)))
 		return err;
 	if (!e->root_path_id) {
@@ -522,38 +618,51 @@ static int prev_cpumode(const struct sample *s, uint64_t ent, uint16_t *cpumode)
 	return 0;
 }
 
-/* The sample's callchain as a call path, root first (perf's ORDER_CALLER walk: each
- * address takes the cpumode of the nearest marker before it, at most
- * EXPORT_MAX_STACK addresses from the root end); *id = 0 when it is empty. */
-static int export_callchain(struct exporter *e, struct thread *t, const struct sample *s,
-			    uint64_t *id)
+/* Stage 1 of the callchain: its addresses root first (perf's ORDER_CALLER walk: each
+ * takes the cpumode of the nearest marker before it, at most EXPORT_MAX_STACK from the
+ * root end) into e->chain; none when perf would discard the chain. */
+static void map_callchain(struct exporter *e, struct thread *t, const struct sample *s,
+			  struct pending *p)
 {
-	struct xloc loc[EXPORT_MAX_STACK];
-	uint64_t ips[EXPORT_MAX_STACK];
 	uint16_t cpumode = MISC_USER;
-	uint64_t nr = s->callchain_nr, cur;
-	size_t n = 0;
-	int err;
+	uint64_t nr = s->callchain_nr;
 
-	*id = 0;
+	p->chain_first = (uint32_t)e->nr_chain;
+	p->chain_nr = 0;
 	if (!nr || prev_cpumode(s, nr, &cpumode) < 0)
-		return 0;
-	for (uint64_t i = 0; i < nr && n < EXPORT_MAX_STACK; i++) {
+		return;
+	for (uint64_t i = 0; i < nr && p->chain_nr < EXPORT_MAX_STACK; i++) {
 		uint64_t j = nr - i - 1, ip = sample__callchain_ip(s, j);
 
 		if (ip >= CONTEXT_MAX) {
-			if (prev_cpumode(s, j, &cpumode) < 0)
-				return 0;
+			if (prev_cpumode(s, j, &cpumode) < 0) {
+				p->chain_nr = 0;	/* perf discards it all */
+				e->nr_chain = p->chain_first;
+				return;
+			}
 			continue;
 		}
-		ips[n] = ip;
-		resolve(e, t, cpumode, ip, &loc[n++]);
+		map_loc(e, t, cpumode, ip, &e->chain[e->nr_chain++]);
+		p->chain_nr++;
 	}
-	cur = e->root_path_id;
-	for (size_t i = 0; i < n; i++)
-		if ((err = chain_entry(e, &loc[i], ips[i], &cur)))
+}
+
+/* Stage 2 of the callchain: every entry's symbol first (perf resolved the whole chain
+ * before exporting it), then the path; *id = 0 when it is empty. */
+static int export_callchain(struct exporter *e, const struct pending *p, uint64_t *id)
+{
+	struct xloc loc[EXPORT_MAX_STACK];
+	const struct ploc *pl = e->chain + p->chain_first;
+	uint64_t cur = e->root_path_id;
+	int err;
+
+	*id = 0;
+	for (uint32_t i = 0; i < p->chain_nr; i++)
+		finish_loc(e, &pl[i], &loc[i]);
+	for (uint32_t i = 0; i < p->chain_nr; i++)
+		if ((err = chain_entry(e, &loc[i], pl[i].ip, &cur)))
 			return err;
-	*id = n ? cur : 0;
+	*id = p->chain_nr ? cur : 0;
 	return 0;
 }
 
@@ -562,6 +671,8 @@ static int export_callchain(struct exporter *e, struct thread *t, const struct s
 /* perf's sample_addr_correlates_sym: ADDR is a data address worth resolving. */
 static bool addr_correlates_sym(const struct event_attr *a)
 {
+	if (!(a->sample_type & SAMPLE_ADDR))
+		return false;
 	if (a->type == ATTR_TYPE_SOFTWARE &&
 	    (a->config == SW_PAGE_FAULTS || a->config == SW_PAGE_FAULTS_MIN ||
 	     a->config == SW_PAGE_FAULTS_MAJ))
@@ -571,29 +682,89 @@ static bool addr_correlates_sym(const struct event_attr *a)
 }
 
 /* perf's thread__resolve for ADDR: the sample's cpumode, else the one the address
- * belongs to (kernel from the top half of the address space). */
-static int export_addr(struct exporter *e, struct thread *t, const struct sample *s,
-		       int64_t *v)
+ * belongs to (kernel from the top half of the address space).  Never deferred. */
+static void map_addr(struct exporter *e, struct thread *t, const struct sample *s,
+		     struct ploc *pl)
 {
 	uint16_t cpumode = s->misc & MISC_CPUMODE_MASK;
 	uint16_t addr_mode = (s->addr >> 63) ? MISC_KERNEL : MISC_USER;
-	struct xloc loc;
 
-	resolve(e, t, cpumode, s->addr, &loc);
-	if (!loc.al.map && addr_mode != cpumode)
-		resolve(e, t, addr_mode, s->addr, &loc);
-	return export_location(e, &loc, &v[ES_TO_DSO_ID], &v[ES_TO_SYMBOL_ID],
-			       &v[ES_TO_SYM_OFFSET]);
+	map_loc(e, t, cpumode, s->addr, pl);
+	if (pl->state == PLOC_NONE && addr_mode != cpumode)
+		map_loc(e, t, addr_mode, s->addr, pl);
 }
 
-static int export_sample(struct exporter *e, const struct record_ref *ref)
+/* Stage 2 of one sample: symbols, dso/symbol/call path ids, the row. */
+static int finish_sample(struct exporter *e, const struct pending *p)
 {
-	const struct evsel *ev = ref->evsel;
 	struct export_row r = { .table = EXPORT_SAMPLE };
 	int64_t *v = r.v;
+	struct xloc loc;
+	uint64_t id;
+	int err;
+
+	v[ES_ID] = (int64_t)p->id;
+	v[ES_EVSEL_ID] = (int64_t)p->evsel_id;
+	v[ES_MACHINE_ID] = (int64_t)e->machine_id;
+	v[ES_THREAD_ID] = (int64_t)p->thread_id;
+	v[ES_COMM_ID] = (int64_t)p->comm_id;
+	finish_loc(e, &p->loc, &loc);
+	err = export_location(e, &loc, &v[ES_DSO_ID], &v[ES_SYMBOL_ID], &v[ES_SYM_OFFSET]);
+	if (err)
+		return err;
+	if (p->has_chain) {
+		if ((err = export_callchain(e, p, &id)))
+			return err;
+		v[ES_CALL_PATH_ID] = (int64_t)id;
+	}
+	if (p->has_to) {
+		finish_loc(e, &p->to, &loc);
+		err = export_location(e, &loc, &v[ES_TO_DSO_ID], &v[ES_TO_SYMBOL_ID],
+				      &v[ES_TO_SYM_OFFSET]);
+		if (err)
+			return err;
+	}
+	v[ES_IP] = (int64_t)p->ip;
+	v[ES_TIME] = (int64_t)p->time;
+	v[ES_CPU] = p->cpu;
+	v[ES_TO_IP] = (int64_t)p->addr;
+	v[ES_PERIOD] = (int64_t)p->period;
+	v[ES_WEIGHT] = (int64_t)p->weight;
+	v[ES_TRANSACTION] = (int64_t)p->transaction;
+	v[ES_DATA_SRC] = (int64_t)p->data_src;
+	e->stats.samples++;
+	return emit(e, &r);
+}
+
+static int drain(struct exporter *e)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < e->nr_pending && !err; i++)
+		err = finish_sample(e, &e->pending[i]);
+	e->nr_pending = 0;
+	e->nr_chain = 0;
+	return err;
+}
+
+/* The kernel's symbols are needed now: wait for them, finish what waits, and stop
+ * deferring. */
+static int stop_deferring(struct exporter *e)
+{
+	if (!e->deferring)
+		return 0;
+	e->kwait.wait(e->kwait.ctx);
+	e->deferring = false;
+	return drain(e);
+}
+
+/* Stage 1 of one sample (perf's db_export__sample up to the symbol lookups). */
+static int map_sample(struct exporter *e, const struct record_ref *ref)
+{
+	const struct evsel *ev = ref->evsel;
+	struct pending *p;
 	struct sample s;
 	struct thread *t;
-	struct xloc loc;
 	uint64_t id;
 	uint16_t cpumode;
 	int err;
@@ -609,56 +780,74 @@ static int export_sample(struct exporter *e, const struct record_ref *ref)
 		e->stats.skipped_guest++;
 		return 0;
 	}
+	if (e->deferring && (e->nr_pending == PENDING_MAX ||
+			     e->nr_chain + EXPORT_MAX_STACK > CHAIN_MAX) &&
+	    (err = stop_deferring(e)))
+		return err;
 	t = machine__findnew_thread(e->machine, (int32_t)s.pid, (int32_t)s.tid);
 	if (!t)
 		return -ENOMEM;
-	resolve(e, t, cpumode, s.ip, &loc);
+	p = &e->pending[e->nr_pending];
+	memset(p, 0, sizeof(*p));
+	map_loc(e, t, cpumode, s.ip, &p->loc);
 	if ((err = export_evsel(e, ev, &id)))
 		return err;
-	v[ES_EVSEL_ID] = (int64_t)id;
-	if ((err = export_machine(e)))
+	p->evsel_id = id;
+	if ((err = export_machine(e)) || (err = export_threads(e, t, &id)))
 		return err;
-	v[ES_MACHINE_ID] = (int64_t)e->machine_id;
-	if ((err = export_threads(e, t, &id)))
-		return err;
-	v[ES_COMM_ID] = (int64_t)id;
-	v[ES_THREAD_ID] = (int64_t)t->priv;
-	v[ES_ID] = (int64_t)++e->last[EXPORT_SAMPLE];
-	err = export_location(e, &loc, &v[ES_DSO_ID], &v[ES_SYMBOL_ID], &v[ES_SYM_OFFSET]);
-	if (err)
-		return err;
+	p->comm_id = id;
+	p->thread_id = t->priv;
+	p->id = ++e->last[EXPORT_SAMPLE];
 	if ((e->flags & EXPORT_CALLCHAINS) && (ev->attr.sample_type & SAMPLE_CALLCHAIN)) {
-		if ((err = export_callchain(e, t, &s, &id)))
-			return err;
-		v[ES_CALL_PATH_ID] = (int64_t)id;
+		p->has_chain = true;
+		map_callchain(e, t, &s, p);
 	}
-	if ((ev->attr.sample_type & SAMPLE_ADDR) && addr_correlates_sym(&ev->attr) &&
-	    (err = export_addr(e, t, &s, v)))
-		return err;
-	v[ES_IP] = (int64_t)s.ip;
-	v[ES_TIME] = (int64_t)s.time;
-	v[ES_CPU] = (int32_t)s.cpu;
-	v[ES_TO_IP] = (int64_t)s.addr;
-	v[ES_PERIOD] = (int64_t)s.period;
-	v[ES_WEIGHT] = (int64_t)s.weight;
-	v[ES_TRANSACTION] = (int64_t)s.transaction;
-	v[ES_DATA_SRC] = (int64_t)s.data_src;
-	e->stats.samples++;
-	return emit(e, &r);
+	if (addr_correlates_sym(&ev->attr)) {
+		p->has_to = true;
+		map_addr(e, t, &s, &p->to);
+	}
+	p->ip = s.ip;
+	p->time = s.time;
+	p->cpu = (int32_t)s.cpu;
+	p->addr = s.addr;
+	p->period = s.period;
+	p->weight = s.weight;
+	p->transaction = s.transaction;
+	p->data_src = s.data_src;
+	e->nr_pending++;
+	return 0;
+}
+
+/* An MMAP that changes kernel maps, or gives a dso a build-id, must not overtake the
+ * samples waiting for stage 2. */
+static bool mmap_affects_pending(const struct record_ref *ref)
+{
+	uint16_t misc = ref->size >= 8 ? bytes__u16(ref->data + 4) : 0;
+
+	return (misc & MISC_CPUMODE_MASK) != MISC_USER ||
+	       (ref->type == REC_MMAP2 && (misc & MISC_EXACT_IP /* build-id form */));
 }
 
 int exporter__record(struct exporter *e, const struct record_ref *ref)
 {
 	struct sample s;
+	int err;
 
+	if (e->deferring && e->kwait.ready(e->kwait.ctx) && (err = stop_deferring(e)))
+		return err;
 	switch (ref->type) {
 	case REC_SAMPLE:
-		return export_sample(e, ref);
+		err = map_sample(e, ref);
+		return err || e->deferring ? err : drain(e);
+	case REC_MMAP:
+	case REC_MMAP2:
+		if (e->deferring && e->nr_pending && mmap_affects_pending(ref) &&
+		    (err = stop_deferring(e)))
+			return err;
+		/* fall through */
 	case REC_COMM:
 	case REC_FORK:
 	case REC_EXIT:
-	case REC_MMAP:
-	case REC_MMAP2:
 		if (!ref->evsel)
 			return 0;
 		sample__parse_id_trailer(&s, &ref->evsel->attr, ref->data, ref->size);
@@ -666,6 +855,23 @@ int exporter__record(struct exporter *e, const struct record_ref *ref)
 	default:
 		return 0;
 	}
+}
+
+void exporter__defer_kernel(struct exporter *e, const struct export_kernel_wait *w)
+{
+	/* ADDR of page faults is resolved with a fallback between kernel and user maps;
+	 * such recordings are not deferred */
+	if (e->addr_events || !w->ready || !w->wait)
+		return;
+	e->kwait = *w;
+	e->deferring = true;
+}
+
+int exporter__end(struct exporter *e)
+{
+	int err = stop_deferring(e);
+
+	return err ? err : drain(e);
 }
 
 void exporter__stats(const struct exporter *e, struct export_stats *st)

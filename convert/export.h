@@ -130,6 +130,37 @@ int exporter__begin(struct exporter *e);
  */
 int exporter__record(struct exporter *e, const struct record_ref *ref);
 
+/**
+ * How the exporter learns that the kernel's symbols have been read (by a worker that
+ * machine__preload_kernel() was given).
+ */
+struct export_kernel_wait {
+	bool (*ready)(void *ctx);	/* true once they are read; must not block */
+	void (*wait)(void *ctx);	/* blocks until they are read */
+	void *ctx;
+};
+
+/**
+ * @brief Let samples run ahead of the kernel's symbols: until w->ready() says they
+ *        are read, samples are replayed up to their symbol lookups (threads, comms,
+ *        user maps: everything that depends on the time of the sample) and wait, in
+ *        bounded number, for the rest; ids and rows come out as without waiting.
+ *        Not used for recordings with page-fault data addresses.  Call before the
+ *        first record; exporter__end() then finishes what waits.
+ * @param w  copied
+ * Thread safety: the replaying thread; w->ready() may be called for every record.
+ * Format: none.
+ */
+void exporter__defer_kernel(struct exporter *e, const struct export_kernel_wait *w);
+
+/**
+ * @brief Finish the samples still waiting (waits for the kernel's symbols if needed).
+ *        Call once after the last record.
+ * @return 0; -ENOMEM; or the sink's error.
+ * Thread safety: the replaying thread.  Format: none.
+ */
+int exporter__end(struct exporter *e);
+
 /** Counts of what was exported and skipped. */
 struct export_stats {
 	uint64_t samples;		/* samples rows written (placeholder excluded) */

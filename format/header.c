@@ -46,14 +46,20 @@ int file_header__read(struct file_header *h, bool *swap, const void *buf, size_t
 	if (len < 8)
 		return diag__set(d, path, 0, -DIAG_TRUNCATED,
 				 "file ends inside the header (%zu bytes)", len);
-	err = file_header__probe(buf, len < 16 ? 16 : len, &is_pipe, swap);
-	if (err == -DIAG_NOT_PERF || (len < 16 && bytes__u64(b) != PERF_MAGIC2 &&
-				      bytes__u64(b) != PERF_MAGIC2_SWAPPED))
-		return diag__set(d, path, 0, -DIAG_NOT_PERF, NULL);
-	h->magic = PERF_MAGIC2;
-	if (len < 16)
+	/* Fuzzing found: probing 16 bytes of an 8..15-byte buffer read past its end. With
+	 * fewer than 16 bytes only the magic is checked. */
+	if (len < PIPE_HEADER_SIZE) {
+		if (bytes__u64(b) != PERF_MAGIC2 && bytes__u64(b) != PERF_MAGIC2_SWAPPED)
+			return diag__set(d, path, 0, -DIAG_NOT_PERF, NULL);
+		*swap = bytes__u64(b) == PERF_MAGIC2_SWAPPED;
+		h->magic = PERF_MAGIC2;
 		return diag__set(d, path, len, -DIAG_TRUNCATED,
 				 "file ends inside the header (%zu bytes)", len);
+	}
+	err = file_header__probe(buf, len, &is_pipe, swap);
+	if (err == -DIAG_NOT_PERF)
+		return diag__set(d, path, 0, -DIAG_NOT_PERF, NULL);
+	h->magic = PERF_MAGIC2;
 	h->size = bytes__u64x(b + 8, *swap);
 	if (h->size != FILE_HEADER_SIZE && h->size != FILE_HEADER_SIZE_NOFEAT)
 		return diag__set(d, path, 8, -DIAG_BAD_HEADER,

@@ -1,6 +1,7 @@
 /*
  * `dirreport --stdio`: replay the records in perf's order through the machine state,
- * resolve every sample to comm / dso / symbol and print one histogram per event.
+ * resolve every sample (and every frame of its callchain) to comm / dso / symbol and
+ * print one histogram per event.
  */
 #include "report/cmd.h"
 
@@ -14,30 +15,73 @@
 #include "format/sample.h"
 #include "reader/session.h"
 #include "reader/workqueue.h"
+#include "report/callchain.h"
 #include "report/dso.h"
 #include "report/hist.h"
 #include "report/machine.h"
 #include "banned.h"
 
-struct report {
-	struct session *session;
-	struct machine *machine;
-	struct hists *hists;		/* one per evsel, owned */
-	uint64_t total_lost_samples;
-	/* per batch: the samples resolved to their maps, and the dsos to load */
-	struct pending *pending;	/* owned */
-	size_t nr_pending, cap_pending;
-	struct dso **to_load;		/* owned; borrowed dsos */
-	size_t nr_to_load, cap_to_load;
+/* Callchain context markers (UAPI PERF_CONTEXT_*): entries >= CONTEXT_MAX. */
+#define CONTEXT_HV ((uint64_t)-32)
+#define CONTEXT_KERNEL ((uint64_t)-128)
+#define CONTEXT_USER ((uint64_t)-512)
+#define CONTEXT_MAX ((uint64_t)-4095)
+
+/* perf's PERF_MAX_STACK_DEPTH: --max-stack's default. */
+#define MAX_STACK_DEFAULT 127
+
+/* A frame whose map is known; its symbol is looked up once its dso is loaded. */
+struct pending_frame {
+	struct dso *dso;		/* NULL: no map */
+	uint64_t ip;			/* as in the chain */
+	uint64_t addr;			/* map-relative */
+	uint64_t map_start, map_pgoff;
+	char level;			/* 'k', '.', or 0 without a map */
 };
 
 /* A sample whose map is known; its symbol is looked up once its dso is loaded. */
 struct pending {
 	struct addr_location al;
 	const char *comm;
+	const struct thread *thread;
 	uint64_t period;
 	size_t evsel_idx;
+	size_t first_frame, nr_frames;	/* in report.frames */
 };
+
+struct report {
+	struct session *session;
+	struct machine *machine;
+	const struct report_opts *opts;
+	enum callchain_order order;	/* the cursor order chains are stored in */
+	int max_stack;
+	struct hists *hists;		/* one per evsel, owned */
+	struct callchains *chains;	/* owned; NULL without callchains */
+	uint64_t total_lost_samples;
+	/* per batch: the samples resolved to their maps, and the dsos to load */
+	struct pending *pending;	/* owned */
+	size_t nr_pending, cap_pending;
+	struct pending_frame *frames;	/* owned */
+	size_t nr_frames, cap_frames;
+	struct dso **to_load;		/* owned; borrowed dsos */
+	size_t nr_to_load, cap_to_load;
+	uint64_t *ips;			/* owned: one sample's chain addresses */
+	size_t cap_ips;
+};
+
+static int grow_ips(struct report *rp, size_t n)
+{
+	uint64_t *v;
+
+	if (n <= rp->cap_ips)
+		return 0;
+	v = realloc(rp->ips, n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	rp->ips = v;
+	rp->cap_ips = n;
+	return 0;
+}
 
 static int want_loaded(struct report *rp, struct dso *dso)
 {
@@ -59,7 +103,99 @@ static int want_loaded(struct report *rp, struct dso *dso)
 	return 0;
 }
 
-/* Pass 1 for a sample: thread, comm and map, in delivery order. */
+static int push_frame(struct report *rp, struct thread *t, uint16_t cpumode, uint64_t ip)
+{
+	struct addr_location al;
+	struct pending_frame *f;
+
+	if (rp->nr_frames == rp->cap_frames) {
+		size_t cap = rp->cap_frames ? rp->cap_frames * 2 : 4096;
+		struct pending_frame *v = realloc(rp->frames, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		rp->frames = v;
+		rp->cap_frames = cap;
+	}
+	machine__resolve_map(rp->machine, t, cpumode, ip, &al);
+	f = &rp->frames[rp->nr_frames++];
+	*f = (struct pending_frame){
+		.dso = al.dso, .ip = ip, .addr = al.addr, .map_start = al.map_start,
+		.map_pgoff = al.map_pgoff, .level = al.dso ? al.level : 0,
+	};
+	return want_loaded(rp, al.dso);
+}
+
+/* A context marker: the cpumode of the frames after it, or 0 for one perf rejects
+ * (it then drops the whole chain). */
+static uint16_t marker_cpumode(uint64_t ip)
+{
+	switch (ip) {
+	case CONTEXT_HV:
+		return MISC_HYPERVISOR;
+	case CONTEXT_KERNEL:
+		return MISC_KERNEL;
+	case CONTEXT_USER:
+		return MISC_USER;
+	default:
+		return 0;
+	}
+}
+
+/* Caller order: the cpumode of entry `ent` is set by the nearest marker before it
+ * (perf's find_prev_cpumode); unchanged when there is none. */
+static bool prev_cpumode(const struct sample *s, uint64_t ent, uint16_t *cpumode)
+{
+	while (ent-- > 0) {
+		uint64_t ip = sample__callchain_ip(s, ent);
+
+		if (ip >= CONTEXT_MAX) {
+			*cpumode = marker_cpumode(ip);
+			return *cpumode != 0;
+		}
+	}
+	return true;
+}
+
+/*
+ * The frames of a sample's callchain, in cursor order (perf's
+ * thread__resolve_callchain_sample): context markers set the cpumode of the entries
+ * after them, at most max_stack entries are kept (counted from the cursor's start),
+ * and an unknown marker drops the chain.
+ */
+static int resolve_callchain(struct report *rp, struct thread *t, const struct sample *s,
+			     struct pending *p)
+{
+	bool caller = rp->order == CALLCHAIN_CALLER;
+	uint64_t nr = s->callchain_nr, kept = 0;
+	uint16_t cpumode = MISC_USER;
+	int err = 0;
+
+	p->first_frame = rp->nr_frames;
+	p->nr_frames = 0;
+	if (!nr || (caller && !prev_cpumode(s, nr, &cpumode)))
+		return 0;
+	for (uint64_t i = 0; i < nr && kept < (uint64_t)rp->max_stack && !err; i++) {
+		uint64_t j = caller ? nr - i - 1 : i, ip = sample__callchain_ip(s, j);
+
+		if (ip >= CONTEXT_MAX) {
+			bool ok = caller ? prev_cpumode(s, j, &cpumode)
+					 : (cpumode = marker_cpumode(ip)) != 0;
+
+			if (!ok) {
+				rp->nr_frames = p->first_frame;
+				return 0;
+			}
+			continue;
+		}
+		kept++;
+		err = push_frame(rp, t, cpumode, ip);
+	}
+	p->nr_frames = rp->nr_frames - p->first_frame;
+	return err;
+}
+
+/* Pass 1 for a sample: thread, comm and maps, in delivery order. */
 static int report_sample(struct report *rp, const struct record_ref *ref)
 {
 	struct sample s;
@@ -77,9 +213,14 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	machine__resolve_map(rp->machine, t, s.misc & MISC_CPUMODE_MASK, s.ip, &p->al);
 	p->al.map = NULL;	/* not stable across batches; the copied fields are */
 	p->comm = thread__comm(t);
+	p->thread = t;
 	p->period = s.period;
 	p->evsel_idx = ref->evsel->idx;
-	return want_loaded(rp, p->al.dso);
+	p->nr_frames = 0;
+	err = want_loaded(rp, p->al.dso);
+	if (!err && rp->chains)
+		err = resolve_callchain(rp, t, &s, p);
+	return err;
 }
 
 static void load_one(void *ctx, size_t i)
@@ -90,9 +231,29 @@ static void load_one(void *ctx, size_t i)
 	(void)dso__load(rp->to_load[i]);
 }
 
+/* The chain node of a pending sample's frames, and their addresses (into ips). */
+static int intern_chain(struct report *rp, const struct pending *pd, uint32_t *node,
+			uint64_t *ips)
+{
+	*node = CALLCHAIN_ROOT;
+	for (size_t k = 0; k < pd->nr_frames; k++) {
+		const struct pending_frame *pf = &rp->frames[pd->first_frame + k];
+		struct cc_frame f = { .dso = pf->dso, .ip = pf->ip, .level = pf->level };
+
+		ips[k] = pf->ip;
+		if (pf->dso)
+			f.sym = dso__find_symbol(pf->dso, pf->addr);
+		if (f.sym)
+			f.sym_unmapped_start = pf->map_start + f.sym->start - pf->map_pgoff;
+		if (callchains__append(rp->chains, *node, &f, node))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /*
  * A batch in three passes: (1) replay side-band records and resolve each sample's
- * thread and map, in order; (2) load the symbol tables this batch needs, one dso per
+ * thread and maps, in order; (2) load the symbol tables this batch needs, one dso per
  * worker; (3) look the symbols up and count.
  */
 static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
@@ -109,6 +270,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 		rp->cap_pending = n;
 	}
 	rp->nr_pending = 0;
+	rp->nr_frames = 0;
 	rp->nr_to_load = 0;
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct record_ref *ref = recs[i];
@@ -137,18 +299,67 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 				   rp);
 	for (size_t i = 0; i < rp->nr_pending && !err; i++) {
 		struct pending *pd = &rp->pending[i];
-		struct hist_entry key;
+		struct hist_sample hs;
 
 		addr_location__resolve_sym(&pd->al);
-		key = (struct hist_entry){
+		hs = (struct hist_sample){
 			.comm = pd->comm,
 			.dso = pd->al.dso,
 			.sym = pd->al.sym,
 			.addr = pd->al.addr,
 			.sym_unmapped_start = pd->al.sym_unmapped_start,
 			.level = pd->al.level,
+			.thread = pd->thread,
+			.period = pd->period,
 		};
-		err = hists__add(&rp->hists[pd->evsel_idx], &key, pd->period);
+		if (pd->nr_frames) {
+			err = grow_ips(rp, pd->nr_frames);
+			if (!err)
+				err = intern_chain(rp, pd, &hs.chain, rp->ips);
+			hs.ips = rp->ips;
+			hs.nr_ips = (uint32_t)pd->nr_frames;
+		}
+		if (!err)
+			err = hists__add(&rp->hists[pd->evsel_idx], &hs);
+	}
+	return err;
+}
+
+/* perf's combined sample_type: does any event record callchains? */
+static bool has_callchains(const struct evlist *el)
+{
+	for (size_t i = 0; i < el->nr; i++)
+		if (el->evsels[i]->attr.sample_type & SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+static int print_report(struct report *rp, const struct report_opts *o, FILE *out)
+{
+	struct evlist *el = session__evlist(rp->session);
+	struct hists_print_opts po = {
+		.children = rp->chains && o->children != 0,
+		.cc = &o->cc,
+		.chains = rp->chains,
+		.percent_limit = o->percent_limit,
+	};
+	struct callchain_param cc = o->cc;
+	int err = 0;
+
+	cc.order = rp->order;
+	po.cc = &cc;
+	if (!o->header)
+		fputs("# To display the perf.data header info, please use "
+		      "--header/--header-only options.\n#\n", out);
+	fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
+		(unsigned long long)rp->total_lost_samples);
+	for (size_t i = 0; i < el->nr && !err; i++) {
+		/* perf skips events without samples (--skip-empty is on by default) */
+		if (!rp->hists[i].nr_samples)
+			continue;
+		rp->hists[i].has_callchains =
+			(el->evsels[i]->attr.sample_type & SAMPLE_CALLCHAIN) != 0;
+		err = hists__fprintf(&rp->hists[i], &po, evsel__name(el->evsels[i]), out);
 	}
 	return err;
 }
@@ -157,7 +368,7 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	       FILE *out)
 {
 	struct evlist *el = session__evlist(s);
-	struct report rp = { .session = s, .machine = m };
+	struct report rp = { .session = s, .machine = m, .opts = o };
 	int err;
 
 	if (o->header) {
@@ -165,29 +376,42 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 		if (err)
 			return err;
 	}
-	rp.hists = calloc(el->nr, sizeof(*rp.hists));
-	if (!rp.hists)
-		return -ENOMEM;
-	for (size_t i = 0; i < el->nr; i++)
-		hists__init(&rp.hists[i]);
-	err = session__deliver(s, on_batch, &rp, 0);
-	if (!err) {
+	if (o->cc_set && !has_callchains(el) && !session__is_pipe(s)) {
+		/* perf prints the first lines of the report, then refuses */
 		if (!o->header)
 			fputs("# To display the perf.data header info, please use "
 			      "--header/--header-only options.\n#\n", out);
-		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
-			(unsigned long long)rp.total_lost_samples);
-		for (size_t i = 0; i < el->nr && !err; i++) {
-			/* perf skips events without samples (--skip-empty is on by default) */
-			if (!rp.hists[i].nr_samples)
-				continue;
-			err = hists__fprintf(&rp.hists[i], evsel__name(el->evsels[i]), out);
-		}
+		fputs("dirreport: -g: the recording has no callchains (perf record -g)\n",
+		      stderr);
+		return CMD_ERR_REPORTED;
 	}
+	rp.max_stack = o->max_stack >= 0 ? o->max_stack : MAX_STACK_DEFAULT;
+	/* perf: -G and the children view default to the caller order */
+	rp.order = o->cc.order;
+	if (o->inverted || (o->children != 0 && !o->cc.order_set))
+		rp.order = CALLCHAIN_CALLER;
+	if (has_callchains(el)) {
+		err = callchains__new(&rp.chains, o->cc.key);
+		if (err)
+			return err;
+	}
+	rp.hists = calloc(el->nr, sizeof(*rp.hists));
+	if (!rp.hists) {
+		callchains__delete(rp.chains);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < el->nr; i++)
+		hists__init(&rp.hists[i]);
+	err = session__deliver(s, on_batch, &rp, 0);
+	if (!err)
+		err = print_report(&rp, o, out);
 	for (size_t i = 0; i < el->nr; i++)
 		hists__exit(&rp.hists[i]);
 	free(rp.hists);
 	free(rp.pending);
+	free(rp.frames);
 	free(rp.to_load);
+	free(rp.ips);
+	callchains__delete(rp.chains);
 	return err;
 }

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "report/callchain.h"
+
 struct machine;
 struct session;
 
@@ -18,7 +20,17 @@ struct report_opts {
 	bool show_info;		/* -I: full header */
 	const char *sort;	/* -s; NULL = comm,dso,sym */
 	const char *kallsyms;	/* --kallsyms; NULL = /proc/kallsyms */
+	int children;		/* --children 1, --no-children 0, default -1: on when
+				 * the recording has callchains */
+	struct callchain_param cc;	/* -g (callchain_param__init() defaults) */
+	bool cc_set;		/* -g asked for call graphs (perf's use_callchain) */
+	bool inverted;		/* -G: caller order */
+	int max_stack;		/* --max-stack: frames kept per chain */
+	float percent_limit;	/* --percent-limit: entries under it are not shown */
 };
+
+/** A mode's return value when it has printed its own message (exit status 1). */
+#define CMD_ERR_REPORTED 1
 
 /*
  * Every mode runs on a loaded session (records decoded) and, when its mode flags ask

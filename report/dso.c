@@ -188,6 +188,7 @@ struct dso *dsos__findnew(struct dsos *d, const char *long_name)
 		return NULL;
 	}
 	dso->owner = d;
+	dso->seq = (uint32_t)d->nr;
 	if (!strcmp(long_name, KERNEL_NAME))
 		dso->kind = DSO_KIND_KERNEL;
 	else if (is_vdso_name(long_name))

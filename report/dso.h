@@ -63,6 +63,9 @@ struct dso {
 	char *long_name;		/* owned: name as recorded (after dso__mmap_name) */
 	char *short_name;		/* owned: what perf prints in "Shared Object" */
 	enum dso_kind kind;
+	uint32_t seq;			/* creation order in its collection (0 first):
+					 * perf orders call graph siblings by the dso
+					 * objects' addresses, which follow it */
 	uint8_t build_id[DSO_BUILD_ID_MAX];	/* valid if has_build_id */
 	uint8_t build_id_size;		/* bytes used in build_id */
 	bool has_build_id;

@@ -2,55 +2,101 @@
 #define DIRREPORT_REPORT_HIST_H
 /*
  * hist - histogram of samples for one event under the default sort keys comm,dso,sym,
- * and perf 6.1's `--stdio` rendering of it.
+ * with perf 6.1's children (cumulative) accounting and call graphs, and perf's
+ * `--stdio` rendering of it.
+ *
+ * Samples are counted into groups: samples with the same comm, self key (dso,
+ * symbol or address, level) and callchain (a node of struct callchains) share one
+ * group.  Entries are made from the groups when the histogram is printed, in the
+ * groups' creation order, which is the order perf creates entries in: an entry is
+ * created by the first sample that touches it, and every sample of a group touches
+ * the same entries.
  *
  * Keys compare by identity: comm strings are interned by the machine, dsos and symbols
- * are unique objects, and unresolved addresses compare by value. As in perf, the
- * level ([k], [.]) is not part of the key: an entry shows its first sample's. The output order is
- * perf's: period descending, then comm, dso name and symbol name ascending (resolved
- * symbols before unresolved addresses, these by address).
+ * are unique objects, and unresolved addresses compare by value.  As in perf, the
+ * level ([k], [.]) is not part of the key: an entry shows its first sample's.
  *
- * Thread safety: one hists per thread; hists__merge() combines them.
+ * Children mode (perf's default with callchains): each sample adds its period to its
+ * own entry (Self and Children) and, once per entry, to the entry of every frame of
+ * its callchain (Children).  A frame's entry has the frame's dso and symbol, or its
+ * raw address when unresolved (the sample's own entry uses the map-relative one).
+ *
+ * Output order (perf's output rb-tree, replayed): entries are inserted in perf's
+ * collapse order (comm, dso name, symbol start or address) and placed by Children
+ * (children mode), Self, comm, dso name, symbol name.  Among entries of the same
+ * thread with equal Children, the caller goes first (perf compares the depth of their
+ * call graphs): this makes the comparison non-transitive, so the tree is replayed
+ * rather than sorted.
+ *
+ * Thread safety: one hists per thread.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+struct callchains;
+struct callchain_param;
 struct dso;
 struct symbol;
+struct thread;
 
-struct hist_entry {
+/** One sample, resolved. */
+struct hist_sample {
 	const char *comm;		/* interned, borrowed */
 	struct dso *dso;		/* borrowed; NULL = [unknown] */
 	const struct symbol *sym;	/* borrowed; NULL = unresolved */
-	uint64_t addr;			/* unresolved: the printed address (a key);
-					 * resolved: the first sample's map_ip */
-	uint64_t sym_unmapped_start;	/* resolved: see addr_location */
-	char level;			/* 'k', '.', ...: the first sample's (not a key) */
-	uint64_t period;		/* sum of sample periods (event counts) */
-	uint64_t nr_samples;
+	uint64_t addr;			/* map_ip address (unresolved: the key) */
+	uint64_t sym_unmapped_start;	/* see addr_location */
+	char level;			/* 'k', '.', 'H' */
+	const struct thread *thread;	/* borrowed: perf's entries remember the first
+					 * sample's thread */
+	uint32_t chain;			/* callchains node of the sample's chain, in
+					 * cursor order (CALLCHAIN_ROOT: none) */
+	const uint64_t *ips;		/* the chain's addresses (nr_ips, cursor order);
+					 * borrowed, copied for a group's first sample */
+	uint32_t nr_ips;
+	uint64_t period;		/* event count */
 };
 
+struct hist_group;
+
 struct hists {
-	struct hist_entry *v;	/* owned open-addressing table */
-	size_t cap, nr;
-	uint64_t total_period;	/* event count */
+	struct hist_group *groups;	/* owned, in creation order */
+	size_t nr_groups, cap_groups;
+	uint32_t *hash;			/* owned: group index + 1, open addressing */
+	size_t hash_cap;
+	uint64_t *ips;			/* owned: the groups' first-sample addresses */
+	size_t nr_ips, cap_ips;
+	uint64_t total_period;		/* event count */
 	uint64_t nr_samples;
+	bool has_callchains;		/* the event records callchains */
+};
+
+/** How hists__fprintf() prints. */
+struct hists_print_opts {
+	bool children;			/* Children and Self columns (perf's cumulate) */
+	const struct callchain_param *cc; /* call graph form; NULL or mode NONE: none */
+	struct callchains *chains;	/* the chains samples refer to (may be NULL
+					 * when no sample has one) */
+	float percent_limit;		/* entries under it (percent of the total,
+					 * Children in children mode) are not printed */
 };
 
 void hists__init(struct hists *h);
 void hists__exit(struct hists *h);
 
 /** @brief Account one sample. @return 0 or -ENOMEM. */
-int hists__add(struct hists *h, const struct hist_entry *key, uint64_t period);
+int hists__add(struct hists *h, const struct hist_sample *s);
 
 /**
- * @brief Print the entries like perf 6.1 `perf report --stdio` (columns Overhead,
- *        Command, Shared Object, Symbol; widths from the entries), header lines
- *        included, ending with the two blank lines perf prints after each event.
+ * @brief Print the entries like perf 6.1 `perf report --stdio` (columns [Children,]
+ *        Overhead/Self, Command, Shared Object, Symbol; widths from the entries;
+ *        call graphs under the entries), header lines included, ending with the two
+ *        blank lines perf prints after each event.
  * @return 0 or -ENOMEM.
  */
-int hists__fprintf(struct hists *h, const char *event_name, FILE *out);
+int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
+		   const char *event_name, FILE *out);
 
 #endif

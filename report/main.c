@@ -6,8 +6,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>	/* strtoul */
-#include <string.h>	/* strcmp */
+#include <stdlib.h>	/* strtof, strtol, strtoul */
+#include <string.h>	/* strchr, strcmp */
 #include <sys/stat.h>	/* fstat */
 
 #include "format/diag.h"
@@ -32,12 +32,20 @@ static const char usage_text[] =
 	"    -I, --show-info        with --header/--header-only: full header\n"
 	"    -j, --jobs N           worker threads (default: online CPUs)\n"
 	"        --kallsyms FILE    kernel symbols (default: /proc/kallsyms)\n"
-	"        --no-children      self overhead only (the report dirreport prints)\n"
-	"    -g, --call-graph none  no callchain graph (the report dirreport prints)\n"
+	"        --children         Children and Self columns (default with callchains)\n"
+	"        --no-children      self overhead only\n"
+	"    -g, --call-graph MODE[,THRESHOLD[,LIMIT]][,ORDER][,KEY][,VALUE]\n"
+	"                           call graphs: graph, flat, fractal, folded or none;\n"
+	"                           caller or callee; function; percent, period or count\n"
+	"                           (-g alone: " CALLCHAIN_DEFAULT_OPT ")\n"
+	"    -G, --inverted         caller-first call graphs\n"
+	"        --max-stack N      frames kept per callchain (default 127)\n"
+	"        --percent-limit P  hide entries under P percent (and call graph\n"
+	"                           branches: it sets the threshold too)\n"
 	"    -h, --help             this text\n";
 
 enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDREN,
-       OPT_CHILDREN };
+       OPT_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -51,6 +59,9 @@ static const struct option long_opts[] = {
 	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
 	{ "children", no_argument, NULL, OPT_CHILDREN },
 	{ "call-graph", required_argument, NULL, 'g' },
+	{ "inverted", no_argument, NULL, 'G' },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -87,6 +98,39 @@ static int setup_machine(struct session *s, const struct report_opts *o,
 	return err;
 }
 
+/* Options followed by a separate argument (for optional_call_graph_arg). */
+static bool takes_arg(const char *a)
+{
+	if (a[0] == '-' && a[1] != '-')
+		return a[1] && !a[2] && strchr("ij", a[1]);
+	for (const struct option *lo = long_opts; lo->name; lo++)
+		if (lo->has_arg == required_argument && !strcmp(a + 2, lo->name))
+			return true;
+	return false;
+}
+
+/*
+ * perf's -g/--call-graph argument is optional: without one (last on the command
+ * line, or followed by another option) it is CALLCHAIN_DEFAULT_OPT.  getopt cannot
+ * say that, so such a -g becomes --call-graph=<default> first.
+ */
+static void optional_call_graph_arg(int argc, char **argv)
+{
+	static char dflt[] = "--call-graph=" CALLCHAIN_DEFAULT_OPT;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--"))
+			return;
+		if ((!strcmp(a, "-g") || !strcmp(a, "--call-graph")) &&
+		    (i + 1 == argc || argv[i + 1][0] == '-'))
+			argv[i] = dflt;
+		else if (takes_arg(a))
+			i++;
+	}
+}
+
 static int bad_usage(const char *msg)
 {
 	if (msg)
@@ -112,7 +156,7 @@ static int finish_stdout(void)
 
 int main(int argc, char **argv)
 {
-	struct report_opts o = { 0 };
+	struct report_opts o = { .children = -1, .max_stack = -1 };
 	struct session_opts so = { 0 };
 	struct session *s = NULL;
 	struct machine *m = NULL;
@@ -122,7 +166,9 @@ int main(int argc, char **argv)
 	char line[1024], *end;
 	int c, err;
 
-	while ((c = getopt_long(argc, argv, "i:DIj:g:h", long_opts, NULL)) != -1) {
+	callchain_param__init(&o.cc);
+	optional_call_graph_arg(argc, argv);
+	while ((c = getopt_long(argc, argv, "i:DIj:g:Gh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 'D': dump = true; break;
@@ -131,12 +177,28 @@ int main(int argc, char **argv)
 		case OPT_HEADER: o.header = true; break;
 		case OPT_HEADER_ONLY: o.header_only = true; break;
 		case OPT_KALLSYMS: o.kallsyms = optarg; break;
-		case OPT_NO_CHILDREN: break;	/* the flat report is what we print */
-		case OPT_CHILDREN:
-			return bad_usage("--children: the children view is not implemented yet");
+		case OPT_NO_CHILDREN: o.children = 0; break;
+		case OPT_CHILDREN: o.children = 1; break;
+		case 'G': o.inverted = true; break;
 		case 'g':
-			if (strcmp(optarg, "none"))
-				return bad_usage("-g: only 'none' is implemented yet");
+			err = callchain_param__parse(&o.cc, optarg);
+			o.cc_set = o.cc.mode != CALLCHAIN_NONE;
+			if (err == -ENOTSUP)
+				return bad_usage("-g: the address, srcline and branch keys are "
+						 "not implemented");
+			if (err)
+				return bad_usage("-g: invalid call graph option");
+			break;
+		case OPT_PERCENT_LIMIT:
+			/* perf: strtof, no checks; also the call graph threshold */
+			o.percent_limit = strtof(optarg, NULL);
+			o.cc.min_percent = o.percent_limit;
+			break;
+		case OPT_MAX_STACK:
+			errno = 0;
+			o.max_stack = (int)strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg)
+				return bad_usage("--max-stack takes a number");
 			break;
 		case 'j':
 			errno = 0;
@@ -176,6 +238,10 @@ int main(int argc, char **argv)
 	err = mode->run(s, &o, m, stdout);
 	machine__delete(m);
 	session__close(s);
+	if (err > 0) {	/* the mode printed its message */
+		finish_stdout();
+		return 1;
+	}
 	if (err) {
 		fprintf(stderr, "dirreport: %s\n", diag__code_str(err));
 		return 1;

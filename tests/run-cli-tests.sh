@@ -21,9 +21,12 @@
 #            machine that recorded the sample; when `uname -r` differs from the sample's
 #            "os release" they are skipped (SKIP line); the live tests still run.
 # live       When perf 6.1 is runnable: for every samples/*.data and each of --stdio, -D
-#            and --header-only, `perf report MODE -i SAMPLE` and `dirreport MODE -i SAMPLE`
-#            (and `dirreport -j 1 ...`) run on this machine and their stdout must be equal
+#            and --header-only (recordings with callchains: also --stdio --no-children
+#            -g none), `perf report MODE -i SAMPLE` and `dirreport MODE -i SAMPLE` (and
+#            `dirreport -j 1 ...`) run on this machine and their stdout must be equal
 #            (tip block removed; nothing masked) and both must succeed or both fail.
+#            The same for fresh recordings: a file, a --threads -z directory and a
+#            --threads -g directory.
 # malformed  tests/malformed/make.sh writes damaged inputs into $BUILD/malformed/<case>/;
 #            each tests/malformed/<case>/ says how to run and what to expect (see
 #            tests/malformed/README.md).  The binary runs inside $BUILD/malformed/<case>/
@@ -231,16 +234,22 @@ if [ -n "$have_perf" ] && perf record -q -e cpu-clock -F 1000 -o "$tmp/fresh.dat
 	sh -c 'dd if=/dev/zero bs=64k count=100 2>/dev/null | gzip -1 >/dev/null' >/dev/null 2>&1
 then
 	fresh="$tmp/fresh.data $tmp/fresh-threads.data"
+	# frame-pointer callchains, kernel and user frames, in a --threads directory
+	if perf record -q --threads -g -e cpu-clock -F 1000 -o "$tmp/fresh-g.data" -- \
+		sh -c 'seq 1 50000 | sort -r | gzip -1 | md5sum >/dev/null' >/dev/null 2>&1
+	then
+		fresh="$fresh $tmp/fresh-g.data"
+	fi
 fi
 for s in samples/*.data $fresh; do
 	[ -e "$s" ] || continue
-	# Recordings with callchains: perf's default is the children view, which is not
-	# implemented yet (README, known differences); compare the flat form instead.
-	stdio=--stdio
+	# Recordings with callchains: the default (children view and call graphs), and
+	# also the flat self-overhead form.
+	flat=
 	if [ -n "$have_perf" ] && perf evlist -v -i "$s" 2>/dev/null | grep -q CALLCHAIN; then
-		stdio="--stdio --no-children -g none"
+		flat="--stdio --no-children -g none"
 	fi
-	for m in "$stdio" -D --header-only; do
+	for m in --stdio ${flat:+"$flat"} -D --header-only; do
 		label=$(echo "$m" | tr ' ' '_')
 		if [ -z "$have_perf" ]; then
 			skip "live:$(basename "$s"):$label" "$perf_why"
@@ -364,6 +373,7 @@ else
 	done
 fi
 
+. tests/convert/run.sh	# dirconvert: golden vs perf's export-to-sqlite.py, bad input, atomicity
 if [ "$nskip" -gt 0 ]; then
 	echo "$npass passed, $nfail failed, $nskip skipped"
 else

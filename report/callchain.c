@@ -1,0 +1,955 @@
+#include "report/callchain.h"
+
+#include <errno.h>
+#include <inttypes.h>	/* PRIx64, PRIu64 */
+#include <stdlib.h>	/* calloc, free, malloc, qsort_r, realloc, strtod, strtoul */
+#include <string.h>	/* memset, strdup, strlen, strncmp, strtok_r */
+
+#include "report/dso.h"
+#include "report/rbtree.h"
+#include "report/symbol.h"
+#include "banned.h"
+
+/* perf formats a frame's name into a 1024-byte buffer (scnprintf). */
+#define NAME_MAX_LEN 1023
+
+/* ---- parameters --------------------------------------------------------------- */
+
+void callchain_param__init(struct callchain_param *p)
+{
+	*p = (struct callchain_param){
+		.mode = CALLCHAIN_GRAPH_ABS,
+		.min_percent = 0.5,
+		.order = CALLCHAIN_CALLEE,
+		.key = CALLCHAIN_KEY_FUNCTION,
+		.value = CALLCHAIN_VALUE_PERCENT,
+	};
+}
+
+/* perf's strncmp(tok, word, strlen(tok)): tok is a prefix of word. */
+static bool is_prefix(const char *tok, const char *word)
+{
+	return !strncmp(tok, word, strlen(tok));
+}
+
+/* One keyword token: 1 if it was one, 0 if not, negative if unsupported. */
+static int parse_keyword(struct callchain_param *p, const char *tok)
+{
+	static const struct { const char *word; int mode; } modes[] = {
+		{ "graph", CALLCHAIN_GRAPH_ABS }, { "flat", CALLCHAIN_FLAT },
+		{ "fractal", CALLCHAIN_GRAPH_REL }, { "folded", CALLCHAIN_FOLDED },
+	};
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (is_prefix(tok, modes[i].word)) {
+			p->mode = (enum callchain_mode)modes[i].mode;
+			return 1;
+		}
+	}
+	if (is_prefix(tok, "callee") || is_prefix(tok, "caller")) {
+		p->order = is_prefix(tok, "callee") ? CALLCHAIN_CALLEE : CALLCHAIN_CALLER;
+		p->order_set = true;
+		return 1;
+	}
+	if (is_prefix(tok, "function")) {
+		p->key = CALLCHAIN_KEY_FUNCTION;
+		return 1;
+	}
+	if (is_prefix(tok, "address") || is_prefix(tok, "srcline") ||
+	    is_prefix(tok, "branch"))
+		return -ENOTSUP;	/* need srclines / branch stacks */
+	if (is_prefix(tok, "percent") || is_prefix(tok, "period") ||
+	    is_prefix(tok, "count")) {
+		p->value = is_prefix(tok, "percent") ? CALLCHAIN_VALUE_PERCENT :
+			   is_prefix(tok, "period") ? CALLCHAIN_VALUE_PERIOD :
+						      CALLCHAIN_VALUE_COUNT;
+		return 1;
+	}
+	return 0;
+}
+
+int callchain_param__parse(struct callchain_param *p, const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL, *tok, *end;
+	bool min_set = false;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int k;
+
+		if (is_prefix(tok, "none")) {
+			p->mode = CALLCHAIN_NONE;
+			break;
+		}
+		k = parse_keyword(p, tok);
+		if (k < 0) {
+			err = k;
+		} else if (k == 0 && !min_set) {
+			p->min_percent = strtod(tok, &end);
+			err = end == tok ? -EINVAL : 0;
+			min_set = true;
+		} else if (k == 0) {
+			p->print_limit = (uint32_t)strtoul(tok, &end, 0);
+			err = end == tok ? -EINVAL : 0;
+		}
+	}
+	free(copy);
+	return err;
+}
+
+/* ---- the chain store ------------------------------------------------------------ */
+
+struct cc_node {
+	uint32_t parent;	/* node id; the root's is itself */
+	uint32_t frame;		/* frame id */
+	uint32_t depth;		/* frames from the root */
+};
+
+/* One node of an entry's tree: one frame.  perf's nodes are runs of these (a run
+ * ends where a chain ends or the tree branches). */
+struct et_node {
+	uint32_t frame, parent;
+	uint64_t ip;			/* the first sample's address here */
+	uint32_t kids, nr_kids;		/* children: kids[kids .. kids + nr_kids) */
+	uint64_t hit, count;		/* chains ending here: period, samples */
+	uint64_t cumul, cumul_count;	/* this node and below */
+};
+
+struct callchains {
+	enum callchain_key key;
+	struct cc_frame *frames;
+	uint32_t nr_frames, cap_frames;
+	uint32_t *fhash;		/* frame id + 1; 0 = empty slot */
+	uint32_t fhash_cap;
+	struct cc_node *nodes;		/* nodes[0] is the root */
+	uint32_t nr_nodes, cap_nodes;
+	uint32_t *nhash;		/* node id; 0 = empty slot */
+	uint32_t nhash_cap;
+	/* printing scratch, reused for every entry */
+	uint32_t *memo, *memo_stamp;	/* per chain node: entry tree node, stamp */
+	uint32_t memo_cap, stamp;
+	struct et_node *et;
+	uint32_t nr_et, cap_et;
+	uint32_t *ethash;		/* et index; 0 = empty (the root is never in) */
+	uint32_t ethash_cap;
+	uint32_t *kids;
+	uint32_t *stack;
+	uint32_t cap_stack;
+	struct rbtree kid_tree;		/* siblings' order, replayed */
+};
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+static uint64_t frame_hash(const struct callchains *cc, const struct cc_frame *f)
+{
+	uint64_t v = cc->key == CALLCHAIN_KEY_FUNCTION && f->sym ?
+		     (uint64_t)(uintptr_t)f->sym : ~f->ip;
+
+	return mix((uint64_t)(uintptr_t)f->dso * 0x9E3779B97F4A7C15ULL ^ v);
+}
+
+static bool frame_eq(const struct callchains *cc, const struct cc_frame *a,
+		     const struct cc_frame *b)
+{
+	if (a->dso != b->dso)
+		return false;
+	if (cc->key == CALLCHAIN_KEY_FUNCTION && (a->sym || b->sym))
+		return a->sym == b->sym;
+	return a->ip == b->ip;
+}
+
+static uint64_t node_hash(uint32_t parent, uint32_t frame)
+{
+	return mix(((uint64_t)parent << 32) | frame);
+}
+
+/* Grow an array of elements of size sz to hold at least n. */
+static int grow(void **v, uint32_t *cap, size_t n, size_t sz)
+{
+	size_t c = *cap ? *cap : 64;
+	void *p;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	if (c > UINT32_MAX / 2)
+		return -ENOMEM;
+	p = realloc(*v, c * sz);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = (uint32_t)c;
+	return 0;
+}
+
+int callchains__new(struct callchains **out, enum callchain_key key)
+{
+	struct callchains *cc = calloc(1, sizeof(*cc));
+
+	*out = NULL;
+	if (!cc)
+		return -ENOMEM;
+	cc->key = key;
+	rbtree__init(&cc->kid_tree);
+	if (grow((void **)&cc->nodes, &cc->cap_nodes, 1, sizeof(*cc->nodes))) {
+		free(cc);
+		return -ENOMEM;
+	}
+	cc->nodes[0] = (struct cc_node){ 0 };
+	cc->nr_nodes = 1;
+	*out = cc;
+	return 0;
+}
+
+void callchains__delete(struct callchains *cc)
+{
+	if (!cc)
+		return;
+	free(cc->frames);
+	free(cc->fhash);
+	free(cc->nodes);
+	free(cc->nhash);
+	free(cc->memo);
+	free(cc->memo_stamp);
+	free(cc->et);
+	free(cc->ethash);
+	free(cc->kids);
+	free(cc->stack);
+	rbtree__exit(&cc->kid_tree);
+	free(cc);
+}
+
+/* Rehash an open-addressing table of ids to a new capacity (power of two). */
+static int rehash(uint32_t **tab, uint32_t *cap, uint32_t new_cap, uint32_t bias,
+		  uint64_t (*hash)(const void *ctx, uint32_t id), const void *ctx)
+{
+	uint32_t *t = calloc(new_cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < *cap; i++) {
+		uint32_t id = (*tab)[i], j;
+
+		if (!id)
+			continue;
+		j = (uint32_t)hash(ctx, id - bias) & (new_cap - 1);
+		while (t[j])
+			j = (j + 1) & (new_cap - 1);
+		t[j] = id;
+	}
+	free(*tab);
+	*tab = t;
+	*cap = new_cap;
+	return 0;
+}
+
+static uint64_t frame_hash_id(const void *ctx, uint32_t id)
+{
+	const struct callchains *cc = ctx;
+
+	return frame_hash(cc, &cc->frames[id]);
+}
+
+static uint64_t node_hash_id(const void *ctx, uint32_t id)
+{
+	const struct callchains *cc = ctx;
+
+	return node_hash(cc->nodes[id].parent, cc->nodes[id].frame);
+}
+
+static int intern_frame(struct callchains *cc, const struct cc_frame *f, uint32_t *id)
+{
+	uint32_t i;
+
+	if ((cc->nr_frames + 1) * 2 > cc->fhash_cap &&
+	    rehash(&cc->fhash, &cc->fhash_cap, cc->fhash_cap ? cc->fhash_cap * 2 : 1024,
+		   1, frame_hash_id, cc))
+		return -ENOMEM;
+	i = (uint32_t)frame_hash(cc, f) & (cc->fhash_cap - 1);
+	while (cc->fhash[i]) {
+		if (frame_eq(cc, &cc->frames[cc->fhash[i] - 1], f)) {
+			*id = cc->fhash[i] - 1;
+			return 0;
+		}
+		i = (i + 1) & (cc->fhash_cap - 1);
+	}
+	if (grow((void **)&cc->frames, &cc->cap_frames, cc->nr_frames + 1,
+		 sizeof(*cc->frames)))
+		return -ENOMEM;
+	cc->frames[cc->nr_frames] = *f;
+	*id = cc->nr_frames++;
+	cc->fhash[i] = *id + 1;
+	return 0;
+}
+
+int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_frame *f,
+		       uint32_t *node)
+{
+	uint32_t frame, i;
+
+	if (intern_frame(cc, f, &frame))
+		return -ENOMEM;
+	if ((cc->nr_nodes + 1) * 2 > cc->nhash_cap &&
+	    rehash(&cc->nhash, &cc->nhash_cap, cc->nhash_cap ? cc->nhash_cap * 2 : 1024,
+		   0, node_hash_id, cc))
+		return -ENOMEM;
+	i = (uint32_t)node_hash(parent, frame) & (cc->nhash_cap - 1);
+	while (cc->nhash[i]) {
+		const struct cc_node *n = &cc->nodes[cc->nhash[i]];
+
+		if (n->parent == parent && n->frame == frame) {
+			*node = cc->nhash[i];
+			return 0;
+		}
+		i = (i + 1) & (cc->nhash_cap - 1);
+	}
+	if (grow((void **)&cc->nodes, &cc->cap_nodes, cc->nr_nodes + 1, sizeof(*cc->nodes)))
+		return -ENOMEM;
+	cc->nodes[cc->nr_nodes] = (struct cc_node){
+		.parent = parent, .frame = frame, .depth = cc->nodes[parent].depth + 1,
+	};
+	*node = cc->nr_nodes++;
+	cc->nhash[i] = *node;
+	return 0;
+}
+
+uint32_t callchains__depth(const struct callchains *cc, uint32_t node)
+{
+	return cc->nodes[node].depth;
+}
+
+void callchains__frames(const struct callchains *cc, uint32_t node, uint32_t *ids)
+{
+	for (uint32_t d = cc->nodes[node].depth; d > 0; d--) {
+		ids[d - 1] = cc->nodes[node].frame;
+		node = cc->nodes[node].parent;
+	}
+}
+
+const struct cc_frame *callchains__frame(const struct callchains *cc, uint32_t id)
+{
+	return &cc->frames[id];
+}
+
+/* ---- one entry's tree --------------------------------------------------------- */
+
+static uint64_t et_hash(uint32_t parent, uint32_t frame)
+{
+	return node_hash(parent, frame) ^ 0x5555;
+}
+
+static uint64_t et_hash_id(const void *ctx, uint32_t id)
+{
+	const struct callchains *cc = ctx;
+
+	return et_hash(cc->et[id].parent, cc->et[id].frame);
+}
+
+/* The child of et node `parent` for `frame`, created if needed; UINT32_MAX on ENOMEM. */
+static uint32_t et_findnew(struct callchains *cc, uint32_t parent, uint32_t frame)
+{
+	uint32_t i;
+
+	if ((cc->nr_et + 1) * 2 > cc->ethash_cap &&
+	    rehash(&cc->ethash, &cc->ethash_cap, cc->ethash_cap * 2, 0, et_hash_id, cc))
+		return UINT32_MAX;
+	i = (uint32_t)et_hash(parent, frame) & (cc->ethash_cap - 1);
+	while (cc->ethash[i]) {
+		const struct et_node *n = &cc->et[cc->ethash[i]];
+
+		if (n->parent == parent && n->frame == frame)
+			return cc->ethash[i];
+		i = (i + 1) & (cc->ethash_cap - 1);
+	}
+	if (grow((void **)&cc->et, &cc->cap_et, cc->nr_et + 1, sizeof(*cc->et)))
+		return UINT32_MAX;
+	cc->et[cc->nr_et] = (struct et_node){
+		.frame = frame, .parent = parent, .ip = cc->frames[frame].ip,
+	};
+	cc->ethash[i] = cc->nr_et;
+	return cc->nr_et++;
+}
+
+/* The tree node of chain node v under `parent`; a new one takes v's address in the
+ * item's first sample. */
+static uint32_t et_place(struct callchains *cc, uint32_t parent, uint32_t v,
+			 const uint64_t *ips)
+{
+	uint32_t before = cc->nr_et, n = et_findnew(cc, parent, cc->nodes[v].frame);
+
+	if (n != UINT32_MAX && n >= before && ips)
+		cc->et[n].ip = ips[cc->nodes[v].depth - 1];
+	return n;
+}
+
+static int et_reset(struct callchains *cc)
+{
+	uint32_t cap = 64;
+
+	if (grow((void **)&cc->et, &cc->cap_et, 1, sizeof(*cc->et)))
+		return -ENOMEM;
+	cc->et[0] = (struct et_node){ .frame = UINT32_MAX, .parent = UINT32_MAX };
+	cc->nr_et = 1;
+	if (cc->ethash_cap != cap) {
+		free(cc->ethash);
+		cc->ethash = calloc(cap, sizeof(*cc->ethash));
+		if (!cc->ethash) {
+			cc->ethash_cap = 0;
+			return -ENOMEM;
+		}
+		cc->ethash_cap = cap;
+	} else {
+		memset(cc->ethash, 0, cap * sizeof(*cc->ethash));
+	}
+	if (cc->memo_cap < cc->nr_nodes) {
+		uint32_t c = cc->nr_nodes;
+
+		free(cc->memo);
+		free(cc->memo_stamp);
+		cc->memo = malloc(c * sizeof(*cc->memo));
+		cc->memo_stamp = calloc(c, sizeof(*cc->memo_stamp));
+		cc->memo_cap = cc->memo && cc->memo_stamp ? c : 0;
+		cc->stamp = 0;
+		if (!cc->memo_cap)
+			return -ENOMEM;
+	}
+	if (cc->stamp >= UINT32_MAX - 2) {
+		memset(cc->memo_stamp, 0, cc->memo_cap * sizeof(*cc->memo_stamp));
+		cc->stamp = 0;
+	}
+	cc->stamp += 2;
+	return 0;
+}
+
+/*
+ * Add frames [skip, depth) of chain `leaf` to the entry's tree.  Chain nodes already
+ * placed for this entry (memo) are not walked again: below one start a chain node
+ * always lands on the same tree node, because an entry's chains start at the
+ * outermost frame of the entry (perf counts a sample once per entry), or at the
+ * first frame (skip 0).  Items come in the order of their first samples, so a tree
+ * node takes its address from the first item that creates it.
+ */
+static int et_add(struct callchains *cc, const struct callchain_item *it)
+{
+	uint32_t st = cc->stamp + (it->skip == 0), v = it->leaf, sp = 0, base;
+
+	if (cc->nodes[v].depth <= it->skip)
+		return 0;	/* no frames: perf appends nothing */
+	if (grow((void **)&cc->stack, &cc->cap_stack, cc->nodes[v].depth,
+		 sizeof(*cc->stack)))
+		return -ENOMEM;
+	while (cc->memo_stamp[v] != st && cc->nodes[v].depth > it->skip + 1) {
+		cc->stack[sp++] = v;
+		v = cc->nodes[v].parent;
+	}
+	if (cc->memo_stamp[v] == st) {
+		base = cc->memo[v];
+	} else {
+		base = et_place(cc, 0, v, it->ips);
+		cc->memo[v] = base;
+		cc->memo_stamp[v] = st;
+	}
+	while (sp && base != UINT32_MAX) {
+		v = cc->stack[--sp];
+		base = et_place(cc, base, v, it->ips);
+		cc->memo[v] = base;
+		cc->memo_stamp[v] = st;
+	}
+	if (base == UINT32_MAX)
+		return -ENOMEM;
+	cc->et[base].hit += it->period;
+	cc->et[base].count += it->count;
+	return 0;
+}
+
+/* perf's match_chain order of two tree nodes (dso object, then symbol start or the
+ * first sample's address); siblings are kept from the largest down. */
+static int et_cmp(const struct callchains *cc, uint32_t na, uint32_t nb)
+{
+	const struct cc_frame *a = &cc->frames[cc->et[na].frame];
+	const struct cc_frame *b = &cc->frames[cc->et[nb].frame];
+	uint64_t da = a->dso ? (uint64_t)a->dso->seq + 1 : 0;
+	uint64_t db = b->dso ? (uint64_t)b->dso->seq + 1 : 0;
+	uint64_t ka = cc->et[na].ip, kb = cc->et[nb].ip;
+
+	if (da != db)
+		return da < db ? -1 : 1;
+	if (cc->key == CALLCHAIN_KEY_FUNCTION && a->sym && b->sym) {
+		ka = a->sym->start;
+		kb = b->sym->start;
+	}
+	return ka < kb ? -1 : ka > kb;
+}
+
+/*
+ * perf's rb_root_in: the children of a node, inserted in the order they were created
+ * (that of their first samples), a new one going left of an existing one that
+ * compares lower.  The comparison mixes symbol starts and addresses, so the tree is
+ * replayed rather than sorted.
+ */
+static void order_kids(struct callchains *cc, uint32_t *kids, uint32_t n,
+		       uint32_t *stack)
+{
+	struct rbtree *t = &cc->kid_tree;
+
+	t->root = RBTREE_NIL;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t z = kids[i], p = RBTREE_NIL, x = t->root;
+		bool left = false;
+
+		while (x != RBTREE_NIL) {
+			p = x;
+			left = et_cmp(cc, x, z) < 0;
+			x = left ? t->left[x] : t->right[x];
+		}
+		rbtree__link(t, z, p, left);
+	}
+	rbtree__inorder(t, kids, stack);
+}
+
+/* Children lists in perf's rb_root_in order, and cumulative hits. */
+static int et_finish(struct callchains *cc)
+{
+	struct et_node *et = cc->et;
+	uint32_t n = cc->nr_et, off = 0;
+
+	free(cc->kids);
+	cc->kids = malloc((n ? n : 1) * sizeof(*cc->kids));
+	if (!cc->kids)
+		return -ENOMEM;
+	for (uint32_t i = 1; i < n; i++)
+		et[et[i].parent].nr_kids++;
+	for (uint32_t i = 0; i < n; i++) {
+		et[i].kids = off;
+		off += et[i].nr_kids;
+		et[i].nr_kids = 0;
+	}
+	for (uint32_t i = 1; i < n; i++) {
+		struct et_node *p = &et[et[i].parent];
+
+		cc->kids[p->kids + p->nr_kids++] = i;
+	}
+	if (rbtree__reserve(&cc->kid_tree, n) ||
+	    grow((void **)&cc->stack, &cc->cap_stack, n, sizeof(*cc->stack)))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		if (et[i].nr_kids > 1)
+			order_kids(cc, cc->kids + et[i].kids, et[i].nr_kids, cc->stack);
+	/* children are created after their parent: a reverse sweep sums them first */
+	for (uint32_t i = n; i-- > 1;) {
+		et[i].cumul += et[i].hit;
+		et[i].cumul_count += et[i].count;
+		et[et[i].parent].cumul += et[i].cumul;
+		et[et[i].parent].cumul_count += et[i].cumul_count;
+	}
+	return 0;
+}
+
+/* The last tree node of the perf node (run) starting at v. */
+static uint32_t run_last(const struct callchains *cc, uint32_t v)
+{
+	while (cc->et[v].count == 0 && cc->et[v].nr_kids == 1)
+		v = cc->kids[cc->et[v].kids];
+	return v;
+}
+
+/* Hits below the last node of a run (perf's children_hit / children_count). */
+static uint64_t children_hit(const struct callchains *cc, uint32_t last)
+{
+	return cc->et[last].cumul - cc->et[last].hit;
+}
+
+static uint64_t children_count(const struct callchains *cc, uint32_t last)
+{
+	return cc->et[last].cumul_count - cc->et[last].count;
+}
+
+static uint64_t ceil_u64(double x)
+{
+	uint64_t u;
+
+	if (!(x > 0))
+		return 0;
+	if (x >= 18446744073709551615.0)
+		return UINT64_MAX;
+	u = (uint64_t)x;
+	return (double)u < x ? u + 1 : u;
+}
+
+struct sorted {
+	uint32_t *v;
+	uint32_t n;
+};
+
+static int sorted_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct callchains *cc = ctx;
+	const uint32_t *a = pa, *b = pb;	/* {node, position} pairs */
+	uint64_t ca = cc->et[a[0]].cumul, cb = cc->et[b[0]].cumul;
+
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+/* The children of run end `last` that perf keeps (cumulative hits >= min_hit), by
+ * cumulative hits, larger first; equal ones in rb_root_in order. */
+static int sorted_kids(const struct callchains *cc, uint32_t last, uint64_t min_hit,
+		       struct sorted *out)
+{
+	const struct et_node *n = &cc->et[last];
+	uint32_t *pairs = malloc(((size_t)n->nr_kids + 1) * 2 * sizeof(*pairs));
+
+	out->v = pairs;
+	out->n = 0;
+	if (!pairs)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n->nr_kids; i++) {
+		uint32_t k = cc->kids[n->kids + i];
+
+		if (cc->et[k].cumul < min_hit)
+			continue;
+		pairs[2 * out->n] = k;
+		pairs[2 * out->n + 1] = i;
+		out->n++;
+	}
+	qsort_r(pairs, out->n, 2 * sizeof(*pairs), sorted_cmp, (void *)cc);
+	for (uint32_t i = 0; i < out->n; i++)
+		pairs[i] = pairs[2 * i];
+	return 0;
+}
+
+/* ---- printing ------------------------------------------------------------------- */
+
+struct printer {
+	struct callchains *cc;
+	const struct callchain_print *p;
+	FILE *out;
+	size_t printed;		/* bytes, as perf counts them to decide on a blank line */
+	int err;
+};
+
+static void put(struct printer *pr, const char *s)
+{
+	pr->printed += strlen(s);
+	fputs(s, pr->out);
+}
+
+static void margin(struct printer *pr, int left_margin)
+{
+	put(pr, "            ");
+	for (int i = 0; i < left_margin; i++)
+		put(pr, " ");
+}
+
+static void frame_name(const struct callchains *cc, uint32_t frame, char *buf)
+{
+	const struct cc_frame *f = &cc->frames[frame];
+
+	if (f->sym) {
+		size_t n = strlen(f->sym->name);
+
+		if (n > NAME_MAX_LEN)
+			n = NAME_MAX_LEN;
+		memcpy(buf, f->sym->name, n);
+		buf[n] = 0;
+	} else {
+		snprintf(buf, NAME_MAX_LEN + 1, "%#" PRIx64, f->ip);
+	}
+}
+
+static void value(struct printer *pr, uint64_t period, uint64_t count, uint64_t total)
+{
+	char buf[64];
+
+	switch (pr->p->param->value) {
+	case CALLCHAIN_VALUE_PERIOD:
+		snprintf(buf, sizeof(buf), "%" PRIu64, period);
+		break;
+	case CALLCHAIN_VALUE_COUNT:
+		snprintf(buf, sizeof(buf), "%u", (unsigned)count);
+		break;
+	default:
+		snprintf(buf, sizeof(buf), "%.2f%%",
+			 total ? (double)period * 100.0 / (double)total : 0.0);
+		break;
+	}
+	put(pr, buf);
+}
+
+/* perf shifts an int by the depth: x86 takes the count modulo 32. */
+static int bit(int i)
+{
+	return (int)(1u << (i & 31));
+}
+
+/* One frame line of the graph (perf's ipchain__fprintf_graph). */
+static void graph_frame(struct printer *pr, const char *name, uint64_t cumul,
+			uint64_t cumul_count, int depth, int mask, int nth, uint64_t total,
+			int left_margin)
+{
+	margin(pr, left_margin);
+	for (int i = 0; i < depth; i++) {
+		put(pr, mask & bit(i) ? "|" : " ");
+		if (!nth && i == depth - 1) {
+			put(pr, "--");
+			value(pr, cumul, cumul_count, total);
+			put(pr, "--");
+		} else {
+			put(pr, "          ");
+		}
+	}
+	put(pr, name);
+	put(pr, "\n");
+}
+
+static void graph_line(struct printer *pr, int depth, int mask, int left_margin)
+{
+	margin(pr, left_margin);
+	for (int i = 0; i < depth; i++)
+		put(pr, mask & bit(i) ? "|          " : "           ");
+	put(pr, "\n");
+}
+
+static uint64_t kid_threshold(const struct printer *pr, uint32_t last)
+{
+	if (pr->p->param->mode == CALLCHAIN_GRAPH_REL)
+		return ceil_u64((double)children_hit(pr->cc, last) *
+				(pr->p->param->min_percent / 100.0));
+	return pr->p->min_hit;
+}
+
+/* perf's __callchain__fprintf_graph over the kept children `kids` of one node. */
+static void graph_level(struct printer *pr, const struct sorted *kids, uint64_t total,
+			int depth, int mask, int left_margin, uint64_t parent_count)
+{
+	const struct callchain_param *cp = pr->p->param;
+	struct callchains *cc = pr->cc;
+	uint64_t remaining = total, cumul_count = 0;
+	uint32_t printed = 0;
+	int new_mask = mask;
+	char name[NAME_MAX_LEN + 1];
+
+	for (uint32_t i = 0; i < kids->n && !pr->err; i++) {
+		uint32_t child = kids->v[i], last = run_last(cc, child), nth = 0;
+		struct sorted sub;
+
+		remaining -= cc->et[child].cumul;
+		cumul_count += cc->et[child].cumul_count;
+		if (i + 1 == kids->n && (cp->mode != CALLCHAIN_GRAPH_REL || !remaining))
+			new_mask &= ~bit(depth - 1);
+		graph_line(pr, depth, mask, left_margin);
+		for (uint32_t v = child;; v = cc->kids[cc->et[v].kids]) {
+			frame_name(cc, cc->et[v].frame, name);
+			graph_frame(pr, name, cc->et[child].cumul, cc->et[child].cumul_count,
+				    depth, new_mask, (int)nth++, total, left_margin);
+			if (v == last)
+				break;
+		}
+		if (sorted_kids(cc, last, kid_threshold(pr, last), &sub)) {
+			pr->err = -ENOMEM;
+			break;
+		}
+		graph_level(pr, &sub,
+			    cp->mode == CALLCHAIN_GRAPH_REL ? children_hit(cc, last) : total,
+			    depth + 1, new_mask | bit(depth), left_margin,
+			    children_count(cc, last));
+		free(sub.v);
+		if (++printed == cp->print_limit)
+			break;
+	}
+	if (cp->mode == CALLCHAIN_GRAPH_REL && remaining && remaining != total) {
+		uint64_t rem_count = 0;
+
+		if (cp->value == CALLCHAIN_VALUE_COUNT && kids->n) {
+			if (parent_count <= cumul_count)
+				return;
+			rem_count = parent_count - cumul_count;
+		}
+		new_mask &= ~bit(depth - 1);
+		graph_frame(pr, "[...]", remaining, rem_count, depth, new_mask, 0, total,
+			    left_margin);
+	}
+}
+
+/* perf's callchain__fprintf_graph. */
+static void print_graph(struct printer *pr)
+{
+	const struct callchain_param *cp = pr->p->param;
+	struct callchains *cc = pr->cc;
+	struct sorted top, sub;
+	uint64_t total = pr->p->total, parent_count = children_count(cc, 0);
+	int left_margin = 0;
+	char name[NAME_MAX_LEN + 1];
+
+	if (sorted_kids(cc, 0, kid_threshold(pr, 0), &top)) {
+		pr->err = -ENOMEM;
+		return;
+	}
+	/* perf's need_percent_display(): a single top branch holding the whole entry
+	 * is printed without its percentage */
+	if (top.n == 1 && cc->et[top.v[0]].cumul == pr->p->parent_total) {
+		uint32_t cnode = top.v[0], last = run_last(cc, cnode), i = 0, printed = 0;
+		bool started = false;
+
+		for (uint32_t v = cnode;; v = cc->kids[cc->et[v].kids]) {
+			if (!(!i++ && pr->p->skip_first)) {
+				if (!started) {
+					margin(pr, left_margin);
+					put(pr, "|\n");
+					margin(pr, left_margin);
+					put(pr, "---");
+					left_margin += 3;
+					started = true;
+				} else {
+					margin(pr, left_margin);
+				}
+				frame_name(cc, cc->et[v].frame, name);
+				put(pr, name);
+				put(pr, "\n");
+				if (++printed == cp->print_limit)
+					break;
+			}
+			if (v == last)
+				break;
+		}
+		free(top.v);
+		if (sorted_kids(cc, last, kid_threshold(pr, last), &sub)) {
+			pr->err = -ENOMEM;
+			return;
+		}
+		top = sub;
+		parent_count = children_count(cc, last);
+	}
+	if (cp->mode == CALLCHAIN_GRAPH_REL)
+		total = pr->p->parent_total;
+	graph_level(pr, &top, total, 1, 1, left_margin, parent_count);
+	free(top.v);
+	if (pr->printed)
+		put(pr, "\n");
+}
+
+/* Runs with own hits, post-order in rb_root_in order (perf's __sort_chain_flat). */
+static int flat_collect(const struct callchains *cc, uint32_t first, uint64_t min_hit,
+			uint32_t **v, uint32_t *n, uint32_t *cap)
+{
+	uint32_t last = first ? run_last(cc, first) : 0;
+	const struct et_node *l = &cc->et[last];
+
+	for (uint32_t i = 0; i < l->nr_kids; i++)
+		if (flat_collect(cc, cc->kids[l->kids + i], min_hit, v, n, cap))
+			return -ENOMEM;
+	if (first && l->hit && l->hit >= min_hit) {
+		if (grow((void **)v, cap, (size_t)*n * 2 + 2, sizeof(**v)))
+			return -ENOMEM;
+		(*v)[2 * *n] = last;
+		(*v)[2 * *n + 1] = *n;
+		(*n)++;
+	}
+	return 0;
+}
+
+static int flat_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct callchains *cc = ctx;
+	const uint32_t *a = pa, *b = pb;
+	uint64_t ha = cc->et[a[0]].hit, hb = cc->et[b[0]].hit;
+
+	if (ha != hb)
+		return ha > hb ? -1 : 1;
+	return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+/* perf's callchain__fprintf_flat and callchain__fprintf_folded. */
+static void print_flat(struct printer *pr, bool folded)
+{
+	const struct callchain_param *cp = pr->p->param;
+	struct callchains *cc = pr->cc;
+	const char *sep = pr->p->field_sep ? pr->p->field_sep : ";";
+	uint32_t *v = NULL, n = 0, cap = 0, *path = NULL;
+	char name[NAME_MAX_LEN + 1];
+
+	if (flat_collect(cc, 0, pr->p->min_hit, &v, &n, &cap)) {
+		pr->err = -ENOMEM;
+		goto out;
+	}
+	qsort_r(v, n, 2 * sizeof(*v), flat_cmp, cc);
+	path = malloc(((size_t)cc->nr_et + 1) * sizeof(*path));
+	if (!path) {
+		pr->err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t last = v[2 * i], len = 0;
+		const struct et_node *l = &cc->et[last];
+
+		for (uint32_t u = last; u; u = cc->et[u].parent)
+			path[len++] = u;
+		if (folded) {
+			value(pr, l->hit, l->count, pr->p->total);
+			put(pr, " ");
+		} else {
+			put(pr, "           ");
+			value(pr, l->cumul, l->cumul_count, pr->p->total);
+			put(pr, "\n");
+		}
+		while (len--) {
+			frame_name(cc, cc->et[path[len]].frame, name);
+			if (folded) {
+				put(pr, name);
+				if (len)
+					put(pr, sep);
+			} else {
+				put(pr, "                ");
+				put(pr, name);
+				put(pr, "\n");
+			}
+		}
+		put(pr, "\n");
+		if (i + 1 == cp->print_limit)
+			break;
+	}
+out:
+	free(v);
+	free(path);
+}
+
+int callchains__fprintf(struct callchains *cc, const struct callchain_item *items,
+			size_t n, const struct callchain_print *p, FILE *out)
+{
+	struct printer pr = { .cc = cc, .p = p, .out = out };
+	int err = et_reset(cc);
+
+	for (size_t i = 0; i < n && !err; i++)
+		err = et_add(cc, &items[i]);
+	if (!err)
+		err = et_finish(cc);
+	if (err)
+		return err;
+	switch (p->param->mode) {
+	case CALLCHAIN_GRAPH_ABS:
+	case CALLCHAIN_GRAPH_REL:
+		print_graph(&pr);
+		break;
+	case CALLCHAIN_FLAT:
+		print_flat(&pr, false);
+		break;
+	case CALLCHAIN_FOLDED:
+		print_flat(&pr, true);
+		break;
+	default:
+		break;
+	}
+	return pr.err;
+}

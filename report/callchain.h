@@ -1,0 +1,175 @@
+#ifndef DIRREPORT_REPORT_CALLCHAIN_H
+#define DIRREPORT_REPORT_CALLCHAIN_H
+/*
+ * callchain - the callchains of `perf report` (perf 6.1): the -g parameters, every
+ * distinct callchain of a recording stored once, and the call graph of one histogram
+ * entry printed as perf's graph, fractal, flat or folded forms.
+ *
+ * Storage.  A sample's callchain, resolved to frames in the cursor order (caller or
+ * callee first, see struct callchain_param), is a path in one trie of frames
+ * (struct callchains): each distinct chain is a node, and a sample keeps only that
+ * node's id.  Frames are interned: with the `function` key a frame is (dso, symbol),
+ * or (dso, address) when unresolved, so chains that differ only in the addresses
+ * inside functions share their nodes.
+ *
+ * Printing.  perf keeps one radix tree of chains per histogram entry and appends
+ * every sample to it (in children mode: the chain's suffix to every entry on it).
+ * The tree's final shape does not depend on the order chains arrive in: a node ends
+ * where chains branch or where a sample's chain ends.  callchains__fprintf() builds
+ * that tree for one entry from (chain, first frame, period, samples) items, sorts and
+ * prunes it as perf does, and prints it.
+ *
+ * perf orders siblings of equal weight by their first frame: dso (perf compares the
+ * dso objects' addresses, which follow their creation order: we use dso->seq), then
+ * symbol start, larger first; when one of them is unresolved, by the addresses the
+ * entry's first samples had there.
+ *
+ * Thread safety: a struct callchains belongs to one thread.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct dso;
+struct symbol;
+
+/** Output forms of -g (perf's chain_mode). */
+enum callchain_mode {
+	CALLCHAIN_NONE = 0,	/* no graphs (-g none) */
+	CALLCHAIN_GRAPH_ABS,	/* graph: percentages of the total */
+	CALLCHAIN_GRAPH_REL,	/* fractal: percentages of the parent */
+	CALLCHAIN_FLAT,		/* one block per chain */
+	CALLCHAIN_FOLDED,	/* one line per chain, frames joined by ';' */
+};
+
+/** Which end of a chain is printed first. */
+enum callchain_order {
+	CALLCHAIN_CALLEE = 0,	/* the sampled function first */
+	CALLCHAIN_CALLER,	/* the outermost caller first */
+};
+
+/** What makes two frames equal. */
+enum callchain_key {
+	CALLCHAIN_KEY_FUNCTION = 0,	/* the symbol (unresolved: the address) */
+	CALLCHAIN_KEY_ADDRESS,		/* the address */
+};
+
+/** The value printed next to a branch. */
+enum callchain_value {
+	CALLCHAIN_VALUE_PERCENT = 0,
+	CALLCHAIN_VALUE_PERIOD,
+	CALLCHAIN_VALUE_COUNT,		/* samples */
+};
+
+/** perf report's -g argument when -g is given without one. */
+#define CALLCHAIN_DEFAULT_OPT "graph,0.5,caller,function,percent"
+
+/** The -g parameters (perf's callchain_param). */
+struct callchain_param {
+	enum callchain_mode mode;
+	double min_percent;		/* threshold, percent */
+	uint32_t print_limit;		/* chains or branches per level; 0 = all */
+	enum callchain_order order;
+	bool order_set;			/* order given explicitly (-g caller/callee) */
+	enum callchain_key key;
+	enum callchain_value value;
+};
+
+/** @brief perf's defaults: graph, 0.5, callee, function, percent, no print limit. */
+void callchain_param__init(struct callchain_param *p);
+
+/**
+ * @brief Parse a -g/--call-graph argument the way perf report 6.1 does:
+ *        comma-separated tokens, each a prefix of a mode (graph, flat, fractal,
+ *        folded), an order (callee, caller), a key (function, address), a value
+ *        (percent, period, count), else the threshold (first number) and the print
+ *        limit (second number).  A token that is a prefix of "none" turns graphs
+ *        off and ends parsing.
+ * @return 0; -EINVAL for a token perf rejects; -ENOTSUP for what perf accepts but
+ *         dirreport does not implement (the srcline key, branch).
+ * Thread safety: pure.  Format: none.
+ */
+int callchain_param__parse(struct callchain_param *p, const char *arg);
+
+/** One resolved frame of a callchain. */
+struct cc_frame {
+	struct dso *dso;		/* borrowed; NULL: no map */
+	const struct symbol *sym;	/* borrowed; NULL: unresolved */
+	uint64_t ip;			/* the address in the chain (for a function
+					 * frame: the first one seen) */
+	uint64_t sym_unmapped_start;	/* sym->start as a virtual address */
+	char level;			/* 'k' kernel map, '.' user map, 0 no map */
+};
+
+struct callchains;
+
+/**
+ * @brief Create an empty chain store.
+ * @param key  what makes frames equal (perf's callchain key)
+ * @return 0 or -ENOMEM.  Ownership: *out is the caller's (callchains__delete).
+ */
+int callchains__new(struct callchains **out, enum callchain_key key);
+
+/** @brief Free a store (NULL is a no-op). */
+void callchains__delete(struct callchains *cc);
+
+/** The empty chain: the node of a sample without frames. */
+#define CALLCHAIN_ROOT 0u
+
+/**
+ * @brief The chain @p parent followed by frame @p f (interned).
+ * @param node  receives the node id of the longer chain
+ * @return 0 or -ENOMEM.
+ * Thread safety: the store's thread.  Format: none.
+ */
+int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_frame *f,
+		       uint32_t *node);
+
+/** @brief Number of frames of chain @p node. */
+uint32_t callchains__depth(const struct callchains *cc, uint32_t node);
+
+/**
+ * @brief The frames of chain @p node, in cursor order.
+ * @param ids  receives callchains__depth() frame ids
+ */
+void callchains__frames(const struct callchains *cc, uint32_t node, uint32_t *ids);
+
+/** @brief Frame @p id (from callchains__frames). */
+const struct cc_frame *callchains__frame(const struct callchains *cc, uint32_t id);
+
+/**
+ * One chain of a histogram entry: frames [skip, depth) of chain @c leaf.  Items must
+ * be given in the order of their first samples: perf orders siblings of equal weight
+ * partly by the address the first sample had in the frame (ips).
+ */
+struct callchain_item {
+	uint32_t leaf;		/* chain node */
+	uint32_t skip;		/* frames before the entry's own (children mode) */
+	const uint64_t *ips;	/* the first sample's address in every frame of the
+				 * chain (depth entries, cursor order); borrowed */
+	uint64_t period;	/* sum of the samples' periods */
+	uint64_t count;		/* samples */
+};
+
+/** How one entry's graph is printed. */
+struct callchain_print {
+	const struct callchain_param *param;
+	uint64_t total;		/* percent base: the event's total period */
+	uint64_t parent_total;	/* the entry's period (fractal's base at the top) */
+	uint64_t min_hit;	/* graph/flat/folded threshold, in period units */
+	bool skip_first;	/* sort order starts with sym: the single top
+				 * branch omits its first frame */
+	const char *field_sep;	/* folded separator; NULL = ";" */
+};
+
+/**
+ * @brief Print the call graph of one entry as perf 6.1 `--stdio` does.
+ * @param items  the entry's chains (any order; equal chains may repeat)
+ * @return 0, or -ENOMEM (nothing is printed then).
+ * Thread safety: the store's thread (uses scratch space in it).  Format: none.
+ */
+int callchains__fprintf(struct callchains *cc, const struct callchain_item *items,
+			size_t n, const struct callchain_print *p, FILE *out);
+
+#endif

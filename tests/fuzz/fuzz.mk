@@ -1,0 +1,115 @@
+# tests/fuzz/fuzz.mk - fuzzing, ThreadSanitizer and valgrind targets; included at the end
+# of the Makefile (`-include tests/fuzz/fuzz.mk`), so every variable of it is known here.
+#
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="fuzz_session ..."]
+#       builds each target with clang -fsanitize=fuzzer,address,undefined into build-fuzz/
+#       and runs them one after the other (one process at a time), FUZZ_SECONDS each.
+#       The committed seeds tests/fuzz/corpus/<target>/ are read; new inputs go to
+#       build-fuzz/corpus/<target>/; crashes, leaks, timeouts and OOMs are saved in
+#       tests/fuzz/crashers/<target>/; logs in build-fuzz/<target>.log.
+#   make fuzz-merge     minimise build-fuzz/corpus/<target> into tests/fuzz/corpus/<target>
+#   make fuzz-regress   replay tests/fuzz/corpus/ and tests/fuzz/crashers/ through every
+#                       target without libFuzzer, with $(CC) and the build's flags (so also
+#                       under SANITIZE=address,undefined); part of `make check`
+#   make tsan-check     the reader and workqueue unit tests, and dirreport -D / --stdio
+#                       -j 4 on every sample, under ThreadSanitizer (gcc, build-tsan/)
+#   make valgrind-check tests/valgrind.sh: dirreport -D / --stdio / --header-only on every
+#                       sample under valgrind memcheck (not part of make check: minutes)
+
+FUZZ_TARGETS ?= fuzz_header fuzz_features fuzz_sample fuzz_dump fuzz_zstd fuzz_session
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := build-fuzz
+FUZZ_CC ?= clang
+# Debian packages `make fuzz` needs besides the build's own (libFuzzer is in libclang-rt)
+FUZZ_DEB_DEPS := clang libclang-rt-dev
+FUZZ_SAN := -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+# clang warns where gcc does not (e.g. -Wcast-align on x86): warnings stay, not -Werror
+FUZZ_CFLAGS = -std=c11 -O1 $(filter-out -Werror,$(WARN)) $(FUZZ_SAN) -pthread
+FUZZ_HELPER_SRCS := tests/fuzz/fuzzlib.c
+# the report/ files the targets reach: -D (cmd_dump, machine state) and the header text
+FUZZ_REPORT_SRCS := $(filter $(addprefix report/,cmd-dump.c dump.c dso.c header-print.c \
+	machine.c strbuf.c symbol.c),$(REPORT_SRCS))
+FUZZ_LIB_SRCS := $(FORMAT_SRCS) $(READER_SRCS) $(FUZZ_REPORT_SRCS) $(FUZZ_HELPER_SRCS)
+FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/bin/%)
+
+# --- libFuzzer build (clang) --------------------------------------------------
+$(FUZZ_BUILD)/.deps-ok:
+	@mkdir -p $(FUZZ_BUILD)
+	$(Q)sh tools/ensure-deps.sh $(DEB_DEPS) $(FUZZ_DEB_DEPS)
+	$(Q)touch $@
+
+$(FUZZ_BUILD)/%.o: %.c | $(FUZZ_BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	@[ "$(V)" = 1 ] || echo "  CLANG   $@"
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) \
+		$(DEPFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/bin/%: $(FUZZ_BUILD)/tests/fuzz/%.o $(FUZZ_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@[ "$(V)" = 1 ] || echo "  LD      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ $(PKG_LIBS) -lm
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: $(FUZZ_BINS)
+	$(Q)sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-merge: $(FUZZ_BINS)
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		mkdir -p tests/fuzz/corpus/$$t $(FUZZ_BUILD)/corpus/$$t && \
+		$(FUZZ_BUILD)/bin/$$t -merge=1 -max_len=65536 -timeout=20 tests/fuzz/corpus/$$t \
+			$(FUZZ_BUILD)/corpus/$$t >$(FUZZ_BUILD)/$$t.merge.log 2>&1 || \
+		{ echo "fuzz-merge: $$t failed, see $(FUZZ_BUILD)/$$t.merge.log"; exit 1; }; \
+	done
+
+-include $(wildcard $(FUZZ_BUILD)/*/*.d $(FUZZ_BUILD)/*/*/*.d)
+
+# --- regression replay (make check) -------------------------------------------
+FUZZ_REGRESS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/%-regress)
+
+$(BUILD)/tests/fuzz/%-regress: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/regress.o \
+		$(BUILD)/tests/fuzz/fuzzlib.o $(LIBREPORT) $(LIBREADER) $(LIBFORMAT)
+	@[ "$(V)" = 1 ] || echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+fuzz-regress: $(FUZZ_REGRESS)
+	@echo "== fuzz regression (tests/fuzz/corpus, tests/fuzz/crashers)"
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		$(BUILD)/tests/fuzz/$$t-regress tests/fuzz/corpus/$$t tests/fuzz/crashers/$$t \
+			|| exit 1; \
+	done
+
+# GNU make merges this prerequisite into the Makefile's check rule.
+check: fuzz-regress
+
+# --- ThreadSanitizer ------------------------------------------------------------
+TSAN_BUILD := build-tsan
+
+tsan-check:
+	$(MAKE) SANITIZE=thread BUILD=$(TSAN_BUILD) $(TSAN_BUILD)/unit-tests $(TSAN_BUILD)/dirreport
+	@echo "== reader and workqueue unit tests under ThreadSanitizer"
+	$(Q)for suite in reader workqueue; do \
+		CK_FORK=no CK_RUN_SUITE=$$suite TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
+			$(TSAN_BUILD)/unit-tests || exit 1; \
+	done
+	@echo "== dirreport -D / --stdio -j 4 on every sample under ThreadSanitizer"
+	$(Q)for f in samples/*.data; do for m in -D --stdio; do \
+		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
+			$(TSAN_BUILD)/dirreport $$m -j 4 -i $$f >/dev/null || \
+			{ echo "tsan-check: dirreport $$m -j 4 -i $$f failed"; exit 1; }; \
+	done; done
+
+# --- valgrind -------------------------------------------------------------------
+valgrind-check: $(BUILD)/dirreport
+	$(Q)sh tools/ensure-deps.sh valgrind
+	$(Q)BUILD=$(BUILD) sh tests/valgrind.sh
+
+fuzz-clean:
+	rm -rf $(FUZZ_BUILD) $(TSAN_BUILD)
+
+clean: fuzz-clean
+
+.PHONY: fuzz fuzz-build fuzz-merge fuzz-regress tsan-check valgrind-check fuzz-clean
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/%.o) \
+	$(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/%.o)

@@ -1,0 +1,171 @@
+#!/bin/sh
+# tests/fuzz/seed.sh - derive the seed corpora of the fuzz targets from samples/*.data.
+#
+# Run from anywhere: `sh tests/fuzz/seed.sh`. Writes tests/fuzz/corpus/<target>/seed-*
+# (overwriting earlier seeds of the same name, leaving other corpus files alone). Every
+# seed is < 64 KB; the input shapes are described at the top of each tests/fuzz/<target>.c.
+# Needs POSIX sh, od, awk, head, tail, printf (the samples are little-endian).
+set -eu
+cd "$(dirname "$0")/../.."
+S=samples
+C=tests/fuzz/corpus
+SEP=$(printf '\nFUZZSEP\n_')	# command substitution strips trailing newlines: keep a _
+SEP=${SEP%_}
+
+u16() { od -An -v -t u2 -j "$2" -N 2 "$1" | tr -d ' '; }
+u32() { od -An -v -t u4 -j "$2" -N 4 "$1" | tr -d ' '; }
+u64() { od -An -v -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }
+fsize() { wc -c <"$1" | tr -d ' '; }
+# bytes FILE OFFSET COUNT: COUNT bytes of FILE from OFFSET to stdout
+bytes() { tail -c +$(($2 + 1)) "$1" | head -c "$3"; }
+# byte N: one byte of value N to stdout
+byte() { printf "\\$(printf '%03o' "$1")"; }
+# u32le N: four bytes, little-endian
+u32le() { byte $(($1 & 255)); byte $(($1 >> 8 & 255)); byte $(($1 >> 16 & 255)); byte $(($1 >> 24 & 255)); }
+sep() { printf '%s' "$SEP"; }
+
+for t in fuzz_header fuzz_features fuzz_sample fuzz_dump fuzz_session fuzz_zstd; do
+	mkdir -p "$C/$t"
+done
+
+# records FILE START END: "offset size" of each record in [START, END) (header.size walk)
+records() {
+	od -An -v -t u1 -j "$2" -N $(($3 - $2)) "$1" | awk -v base="$2" '
+	{ for (i = 1; i <= NF; i++) b[n++] = $i }
+	END {
+		p = 0
+		while (p + 8 <= n) {
+			size = b[p + 6] + 256 * b[p + 7]
+			if (size < 8 || p + size > n)
+				exit
+			print base + p, size
+			p += size
+		}
+	}'
+}
+
+# chunks FILE START END MAX: "offset length" of runs of whole records of about MAX bytes
+chunks() {
+	records "$1" "$2" "$3" | awk -v max="$4" '
+	{ if (len && len + $2 > max) { print start, len; len = 0 }
+	  if (!len) start = $1
+	  len += $2 }
+	END { if (len) print start, len }'
+}
+
+# attr_prefix FILE ATTR_OFF IDS_OFF NR_IDS: flags 0, the stored attr, nr ids, the ids
+attr_prefix() {
+	_asz=$(u32 "$1" $(($2 + 4)))
+	byte 0
+	bytes "$1" "$2" "$_asz"
+	_n=$4
+	[ "$_n" -gt 7 ] && _n=7
+	byte "$_n"
+	[ "$_n" -eq 0 ] || bytes "$1" "$3" $((_n * 8))
+}
+
+# --- fuzz_header: whole files ----------------------------------------------------------
+for f in plain callchain; do
+	cp "$S/$f.data" "$C/fuzz_header/seed-$f"
+done
+cp "$S/threads.data/data" "$C/fuzz_header/seed-threads-data"
+cp "$S/threads-z.data/data" "$C/fuzz_header/seed-threads-z-data"
+
+# --- fuzz_features: [id][body] per feature, and one [0x80][id][u32 len][body]... -----------
+feature_seeds() {	# FILE NAME
+	_f=$1
+	_ds=$(u64 "$_f" 40)
+	_dz=$(u64 "$_f" 48)
+	_bits=$(u64 "$_f" 72)	# features 0..63 (perf 6.1 has none above)
+	_e=$((_ds + _dz))
+	_multi="$C/fuzz_features/seed-$2-all"
+	byte 128 >"$_multi"
+	_id=0
+	while [ $_id -lt 64 ]; do
+		if [ $((_bits >> _id & 1)) -eq 1 ]; then
+			_off=$(u64 "$_f" "$_e")
+			_sz=$(u64 "$_f" $((_e + 8)))
+			_e=$((_e + 16))
+			if [ "$_sz" -lt 60000 ]; then
+				{ byte $_id; bytes "$_f" "$_off" "$_sz"; } \
+					>"$C/fuzz_features/seed-$2-$_id"
+				{ byte $_id; u32le "$_sz"; bytes "$_f" "$_off" "$_sz"; } >>"$_multi"
+			fi
+		fi
+		_id=$((_id + 1))
+	done
+}
+feature_seeds "$S/plain.data" plain
+feature_seeds "$S/threads.data/data" threads
+feature_seeds "$S/threads-z.data/data" threads-z
+
+# --- fuzz_sample, fuzz_dump: [flags][attr][ids][records] -------------------------------------
+sample_seeds() {	# FILE NAME ATTR_SOURCE START END
+	_a=$3
+	_aoff=$(u64 "$_a" 24)
+	_asz=$(u32 "$_a" $((_aoff + 4)))
+	_idoff=$(u64 "$_a" $((_aoff + _asz)))
+	_nids=$(($(u64 "$_a" $((_aoff + _asz + 8))) / 8))
+	_k=0
+	chunks "$1" "$4" "$5" 2048 | while read -r off len; do
+		for t in fuzz_sample fuzz_dump; do
+			{ attr_prefix "$_a" "$_aoff" "$_idoff" "$_nids"; bytes "$1" "$off" "$len"; } \
+				>"$C/$t/seed-$2-$_k"
+		done
+		_k=$((_k + 1))
+	done
+}
+for f in plain callchain; do
+	sample_seeds "$S/$f.data" "$f" "$S/$f.data" "$(u64 "$S/$f.data" 40)" \
+		$(($(u64 "$S/$f.data" 40) + $(u64 "$S/$f.data" 48)))
+done
+for n in 0 1; do
+	sample_seeds "$S/threads.data/data.$n" "threads-$n" "$S/threads.data/data" 0 \
+		"$(fsize "$S/threads.data/data.$n")"
+done
+# pipe.data: the attr and its ids come from the HEADER_ATTR record at offset 16
+p=$S/pipe.data
+pasz=$(u32 "$p" 28)
+pnids=$((($(u16 "$p" 22) - 8 - pasz) / 8))
+k=0
+chunks "$p" 16 "$(fsize "$p")" 2048 | while read -r off len; do
+	for t in fuzz_sample fuzz_dump; do
+		{ attr_prefix "$p" 24 $((24 + pasz)) "$pnids"; bytes "$p" "$off" "$len"; } \
+			>"$C/$t/seed-pipe-$k"
+	done
+	k=$((k + 1))
+done
+
+# --- fuzz_session: [flags][file] or [flags][data] SEP [data.0] SEP [data.1] ---------------------
+for f in plain callchain; do
+	{ byte 1; cat "$S/$f.data"; } >"$C/fuzz_session/seed-$f"
+	# window 1 compared with the default window, twice delivered, then -D
+	{ byte $((1 | 0x04 | 0x20 | 0x80)); cat "$S/$f.data"; } >"$C/fuzz_session/seed-$f-w1-dump"
+done
+{ byte 2; cat "$S/pipe.data"; } >"$C/fuzz_session/seed-pipe"
+{ byte $((2 | 0x80)); cat "$S/pipe.data"; } >"$C/fuzz_session/seed-pipe-dump"
+for d in threads threads-z; do
+	for fl in 0 $((0x08 | 0x20 | 0x80)); do
+		{ byte $fl; cat "$S/$d.data/data"; sep; cat "$S/$d.data/data.0"; sep
+		  cat "$S/$d.data/data.1"; } >"$C/fuzz_session/seed-$d-$fl"
+	done
+done
+
+# --- fuzz_zstd: [flags][attr][data.0] SEP [data.1] -------------------------------------------
+zstd_seed() {	# NAME FLAGS DIR
+	_a=$3/data
+	_aoff=$(u64 "$_a" 24)
+	_asz=$(u32 "$_a" $((_aoff + 4)))
+	{ byte "$2"; bytes "$_a" "$_aoff" "$_asz"; cat "$3/data.0"; sep; cat "$3/data.1"; } \
+		>"$C/fuzz_zstd/seed-$1"
+}
+# raw records compressed by the target: chunks of 256 (flags 3 << 3), 16384 (6 << 3) bytes,
+# COMPRESSED2 (bit 1), one frame per container (bit 2), window 3 (bit 6), twice (bit 7)
+zstd_seed threads-c256 $((3 << 3)) "$S/threads.data"
+zstd_seed threads-c16k-v2 $((6 << 3 | 2 | 0x80)) "$S/threads.data"
+zstd_seed threads-c7-end $((1 << 3 | 4 | 0x40)) "$S/threads.data"
+# the -z recording's data.N as they are
+zstd_seed threads-z 1 "$S/threads-z.data"
+zstd_seed threads-z-w3 $((1 | 0x40 | 0x80)) "$S/threads-z.data"
+
+du -sh "$C" | sed 's/^/seed.sh: corpus /'

@@ -1,0 +1,36 @@
+#!/bin/sh
+# tests/valgrind.sh - run dirreport -D, --stdio and --header-only on every samples/*.data
+# under valgrind memcheck (with -j 1 and -j 2): no invalid access, no use of uninitialised
+# values, no leak. `make valgrind-check` runs it (not part of `make check`: it takes
+# minutes). Output goes to /dev/null; on a finding valgrind's report is printed.
+# Environment: BUILD (default build), VALGRIND_FLAGS (extra flags).
+set -u
+cd "$(dirname "$0")/.."
+build=${BUILD:-build}
+bin=$build/dirreport
+log=${TMPDIR:-/tmp}/dirreport-valgrind.$$
+command -v valgrind >/dev/null || { echo "valgrind.sh: valgrind not installed" >&2; exit 1; }
+[ -x "$bin" ] || { echo "valgrind.sh: $bin not built" >&2; exit 1; }
+fail=0 runs=0
+for input in samples/*.data; do
+	for mode in -D --stdio --header-only; do
+		for j in 1 2; do
+			runs=$((runs + 1))
+			# shellcheck disable=SC2086 # VALGRIND_FLAGS is a list of flags
+			valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible \
+				--errors-for-leak-kinds=definite,indirect,possible \
+				${VALGRIND_FLAGS:-} "$bin" $mode -j $j -i "$input" \
+				>/dev/null 2>"$log"
+			rc=$?
+			# exit 0 (or 1 with a diagnostic) is dirreport's; 99 and signals are findings
+			if [ $rc -ge 99 ] || grep -q '^==[0-9]*==' "$log"; then
+				echo "FAIL: $bin $mode -j $j -i $input (exit $rc)"
+				cat "$log"
+				fail=$((fail + 1))
+			fi
+		done
+	done
+done
+rm -f "$log"
+echo "valgrind.sh: $runs runs, $fail with memcheck errors"
+[ $fail -eq 0 ]
