@@ -36,11 +36,13 @@ struct btree_builder;
  * @param reserved   bytes reserved at the end of each page (header byte 20)
  * @param format4    schema format >= 4 (serial types 8 and 9 for 0 and 1 allowed)
  * @return 0, -EINVAL for a bad page size, -ENOMEM.
+ * Ownership: the caller owns *out.  Thread safety: see file comment.
+ * Format: page size and reserved bytes of the database header (offsets 16, 20).
  */
 int btree_builder__new(struct btree_builder **out, uint32_t page_size, uint32_t reserved,
 		       int format4);
 
-/** @brief Free a builder (NULL is a no-op). */
+/** @brief Free a builder and its pages (NULL is a no-op).  Thread safety: owner. */
 void btree_builder__delete(struct btree_builder *b);
 
 /**
@@ -49,10 +51,12 @@ void btree_builder__delete(struct btree_builder *b);
  * @param n   number of columns (1..BTREE_MAX_COLS)
  * @return 0; -EINVAL if v[0] does not exceed the previous rowid or n is out of range;
  *         -ENOMEM.
+ * Thread safety: see file comment.
+ * Format: table b-tree leaf cell (payload size, rowid, record), record serial types.
  */
 int btree_builder__add(struct btree_builder *b, const int64_t *v, size_t n);
 
-/** @brief Rows added so far. */
+/** @brief Rows added so far.  Thread safety: owner. */
 uint64_t btree_builder__nr_rows(const struct btree_builder *b);
 
 /**
@@ -63,8 +67,10 @@ uint64_t btree_builder__nr_rows(const struct btree_builder *b);
  * @param fd        the database file, open for reading and writing, not in use by
  *                  SQLite
  * @param root      the table's root page number (sqlite_master.rootpage)
- * @return 0; -EIO if the file is not an SQLite database with the builder's page size;
- *         -errno of a failed read or write; -ENOMEM.
+ * @return 0; -EIO if the file is not an SQLite database with the builder's page size,
+ *         or root is not a page of it; -errno of a failed read or write (-EFBIG,
+ *         -ENOSPC, ...); -ENOMEM.  Call once per builder: it finishes the last leaf.
+ * Thread safety: see file comment.  Format: see file comment.
  */
 int btree_builder__write(struct btree_builder *b, int fd, uint32_t root);
 

@@ -49,7 +49,12 @@ int db_writer__open(struct db_writer **out, const struct db_writer_opts *o);
  */
 int db_writer__row(struct db_writer *w, const struct export_row *r);
 
-/** An export_sink.row adapter: ctx is the struct db_writer. */
+/**
+ * @brief db_writer__row() with the signature of export_sink.row.
+ * @param ctx  the struct db_writer
+ * @return as db_writer__row().
+ * Thread safety: see file comment.  Format: none.
+ */
 int db_writer__sink_row(void *ctx, const struct export_row *r);
 
 /**
@@ -60,12 +65,20 @@ int db_writer__sink_row(void *ctx, const struct export_row *r);
  */
 int db_writer__commit(struct db_writer *w);
 
-/** @brief Stop the writer thread and close the database without committing (a
- *         committed one is left as it is).  NULL is a no-op.  Does not remove the
- *         file. */
+/**
+ * @brief Stop the writer thread and close the database without committing (a
+ *        committed one is left as it is) and free the writer.  NULL is a no-op.
+ *        Does not remove the file (the caller owns its life cycle).
+ * Thread safety: see file comment.  Format: none.
+ */
 void db_writer__delete(struct db_writer *w);
 
-/** @brief Why the last -EIO happened (SQLite's message or the failing call). */
+/**
+ * @brief Why the first failure happened: SQLite's message with the system's reason,
+ *        or the failing call ("no error" when none).
+ * @return a string owned by the writer, valid until db_writer__delete().
+ * Thread safety: after a call of this thread returned an error.  Format: none.
+ */
 const char *db_writer__errmsg(const struct db_writer *w);
 
 #endif

@@ -131,8 +131,9 @@ struct bid_text {
 	char hex[2 * DSO_BUILD_ID_MAX + 1];
 };
 
-#define PENDING_MAX (1u << 18)	/* samples that may wait for stage 2 */
-#define CHAIN_MAX (1u << 20)	/* callchain entries that may wait */
+#define PENDING_MAX (1u << 18)	/* samples that may wait for stage 2 (104 bytes each) */
+#define SYM_CACHE 1024		/* entries of the symbol id cache (power of 2) */
+#define CHAIN_MAX (1u << 19)	/* callchain entries that may wait (32 bytes each) */
 
 enum ploc_state {
 	PLOC_NONE,		/* no map: final */
@@ -150,13 +151,15 @@ struct ploc {
 
 /* A sample after stage 1: the row's values known then, and its locations. */
 struct pending {
-	uint64_t id, ip, time, addr, period, weight, transaction, data_src;
-	uint64_t evsel_id, thread_id, comm_id;
+	uint64_t ip, time, addr, period, weight, transaction, data_src;
+	uint32_t evsel_id, thread_id, comm_id;	/* ids (ids of these stay small) */
 	int32_t cpu;
-	bool has_chain;		/* callchains are exported for this sample */
-	bool has_to;		/* ADDR is resolved (to_*) */
 	uint32_t chain_first, chain_nr;	/* entries in exporter.chain, root first */
-	struct ploc loc, to;
+	struct dso *dso;	/* the sample's location (a struct ploc without ip) */
+	uint64_t loc_addr;
+	uint8_t loc_state;	/* enum ploc_state */
+	bool has_chain;		/* callchains are exported for this sample */
+	bool has_to;		/* ADDR is resolved into exporter.to (never deferred) */
 };
 
 static bool addr_correlates_sym(const struct event_attr *a);
@@ -171,6 +174,12 @@ struct exporter {
 	uint64_t last[EXPORT__NR_TABLES];	/* last id given, per table */
 	struct idmap dsos;		/* dso pointer -> id */
 	struct idmap syms;		/* symbol pointer -> id */
+	struct {			/* direct-mapped cache in front of syms */
+		const struct symbol *sym;
+		uint64_t id;
+	} sym_cache[SYM_CACHE];
+	const struct dso *last_dso;	/* cache in front of dsos */
+	uint64_t last_dso_id;
 	struct idmap unknown;		/* (dso pointer, addr) -> id of "unknown" */
 	struct idmap paths;		/* (parent id, symbol id, ip) -> call path id */
 	uint64_t root_path_id;		/* 0 until the call path root is exported */
@@ -182,6 +191,8 @@ struct exporter {
 	size_t nr_pending;
 	struct ploc *chain;		/* owned, CHAIN_MAX: callchain entries of pending */
 	size_t nr_chain;
+	uint64_t first_pending_id;	/* samples.id of pending[0] (ids are consecutive) */
+	struct ploc to;			/* ADDR of the pending sample with has_to */
 	bool deferring;			/* kernel lookups wait for the kernel's symbols */
 	bool addr_events;		/* some event resolves ADDR (never deferred) */
 	struct export_kernel_wait kwait;
@@ -409,9 +420,16 @@ static int export_dso(struct exporter *e, const struct dso *dso, uint64_t *id)
 	struct bid_text *b;
 	int err;
 
-	*id = idmap__get(&e->dsos, (uintptr_t)dso, 0, 0);
-	if (*id)
+	if (dso == e->last_dso) {
+		*id = e->last_dso_id;
 		return 0;
+	}
+	*id = idmap__get(&e->dsos, (uintptr_t)dso, 0, 0);
+	if (*id) {
+		e->last_dso = dso;
+		e->last_dso_id = *id;
+		return 0;
+	}
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
@@ -436,17 +454,26 @@ static int export_dso(struct exporter *e, const struct dso *dso, uint64_t *id)
 static int export_symbol(struct exporter *e, const struct symbol *sym, uint64_t dso_id,
 			 uint64_t *id)
 {
+	size_t slot = ((uintptr_t)sym >> 4) & (SYM_CACHE - 1);
 	int err;
 
-	*id = idmap__get(&e->syms, (uintptr_t)sym, 0, 0);
-	if (*id)
+	if (e->sym_cache[slot].sym == sym) {
+		*id = e->sym_cache[slot].id;
 		return 0;
-	*id = ++e->last[EXPORT_SYMBOL];
-	if ((err = idmap__put(&e->syms, (uintptr_t)sym, 0, 0, *id)))
-		return err;
-	const int64_t v[] = { (int64_t)*id, (int64_t)dso_id, (int64_t)sym->start,
-			      (int64_t)sym->end, sym->binding };
-	return emit_ints(e, EXPORT_SYMBOL, symbol__name(sym), NULL, NULL, 5, v);
+	}
+	*id = idmap__get(&e->syms, (uintptr_t)sym, 0, 0);
+	if (!*id) {
+		*id = ++e->last[EXPORT_SYMBOL];
+		if ((err = idmap__put(&e->syms, (uintptr_t)sym, 0, 0, *id)))
+			return err;
+		const int64_t v[] = { (int64_t)*id, (int64_t)dso_id, (int64_t)sym->start,
+				      (int64_t)sym->end, sym->binding };
+		if ((err = emit_ints(e, EXPORT_SYMBOL, symbol__name(sym), NULL, NULL, 5, v)))
+			return err;
+	}
+	e->sym_cache[slot].sym = sym;
+	e->sym_cache[slot].id = *id;
+	return 0;
 }
 
 /* The "unknown" symbol perf inserted at addr of dso, if any: its id, else 0. */
@@ -695,20 +722,21 @@ static void map_addr(struct exporter *e, struct thread *t, const struct sample *
 }
 
 /* Stage 2 of one sample: symbols, dso/symbol/call path ids, the row. */
-static int finish_sample(struct exporter *e, const struct pending *p)
+static int finish_sample(struct exporter *e, const struct pending *p, uint64_t sample_id)
 {
 	struct export_row r = { .table = EXPORT_SAMPLE };
+	const struct ploc pl = { p->dso, p->loc_addr, p->ip, p->loc_state };
 	int64_t *v = r.v;
 	struct xloc loc;
 	uint64_t id;
 	int err;
 
-	v[ES_ID] = (int64_t)p->id;
+	v[ES_ID] = (int64_t)sample_id;
 	v[ES_EVSEL_ID] = (int64_t)p->evsel_id;
 	v[ES_MACHINE_ID] = (int64_t)e->machine_id;
 	v[ES_THREAD_ID] = (int64_t)p->thread_id;
 	v[ES_COMM_ID] = (int64_t)p->comm_id;
-	finish_loc(e, &p->loc, &loc);
+	finish_loc(e, &pl, &loc);
 	err = export_location(e, &loc, &v[ES_DSO_ID], &v[ES_SYMBOL_ID], &v[ES_SYM_OFFSET]);
 	if (err)
 		return err;
@@ -718,7 +746,7 @@ static int finish_sample(struct exporter *e, const struct pending *p)
 		v[ES_CALL_PATH_ID] = (int64_t)id;
 	}
 	if (p->has_to) {
-		finish_loc(e, &p->to, &loc);
+		finish_loc(e, &e->to, &loc);
 		err = export_location(e, &loc, &v[ES_TO_DSO_ID], &v[ES_TO_SYMBOL_ID],
 				      &v[ES_TO_SYM_OFFSET]);
 		if (err)
@@ -741,7 +769,7 @@ static int drain(struct exporter *e)
 	int err = 0;
 
 	for (size_t i = 0; i < e->nr_pending && !err; i++)
-		err = finish_sample(e, &e->pending[i]);
+		err = finish_sample(e, &e->pending[i], e->first_pending_id + i);
 	e->nr_pending = 0;
 	e->nr_chain = 0;
 	return err;
@@ -763,6 +791,7 @@ static int map_sample(struct exporter *e, const struct record_ref *ref)
 {
 	const struct evsel *ev = ref->evsel;
 	struct pending *p;
+	struct ploc pl;
 	struct sample s;
 	struct thread *t;
 	uint64_t id;
@@ -789,22 +818,27 @@ static int map_sample(struct exporter *e, const struct record_ref *ref)
 		return -ENOMEM;
 	p = &e->pending[e->nr_pending];
 	memset(p, 0, sizeof(*p));
-	map_loc(e, t, cpumode, s.ip, &p->loc);
+	map_loc(e, t, cpumode, s.ip, &pl);
+	p->dso = pl.dso;
+	p->loc_addr = pl.addr;
+	p->loc_state = pl.state;
 	if ((err = export_evsel(e, ev, &id)))
 		return err;
-	p->evsel_id = id;
+	p->evsel_id = (uint32_t)id;
 	if ((err = export_machine(e)) || (err = export_threads(e, t, &id)))
 		return err;
-	p->comm_id = id;
-	p->thread_id = t->priv;
-	p->id = ++e->last[EXPORT_SAMPLE];
+	p->comm_id = (uint32_t)id;
+	p->thread_id = (uint32_t)t->priv;
+	if (!e->nr_pending)
+		e->first_pending_id = e->last[EXPORT_SAMPLE] + 1;
+	++e->last[EXPORT_SAMPLE];
 	if ((e->flags & EXPORT_CALLCHAINS) && (ev->attr.sample_type & SAMPLE_CALLCHAIN)) {
 		p->has_chain = true;
 		map_callchain(e, t, &s, p);
 	}
 	if (addr_correlates_sym(&ev->attr)) {
-		p->has_to = true;
-		map_addr(e, t, &s, &p->to);
+		p->has_to = true;	/* not deferred: this is the only pending sample */
+		map_addr(e, t, &s, &e->to);
 	}
 	p->ip = s.ip;
 	p->time = s.time;

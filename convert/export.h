@@ -29,6 +29,10 @@
  *  - page-fault events sampling ADDR also resolve the data address (to_dso_id,
  *    to_symbol_id, to_sym_offset); samples.to_ip is the sample's ADDR in any case.
  *
+ * A sample is exported in two stages (see export.c): what depends on the time of the
+ * sample first, symbols and ids second; exporter__defer_kernel() lets samples wait
+ * between the two while the kernel's symbols are read.  The rows are the same.
+ *
  * Thread safety: an exporter belongs to the thread replaying the records.
  */
 #include <stdbool.h>
@@ -109,8 +113,12 @@ struct exporter;
 int exporter__new(struct exporter **out, struct machine *m, struct evlist *el,
 		  unsigned flags, const struct export_sink *sink);
 
-/** @brief Free an exporter (NULL is a no-op).  Rows already produced stay valid until
- *         the machine is deleted, except symbol names of "unknown" (static). */
+/**
+ * @brief Free an exporter (NULL is a no-op).  The text of the rows it produced lives
+ *        in the machine (comms, dso and symbol names) and in the exporter (build-id
+ *        text): finish with the rows (db_writer__commit()) before deleting either.
+ * Thread safety: the replaying thread.  Format: none.
+ */
 void exporter__delete(struct exporter *e);
 
 /**

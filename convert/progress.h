@@ -8,8 +8,9 @@
  * Thread safety: one thread.
  */
 #include <stdbool.h>
+#include <stddef.h>	/* size_t */
 #include <stdint.h>
-#include <stdio.h>
+#include <stdio.h>	/* FILE */
 
 struct progress {
 	FILE *out;		/* borrowed; NULL = disabled */
@@ -26,13 +27,25 @@ struct progress {
  */
 void progress__init(struct progress *p, FILE *out, uint64_t total, bool enabled);
 
-/** @brief Add @p bytes to the bytes processed and redraw if due. */
+/**
+ * @brief Add @p bytes (input bytes just processed) and redraw if the last drawing is
+ *        older than 0.1 s.
+ * Thread safety: one thread.  Format: none.
+ */
 void progress__add(struct progress *p, uint64_t bytes);
 
-/** @brief Erase the bar (no-op when disabled or nothing was drawn). */
+/**
+ * @brief Erase the bar (no-op when disabled or nothing was drawn).
+ * Thread safety: one thread.  Format: none.
+ */
 void progress__exit(struct progress *p);
 
-/** @brief Human size: "12.3 MB" style, into buf (len bytes). */
+/**
+ * @brief A size for people: "812 B", "12.3 MB" (powers of 1000).
+ * @param buf, len  output and its size in bytes (NUL-terminated when len > 0)
+ * @param bytes     the size
+ * Thread safety: pure.  Format: none.
+ */
 void progress__format_bytes(char *buf, size_t len, double bytes);
 
 #endif

@@ -52,7 +52,9 @@ bool record__type_known_to_perf61(uint32_t type)
  * sample__unswap_pairs()). */
 static void swap_trailer(unsigned char *r, size_t size, size_t body_end, size_t id_hdr)
 {
-	if (id_hdr && body_end + id_hdr <= size)
+	/* Fuzzing found: TEXT_POKE passes body_end = size - id_hdr, which wraps when the
+	 * record is shorter than the trailer; compare without adding. */
+	if (id_hdr && id_hdr <= size && body_end <= size - id_hdr)
 		bytes__swap_u64s(r + size - id_hdr, id_hdr / 8);
 }
 
@@ -68,15 +70,16 @@ static size_t str_end(const unsigned char *r, size_t size, size_t off)
 	return off + n > size ? size : off + n;
 }
 
+/* Overflow-safe: callers pass counts like (size - 16) / 8, huge when size < 16. */
 static void swap_u32_at(unsigned char *r, size_t size, size_t off, size_t n)
 {
-	if (off + 4 * n <= size)
+	if (off <= size && n <= (size - off) / 4)
 		bytes__swap_u32s(r + off, n);
 }
 
 static void swap_u64_at(unsigned char *r, size_t size, size_t off, size_t n)
 {
-	if (off + 8 * n <= size)
+	if (off <= size && n <= (size - off) / 8)
 		bytes__swap_u64s(r + off, n);
 }
 

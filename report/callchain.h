@@ -99,6 +99,7 @@ struct cc_frame {
 	uint64_t ip;			/* the address in the chain (for a function
 					 * frame: the first one seen) */
 	uint64_t sym_unmapped_start;	/* sym->start as a virtual address */
+	uint64_t map_start, map_end, map_pgoff;	/* the map (first seen; 0: none) */
 	char level;			/* 'k' kernel map, '.' user map, 0 no map */
 };
 

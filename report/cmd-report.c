@@ -19,6 +19,7 @@
 #include "report/dso.h"
 #include "report/hist.h"
 #include "report/machine.h"
+#include "report/sort.h"
 #include "banned.h"
 
 /* Callchain context markers (UAPI PERF_CONTEXT_*): entries >= CONTEXT_MAX. */
@@ -35,7 +36,7 @@ struct pending_frame {
 	struct dso *dso;		/* NULL: no map */
 	uint64_t ip;			/* as in the chain */
 	uint64_t addr;			/* map-relative */
-	uint64_t map_start, map_pgoff;
+	uint64_t map_start, map_end, map_pgoff;
 	char level;			/* 'k', '.', or 0 without a map */
 };
 
@@ -45,6 +46,9 @@ struct pending {
 	const char *comm;
 	const struct thread *thread;
 	uint64_t period;
+	uint64_t time;
+	int32_t cpu;
+	uint8_t cpumode;
 	size_t evsel_idx;
 	size_t first_frame, nr_frames;	/* in report.frames */
 };
@@ -67,7 +71,19 @@ struct report {
 	size_t nr_to_load, cap_to_load;
 	uint64_t *ips;			/* owned: one sample's chain addresses */
 	size_t cap_ips;
+	struct sort_list sl;		/* the report's keys and columns */
+	uint64_t time_quantum;		/* ns: the time key's resolution */
+	const struct feat_cpu_topology *topo;	/* borrowed: sockets */
 };
+
+/* perf: a sample's socket is its cpu's in the CPU_TOPOLOGY feature, else -1. */
+static int32_t socket_of(const struct report *rp, int32_t cpu)
+{
+	if (cpu < 0 || !rp->topo || !rp->topo->has_cpus ||
+	    (uint32_t)cpu >= rp->topo->nr_cpus)
+		return -1;
+	return (int32_t)rp->topo->cpus[cpu].socket_id;
+}
 
 static int grow_ips(struct report *rp, size_t n)
 {
@@ -121,7 +137,8 @@ static int push_frame(struct report *rp, struct thread *t, uint16_t cpumode, uin
 	f = &rp->frames[rp->nr_frames++];
 	*f = (struct pending_frame){
 		.dso = al.dso, .ip = ip, .addr = al.addr, .map_start = al.map_start,
-		.map_pgoff = al.map_pgoff, .level = al.dso ? al.level : 0,
+		.map_end = al.map_end, .map_pgoff = al.map_pgoff,
+		.level = al.dso ? al.level : 0,
 	};
 	return want_loaded(rp, al.dso);
 }
@@ -215,6 +232,9 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	p->comm = thread__comm(t);
 	p->thread = t;
 	p->period = s.period;
+	p->time = s.time;
+	p->cpu = (int32_t)s.cpu;
+	p->cpumode = s.misc & MISC_CPUMODE_MASK;
 	p->evsel_idx = ref->evsel->idx;
 	p->nr_frames = 0;
 	err = want_loaded(rp, p->al.dso);
@@ -238,7 +258,11 @@ static int intern_chain(struct report *rp, const struct pending *pd, uint32_t *n
 	*node = CALLCHAIN_ROOT;
 	for (size_t k = 0; k < pd->nr_frames; k++) {
 		const struct pending_frame *pf = &rp->frames[pd->first_frame + k];
-		struct cc_frame f = { .dso = pf->dso, .ip = pf->ip, .level = pf->level };
+		struct cc_frame f = {
+			.dso = pf->dso, .ip = pf->ip, .level = pf->level,
+			.map_start = pf->map_start, .map_end = pf->map_end,
+			.map_pgoff = pf->map_pgoff,
+		};
 
 		ips[k] = pf->ip;
 		if (pf->dso)
@@ -308,7 +332,15 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			.sym = pd->al.sym,
 			.addr = pd->al.addr,
 			.sym_unmapped_start = pd->al.sym_unmapped_start,
+			.map_start = pd->al.dso ? pd->al.map_start : 0,
+			.map_end = pd->al.dso ? pd->al.map_end : 0,
+			.map_pgoff = pd->al.dso ? pd->al.map_pgoff : 0,
+			.time = rp->time_quantum ? pd->time / rp->time_quantum *
+						       rp->time_quantum : pd->time,
+			.cpu = pd->cpu,
+			.socket = socket_of(rp, pd->cpu),
 			.level = pd->al.level,
+			.cpumode = pd->cpumode,
 			.thread = pd->thread,
 			.period = pd->period,
 		};
@@ -323,6 +355,27 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			err = hists__add(&rp->hists[pd->evsel_idx], &hs);
 	}
 	return err;
+}
+
+/* The keys and columns (main() has checked the options). */
+static int report_sort_setup(struct report *rp, const struct report_opts *o,
+			     bool callchains)
+{
+	struct sort_opts so = {
+		.sort_order = o->sort, .field_order = o->fields,
+		.col_widths = o->col_widths, .field_sep = o->field_sep,
+		.children = callchains && o->children != 0,
+		.show_nr_samples = o->show_nr_samples,
+		.show_total_period = o->show_total_period,
+		.has_callchains = callchains,
+	};
+	char msg[256] = "";
+
+	if (sort_list__setup(&rp->sl, &so, msg, sizeof(msg))) {
+		fprintf(stderr, "dirreport: %s\n", msg);
+		return CMD_ERR_REPORTED;
+	}
+	return 0;
 }
 
 /* perf's combined sample_type: does any event record callchains? */
@@ -395,13 +448,20 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 		if (err)
 			return err;
 	}
+	err = report_sort_setup(&rp, o, has_callchains(el));
+	if (err) {
+		callchains__delete(rp.chains);
+		return err;
+	}
+	rp.time_quantum = 100 * 1000000ULL;	/* perf's --time-quantum default, 100 ms */
+	rp.topo = &session__features(s)->cpu_topo;
 	rp.hists = calloc(el->nr, sizeof(*rp.hists));
 	if (!rp.hists) {
 		callchains__delete(rp.chains);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < el->nr; i++)
-		hists__init(&rp.hists[i]);
+		hists__init(&rp.hists[i], &rp.sl);
 	err = session__deliver(s, on_batch, &rp, 0);
 	if (!err)
 		err = print_report(&rp, o, out);

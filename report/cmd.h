@@ -19,6 +19,11 @@ struct report_opts {
 	bool header_only;	/* --header-only */
 	bool show_info;		/* -I: full header */
 	const char *sort;	/* -s; NULL = comm,dso,sym */
+	const char *fields;	/* -F; NULL = perf's default columns */
+	const char *col_widths;	/* -w */
+	const char *field_sep;	/* -t */
+	bool show_nr_samples;	/* -n */
+	bool show_total_period;	/* --show-total-period */
 	const char *kallsyms;	/* --kallsyms; NULL = /proc/kallsyms */
 	int children;		/* --children 1, --no-children 0, default -1: on when
 				 * the recording has callchains */

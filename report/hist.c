@@ -1,50 +1,28 @@
 #include "report/hist.h"
 
 #include <errno.h>
-#include <stdlib.h>	/* calloc, free, malloc, qsort_r, realloc */
-#include <string.h>	/* memset, strcmp, strlen */
+#include <stdlib.h>	/* calloc, free, malloc, realloc */
+#include <string.h>	/* memcpy, memset */
 
+#include "format/record.h"	/* MISC_* */
 #include "report/callchain.h"
 #include "report/dso.h"
+#include "report/machine.h"	/* struct thread */
 #include "report/rbtree.h"
+#include "report/sort.h"
 #include "banned.h"
 
-/* perf pads unresolved addresses to the width of a long in hex. */
-#define ADDR_HEX_WIDTH 16
-
-/* Samples that resolve alike: same comm, self key, level and callchain. */
+/* Samples that resolve alike: same key attributes and callchain. */
 struct hist_group {
-	const char *comm;
-	struct dso *dso;
-	const struct symbol *sym;
-	uint64_t addr;			/* key when unresolved; else the first sample's */
-	uint64_t sym_unmapped_start;
-	const struct thread *thread;	/* the first sample's */
+	struct hist_sample s;		/* the first sample (ips: offset in hists.ips) */
+	size_t ips;			/* its chain addresses, in hists.ips */
 	uint64_t period, count;
-	size_t ips;			/* its first sample's chain addresses, in
-					 * hists.ips */
-	uint32_t chain;
-	char level;
 };
 
-/* One line of the report. */
-struct entry {
-	const char *comm;
-	struct dso *dso;
-	const struct symbol *sym;
-	uint64_t addr;			/* unresolved: the printed address (a key) */
-	uint64_t sym_unmapped_start;
-	const struct thread *thread;	/* the first sample's */
-	uint64_t period, nr_samples;	/* self */
-	uint64_t period_acc;		/* children */
-	uint32_t max_depth;		/* longest chain appended (perf's max_depth) */
-	uint32_t first_item, nr_items;	/* its callchain items */
-	char level;
-};
-
-void hists__init(struct hists *h)
+void hists__init(struct hists *h, const struct sort_list *sl)
 {
 	memset(h, 0, sizeof(*h));
+	h->sl = sl;
 }
 
 void hists__exit(struct hists *h)
@@ -62,28 +40,46 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 29);
 }
 
-static uint64_t key_hash(const char *comm, const struct dso *dso,
-			 const struct symbol *sym, uint64_t addr)
-{
-	uint64_t x = (uint64_t)(uintptr_t)comm * 0x9E3779B97F4A7C15ULL;
+/* ---- groups ----------------------------------------------------------------------- */
 
-	x ^= (uint64_t)(uintptr_t)dso * 0xC2B2AE3D27D4EB4FULL;
-	x ^= sym ? (uint64_t)(uintptr_t)sym * 0x165667B19E3779F9ULL
-		 : (addr + 1) * 0x27D4EB2F165667C5ULL;
-	return mix(x);
+static uint64_t group_hash(const struct hist_sample *s, unsigned need)
+{
+	uint64_t x = (uint64_t)(uintptr_t)s->comm * 0x9E3779B97F4A7C15ULL;
+
+	x ^= (uint64_t)(uintptr_t)s->dso * 0xC2B2AE3D27D4EB4FULL;
+	x ^= s->sym ? (uint64_t)(uintptr_t)s->sym * 0x165667B19E3779F9ULL
+		    : (s->addr + 1) * 0x27D4EB2F165667C5ULL;
+	x = mix(x ^ ((uint64_t)s->chain << 16 | (uint64_t)s->cpumode << 8 |
+		     (unsigned char)s->level));
+	if (need & SORT_NEED_THREAD)
+		x = mix(x ^ (uint64_t)(uintptr_t)s->thread);
+	if (need & SORT_NEED_CPU)
+		x = mix(x ^ (uint32_t)s->cpu);
+	if (need & SORT_NEED_TIME)
+		x = mix(x ^ s->time);
+	if (need & SORT_NEED_MAP)
+		x = mix(x ^ s->map_start ^ s->map_end << 1);
+	return x;
 }
 
-static uint64_t group_hash(const struct hist_group *g)
+static bool group_eq(const struct hist_sample *a, const struct hist_sample *b,
+		     unsigned need)
 {
-	return mix(key_hash(g->comm, g->dso, g->sym, g->addr) ^
-		   ((uint64_t)g->chain << 8 | (unsigned char)g->level));
-}
-
-static bool group_eq(const struct hist_group *a, const struct hist_sample *s)
-{
-	return a->comm == s->comm && a->dso == s->dso && a->sym == s->sym &&
-	       (a->sym || a->addr == s->addr) && a->chain == s->chain &&
-	       a->level == s->level;
+	if (a->comm != b->comm || a->dso != b->dso || a->sym != b->sym ||
+	    (!a->sym && a->addr != b->addr) || a->chain != b->chain ||
+	    a->level != b->level || a->cpumode != b->cpumode)
+		return false;
+	if ((need & SORT_NEED_THREAD) && a->thread != b->thread)
+		return false;
+	if ((need & SORT_NEED_CPU) && (a->cpu != b->cpu || a->socket != b->socket))
+		return false;
+	if ((need & SORT_NEED_TIME) && a->time != b->time)
+		return false;
+	if ((need & SORT_NEED_MAP) &&
+	    (a->map_start != b->map_start || a->map_end != b->map_end ||
+	     a->map_pgoff != b->map_pgoff))
+		return false;
+	return true;
 }
 
 static int rehash_groups(struct hists *h)
@@ -94,7 +90,7 @@ static int rehash_groups(struct hists *h)
 	if (!t)
 		return -ENOMEM;
 	for (size_t i = 0; i < h->nr_groups; i++) {
-		size_t j = group_hash(&h->groups[i]) & (cap - 1);
+		size_t j = group_hash(&h->groups[i].s, h->sl->need) & (cap - 1);
 
 		while (t[j])
 			j = (j + 1) & (cap - 1);
@@ -106,23 +102,41 @@ static int rehash_groups(struct hists *h)
 	return 0;
 }
 
+static int save_ips(struct hists *h, const struct hist_sample *s, size_t *off)
+{
+	if (h->nr_ips + s->nr_ips > h->cap_ips) {
+		size_t cap = h->cap_ips ? h->cap_ips * 2 : 4096;
+		uint64_t *v;
+
+		while (cap < h->nr_ips + s->nr_ips)
+			cap *= 2;
+		v = realloc(h->ips, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		h->ips = v;
+		h->cap_ips = cap;
+	}
+	if (s->nr_ips)
+		memcpy(h->ips + h->nr_ips, s->ips, s->nr_ips * sizeof(*s->ips));
+	*off = h->nr_ips;
+	h->nr_ips += s->nr_ips;
+	return 0;
+}
+
 int hists__add(struct hists *h, const struct hist_sample *s)
 {
-	struct hist_group key = {
-		.comm = s->comm, .dso = s->dso, .sym = s->sym, .addr = s->addr,
-		.chain = s->chain, .level = s->level,
-	};
+	unsigned need = h->sl->need;
+	struct hist_group *g;
 	size_t i;
 
 	if ((h->nr_groups + 1) * 2 > h->hash_cap && rehash_groups(h))
 		return -ENOMEM;
 	h->total_period += s->period;
 	h->nr_samples++;
-	i = group_hash(&key) & (h->hash_cap - 1);
+	i = group_hash(s, need) & (h->hash_cap - 1);
 	while (h->hash[i]) {
-		struct hist_group *g = &h->groups[h->hash[i] - 1];
-
-		if (group_eq(g, s)) {
+		g = &h->groups[h->hash[i] - 1];
+		if (group_eq(&g->s, s, need)) {
 			g->period += s->period;
 			g->count++;
 			return 0;
@@ -138,105 +152,66 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 		h->groups = v;
 		h->cap_groups = cap;
 	}
-	if (h->nr_ips + s->nr_ips > h->cap_ips) {
-		size_t cap = h->cap_ips ? h->cap_ips * 2 : 4096;
-		uint64_t *v;
-
-		while (cap < h->nr_ips + s->nr_ips)
-			cap *= 2;
-		v = realloc(h->ips, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		h->ips = v;
-		h->cap_ips = cap;
-	}
-	if (s->nr_ips)
-		memcpy(h->ips + h->nr_ips, s->ips, s->nr_ips * sizeof(*s->ips));
-	key.ips = h->nr_ips;
-	h->nr_ips += s->nr_ips;
-	key.sym_unmapped_start = s->sym_unmapped_start;
-	key.thread = s->thread;
-	key.period = s->period;
-	key.count = 1;
-	h->groups[h->nr_groups++] = key;
-	h->hash[i] = (uint32_t)h->nr_groups;
+	g = &h->groups[h->nr_groups];
+	if (save_ips(h, s, &g->ips))
+		return -ENOMEM;
+	g->s = *s;
+	g->s.ips = NULL;
+	g->period = s->period;
+	g->count = 1;
+	h->hash[i] = (uint32_t)++h->nr_groups;
 	return 0;
 }
 
 /* ---- entries from groups ------------------------------------------------------ */
 
-static const char *dso_name(const struct entry *e)
-{
-	return e->dso ? dso__short_name(e->dso) : "[unknown]";
-}
-
-static int dso_cmp(const struct entry *a, const struct entry *b)
-{
-	if (a->dso == b->dso)
-		return 0;
-	if (!a->dso || !b->dso)		/* [unknown] after named dsos */
-		return a->dso ? -1 : 1;
-	return strcmp(dso_name(a), dso_name(b));
-}
-
-/*
- * perf's hist_entry__cmp / hist_entry__collapse for the keys comm, dso, sym, as
- * "new entry a against tree node b": < 0 puts a left of b, 0 is the same entry.
- * comm, dso name ([unknown] last), then the symbol's start and end, or for
- * unresolved entries the address as perf compares it: the sign of the 64-bit
- * difference, which is not transitive across 2^63.
- */
-static int entry_cmp(const struct entry *a, const struct entry *b)
-{
-	int64_t d;
-	int c;
-
-	if (a->comm != b->comm && (c = strcmp(a->comm, b->comm)))
-		return c;
-	if ((c = dso_cmp(a, b)))
-		return c;
-	if (!a->sym && !b->sym) {
-		d = (int64_t)(a->addr - b->addr);
-		return d < 0 ? -1 : d > 0;
-	}
-	if (!a->sym || !b->sym)
-		return a->sym ? -1 : 1;
-	if (a->sym == b->sym)
-		return 0;
-	if (a->sym->start != b->sym->start)
-		d = (int64_t)(a->sym->start - b->sym->start);
-	else
-		d = (int64_t)(a->sym->end - b->sym->end);
-	return d < 0 ? -1 : d > 0;
-}
-
-static bool entry_eq(const struct entry *a, const struct entry *b)
-{
-	return a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
-	       (a->sym || a->addr == b->addr);
-}
-
-/* Where a sample's period goes in one callchain item: (entry, group, first frame). */
+/* Where a group's period goes in one callchain item: (entry, group, first frame). */
 struct occurrence {
 	uint32_t entry, group, skip;
 };
 
 /*
- * perf's input tree of entries.  Resolved keys are found by hash (a tree search
- * always finds them: their comparisons are consistent); unresolved ones are searched
- * in the replayed tree like perf does, which may miss an equal entry and make a
- * second one.
+ * perf's input tree of entries.  Keys whose comparisons are consistent (see
+ * hashable()) are found by hash, as a tree search always finds them; others are
+ * searched in the replayed tree like perf does, which may miss an equal entry and
+ * make a second one.
  */
 struct builder {
-	struct entry *v;
+	const struct sort_list *sl;
+	struct hist_entry *v;
 	size_t nr, cap;
-	uint32_t *hash;			/* resolved entries: index + 1 */
+	uint32_t *hash;			/* hashable entries: index + 1 */
 	size_t hash_cap, nr_hashed;
-	struct rbtree in;			/* perf's entries_in */
+	struct rbtree in;		/* perf's entries_in */
 	uint32_t *alias;		/* after collapse: the entry each one merged into */
 	struct occurrence *occ;
 	size_t nr_occ, cap_occ;
 };
+
+static bool hashable(const struct sort_list *sl, const struct hist_entry *e)
+{
+	return !(sl->need & SORT_NEED_MAP) && (e->sym || !(sl->need & SORT_NEED_SYM));
+}
+
+static uint64_t entry_hash(const struct sort_list *sl, const struct hist_entry *e)
+{
+	unsigned need = sl->need;
+	uint64_t x = 0x1234567;
+
+	if (need & SORT_NEED_COMM)
+		x = mix(x ^ (uint64_t)(uintptr_t)e->comm);
+	if (need & SORT_NEED_DSO)
+		x = mix(x ^ (uint64_t)(uintptr_t)e->dso);
+	if (need & SORT_NEED_SYM)
+		x = mix(x ^ (uint64_t)(uintptr_t)e->sym);
+	if (need & SORT_NEED_THREAD)
+		x = mix(x ^ (uint32_t)(e->thread ? e->thread->tid : -1));
+	if (need & SORT_NEED_CPU)
+		x = mix(x ^ (uint32_t)e->cpu ^ (uint64_t)(uint32_t)e->socket << 32);
+	if (need & SORT_NEED_TIME)
+		x = mix(x ^ e->time);
+	return x;
+}
 
 static int builder_rehash(struct builder *b)
 {
@@ -246,13 +221,11 @@ static int builder_rehash(struct builder *b)
 	if (!t)
 		return -ENOMEM;
 	for (size_t i = 0; i < b->hash_cap; i++) {
-		const struct entry *e;
 		size_t j;
 
 		if (!b->hash[i])
 			continue;
-		e = &b->v[b->hash[i] - 1];
-		j = key_hash(e->comm, e->dso, e->sym, e->addr) & (cap - 1);
+		j = entry_hash(b->sl, &b->v[b->hash[i] - 1]) & (cap - 1);
 		while (t[j])
 			j = (j + 1) & (cap - 1);
 		t[j] = b->hash[i];
@@ -264,22 +237,23 @@ static int builder_rehash(struct builder *b)
 }
 
 /* The entry of this key, created from `proto` if perf would; -1 on ENOMEM. */
-static long builder_findnew(struct builder *b, const struct entry *proto)
+static long builder_findnew(struct builder *b, const struct hist_entry *proto)
 {
-	size_t i = 0;
+	bool hashed = hashable(b->sl, proto);
 	uint32_t p = RBTREE_NIL, x = b->in.root;
 	bool left = false;
+	size_t i = 0;
 
-	if (proto->sym) {
+	if (hashed) {
 		if ((b->nr_hashed + 1) * 2 > b->hash_cap && builder_rehash(b))
 			return -1;
-		i = key_hash(proto->comm, proto->dso, proto->sym, 0) & (b->hash_cap - 1);
+		i = entry_hash(b->sl, proto) & (b->hash_cap - 1);
 		for (; b->hash[i]; i = (i + 1) & (b->hash_cap - 1))
-			if (entry_eq(&b->v[b->hash[i] - 1], proto))
+			if (!sort_list__cmp(b->sl, proto, &b->v[b->hash[i] - 1]))
 				return b->hash[i] - 1;
 	}
 	while (x != RBTREE_NIL) {
-		int c = entry_cmp(proto, &b->v[x]);
+		int c = sort_list__cmp(b->sl, proto, &b->v[x]);
 
 		if (!c)
 			return x;
@@ -289,7 +263,7 @@ static long builder_findnew(struct builder *b, const struct entry *proto)
 	}
 	if (b->nr == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 1024;
-		struct entry *v = realloc(b->v, cap * sizeof(*v));
+		struct hist_entry *v = realloc(b->v, cap * sizeof(*v));
 
 		if (!v)
 			return -1;
@@ -299,7 +273,7 @@ static long builder_findnew(struct builder *b, const struct entry *proto)
 	if (rbtree__reserve(&b->in, b->nr + 1))
 		return -1;
 	b->v[b->nr] = *proto;
-	if (proto->sym) {
+	if (hashed) {
 		b->hash[i] = (uint32_t)b->nr + 1;
 		b->nr_hashed++;
 	}
@@ -322,10 +296,39 @@ static int builder_occ(struct builder *b, uint32_t entry, uint32_t group, uint32
 	return 0;
 }
 
+/* perf's he_stat__add_cpumode_period, with the period and sample count. */
+static void stat_add(struct hist_stat *st, uint8_t cpumode, uint64_t period,
+		     uint64_t count)
+{
+	st->period += period;
+	st->nr_events += count;
+	switch (cpumode) {
+	case MISC_KERNEL: st->period_sys += period; break;
+	case MISC_USER: st->period_us += period; break;
+	case MISC_GUEST_KERNEL: st->period_guest_sys += period; break;
+	case MISC_GUEST_USER: st->period_guest_us += period; break;
+	default: break;
+	}
+}
+
+/* The entry a group's own samples make. */
+static struct hist_entry group_entry(const struct hist_group *g)
+{
+	const struct hist_sample *s = &g->s;
+
+	return (struct hist_entry){
+		.comm = s->comm, .thread = s->thread, .dso = s->dso, .sym = s->sym,
+		.ip = s->addr, .sym_unmapped_start = s->sym_unmapped_start,
+		.map_start = s->map_start, .map_end = s->map_end,
+		.map_pgoff = s->map_pgoff, .time = s->time, .cpu = s->cpu,
+		.socket = s->socket, .level = s->level, .cpumode = s->cpumode,
+	};
+}
+
 /*
  * One group's samples: its own entry, and in children mode the entry of every frame
  * of its chain, once per entry key (perf's he_cache).  A frame without a map keeps
- * the level of the frame before it (perf leaves al->level as it was).
+ * the level and cpumode of the frame before it (perf leaves al as it was).
  */
 static int builder_group(struct builder *b, const struct hists *h,
 			 const struct hists_print_opts *o, uint32_t gi, uint32_t *ids,
@@ -333,20 +336,14 @@ static int builder_group(struct builder *b, const struct hists *h,
 {
 	const struct hist_group *g = &h->groups[gi];
 	bool graphs = o->cc && o->cc->mode != CALLCHAIN_NONE;
-	uint32_t depth = o->chains ? callchains__depth(o->chains, g->chain) : 0, nc = 0;
-	struct entry proto = {
-		.comm = g->comm, .dso = g->dso, .sym = g->sym, .addr = g->addr,
-		.sym_unmapped_start = g->sym_unmapped_start, .thread = g->thread,
-		.level = g->level,
-	};
-	char level = g->level;
+	uint32_t depth = o->chains ? callchains__depth(o->chains, g->s.chain) : 0, nc = 0;
+	struct hist_entry proto = group_entry(g);
 	long e0 = builder_findnew(b, &proto);
 
 	if (e0 < 0)
 		return -ENOMEM;
-	b->v[e0].period += g->period;
-	b->v[e0].nr_samples += g->count;
-	b->v[e0].period_acc += g->period;
+	stat_add(&b->v[e0].stat, g->s.cpumode, g->period, g->count);
+	stat_add(&b->v[e0].stat_acc, g->s.cpumode, g->period, g->count);
 	if (depth && graphs) {
 		if (builder_occ(b, (uint32_t)e0, gi, 0))
 			return -ENOMEM;
@@ -355,29 +352,33 @@ static int builder_group(struct builder *b, const struct hists *h,
 	}
 	if (!o->children || !depth)
 		return 0;
-	callchains__frames(o->chains, g->chain, ids);
+	callchains__frames(o->chains, g->s.chain, ids);
 	cache[nc++] = e0;
 	for (uint32_t pos = 0; pos < depth; pos++) {
 		const struct cc_frame *f = callchains__frame(o->chains, ids[pos]);
 		bool seen = false;
 		long e;
 
-		if (f->level)
-			level = f->level;
+		if (f->level) {
+			proto.level = f->level;
+			proto.cpumode = f->level == 'k' ? MISC_KERNEL : MISC_USER;
+		}
 		proto.dso = f->dso;
 		proto.sym = f->sym;
-		proto.addr = h->ips[g->ips + pos];	/* perf's he->ip: the node's */
+		proto.ip = h->ips[g->ips + pos];	/* perf's he->ip: the node's */
 		proto.sym_unmapped_start = f->sym_unmapped_start;
-		proto.level = level;
+		proto.map_start = f->map_start;
+		proto.map_end = f->map_end;
+		proto.map_pgoff = f->map_pgoff;
 		for (uint32_t k = 0; k < nc && !seen; k++)
-			seen = entry_eq(&b->v[cache[k]], &proto);
+			seen = !sort_list__cmp(b->sl, &proto, &b->v[cache[k]]);
 		if (seen)
 			continue;
 		e = builder_findnew(b, &proto);
 		if (e < 0)
 			return -ENOMEM;
 		cache[nc++] = e;
-		b->v[e].period_acc += g->period;
+		stat_add(&b->v[e].stat_acc, proto.cpumode, g->period, g->count);
 		if (!graphs)
 			continue;
 		if (builder_occ(b, (uint32_t)e, gi, pos))
@@ -397,7 +398,7 @@ static int builder_run(struct builder *b, const struct hists *h,
 	int err = 0;
 
 	for (size_t i = 0; o->chains && i < h->nr_groups; i++) {
-		uint32_t d = callchains__depth(o->chains, h->groups[i].chain);
+		uint32_t d = callchains__depth(o->chains, h->groups[i].s.chain);
 
 		if (d > max_depth)
 			max_depth = d;
@@ -413,6 +414,16 @@ static int builder_run(struct builder *b, const struct hists *h,
 	return err;
 }
 
+static void stat_merge(struct hist_stat *into, const struct hist_stat *from)
+{
+	into->period += from->period;
+	into->nr_events += from->nr_events;
+	into->period_sys += from->period_sys;
+	into->period_us += from->period_us;
+	into->period_guest_sys += from->period_guest_sys;
+	into->period_guest_us += from->period_guest_us;
+}
+
 /*
  * perf's collapse: the entries, in the input tree's order, go into a new tree (same
  * comparison); an entry the search finds equal is merged into the one found (its
@@ -422,9 +433,9 @@ static int builder_run(struct builder *b, const struct hists *h,
 static size_t builder_collapse(struct builder *b, uint32_t *order, uint32_t *stack)
 {
 	struct rbtree t;
-	size_t n = rbtree__inorder(&b->in, order, stack), k = 0;
+	size_t n = rbtree__inorder(&b->in, order, stack);
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < b->nr; i++)
 		b->alias[i] = (uint32_t)i;
 	/* the input tree's arrays are reused: its order is saved in `order` */
 	t = b->in;
@@ -434,14 +445,11 @@ static size_t builder_collapse(struct builder *b, uint32_t *order, uint32_t *sta
 		bool left = false, merged = false;
 
 		while (x != RBTREE_NIL) {
-			int c = entry_cmp(&b->v[z], &b->v[x]);
+			int c = sort_list__cmp(b->sl, &b->v[z], &b->v[x]);
 
 			if (!c) {
-				struct entry *into = &b->v[x];
-
-				into->period += b->v[z].period;
-				into->nr_samples += b->v[z].nr_samples;
-				into->period_acc += b->v[z].period_acc;
+				stat_merge(&b->v[x].stat, &b->v[z].stat);
+				stat_merge(&b->v[x].stat_acc, &b->v[z].stat_acc);
 				b->alias[z] = x;
 				merged = true;
 				break;
@@ -453,9 +461,8 @@ static size_t builder_collapse(struct builder *b, uint32_t *order, uint32_t *sta
 		if (!merged)
 			rbtree__link(&t, z, p, left);
 	}
-	k = rbtree__inorder(&t, order, stack);
 	b->in = t;
-	return k;
+	return rbtree__inorder(&t, order, stack);
 }
 
 /* Items of every entry, grouped by entry (counting sort of the occurrences). */
@@ -478,10 +485,10 @@ static struct callchain_item *builder_items(struct builder *b, const struct hist
 	for (size_t i = 0; i < b->nr_occ; i++) {
 		const struct occurrence *oc = &b->occ[i];
 		const struct hist_group *g = &h->groups[oc->group];
-		struct entry *e = &b->v[b->alias[oc->entry]];
+		struct hist_entry *e = &b->v[b->alias[oc->entry]];
 
 		items[e->first_item + e->nr_items++] = (struct callchain_item){
-			.leaf = g->chain, .skip = oc->skip, .ips = h->ips + g->ips,
+			.leaf = g->s.chain, .skip = oc->skip, .ips = h->ips + g->ips,
 			.period = g->period, .count = g->count,
 		};
 	}
@@ -497,47 +504,9 @@ static void builder_exit(struct builder *b)
 	rbtree__exit(&b->in);
 }
 
-/* ---- output order --------------------------------------------------------------- */
-
-struct order {
-	const struct entry *v;
-	bool children;
-	bool depth_ties;	/* caller above callee among a thread's equal entries */
-	bool caller_first;	/* the chains are in caller order */
-};
-
-static int cmp_u64(uint64_t a, uint64_t b)
-{
-	return a > b ? 1 : a < b ? -1 : 0;
-}
-
-/* perf's hist_entry__sort(a, b): > 0 puts the new entry a before b. */
-static int output_cmp(const struct order *o, const struct entry *a, const struct entry *b)
-{
-	int c;
-
-	if (o->children) {
-		if ((c = cmp_u64(a->period_acc, b->period_acc)))
-			return c;
-		if (o->depth_ties && a->thread == b->thread && a->max_depth != b->max_depth) {
-			c = a->max_depth > b->max_depth ? 1 : -1;
-			return o->caller_first ? c : -c;
-		}
-	}
-	if ((c = cmp_u64(a->period, b->period)))
-		return c;
-	if (a->comm != b->comm && (c = strcmp(a->comm, b->comm)))
-		return -c;
-	if ((c = dso_cmp(a, b)))
-		return -c;
-	if (!a->sym || !b->sym)
-		return a->sym ? 1 : b->sym ? -1 : 0;
-	return -strcmp(symbol__name(a->sym), symbol__name(b->sym));
-}
-
 /* The output tree, fed in collapsed order (ties go right). */
-static void output_order(const struct order *o, struct rbtree *t, uint32_t *order, size_t n,
-			 uint32_t *stack)
+static void output_order(const struct builder *b, const struct sort_ctx *c,
+			 struct rbtree *t, uint32_t *order, size_t n, uint32_t *stack)
 {
 	t->root = RBTREE_NIL;
 	for (size_t i = 0; i < n; i++) {
@@ -546,7 +515,7 @@ static void output_order(const struct order *o, struct rbtree *t, uint32_t *orde
 
 		while (x != RBTREE_NIL) {
 			p = x;
-			left = output_cmp(o, &o->v[z], &o->v[x]) > 0;
+			left = sort_list__output_cmp(b->sl, c, &b->v[z], &b->v[x]) > 0;
 			x = left ? t->left[x] : t->right[x];
 		}
 		rbtree__link(t, z, p, left);
@@ -554,135 +523,15 @@ static void output_order(const struct order *o, struct rbtree *t, uint32_t *orde
 	rbtree__inorder(t, order, stack);
 }
 
-/* ---- printing ------------------------------------------------------------------- */
-
-/* The Symbol column text without its "[k] " prefix. */
-static size_t sym_text(const struct entry *e, char *buf, size_t len)
-{
-	int n;
-
-	if (e->sym)
-		return symbol__format(buf, len, e->sym, e->addr, e->sym_unmapped_start);
-	if (e->addr)
-		return symbol__format_addr(buf, len, e->addr);
-	/* perf's "%#.*llx" prints no 0x for zero */
-	n = snprintf(buf, len, "%0*d", ADDR_HEX_WIDTH, 0);
-	return n < 0 ? 0 : (size_t)n;
-}
-
-static size_t sym_width(const struct entry *e)
-{
-	char buf[1];
-
-	if (!e->sym)
-		return 4 + SYMBOL_ADDR_WIDTH;
-	return 4 + sym_text(e, buf, sizeof(buf));
-}
-
-static void print_padded(FILE *out, const char *s, size_t width)
-{
-	size_t n = strlen(s);
-
-	fputs(s, out);
-	for (; n < width; n++)
-		fputc(' ', out);
-}
-
-static void print_dots(FILE *out, size_t n)
-{
-	while (n--)
-		fputc('.', out);
-}
-
-static double pct(uint64_t v, uint64_t total)
-{
-	return total ? 100.0 * (double)v / (double)total : 0.0;
-}
-
-struct widths {
-	size_t comm, dso, sym;
-};
-
-static void print_header(FILE *out, const struct hists *h, const struct hists_print_opts *o,
-			 const char *event_name, const struct widths *w)
-{
-	unsigned long nr = (unsigned long)h->nr_samples;
-	char unit = ' ';
-
-	/* perf's convert_unit(): K, M, G above 1000 */
-	for (const char *u = "KMG"; *u && nr > 1000; u++) {
-		nr /= 1000;
-		unit = *u;
-	}
-	fprintf(out, "# Samples: %lu%c of event '%s'\n", nr, unit, event_name);
-	fprintf(out, "# Event count (approx.): %llu\n#\n",
-		(unsigned long long)h->total_period);
-	fputs(o->children ? "# Children      Self  " : "# Overhead  ", out);
-	print_padded(out, "Command", w->comm);
-	fputs("  ", out);
-	print_padded(out, "Shared Object", w->dso);
-	fputs("  ", out);
-	print_padded(out, "Symbol", w->sym);
-	fputs(o->children ? "\n# ........  ........  " : "\n# ........  ", out);
-	print_dots(out, w->comm);
-	fputs("  ", out);
-	print_dots(out, w->dso);
-	fputs("  ", out);
-	print_dots(out, w->sym);
-	fputs("\n#\n", out);
-}
-
-static int print_entry(FILE *out, const struct hists *h, const struct hists_print_opts *o,
-		       const struct entry *e, const struct widths *w)
-{
-	char text[1024];
-	size_t n;
-
-	if (o->children)
-		fprintf(out, "  %7.2f%%  %7.2f%%  ", pct(e->period_acc, h->total_period),
-			pct(e->period, h->total_period));
-	else
-		fprintf(out, "  %7.2f%%  ", pct(e->period, h->total_period));
-	print_padded(out, e->comm, w->comm);
-	fputs("  ", out);
-	print_padded(out, dso_name(e), w->dso);
-	fprintf(out, "  [%c] ", e->level);
-	n = sym_text(e, text, sizeof(text));
-	if (n < sizeof(text)) {
-		fputs(text, out);
-	} else {	/* a name longer than the stack buffer */
-		char *big = malloc(n + 1);
-
-		if (!big)
-			return -ENOMEM;
-		sym_text(e, big, n + 1);
-		fputs(big, out);
-		free(big);
-	}
-	fputc('\n', out);
-	return 0;
-}
-
-static void entry_widths(const struct entry *e, struct widths *w)
-{
-	size_t l;
-
-	if ((l = strlen(e->comm)) > w->comm)
-		w->comm = l;
-	if ((l = strlen(dso_name(e))) > w->dso)
-		w->dso = l;
-	if (!e->sym && w->dso < ADDR_HEX_WIDTH)
-		w->dso = ADDR_HEX_WIDTH;
-	if ((l = sym_width(e)) > w->sym)
-		w->sym = l;
-}
-
 /* Entries in perf's output order; *n receives their number. */
 static int hists__order(struct hists *h, const struct hists_print_opts *o, bool graphs,
 			struct builder *b, uint32_t **order, size_t *n)
 {
 	uint32_t *stack = NULL;
-	struct order ord;
+	struct sort_ctx ctx = {
+		.depth_ties = graphs,
+		.caller_first = graphs && o->cc->order == CALLCHAIN_CALLER,
+	};
 	int err = builder_run(b, h, o);
 
 	*order = NULL;
@@ -695,21 +544,34 @@ static int hists__order(struct hists *h, const struct hists_print_opts *o, bool 
 	}
 	if (!err) {
 		*n = builder_collapse(b, *order, stack);
-		ord = (struct order){
-			.v = b->v, .children = o->children, .depth_ties = graphs,
-			.caller_first = graphs && o->cc->order == CALLCHAIN_CALLER,
-		};
-		output_order(&ord, &b->in, *order, *n, stack);
+		output_order(b, &ctx, &b->in, *order, *n, stack);
 	}
 	free(stack);
 	return err;
 }
 
+/* ---- printing ------------------------------------------------------------------- */
+
+static void print_event_header(FILE *out, const struct hists *h, const char *event_name)
+{
+	unsigned long nr = (unsigned long)h->nr_samples;
+	char unit = ' ';
+
+	/* perf's convert_unit(): K, M, G above 1000 */
+	for (const char *u = "KMG"; *u && nr > 1000; u++) {
+		nr /= 1000;
+		unit = *u;
+	}
+	fprintf(out, "# Samples: %lu%c of event '%s'\n", nr, unit, event_name);
+	fprintf(out, "# Event count (approx.): %llu\n#\n",
+		(unsigned long long)h->total_period);
+}
+
 int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 		   const char *event_name, FILE *out)
 {
-	struct builder b = { 0 };
-	struct widths w = { .comm = 7, .dso = 13, .sym = 6 };
+	struct builder b = { .sl = h->sl };
+	struct sort_widths w;
 	struct callchain_item *items = NULL;
 	bool graphs = o->cc && o->cc->mode != CALLCHAIN_NONE && h->has_callchains &&
 		      o->chains;
@@ -729,28 +591,33 @@ int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 		err = -ENOMEM;
 	if (err)
 		goto out;
+	sort_widths__init(&w, h->sl);
 	for (size_t i = 0; i < n; i++)
-		entry_widths(&b.v[sorted[i]], &w);
-	print_header(out, h, o, event_name, &w);
+		sort_widths__add(&w, h->sl, &b.v[sorted[i]]);
+	sort_widths__finish(&w, h->sl);
+	print_event_header(out, h, event_name);
+	sort_list__fprintf_header(h->sl, &w, out);
 	if (graphs) {
 		cp.param = o->cc;
 		cp.total = h->total_period;
 		/* perf: callchain_total * (min_percent / 100), truncated */
 		cp.min_hit = (uint64_t)((double)h->total_period * (o->cc->min_percent / 100));
+		cp.skip_first = h->sl->sym_first;
+		cp.field_sep = h->sl->field_sep;
 	}
 	for (size_t i = 0; i < n && !err; i++) {
-		const struct entry *e = &b.v[sorted[i]];
+		const struct hist_entry *e = &b.v[sorted[i]];
 		/* perf's hist_entry__get_percent_limit(), a float */
+		uint64_t v = o->children ? e->stat_acc.period : e->stat.period;
 		float percent = h->total_period ?
-			(float)((double)(o->children ? e->period_acc : e->period) * 100.0 /
-				(double)h->total_period) : 0;
+			(float)((double)v * 100.0 / (double)h->total_period) : 0;
 
 		if (percent < o->percent_limit)
 			continue;
-		err = print_entry(out, h, o, e, &w);
+		err = sort_list__fprintf_entry(h->sl, &w, e, h->total_period, out);
 		if (err || !graphs || !e->nr_items)
 			continue;
-		cp.parent_total = o->children ? e->period_acc : e->period;
+		cp.parent_total = o->children ? e->stat_acc.period : e->stat.period;
 		err = callchains__fprintf(o->chains, items + e->first_item, e->nr_items, &cp,
 					  out);
 	}

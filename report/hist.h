@@ -1,32 +1,26 @@
 #ifndef DIRREPORT_REPORT_HIST_H
 #define DIRREPORT_REPORT_HIST_H
 /*
- * hist - histogram of samples for one event under the default sort keys comm,dso,sym,
- * with perf 6.1's children (cumulative) accounting and call graphs, and perf's
- * `--stdio` rendering of it.
+ * hist - histogram of samples for one event, with perf 6.1's children (cumulative)
+ * accounting and call graphs, and perf's `--stdio` rendering of it.  The columns and
+ * keys come from a struct sort_list (report/sort.h).
  *
- * Samples are counted into groups: samples with the same comm, self key (dso,
- * symbol or address, level) and callchain (a node of struct callchains) share one
- * group.  Entries are made from the groups when the histogram is printed, in the
- * groups' creation order, which is the order perf creates entries in: an entry is
- * created by the first sample that touches it, and every sample of a group touches
- * the same entries.
- *
- * Keys compare by identity: comm strings are interned by the machine, dsos and symbols
- * are unique objects, and unresolved addresses compare by value.  As in perf, the
- * level ([k], [.]) is not part of the key: an entry shows its first sample's.
+ * Samples are counted into groups: samples with the same key attributes (those the
+ * sort keys use, plus comm, self dso/symbol/address, level, cpumode) and the same
+ * callchain (a node of struct callchains) share one group.  Entries are made from
+ * the groups when the histogram is printed, in the groups' creation order, which is
+ * the order perf creates entries in: an entry is created by the first sample that
+ * touches it, and every sample of a group touches the same entries.  An entry's
+ * attributes that are not keys are its first sample's, as in perf.
  *
  * Children mode (perf's default with callchains): each sample adds its period to its
  * own entry (Self and Children) and, once per entry, to the entry of every frame of
  * its callchain (Children).  A frame's entry has the frame's dso and symbol, or its
  * raw address when unresolved (the sample's own entry uses the map-relative one).
  *
- * Output order (perf's output rb-tree, replayed): entries are inserted in perf's
- * collapse order (comm, dso name, symbol start or address) and placed by Children
- * (children mode), Self, comm, dso name, symbol name.  Among entries of the same
- * thread with equal Children, the caller goes first (perf compares the depth of their
- * call graphs): this makes the comparison non-transitive, so the tree is replayed
- * rather than sorted.
+ * Output order: perf inserts entries into red-black trees whose comparisons are not
+ * always transitive (report/rbtree.h); hists__fprintf() replays its three trees
+ * (input, collapsed, output), which also decides which entries perf merges.
  *
  * Thread safety: one hists per thread.
  */
@@ -38,6 +32,7 @@
 struct callchains;
 struct callchain_param;
 struct dso;
+struct sort_list;
 struct symbol;
 struct thread;
 
@@ -48,7 +43,11 @@ struct hist_sample {
 	const struct symbol *sym;	/* borrowed; NULL = unresolved */
 	uint64_t addr;			/* map_ip address (unresolved: the key) */
 	uint64_t sym_unmapped_start;	/* see addr_location */
+	uint64_t map_start, map_end, map_pgoff;	/* the sample's map (0 0 0: none) */
+	uint64_t time;			/* ns (all ones: not recorded) */
+	int32_t cpu, socket;		/* -1: not recorded / unknown */
 	char level;			/* 'k', '.', 'H' */
+	uint8_t cpumode;		/* header.misc & 7 */
 	const struct thread *thread;	/* borrowed: perf's entries remember the first
 					 * sample's thread */
 	uint32_t chain;			/* callchains node of the sample's chain, in
@@ -62,6 +61,7 @@ struct hist_sample {
 struct hist_group;
 
 struct hists {
+	const struct sort_list *sl;	/* borrowed: keys and columns */
 	struct hist_group *groups;	/* owned, in creation order */
 	size_t nr_groups, cap_groups;
 	uint32_t *hash;			/* owned: group index + 1, open addressing */
@@ -81,19 +81,20 @@ struct hists_print_opts {
 					 * when no sample has one) */
 	float percent_limit;		/* entries under it (percent of the total,
 					 * Children in children mode) are not printed */
+	uint64_t time_quantum;		/* ns: the time key's resolution */
 };
 
-void hists__init(struct hists *h);
+/** @brief An empty histogram keyed as @p sl says (sl must outlive it). */
+void hists__init(struct hists *h, const struct sort_list *sl);
 void hists__exit(struct hists *h);
 
 /** @brief Account one sample. @return 0 or -ENOMEM. */
 int hists__add(struct hists *h, const struct hist_sample *s);
 
 /**
- * @brief Print the entries like perf 6.1 `perf report --stdio` (columns [Children,]
- *        Overhead/Self, Command, Shared Object, Symbol; widths from the entries;
- *        call graphs under the entries), header lines included, ending with the two
- *        blank lines perf prints after each event.
+ * @brief Print the entries like perf 6.1 `perf report --stdio`: the "# Samples" and
+ *        "# Event count" lines, the column headers, one line per entry with its call
+ *        graph, and the two blank lines perf prints after each event.
  * @return 0 or -ENOMEM.
  */
 int hists__fprintf(struct hists *h, const struct hists_print_opts *o,

@@ -610,6 +610,7 @@ void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 		kernel_fixup((struct map *)al->map);
 	al->dso = al->map->dso;
 	al->map_start = al->map->start;
+	al->map_end = al->map->end;
 	al->map_pgoff = al->map->pgoff;
 	al->addr = ip - al->map->start + al->map->pgoff;
 }

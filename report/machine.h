@@ -108,6 +108,7 @@ struct addr_location {
 	uint64_t sym_unmapped_start;	/* sym->start as a virtual address (map.start +
 					 * sym->start - map.pgoff), for symbol__format */
 	char level;			/* 'k' kernel, '.' user, 'H' hypervisor, ... */
+	uint64_t map_end;		/* al->map's end (0 without a map) */
 };
 
 /**

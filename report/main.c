@@ -16,6 +16,7 @@
 #include "reader/workqueue.h"
 #include "report/cmd.h"
 #include "report/machine.h"
+#include "report/sort.h"
 #include "banned.h"
 
 static const char usage_text[] =
@@ -42,10 +43,21 @@ static const char usage_text[] =
 	"        --max-stack N      frames kept per callchain (default 127)\n"
 	"        --percent-limit P  hide entries under P percent (and call graph\n"
 	"                           branches: it sets the threshold too)\n"
+	"    -s, --sort KEYS        sort keys: overhead, overhead_sys, overhead_us,\n"
+	"                           overhead_children, sample, period, pid, comm, dso,\n"
+	"                           symbol (sym), cpu, socket, time, addr, dso_size,\n"
+	"                           symbol_size; +KEYS adds to the default\n"
+	"    -F, --fields FIELDS    output columns, in order (same names)\n"
+	"    -n, --show-nr-samples  a Samples column\n"
+	"        --show-total-period  a Period column\n"
+	"    -t, --field-separator C  separate columns with C instead of aligning\n"
+	"    -w, --column-widths W1,W2,...  column widths\n"
+	"        --percentage relative|absolute  percent base (equal without filters)\n"
 	"    -h, --help             this text\n";
 
 enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDREN,
-       OPT_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT };
+       OPT_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_SHOW_TOTAL_PERIOD,
+       OPT_PERCENTAGE };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -62,6 +74,13 @@ static const struct option long_opts[] = {
 	{ "inverted", no_argument, NULL, 'G' },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
+	{ "sort", required_argument, NULL, 's' },
+	{ "fields", required_argument, NULL, 'F' },
+	{ "show-nr-samples", no_argument, NULL, 'n' },
+	{ "show-total-period", no_argument, NULL, OPT_SHOW_TOTAL_PERIOD },
+	{ "field-separator", required_argument, NULL, 't' },
+	{ "column-widths", required_argument, NULL, 'w' },
+	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -102,7 +121,7 @@ static int setup_machine(struct session *s, const struct report_opts *o,
 static bool takes_arg(const char *a)
 {
 	if (a[0] == '-' && a[1] != '-')
-		return a[1] && !a[2] && strchr("ij", a[1]);
+		return a[1] && !a[2] && strchr("ijsFtw", a[1]);
 	for (const struct option *lo = long_opts; lo->name; lo++)
 		if (lo->has_arg == required_argument && !strcmp(a + 2, lo->name))
 			return true;
@@ -139,6 +158,25 @@ static int bad_usage(const char *msg)
 	return 2;
 }
 
+/* -s/-F/-w/-t: the keys must exist (a usage error otherwise, before any reading). */
+static int check_sort_options(const struct report_opts *o)
+{
+	struct sort_opts so = {
+		.sort_order = o->sort, .field_order = o->fields, .col_widths = o->col_widths,
+		.field_sep = o->field_sep, .children = o->children != 0,
+		.show_nr_samples = o->show_nr_samples,
+		.show_total_period = o->show_total_period,
+	};
+	struct sort_list sl;
+	char msg[256] = "";
+
+	if (o->field_sep && !o->field_sep[0])
+		return bad_usage("-t needs a separator");
+	if (sort_list__setup(&sl, &so, msg, sizeof(msg)))
+		return bad_usage(msg);
+	return 0;
+}
+
 /* Close stdout and report write errors (not on pipes: `| head` is fine). */
 static int finish_stdout(void)
 {
@@ -168,7 +206,7 @@ int main(int argc, char **argv)
 
 	callchain_param__init(&o.cc);
 	optional_call_graph_arg(argc, argv);
-	while ((c = getopt_long(argc, argv, "i:DIj:g:Gh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:DIj:g:Ghs:F:nt:w:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 'D': dump = true; break;
@@ -188,6 +226,17 @@ int main(int argc, char **argv)
 						 "not implemented");
 			if (err)
 				return bad_usage("-g: invalid call graph option");
+			break;
+		case 's': o.sort = optarg; break;
+		case 'F': o.fields = optarg; break;
+		case 'n': o.show_nr_samples = true; break;
+		case OPT_SHOW_TOTAL_PERIOD: o.show_total_period = true; break;
+		case 't': o.field_sep = optarg; break;
+		case 'w': o.col_widths = optarg; break;
+		case OPT_PERCENTAGE:
+			/* the same without filters, the only case dirreport has */
+			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute"))
+				return bad_usage("--percentage takes relative or absolute");
 			break;
 		case OPT_PERCENT_LIMIT:
 			/* perf: strtof, no checks; also the call graph threshold */
@@ -215,6 +264,9 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument");
+	err = check_sort_options(&o);
+	if (err)
+		return err;
 	mode = o.header_only ? &modes[2] : dump ? &modes[1] : &modes[0];
 	so.path = o.input;
 	so.jobs = o.jobs;

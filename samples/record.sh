@@ -1,7 +1,9 @@
 #!/bin/sh
 # samples/record.sh - record the bundled sample recordings with the installed perf.
 #
-# Run from the repository root: `sh samples/record.sh`.  Every path is relative so that
+# Run from the repository root: `sh samples/record.sh [NAME...]` (NAME: a recording
+# below without .data; default: all).  The golden files depend on the recordings:
+# re-record one only together with its golden cases.  Every path is relative so that
 # perf's stored command line and the golden `-D` output never name a path of this machine.
 # Workloads are programs of a stock Debian system only.  Needs perf and root (or
 # kernel.perf_event_paranoid <= 1 for a task-bound cpu-clock recording).
@@ -15,9 +17,18 @@ work='dd if=/dev/zero bs=64k count=300 2>/dev/null | gzip -1 | sha256sum >/dev/n
 
 rec() {
 	out=$1; shift
+	want "$out" || return 0
 	rm -rf "samples/$out"
 	perf record -q --no-buildid-cache -o "samples/$out" "$@" >/dev/null 2>&1
 }
+
+# want NAME.data: recorded in this run?
+want() {
+	[ -z "$names" ] && return 0
+	case " $names " in *" ${1%.data} "*) return 0 ;; esac
+	return 1
+}
+names="$*"
 
 # single regular file
 rec plain.data -e cpu-clock -F 2000 -- sh -c "$work"
@@ -28,7 +39,25 @@ rec threads-z.data --threads -z -e cpu-clock -F 2000 -- sh -c "$work"
 # -g: frame-pointer callchains
 rec callchain.data -g -e cpu-clock -F 1000 -- sh -c "$work"
 # pipe format written to a file
-rm -f samples/pipe.data
-perf record -q --no-buildid-cache -e cpu-clock -F 2000 -o - -- sh -c "$work" >samples/pipe.data 2>/dev/null
+if want pipe.data; then
+	rm -f samples/pipe.data
+	perf record -q --no-buildid-cache -e cpu-clock -F 2000 -o - -- sh -c "$work" \
+		>samples/pipe.data 2>/dev/null
+fi
+# -a -g: system-wide with callchains; perf adds the dummy:HG side-band event
+rec system-g.data -a -g -F 200 -- sh -c "$work"
+# --threads=core -z -g: compressed directory with callchains, one stream per core
+rec threads-core-zg.data --threads=core -z -g -e cpu-clock -F 1000 -- sh -c "$work"
+# two events
+rec two-events.data -e cpu-clock,task-clock -F 1000 -- sh -c "$work"
+# TODO(report parity): record with --group support
+# rec group.data -e '{cpu-clock,task-clock}' -F 1000 -- sh -c "$work"
+# -T --sample-cpu -d: time stamps, cpus, data addresses
+rec tcd.data -T --sample-cpu -d -e cpu-clock -F 1000 -- sh -c "$work"
+# TODO(report parity): record with the Trace output column (libtraceevent)
+# tracepoints only (perf's default sort is then the trace output)
+# rec tracepoint.data -e sched:sched_switch -e sched:sched_process_exec -- sh -c "$work"
+# --per-thread
+rec per-thread.data --per-thread -e cpu-clock -F 1000 -- sh -c "$work"
 
 ls -l samples

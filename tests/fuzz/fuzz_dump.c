@@ -60,7 +60,7 @@ static void one_record(struct fuzz_record *fr, const struct dump_ctx *ctx,
 	(void)strbuf__error(sb);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void test_one(const uint8_t *data, size_t size)
 {
 	struct fuzz_record fr;
 	struct dump_stats st, st2;
@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n;
 
 	if (fuzz_record__init(&fr, data, size))
-		return 0;
+		return;
 	strbuf__init(&sb, 4096);
 	dump_stats__init(&st);
 	dump_stats__init(&st2);
@@ -88,5 +88,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dump_stats__exit(&st);
 	strbuf__exit(&sb);
 	fuzz_record__exit(&fr);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz__limit_alloc(FUZZ_ALLOC_LIMIT(size));
+	test_one(data, size);
+	fuzz__limit_alloc(0);
 	return 0;
 }

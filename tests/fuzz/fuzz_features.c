@@ -5,7 +5,9 @@
  * Input: byte 0 = feature id (bit 7 clear: id = byte 0, the rest is its body) or, with
  * bit 7 set, a sequence of [u8 id][u32 length][body] entries parsed in order into the
  * same struct features (CPU_TOPOLOGY after NRCPUS, GROUP_DESC after EVENT_DESC, a
- * feature repeated as a pipe stream may repeat it).
+ * repeated feature replaces the earlier one); entries whose id is smaller than the
+ * previous one are skipped, as features__parse() requires increasing ids. Bit 6: the
+ * header text is printed as for a pipe.
  * Each body is copied to a buffer of exactly its size.
  * Format: reference sections 2.2, 2.3, 12.
  */
@@ -64,6 +66,8 @@ static void run(const uint8_t *data, size_t size, bool swap)
 	if (!(first & 0x80)) {
 		parse_one(&f, first, in.p + in.pos, fuzz_input__left(&in), swap);
 	} else {
+		unsigned last = 0;
+
 		while (fuzz_input__left(&in) >= 5) {
 			unsigned id = fuzz_input__u8(&in);
 			uint32_t len = 0;
@@ -73,6 +77,10 @@ static void run(const uint8_t *data, size_t size, bool swap)
 			for (int i = 0; i < 4; i++)
 				len |= (uint32_t)fuzz_input__u8(&in) << (8 * i);
 			p = fuzz_input__bytes(&in, len, &got);
+			/* features__parse() wants increasing ids (a repeat may replace) */
+			if (id < last)
+				continue;
+			last = id;
 			parse_one(&f, id, p, got, swap);
 		}
 	}
@@ -81,9 +89,16 @@ static void run(const uint8_t *data, size_t size, bool swap)
 	features__exit(&f);	/* documented as safe twice */
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void test_one(const uint8_t *data, size_t size)
 {
 	run(data, size, false);
 	run(data, size, true);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz__limit_alloc(FUZZ_ALLOC_LIMIT(size));
+	test_one(data, size);
+	fuzz__limit_alloc(0);
 	return 0;
 }

@@ -33,7 +33,7 @@ static void use_features(const struct features *f, const struct evlist *el)
 	(void)features__dir_version(f);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void test_one(const uint8_t *data, size_t size)
 {
 	unsigned char *buf = fuzz__dup(data, size);
 	struct file_section sec[FEAT_BITS];
@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bool swap = false, is_pipe;
 
 	if (!buf)
-		return 0;
+		return;
 	evlist__init(&el);
 	features__init(&f);
 	(void)file_header__probe(buf, size, &is_pipe, &swap);
@@ -81,5 +81,12 @@ out:
 	features__exit(&f);
 	evlist__exit(&el);
 	free(buf);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz__limit_alloc(FUZZ_ALLOC_LIMIT(size));
+	test_one(data, size);
+	fuzz__limit_alloc(0);
 	return 0;
 }

@@ -61,19 +61,26 @@ static void one_record(const struct fuzz_record *fr, const unsigned char *rec, s
 	swapped_copy(a, rec, n);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void test_one(const uint8_t *data, size_t size)
 {
 	struct fuzz_record fr;
 	unsigned char *rec;
 	size_t n;
 
 	if (fuzz_record__init(&fr, data, size))
-		return 0;
+		return;
 	(void)evlist__any_sample_type(&fr.evlist, SAMPLE_CPU);
 	while ((rec = fuzz_record__next(&fr, &n))) {
 		one_record(&fr, rec, n);
 		free(rec);
 	}
 	fuzz_record__exit(&fr);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz__limit_alloc(FUZZ_ALLOC_LIMIT(size));
+	test_one(data, size);
+	fuzz__limit_alloc(0);
 	return 0;
 }

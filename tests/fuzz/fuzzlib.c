@@ -159,6 +159,44 @@ FILE *fuzz__devnull(void)
 	return f;
 }
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FUZZ_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define FUZZ_ASAN 1
+#endif
+
+#ifdef FUZZ_ASAN
+/* <sanitizer/allocator_interface.h> (not shipped with gcc; the runtime has it) */
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *,
+								  size_t),
+					      void (*free_hook)(const volatile void *));
+
+static size_t alloc_limit;
+
+static void on_malloc(const volatile void *p, size_t size)
+{
+	(void)p;
+	FUZZ_CHECK(!alloc_limit || size <= alloc_limit);
+}
+
+void fuzz__limit_alloc(size_t max_bytes)
+{
+	static bool installed;
+
+	if (!installed)
+		installed = __sanitizer_install_malloc_and_free_hooks(on_malloc, NULL) != 0;
+	alloc_limit = max_bytes;
+}
+#else
+void fuzz__limit_alloc(size_t max_bytes)
+{
+	(void)max_bytes;
+}
+#endif
+
 void fuzz__touch(const void *p, size_t n)
 {
 	const volatile unsigned char *b = p;

@@ -78,6 +78,18 @@ const char *fuzz__path(const char *name);
 /** A /dev/null stream for formatters that write to a FILE (opened once). */
 FILE *fuzz__devnull(void);
 
+/**
+ * Trap on any single allocation larger than max_bytes until the next call (0 = no
+ * limit): "no count drives an allocation larger than the input can justify". Active
+ * only under AddressSanitizer (its malloc hooks); call with the limit at the start of
+ * an input and with 0 before returning (libFuzzer's own allocations are not limited).
+ */
+void fuzz__limit_alloc(size_t max_bytes);
+
+/* The limit for parsers of an n-byte input: fixed buffers (strbuf, tables) plus a small
+ * multiple of the input. */
+#define FUZZ_ALLOC_LIMIT(n) (((size_t)1 << 20) + 64 * (size_t)(n))
+
 /** Read every byte of p[0..n) (forces AddressSanitizer to check the range). */
 void fuzz__touch(const void *p, size_t n);
 

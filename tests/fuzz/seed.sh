@@ -168,4 +168,53 @@ zstd_seed threads-c7-end $((1 << 3 | 4 | 0x40)) "$S/threads.data"
 zstd_seed threads-z 1 "$S/threads-z.data"
 zstd_seed threads-z-w3 $((1 | 0x40 | 0x80)) "$S/threads-z.data"
 
+# --- cross-endian (big-endian) inputs, hand-made: no sample is big-endian ------------------
+be16() { byte $(($1 >> 8 & 255)); byte $(($1 & 255)); }
+be32() { be16 $(($1 >> 16 & 65535)); be16 $(($1 & 65535)); }
+be64() { be32 $(($1 >> 32 & 4294967295)); be32 $(($1 & 4294967295)); }
+zeros() { head -c "$1" /dev/zero; }
+# attr: software cpu-clock, 128 bytes, sample_type IP|TID|TIME|ID|CPU|PERIOD (455),
+# flags disabled|inherit|mmap|comm|freq|sample_id_all as a big-endian bit-field
+be_attr() {
+	be32 1; be32 128; be64 0; be64 4000; be64 455; be64 0
+	byte 192; byte 224; byte 32; zeros 5
+	zeros 80
+}
+# records: COMM, three SAMPLEs, EXIT, FINISHED_ROUND (trailer: pid tid time id cpu res)
+be_trailer() { be32 42; be32 42; be64 "$1"; be64 7; be32 1; be32 0; }
+be_records() {
+	be32 3; be16 0; be16 56; be32 42; be32 42; printf 'fuzz'; zeros 4; be_trailer 1000
+	for t in 2000 3000 2500; do
+		be32 9; be16 2; be16 56; be64 $((0x400000 + t)); be32 42; be32 42; be64 $t
+		be64 7; be32 1; be32 0; be64 4000
+	done
+	be32 4; be16 0; be16 64; be32 42; be32 1; be32 42; be32 1; be64 4000; be_trailer 4000
+	be32 68; be16 0; be16 8
+}
+be_file() {
+	_rl=$(be_records | wc -c | tr -d ' ')
+	_ft=$((256 + _rl))			# feature table: HOSTNAME, NRCPUS
+	printf '2ELIFREP'; be64 104; be64 144; be64 104; be64 144; be64 256; be64 "$_rl"
+	be64 0; be64 0; be64 136; be64 0; be64 0; be64 0	# features 3 and 7
+	be_attr; be64 248; be64 8			# attr, its ids section
+	be64 7						# the id
+	be_records
+	be64 $((_ft + 32)); be64 20; be64 $((_ft + 52)); be64 8
+	be32 16; printf 'fuzzhost'; zeros 8		# HOSTNAME
+	be32 2; be32 2					# NRCPUS
+}
+be_pipe() {
+	printf '2ELIFREP'; be64 16
+	be32 64; be16 0; be16 144; be_attr; be64 7	# HEADER_ATTR with one id
+	be_records
+}
+be_file >"$C/fuzz_header/seed-swapped"
+{ byte 1; be_file; } >"$C/fuzz_session/seed-swapped"
+{ byte $((1 | 0x04 | 0x20 | 0x80)); be_file; } >"$C/fuzz_session/seed-swapped-w1-dump"
+{ byte 2; be_pipe; } >"$C/fuzz_session/seed-swapped-pipe"
+{ byte $((2 | 0x80)); be_pipe; } >"$C/fuzz_session/seed-swapped-pipe-dump"
+for t in fuzz_sample fuzz_dump; do
+	{ byte 1; be_attr; byte 1; be64 7; be_records; } >"$C/$t/seed-swapped"
+done
+
 du -sh "$C" | sed 's/^/seed.sh: corpus /'

@@ -1,0 +1,781 @@
+#include "report/sort.h"
+
+#include <errno.h>
+#include <inttypes.h>	/* PRIu64, PRIx64 */
+#include <stdarg.h>
+#include <stdlib.h>	/* free, malloc, strtol */
+#include <string.h>	/* strcasecmp, strchr, strdup, strlen, strncasecmp, strtok_r */
+#include <strings.h>	/* strncasecmp */
+
+#include "report/dso.h"
+#include "report/machine.h"
+#include "report/symbol.h"
+#include "banned.h"
+
+/* perf's hist column length slots (HISTC_*), for the keys that have one. */
+enum histc {
+	HISTC_SYMBOL, HISTC_DSO, HISTC_THREAD, HISTC_COMM, HISTC_CPU, HISTC_SOCKET,
+	HISTC_TIME, HISTC_ADDR, HISTC_DSO_SIZE, HISTC_SYM_SIZE, HISTC_IPC, HISTC_NONE,
+};
+
+/* perf prints unresolved addresses with the width of a long in hex. */
+#define UNRESOLVED_WIDTH 16
+
+enum dim_kind {
+	DIM_HPP,	/* a value column: overhead, samples, period */
+	DIM_SE,		/* a sort entry: comm, dso, symbol, ... */
+};
+
+/* The value of a value column. */
+typedef uint64_t (*value_fn)(const struct hist_entry *e);
+
+struct sort_dim {
+	const char *name;		/* -s / -F spelling */
+	enum dim_kind kind;
+	const char *header;
+	/* DIM_HPP */
+	int len;			/* perf's fmt->len */
+	bool percent;			/* printed as a percentage of the total */
+	value_fn value;
+	bool acc;			/* the children column (sort: caller first) */
+	/* DIM_SE */
+	enum histc histc;
+	int (*cmp)(const struct hist_entry *a, const struct hist_entry *b);
+	int (*sort)(const struct hist_entry *a, const struct hist_entry *b);
+	size_t (*print)(const struct hist_entry *e, char *buf, size_t len, size_t width);
+	unsigned need;			/* enum sort_need */
+	bool unsupported;		/* perf has it, dirreport does not (yet) */
+};
+
+/* ---- helpers -------------------------------------------------------------------- */
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* The sign of perf's (int64_t)(b - a) style comparisons: not transitive across 2^63,
+ * which matters (see rbtree.h). */
+static int cmp_diff(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return d < 0 ? -1 : d > 0;
+}
+
+/* perf's cmp_null(l, r) for "a new entry against a node". */
+static int null_last(const void *a, const void *b)
+{
+	return !a && !b ? 0 : !a ? 1 : -1;
+}
+
+/* snprintf returning what was written (at most len - 1). */
+static size_t put(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static size_t put(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!len)
+		return 0;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return 0;
+	return (size_t)n < len ? (size_t)n : len - 1;
+}
+
+static const char *dso_name(const struct hist_entry *e)
+{
+	return e->dso ? dso__short_name(e->dso) : "[unknown]";
+}
+
+static uint64_t unmap_ip(const struct hist_entry *e, uint64_t ip)
+{
+	return e->map_end ? ip - e->map_pgoff + e->map_start : ip;
+}
+
+/* ---- value columns ---------------------------------------------------------------- */
+
+static uint64_t v_period(const struct hist_entry *e) { return e->stat.period; }
+static uint64_t v_period_acc(const struct hist_entry *e) { return e->stat_acc.period; }
+static uint64_t v_sys(const struct hist_entry *e) { return e->stat.period_sys; }
+static uint64_t v_us(const struct hist_entry *e) { return e->stat.period_us; }
+static uint64_t v_guest_sys(const struct hist_entry *e) { return e->stat.period_guest_sys; }
+static uint64_t v_guest_us(const struct hist_entry *e) { return e->stat.period_guest_us; }
+static uint64_t v_samples(const struct hist_entry *e) { return e->stat.nr_events; }
+
+/* ---- sort entries: comparisons (a: new entry, b: tree node; < 0: a goes left) --- */
+
+static int c_comm(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return a->comm == b->comm ? 0 : strcmp(a->comm, b->comm);
+}
+
+static int32_t tid_of(const struct hist_entry *e)
+{
+	return e->thread ? e->thread->tid : -1;
+}
+
+static int c_pid(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_i64(tid_of(a), tid_of(b));
+}
+
+static int c_dso(const struct hist_entry *a, const struct hist_entry *b)
+{
+	if (a->dso == b->dso)
+		return 0;
+	if (!a->dso || !b->dso)		/* [unknown] after named dsos */
+		return null_last(a->dso, b->dso);
+	return strcmp(dso__short_name(a->dso), dso__short_name(b->dso));
+}
+
+/* perf's sort__sym_cmp: addresses of unresolved entries, symbol starts and ends. */
+static int c_sym(const struct hist_entry *a, const struct hist_entry *b)
+{
+	if (!a->sym && !b->sym)
+		return cmp_diff(a->ip, b->ip);
+	if (!a->sym || !b->sym)
+		return a->sym ? -1 : 1;
+	if (a->sym == b->sym)
+		return 0;
+	if (a->sym->start != b->sym->start)
+		return cmp_diff(a->sym->start, b->sym->start);
+	return cmp_diff(a->sym->end, b->sym->end);
+}
+
+/* perf's sort__sym_sort: resolved first, then by name. */
+static int s_sym(const struct hist_entry *a, const struct hist_entry *b)
+{
+	if (!a->sym || !b->sym)
+		return a->sym ? -1 : b->sym ? 1 : 0;
+	return strcmp(symbol__name(a->sym), symbol__name(b->sym));
+}
+
+static int c_cpu(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_i64(a->cpu, b->cpu);
+}
+
+static int c_socket(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_i64(a->socket, b->socket);
+}
+
+static int c_time(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_diff(a->time, b->time);
+}
+
+static int c_addr(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_diff(unmap_ip(a, a->ip), unmap_ip(b, b->ip));
+}
+
+static uint64_t map_size(const struct hist_entry *e)
+{
+	return e->map_end - e->map_start;
+}
+
+static int c_dso_size(const struct hist_entry *a, const struct hist_entry *b)
+{
+	uint64_t sa = map_size(a), sb = map_size(b);
+
+	return sa < sb ? -1 : sa > sb;
+}
+
+static uint64_t sym_size(const struct hist_entry *e)
+{
+	return e->sym ? e->sym->end - e->sym->start : 0;
+}
+
+static int c_sym_size(const struct hist_entry *a, const struct hist_entry *b)
+{
+	uint64_t sa = sym_size(a), sb = sym_size(b);
+
+	return sa < sb ? -1 : sa > sb;
+}
+
+static int c_none(const struct hist_entry *a, const struct hist_entry *b)
+{
+	(void)a;
+	(void)b;
+	return 0;
+}
+
+/* ---- sort entries: text --------------------------------------------------------- */
+
+static size_t p_comm(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return put(buf, len, "%-*.*s", (int)width, (int)width, e->comm);
+}
+
+static size_t p_pid(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	size_t w = width > 8 ? width - 8 : 0;
+	const char *comm = e->thread ? thread__comm(e->thread) : "";
+
+	return put(buf, len, "%7d:%-*.*s", (int)tid_of(e), (int)w, (int)w, comm);
+}
+
+static size_t p_dso(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return put(buf, len, "%-*.*s", (int)width, (int)width, dso_name(e));
+}
+
+/* perf's _hist_entry__sym_snprintf: "[k] name" (cut to the width) or the address. */
+static size_t p_sym(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	size_t n = put(buf, len, "[%c] ", e->level);
+
+	if (e->sym && e->dso) {
+		if (e->sym->type == 1 /* STT_OBJECT */)
+			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(e->sym),
+				       e->ip - e->sym_unmapped_start);
+		return n + put(buf + n, len - n, "%.*s", width > n ? (int)(width - n) : 0,
+			       symbol__name(e->sym));
+	}
+	if (!e->ip)	/* "%-#.*llx" prints no 0x for zero */
+		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
+	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, e->ip);
+}
+
+static size_t p_cpu(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return put(buf, len, "%*.*d", (int)width, (int)width, e->cpu);
+}
+
+static size_t p_socket(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return put(buf, len, "%*.*d", (int)width, (int)width - 3, e->socket);
+}
+
+static size_t p_time(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	char t[32];
+
+	snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
+		 e->time % 1000000000 / 1000);
+	return put(buf, len, "%-.*s", (int)width, t);
+}
+
+static size_t p_addr(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return put(buf, len, "%-#*" PRIx64, (int)width, unmap_ip(e, e->ip));
+}
+
+static size_t p_dso_size(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	if (e->dso && e->map_end)
+		return put(buf, len, "%*d", (int)width, (int)map_size(e));
+	return put(buf, len, "%*s", (int)width, "unknown");
+}
+
+static size_t p_sym_size(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	if (e->sym)
+		return put(buf, len, "%*d", (int)width, (int)sym_size(e));
+	return put(buf, len, "%*s", (int)width, "unknown");
+}
+
+static size_t p_ipc(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	(void)e;
+	return put(buf, len, "%-*s", (int)width, "-      -");
+}
+
+/* ---- the table (perf 6.1's order: a key matches the first name it prefixes) ----- */
+
+#define SE(n, h, hc, c, s, p, nd) \
+	{ .name = n, .kind = DIM_SE, .header = h, .histc = hc, .cmp = c, .sort = s, \
+	  .print = p, .need = nd }
+#define SE_TODO(n) { .name = n, .kind = DIM_SE, .unsupported = true }
+#define HPP(n, h, l, pc, v) \
+	{ .name = n, .kind = DIM_HPP, .header = h, .len = l, .percent = pc, .value = v }
+
+enum {
+	DIM_OVERHEAD, DIM_OVERHEAD_SYS, DIM_OVERHEAD_US, DIM_OVERHEAD_GUEST_SYS,
+	DIM_OVERHEAD_GUEST_US, DIM_OVERHEAD_CHILDREN, DIM_SAMPLE, DIM_PERIOD,
+	DIM_NR_HPP
+};
+
+static const struct sort_dim hpp_dims[DIM_NR_HPP] = {
+	[DIM_OVERHEAD] = HPP("overhead", "Overhead", 8, true, v_period),
+	[DIM_OVERHEAD_SYS] = HPP("overhead_sys", "sys", 8, true, v_sys),
+	[DIM_OVERHEAD_US] = HPP("overhead_us", "usr", 8, true, v_us),
+	[DIM_OVERHEAD_GUEST_SYS] = HPP("overhead_guest_sys", "guest sys", 9, true,
+				       v_guest_sys),
+	[DIM_OVERHEAD_GUEST_US] = HPP("overhead_guest_us", "guest usr", 9, true, v_guest_us),
+	[DIM_OVERHEAD_CHILDREN] = { .name = "overhead_children", .kind = DIM_HPP,
+				    .header = "Children", .len = 8, .percent = true,
+				    .value = v_period_acc, .acc = true },
+	[DIM_SAMPLE] = HPP("sample", "Samples", 12, false, v_samples),
+	[DIM_PERIOD] = HPP("period", "Period", 12, false, v_period),
+};
+
+/* Self in children mode: the overhead column renamed. */
+static const struct sort_dim self_dim = HPP("overhead", "Self", 8, true, v_period);
+
+static const struct sort_dim ipc_dim =
+	SE("ipc_null", "IPC   [IPC Coverage]", HISTC_IPC, c_none, NULL, p_ipc, 0);
+
+static const struct sort_dim se_dims[] = {
+	SE("pid", "    Pid:Command", HISTC_THREAD, c_pid, NULL, p_pid, SORT_NEED_THREAD),
+	SE("comm", "Command", HISTC_COMM, c_comm, NULL, p_comm, SORT_NEED_COMM),
+	SE("dso", "Shared Object", HISTC_DSO, c_dso, NULL, p_dso, SORT_NEED_DSO),
+	SE("symbol", "Symbol", HISTC_SYMBOL, c_sym, s_sym, p_sym, SORT_NEED_SYM),
+	SE_TODO("parent"),
+	SE("cpu", "CPU", HISTC_CPU, c_cpu, NULL, p_cpu, SORT_NEED_CPU),
+	SE("socket", "Socket", HISTC_SOCKET, c_socket, NULL, p_socket, SORT_NEED_CPU),
+	SE_TODO("srcline"),
+	SE_TODO("srcfile"),
+	SE_TODO("local_weight"),
+	SE_TODO("weight"),
+	SE_TODO("transaction"),
+	SE_TODO("trace"),
+	SE("symbol_size", "Symbol size", HISTC_SYM_SIZE, c_sym_size, NULL, p_sym_size,
+	   SORT_NEED_SYM),
+	SE("dso_size", "DSO size", HISTC_DSO_SIZE, c_dso_size, NULL, p_dso_size,
+	   SORT_NEED_MAP),
+	SE_TODO("cgroup_id"),
+	SE_TODO("cgroup"),
+	SE_TODO("ipc_null"),
+	SE("time", "Time", HISTC_TIME, c_time, NULL, p_time, SORT_NEED_TIME),
+	SE_TODO("code_page_size"),
+	SE_TODO("local_ins_lat"),
+	SE_TODO("ins_lat"),
+	SE_TODO("local_p_stage_cyc"),
+	SE_TODO("p_stage_cyc"),
+	SE("addr", "Address", HISTC_ADDR, c_addr, NULL, p_addr, SORT_NEED_MAP),
+};
+
+#define NR_SE (sizeof(se_dims) / sizeof(se_dims[0]))
+
+/* perf's sort_dimension__add lookup: the first key `tok` is a prefix of. */
+static const struct sort_dim *dim_find(const char *tok)
+{
+	size_t n = strlen(tok);
+
+	for (size_t i = 0; i < NR_SE; i++)
+		if (!strncasecmp(tok, se_dims[i].name, n))
+			return &se_dims[i];
+	for (size_t i = 0; i < DIM_NR_HPP; i++)
+		if (!strncasecmp(tok, hpp_dims[i].name, n))
+			return &hpp_dims[i];
+	return NULL;
+}
+
+/* ---- building the lists ------------------------------------------------------------ */
+
+/* Two columns are the same (perf's perf_hpp__same_sort_entry / fmt identity); Self is
+ * the overhead column. */
+static bool same_dim(const struct sort_dim *a, const struct sort_dim *b)
+{
+	if (a == &self_dim)
+		a = &hpp_dims[DIM_OVERHEAD];
+	if (b == &self_dim)
+		b = &hpp_dims[DIM_OVERHEAD];
+	return a == b;
+}
+
+static bool has(const struct sort_dim *const *v, size_t n, const struct sort_dim *d)
+{
+	for (size_t i = 0; i < n; i++)
+		if (same_dim(v[i], d))
+			return true;
+	return false;
+}
+
+static int add_sort(struct sort_list *l, const struct sort_dim *d)
+{
+	if (has(l->sorts, l->nr_sorts, d))
+		return 0;	/* perf: an hpp field is registered once */
+	if (l->nr_sorts == SORT_MAX_FIELDS)
+		return -EINVAL;
+	l->sorts[l->nr_sorts++] = d;
+	l->need |= d->need;
+	return 0;
+}
+
+static int add_field(struct sort_list *l, const struct sort_dim *d)
+{
+	if (l->nr_fields == SORT_MAX_FIELDS)
+		return -EINVAL;
+	l->fields[l->nr_fields++] = d;
+	l->need |= d->need;
+	return 0;
+}
+
+/* The overhead dims in children mode: overhead is "Self". */
+static const struct sort_dim *mode_dim(const struct sort_list *l, const struct sort_dim *d)
+{
+	if (l->children && d == &hpp_dims[DIM_OVERHEAD])
+		return &self_dim;
+	return d;
+}
+
+/* One -s or -F list: each key through fn; "+" and empty keys as perf. */
+static int parse_keys(struct sort_list *l, const char *list, bool fields, char *err,
+		      size_t errlen)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ", ", &save); tok && !ret;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		const struct sort_dim *d = dim_find(tok);
+
+		if (!d) {
+			snprintf(err, errlen, "Unknown --%s key: `%s'",
+				 fields ? "fields" : "sort", tok);
+			ret = -EINVAL;
+		} else if (d->unsupported) {
+			snprintf(err, errlen, "the %s key `%s' is not implemented",
+				 fields ? "--fields" : "--sort", d->name);
+			ret = -ENOTSUP;
+		} else if (d->acc && !l->children) {
+			continue;	/* perf cancels the children column */
+		} else if (fields) {
+			ret = add_field(l, mode_dim(l, d));
+		} else {
+			ret = add_sort(l, mode_dim(l, d));
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+/* perf's setup_overhead(): sort by overhead (and children) first unless named. */
+static char *with_overhead(const char *keys, bool children)
+{
+	bool named_over = false, named_acc = false;
+	char *copy = strdup(keys), *save = NULL, *tok, *out;
+	size_t n = strlen(keys) + 64;
+
+	if (!copy)
+		return NULL;
+	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		named_over |= !strcmp(tok, "overhead");
+		named_acc |= !strcmp(tok, "overhead_children");
+	}
+	free(copy);
+	out = malloc(n);
+	if (!out)
+		return NULL;
+	snprintf(out, n, "%s%s%s", children && !named_acc ? "overhead_children," : "",
+		 named_over ? "" : "overhead,", keys);
+	return out;
+}
+
+static int parse_widths(struct sort_list *l, const char *s)
+{
+	char *end;
+
+	for (size_t i = 0; i < l->nr_fields && *s; i++) {
+		long w = strtol(s, &end, 10);
+
+		l->user_len[i] = w > 0 ? (int)w : 0;
+		if (*end != ',')
+			break;
+		s = end + 1;
+	}
+	return 0;
+}
+
+int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
+		     size_t errlen)
+{
+	const char *keys = o->sort_order ? o->sort_order : "comm,dso,symbol";
+	bool strict_fields = o->field_order && o->field_order[0] != '+';
+	char *full = NULL;
+	int ret = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->children = o->children;
+	l->field_sep = o->field_sep;
+	if (o->sort_order && o->sort_order[0] == '+') {
+		if (!o->sort_order[1]) {
+			snprintf(err, errlen, "Invalid --sort key: `+'");
+			return -EINVAL;
+		}
+		keys = NULL;
+	}
+	/* the sort keys */
+	if (!(strict_fields && !o->sort_order)) {
+		char *k = NULL;
+
+		if (!keys) {
+			size_t n = strlen(o->sort_order) + 32;
+
+			k = malloc(n);
+			if (!k)
+				return -ENOMEM;
+			snprintf(k, n, "comm,dso,symbol,%s", o->sort_order + 1);
+			keys = k;
+		}
+		full = strict_fields ? strdup(keys) : with_overhead(keys, o->children);
+		free(k);
+		if (!full)
+			return -ENOMEM;
+		ret = parse_keys(l, full, false, err, errlen);
+		l->sym_first = !o->field_order && !strncmp(full, "sym", 3);
+		free(full);
+		if (ret)
+			return ret;
+	}
+	/* perf_hpp__init: the default output fields */
+	if (!strict_fields) {
+		if (o->children)
+			add_field(l, &hpp_dims[DIM_OVERHEAD_CHILDREN]);
+		add_field(l, mode_dim(l, &hpp_dims[DIM_OVERHEAD]));
+		if (o->show_nr_samples)
+			add_field(l, &hpp_dims[DIM_SAMPLE]);
+		if (o->show_total_period)
+			add_field(l, &hpp_dims[DIM_PERIOD]);
+	}
+	if (o->field_order) {
+		ret = parse_keys(l, o->field_order + (o->field_order[0] == '+'), true, err,
+				 errlen);
+		if (ret)
+			return ret;
+	}
+	/* sort keys become output fields, output fields sort keys */
+	for (size_t i = 0; i < l->nr_sorts && !ret; i++)
+		if (!has(l->fields, l->nr_fields, l->sorts[i]))
+			ret = add_field(l, l->sorts[i]);
+	for (size_t i = 0; i < l->nr_fields && !ret; i++)
+		ret = add_sort(l, l->fields[i]);
+	/* perf 6.1 shows its IPC column with the symbol_size key */
+	for (size_t i = 0; i < l->nr_sorts && !ret && !o->field_order; i++)
+		if (!strcmp(l->sorts[i]->name, "symbol_size"))
+			ret = add_field(l, &ipc_dim);
+	if (!ret && o->col_widths)
+		parse_widths(l, o->col_widths);
+	if (ret == -EINVAL && !err[0])
+		snprintf(err, errlen, "too many sort keys");
+	return ret;
+}
+
+/* ---- comparisons ------------------------------------------------------------------ */
+
+int sort_list__cmp(const struct sort_list *l, const struct hist_entry *a,
+		   const struct hist_entry *b)
+{
+	for (size_t i = 0; i < l->nr_sorts; i++) {
+		const struct sort_dim *d = l->sorts[i];
+		int c;
+
+		if (d->kind != DIM_SE)
+			continue;
+		if ((c = d->cmp(a, b)))
+			return c;
+	}
+	return 0;
+}
+
+static int value_cmp(const struct sort_list *l, const struct sort_ctx *c,
+		     const struct sort_dim *d, const struct hist_entry *a,
+		     const struct hist_entry *b)
+{
+	uint64_t va = d->value(a), vb = d->value(b);
+
+	if (va != vb)
+		return va > vb ? 1 : -1;
+	/* perf's hpp__sort_acc: among one thread's entries, the caller first */
+	if (d->acc && l->children && c->depth_ties && a->thread == b->thread &&
+	    a->max_depth != b->max_depth) {
+		int r = a->max_depth > b->max_depth ? 1 : -1;
+
+		return c->caller_first ? r : -r;
+	}
+	return 0;
+}
+
+int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
+			  const struct hist_entry *a, const struct hist_entry *b)
+{
+	for (size_t i = 0; i < l->nr_sorts; i++) {
+		const struct sort_dim *d = l->sorts[i];
+		int r;
+
+		if (d->kind == DIM_HPP)
+			r = value_cmp(l, c, d, a, b);
+		else
+			r = -(d->sort ? d->sort(a, b) : d->cmp(a, b));
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* ---- widths ------------------------------------------------------------------------- */
+
+static void col_len(struct sort_widths *w, enum histc c, size_t n)
+{
+	if (n > w->col_len[c])
+		w->col_len[c] = n;
+}
+
+void sort_widths__init(struct sort_widths *w, const struct sort_list *l)
+{
+	memset(w, 0, sizeof(*w));
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		const struct sort_dim *d = l->fields[i];
+
+		if (d->kind == DIM_SE)
+			col_len(w, d->histc, strlen(d->header));
+	}
+	col_len(w, HISTC_TIME, 12);
+	col_len(w, HISTC_ADDR, UNRESOLVED_WIDTH + 2);
+}
+
+/* perf's hists__calc_col_len for one entry. */
+void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
+		      const struct hist_entry *e)
+{
+	size_t n;
+
+	(void)l;
+	if (e->sym) {
+		/* the text of the Symbol column: "[k] " and the name (+offset) */
+		if (e->sym->type == 1 /* STT_OBJECT */) {
+			char t[64];
+
+			n = 4 + strlen(symbol__name(e->sym)) +
+			    (size_t)snprintf(t, sizeof(t), "+0x%" PRIx64,
+					     e->ip - e->sym_unmapped_start);
+		} else {
+			n = 4 + strlen(symbol__name(e->sym));
+		}
+		col_len(w, HISTC_SYMBOL, n);
+	} else {
+		col_len(w, HISTC_SYMBOL, UNRESOLVED_WIDTH + 4 + 2);
+		if (!l->field_sep)
+			col_len(w, HISTC_DSO, UNRESOLVED_WIDTH);
+	}
+	/* perf measures the thread's current name (thread__comm_len) */
+	n = e->thread ? strlen(thread__comm(e->thread)) : strlen(e->comm);
+	col_len(w, HISTC_COMM, n);
+	col_len(w, HISTC_THREAD, n + 8);
+	if (e->dso)
+		col_len(w, HISTC_DSO, strlen(dso__short_name(e->dso)));
+}
+
+void sort_widths__finish(struct sort_widths *w, const struct sort_list *l)
+{
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		const struct sort_dim *d = l->fields[i];
+		size_t n;
+
+		if (l->user_len[i]) {
+			n = (size_t)l->user_len[i];
+		} else if (d->kind == DIM_SE) {
+			n = w->col_len[d->histc];
+		} else {
+			n = (size_t)d->len;
+		}
+		if (d->kind == DIM_HPP && n < strlen(d->header))
+			n = strlen(d->header);
+		w->w[i] = n;
+	}
+}
+
+/* ---- printing ---------------------------------------------------------------------- */
+
+void sort_list__fprintf_header(const struct sort_list *l, const struct sort_widths *w,
+			       FILE *out)
+{
+	const char *sep = l->field_sep;
+
+	fputs("# ", out);
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		const struct sort_dim *d = l->fields[i];
+		int width = (int)w->w[i];
+
+		if (i)
+			fputs(sep ? sep : "  ", out);
+		if (d->kind == DIM_HPP && sep)
+			fputs(d->header, out);
+		else if (d->kind == DIM_HPP)
+			fprintf(out, "%*s", width, d->header);
+		else
+			fprintf(out, "%-*.*s", width, width, d->header);
+	}
+	fputc('\n', out);
+	if (sep)
+		return;
+	fputs("# ", out);
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		if (i)
+			fputs("  ", out);
+		for (size_t k = 0; k < w->w[i]; k++)
+			fputc('.', out);
+	}
+	fputs("\n#\n", out);
+}
+
+/* perf's repsep_snprintf: the separator character never appears in a value. */
+static void repsep(const struct sort_list *l, char *s)
+{
+	if (!l->field_sep)
+		return;
+	for (char *p = strchr(s, l->field_sep[0]); p; p = strchr(p + 1, l->field_sep[0]))
+		*p = '.';
+}
+
+int sort_list__fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
+			     const struct hist_entry *e, uint64_t total, FILE *out)
+{
+	const char *sep = l->field_sep;
+	size_t cap = 3 + 1, used = 0;
+	char *line;
+
+	/* perf's line buffer: the columns and their separators, plus 3 and its NUL */
+	for (size_t i = 0; i < l->nr_fields; i++)
+		cap += w->w[i] + (i ? 2 : 0);
+	line = malloc(cap);
+	if (!line)
+		return -ENOMEM;
+	if (!sep)
+		used += put(line + used, cap - used, "  ");
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		const struct sort_dim *d = l->fields[i];
+		size_t n, width = w->w[i];
+		char *at;
+
+		if (i && sep)
+			used += put(line + used, cap - used, "%s", sep);
+		else if (i)
+			used += put(line + used, cap - used, "  ");
+		at = line + used;
+		if (d->kind == DIM_HPP) {
+			int len = sep ? 1 : (int)(l->user_len[i] ? (size_t)l->user_len[i]
+							     : (size_t)d->len) -
+					      (d->percent ? 2 : 1);
+			uint64_t v = d->value(e);
+
+			if (d->percent)
+				n = put(at, cap - used, " %*.2f%%", len,
+					total ? 100.0 * (double)v / (double)total : 0.0);
+			else
+				n = put(at, cap - used, " %*" PRIu64, len, v);
+		} else {
+			n = d->print(e, at, cap - used, width);
+			repsep(l, at);
+		}
+		used += n;
+		/* perf's hist_entry__snprintf_alignment: pad all but the last column */
+		if (i + 1 < l->nr_fields && n < width)
+			used += put(line + used, cap - used, "%-*s", (int)(width - n), " ");
+	}
+	fputs(line, out);
+	fputc('\n', out);
+	free(line);
+	return 0;
+}

@@ -1,0 +1,162 @@
+#ifndef DIRREPORT_REPORT_SORT_H
+#define DIRREPORT_REPORT_SORT_H
+/*
+ * sort - perf 6.1's sort keys and output fields (`-s/--sort`, `-F/--fields`, `-n`,
+ * `--show-total-period`, `-t`, `-w`): which columns a report has, how entries
+ * compare, and how each column is printed.
+ *
+ * perf keeps two lists built from the options (its perf_hpp_list): the sort keys and
+ * the output fields.  `-s KEYS` gives the sort keys, prefixed with `overhead` (and
+ * `overhead_children` in children mode) unless KEYS names one; the output fields are
+ * perf's defaults (Children, Overhead/Self, Samples with -n, Period with
+ * --show-total-period), then every sort key not among them; the sort keys then get
+ * every output field not among them.  `-F FIELDS` sets the output fields exactly.
+ *
+ * Each key compares entries three ways, as perf does: when entries are created and
+ * collapsed (se_cmp: symbols by address), and when they are placed for output
+ * (se_sort: symbols by name; value fields by value, larger first).
+ *
+ * Thread safety: a sort_list is immutable once set up.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct dso;
+struct symbol;
+struct thread;
+
+/** Periods of one entry, split by cpumode (perf's he_stat). */
+struct hist_stat {
+	uint64_t period;		/* event count */
+	uint64_t nr_events;		/* samples */
+	uint64_t period_sys, period_us;	/* kernel / user cpumode */
+	uint64_t period_guest_sys, period_guest_us;
+};
+
+/** One line of the report: its key attributes and counts. */
+struct hist_entry {
+	const char *comm;		/* interned, borrowed */
+	const struct thread *thread;	/* borrowed: the first sample's */
+	struct dso *dso;		/* borrowed; NULL = [unknown] */
+	const struct symbol *sym;	/* borrowed; NULL = unresolved */
+	uint64_t ip;			/* perf's he->ip: map-relative for a sample's
+					 * own entry, the chain's address for a frame */
+	uint64_t sym_unmapped_start;	/* see addr_location */
+	uint64_t map_start, map_end;	/* the map of ip (0, 0: none) */
+	uint64_t map_pgoff;
+	uint64_t time;			/* ns, quantized (time key) */
+	int32_t cpu;			/* -1: not recorded */
+	int32_t socket;			/* -1: unknown */
+	char level;			/* 'k', '.', 'H' */
+	uint8_t cpumode;		/* MISC_* of the first sample */
+	struct hist_stat stat;		/* self */
+	struct hist_stat stat_acc;	/* children */
+	uint32_t max_depth;		/* longest chain appended (perf's max_depth) */
+	uint32_t first_item, nr_items;	/* its callchain items (hist.c) */
+};
+
+/** What the entries of a report are keyed on beyond comm, dso and symbol. */
+enum sort_need {
+	SORT_NEED_THREAD = 1 << 0,	/* pid */
+	SORT_NEED_CPU = 1 << 1,		/* cpu, socket */
+	SORT_NEED_TIME = 1 << 2,	/* time */
+	SORT_NEED_MAP = 1 << 3,		/* addr, dso_size */
+	SORT_NEED_SYM = 1 << 4,		/* symbol (call graphs skip their first frame
+					 * when the sort order starts with it) */
+	SORT_NEED_DSO = 1 << 5,
+	SORT_NEED_COMM = 1 << 6,
+};
+
+struct sort_dim;
+
+/** Most columns / sort keys a report can have. */
+#define SORT_MAX_FIELDS 32
+
+/** perf's perf_hpp_list: output fields and sort keys. */
+struct sort_list {
+	const struct sort_dim *fields[SORT_MAX_FIELDS];	/* output, in order */
+	int user_len[SORT_MAX_FIELDS];			/* -w; 0 = computed */
+	size_t nr_fields;
+	const struct sort_dim *sorts[SORT_MAX_FIELDS];	/* comparison order */
+	size_t nr_sorts;
+	unsigned need;			/* enum sort_need */
+	bool children;			/* Children column (perf's cumulate) */
+	bool sym_first;			/* the sort order starts with "sym" and no -F */
+	const char *field_sep;		/* -t; NULL: aligned columns */
+};
+
+/** The options that shape a sort_list. */
+struct sort_opts {
+	const char *sort_order;		/* -s; NULL = "comm,dso,symbol" */
+	const char *field_order;	/* -F; NULL = none */
+	const char *col_widths;		/* -w: comma-separated widths; NULL = none */
+	const char *field_sep;		/* -t */
+	bool children;			/* children mode is on */
+	bool show_nr_samples;		/* -n */
+	bool show_total_period;		/* --show-total-period */
+	bool has_callchains;		/* some event records callchains (parent) */
+};
+
+/**
+ * @brief Build the sort keys and output fields as perf's setup_sorting() does.
+ * @param err, errlen  receives a one-line message on failure
+ * @return 0; -EINVAL for an unknown key or a malformed list; -ENOTSUP for a key perf
+ *         has that dirreport does not implement.
+ * Thread safety: pure.  Format: none.
+ */
+int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
+		     size_t errlen);
+
+/**
+ * @brief perf's hist_entry__cmp / hist_entry__collapse for a new entry a against a
+ *        tree node b: < 0 puts a left of b, 0 makes them one entry.
+ */
+int sort_list__cmp(const struct sort_list *l, const struct hist_entry *a,
+		   const struct hist_entry *b);
+
+/** Context of the output comparison. */
+struct sort_ctx {
+	bool depth_ties;	/* caller above callee (children mode with graphs) */
+	bool caller_first;	/* chains are in caller order */
+};
+
+/**
+ * @brief perf's hist_entry__sort(a, b): > 0 puts the new entry a before node b.
+ */
+int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
+			  const struct hist_entry *a, const struct hist_entry *b);
+
+/** Column widths of a report (perf's hists col_len, per output field). */
+struct sort_widths {
+	size_t w[SORT_MAX_FIELDS];
+	size_t col_len[16];	/* perf's HISTC_* lengths, see sort.c */
+};
+
+/** @brief Start widths (headers only). */
+void sort_widths__init(struct sort_widths *w, const struct sort_list *l);
+
+/** @brief Widen the columns for one entry (perf's hists__calc_col_len). */
+void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
+		      const struct hist_entry *e);
+
+/** @brief Final column widths: header, user widths. */
+void sort_widths__finish(struct sort_widths *w, const struct sort_list *l);
+
+/**
+ * @brief Print the column header lines ("# Overhead  Command ...", the dots line and
+ *        "#"; with -t only the first).
+ */
+void sort_list__fprintf_header(const struct sort_list *l, const struct sort_widths *w,
+			       FILE *out);
+
+/**
+ * @brief Print one entry's line (with its newline), as perf's hist_entry__fprintf.
+ * @param total  the event's total period (percent base)
+ * @return 0 or -ENOMEM.
+ */
+int sort_list__fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
+			     const struct hist_entry *e, uint64_t total, FILE *out);
+
+#endif

@@ -1,0 +1,392 @@
+/*
+ * Unit tests of report/callchain, report/rbtree and report/hist: -g parsing, the
+ * chain store, perf 6.1's call graph forms and the children view.
+ *
+ * The expected texts follow perf 6.1's output rules (checked byte for byte against
+ * `perf report --stdio` on samples/callchain.data and on a 10 s system-wide
+ * recording): 12-space margin, "---" for a single branch holding the whole entry,
+ * "|--P--" / " --P--" for branches, siblings by weight.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/callchain.h"
+#include "report/hist.h"
+#include "report/symbol.h"
+#include "report/rbtree.h"
+#include "report/sort.h"
+
+#include "banned.h"
+
+/* ---- -g parsing --------------------------------------------------------------- */
+
+START_TEST(test_callchain_param_parse)
+{
+	struct callchain_param p;
+
+	callchain_param__init(&p);
+	ck_assert_int_eq(p.mode, CALLCHAIN_GRAPH_ABS);
+	ck_assert(p.min_percent == 0.5);
+	ck_assert_int_eq(p.order, CALLCHAIN_CALLEE);
+	ck_assert(!p.order_set);
+
+	ck_assert_int_eq(callchain_param__parse(&p, CALLCHAIN_DEFAULT_OPT), 0);
+	ck_assert_int_eq(p.order, CALLCHAIN_CALLER);
+	ck_assert(p.order_set);
+
+	/* prefixes, in perf's order: "f" is flat, "fr" fractal, "fo" folded */
+	ck_assert_int_eq(callchain_param__parse(&p, "f"), 0);
+	ck_assert_int_eq(p.mode, CALLCHAIN_FLAT);
+	ck_assert_int_eq(callchain_param__parse(&p, "fr"), 0);
+	ck_assert_int_eq(p.mode, CALLCHAIN_GRAPH_REL);
+	ck_assert_int_eq(callchain_param__parse(&p, "fo,callee"), 0);
+	ck_assert_int_eq(p.mode, CALLCHAIN_FOLDED);
+	ck_assert_int_eq(p.order, CALLCHAIN_CALLEE);
+
+	/* numbers: threshold first, then print limit */
+	ck_assert_int_eq(callchain_param__parse(&p, "graph,0.25,7,count"), 0);
+	ck_assert(p.min_percent == 0.25);
+	ck_assert_uint_eq(p.print_limit, 7);
+	ck_assert_int_eq(p.value, CALLCHAIN_VALUE_COUNT);
+	ck_assert_int_eq(callchain_param__parse(&p, "per"), 0);
+	ck_assert_int_eq(p.value, CALLCHAIN_VALUE_PERCENT);
+
+	/* "none" ends parsing */
+	ck_assert_int_eq(callchain_param__parse(&p, "no,bogus"), 0);
+	ck_assert_int_eq(p.mode, CALLCHAIN_NONE);
+
+	ck_assert_int_eq(callchain_param__parse(&p, "graphx"), -EINVAL);
+	ck_assert_int_eq(callchain_param__parse(&p, "1,2,x"), -EINVAL);
+	ck_assert_int_eq(callchain_param__parse(&p, "address"), -ENOTSUP);
+	ck_assert_int_eq(callchain_param__parse(&p, "srcline"), -ENOTSUP);
+}
+END_TEST
+
+/* ---- the chain store ------------------------------------------------------------ */
+
+/* Unresolved frames without a map: the frame is its address. */
+static uint32_t chain(struct callchains *cc, const uint64_t *ips, size_t n)
+{
+	uint32_t node = CALLCHAIN_ROOT;
+
+	for (size_t i = 0; i < n; i++) {
+		struct cc_frame f = { .ip = ips[i] };
+
+		ck_assert_int_eq(callchains__append(cc, node, &f, &node), 0);
+	}
+	return node;
+}
+
+START_TEST(test_callchain_store)
+{
+	struct callchains *cc;
+	static const uint64_t a[] = { 0x10, 0x20, 0x30 }, b[] = { 0x10, 0x20, 0x40 };
+	struct symbol sym = { .start = 0x100, .end = 0x200, .name = "f" };
+	struct cc_frame f1 = { .sym = &sym, .ip = 0x7000100 }, f2 = f1;
+	uint32_t na, nb, ids[3], n1, n2;
+
+	ck_assert_int_eq(callchains__new(&cc, CALLCHAIN_KEY_FUNCTION), 0);
+	na = chain(cc, a, 3);
+	nb = chain(cc, b, 3);
+	ck_assert_uint_ne(na, nb);
+	ck_assert_uint_eq(chain(cc, a, 3), na);		/* stored once */
+	ck_assert_uint_eq(callchains__depth(cc, na), 3);
+	ck_assert_uint_eq(callchains__depth(cc, CALLCHAIN_ROOT), 0);
+	callchains__frames(cc, nb, ids);
+	ck_assert_uint_eq(callchains__frame(cc, ids[0])->ip, 0x10);
+	ck_assert_uint_eq(callchains__frame(cc, ids[2])->ip, 0x40);
+
+	/* the function key: one frame per symbol, whatever the address in it */
+	f2.ip = 0x7000180;
+	ck_assert_int_eq(callchains__append(cc, CALLCHAIN_ROOT, &f1, &n1), 0);
+	ck_assert_int_eq(callchains__append(cc, CALLCHAIN_ROOT, &f2, &n2), 0);
+	ck_assert_uint_eq(n1, n2);
+	callchains__frames(cc, n1, ids);
+	ck_assert_uint_eq(callchains__frame(cc, ids[0])->ip, 0x7000100);	/* first */
+	callchains__delete(cc);
+}
+END_TEST
+
+/* ---- printing ------------------------------------------------------------------- */
+
+struct printed {
+	char *text;
+	size_t len;
+};
+
+/* Print items (leaf chains with one sample each, period 1) in the given form. */
+static char *print_items(struct callchains *cc, const struct callchain_item *items,
+			 size_t n, const char *form, uint64_t total, uint64_t parent,
+			 uint64_t min_hit)
+{
+	struct callchain_param prm;
+	struct callchain_print p = { .param = &prm, .total = total,
+				     .parent_total = parent, .min_hit = min_hit };
+	struct printed out = { 0 };
+	FILE *f = open_memstream(&out.text, &out.len);
+
+	callchain_param__init(&prm);
+	ck_assert_int_eq(callchain_param__parse(&prm, form), 0);
+	ck_assert_int_eq(callchains__fprintf(cc, items, n, &p, f), 0);
+	fclose(f);
+	return out.text;
+}
+
+START_TEST(test_callchain_graph)
+{
+	struct callchains *cc;
+	static const uint64_t abc[] = { 0xa, 0xb, 0xc }, abd[] = { 0xa, 0xb, 0xd },
+			      ab[] = { 0xa, 0xb };
+	struct callchain_item items[3];
+	char *s;
+
+	ck_assert_int_eq(callchains__new(&cc, CALLCHAIN_KEY_FUNCTION), 0);
+	items[0] = (struct callchain_item){ chain(cc, abc, 3), 0, abc, 2, 2 };
+	items[1] = (struct callchain_item){ chain(cc, abd, 3), 0, abd, 1, 1 };
+	items[2] = (struct callchain_item){ chain(cc, ab, 2), 0, ab, 1, 1 };
+
+	/* one branch holds the whole entry: no percentage on it */
+	s = print_items(cc, items, 3, "graph", 4, 4, 0);
+	ck_assert_str_eq(s,
+		"            |\n"
+		"            ---0xa\n"
+		"               0xb\n"
+		"               |          \n"
+		"               |--50.00%--0xc\n"
+		"               |          \n"
+		"                --25.00%--0xd\n"
+		"\n");
+	free(s);
+
+	/* the entry is larger than its chains (other samples had none) */
+	s = print_items(cc, items, 3, "graph", 8, 8, 0);
+	ck_assert_str_eq(s,
+		"            |          \n"
+		"             --50.00%--0xa\n"
+		"                       0xb\n"
+		"                       |          \n"
+		"                       |--25.00%--0xc\n"
+		"                       |          \n"
+		"                        --12.50%--0xd\n"
+		"\n");
+	free(s);
+
+	/* fractal: percentages of the parent, the rest as [...] */
+	s = print_items(cc, items, 3, "fractal,0,callee,period", 4, 4, 0);
+	ck_assert_str_eq(s,
+		"            |\n"
+		"            ---0xa\n"
+		"               0xb\n"
+		"               |          \n"
+		"               |--2--0xc\n"
+		"               |          \n"
+		"               |--1--0xd\n"
+		"                --1--[...]\n"
+		"\n");
+	free(s);
+
+	/* threshold: 0xd (1 of 4) is under 30% */
+	s = print_items(cc, items, 3, "graph,30", 4, 4, 2);
+	ck_assert_ptr_nonnull(strstr(s, "--50.00%--0xc\n"));
+	ck_assert_ptr_null(strstr(s, "0xd"));
+	free(s);
+
+	/* flat: each chain with its own hits, the cumulative value printed */
+	s = print_items(cc, items, 3, "flat,0,count", 4, 4, 0);
+	ck_assert_str_eq(s,
+		"           2\n"
+		"                0xa\n"
+		"                0xb\n"
+		"                0xc\n"
+		"\n"
+		"           1\n"
+		"                0xa\n"
+		"                0xb\n"
+		"                0xd\n"
+		"\n"
+		"           4\n"
+		"                0xa\n"
+		"                0xb\n"
+		"\n");
+	free(s);
+
+	/* folded: own hits only */
+	s = print_items(cc, items, 3, "folded", 4, 4, 0);
+	ck_assert_str_eq(s,
+		"50.00% 0xa;0xb;0xc\n"
+		"25.00% 0xa;0xb;0xd\n"
+		"25.00% 0xa;0xb\n");
+	free(s);
+
+	/* a suffix (children mode): frames from the second on */
+	items[0].skip = 1;
+	s = print_items(cc, items, 1, "graph", 2, 2, 0);
+	ck_assert_str_eq(s,
+		"            |\n"
+		"            ---0xb\n"
+		"               0xc\n"
+		"\n");
+	free(s);
+	callchains__delete(cc);
+}
+END_TEST
+
+/* Equal weights: siblings keep perf's order (larger address first). */
+START_TEST(test_callchain_sibling_order)
+{
+	struct callchains *cc;
+	static const uint64_t c1[] = { 0x1, 0x5 }, c2[] = { 0x1, 0x9 }, c3[] = { 0x1, 0x7 };
+	struct callchain_item items[3];
+	char *s;
+
+	ck_assert_int_eq(callchains__new(&cc, CALLCHAIN_KEY_FUNCTION), 0);
+	items[0] = (struct callchain_item){ chain(cc, c1, 2), 0, c1, 1, 1 };
+	items[1] = (struct callchain_item){ chain(cc, c2, 2), 0, c2, 1, 1 };
+	items[2] = (struct callchain_item){ chain(cc, c3, 2), 0, c3, 1, 1 };
+	s = print_items(cc, items, 3, "folded", 3, 3, 0);
+	ck_assert_str_eq(s,
+		"33.33% 0x1;0x9\n"
+		"33.33% 0x1;0x7\n"
+		"33.33% 0x1;0x5\n");
+	free(s);
+	callchains__delete(cc);
+}
+END_TEST
+
+/* ---- rbtree --------------------------------------------------------------------- */
+
+static int black_height(const struct rbtree *t, uint32_t x)
+{
+	int l, r;
+
+	if (x == RBTREE_NIL)
+		return 1;
+	if (t->red[x]) {
+		ck_assert(t->left[x] == RBTREE_NIL || !t->red[t->left[x]]);
+		ck_assert(t->right[x] == RBTREE_NIL || !t->red[t->right[x]]);
+	}
+	l = black_height(t, t->left[x]);
+	r = black_height(t, t->right[x]);
+	ck_assert_int_eq(l, r);
+	return l + !t->red[x];
+}
+
+START_TEST(test_rbtree_insert)
+{
+	enum { N = 1000 };
+	struct rbtree t;
+	uint32_t keys[N], out[N], stack[N];
+
+	rbtree__init(&t);
+	ck_assert_int_eq(rbtree__reserve(&t, N), 0);
+	for (uint32_t i = 0; i < N; i++)
+		keys[i] = (i * 7919u) % N;	/* node id == key */
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t z = keys[i], p = RBTREE_NIL, x = t.root;
+		bool left = false;
+
+		while (x != RBTREE_NIL) {
+			p = x;
+			left = z < x;
+			x = left ? t.left[x] : t.right[x];
+		}
+		rbtree__link(&t, z, p, left);
+	}
+	ck_assert(!t.red[t.root]);
+	black_height(&t, t.root);
+	ck_assert_uint_eq(rbtree__inorder(&t, out, stack), N);
+	for (uint32_t i = 0; i < N; i++)
+		ck_assert_uint_eq(out[i], i);
+	rbtree__exit(&t);
+}
+END_TEST
+
+/* ---- the children view ---------------------------------------------------------- */
+
+START_TEST(test_hist_children)
+{
+	struct callchains *cc;
+	struct callchain_param prm;
+	struct hists h;
+	static const char comm[] = "app";
+	static const uint64_t main_f[] = { 0x100, 0x200 }, main_g[] = { 0x100, 0x300 };
+	struct hists_print_opts po = { .children = true, .cc = &prm };
+	struct printed out = { 0 };
+	FILE *f;
+	struct hist_sample s = { .comm = comm, .level = '.', .period = 10, .cpu = -1,
+				 .socket = -1, .cpumode = 2 /* user */ };
+	struct sort_opts so = { .children = true, .has_callchains = true };
+	struct sort_list sl;
+	char msg[128];
+
+	ck_assert_int_eq(callchains__new(&cc, CALLCHAIN_KEY_FUNCTION), 0);
+	po.chains = cc;
+	callchain_param__init(&prm);
+	ck_assert_int_eq(callchain_param__parse(&prm, "graph,0,caller"), 0);
+	ck_assert_int_eq(sort_list__setup(&sl, &so, msg, sizeof(msg)), 0);
+	hists__init(&h, &sl);
+	h.has_callchains = true;
+	/* main -> f (sampled in f), twice; main -> g once */
+	s.addr = 0x200;
+	s.chain = chain(cc, main_f, 2);
+	s.ips = main_f;
+	s.nr_ips = 2;
+	ck_assert_int_eq(hists__add(&h, &s), 0);
+	ck_assert_int_eq(hists__add(&h, &s), 0);
+	s.addr = 0x300;
+	s.chain = chain(cc, main_g, 2);
+	s.ips = main_g;
+	ck_assert_int_eq(hists__add(&h, &s), 0);
+	f = open_memstream(&out.text, &out.len);
+	ck_assert_int_eq(hists__fprintf(&h, &po, "cpu-clock", f), 0);
+	fclose(f);
+	ck_assert_str_eq(out.text,
+		"# Samples: 3  of event 'cpu-clock'\n"
+		"# Event count (approx.): 30\n"
+		"#\n"
+		"# Children      Self  Command  Shared Object     Symbol                \n"
+		"# ........  ........  .......  ................  ......................\n"
+		"#\n"
+		"   100.00%     0.00%  app      [unknown]         [.] 0x0000000000000100\n"
+		"            |\n"
+		"            ---0x100\n"
+		"               |          \n"
+		"               |--66.67%--0x200\n"
+		"               |          \n"
+		"                --33.33%--0x300\n"
+		"\n"
+		"    66.67%    66.67%  app      [unknown]         [.] 0x0000000000000200\n"
+		"            |\n"
+		"            ---0x100\n"
+		"               0x200\n"
+		"\n"
+		"    33.33%    33.33%  app      [unknown]         [.] 0x0000000000000300\n"
+		"            |\n"
+		"            ---0x100\n"
+		"               0x300\n"
+		"\n"
+		"\n"
+		"\n");
+	free(out.text);
+	hists__exit(&h);
+	callchains__delete(cc);
+}
+END_TEST
+
+Suite *callchain_suite(void)
+{
+	Suite *s = suite_create("callchain");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_callchain_param_parse);
+	tcase_add_test(tc, test_callchain_store);
+	tcase_add_test(tc, test_callchain_graph);
+	tcase_add_test(tc, test_callchain_sibling_order);
+	tcase_add_test(tc, test_rbtree_insert);
+	tcase_add_test(tc, test_hist_children);
+	suite_add_tcase(s, tc);
+	return s;
+}
