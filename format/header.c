@@ -160,34 +160,74 @@ int file_header__read_attrs(const struct file_header *h, bool swap, const void *
 	return 0;
 }
 
-int file_header__feat_sections(const struct file_header *h, bool swap, const void *buf,
-			       size_t len, struct file_section sec[FEAT_BITS],
-			       uint64_t *feat_offset, const char *path, struct diag *d)
+int file_header__feat_sections_cut(const struct file_header *h, bool swap,
+				   const void *buf, size_t len,
+				   struct file_section sec[FEAT_BITS], uint64_t *feat_offset,
+				   uint64_t *cut_at, const char *path, struct diag *d)
 {
 	const unsigned char *b = buf;
-	uint64_t off = h->data.offset + h->data.size;
+	uint64_t off = h->data.offset + h->data.size, entry[FEAT_BITS];
+	bool lost[FEAT_BITS] = { false };
 	unsigned n = 0;
 
 	memset(sec, 0, sizeof(*sec) * FEAT_BITS);
 	*feat_offset = off;
+	if (cut_at)
+		*cut_at = UINT64_MAX;
 	for (unsigned f = 0; f < FEAT_BITS; f++) {
 		if (!file_header__has_feat(h, f))
 			continue;
 		uint64_t e = off + 16ULL * n++;
-		if (e > len || len - e < 16)
-			return diag__set(d, path, e, -DIAG_BAD_FEATURE,
-					 "feature table entry for %s past the end of the file",
-					 feat__name(f) ? feat__name(f) : "unknown feature");
+
+		entry[f] = e;
+		if (e > len || len - e < 16) {
+			if (!cut_at)
+				return diag__set(d, path, e, -DIAG_BAD_FEATURE,
+						 "feature table entry for %s past the end of the "
+						 "file", feat__name(f) ? feat__name(f) : "unknown");
+			/* the file ends inside the table: this and every later feature is
+			 * gone with the cut */
+			if (*cut_at > e)
+				*cut_at = e < len ? e : len;
+			lost[f] = true;
+			continue;
+		}
 		sec[f].offset = bytes__u64x(b + e, swap);
 		sec[f].size = bytes__u64x(b + e + 8, swap);
-		if (!section_ok(&sec[f], len))
-			return diag__set(d, path, e, -DIAG_BAD_FEATURE,
-					 "feature %s body [%#llx, +%#llx) past the end of the file",
-					 feat__name(f) ? feat__name(f) : "unknown",
-					 (unsigned long long)sec[f].offset,
-					 (unsigned long long)sec[f].size);
+		lost[f] = !section_ok(&sec[f], len);
 	}
+	for (unsigned f = 0; f < FEAT_BITS; f++) {
+		if (!file_header__has_feat(h, f) || !lost[f] || !sec[f].size)
+			continue;
+		/* perf writes the bodies back to back in bit order, so a cut loses a suffix
+		 * of the features: a lost body followed by a surviving one is damage. */
+		for (unsigned g = f + 1; cut_at && g < FEAT_BITS; g++)
+			if (file_header__has_feat(h, g) && !lost[g] && sec[g].size)
+				goto damaged;
+		if (!cut_at)
+			goto damaged;
+		if (*cut_at > sec[f].offset)
+			*cut_at = sec[f].offset < len ? sec[f].offset : len;
+		continue;
+damaged:
+		return diag__set(d, path, entry[f], -DIAG_BAD_FEATURE,
+				 "feature %s body [%#llx, +%#llx) past the end of the file",
+				 feat__name(f) ? feat__name(f) : "unknown",
+				 (unsigned long long)sec[f].offset,
+				 (unsigned long long)sec[f].size);
+	}
+	for (unsigned f = 0; cut_at && f < FEAT_BITS; f++)
+		if (lost[f])
+			memset(&sec[f], 0, sizeof(sec[f]));
 	return 0;
+}
+
+int file_header__feat_sections(const struct file_header *h, bool swap, const void *buf,
+			       size_t len, struct file_section sec[FEAT_BITS],
+			       uint64_t *feat_offset, const char *path, struct diag *d)
+{
+	return file_header__feat_sections_cut(h, swap, buf, len, sec, feat_offset, NULL,
+					      path, d);
 }
 
 static const char *const feat_names[] = {

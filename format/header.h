@@ -94,15 +94,33 @@ int file_header__read_attrs(const struct file_header *h, bool swap, const void *
 			    struct diag *d);
 
 /**
- * @brief Locate every present feature's body.
- * @param sec   out: sec[feat] for every feature bit set (others zeroed)
+ * @brief Locate every present feature's body; any table entry or body past the end of
+ *        the file is an error.
+ * @param sec     out: sec[feat] for every feature bit set (others zeroed)
  * @param feat_offset  out: offset of the feature table (data.offset + data.size)
- * @return 0; -DIAG_BAD_FEATURE when the table or a body lies past the end of the file.
+ * @return 0; -DIAG_BAD_FEATURE (diagnostic names the table entry's offset).
  * Format: reference 2.1 (one 16-byte entry per set bit, in bit order).
  */
 int file_header__feat_sections(const struct file_header *h, bool swap, const void *buf,
 			       size_t len, struct file_section sec[FEAT_BITS],
 			       uint64_t *feat_offset, const char *path, struct diag *d);
+
+/**
+ * @brief file_header__feat_sections() for a file that may be cut short.
+ * @param cut_at  a file that simply ends inside the table or inside a body (a
+ *                copy or recording cut short) is accepted: the lost features get a
+ *                zero section and *cut_at the offset where the loss begins (UINT64_MAX
+ *                when nothing was lost). perf writes the bodies in bit order, so a
+ *                cut loses a suffix of the features; a lost body followed (in bit
+ *                order) by a surviving one is damage, an error either way.
+ * @return 0; -DIAG_BAD_FEATURE (diagnostic names the table entry's offset).
+ * Format: reference 2.1 (one 16-byte entry per set bit, in bit order; perf writes the
+ *         bodies back to back in the same order).
+ */
+int file_header__feat_sections_cut(const struct file_header *h, bool swap,
+				   const void *buf, size_t len,
+				   struct file_section sec[FEAT_BITS], uint64_t *feat_offset,
+				   uint64_t *cut_at, const char *path, struct diag *d);
 
 /** perf's name of a feature id ("HOSTNAME", "DIR_FORMAT", ...), or NULL if unknown. */
 const char *feat__name(unsigned feat);

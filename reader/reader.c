@@ -472,7 +472,7 @@ int reader__fill(struct reader *r, size_t limit)
 	}
 	return 0;
 cut:
-	if (asprintf(&r->warning, "%s: offset %#llx: file ends inside a record; "
+	if (!r->cut_warned && !r->rewound && asprintf(&r->warning, "%s: offset %#llx: file ends inside a record; "
 		     "reporting the records before it", r->fspath,
 		     (unsigned long long)st->pos) < 0)
 		r->warning = NULL;

@@ -93,7 +93,7 @@ static int open_fd(const char *fspath, const char *label, struct diag *d)
 static int open_regular(struct session *s, struct reader *r, struct diag *d)
 {
 	const unsigned char *m = r->st.map;
-	uint64_t len = r->st.map_len, end;
+	uint64_t len = r->st.map_len, end, cut;
 	int err;
 
 	err = file_header__read(&s->header, &s->swap, m, r->st.map_len, len, r->label, d);
@@ -118,17 +118,26 @@ static int open_regular(struct session *s, struct reader *r, struct diag *d)
 		/* Not finalised (perf record killed) or cut short: read to the end. */
 		end = len;
 		r->cut_is_warning = true;
-		if (s->header.data.size && asprintf(&r->warning,
+		r->cut_warned = true;	/* one warning per file */
+		if (s->header.data.size ? asprintf(&r->warning,
 			"%s: offset %#llx: file is cut short (data section ends at %#llx); "
 			"reporting the records before the cut", r->label,
 			(unsigned long long)len,
-			(unsigned long long)(s->header.data.offset + s->header.data.size)) < 0)
+			(unsigned long long)(s->header.data.offset + s->header.data.size)) < 0
+		    : asprintf(&r->warning, "%s: offset 0x30: data size is 0 (perf record did "
+			       "not finish); reading the records up to the end of the file",
+			       r->label) < 0)
 			r->warning = NULL;
 		return 0;	/* the feature table is gone with the cut */
 	}
 	r->st.end = end;
-	return file_header__feat_sections(&s->header, s->swap, m, r->st.map_len, s->feat,
-					  &s->feat_offset, r->label, d);
+	err = file_header__feat_sections_cut(&s->header, s->swap, m, r->st.map_len, s->feat,
+					     &s->feat_offset, &cut, r->label, d);
+	if (!err && cut != UINT64_MAX && asprintf(&r->warning,
+		"%s: offset %#llx: file ends inside the feature sections; the features from "
+		"there on are ignored", r->label, (unsigned long long)cut) < 0)
+		r->warning = NULL;
+	return err;
 }
 
 

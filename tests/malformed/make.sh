@@ -219,4 +219,28 @@ r=$(middle "$d/input" 16 "$(fsize "$f")" 9)
 put "$d/input" $((r + 32)) 8 3735928559
 offset "$(hex "$r")"
 
+# A regular file cut inside its feature sections (a copy stopped half-way): the
+# records are all there; the features from the cut on are ignored, one warning, exit 0.
+# Cut in the middle of the CMDLINE body (feature 11).
+new cut-in-features
+cp "$samples/plain.data" "$d/input"
+data_section "$d/input"
+bits=$(u64 "$d/input" 72)
+idx=0 f=1
+while [ "$f" -lt 11 ]; do idx=$((idx + (bits >> f & 1))); f=$((f + 1)); done
+e=$((dend + 16 * idx))
+body=$(u64 "$d/input" "$e")
+head -c $((body + 10)) "$samples/plain.data" > "$d/input"
+offset "$(hex "$body")"
+
+# perf record killed: the header still says data size 0 and no features; dirreport
+# reads the data section to the end of the file (one warning, exit 0).
+new data-size-zero
+cp "$samples/plain.data" "$d/input"
+data_section "$d/input"
+head -c "$dend" "$samples/plain.data" > "$d/input"
+put "$d/input" 48 8 0
+put "$d/input" 72 32 0
+offset 0x30
+
 echo "malformed inputs written to $out"
