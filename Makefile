@@ -26,7 +26,7 @@ DEPFLAGS = -MMD -MP
 LDFLAGS += $(SANFLAGS) -pthread
 
 PKGS := libzstd libdw libelf sqlite3
-DEB_DEPS := pkg-config libzstd-dev libsqlite3-dev libdw-dev libelf-dev check libc6-dbg
+DEB_DEPS := pkg-config libzstd-dev libsqlite3-dev sqlite3 libdw-dev libelf-dev check libc6-dbg
 
 ifeq ($(V),1)
 Q :=

@@ -145,11 +145,12 @@ static void drop_tmp(void)
 	}
 }
 
-/* The kernel's symbols, read on a worker of their own (one job after the other: the
- * flag is set once they are read). */
+/* The kernel's symbols, read and loaded on a worker of their own (one job after the
+ * other: the flag is set once they are loaded). */
 struct kernel_job {
 	struct workqueue *wq;	/* owned, one worker; NULL with -j 1 */
-	atomic_bool ready;
+	struct machine *m;	/* borrowed */
+	atomic_bool ready;	/* the kernel's symbols are loaded */
 };
 
 static void kernel_read(void *arg)
@@ -167,9 +168,20 @@ static void kernel_wait(void *arg)
 	workqueue__flush(((struct kernel_job *)arg)->wq);
 }
 
+/* Read the kernel's symbols ahead (at once: the file does not depend on the
+ * recording's records)... */
 static int kernel_start(struct kernel_job *kj, struct machine *m)
 {
-	int err = machine__preload_kernel(m, kj->wq);
+	kj->m = m;
+	return machine__preload_kernel(m, kj->wq);
+}
+
+/* ... and load them, on the same worker, once the kernel MMAP gave the reference
+ * symbol; then they are ready. */
+static int kernel_mapped(void *arg)
+{
+	struct kernel_job *kj = arg;
+	int err = machine__load_kernel(kj->m, kj->wq);
 
 	return err ? err : workqueue__queue(kj->wq, kernel_read, kj);
 }
@@ -198,7 +210,7 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 	}
 	err = exporter__new(&c.ex, m, session__evlist(s), wo.flags, &sink);
 	if (!err && kj->wq) {
-		struct export_kernel_wait w = { kernel_ready, kernel_wait, kj };
+		struct export_kernel_wait w = { kernel_ready, kernel_wait, kernel_mapped, kj };
 
 		exporter__defer_kernel(c.ex, &w);
 	}

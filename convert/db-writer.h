@@ -59,7 +59,7 @@ int db_writer__sink_row(void *ctx, const struct export_row *r);
 
 /**
  * @brief Write everything queued, commit, write the samples pages and close the
- *        file (synced to disk).
+ *        file (not synced to disk, as perf's export).
  * @return 0; -ENOMEM; -EIO (message in db_writer__errmsg()).
  * Thread safety: see file comment.  Format: SQLite file format.
  */

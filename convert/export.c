@@ -194,6 +194,7 @@ struct exporter {
 	uint64_t first_pending_id;	/* samples.id of pending[0] (ids are consecutive) */
 	struct ploc to;			/* ADDR of the pending sample with has_to */
 	bool deferring;			/* kernel lookups wait for the kernel's symbols */
+	bool kernel_mapped;		/* kwait.kernel_mapped() was called */
 	bool addr_events;		/* some event resolves ADDR (never deferred) */
 	struct export_kernel_wait kwait;
 };
@@ -533,7 +534,13 @@ static int export_location(struct exporter *e, struct xloc *loc, int64_t *dso_id
  * writes the row.  Ids therefore come out as in one pass.  Kernel maps are only changed
  * by kernel MMAPs: one of those (or an MMAP2 carrying a build-id) while samples wait
  * first finishes them.  Once the kernel's symbols are there both stages run per
- * sample.
+ * sample.  At most PENDING_MAX samples and CHAIN_MAX callchain entries wait (about
+ * 43 MB); past that the replay waits for the kernel's symbols.
+ *
+ * The worker only touches the kernel dso: it reads the file, and once the kernel MMAP
+ * has been replayed (kwait.kernel_mapped()) it loads the symbols with that MMAP's
+ * reference symbol; meanwhile stage 1 never looks at the kernel dso, and a second
+ * kernel MMAP waits for the worker.
  */
 
 /* Stage 1 of one address: the map now, except kernel addresses while deferring. */
@@ -862,6 +869,39 @@ static bool mmap_affects_pending(const struct record_ref *ref)
 	       (ref->type == REC_MMAP2 && (misc & MISC_EXACT_IP /* build-id form */));
 }
 
+/* The kernel's own MMAP ("[kernel.kallsyms]_text"): it gives the kernel dso the
+ * reference symbol its symbols are loaded with. */
+static bool mmap_is_kernel_text(const struct record_ref *ref)
+{
+	static const char name[] = "[kernel.kallsyms]";
+	size_t off = ref->type == REC_MMAP2 ? 72 : 40;
+
+	return ref->size >= off + sizeof(name) - 1 &&
+	       (bytes__u16(ref->data + 4) & MISC_CPUMODE_MASK) == MISC_KERNEL &&
+	       !memcmp(ref->data + off, name, sizeof(name) - 1);
+}
+
+/* Side-band MMAPs while deferring: the kernel's symbols may be loading on the worker
+ * (which reads the kernel dso's reference symbol), and samples wait for stage 2. */
+static int process_mmap(struct exporter *e, const struct record_ref *ref,
+			const struct sample *s)
+{
+	bool text = e->deferring && mmap_is_kernel_text(ref);
+	int err;
+
+	if (e->deferring && ((e->nr_pending && mmap_affects_pending(ref)) ||
+			     (text && e->kernel_mapped)) &&
+	    (err = stop_deferring(e)))
+		return err;
+	if ((err = machine__process(e->machine, ref, s)))
+		return err;
+	if (text && e->deferring && !e->kernel_mapped && e->kwait.kernel_mapped) {
+		e->kernel_mapped = true;
+		return e->kwait.kernel_mapped(e->kwait.ctx);
+	}
+	return 0;
+}
+
 int exporter__record(struct exporter *e, const struct record_ref *ref)
 {
 	struct sample s;
@@ -875,10 +915,10 @@ int exporter__record(struct exporter *e, const struct record_ref *ref)
 		return err || e->deferring ? err : drain(e);
 	case REC_MMAP:
 	case REC_MMAP2:
-		if (e->deferring && e->nr_pending && mmap_affects_pending(ref) &&
-		    (err = stop_deferring(e)))
-			return err;
-		/* fall through */
+		if (!ref->evsel)
+			return 0;
+		sample__parse_id_trailer(&s, &ref->evsel->attr, ref->data, ref->size);
+		return process_mmap(e, ref, &s);
 	case REC_COMM:
 	case REC_FORK:
 	case REC_EXIT:

@@ -145,6 +145,11 @@ int exporter__record(struct exporter *e, const struct record_ref *ref);
 struct export_kernel_wait {
 	bool (*ready)(void *ctx);	/* true once they are read; must not block */
 	void (*wait)(void *ctx);	/* blocks until they are read */
+	/* optional: called once, right after the kernel MMAP was processed (its
+	 * reference symbol is known): the symbols may now be loaded on the worker
+	 * (machine__load_kernel()); until ready() the exporter touches no kernel dso
+	 * and waits before another kernel MMAP.  Returns 0 or a negative error. */
+	int (*kernel_mapped)(void *ctx);
 	void *ctx;
 };
 

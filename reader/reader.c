@@ -230,8 +230,12 @@ static int split_decompressed(struct reader *r, uint64_t container_off)
 			return err;
 		pos += size;
 	}
-	memmove(st->dbuf, st->dbuf + pos, st->dbuf_len - pos);
-	st->dbuf_len -= pos;
+	/* Fuzzing found: an empty COMPRESSED record gets here before any buffer exists
+	 * (dbuf NULL, where even dbuf + 0 is undefined): move only what was split off. */
+	if (pos) {
+		memmove(st->dbuf, st->dbuf + pos, st->dbuf_len - pos);
+		st->dbuf_len -= pos;
+	}
 	return 0;
 }
 
@@ -386,8 +390,14 @@ int reader__run(struct reader *r)
 void reader__release_below(struct reader *r, uint64_t offset)
 {
 	struct reader_state *st = &r->st;
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), upto = offset / page * page;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), upto;
 
+	/* Fuzzing found: a data offset past the end of the file (pos > map_len) made this
+	 * madvise(MADV_DONTNEED) every mapping above ours, the loader's and the heap's
+	 * included. Never touch anything past the mapping. */
+	if (offset > st->map_len)
+		offset = st->map_len;
+	upto = offset / page * page;
 	/* Drop the pages below offset from our memory (a private read-only file mapping
 	 * re-reads them if ever touched again): the mapping window slides on. */
 	if (st->map && !st->map_is_malloc && upto > st->released + (4u << 20)) {

@@ -130,6 +130,7 @@ struct callchains {
 	uint32_t nhash_cap;
 	/* printing scratch, reused for every entry */
 	uint32_t *memo, *memo_stamp;	/* per chain node: entry tree node, stamp */
+	uint32_t *memo_skip;		/* ... and the item's skip it holds for */
 	uint32_t memo_cap, stamp;
 	struct et_node *et;
 	uint32_t nr_et, cap_et;
@@ -222,6 +223,7 @@ void callchains__delete(struct callchains *cc)
 	free(cc->nhash);
 	free(cc->memo);
 	free(cc->memo_stamp);
+	free(cc->memo_skip);
 	free(cc->et);
 	free(cc->ethash);
 	free(cc->kids);
@@ -417,54 +419,60 @@ static int et_reset(struct callchains *cc)
 
 		free(cc->memo);
 		free(cc->memo_stamp);
+		free(cc->memo_skip);
 		cc->memo = malloc(c * sizeof(*cc->memo));
 		cc->memo_stamp = calloc(c, sizeof(*cc->memo_stamp));
-		cc->memo_cap = cc->memo && cc->memo_stamp ? c : 0;
+		cc->memo_skip = malloc(c * sizeof(*cc->memo_skip));
+		cc->memo_cap = cc->memo && cc->memo_stamp && cc->memo_skip ? c : 0;
 		cc->stamp = 0;
 		if (!cc->memo_cap)
 			return -ENOMEM;
 	}
-	if (cc->stamp >= UINT32_MAX - 2) {
+	if (cc->stamp == UINT32_MAX) {
 		memset(cc->memo_stamp, 0, cc->memo_cap * sizeof(*cc->memo_stamp));
 		cc->stamp = 0;
 	}
-	cc->stamp += 2;
+	cc->stamp++;
 	return 0;
 }
 
 /*
  * Add frames [skip, depth) of chain `leaf` to the entry's tree.  Chain nodes already
- * placed for this entry (memo) are not walked again: below one start a chain node
- * always lands on the same tree node, because an entry's chains start at the
- * outermost frame of the entry (perf counts a sample once per entry), or at the
- * first frame (skip 0).  Items come in the order of their first samples, so a tree
- * node takes its address from the first item that creates it.
+ * placed for this entry from the same start (memo) are not walked again: from one
+ * start, a chain node always lands on the same tree node.  Usually an entry has one
+ * start per chain (perf counts a sample once per entry, at the outermost frame of
+ * the entry, or the whole chain for the sample's own entry); with keys perf compares
+ * against a partly filled entry (socket, time) it has several.  Items come in the
+ * order of their first samples, so a tree node takes its address from the first
+ * item that creates it.
  */
 static int et_add(struct callchains *cc, const struct callchain_item *it)
 {
-	uint32_t st = cc->stamp + (it->skip == 0), v = it->leaf, sp = 0, base;
+	uint32_t st = cc->stamp, v = it->leaf, sp = 0, base;
 
 	if (cc->nodes[v].depth <= it->skip)
 		return 0;	/* no frames: perf appends nothing */
 	if (grow((void **)&cc->stack, &cc->cap_stack, cc->nodes[v].depth,
 		 sizeof(*cc->stack)))
 		return -ENOMEM;
-	while (cc->memo_stamp[v] != st && cc->nodes[v].depth > it->skip + 1) {
+	while (!(cc->memo_stamp[v] == st && cc->memo_skip[v] == it->skip) &&
+	       cc->nodes[v].depth > it->skip + 1) {
 		cc->stack[sp++] = v;
 		v = cc->nodes[v].parent;
 	}
-	if (cc->memo_stamp[v] == st) {
+	if (cc->memo_stamp[v] == st && cc->memo_skip[v] == it->skip)
 		base = cc->memo[v];
-	} else {
+	else
 		base = et_place(cc, 0, v, it->ips);
-		cc->memo[v] = base;
-		cc->memo_stamp[v] = st;
-	}
+	cc->memo[v] = base;
+	cc->memo_stamp[v] = st;
+	cc->memo_skip[v] = it->skip;
 	while (sp && base != UINT32_MAX) {
 		v = cc->stack[--sp];
 		base = et_place(cc, base, v, it->ips);
 		cc->memo[v] = base;
 		cc->memo_stamp[v] = st;
+		cc->memo_skip[v] = it->skip;
 	}
 	if (base == UINT32_MAX)
 		return -ENOMEM;
@@ -884,7 +892,8 @@ static void print_flat(struct printer *pr, bool folded)
 		pr->err = -ENOMEM;
 		goto out;
 	}
-	qsort_r(v, n, 2 * sizeof(*v), flat_cmp, cc);
+	if (n)
+		qsort_r(v, n, 2 * sizeof(*v), flat_cmp, cc);
 	path = malloc(((size_t)cc->nr_et + 1) * sizeof(*path));
 	if (!path) {
 		pr->err = -ENOMEM;

@@ -76,7 +76,8 @@ struct callchain_param {
 	enum callchain_value value;
 };
 
-/** @brief perf's defaults: graph, 0.5, callee, function, percent, no print limit. */
+/** @brief perf's defaults: graph, 0.5, callee, function, percent, no print limit.
+ *  Thread safety: pure. */
 void callchain_param__init(struct callchain_param *p);
 
 /**
@@ -109,6 +110,7 @@ struct callchains;
  * @brief Create an empty chain store.
  * @param key  what makes frames equal (perf's callchain key)
  * @return 0 or -ENOMEM.  Ownership: *out is the caller's (callchains__delete).
+ * Thread safety: the store belongs to one thread.  Format: none.
  */
 int callchains__new(struct callchains **out, enum callchain_key key);
 
@@ -127,16 +129,18 @@ void callchains__delete(struct callchains *cc);
 int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_frame *f,
 		       uint32_t *node);
 
-/** @brief Number of frames of chain @p node. */
+/** @brief Number of frames of chain @p node.  Thread safety: read-only. */
 uint32_t callchains__depth(const struct callchains *cc, uint32_t node);
 
 /**
  * @brief The frames of chain @p node, in cursor order.
  * @param ids  receives callchains__depth() frame ids
+ * Thread safety: read-only.  Format: none.
  */
 void callchains__frames(const struct callchains *cc, uint32_t node, uint32_t *ids);
 
-/** @brief Frame @p id (from callchains__frames). */
+/** @brief Frame @p id (from callchains__frames), owned by the store.
+ *  Thread safety: read-only. */
 const struct cc_frame *callchains__frame(const struct callchains *cc, uint32_t id);
 
 /**

@@ -461,7 +461,7 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < el->nr; i++)
-		hists__init(&rp.hists[i], &rp.sl);
+		hists__init(&rp.hists[i], &rp.sl, rp.chains);
 	err = session__deliver(s, on_batch, &rp, 0);
 	if (!err)
 		err = print_report(&rp, o, out);

@@ -17,12 +17,22 @@ struct hist_group {
 	struct hist_sample s;		/* the first sample (ips: offset in hists.ips) */
 	size_t ips;			/* its chain addresses, in hists.ips */
 	uint64_t period, count;
+	bool stable;			/* every sample finds the same entries (see
+					 * mark_stable()) */
+	bool done;			/* counted (hists__fprintf) */
 };
 
-void hists__init(struct hists *h, const struct sort_list *sl)
+/* One sample, in order: perf creates and finds entries sample by sample. */
+struct hist_step {
+	uint32_t group;
+	uint64_t period;
+};
+
+void hists__init(struct hists *h, const struct sort_list *sl, struct callchains *chains)
 {
 	memset(h, 0, sizeof(*h));
 	h->sl = sl;
+	h->chains = chains;
 }
 
 void hists__exit(struct hists *h)
@@ -30,6 +40,7 @@ void hists__exit(struct hists *h)
 	free(h->groups);
 	free(h->hash);
 	free(h->ips);
+	free(h->steps);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -47,8 +58,8 @@ static uint64_t group_hash(const struct hist_sample *s, unsigned need)
 	uint64_t x = (uint64_t)(uintptr_t)s->comm * 0x9E3779B97F4A7C15ULL;
 
 	x ^= (uint64_t)(uintptr_t)s->dso * 0xC2B2AE3D27D4EB4FULL;
-	x ^= s->sym ? (uint64_t)(uintptr_t)s->sym * 0x165667B19E3779F9ULL
-		    : (s->addr + 1) * 0x27D4EB2F165667C5ULL;
+	x ^= s->sym && !(need & SORT_NEED_IP) ? (uint64_t)(uintptr_t)s->sym * 0x165667B19E3779F9ULL
+					       : (s->addr + 1) * 0x27D4EB2F165667C5ULL;
 	x = mix(x ^ ((uint64_t)s->chain << 16 | (uint64_t)s->cpumode << 8 |
 		     (unsigned char)s->level));
 	if (need & SORT_NEED_THREAD)
@@ -66,7 +77,8 @@ static bool group_eq(const struct hist_sample *a, const struct hist_sample *b,
 		     unsigned need)
 {
 	if (a->comm != b->comm || a->dso != b->dso || a->sym != b->sym ||
-	    (!a->sym && a->addr != b->addr) || a->chain != b->chain ||
+	    ((!a->sym || (need & SORT_NEED_IP)) && a->addr != b->addr) ||
+	    a->chain != b->chain ||
 	    a->level != b->level || a->cpumode != b->cpumode)
 		return false;
 	if ((need & SORT_NEED_THREAD) && a->thread != b->thread)
@@ -123,6 +135,27 @@ static int save_ips(struct hists *h, const struct hist_sample *s, size_t *off)
 	return 0;
 }
 
+/* Whether an entry of this key is found by hash: its comparisons are consistent. */
+static bool key_hashable(const struct sort_list *sl, const struct symbol *sym)
+{
+	return sl->hash_safe && (sym || !(sl->need & SORT_NEED_SYM));
+}
+
+static int add_step(struct hists *h, uint32_t group, uint64_t period)
+{
+	if (h->nr_steps == h->cap_steps) {
+		size_t cap = h->cap_steps ? h->cap_steps * 2 : 1024;
+		struct hist_step *v = realloc(h->steps, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		h->steps = v;
+		h->cap_steps = cap;
+	}
+	h->steps[h->nr_steps++] = (struct hist_step){ group, period };
+	return 0;
+}
+
 int hists__add(struct hists *h, const struct hist_sample *s)
 {
 	unsigned need = h->sl->need;
@@ -139,7 +172,7 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 		if (group_eq(&g->s, s, need)) {
 			g->period += s->period;
 			g->count++;
-			return 0;
+			return add_step(h, h->hash[i] - 1, s->period);
 		}
 		i = (i + 1) & (h->hash_cap - 1);
 	}
@@ -159,15 +192,19 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 	g->s.ips = NULL;
 	g->period = s->period;
 	g->count = 1;
+	g->stable = false;
+	g->done = false;
 	h->hash[i] = (uint32_t)++h->nr_groups;
-	return 0;
+	return add_step(h, (uint32_t)h->nr_groups - 1, s->period);
 }
 
 /* ---- entries from groups ------------------------------------------------------ */
 
-/* Where a group's period goes in one callchain item: (entry, group, first frame). */
+/* Where a group's samples go in one callchain item: (entry, group, first frame), in
+ * the order of their first samples. */
 struct occurrence {
 	uint32_t entry, group, skip;
+	uint64_t period, count;
 };
 
 /*
@@ -186,11 +223,13 @@ struct builder {
 	uint32_t *alias;		/* after collapse: the entry each one merged into */
 	struct occurrence *occ;
 	size_t nr_occ, cap_occ;
+	uint32_t *occ_hash;		/* occurrences of unstable groups: index + 1 */
+	size_t occ_hash_cap, nr_occ_hashed;
 };
 
 static bool hashable(const struct sort_list *sl, const struct hist_entry *e)
 {
-	return !(sl->need & SORT_NEED_MAP) && (e->sym || !(sl->need & SORT_NEED_SYM));
+	return key_hashable(sl, e->sym);
 }
 
 static uint64_t entry_hash(const struct sort_list *sl, const struct hist_entry *e)
@@ -281,8 +320,56 @@ static long builder_findnew(struct builder *b, const struct hist_entry *proto)
 	return (long)b->nr++;
 }
 
-static int builder_occ(struct builder *b, uint32_t entry, uint32_t group, uint32_t skip)
+static uint64_t occ_hash(uint32_t entry, uint32_t group, uint32_t skip)
 {
+	return mix(((uint64_t)entry << 32 | group) ^ mix(skip));
+}
+
+static int occ_rehash(struct builder *b)
+{
+	size_t cap = b->occ_hash_cap ? b->occ_hash_cap * 2 : 1024;
+	uint32_t *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < b->occ_hash_cap; i++) {
+		const struct occurrence *o;
+		size_t j;
+
+		if (!b->occ_hash[i])
+			continue;
+		o = &b->occ[b->occ_hash[i] - 1];
+		j = occ_hash(o->entry, o->group, o->skip) & (cap - 1);
+		while (t[j])
+			j = (j + 1) & (cap - 1);
+		t[j] = b->occ_hash[i];
+	}
+	free(b->occ_hash);
+	b->occ_hash = t;
+	b->occ_hash_cap = cap;
+	return 0;
+}
+
+/* Count samples into the item (entry, group, skip); `merge`: it may exist already. */
+static int builder_occ(struct builder *b, uint32_t entry, uint32_t group, uint32_t skip,
+		       uint64_t period, uint64_t count, bool merge)
+{
+	size_t i = 0;
+
+	if (merge) {
+		if ((b->nr_occ_hashed + 1) * 2 > b->occ_hash_cap && occ_rehash(b))
+			return -ENOMEM;
+		i = occ_hash(entry, group, skip) & (b->occ_hash_cap - 1);
+		for (; b->occ_hash[i]; i = (i + 1) & (b->occ_hash_cap - 1)) {
+			struct occurrence *o = &b->occ[b->occ_hash[i] - 1];
+
+			if (o->entry == entry && o->group == group && o->skip == skip) {
+				o->period += period;
+				o->count += count;
+				return 0;
+			}
+		}
+	}
 	if (b->nr_occ == b->cap_occ) {
 		size_t cap = b->cap_occ ? b->cap_occ * 2 : 4096;
 		struct occurrence *v = realloc(b->occ, cap * sizeof(*v));
@@ -292,7 +379,11 @@ static int builder_occ(struct builder *b, uint32_t entry, uint32_t group, uint32
 		b->occ = v;
 		b->cap_occ = cap;
 	}
-	b->occ[b->nr_occ++] = (struct occurrence){ entry, group, skip };
+	b->occ[b->nr_occ++] = (struct occurrence){ entry, group, skip, period, count };
+	if (merge) {
+		b->occ_hash[i] = (uint32_t)b->nr_occ;
+		b->nr_occ_hashed++;
+	}
 	return 0;
 }
 
@@ -326,26 +417,28 @@ static struct hist_entry group_entry(const struct hist_group *g)
 }
 
 /*
- * One group's samples: its own entry, and in children mode the entry of every frame
- * of its chain, once per entry key (perf's he_cache).  A frame without a map keeps
- * the level and cpumode of the frame before it (perf leaves al as it was).
+ * Samples of one group (all of a stable group, or one sample of another): their own
+ * entry, and in children mode the entry of every frame of their chain, once per
+ * entry key (perf's he_cache).  A frame without a map keeps the level and cpumode of
+ * the frame before it (perf leaves al as it was).
  */
-static int builder_group(struct builder *b, const struct hists *h,
-			 const struct hists_print_opts *o, uint32_t gi, uint32_t *ids,
-			 long *cache)
+static int builder_step(struct builder *b, const struct hists *h,
+			const struct hists_print_opts *o, uint32_t gi, uint64_t period,
+			uint64_t count, uint32_t *ids, long *cache)
 {
 	const struct hist_group *g = &h->groups[gi];
-	bool graphs = o->cc && o->cc->mode != CALLCHAIN_NONE;
+	bool graphs = o->cc && o->cc->mode != CALLCHAIN_NONE, merge = !g->stable;
+	bool by_sym = (b->sl->need & SORT_NEED_SYM) != 0;
 	uint32_t depth = o->chains ? callchains__depth(o->chains, g->s.chain) : 0, nc = 0;
 	struct hist_entry proto = group_entry(g);
 	long e0 = builder_findnew(b, &proto);
 
 	if (e0 < 0)
 		return -ENOMEM;
-	stat_add(&b->v[e0].stat, g->s.cpumode, g->period, g->count);
-	stat_add(&b->v[e0].stat_acc, g->s.cpumode, g->period, g->count);
+	stat_add(&b->v[e0].stat, g->s.cpumode, period, count);
+	stat_add(&b->v[e0].stat_acc, g->s.cpumode, period, count);
 	if (depth && graphs) {
-		if (builder_occ(b, (uint32_t)e0, gi, 0))
+		if (builder_occ(b, (uint32_t)e0, gi, 0, period, count, merge))
 			return -ENOMEM;
 		if (b->v[e0].max_depth < depth)
 			b->v[e0].max_depth = depth;
@@ -356,6 +449,7 @@ static int builder_group(struct builder *b, const struct hists *h,
 	cache[nc++] = e0;
 	for (uint32_t pos = 0; pos < depth; pos++) {
 		const struct cc_frame *f = callchains__frame(o->chains, ids[pos]);
+		struct hist_entry tmp;
 		bool seen = false;
 		long e;
 
@@ -370,18 +464,29 @@ static int builder_group(struct builder *b, const struct hists *h,
 		proto.map_start = f->map_start;
 		proto.map_end = f->map_end;
 		proto.map_pgoff = f->map_pgoff;
-		for (uint32_t k = 0; k < nc && !seen; k++)
-			seen = !sort_list__cmp(b->sl, &proto, &b->v[cache[k]]);
+		/* perf compares with a he_tmp that has no socket and no time */
+		tmp = proto;
+		tmp.socket = 0;
+		tmp.time = 0;
+		for (uint32_t k = 0; k < nc && !seen; k++) {
+			const struct hist_entry *c = &b->v[cache[k]];
+
+			/* perf's quick check first: with a symbol key, entries of other
+			 * symbols (or addresses) differ */
+			if (by_sym && (c->sym != tmp.sym || (!c->sym && c->ip != tmp.ip)))
+				continue;
+			seen = !sort_list__cmp(b->sl, &tmp, c);
+		}
 		if (seen)
 			continue;
 		e = builder_findnew(b, &proto);
 		if (e < 0)
 			return -ENOMEM;
 		cache[nc++] = e;
-		stat_add(&b->v[e].stat_acc, proto.cpumode, g->period, g->count);
+		stat_add(&b->v[e].stat_acc, proto.cpumode, period, count);
 		if (!graphs)
 			continue;
-		if (builder_occ(b, (uint32_t)e, gi, pos))
+		if (builder_occ(b, (uint32_t)e, gi, pos, period, count, merge))
 			return -ENOMEM;
 		if (b->v[e].max_depth < depth - pos)
 			b->v[e].max_depth = depth - pos;
@@ -389,7 +494,193 @@ static int builder_group(struct builder *b, const struct hists *h,
 	return 0;
 }
 
-static int builder_run(struct builder *b, const struct hists *h,
+/* The unresolved keys of one class (entries equal up to the symbol key). */
+struct key_class {
+	struct hist_entry proto;	/* the class's key attributes */
+	uint32_t idx;			/* in creation order */
+	bool used;
+};
+
+/* An unresolved key's address, by class. */
+struct class_addr {
+	uint32_t cls;
+	uint64_t addr;
+};
+
+struct classes {
+	struct key_class *v;
+	size_t cap, nr;
+	struct class_addr *addrs;	/* pass 1 */
+	size_t nr_addrs, cap_addrs;
+	bool *consistent;		/* per class index, after pass 1 */
+};
+
+static uint64_t class_hash(const struct sort_list *sl, const struct hist_entry *e)
+{
+	unsigned need = sl->class_need;
+	uint64_t x = 0x9876543;
+
+	if (need & SORT_NEED_COMM)
+		x = mix(x ^ (uint64_t)(uintptr_t)e->comm);
+	if (need & SORT_NEED_DSO)
+		x = mix(x ^ (uint64_t)(uintptr_t)e->dso);
+	if (need & SORT_NEED_THREAD)
+		x = mix(x ^ (uint32_t)(e->thread ? e->thread->tid : -1));
+	if (need & SORT_NEED_CPU)
+		x = mix(x ^ (uint32_t)e->cpu ^ (uint64_t)(uint32_t)e->socket << 32);
+	if (need & SORT_NEED_TIME)
+		x = mix(x ^ e->time);
+	return x;
+}
+
+/* The class of e (created empty if new); NULL on ENOMEM. */
+static struct key_class *class_of(struct classes *c, const struct sort_list *sl,
+				  const struct hist_entry *e)
+{
+	size_t i;
+
+	if ((c->nr + 1) * 2 > c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 256;
+		struct key_class *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (size_t k = 0; k < c->cap; k++) {
+			if (!c->v[k].used)
+				continue;
+			i = class_hash(sl, &c->v[k].proto) & (cap - 1);
+			while (v[i].used)
+				i = (i + 1) & (cap - 1);
+			v[i] = c->v[k];
+		}
+		free(c->v);
+		c->v = v;
+		c->cap = cap;
+	}
+	for (i = class_hash(sl, e) & (c->cap - 1); c->v[i].used; i = (i + 1) & (c->cap - 1))
+		if (!sort_list__class_cmp(sl, e, &c->v[i].proto))
+			return &c->v[i];
+	c->v[i] = (struct key_class){ .proto = *e, .idx = (uint32_t)c->nr, .used = true };
+	c->nr++;
+	return &c->v[i];
+}
+
+/* Visit the unresolved keys of a group's samples (its own and its frames'). */
+static int group_keys(const struct builder *b, const struct hists *h,
+		      const struct hists_print_opts *o, const struct hist_group *g,
+		      uint32_t *ids, struct classes *c, bool check)
+{
+	uint32_t depth = o->children && o->chains ?
+			 callchains__depth(o->chains, g->s.chain) : 0;
+	struct hist_entry e = group_entry(g);
+
+	if (depth)
+		callchains__frames(o->chains, g->s.chain, ids);
+	for (uint32_t pos = 0; pos <= depth; pos++) {
+		struct key_class *k;
+
+		if (pos) {
+			const struct cc_frame *f = callchains__frame(o->chains, ids[pos - 1]);
+
+			e.dso = f->dso;
+			e.sym = f->sym;
+			e.ip = h->ips[g->ips + pos - 1];
+		}
+		if (e.sym)
+			continue;
+		k = class_of(c, b->sl, &e);
+		if (!k)
+			return -ENOMEM;
+		if (check && !c->consistent[k->idx])
+			return 1;
+		if (!check && c->nr_addrs == c->cap_addrs) {
+			size_t cap = c->cap_addrs ? c->cap_addrs * 2 : 1024;
+			struct class_addr *v = realloc(c->addrs, cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			c->addrs = v;
+			c->cap_addrs = cap;
+		}
+		if (!check)
+			c->addrs[c->nr_addrs++] = (struct class_addr){ k->idx, e.ip };
+	}
+	return 0;
+}
+
+static int class_addr_cmp(const void *pa, const void *pb)
+{
+	const struct class_addr *a = pa, *b = pb;
+
+	if (a->cls != b->cls)
+		return a->cls < b->cls ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/*
+ * A class is consistent when perf's signed differences order its addresses like a
+ * line: when they fit in an arc of the 2^64 circle shorter than 2^63, i.e. some gap
+ * between neighbours (the wrap-around one included) is longer than 2^63.
+ */
+static int classes_decide(struct classes *c)
+{
+	c->consistent = calloc(c->nr ? c->nr : 1, sizeof(*c->consistent));
+	if (!c->consistent)
+		return -ENOMEM;
+	if (c->nr_addrs)
+		qsort(c->addrs, c->nr_addrs, sizeof(*c->addrs), class_addr_cmp);
+	for (size_t i = 0, j; i < c->nr_addrs; i = j) {
+		uint64_t first = c->addrs[i].addr, last = first, gap = 0;
+
+		for (j = i + 1; j < c->nr_addrs && c->addrs[j].cls == c->addrs[i].cls; j++) {
+			uint64_t d = c->addrs[j].addr - c->addrs[j - 1].addr;
+
+			if (d > gap)
+				gap = d;
+			last = c->addrs[j].addr;
+		}
+		if (first == last || first - last > gap)	/* the wrap-around gap */
+			gap = first - last;
+		c->consistent[c->addrs[i].cls] = first == last || gap > (1ULL << 63);
+	}
+	return 0;
+}
+
+/*
+ * Which groups are stable.  perf finds entries by searching a tree whose order is
+ * the keys'; for unresolved entries the symbol key compares addresses by the sign of
+ * their difference, which is not always consistent (classes_decide()).  A group whose
+ * unresolved keys all lie in consistent classes (entries equal before the symbol
+ * key) finds its entries like a hash would, sample after sample; the others are
+ * replayed sample by sample.
+ */
+static int mark_stable(const struct builder *b, struct hists *h,
+		       const struct hists_print_opts *o, uint32_t *ids)
+{
+	struct classes c = { 0 };
+	int err = 0;
+
+	if (!b->sl->hash_safe || !(b->sl->need & SORT_NEED_SYM)) {
+		for (size_t i = 0; i < h->nr_groups; i++)
+			h->groups[i].stable = b->sl->hash_safe;
+		return 0;
+	}
+	for (size_t i = 0; i < h->nr_groups && !err; i++)
+		err = group_keys(b, h, o, &h->groups[i], ids, &c, false);
+	if (!err)
+		err = classes_decide(&c);
+	for (size_t i = 0; i < h->nr_groups && err >= 0; i++) {
+		err = group_keys(b, h, o, &h->groups[i], ids, &c, true);
+		h->groups[i].stable = err == 0;
+	}
+	free(c.v);
+	free(c.addrs);
+	free(c.consistent);
+	return err < 0 ? err : 0;
+}
+
+/* perf's sample-by-sample entry creation, replayed from the steps. */
+static int builder_run(struct builder *b, struct hists *h,
 		       const struct hists_print_opts *o)
 {
 	uint32_t max_depth = 0;
@@ -407,8 +698,18 @@ static int builder_run(struct builder *b, const struct hists *h,
 	cache = malloc(((size_t)max_depth + 2) * sizeof(*cache));
 	if (!ids || !cache)
 		err = -ENOMEM;
-	for (size_t i = 0; i < h->nr_groups && !err; i++)
-		err = builder_group(b, h, o, (uint32_t)i, ids, cache);
+	if (!err)
+		err = mark_stable(b, h, o, ids);
+	for (size_t i = 0; i < h->nr_steps && !err; i++) {
+		const struct hist_step *st = &h->steps[i];
+		struct hist_group *g = &h->groups[st->group];
+
+		if (!g->stable)
+			err = builder_step(b, h, o, st->group, st->period, 1, ids, cache);
+		else if (!g->done)
+			err = builder_step(b, h, o, st->group, g->period, g->count, ids, cache);
+		g->done = true;
+	}
 	free(ids);
 	free(cache);
 	return err;
@@ -425,10 +726,10 @@ static void stat_merge(struct hist_stat *into, const struct hist_stat *from)
 }
 
 /*
- * perf's collapse: the entries, in the input tree's order, go into a new tree (same
- * comparison); an entry the search finds equal is merged into the one found (its
- * periods added; its call graph too, but not its depth).  Writes the collapsed
- * tree's order to `order` and returns its length.
+ * perf's collapse (when a key has a collapse function, like comm): the entries, in
+ * the input tree's order, go into a new tree (same comparison); an entry the search
+ * finds equal is merged into the one found (its periods added; its call graph too,
+ * but not its depth).  Writes the resulting order to `order` and returns its length.
  */
 static size_t builder_collapse(struct builder *b, uint32_t *order, uint32_t *stack)
 {
@@ -437,6 +738,8 @@ static size_t builder_collapse(struct builder *b, uint32_t *order, uint32_t *sta
 
 	for (size_t i = 0; i < b->nr; i++)
 		b->alias[i] = (uint32_t)i;
+	if (!b->sl->need_collapse)	/* perf goes on from its input tree */
+		return n;
 	/* the input tree's arrays are reused: its order is saved in `order` */
 	t = b->in;
 	t.root = RBTREE_NIL;
@@ -489,7 +792,7 @@ static struct callchain_item *builder_items(struct builder *b, const struct hist
 
 		items[e->first_item + e->nr_items++] = (struct callchain_item){
 			.leaf = g->s.chain, .skip = oc->skip, .ips = h->ips + g->ips,
-			.period = g->period, .count = g->count,
+			.period = oc->period, .count = oc->count,
 		};
 	}
 	return items;
@@ -501,6 +804,7 @@ static void builder_exit(struct builder *b)
 	free(b->hash);
 	free(b->alias);
 	free(b->occ);
+	free(b->occ_hash);
 	rbtree__exit(&b->in);
 }
 
@@ -618,6 +922,10 @@ int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 		if (err || !graphs || !e->nr_items)
 			continue;
 		cp.parent_total = o->children ? e->stat_acc.period : e->stat.period;
+		/* an entry's chains weigh at most the entry: under an absolute threshold
+		 * no branch of it would print */
+		if (o->cc->mode != CALLCHAIN_GRAPH_REL && cp.parent_total < cp.min_hit)
+			continue;
 		err = callchains__fprintf(o->chains, items + e->first_item, e->nr_items, &cp,
 					  out);
 	}

@@ -59,6 +59,7 @@ struct hist_sample {
 };
 
 struct hist_group;
+struct hist_step;
 
 struct hists {
 	const struct sort_list *sl;	/* borrowed: keys and columns */
@@ -68,6 +69,9 @@ struct hists {
 	size_t hash_cap;
 	uint64_t *ips;			/* owned: the groups' first-sample addresses */
 	size_t nr_ips, cap_ips;
+	struct hist_step *steps;	/* owned: samples in order (see hist.c) */
+	size_t nr_steps, cap_steps;
+	struct callchains *chains;	/* borrowed: the chains samples refer to */
 	uint64_t total_period;		/* event count */
 	uint64_t nr_samples;
 	bool has_callchains;		/* the event records callchains */
@@ -84,18 +88,34 @@ struct hists_print_opts {
 	uint64_t time_quantum;		/* ns: the time key's resolution */
 };
 
-/** @brief An empty histogram keyed as @p sl says (sl must outlive it). */
-void hists__init(struct hists *h, const struct sort_list *sl);
+/**
+ * @brief An empty histogram keyed as @p sl says, of samples whose chains are in
+ *        @p chains (may be NULL).
+ * Ownership: both are borrowed and must outlive the histogram.
+ * Thread safety: the histogram's thread.  Format: none.
+ */
+void hists__init(struct hists *h, const struct sort_list *sl, struct callchains *chains);
+
+/** @brief Free what the histogram owns (a second call is harmless). */
 void hists__exit(struct hists *h);
 
-/** @brief Account one sample. @return 0 or -ENOMEM. */
+/**
+ * @brief Account one sample (in perf's delivery order: the order decides which entry
+ *        perf's searches find).
+ * @param s  copied, and its chain addresses with it
+ * @return 0 or -ENOMEM.
+ * Thread safety: the histogram's thread.  Format: PERF_RECORD_SAMPLE.
+ */
 int hists__add(struct hists *h, const struct hist_sample *s);
 
 /**
  * @brief Print the entries like perf 6.1 `perf report --stdio`: the "# Samples" and
  *        "# Event count" lines, the column headers, one line per entry with its call
  *        graph, and the two blank lines perf prints after each event.
- * @return 0 or -ENOMEM.
+ * @param event_name  the event's name as perf prints it
+ * @return 0 or -ENOMEM (output may then be partial).
+ * Thread safety: the histogram's thread; uses scratch space in o->chains.
+ * Format: none (perf report --stdio).
  */
 int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 		   const char *event_name, FILE *out);

@@ -389,6 +389,21 @@ int machine__preload_kernel(struct machine *m, struct workqueue *wq)
 	return workqueue__queue(wq, preload_job, k);
 }
 
+static void load_kernel_job(void *kdso)
+{
+	/* -ENOMEM here leaves the dso unloaded: the first lookup loads it again */
+	(void)dso__load(kdso);
+}
+
+int machine__load_kernel(struct machine *m, struct workqueue *wq)
+{
+	struct dso *k = dsos__kernel(m->dsos);
+
+	if (!k)
+		return -ENOMEM;
+	return workqueue__queue(wq, load_kernel_job, k);
+}
+
 int machine__apply_build_ids(struct machine *m, const struct features *f)
 {
 	for (size_t i = 0; i < f->nr_build_ids; i++) {
@@ -520,10 +535,11 @@ static int process_fork(struct machine *m, const struct record_ref *ref,
 		if (!child->maps)
 			return -ENOMEM;
 	}
-	if (default_comm(m, parent))
-		return -ENOMEM;
-	child->comm = parent->comm;
-	child->comm_set = parent->comm_set;
+	/* a parent that never had a COMM passes no name on: the child stays ":<tid>" */
+	if (parent->comm_set) {
+		child->comm = parent->comm;
+		child->comm_set = true;
+	}
 	/* perf's thread__fork: the parent's name, timed at the fork, if it had one */
 	if (parent->comm_set && !comm__push(child, parent->comm, s ? s->time : 0, false))
 		return -ENOMEM;
@@ -587,19 +603,20 @@ void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 	al->addr = ip;
 	if (t)
 		default_comm(m, t);
+	/* perf (host mode): kernel and user samples have maps; every other cpumode
+	 * (unknown, hypervisor, guest) is level 'H' without a map */
 	switch (cpumode) {
 	case MISC_KERNEL:
-	case MISC_GUEST_KERNEL:
 		al->level = 'k';
 		mp = &m->kernel_maps;
 		break;
-	case MISC_HYPERVISOR:
-		al->level = 'H';
-		return;
-	default:
+	case MISC_USER:
 		al->level = '.';
 		mp = t ? t->maps : NULL;
 		break;
+	default:
+		al->level = 'H';
+		return;
 	}
 	if (!mp)
 		return;

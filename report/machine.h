@@ -94,6 +94,19 @@ struct workqueue;
  */
 int machine__preload_kernel(struct machine *m, struct workqueue *wq);
 
+/**
+ * @brief Queue the loading of the kernel's symbols on wq (dso__load(): the file
+ *        machine__preload_kernel() read ahead on the same wq is used, fixed up with
+ *        the kernel MMAP's reference symbol), so that the first kernel sample finds
+ *        them loaded.  Call after the kernel MMAP ("[kernel.kallsyms]_text") was
+ *        processed; until the job is done the caller must not process another such
+ *        MMAP nor look up kernel addresses (workqueue__flush(wq) first).
+ * @return 0 or -ENOMEM.
+ * Thread safety: the replaying thread queues; the job touches only the kernel dso.
+ * Format: kernel MMAP reference symbol (pgoff = its address at record time).
+ */
+int machine__load_kernel(struct machine *m, struct workqueue *wq);
+
 /** @brief The thread (created on first use, as perf's findnew does), or NULL on ENOMEM. */
 struct thread *machine__findnew_thread(struct machine *m, int32_t pid, int32_t tid);
 

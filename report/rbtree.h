@@ -36,7 +36,8 @@ void rbtree__init(struct rbtree *t);
 /** @brief Free the storage; the tree is empty afterwards. */
 void rbtree__exit(struct rbtree *t);
 
-/** @brief Make room for node ids 0 .. n-1 (keeps the tree). @return 0 or -ENOMEM. */
+/** @brief Make room for node ids 0 .. n-1 (keeps the tree). @return 0 or -ENOMEM.
+ *  Thread safety: the tree's thread. */
 int rbtree__reserve(struct rbtree *t, size_t n);
 
 /**

@@ -44,6 +44,7 @@ struct sort_dim {
 	int (*sort)(const struct hist_entry *a, const struct hist_entry *b);
 	size_t (*print)(const struct hist_entry *e, char *buf, size_t len, size_t width);
 	unsigned need;			/* enum sort_need */
+	bool collapse;			/* perf's se_collapse: entries are collapsed */
 	bool unsupported;		/* perf has it, dirreport does not (yet) */
 };
 
@@ -135,7 +136,23 @@ static int c_dso(const struct hist_entry *a, const struct hist_entry *b)
 }
 
 /* perf's sort__sym_cmp: addresses of unresolved entries, symbol starts and ends. */
+static int c_sym_nodso(const struct hist_entry *a, const struct hist_entry *b);
+
+/* perf's sort__sym_cmp without a dso key: symbol addresses are relative to their
+ * dso, so dsos are compared first */
 static int c_sym(const struct hist_entry *a, const struct hist_entry *b)
+{
+	int c;
+
+	if (!a->sym && !b->sym)
+		return cmp_diff(a->ip, b->ip);
+	if ((c = c_dso(a, b)))
+		return c;
+	return c_sym_nodso(a, b);
+}
+
+/* ... and with a dso key (which compares them on its own) */
+static int c_sym_nodso(const struct hist_entry *a, const struct hist_entry *b)
 {
 	if (!a->sym && !b->sym)
 		return cmp_diff(a->ip, b->ip);
@@ -200,13 +217,6 @@ static int c_sym_size(const struct hist_entry *a, const struct hist_entry *b)
 	return sa < sb ? -1 : sa > sb;
 }
 
-static int c_none(const struct hist_entry *a, const struct hist_entry *b)
-{
-	(void)a;
-	(void)b;
-	return 0;
-}
-
 /* ---- sort entries: text --------------------------------------------------------- */
 
 static size_t p_comm(const struct hist_entry *e, char *buf, size_t len, size_t width)
@@ -236,7 +246,8 @@ static size_t p_sym(const struct hist_entry *e, char *buf, size_t len, size_t wi
 		if (e->sym->type == 1 /* STT_OBJECT */)
 			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(e->sym),
 				       e->ip - e->sym_unmapped_start);
-		return n + put(buf + n, len - n, "%.*s", width > n ? (int)(width - n) : 0,
+		/* a negative precision (a narrow -w) does not cut */
+		return n + put(buf + n, len - n, "%.*s", (int)width - (int)n,
 			       symbol__name(e->sym));
 	}
 	if (!e->ip)	/* "%-#.*llx" prints no 0x for zero */
@@ -320,12 +331,14 @@ static const struct sort_dim hpp_dims[DIM_NR_HPP] = {
 /* Self in children mode: the overhead column renamed. */
 static const struct sort_dim self_dim = HPP("overhead", "Self", 8, true, v_period);
 
+/* perf's sort_sym_ipc_null: compares like the symbol key */
 static const struct sort_dim ipc_dim =
-	SE("ipc_null", "IPC   [IPC Coverage]", HISTC_IPC, c_none, NULL, p_ipc, 0);
+	SE("ipc_null", "IPC   [IPC Coverage]", HISTC_IPC, c_sym, NULL, p_ipc, SORT_NEED_SYM);
 
 static const struct sort_dim se_dims[] = {
 	SE("pid", "    Pid:Command", HISTC_THREAD, c_pid, NULL, p_pid, SORT_NEED_THREAD),
-	SE("comm", "Command", HISTC_COMM, c_comm, NULL, p_comm, SORT_NEED_COMM),
+	{ .name = "comm", .kind = DIM_SE, .header = "Command", .histc = HISTC_COMM,
+	  .cmp = c_comm, .print = p_comm, .need = SORT_NEED_COMM, .collapse = true },
 	SE("dso", "Shared Object", HISTC_DSO, c_dso, NULL, p_dso, SORT_NEED_DSO),
 	SE("symbol", "Symbol", HISTC_SYMBOL, c_sym, s_sym, p_sym, SORT_NEED_SYM),
 	SE_TODO("parent"),
@@ -350,7 +363,7 @@ static const struct sort_dim se_dims[] = {
 	SE_TODO("ins_lat"),
 	SE_TODO("local_p_stage_cyc"),
 	SE_TODO("p_stage_cyc"),
-	SE("addr", "Address", HISTC_ADDR, c_addr, NULL, p_addr, SORT_NEED_MAP),
+	SE("addr", "Address", HISTC_ADDR, c_addr, NULL, p_addr, SORT_NEED_MAP | SORT_NEED_IP),
 };
 
 #define NR_SE (sizeof(se_dims) / sizeof(se_dims[0]))
@@ -398,6 +411,7 @@ static int add_sort(struct sort_list *l, const struct sort_dim *d)
 		return -EINVAL;
 	l->sorts[l->nr_sorts++] = d;
 	l->need |= d->need;
+	l->need_collapse |= d->collapse;
 	return 0;
 }
 
@@ -410,10 +424,11 @@ static int add_field(struct sort_list *l, const struct sort_dim *d)
 	return 0;
 }
 
-/* The overhead dims in children mode: overhead is "Self". */
+/* The overhead dims in children mode: overhead is "Self" (perf renames it in
+ * perf_hpp__init, which an exact -F skips). */
 static const struct sort_dim *mode_dim(const struct sort_list *l, const struct sort_dim *d)
 {
-	if (l->children && d == &hpp_dims[DIM_OVERHEAD])
+	if (l->children && !l->strict_fields && d == &hpp_dims[DIM_OVERHEAD])
 		return &self_dim;
 	return d;
 }
@@ -439,7 +454,7 @@ static int parse_keys(struct sort_list *l, const char *list, bool fields, char *
 			snprintf(err, errlen, "the %s key `%s' is not implemented",
 				 fields ? "--fields" : "--sort", d->name);
 			ret = -ENOTSUP;
-		} else if (d->acc && !l->children) {
+		} else if (d->acc && !l->children && !l->strict_fields) {
 			continue;	/* perf cancels the children column */
 		} else if (fields) {
 			ret = add_field(l, mode_dim(l, d));
@@ -449,6 +464,30 @@ static int parse_keys(struct sort_list *l, const char *list, bool fields, char *
 	}
 	free(copy);
 	return ret;
+}
+
+/*
+ * Whether a resolved entry can be found by hash rather than by perf's tree search:
+ * its comparisons with every other entry must agree with the tree's order.  Without
+ * a dso key, symbol comparisons of a resolved and an unresolved entry go by dso,
+ * those of two unresolved ones by address only: not consistent.  Addresses of the
+ * addr key compare by the sign of their difference.
+ */
+static bool hash_safe(const struct sort_list *l)
+{
+	bool sym = false;
+
+	for (size_t i = 0; i < l->nr_sorts; i++) {
+		const struct sort_dim *d = l->sorts[i];
+
+		if (d->kind != DIM_SE)
+			continue;
+		if (d->cmp == c_sym)
+			sym = true;
+		else if (d->cmp == c_addr)
+			return false;
+	}
+	return !sym || (l->need & SORT_NEED_DSO);
 }
 
 /* perf's setup_overhead(): sort by overhead (and children) first unless named. */
@@ -498,6 +537,7 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 
 	memset(l, 0, sizeof(*l));
 	l->children = o->children;
+	l->strict_fields = strict_fields;
 	l->field_sep = o->field_sep;
 	if (o->sort_order && o->sort_order[0] == '+') {
 		if (!o->sort_order[1]) {
@@ -520,11 +560,13 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 			keys = k;
 		}
 		full = strict_fields ? strdup(keys) : with_overhead(keys, o->children);
+		/* perf tests its sort_order string: the -s argument, or the default it
+		 * was appended to ("+KEYS") */
+		l->sym_first = !o->field_order && !strncmp(keys, "sym", 3);
 		free(k);
 		if (!full)
 			return -ENOMEM;
 		ret = parse_keys(l, full, false, err, errlen);
-		l->sym_first = !o->field_order && !strncmp(full, "sym", 3);
 		free(full);
 		if (ret)
 			return ret;
@@ -549,20 +591,45 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 	for (size_t i = 0; i < l->nr_sorts && !ret; i++)
 		if (!has(l->fields, l->nr_fields, l->sorts[i]))
 			ret = add_field(l, l->sorts[i]);
-	for (size_t i = 0; i < l->nr_fields && !ret; i++)
-		ret = add_sort(l, l->fields[i]);
 	/* perf 6.1 shows its IPC column with the symbol_size key */
 	for (size_t i = 0; i < l->nr_sorts && !ret && !o->field_order; i++)
 		if (!strcmp(l->sorts[i]->name, "symbol_size"))
 			ret = add_field(l, &ipc_dim);
+	for (size_t i = 0; i < l->nr_fields && !ret; i++)
+		ret = add_sort(l, l->fields[i]);
 	if (!ret && o->col_widths)
 		parse_widths(l, o->col_widths);
+	l->hash_safe = hash_safe(l);
+	for (size_t i = 0; i < l->nr_sorts; i++) {
+		if (l->sorts[i]->kind != DIM_SE)
+			continue;
+		if (l->sorts[i]->cmp == c_sym)
+			break;
+		l->class_need |= l->sorts[i]->need;
+	}
 	if (ret == -EINVAL && !err[0])
 		snprintf(err, errlen, "too many sort keys");
 	return ret;
 }
 
 /* ---- comparisons ------------------------------------------------------------------ */
+
+int sort_list__class_cmp(const struct sort_list *l, const struct hist_entry *a,
+			 const struct hist_entry *b)
+{
+	for (size_t i = 0; i < l->nr_sorts; i++) {
+		const struct sort_dim *d = l->sorts[i];
+		int c;
+
+		if (d->kind != DIM_SE)
+			continue;
+		if (d->cmp == c_sym)
+			return 0;
+		if ((c = d->cmp(a, b)))
+			return c;
+	}
+	return 0;
+}
 
 int sort_list__cmp(const struct sort_list *l, const struct hist_entry *a,
 		   const struct hist_entry *b)
@@ -573,7 +640,9 @@ int sort_list__cmp(const struct sort_list *l, const struct hist_entry *a,
 
 		if (d->kind != DIM_SE)
 			continue;
-		if ((c = d->cmp(a, b)))
+		c = d->cmp == c_sym && (l->need & SORT_NEED_DSO) ? c_sym_nodso(a, b)
+								 : d->cmp(a, b);
+		if (c)
 			return c;
 	}
 	return 0;
@@ -585,6 +654,8 @@ static int value_cmp(const struct sort_list *l, const struct sort_ctx *c,
 {
 	uint64_t va = d->value(a), vb = d->value(b);
 
+	if (d->acc && !l->children)
+		return 0;
 	if (va != vb)
 		return va > vb ? 1 : -1;
 	/* perf's hpp__sort_acc: among one thread's entries, the caller first */
@@ -673,16 +744,15 @@ void sort_widths__finish(struct sort_widths *w, const struct sort_list *l)
 		const struct sort_dim *d = l->fields[i];
 		size_t n;
 
-		if (l->user_len[i]) {
-			n = (size_t)l->user_len[i];
-		} else if (d->kind == DIM_SE) {
-			n = w->col_len[d->histc];
-		} else {
-			n = (size_t)d->len;
-		}
+		size_t natural = d->kind == DIM_SE ? w->col_len[d->histc] : (size_t)d->len;
+
+		n = l->user_len[i] ? (size_t)l->user_len[i] : natural;
 		if (d->kind == DIM_HPP && n < strlen(d->header))
 			n = strlen(d->header);
+		if (d->kind == DIM_HPP && natural < strlen(d->header))
+			natural = strlen(d->header);
 		w->w[i] = n;
+		w->natural[i] = natural;
 	}
 }
 
@@ -700,9 +770,7 @@ void sort_list__fprintf_header(const struct sort_list *l, const struct sort_widt
 
 		if (i)
 			fputs(sep ? sep : "  ", out);
-		if (d->kind == DIM_HPP && sep)
-			fputs(d->header, out);
-		else if (d->kind == DIM_HPP)
+		if (d->kind == DIM_HPP)
 			fprintf(out, "%*s", width, d->header);
 		else
 			fprintf(out, "%-*.*s", width, width, d->header);
@@ -736,9 +804,10 @@ int sort_list__fprintf_entry(const struct sort_list *l, const struct sort_widths
 	size_t cap = 3 + 1, used = 0;
 	char *line;
 
-	/* perf's line buffer: the columns and their separators, plus 3 and its NUL */
+	/* perf's line buffer: the columns and their separators, plus 3 and its NUL
+	 * (as observed, -w widens it but does not narrow it) */
 	for (size_t i = 0; i < l->nr_fields; i++)
-		cap += w->w[i] + (i ? 2 : 0);
+		cap += (w->w[i] > w->natural[i] ? w->w[i] : w->natural[i]) + (i ? 2 : 0);
 	line = malloc(cap);
 	if (!line)
 		return -ENOMEM;
@@ -760,7 +829,9 @@ int sort_list__fprintf_entry(const struct sort_list *l, const struct sort_widths
 					      (d->percent ? 2 : 1);
 			uint64_t v = d->value(e);
 
-			if (d->percent)
+			if (d->acc && !l->children)	/* no children without callchains */
+				n = put(at, cap - used, "%*s", (int)width, "N/A");
+			else if (d->percent)
 				n = put(at, cap - used, " %*.2f%%", len,
 					total ? 100.0 * (double)v / (double)total : 0.0);
 			else

@@ -67,6 +67,7 @@ enum sort_need {
 					 * when the sort order starts with it) */
 	SORT_NEED_DSO = 1 << 5,
 	SORT_NEED_COMM = 1 << 6,
+	SORT_NEED_IP = 1 << 7,		/* addr: samples differ by address */
 };
 
 struct sort_dim;
@@ -83,7 +84,11 @@ struct sort_list {
 	size_t nr_sorts;
 	unsigned need;			/* enum sort_need */
 	bool children;			/* Children column (perf's cumulate) */
+	bool strict_fields;		/* -F without '+': exactly these columns */
 	bool sym_first;			/* the sort order starts with "sym" and no -F */
+	bool hash_safe;			/* resolved entries may be found by hash (hist.c) */
+	bool need_collapse;		/* perf collapses entries (a key like comm) */
+	unsigned class_need;		/* what the keys before the symbol key use */
 	const char *field_sep;		/* -t; NULL: aligned columns */
 };
 
@@ -112,9 +117,18 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 /**
  * @brief perf's hist_entry__cmp / hist_entry__collapse for a new entry a against a
  *        tree node b: < 0 puts a left of b, 0 makes them one entry.
+ * Thread safety: pure.  Format: none.
  */
 int sort_list__cmp(const struct sort_list *l, const struct hist_entry *a,
 		   const struct hist_entry *b);
+
+/**
+ * @brief sort_list__cmp() over the keys before the first symbol key: entries that
+ *        compare equal here compare by symbol (unresolved ones: by address) next.
+ * Thread safety: pure.  Format: none.
+ */
+int sort_list__class_cmp(const struct sort_list *l, const struct hist_entry *a,
+			 const struct hist_entry *b);
 
 /** Context of the output comparison. */
 struct sort_ctx {
@@ -124,6 +138,7 @@ struct sort_ctx {
 
 /**
  * @brief perf's hist_entry__sort(a, b): > 0 puts the new entry a before node b.
+ * Thread safety: pure.  Format: none.
  */
 int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
 			  const struct hist_entry *a, const struct hist_entry *b);
@@ -131,30 +146,35 @@ int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
 /** Column widths of a report (perf's hists col_len, per output field). */
 struct sort_widths {
 	size_t w[SORT_MAX_FIELDS];
+	size_t natural[SORT_MAX_FIELDS];	/* without -w */
 	size_t col_len[16];	/* perf's HISTC_* lengths, see sort.c */
 };
 
-/** @brief Start widths (headers only). */
+/**
+ * @brief Column widths, in three steps: sort_widths__init() (the headers),
+ *        sort_widths__add() for every entry printed (perf's hists__calc_col_len),
+ *        sort_widths__finish() (-w, the value columns).
+ * Thread safety: touch only @p w.  Format: none.
+ */
 void sort_widths__init(struct sort_widths *w, const struct sort_list *l);
-
-/** @brief Widen the columns for one entry (perf's hists__calc_col_len). */
 void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
 		      const struct hist_entry *e);
-
-/** @brief Final column widths: header, user widths. */
 void sort_widths__finish(struct sort_widths *w, const struct sort_list *l);
 
 /**
  * @brief Print the column header lines ("# Overhead  Command ...", the dots line and
  *        "#"; with -t only the first).
+ * Thread safety: pure but for @p out.  Format: none.
  */
 void sort_list__fprintf_header(const struct sort_list *l, const struct sort_widths *w,
 			       FILE *out);
 
 /**
- * @brief Print one entry's line (with its newline), as perf's hist_entry__fprintf.
+ * @brief Print one entry's line (with its newline), as perf's hist_entry__fprintf:
+ *        columns padded to their widths but the last, cut at perf's line buffer.
  * @param total  the event's total period (percent base)
  * @return 0 or -ENOMEM.
+ * Thread safety: pure but for @p out.  Format: none.
  */
 int sort_list__fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
 			     const struct hist_entry *e, uint64_t total, FILE *out);

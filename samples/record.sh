@@ -44,7 +44,10 @@ if want pipe.data; then
 	perf record -q --no-buildid-cache -e cpu-clock -F 2000 -o - -- sh -c "$work" \
 		>samples/pipe.data 2>/dev/null
 fi
-# -a -g: system-wide with callchains; perf adds the dummy:HG side-band event
+# -a -g: system-wide with callchains; perf adds the dummy:HG side-band event.  Other
+# processes of the machine are in it, and their binaries may be gone later (perf and
+# dirreport then agree on printing addresses): the --stdio goldens would go stale, so
+# only -D and --header-only have golden files; --stdio is compared live.
 rec system-g.data -a -g -F 200 -- sh -c "$work"
 # --threads=core -z -g: compressed directory with callchains, one stream per core
 rec threads-core-zg.data --threads=core -z -g -e cpu-clock -F 1000 -- sh -c "$work"

@@ -283,6 +283,17 @@ for s in samples/*.data $fresh; do
 	done
 done
 
+# The usage's synopsis is docs/dirreport.1.md's.
+sed -n '/^## SYNOPSIS/,/^## DESCRIPTION/s/^    //p' docs/dirreport.1.md >"$tmp/synopsis"
+run "$tmp/help" "$tmp/err" "$bin" --help
+sed '/^$/q' "$tmp/help" | sed '$d' >"$tmp/help.synopsis"
+if [ "$rc" -eq 0 ] && cmp -s "$tmp/synopsis" "$tmp/help.synopsis"; then
+	pass "live:help-synopsis"
+else
+	fail "live:help-synopsis" "dirreport --help differs from the SYNOPSIS of docs/dirreport.1.md" \
+		"$tmp/synopsis" "$tmp/help.synopsis"
+fi
+
 # --- malformed ---------------------------------------------------------------------------
 echo "-- malformed (tests/malformed)"
 gen=$BUILD/malformed

@@ -135,6 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!size || !fuzz__tmpdir())
 		return 0;
+	fuzz__save_last(data, size);
 	flags = data[0];
 	parts = fuzz__split(data + 1, size - 1, 4, off, len);
 	if ((flags & 3) == 0 || (flags & 3) == 3) {

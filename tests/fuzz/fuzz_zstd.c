@@ -8,7 +8,8 @@
  *   data.1), compressed here into COMPRESSED records of `chunk` raw bytes each, so
  *   records straddle containers; bit 1: COMPRESSED2 (83) containers instead of 81;
  *   bit 2: each container ends its zstd frame (perf only flushes one long frame);
- *   bits 3-5: chunk = 1, 7, 64, 256, 1000, 4096, 16384 or 32768 bytes.
+ *   bits 3-5: chunk = 1, 7, 64, 256, 1000, 4096, 16384 or 32768 bytes (made larger
+ *   when a file would need more than MAX_CONTAINERS containers).
  * flags bit 0 set: the payload is data.0 as is (FUZZ_SEP: data.0 then data.1), e.g. a
  *   real -z data.N with fuzzed zstd bytes.
  * bit 6: a streaming window of 3 records (else the default).
@@ -28,6 +29,10 @@
 #include "banned.h"
 
 static const size_t chunks[8] = { 1, 7, 64, 256, 1000, 4096, 16384, 32768 };
+
+/* At most this many containers per file: each costs a zstd flush (a frame restart with
+ * bit 2), and thousands of them made an input take 10 ms. */
+#define MAX_CONTAINERS 256
 
 static void container(struct fuzz_buf *out, bool v2, const unsigned char *z, size_t n)
 {
@@ -56,6 +61,9 @@ static int compress(struct fuzz_buf *out, const uint8_t *raw, size_t len, uint8_
 	static ZSTD_CCtx *cctx;
 	static unsigned char z[ZSTD_COMPRESSBOUND(32768) + 64];
 	size_t chunk = chunks[flags >> 3 & 7];
+
+	if (len / chunk > MAX_CONTAINERS)
+		chunk = len / MAX_CONTAINERS + 1;
 
 	if (!cctx && !(cctx = ZSTD_createCCtx()))
 		return -1;
@@ -135,6 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t flags;
 	int err;
 
+	fuzz__save_last(data, size);
 	fuzz_input__init(&in, data, size);
 	flags = fuzz_input__u8(&in);
 	attr = in.p + in.pos;

@@ -182,12 +182,18 @@ static void on_malloc(const volatile void *p, size_t size)
 	FUZZ_CHECK(!alloc_limit || size <= alloc_limit);
 }
 
+static void on_free(const volatile void *p)
+{
+	(void)p;
+}
+
 void fuzz__limit_alloc(size_t max_bytes)
 {
 	static bool installed;
 
+	/* both hooks are required, else nothing is installed */
 	if (!installed)
-		installed = __sanitizer_install_malloc_and_free_hooks(on_malloc, NULL) != 0;
+		installed = __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free) != 0;
 	alloc_limit = max_bytes;
 }
 #else
@@ -196,6 +202,22 @@ void fuzz__limit_alloc(size_t max_bytes)
 	(void)max_bytes;
 }
 #endif
+
+void fuzz__save_last(const void *p, size_t n)
+{
+	static const char *path;
+	static bool checked;
+	FILE *f;
+
+	if (!checked) {
+		path = getenv("FUZZ_LAST");
+		checked = true;
+	}
+	if (!path || !(f = fopen(path, "wb")))
+		return;
+	fwrite(p, 1, n, f);
+	fclose(f);
+}
 
 void fuzz__touch(const void *p, size_t n)
 {

@@ -90,6 +90,13 @@ void fuzz__limit_alloc(size_t max_bytes);
  * multiple of the input. */
 #define FUZZ_ALLOC_LIMIT(n) (((size_t)1 << 20) + 64 * (size_t)(n))
 
+/**
+ * With FUZZ_LAST=PATH in the environment, write each input to PATH before running it:
+ * for crashes that kill the process before libFuzzer can save the input (a corrupted
+ * address space). No-op otherwise.
+ */
+void fuzz__save_last(const void *p, size_t n);
+
 /** Read every byte of p[0..n) (forces AddressSanitizer to check the range). */
 void fuzz__touch(const void *p, size_t n);
 

@@ -1,9 +1,11 @@
 #!/bin/sh
 # tests/fuzz/seed.sh - derive the seed corpora of the fuzz targets from samples/*.data.
 #
-# Run from anywhere: `sh tests/fuzz/seed.sh`. Writes tests/fuzz/corpus/<target>/seed-*
-# (overwriting earlier seeds of the same name, leaving other corpus files alone). Every
-# seed is < 64 KB; the input shapes are described at the top of each tests/fuzz/<target>.c.
+# Run from anywhere: `sh tests/fuzz/seed.sh`. Rewrites tests/fuzz/corpus/<target>/seed-*
+# (other corpus files, e.g. from `make fuzz-merge`, stay). Every samples/*.data is used:
+# regular files, pipe streams and data directories alike (files of 64 KB and more are
+# skipped where a whole file is the seed). Every seed is < 64 KB; the input shapes are
+# described at the top of each tests/fuzz/<target>.c.
 # Needs POSIX sh, od, awk, head, tail, printf (the samples are little-endian).
 set -eu
 cd "$(dirname "$0")/../.."
@@ -24,8 +26,11 @@ byte() { printf "\\$(printf '%03o' "$1")"; }
 u32le() { byte $(($1 & 255)); byte $(($1 >> 8 & 255)); byte $(($1 >> 16 & 255)); byte $(($1 >> 24 & 255)); }
 sep() { printf '%s' "$SEP"; }
 
+TMP=${TMPDIR:-/tmp}/seed.$$
+trap 'rm -f "$TMP".*' EXIT
 for t in fuzz_header fuzz_features fuzz_sample fuzz_dump fuzz_session fuzz_zstd; do
 	mkdir -p "$C/$t"
+	rm -f "$C/$t"/seed-*	# seeds of samples that are gone go too
 done
 
 # records FILE START END: "offset size" of each record in [START, END) (header.size walk)
@@ -64,14 +69,14 @@ attr_prefix() {
 	[ "$_n" -eq 0 ] || bytes "$1" "$3" $((_n * 8))
 }
 
-# --- fuzz_header: whole files ----------------------------------------------------------
-for f in plain callchain; do
-	cp "$S/$f.data" "$C/fuzz_header/seed-$f"
-done
-cp "$S/threads.data/data" "$C/fuzz_header/seed-threads-data"
-cp "$S/threads-z.data/data" "$C/fuzz_header/seed-threads-z-data"
+MAX=65000	# bytes: every seed stays below 64 KB
 
-# --- fuzz_features: [id][body] per feature, and one [0x80][id][u32 len][body]... -----------
+# is_pipe FILE: the second u64 is 16 (pipe header)
+is_pipe() { [ "$(u64 "$1" 8)" = 16 ]; }
+# small FILE...: the files' total size fits a seed
+small() { [ "$(cat "$@" | wc -c | tr -d ' ')" -lt $MAX ]; }
+
+# --- fuzz_features: [id][body] per feature, and one [0x80][id][u32 len][body]... --------
 feature_seeds() {	# FILE NAME
 	_f=$1
 	_ds=$(u64 "$_f" 40)
@@ -86,7 +91,7 @@ feature_seeds() {	# FILE NAME
 			_off=$(u64 "$_f" "$_e")
 			_sz=$(u64 "$_f" $((_e + 8)))
 			_e=$((_e + 16))
-			if [ "$_sz" -lt 60000 ]; then
+			if [ "$_sz" -lt 16384 ]; then
 				{ byte $_id; bytes "$_f" "$_off" "$_sz"; } \
 					>"$C/fuzz_features/seed-$2-$_id"
 				{ byte $_id; u32le "$_sz"; bytes "$_f" "$_off" "$_sz"; } >>"$_multi"
@@ -94,79 +99,122 @@ feature_seeds() {	# FILE NAME
 		fi
 		_id=$((_id + 1))
 	done
+	[ "$(fsize "$_multi")" -lt $MAX ] || rm -f "$_multi"
 }
-feature_seeds "$S/plain.data" plain
-feature_seeds "$S/threads.data/data" threads
-feature_seeds "$S/threads-z.data/data" threads-z
 
-# --- fuzz_sample, fuzz_dump: [flags][attr][ids][records] -------------------------------------
-sample_seeds() {	# FILE NAME ATTR_SOURCE START END
-	_a=$3
+# --- fuzz_sample, fuzz_dump: [flags][attr][nr ids][ids][records] ---------------------------
+# attr_prefix HDRFILE: flags (evsels = attrs, at most 3), the first attr as stored, and
+# the ids of all attrs (at most 7)
+attr_prefix() {
+	_a=$1
 	_aoff=$(u64 "$_a" 24)
+	_atot=$(u64 "$_a" 32)
 	_asz=$(u32 "$_a" $((_aoff + 4)))
-	_idoff=$(u64 "$_a" $((_aoff + _asz)))
-	_nids=$(($(u64 "$_a" $((_aoff + _asz + 8))) / 8))
+	_nattr=$((_atot / (_asz + 16)))
+	[ $_nattr -gt 3 ] && _nattr=3
+	[ $_nattr -lt 1 ] && _nattr=1
+	_ids=
 	_k=0
-	chunks "$1" "$4" "$5" 2048 | while read -r off len; do
+	while [ $_k -lt $_nattr ]; do
+		_e=$((_aoff + _k * (_asz + 16) + _asz))
+		_ids="$_ids $(u64 "$_a" "$_e"):$(($(u64 "$_a" $((_e + 8))) / 8))"
+		_k=$((_k + 1))
+	done
+	byte $(((_nattr - 1) << 1))
+	bytes "$_a" "$_aoff" "$_asz"
+	_n=0
+	for _x in $_ids; do _n=$((_n + ${_x#*:})); done
+	[ $_n -gt 7 ] && _n=7
+	byte $_n
+	for _x in $_ids; do
+		_c=${_x#*:}
+		[ $_c -gt $_n ] && _c=$_n
+		[ $_c -gt 0 ] && bytes "$_a" "${_x%:*}" $((_c * 8))
+		_n=$((_n - _c))
+	done
+}
+sample_seeds() {	# FILE NAME HDRFILE START END
+	_pre=$TMP.pre
+	attr_prefix "$3" >"$_pre"
+	_k=0
+	chunks "$1" "$4" "$5" 2048 | head -n 8 | while read -r off len; do
 		for t in fuzz_sample fuzz_dump; do
-			{ attr_prefix "$_a" "$_aoff" "$_idoff" "$_nids"; bytes "$1" "$off" "$len"; } \
-				>"$C/$t/seed-$2-$_k"
+			{ cat "$_pre"; bytes "$1" "$off" "$len"; } >"$C/$t/seed-$2-$_k"
 		done
 		_k=$((_k + 1))
 	done
+	rm -f "$_pre"
 }
-for f in plain callchain; do
-	sample_seeds "$S/$f.data" "$f" "$S/$f.data" "$(u64 "$S/$f.data" 40)" \
-		$(($(u64 "$S/$f.data" 40) + $(u64 "$S/$f.data" 48)))
-done
-for n in 0 1; do
-	sample_seeds "$S/threads.data/data.$n" "threads-$n" "$S/threads.data/data" 0 \
-		"$(fsize "$S/threads.data/data.$n")"
-done
-# pipe.data: the attr and its ids come from the HEADER_ATTR record at offset 16
-p=$S/pipe.data
-pasz=$(u32 "$p" 28)
-pnids=$((($(u16 "$p" 22) - 8 - pasz) / 8))
-k=0
-chunks "$p" 16 "$(fsize "$p")" 2048 | while read -r off len; do
-	for t in fuzz_sample fuzz_dump; do
-		{ attr_prefix "$p" 24 $((24 + pasz)) "$pnids"; bytes "$p" "$off" "$len"; } \
-			>"$C/$t/seed-pipe-$k"
-	done
-	k=$((k + 1))
-done
 
-# --- fuzz_session: [flags][file] or [flags][data] SEP [data.0] SEP [data.1] ---------------------
-for f in plain callchain; do
-	{ byte 1; cat "$S/$f.data"; } >"$C/fuzz_session/seed-$f"
-	# window 1 compared with the default window, twice delivered, then -D
-	{ byte $((1 | 0x04 | 0x20 | 0x80)); cat "$S/$f.data"; } >"$C/fuzz_session/seed-$f-w1-dump"
+# --- per sample -------------------------------------------------------------------------
+for f in "$S"/*.data; do
+	n=$(basename "$f" .data)
+	if [ -d "$f" ]; then
+		# a data directory: data + the first three data.N
+		set -- $(cd "$f" && ls data.* 2>/dev/null | head -n 3)
+		[ -f "$f/data" ] || continue
+		small "$f/data" && cp "$f/data" "$C/fuzz_header/seed-$n-data"
+		feature_seeds "$f/data" "$n"
+		for d in "$@"; do
+			sample_seeds "$f/$d" "$n-${d#data.}" "$f/data" 0 "$(fsize "$f/$d")"
+		done
+		for fl in 0 $((0x08 | 0x20 | 0x80)); do
+			{ byte $fl; cat "$f/data"; for d in "$@"; do sep; cat "$f/$d"; done; } \
+				>"$C/fuzz_session/seed-$n-$fl"
+			[ "$(fsize "$C/fuzz_session/seed-$n-$fl")" -lt $MAX ] ||
+				rm -f "$C/fuzz_session/seed-$n-$fl"
+		done
+		# fuzz_zstd: [flags][attr][data.0] SEP [data.1]
+		[ $# -ge 1 ] || continue
+		aoff=$(u64 "$f/data" 24)
+		asz=$(u32 "$f/data" $((aoff + 4)))
+		d0=$f/$1 d1=$f/${2:-$1}
+		zs() {	# SUFFIX FLAGS
+			{ byte "$2"; bytes "$f/data" "$aoff" "$asz"; cat "$d0"; sep; cat "$d1"; } \
+				>"$C/fuzz_zstd/seed-$n-$1"
+		}
+		t=$(u32 "$d0" 0)
+		if [ "$t" = 81 ] || [ "$t" = 83 ]; then
+			# compressed data.N as they are (flags bit 0), also with window 3, twice
+			zs raw 1
+			zs raw-w3 $((1 | 0x40 | 0x80))
+		else
+			# raw records, compressed by the target: chunks of 256 and 16384 bytes,
+			# COMPRESSED2, one frame per container, window 3, twice
+			zs c256 $((3 << 3))
+			zs c16k-v2 $((6 << 3 | 2 | 0x80))
+			zs c7-end-w3 $((1 << 3 | 4 | 0x40))
+		fi
+	elif is_pipe "$f"; then
+		small "$f" || continue
+		{ byte 2; cat "$f"; } >"$C/fuzz_session/seed-$n"
+		{ byte $((2 | 0x80)); cat "$f"; } >"$C/fuzz_session/seed-$n-dump"
+		# the attr and its ids come from the HEADER_ATTR record at offset 16
+		pasz=$(u32 "$f" 28)
+		pnids=$((($(u16 "$f" 22) - 8 - pasz) / 8))
+		[ $pnids -gt 7 ] && pnids=7
+		pre=$TMP.pre
+		{ byte 0; bytes "$f" 24 "$pasz"; byte $pnids
+		  [ $pnids -eq 0 ] || bytes "$f" $((24 + pasz)) $((pnids * 8)); } >"$pre"
+		k=0
+		chunks "$f" 16 "$(fsize "$f")" 2048 | head -n 8 | while read -r off len; do
+			for t in fuzz_sample fuzz_dump; do
+				{ cat "$pre"; bytes "$f" "$off" "$len"; } >"$C/$t/seed-$n-$k"
+			done
+			k=$((k + 1))
+		done
+		rm -f "$pre"
+	else
+		small "$f" && cp "$f" "$C/fuzz_header/seed-$n"
+		feature_seeds "$f" "$n"
+		ds=$(u64 "$f" 40)
+		sample_seeds "$f" "$n" "$f" "$ds" $((ds + $(u64 "$f" 48)))
+		small "$f" || continue
+		{ byte 1; cat "$f"; } >"$C/fuzz_session/seed-$n"
+		# window 1 compared with the default window, twice delivered, then -D
+		{ byte $((1 | 0x04 | 0x20 | 0x80)); cat "$f"; } >"$C/fuzz_session/seed-$n-w1-dump"
+	fi
 done
-{ byte 2; cat "$S/pipe.data"; } >"$C/fuzz_session/seed-pipe"
-{ byte $((2 | 0x80)); cat "$S/pipe.data"; } >"$C/fuzz_session/seed-pipe-dump"
-for d in threads threads-z; do
-	for fl in 0 $((0x08 | 0x20 | 0x80)); do
-		{ byte $fl; cat "$S/$d.data/data"; sep; cat "$S/$d.data/data.0"; sep
-		  cat "$S/$d.data/data.1"; } >"$C/fuzz_session/seed-$d-$fl"
-	done
-done
-
-# --- fuzz_zstd: [flags][attr][data.0] SEP [data.1] -------------------------------------------
-zstd_seed() {	# NAME FLAGS DIR
-	_a=$3/data
-	_aoff=$(u64 "$_a" 24)
-	_asz=$(u32 "$_a" $((_aoff + 4)))
-	{ byte "$2"; bytes "$_a" "$_aoff" "$_asz"; cat "$3/data.0"; sep; cat "$3/data.1"; } \
-		>"$C/fuzz_zstd/seed-$1"
-}
-# raw records compressed by the target: chunks of 256 (flags 3 << 3), 16384 (6 << 3) bytes,
-# COMPRESSED2 (bit 1), one frame per container (bit 2), window 3 (bit 6), twice (bit 7)
-zstd_seed threads-c256 $((3 << 3)) "$S/threads.data"
-zstd_seed threads-c16k-v2 $((6 << 3 | 2 | 0x80)) "$S/threads.data"
-zstd_seed threads-c7-end $((1 << 3 | 4 | 0x40)) "$S/threads.data"
-# the -z recording's data.N as they are
-zstd_seed threads-z 1 "$S/threads-z.data"
-zstd_seed threads-z-w3 $((1 | 0x40 | 0x80)) "$S/threads-z.data"
 
 # --- cross-endian (big-endian) inputs, hand-made: no sample is big-endian ------------------
 be16() { byte $(($1 >> 8 & 255)); byte $(($1 & 255)); }

@@ -327,7 +327,7 @@ START_TEST(test_hist_children)
 	callchain_param__init(&prm);
 	ck_assert_int_eq(callchain_param__parse(&prm, "graph,0,caller"), 0);
 	ck_assert_int_eq(sort_list__setup(&sl, &so, msg, sizeof(msg)), 0);
-	hists__init(&h, &sl);
+	hists__init(&h, &sl, cc);
 	h.has_callchains = true;
 	/* main -> f (sampled in f), twice; main -> g once */
 	s.addr = 0x200;

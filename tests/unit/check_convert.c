@@ -468,7 +468,7 @@ static void feed_workload(struct feed *f, struct fake_kernel *k, bool ready_half
 START_TEST(test_convert_export_deferred)
 {
 	struct fake_kernel k = { 0 };
-	struct export_kernel_wait w = { fake_ready, fake_wait, &k };
+	struct export_kernel_wait w = { .ready = fake_ready, .wait = fake_wait, .ctx = &k };
 	struct feed direct, deferred;
 
 	feed_init(&direct, EXPORT_CALLCHAINS);
