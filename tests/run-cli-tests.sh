@@ -68,6 +68,11 @@ bin=$(cd "$BUILD" 2>/dev/null && pwd)/dirreport
 TIMEOUT=${TIMEOUT:-60}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli-tests.XXXXXX") || exit 2
+# An empty home: perf and dirreport both consult the build-id cache in ~/.debug, which
+# differs from machine to machine (every perf record fills it); CI starts without one.
+mkdir -p "$tmp/home"
+HOME=$tmp/home
+export HOME
 trap 'rm -rf "$tmp"' EXIT INT TERM
 # shellcheck disable=SC3045 # dash and bash both have ulimit -c; no core files
 ulimit -c 0 2>/dev/null
