@@ -216,7 +216,10 @@ damaged:
 				 (unsigned long long)sec[f].offset,
 				 (unsigned long long)sec[f].size);
 	}
-	for (unsigned f = 0; cut_at && f < FEAT_BITS; f++)
+	/* Fuzzing found: an empty body placed past the end is not an error above, but
+	 * without cut_at its offset was handed out and callers formed buf + offset past
+	 * the mapping. Lost sections are zero in both modes. */
+	for (unsigned f = 0; f < FEAT_BITS; f++)
 		if (lost[f])
 			memset(&sec[f], 0, sizeof(sec[f]));
 	return 0;

@@ -6,7 +6,9 @@
 #include "report/cmd.h"
 
 #include <errno.h>
-#include <stdlib.h>	/* calloc, free */
+#include <inttypes.h>	/* PRIx64 */
+#include <stdlib.h>	/* calloc, free, strtol, strtoul */
+#include <string.h>	/* memcmp, strchr, strcmp, strlen */
 
 #include "format/bytes.h"
 #include "format/evlist.h"
@@ -20,6 +22,7 @@
 #include "report/hist.h"
 #include "report/machine.h"
 #include "report/sort.h"
+#include "report/time-range.h"
 #include "banned.h"
 
 /* Callchain context markers (UAPI PERF_CONTEXT_*): entries >= CONTEXT_MAX. */
@@ -51,7 +54,11 @@ struct pending {
 	uint8_t cpumode;
 	size_t evsel_idx;
 	size_t first_frame, nr_frames;	/* in report.frames */
+	uint8_t filtered;		/* FILTER_* bits known in pass 1 */
 };
+
+/* perf's HIST_FILTER__* bits (al->filtered). */
+enum { FILTER_DSO = 1 << 0, FILTER_THREAD = 1 << 1, FILTER_SYMBOL = 1 << 3 };
 
 struct report {
 	struct session *session;
@@ -74,7 +81,127 @@ struct report {
 	struct sort_list sl;		/* the report's keys and columns */
 	uint64_t time_quantum;		/* ns: the time key's resolution */
 	const struct feat_cpu_topology *topo;	/* borrowed: sockets */
+	const struct time_ranges *time;	/* --time; NULL = all */
+	uint64_t *cpu_bitmap;		/* owned: -C; NULL = every cpu */
+	size_t cpu_bitmap_bits;
 };
+
+/* perf's strlist__has_entry() on a comma-separated list (NULL: no list, false). */
+static bool list_has(const char *list, const char *name, size_t len)
+{
+	while (list) {
+		const char *comma = strchr(list, ',');
+		size_t n = comma ? (size_t)(comma - list) : strlen(list);
+
+		if (n == len && !memcmp(list, name, n))
+			return true;
+		list = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
+static bool str_listed(const char *list, const char *name)
+{
+	return list_has(list, name, strlen(name));
+}
+
+/* perf's intlist__has_entry() on a comma-separated list of numbers. */
+static bool int_listed(const char *list, long v)
+{
+	while (list && *list) {
+		char *end;
+		long x = strtol(list, &end, 10);
+
+		if (end != list && x == v)
+			return true;
+		list = strchr(list, ',');
+		if (list)
+			list++;
+	}
+	return false;
+}
+
+/* perf's thread__is_filtered() and the dso part of machine__resolve(). */
+static uint8_t pass1_filter(const struct report_opts *o, const struct thread *t,
+			    const char *comm, const struct dso *dso)
+{
+	uint8_t f = 0;
+
+	if ((o->comms && !str_listed(o->comms, comm)) ||
+	    (o->pids && !int_listed(o->pids, t->pid)) ||
+	    (o->tids && !int_listed(o->tids, t->tid)))
+		f |= FILTER_THREAD;
+	if (o->dsos && (!dso || !(str_listed(o->dsos, dso__short_name(dso)) ||
+				  (strcmp(dso__short_name(dso), dso__long_name(dso)) &&
+				   str_listed(o->dsos, dso__long_name(dso))))))
+		f |= FILTER_DSO;
+	return f;
+}
+
+/* The symbol part of machine__resolve(): -S names a symbol or its start address. */
+static uint8_t symbol_filter(const struct report_opts *o, const struct addr_location *al)
+{
+	char addr[32];
+
+	if (!o->symbols)
+		return 0;
+	if (al->sym) {
+		if (str_listed(o->symbols, al->sym->name))
+			return 0;
+		snprintf(addr, sizeof(addr), "0x%" PRIx64, al->sym_unmapped_start);
+		if (str_listed(o->symbols, addr))
+			return 0;
+	}
+	return FILTER_SYMBOL;
+}
+
+/* -C: perf parses the list as a cpu map ("0-2,5"). */
+static int parse_cpu_list(struct report *rp, const char *list)
+{
+	size_t bits = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		const char *p = list;
+
+		while (*p) {
+			char *end;
+			unsigned long a = strtoul(p, &end, 10), b = a;
+
+			if (end == p)
+				return -EINVAL;
+			p = end;
+			if (*p == '-') {
+				b = strtoul(p + 1, &end, 10);
+				if (end == p + 1 || b < a)
+					return -EINVAL;
+				p = end;
+			}
+			if (b >= 4096)
+				return -EINVAL;
+			if (pass == 0 && b + 1 > bits)
+				bits = b + 1;
+			for (unsigned long c = a; pass == 1 && c <= b; c++)
+				rp->cpu_bitmap[c / 64] |= 1ULL << (c % 64);
+			if (*p == ',')
+				p++;
+			else if (*p)
+				return -EINVAL;
+		}
+		if (pass == 0) {
+			rp->cpu_bitmap = calloc((bits + 63) / 64 + 1, sizeof(uint64_t));
+			if (!rp->cpu_bitmap)
+				return -ENOMEM;
+			rp->cpu_bitmap_bits = bits;
+		}
+	}
+	return 0;
+}
+
+static bool cpu_selected(const struct report *rp, int32_t cpu)
+{
+	return !rp->cpu_bitmap || (cpu >= 0 && (size_t)cpu < rp->cpu_bitmap_bits &&
+				   (rp->cpu_bitmap[cpu / 64] >> (cpu % 64) & 1));
+}
 
 /* perf: a sample's socket is its cpu's in the CPU_TOPOLOGY feature, else -1. */
 static int32_t socket_of(const struct report *rp, int32_t cpu)
@@ -223,6 +350,9 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	err = sample__parse(&s, &ref->evsel->attr, ref->data, ref->size);
 	if (err)
 		return err;
+	/* perf's first check, before the sample's thread exists */
+	if (time_ranges__skip(rp->time, s.time))
+		return 0;
 	t = machine__findnew_thread(rp->machine, (int32_t)s.pid, (int32_t)s.tid);
 	if (!t)
 		return -ENOMEM;
@@ -237,6 +367,12 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	p->cpumode = s.misc & MISC_CPUMODE_MASK;
 	p->evsel_idx = ref->evsel->idx;
 	p->nr_frames = 0;
+	p->filtered = pass1_filter(rp->opts, t, p->comm, p->al.dso);
+	/* perf drops samples of other cpus after resolving them */
+	if (!cpu_selected(rp, p->cpu)) {
+		rp->nr_pending--;
+		return 0;
+	}
 	err = want_loaded(rp, p->al.dso);
 	if (!err && rp->chains)
 		err = resolve_callchain(rp, t, &s, p);
@@ -251,11 +387,14 @@ static void load_one(void *ctx, size_t i)
 	(void)dso__load(rp->to_load[i]);
 }
 
-/* The chain node of a pending sample's frames, and their addresses (into ips). */
+/* The chain node of a pending sample's frames, and their addresses (into ips); *nr
+ * receives how many frames it has (with -U perf leaves out the unresolved ones:
+ * add_callchain_ip). */
 static int intern_chain(struct report *rp, const struct pending *pd, uint32_t *node,
-			uint64_t *ips)
+			uint64_t *ips, uint32_t *nr)
 {
 	*node = CALLCHAIN_ROOT;
+	*nr = 0;
 	for (size_t k = 0; k < pd->nr_frames; k++) {
 		const struct pending_frame *pf = &rp->frames[pd->first_frame + k];
 		struct cc_frame f = {
@@ -264,9 +403,11 @@ static int intern_chain(struct report *rp, const struct pending *pd, uint32_t *n
 			.map_pgoff = pf->map_pgoff,
 		};
 
-		ips[k] = pf->ip;
 		if (pf->dso)
 			f.sym = dso__find_symbol(pf->dso, pf->addr);
+		if (!f.sym && rp->opts->hide_unresolved)
+			continue;
+		ips[(*nr)++] = pf->ip;
 		if (f.sym)
 			f.sym_unmapped_start = pf->map_start + f.sym->start - pf->map_pgoff;
 		if (callchains__append(rp->chains, *node, &f, node))
@@ -326,6 +467,8 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 		struct hist_sample hs;
 
 		addr_location__resolve_sym(&pd->al);
+		if (rp->opts->hide_unresolved && !pd->al.sym)
+			continue;
 		hs = (struct hist_sample){
 			.comm = pd->comm,
 			.dso = pd->al.dso,
@@ -343,13 +486,13 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			.cpumode = pd->cpumode,
 			.thread = pd->thread,
 			.period = pd->period,
+			.filtered = pd->filtered | symbol_filter(rp->opts, &pd->al),
 		};
 		if (pd->nr_frames) {
 			err = grow_ips(rp, pd->nr_frames);
 			if (!err)
-				err = intern_chain(rp, pd, &hs.chain, rp->ips);
+				err = intern_chain(rp, pd, &hs.chain, rp->ips, &hs.nr_ips);
 			hs.ips = rp->ips;
-			hs.nr_ips = (uint32_t)pd->nr_frames;
 		}
 		if (!err)
 			err = hists__add(&rp->hists[pd->evsel_idx], &hs);
@@ -367,6 +510,7 @@ static int report_sort_setup(struct report *rp, const struct report_opts *o,
 		.children = callchains && o->children != 0,
 		.show_nr_samples = o->show_nr_samples,
 		.show_total_period = o->show_total_period,
+		.comm_list = o->comms, .dso_list = o->dsos, .sym_list = o->symbols,
 		.has_callchains = callchains,
 	};
 	char msg[256] = "";
@@ -395,17 +539,32 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 		.cc = &o->cc,
 		.chains = rp->chains,
 		.percent_limit = o->percent_limit,
+		.filter_relative = o->filter_relative,
+		.quiet = o->quiet,
+		.time_str = o->time_str,
 	};
 	struct callchain_param cc = o->cc;
+	uint64_t nr_samples = 0;
 	int err = 0;
 
 	cc.order = rp->order;
 	po.cc = &cc;
-	if (!o->header)
+	if (!o->header && !o->quiet)
 		fputs("# To display the perf.data header info, please use "
 		      "--header/--header-only options.\n#\n", out);
-	fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
-		(unsigned long long)rp->total_lost_samples);
+	for (size_t i = 0; i < el->nr; i++)
+		nr_samples += rp->hists[i].nr_samples;
+	if (!nr_samples && (o->cpus || o->hide_unresolved || o->time_str)) {
+		/* perf: no entries left (-C, -U, --time), an error, exit 0 (a recording
+		 * without samples keeps its empty report for now) */
+		fprintf(stderr, "dirreport: The %s data has no samples!\n",
+			o->input ? o->input : "perf.data");
+		return 0;
+	}
+	sort_list__fprintf_elided(&rp->sl, out);
+	if (!o->quiet)
+		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
+			(unsigned long long)rp->total_lost_samples);
 	for (size_t i = 0; i < el->nr && !err; i++) {
 		/* perf skips events without samples (--skip-empty is on by default) */
 		if (!rp->hists[i].nr_samples)
@@ -422,6 +581,7 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 {
 	struct evlist *el = session__evlist(s);
 	struct report rp = { .session = s, .machine = m, .opts = o };
+	struct time_ranges time;
 	int err;
 
 	if (o->header) {
@@ -431,12 +591,48 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	}
 	if (o->cc_set && !has_callchains(el) && !session__is_pipe(s)) {
 		/* perf prints the first lines of the report, then refuses */
-		if (!o->header)
+		if (!o->header && !o->quiet)
 			fputs("# To display the perf.data header info, please use "
 			      "--header/--header-only options.\n#\n", out);
 		fputs("dirreport: -g: the recording has no callchains (perf record -g)\n",
 		      stderr);
 		return CMD_ERR_REPORTED;
+	}
+	if (o->time_str) {
+		const struct features *f = session__features(s);
+
+		if (time_ranges__is_percent(o->time_str) && !f->first_sample_ns &&
+		    !f->last_sample_ns) {
+			/* perf prints the first lines of the report, then refuses */
+			if (!o->header && !o->quiet)
+				fputs("# To display the perf.data header info, please use "
+				      "--header/--header-only options.\n#\n", out);
+			fputs("dirreport: --time: percentages need the first and last "
+			      "sample times, which the recording does not have\n", stderr);
+			return CMD_ERR_REPORTED;
+		}
+		if (time_ranges__parse(&time, o->time_str, f->first_sample_ns,
+				       f->last_sample_ns))
+			return -EINVAL;	/* main() has checked it */
+		rp.time = &time;
+	}
+	if (o->cpus) {
+		for (size_t i = 0; i < el->nr; i++) {
+			if (el->evsels[i]->attr.sample_type & SAMPLE_CPU)
+				continue;
+			/* perf prints the first lines of the report, then refuses */
+			if (!o->header && !o->quiet)
+				fputs("# To display the perf.data header info, please use "
+				      "--header/--header-only options.\n#\n", out);
+			fputs("dirreport: -C: the recording has no CPU in its samples\n",
+			      stderr);
+			return CMD_ERR_REPORTED;
+		}
+		err = parse_cpu_list(&rp, o->cpus);
+		if (err) {
+			free(rp.cpu_bitmap);
+			return err;
+		}
 	}
 	rp.max_stack = o->max_stack >= 0 ? o->max_stack : MAX_STACK_DEFAULT;
 	/* perf: -G and the children view default to the caller order */
@@ -445,11 +641,14 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 		rp.order = CALLCHAIN_CALLER;
 	if (has_callchains(el)) {
 		err = callchains__new(&rp.chains, o->cc.key);
-		if (err)
+		if (err) {
+			free(rp.cpu_bitmap);
 			return err;
+		}
 	}
 	err = report_sort_setup(&rp, o, has_callchains(el));
 	if (err) {
+		free(rp.cpu_bitmap);
 		callchains__delete(rp.chains);
 		return err;
 	}
@@ -457,6 +656,7 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	rp.topo = &session__features(s)->cpu_topo;
 	rp.hists = calloc(el->nr, sizeof(*rp.hists));
 	if (!rp.hists) {
+		free(rp.cpu_bitmap);
 		callchains__delete(rp.chains);
 		return -ENOMEM;
 	}
@@ -472,6 +672,7 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	free(rp.frames);
 	free(rp.to_load);
 	free(rp.ips);
+	free(rp.cpu_bitmap);
 	callchains__delete(rp.chains);
 	return err;
 }

@@ -32,6 +32,17 @@ struct report_opts {
 	bool inverted;		/* -G: caller order */
 	int max_stack;		/* --max-stack: frames kept per chain */
 	float percent_limit;	/* --percent-limit: entries under it are not shown */
+	/* filters (perf's symbol_conf lists): comma-separated, NULL = none */
+	const char *comms;	/* --comms */
+	const char *pids;	/* --pid */
+	const char *tids;	/* --tid */
+	const char *dsos;	/* --dsos */
+	const char *symbols;	/* -S/--symbols */
+	const char *cpus;	/* -C/--cpu: cpu list ("0-2,5") */
+	bool hide_unresolved;	/* -U */
+	bool filter_relative;	/* --percentage relative */
+	bool quiet;		/* -q: entries only (no header, no comment lines) */
+	const char *time_str;	/* --time (report/time-range.h); NULL = all */
 };
 
 /** A mode's return value when it has printed its own message (exit status 1). */
@@ -49,6 +60,10 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 /** @brief `dirreport --stdio`: the histogram report (with --header: header first). */
 int cmd_report(struct session *s, const struct report_opts *o, struct machine *m,
 	       FILE *out);
+
+/** @brief `dirreport --stats`: the record counts (perf report --stats). */
+int cmd_stats(struct session *s, const struct report_opts *o, struct machine *m,
+	      FILE *out);
 
 /** @brief `--header-only` / the header part of `--header`.
  *  Pipes need session__load() first (their features are records). */

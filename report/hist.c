@@ -60,8 +60,8 @@ static uint64_t group_hash(const struct hist_sample *s, unsigned need)
 	x ^= (uint64_t)(uintptr_t)s->dso * 0xC2B2AE3D27D4EB4FULL;
 	x ^= s->sym && !(need & SORT_NEED_IP) ? (uint64_t)(uintptr_t)s->sym * 0x165667B19E3779F9ULL
 					       : (s->addr + 1) * 0x27D4EB2F165667C5ULL;
-	x = mix(x ^ ((uint64_t)s->chain << 16 | (uint64_t)s->cpumode << 8 |
-		     (unsigned char)s->level));
+	x = mix(x ^ ((uint64_t)s->filtered << 48 | (uint64_t)s->chain << 16 |
+		     (uint64_t)s->cpumode << 8 | (unsigned char)s->level));
 	if (need & SORT_NEED_THREAD)
 		x = mix(x ^ (uint64_t)(uintptr_t)s->thread);
 	if (need & SORT_NEED_CPU)
@@ -79,7 +79,8 @@ static bool group_eq(const struct hist_sample *a, const struct hist_sample *b,
 	if (a->comm != b->comm || a->dso != b->dso || a->sym != b->sym ||
 	    ((!a->sym || (need & SORT_NEED_IP)) && a->addr != b->addr) ||
 	    a->chain != b->chain ||
-	    a->level != b->level || a->cpumode != b->cpumode)
+	    a->level != b->level || a->cpumode != b->cpumode ||
+	    a->filtered != b->filtered)
 		return false;
 	if ((need & SORT_NEED_THREAD) && a->thread != b->thread)
 		return false;
@@ -225,6 +226,9 @@ struct builder {
 	size_t nr_occ, cap_occ;
 	uint32_t *occ_hash;		/* occurrences of unstable groups: index + 1 */
 	size_t occ_hash_cap, nr_occ_hashed;
+	uint64_t nr_non_filtered_samples;	/* samples whose own entry is shown */
+	uint64_t non_filtered_period;		/* their period (perf's
+						 * callchain_non_filtered_period) */
 };
 
 static bool hashable(const struct sort_list *sl, const struct hist_entry *e)
@@ -413,6 +417,7 @@ static struct hist_entry group_entry(const struct hist_group *g)
 		.map_start = s->map_start, .map_end = s->map_end,
 		.map_pgoff = s->map_pgoff, .time = s->time, .cpu = s->cpu,
 		.socket = s->socket, .level = s->level, .cpumode = s->cpumode,
+		.filtered = s->filtered,
 	};
 }
 
@@ -437,6 +442,11 @@ static int builder_step(struct builder *b, const struct hists *h,
 		return -ENOMEM;
 	stat_add(&b->v[e0].stat, g->s.cpumode, period, count);
 	stat_add(&b->v[e0].stat_acc, g->s.cpumode, period, count);
+	/* perf: hists__inc_nr_samples(hists, he->filtered), the entry found's flag */
+	if (!b->v[e0].filtered) {
+		b->nr_non_filtered_samples += count;
+		b->non_filtered_period += period;
+	}
 	if (depth && graphs) {
 		if (builder_occ(b, (uint32_t)e0, gi, 0, period, count, merge))
 			return -ENOMEM;
@@ -856,9 +866,10 @@ static int hists__order(struct hists *h, const struct hists_print_opts *o, bool 
 
 /* ---- printing ------------------------------------------------------------------- */
 
-static void print_event_header(FILE *out, const struct hists *h, const char *event_name)
+static void print_event_header(FILE *out, uint64_t nr_samples, uint64_t total,
+			       const char *event_name, const char *time_str)
 {
-	unsigned long nr = (unsigned long)h->nr_samples;
+	unsigned long nr = (unsigned long)nr_samples;
 	char unit = ' ';
 
 	/* perf's convert_unit(): K, M, G above 1000 */
@@ -866,9 +877,11 @@ static void print_event_header(FILE *out, const struct hists *h, const char *eve
 		nr /= 1000;
 		unit = *u;
 	}
-	fprintf(out, "# Samples: %lu%c of event '%s'\n", nr, unit, event_name);
-	fprintf(out, "# Event count (approx.): %llu\n#\n",
-		(unsigned long long)h->total_period);
+	fprintf(out, "# Samples: %lu%c of event '%s'", nr, unit, event_name);
+	if (time_str)
+		fprintf(out, " (time slices: %s)", time_str);
+	fputc('\n', out);
+	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)total);
 }
 
 int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
@@ -882,6 +895,7 @@ int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 	struct hists_print_opts eo = *o;
 	struct callchain_print cp = { 0 };
 	uint32_t *sorted = NULL;
+	uint64_t total, total_nf = 0;
 	size_t n = 0;
 	int err;
 
@@ -895,17 +909,35 @@ int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 		err = -ENOMEM;
 	if (err)
 		goto out;
+	/* perf's output_resort(): stats and widths from the unfiltered entries */
 	sort_widths__init(&w, h->sl);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (b.v[sorted[i]].filtered)
+			continue;
+		total_nf += b.v[sorted[i]].stat.period;
 		sort_widths__add(&w, h->sl, &b.v[sorted[i]]);
+	}
 	sort_widths__finish(&w, h->sl);
-	print_event_header(out, h, event_name);
-	sort_list__fprintf_header(h->sl, &w, out);
+	/* perf's hists__total_period() */
+	total = o->filter_relative ? total_nf : h->total_period;
+	if (o->quiet)
+		;	/* perf: neither header */
+	else if (o->filter_relative)
+		print_event_header(out, b.nr_non_filtered_samples, total_nf, event_name,
+				   o->time_str);
+	else
+		print_event_header(out, h->nr_samples, h->total_period, event_name,
+				   o->time_str);
+	if (!o->quiet)
+		sort_list__fprintf_header(h->sl, &w, out);
 	if (graphs) {
 		cp.param = o->cc;
 		cp.total = h->total_period;
 		/* perf: callchain_total * (min_percent / 100), truncated */
-		cp.min_hit = (uint64_t)((double)h->total_period * (o->cc->min_percent / 100));
+		/* perf's output_resort(): callchain_(non_filtered_)period */
+		cp.min_hit = (uint64_t)((double)(o->filter_relative ? b.non_filtered_period
+								    : h->total_period) *
+					(o->cc->min_percent / 100));
 		cp.skip_first = h->sl->sym_first;
 		cp.field_sep = h->sl->field_sep;
 	}
@@ -913,12 +945,11 @@ int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 		const struct hist_entry *e = &b.v[sorted[i]];
 		/* perf's hist_entry__get_percent_limit(), a float */
 		uint64_t v = o->children ? e->stat_acc.period : e->stat.period;
-		float percent = h->total_period ?
-			(float)((double)v * 100.0 / (double)h->total_period) : 0;
+		float percent = total ? (float)((double)v * 100.0 / (double)total) : 0;
 
-		if (percent < o->percent_limit)
+		if (e->filtered || percent < o->percent_limit)
 			continue;
-		err = sort_list__fprintf_entry(h->sl, &w, e, h->total_period, out);
+		err = sort_list__fprintf_entry(h->sl, &w, e, total, out);
 		if (err || !graphs || !e->nr_items)
 			continue;
 		cp.parent_total = o->children ? e->stat_acc.period : e->stat.period;

@@ -56,6 +56,8 @@ struct hist_sample {
 					 * borrowed, copied for a group's first sample */
 	uint32_t nr_ips;
 	uint64_t period;		/* event count */
+	uint8_t filtered;		/* perf's HIST_FILTER__* bits: hidden by a
+					 * filter (--comms, --pid, --dsos, -S ...) */
 };
 
 struct hist_group;
@@ -86,6 +88,10 @@ struct hists_print_opts {
 	float percent_limit;		/* entries under it (percent of the total,
 					 * Children in children mode) are not printed */
 	uint64_t time_quantum;		/* ns: the time key's resolution */
+	bool filter_relative;		/* --percentage relative: percentages and the
+					 * header count only unfiltered entries */
+	bool quiet;			/* -q: no event and column headers */
+	const char *time_str;		/* --time: printed after the event name */
 };
 
 /**

@@ -17,6 +17,7 @@
 #include "report/cmd.h"
 #include "report/machine.h"
 #include "report/sort.h"
+#include "report/time-range.h"
 #include "banned.h"
 
 /* The SYNOPSIS of docs/dirreport.1.md, then the options (tests compare the two). */
@@ -25,14 +26,18 @@ static const char usage_text[] =
 	"                 [--children | --no-children] [-g FORM] [-G] [--max-stack N]\n"
 	"                 [--percent-limit P] [-s KEYS] [-F FIELDS] [-n]\n"
 	"                 [--show-total-period] [-t SEP] [-w WIDTHS]\n"
-	"                 [--percentage relative|absolute]\n"
+	"                 [--percentage relative|absolute] [--comms COMMS]\n"
+	"                 [--pid PIDS] [--tid TIDS] [--dsos DSOS] [-S SYMBOLS]\n"
+	"                 [-C CPUS] [-U] [--time RANGES] [-q]\n"
 	"       dirreport -D [-i PATH] [-j N]\n"
+	"       dirreport --stats [-i PATH] [-j N]\n"
 	"       dirreport --header-only [-I] [-i PATH]\n"
 	"\n"
 	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
 	"                           (default: perf.data)\n"
 	"        --stdio            text report (the only output mode; default)\n"
 	"    -D, --dump-raw-trace   dump every record, tagged with its file\n"
+	"        --stats            record counts only\n"
 	"        --header           print the header, then the report\n"
 	"        --header-only      print the header only\n"
 	"    -I, --show-info        with --header/--header-only: full header\n"
@@ -58,12 +63,26 @@ static const char usage_text[] =
 	"        --show-total-period  a Period column\n"
 	"    -t, --field-separator SEP  separate columns with SEP instead of spaces\n"
 	"    -w, --column-widths WIDTHS  comma-separated column widths\n"
-	"        --percentage relative|absolute  percent base (equal without filters)\n"
+	"        --percentage relative|absolute  percent base with filters: the\n"
+	"                           shown entries, or all (default: absolute)\n"
+	"        --comms COMMS      only samples of these commands\n"
+	"        --pid PIDS         only samples of these processes\n"
+	"        --tid TIDS         only samples of these threads\n"
+	"        --dsos DSOS        only samples in these shared objects\n"
+	"    -S, --symbols SYMBOLS  only samples in these symbols (names or 0xADDR)\n"
+	"    -C, --cpu CPUS         only samples on these cpus (\"0-2,5\")\n"
+	"    -U, --hide-unresolved  only samples with a symbol\n"
+	"        --time RANGES      only samples in these time ranges: START,STOP\n"
+	"                           (seconds; several separated by spaces) or\n"
+	"                           percentages (10%/2, 0%-10%, 25%; comma-separated)\n"
+	"    -q, --quiet            entries only: no header or comment lines\n"
+	"                           (--header and --header-only are ignored)\n"
 	"    -h, --help             this text\n";
 
 enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDREN,
        OPT_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_SHOW_TOTAL_PERIOD,
-       OPT_PERCENTAGE };
+       OPT_PERCENTAGE, OPT_COMMS, OPT_PID, OPT_TID, OPT_DSOS, OPT_STATS,
+       OPT_TIME };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -87,6 +106,16 @@ static const struct option long_opts[] = {
 	{ "field-separator", required_argument, NULL, 't' },
 	{ "column-widths", required_argument, NULL, 'w' },
 	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
+	{ "comms", required_argument, NULL, OPT_COMMS },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "dsos", required_argument, NULL, OPT_DSOS },
+	{ "symbols", required_argument, NULL, 'S' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "hide-unresolved", no_argument, NULL, 'U' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "time", required_argument, NULL, OPT_TIME },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -105,6 +134,7 @@ static const struct mode {
 } modes[] = {
 	{ "report", cmd_report, MODE_NEED_RECORDS | MODE_NEED_MACHINE },
 	{ "dump", cmd_dump, MODE_NEED_RECORDS | MODE_NEED_MACHINE },
+	{ "stats", cmd_stats, MODE_NEED_RECORDS },
 	/* a pipe's features are records: header-only loads those (see below) */
 	{ "header-only", cmd_header, 0 },
 };
@@ -127,7 +157,7 @@ static int setup_machine(struct session *s, const struct report_opts *o,
 static bool takes_arg(const char *a)
 {
 	if (a[0] == '-' && a[1] != '-')
-		return a[1] && !a[2] && strchr("ijsFtw", a[1]);
+		return a[1] && !a[2] && strchr("ijsFtwSC", a[1]);
 	for (const struct option *lo = long_opts; lo->name; lo++)
 		if (lo->has_arg == required_argument && !strcmp(a + 2, lo->name))
 			return true;
@@ -172,6 +202,7 @@ static int check_sort_options(const struct report_opts *o)
 		.field_sep = o->field_sep, .children = o->children != 0,
 		.show_nr_samples = o->show_nr_samples,
 		.show_total_period = o->show_total_period,
+		.comm_list = o->comms, .dso_list = o->dsos, .sym_list = o->symbols,
 	};
 	struct sort_list sl;
 	char msg[256] = "";
@@ -181,6 +212,32 @@ static int check_sort_options(const struct report_opts *o)
 	if (sort_list__setup(&sl, &so, msg, sizeof(msg)))
 		return bad_usage(msg);
 	return 0;
+}
+
+/* -C: "N" or "N-M" items, comma-separated, cpus under 4096. */
+static bool valid_cpu_list(const char *p)
+{
+	while (*p) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+
+		if (end == p || *p == '-' || *p == '+')
+			return false;
+		p = end;
+		if (*p == '-') {
+			if (p[1] < '0' || p[1] > '9')
+				return false;
+			b = strtoul(p + 1, &end, 10);
+			p = end;
+		}
+		if (b < a || b >= 4096)
+			return false;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			return false;
+	}
+	return true;
 }
 
 /* Close stdout and report write errors (not on pipes: `| head` is fine). */
@@ -206,13 +263,13 @@ int main(int argc, char **argv)
 	struct machine *m = NULL;
 	const struct mode *mode;
 	struct diag d = { .offset = DIAG_NO_OFFSET };
-	bool dump = false;
+	bool dump = false, stats = false;
 	char line[1024], *end;
 	int c, err;
 
 	callchain_param__init(&o.cc);
 	optional_call_graph_arg(argc, argv);
-	while ((c = getopt_long(argc, argv, "i:DIj:g:Ghs:F:nt:w:", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:DIj:g:Ghs:F:nt:w:S:C:Uq", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 'D': dump = true; break;
@@ -240,9 +297,31 @@ int main(int argc, char **argv)
 		case 't': o.field_sep = optarg; break;
 		case 'w': o.col_widths = optarg; break;
 		case OPT_PERCENTAGE:
-			/* the same without filters, the only case dirreport has */
 			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute"))
 				return bad_usage("--percentage takes relative or absolute");
+			o.filter_relative = !strcmp(optarg, "relative");
+			break;
+		case OPT_COMMS: o.comms = optarg; break;
+		case OPT_PID: o.pids = optarg; break;
+		case OPT_TID: o.tids = optarg; break;
+		case OPT_DSOS: o.dsos = optarg; break;
+		case 'S': o.symbols = optarg; break;
+		case 'U': o.hide_unresolved = true; break;
+		case 'q': o.quiet = true; break;
+		case OPT_STATS: stats = true; break;
+		case OPT_TIME: {
+			struct time_ranges tr;
+
+			/* the syntax only: percentages need the recording */
+			if (time_ranges__parse(&tr, optarg, 0, 0))
+				return bad_usage("--time: invalid time string");
+			o.time_str = optarg;
+			break;
+		}
+		case 'C':
+			if (!valid_cpu_list(optarg))
+				return bad_usage("-C takes a cpu list like 0-2,5");
+			o.cpus = optarg;
 			break;
 		case OPT_PERCENT_LIMIT:
 			/* perf: strtof, no checks; also the call graph threshold */
@@ -273,7 +352,11 @@ int main(int argc, char **argv)
 	err = check_sort_options(&o);
 	if (err)
 		return err;
-	mode = o.header_only ? &modes[2] : dump ? &modes[1] : &modes[0];
+	if (stats && dump)
+		return bad_usage("--stats and -D cannot be combined");
+	if (o.quiet && !dump)	/* perf -q prints no header: the report only */
+		o.header = o.header_only = false;
+	mode = o.header_only ? &modes[3] : dump ? &modes[1] : stats ? &modes[2] : &modes[0];
 	so.path = o.input;
 	so.jobs = o.jobs;
 	err = session__open(&s, &so, &d);

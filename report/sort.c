@@ -527,6 +527,71 @@ static int parse_widths(struct sort_list *l, const char *s)
 	return 0;
 }
 
+/* The only name of a comma-separated list (perf's strlist: duplicates and empty
+ * items count once / not at all), or NULL when it has none or several. */
+static const char *single_name(const char *list, size_t *len)
+{
+	const char *one = NULL;
+	size_t one_len = 0;
+
+	while (list) {
+		const char *comma = strchr(list, ',');
+		size_t n = comma ? (size_t)(comma - list) : strlen(list);
+
+		if (n && one && (n != one_len || memcmp(one, list, n)))
+			return NULL;
+		if (n && !one) {
+			one = list;
+			one_len = n;
+		}
+		list = comma ? comma + 1 : NULL;
+	}
+	*len = one_len;
+	return one;
+}
+
+/* perf's sort__setup_elide(): the columns of one-name filter lists are hidden
+ * (unless that would hide every key column). */
+static void setup_elide(struct sort_list *l, const struct sort_opts *o)
+{
+	bool hide[SORT_MAX_FIELDS] = { false }, all = true;
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		const struct sort_dim *d = l->fields[i];
+		const char *list = d->histc == HISTC_COMM ? o->comm_list :
+				   d->histc == HISTC_DSO ? o->dso_list :
+				   d->histc == HISTC_SYMBOL ? o->sym_list : NULL;
+		const char *name;
+		size_t len;
+
+		if (d->kind != DIM_SE)
+			continue;
+		name = list ? single_name(list, &len) : NULL;
+		if (name && l->nr_elided < SORT_MAX_FIELDS) {
+			l->elided[l->nr_elided].list = d->histc == HISTC_COMM ? "comm" :
+						       d->histc == HISTC_DSO ? "dso" : "symbol";
+			l->elided[l->nr_elided].name = name;
+			l->elided[l->nr_elided++].len = len;
+			hide[i] = true;
+		} else {
+			all = false;
+		}
+	}
+	if (all)	/* perf shows them all again (the lines are printed) */
+		return;
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		for (size_t k = 0; hide[i] && k < l->nr_sorts; k++)
+			if (l->sorts[k] == l->fields[i])
+				l->sort_elided[k] = true;
+		if (hide[i])
+			continue;
+		l->fields[n] = l->fields[i];
+		l->user_len[n++] = l->user_len[i];
+	}
+	l->nr_fields = n;
+}
+
 int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 		     size_t errlen)
 {
@@ -607,9 +672,19 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 			break;
 		l->class_need |= l->sorts[i]->need;
 	}
+	l->dso_list = o->dso_list != NULL;
+	if (!ret)
+		setup_elide(l, o);
 	if (ret == -EINVAL && !err[0])
 		snprintf(err, errlen, "too many sort keys");
 	return ret;
+}
+
+void sort_list__fprintf_elided(const struct sort_list *l, FILE *out)
+{
+	for (size_t i = 0; i < l->nr_elided; i++)
+		fprintf(out, "# %s: %.*s\n", l->elided[i].list, (int)l->elided[i].len,
+			l->elided[i].name);
 }
 
 /* ---- comparisons ------------------------------------------------------------------ */
@@ -675,6 +750,8 @@ int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
 		const struct sort_dim *d = l->sorts[i];
 		int r;
 
+		if (l->sort_elided[i])	/* perf_hpp__should_skip() */
+			continue;
 		if (d->kind == DIM_HPP)
 			r = value_cmp(l, c, d, a, b);
 		else
@@ -727,7 +804,7 @@ void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
 		col_len(w, HISTC_SYMBOL, n);
 	} else {
 		col_len(w, HISTC_SYMBOL, UNRESOLVED_WIDTH + 4 + 2);
-		if (!l->field_sep)
+		if (!l->field_sep && !l->dso_list)
 			col_len(w, HISTC_DSO, UNRESOLVED_WIDTH);
 	}
 	/* perf measures the thread's current name (thread__comm_len) */

@@ -51,6 +51,7 @@ struct hist_entry {
 	int32_t socket;			/* -1: unknown */
 	char level;			/* 'k', '.', 'H' */
 	uint8_t cpumode;		/* MISC_* of the first sample */
+	uint8_t filtered;		/* the first sample's filter bits: not printed */
 	struct hist_stat stat;		/* self */
 	struct hist_stat stat_acc;	/* children */
 	uint32_t max_depth;		/* longest chain appended (perf's max_depth) */
@@ -90,6 +91,18 @@ struct sort_list {
 	bool need_collapse;		/* perf collapses entries (a key like comm) */
 	unsigned class_need;		/* what the keys before the symbol key use */
 	const char *field_sep;		/* -t; NULL: aligned columns */
+	bool dso_list;			/* --dsos: unresolved entries do not widen the
+					 * Shared Object column */
+	/* perf's sort__setup_elide(): a filter list of one name hides its column
+	 * and prints "# <list>: <name>" above the report, once per hidden column */
+	struct {
+		const char *list;	/* "comm", "dso" or "symbol" */
+		const char *name;	/* borrowed from the option, not terminated */
+		size_t len;
+	} elided[SORT_MAX_FIELDS];
+	size_t nr_elided;
+	bool sort_elided[SORT_MAX_FIELDS];	/* sorts[i] is hidden: perf skips it
+						 * when it orders the output */
 };
 
 /** The options that shape a sort_list. */
@@ -102,7 +115,16 @@ struct sort_opts {
 	bool show_nr_samples;		/* -n */
 	bool show_total_period;		/* --show-total-period */
 	bool has_callchains;		/* some event records callchains (parent) */
+	const char *comm_list;		/* --comms, --dsos, -S: comma-separated; */
+	const char *dso_list;		/* NULL = none (see sort_list.elided) */
+	const char *sym_list;
 };
+
+/**
+ * @brief The "# comm: NAME" lines of the elided columns (see sort_list.elided).
+ * Thread safety: pure but for @p out.  Format: none.
+ */
+void sort_list__fprintf_elided(const struct sort_list *l, FILE *out);
 
 /**
  * @brief Build the sort keys and output fields as perf's setup_sorting() does.
