@@ -21,7 +21,9 @@
 #include "report/dso.h"
 #include "report/hist.h"
 #include "report/machine.h"
+#include "report/read-values.h"
 #include "report/sort.h"
+#include "report/tasks.h"
 #include "report/time-range.h"
 #include "banned.h"
 
@@ -58,7 +60,8 @@ struct pending {
 };
 
 /* perf's HIST_FILTER__* bits (al->filtered). */
-enum { FILTER_DSO = 1 << 0, FILTER_THREAD = 1 << 1, FILTER_SYMBOL = 1 << 3 };
+enum { FILTER_DSO = 1 << 0, FILTER_THREAD = 1 << 1, FILTER_PARENT = 1 << 2,
+       FILTER_SYMBOL = 1 << 3 };
 
 struct report {
 	struct session *session;
@@ -82,6 +85,8 @@ struct report {
 	uint64_t time_quantum;		/* ns: the time key's resolution */
 	const struct feat_cpu_topology *topo;	/* borrowed: sockets */
 	const struct time_ranges *time;	/* --time; NULL = all */
+	struct read_values *threads;	/* -T: READ records; NULL = not asked */
+	struct task_ppids ppids;	/* --tasks: each thread's parent */
 	uint64_t *cpu_bitmap;		/* owned: -C; NULL = every cpu */
 	size_t cpu_bitmap_bits;
 };
@@ -135,6 +140,10 @@ static uint8_t pass1_filter(const struct report_opts *o, const struct thread *t,
 				  (strcmp(dso__short_name(dso), dso__long_name(dso)) &&
 				   str_listed(o->dsos, dso__long_name(dso))))))
 		f |= FILTER_DSO;
+	/* perf's symbol__parent_filter(): -x hides entries without a parent match,
+	 * and without the parent key (not implemented) no entry has one */
+	if (o->exclude_other)
+		f |= FILTER_PARENT;
 	return f;
 }
 
@@ -379,6 +388,19 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	return err;
 }
 
+/* --tasks: perf's thread__fork() makes the parent's tid the child's ppid. */
+static int note_parent(struct report *rp, const struct record_ref *ref)
+{
+	const unsigned char *b = ref->data;
+	struct thread *t;
+
+	if (ref->size < 24)
+		return 0;
+	t = machine__find_thread(rp->machine, (int32_t)bytes__u32(b + 8),
+				 (int32_t)bytes__u32(b + 16));
+	return t ? task_ppids__set(&rp->ppids, t, (int32_t)bytes__u32(b + 20)) : 0;
+}
+
 static void load_one(void *ctx, size_t i)
 {
 	struct report *rp = ctx;
@@ -444,6 +466,15 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 		case REC_SAMPLE:
 			err = report_sample(rp, ref);
 			break;
+		case REC_READ:
+			/* perf's process_read_event(): pid, tid, value */
+			if (rp->threads && ref->evsel && ref->size >= 24)
+				err = read_values__add(rp->threads, bytes__u32(ref->data + 8),
+						       bytes__u32(ref->data + 12),
+						       ref->evsel->idx,
+						       evsel__name(ref->evsel),
+						       bytes__u64(ref->data + 16));
+			break;
 		case REC_LOST_SAMPLES:
 			if (ref->size >= 16)
 				rp->total_lost_samples += bytes__u64(ref->data + 8);
@@ -454,6 +485,8 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 		case REC_MMAP2:
 			sample__parse_id_trailer(&s, &ref->evsel->attr, ref->data, ref->size);
 			err = machine__process(rp->machine, ref, &s);
+			if (!err && ref->type == REC_FORK && rp->opts->tasks)
+				err = note_parent(rp, ref);
 			break;
 		default:
 			break;
@@ -511,6 +544,7 @@ static int report_sort_setup(struct report *rp, const struct report_opts *o,
 		.show_nr_samples = o->show_nr_samples,
 		.show_total_period = o->show_total_period,
 		.comm_list = o->comms, .dso_list = o->dsos, .sym_list = o->symbols,
+		.nanosecs = o->nanosecs,
 		.has_callchains = callchains,
 	};
 	char msg[256] = "";
@@ -531,6 +565,22 @@ static bool has_callchains(const struct evlist *el)
 	return false;
 }
 
+/* perf: when -C, -U or --time left no entry, an error and exit status 0 (a recording
+ * without samples keeps its empty report for now). */
+static bool no_samples(const struct report *rp, const struct report_opts *o)
+{
+	struct evlist *el = session__evlist(rp->session);
+	uint64_t nr_samples = 0;
+
+	for (size_t i = 0; i < el->nr; i++)
+		nr_samples += rp->hists[i].nr_samples;
+	if (nr_samples || !(o->cpus || o->hide_unresolved || o->time_str))
+		return false;
+	fprintf(stderr, "dirreport: The %s data has no samples!\n",
+		o->input ? o->input : "perf.data");
+	return true;
+}
+
 static int print_report(struct report *rp, const struct report_opts *o, FILE *out)
 {
 	struct evlist *el = session__evlist(rp->session);
@@ -544,7 +594,6 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 		.time_str = o->time_str,
 	};
 	struct callchain_param cc = o->cc;
-	uint64_t nr_samples = 0;
 	int err = 0;
 
 	cc.order = rp->order;
@@ -552,16 +601,9 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 	if (!o->header && !o->quiet)
 		fputs("# To display the perf.data header info, please use "
 		      "--header/--header-only options.\n#\n", out);
-	for (size_t i = 0; i < el->nr; i++)
-		nr_samples += rp->hists[i].nr_samples;
-	if (!nr_samples && (o->cpus || o->hide_unresolved || o->time_str)) {
-		/* perf: no entries left (-C, -U, --time), an error, exit 0 (a recording
-		 * without samples keeps its empty report for now) */
-		fprintf(stderr, "dirreport: The %s data has no samples!\n",
-			o->input ? o->input : "perf.data");
-		return 0;
-	}
 	sort_list__fprintf_elided(&rp->sl, out);
+	if (no_samples(rp, o))
+		return 0;
 	if (!o->quiet)
 		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
 			(unsigned long long)rp->total_lost_samples);
@@ -573,6 +615,8 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 			(el->evsels[i]->attr.sample_type & SAMPLE_CALLCHAIN) != 0;
 		err = hists__fprintf(&rp->hists[i], &po, evsel__name(el->evsels[i]), out);
 	}
+	if (!err && rp->threads)
+		read_values__fprintf(rp->threads, out);
 	return err;
 }
 
@@ -582,6 +626,7 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	struct evlist *el = session__evlist(s);
 	struct report rp = { .session = s, .machine = m, .opts = o };
 	struct time_ranges time;
+	struct read_values threads;
 	int err;
 
 	if (o->header) {
@@ -654,8 +699,19 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	}
 	rp.time_quantum = 100 * 1000000ULL;	/* perf's --time-quantum default, 100 ms */
 	rp.topo = &session__features(s)->cpu_topo;
+	if (o->show_threads) {
+		err = read_values__init(&threads, el->nr);
+		if (err) {
+			free(rp.cpu_bitmap);
+			callchains__delete(rp.chains);
+			return err;
+		}
+		rp.threads = &threads;
+	}
 	rp.hists = calloc(el->nr, sizeof(*rp.hists));
 	if (!rp.hists) {
+		if (rp.threads)
+			read_values__exit(rp.threads);
 		free(rp.cpu_bitmap);
 		callchains__delete(rp.chains);
 		return -ENOMEM;
@@ -663,8 +719,20 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	for (size_t i = 0; i < el->nr; i++)
 		hists__init(&rp.hists[i], &rp.sl, rp.chains);
 	err = session__deliver(s, on_batch, &rp, 0);
-	if (!err)
+	if (!err && o->tasks) {
+		sort_list__fprintf_elided(&rp.sl, out);
+		/* perf registers the idle thread, 0/0 "swapper", up front */
+		if (!machine__findnew_thread(m, 0, 0))
+			err = -ENOMEM;
+		if (!err && !no_samples(&rp, o))
+			err = tasks__fprintf(m, &rp.ppids, out);
+		if (err == -ENOENT) {
+			fputs("dirreport: --tasks: a thread's parent is unknown\n", stderr);
+			err = CMD_ERR_REPORTED;
+		}
+	} else if (!err) {
 		err = print_report(&rp, o, out);
+	}
 	for (size_t i = 0; i < el->nr; i++)
 		hists__exit(&rp.hists[i]);
 	free(rp.hists);
@@ -673,6 +741,9 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	free(rp.to_load);
 	free(rp.ips);
 	free(rp.cpu_bitmap);
+	if (rp.threads)
+		read_values__exit(rp.threads);
+	task_ppids__exit(&rp.ppids);
 	callchains__delete(rp.chains);
 	return err;
 }

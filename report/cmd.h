@@ -43,6 +43,11 @@ struct report_opts {
 	bool filter_relative;	/* --percentage relative */
 	bool quiet;		/* -q: entries only (no header, no comment lines) */
 	const char *time_str;	/* --time (report/time-range.h); NULL = all */
+	bool show_threads;	/* -T: the READ records' values per thread */
+	bool tasks;		/* --tasks: the thread tree instead of the report */
+	bool nanosecs;		/* --ns: the time key in nanoseconds */
+	bool exclude_other;	/* -x: only entries with a parent match (none) */
+	bool no_demangle;	/* --no-demangle: C++ names as in the symbol table */
 };
 
 /** A mode's return value when it has printed its own message (exit status 1). */

@@ -85,21 +85,9 @@ static void strtab__exit(struct strtab *t)
 
 int machine__new(struct machine **out, const char *kallsyms)
 {
-	struct machine *m = calloc(1, sizeof(*m));
-
-	*out = NULL;
-	if (!m)
-		return -ENOMEM;
 	struct dsos_opts o = { .kallsyms = kallsyms };
-	int err = dsos__new(&m->dsos, &o);
 
-	if (err) {
-		free(m);
-		return err;
-	}
-	m->kernel_maps.refs = 1;
-	*out = m;
-	return 0;
+	return machine__new_opts(out, &o);
 }
 
 static void maps__put(struct maps *mp)
@@ -695,4 +683,36 @@ bool machine__comm_exec(const struct machine *m)
 void machine__set_comm_exec(struct machine *m)
 {
 	m->comm_exec = true;
+}
+
+size_t machine__threads(const struct machine *m, struct thread **out, size_t cap)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->threads_cap; i++) {
+		if (!m->threads[i])
+			continue;
+		if (n < cap)
+			out[n] = m->threads[i];
+		n++;
+	}
+	return n;
+}
+
+int machine__new_opts(struct machine **out, const struct dsos_opts *opts)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+	int err;
+
+	*out = NULL;
+	if (!m)
+		return -ENOMEM;
+	err = dsos__new(&m->dsos, opts);
+	if (err) {
+		free(m);
+		return err;
+	}
+	m->kernel_maps.refs = 1;
+	*out = m;
+	return 0;
 }

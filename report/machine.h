@@ -186,4 +186,20 @@ bool machine__comm_exec(const struct machine *m);
 /** @brief Mark the machine as having comm_exec (perf does so when any attr has it). */
 void machine__set_comm_exec(struct machine *m);
 
+/**
+ * @brief The machine's current threads (not those a FORK replaced), in no order.
+ * @param out, cap  receives up to @p cap borrowed pointers
+ * @return the number of threads (call with cap 0 to size @p out).
+ * Thread safety: not concurrently with machine__process().  Format: none.
+ */
+size_t machine__threads(const struct machine *m, struct thread **out, size_t cap);
+
+/**
+ * @brief machine__new() with every option of its dso collection (e.g. no_demangle).
+ * @param opts  copied; NULL for perf's defaults
+ * @return 0 or -ENOMEM.  Ownership: free with machine__delete().
+ * Thread safety: any.  Format: none.
+ */
+int machine__new_opts(struct machine **out, const struct dsos_opts *opts);
+
 #endif

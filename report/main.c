@@ -28,9 +28,11 @@ static const char usage_text[] =
 	"                 [--show-total-period] [-t SEP] [-w WIDTHS]\n"
 	"                 [--percentage relative|absolute] [--comms COMMS]\n"
 	"                 [--pid PIDS] [--tid TIDS] [--dsos DSOS] [-S SYMBOLS]\n"
-	"                 [-C CPUS] [-U] [--time RANGES] [-q]\n"
+	"                 [-C CPUS] [-U] [--time RANGES] [-T]\n"
+	"                 [--ns] [-x] [--demangle | --no-demangle] [-f] [-q]\n"
 	"       dirreport -D [-i PATH] [-j N]\n"
 	"       dirreport --stats [-i PATH] [-j N]\n"
+	"       dirreport --tasks [-i PATH] [-j N]\n"
 	"       dirreport --header-only [-I] [-i PATH]\n"
 	"\n"
 	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
@@ -38,6 +40,7 @@ static const char usage_text[] =
 	"        --stdio            text report (the only output mode; default)\n"
 	"    -D, --dump-raw-trace   dump every record, tagged with its file\n"
 	"        --stats            record counts only\n"
+	"        --tasks            the threads, as a tree of parents and children\n"
 	"        --header           print the header, then the report\n"
 	"        --header-only      print the header only\n"
 	"    -I, --show-info        with --header/--header-only: full header\n"
@@ -75,6 +78,13 @@ static const char usage_text[] =
 	"        --time RANGES      only samples in these time ranges: START,STOP\n"
 	"                           (seconds; several separated by spaces) or\n"
 	"                           percentages (10%/2, 0%-10%, 25%; comma-separated)\n"
+	"    -x, --exclude-other    only entries matching --parent (not implemented:\n"
+	"                           none)\n"
+	"    -f, --force            accepted (dirreport reads files of any owner)\n"
+	"        --demangle         C++ symbol names demangled (the default)\n"
+	"        --no-demangle      C++ symbol names as in the symbol table\n"
+	"        --ns               the time key (-s time) in nanoseconds\n"
+	"    -T, --threads          also the counts of perf record -s per thread\n"
 	"    -q, --quiet            entries only: no header or comment lines\n"
 	"                           (--header and --header-only are ignored)\n"
 	"    -h, --help             this text\n";
@@ -82,7 +92,7 @@ static const char usage_text[] =
 enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDREN,
        OPT_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_SHOW_TOTAL_PERIOD,
        OPT_PERCENTAGE, OPT_COMMS, OPT_PID, OPT_TID, OPT_DSOS, OPT_STATS,
-       OPT_TIME };
+       OPT_TIME, OPT_TASKS, OPT_NS, OPT_DEMANGLE, OPT_NO_DEMANGLE };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -116,6 +126,13 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "time", required_argument, NULL, OPT_TIME },
+	{ "threads", no_argument, NULL, 'T' },
+	{ "tasks", no_argument, NULL, OPT_TASKS },
+	{ "ns", no_argument, NULL, OPT_NS },
+	{ "exclude-other", no_argument, NULL, 'x' },
+	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
+	{ "force", no_argument, NULL, 'f' },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -144,7 +161,8 @@ static const struct mode {
 static int setup_machine(struct session *s, const struct report_opts *o,
 			 struct machine **m)
 {
-	int err = machine__new(m, o->kallsyms);
+	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .no_demangle = o->no_demangle };
+	int err = machine__new_opts(m, &dopts);
 
 	if (!err)
 		err = machine__apply_build_ids(*m, session__features(s));
@@ -203,6 +221,7 @@ static int check_sort_options(const struct report_opts *o)
 		.show_nr_samples = o->show_nr_samples,
 		.show_total_period = o->show_total_period,
 		.comm_list = o->comms, .dso_list = o->dsos, .sym_list = o->symbols,
+		.nanosecs = o->nanosecs,
 	};
 	struct sort_list sl;
 	char msg[256] = "";
@@ -269,7 +288,7 @@ int main(int argc, char **argv)
 
 	callchain_param__init(&o.cc);
 	optional_call_graph_arg(argc, argv);
-	while ((c = getopt_long(argc, argv, "i:DIj:g:Ghs:F:nt:w:S:C:Uq", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:DIj:g:Ghs:F:nt:w:S:C:UqTxf", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 'D': dump = true; break;
@@ -308,6 +327,13 @@ int main(int argc, char **argv)
 		case 'S': o.symbols = optarg; break;
 		case 'U': o.hide_unresolved = true; break;
 		case 'q': o.quiet = true; break;
+		case 'T': o.show_threads = true; break;
+		case OPT_TASKS: o.tasks = true; break;
+		case OPT_NS: o.nanosecs = true; break;
+		case 'x': o.exclude_other = true; break;
+		case 'f': break;	/* perf: read files of other owners; dirreport does */
+		case OPT_DEMANGLE: o.no_demangle = false; break;
+		case OPT_NO_DEMANGLE: o.no_demangle = true; break;
 		case OPT_STATS: stats = true; break;
 		case OPT_TIME: {
 			struct time_ranges tr;

@@ -274,6 +274,16 @@ static size_t p_time(const struct hist_entry *e, char *buf, size_t len, size_t w
 	return put(buf, len, "%-.*s", (int)width, t);
 }
 
+/* --ns: seconds with 9 decimals. */
+static size_t p_time_ns(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	char t[48];
+
+	snprintf(t, sizeof(t), "%" PRIu64 ".%09" PRIu64, e->time / 1000000000,
+		 e->time % 1000000000);
+	return put(buf, len, "%-.*s", (int)width, t);
+}
+
 static size_t p_addr(const struct hist_entry *e, char *buf, size_t len, size_t width)
 {
 	return put(buf, len, "%-#*" PRIx64, (int)width, unmap_ip(e, e->ip));
@@ -673,6 +683,7 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 		l->class_need |= l->sorts[i]->need;
 	}
 	l->dso_list = o->dso_list != NULL;
+	l->nanosecs = o->nanosecs;
 	if (!ret)
 		setup_elide(l, o);
 	if (ret == -EINVAL && !err[0])
@@ -779,7 +790,7 @@ void sort_widths__init(struct sort_widths *w, const struct sort_list *l)
 		if (d->kind == DIM_SE)
 			col_len(w, d->histc, strlen(d->header));
 	}
-	col_len(w, HISTC_TIME, 12);
+	col_len(w, HISTC_TIME, l->nanosecs ? 16 : 12);
 	col_len(w, HISTC_ADDR, UNRESOLVED_WIDTH + 2);
 }
 
@@ -914,7 +925,10 @@ int sort_list__fprintf_entry(const struct sort_list *l, const struct sort_widths
 			else
 				n = put(at, cap - used, " %*" PRIu64, len, v);
 		} else {
-			n = d->print(e, at, cap - used, width);
+			if (l->nanosecs && d->print == p_time)
+				n = p_time_ns(e, at, cap - used, width);
+			else
+				n = d->print(e, at, cap - used, width);
 			repsep(l, at);
 		}
 		used += n;

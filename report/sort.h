@@ -91,6 +91,7 @@ struct sort_list {
 	bool need_collapse;		/* perf collapses entries (a key like comm) */
 	unsigned class_need;		/* what the keys before the symbol key use */
 	const char *field_sep;		/* -t; NULL: aligned columns */
+	bool nanosecs;			/* --ns: the time key in nanoseconds */
 	bool dso_list;			/* --dsos: unresolved entries do not widen the
 					 * Shared Object column */
 	/* perf's sort__setup_elide(): a filter list of one name hides its column
@@ -115,6 +116,7 @@ struct sort_opts {
 	bool show_nr_samples;		/* -n */
 	bool show_total_period;		/* --show-total-period */
 	bool has_callchains;		/* some event records callchains (parent) */
+	bool nanosecs;			/* --ns */
 	const char *comm_list;		/* --comms, --dsos, -S: comma-separated; */
 	const char *dso_list;		/* NULL = none (see sort_list.elided) */
 	const char *sym_list;

@@ -1,0 +1,174 @@
+/*
+ * tasks - the --tasks tree (see tasks.h).
+ */
+#include "report/tasks.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "report/machine.h"
+#include "banned.h"
+
+int task_ppids__set(struct task_ppids *p, const struct thread *t, int32_t ppid)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		if (p->thread[i] == t) {
+			p->ppid[i] = ppid;
+			return 0;
+		}
+	}
+	if (p->nr == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 64;
+		const struct thread **t2 = realloc(p->thread, cap * sizeof(*t2));
+		int32_t *pp;
+
+		if (!t2)
+			return -ENOMEM;
+		p->thread = t2;
+		pp = realloc(p->ppid, cap * sizeof(*pp));
+		if (!pp)
+			return -ENOMEM;
+		p->ppid = pp;
+		p->cap = cap;
+	}
+	p->thread[p->nr] = t;
+	p->ppid[p->nr++] = ppid;
+	return 0;
+}
+
+void task_ppids__exit(struct task_ppids *p)
+{
+	free(p->thread);
+	free(p->ppid);
+	p->thread = NULL;
+	p->ppid = NULL;
+	p->nr = p->cap = 0;
+}
+
+struct task {
+	struct thread *thread;
+	int32_t ppid;
+	bool listed;		/* in the roots or some task's children */
+	size_t *children;	/* owned: indexes, in the order perf links them */
+	size_t nr_children, cap_children;
+};
+
+/* perf's thread table order: bucket tid % 256, then tid. */
+static int task_cmp(const void *pa, const void *pb)
+{
+	const struct thread *a = *(struct thread *const *)pa;
+	const struct thread *b = *(struct thread *const *)pb;
+	unsigned ba = (unsigned)a->tid % 256, bb = (unsigned)b->tid % 256;
+
+	if (ba != bb)
+		return ba < bb ? -1 : 1;
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+static long find_tid(const struct task *t, size_t n, int32_t tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].thread->tid == tid)
+			return (long)i;
+	return -1;
+}
+
+/* perf's tasks_list(): link @p i under its ancestors; the root to list, -1 for none,
+ * -2 on error. */
+static long tasks_list(struct task *t, size_t n, size_t i)
+{
+	for (size_t depth = 0; depth <= n; depth++) {
+		long parent;
+		struct task *pt;
+
+		if (t[i].listed)
+			return -1;
+		if (t[i].ppid == -1)
+			return (long)i;
+		parent = find_tid(t, n, t[i].ppid);
+		if (parent < 0)
+			return -2;
+		pt = &t[parent];
+		if (pt->nr_children == pt->cap_children) {
+			size_t cap = pt->cap_children ? pt->cap_children * 2 : 4;
+			size_t *v = realloc(pt->children, cap * sizeof(*v));
+
+			if (!v)
+				return -3;
+			pt->children = v;
+			pt->cap_children = cap;
+		}
+		pt->children[pt->nr_children++] = i;
+		t[i].listed = true;
+		i = (size_t)parent;
+	}
+	return -1;	/* a cycle: perf would not end */
+}
+
+static void print_level(struct machine *m, const struct task *t, size_t i, int level,
+			FILE *out)
+{
+	struct thread *th = t[i].thread;
+	const char *comm = thread__comm(th);
+
+	if (!comm) {	/* the default name (":<tid>", "swapper"), made on demand */
+		const struct comm *c = machine__thread_comm(m, th);
+
+		comm = c ? c->str : "";
+	}
+	fprintf(out, "  %8d %8d %8d |%*s", th->pid, th->tid, t[i].ppid, level, "");
+	fprintf(out, "%s\n", comm);
+	for (size_t c = 0; c < t[i].nr_children && level < 1000; c++)
+		print_level(m, t, t[i].children[c], level + 1, out);
+}
+
+int tasks__fprintf(struct machine *m, const struct task_ppids *p, FILE *out)
+{
+	size_t n = machine__threads(m, NULL, 0), nr_roots = 0;
+	struct thread **threads = malloc((n ? n : 1) * sizeof(*threads));
+	struct task *t = calloc(n ? n : 1, sizeof(*t));
+	size_t *roots = malloc((n ? n : 1) * sizeof(*roots));
+	int err = 0;
+
+	if (!threads || !t || !roots) {
+		err = -ENOMEM;
+		goto out;
+	}
+	machine__threads(m, threads, n);
+	qsort(threads, n, sizeof(*threads), task_cmp);
+	for (size_t i = 0; i < n; i++) {
+		t[i].thread = threads[i];
+		t[i].ppid = -1;
+		for (size_t k = 0; k < p->nr; k++)
+			if (p->thread[k] == threads[i])
+				t[i].ppid = p->ppid[k];
+	}
+	for (size_t i = 0; i < n && !err; i++) {
+		long r;
+
+		if (t[i].listed)
+			continue;
+		r = tasks_list(t, n, i);
+		if (r == -2)
+			err = -ENOENT;
+		else if (r == -3)
+			err = -ENOMEM;
+		else if (r >= 0) {
+			roots[nr_roots++] = (size_t)r;
+			t[r].listed = true;
+		}
+	}
+	if (!err) {
+		fprintf(out, "# %8s %8s %8s  %s\n", "pid", "tid", "ppid", "comm");
+		for (size_t i = 0; i < nr_roots; i++)
+			print_level(m, t, roots[i], 0, out);
+	}
+out:
+	for (size_t i = 0; t && i < n; i++)
+		free(t[i].children);
+	free(t);
+	free(threads);
+	free(roots);
+	return err;
+}
