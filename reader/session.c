@@ -112,6 +112,13 @@ static int open_regular(struct session *s, struct reader *r, struct diag *d)
 		d->offset = s->header.attrs.offset;
 		return err;
 	}
+	/* perf puts the data right after the attrs: a start past the end of the file is
+	 * damage, not a cut (fuzzing found it) */
+	if (s->header.data.offset > len)
+		return diag__set(d, r->label, 40, -DIAG_BAD_HEADER,
+				 "data section starts at %#llx, past the end of the file (%#llx)",
+				 (unsigned long long)s->header.data.offset,
+				 (unsigned long long)len);
 	r->st.start = r->st.pos = s->header.data.offset;
 	end = s->header.data.offset + s->header.data.size;
 	if (s->header.data.size == 0 || end > len || end < s->header.data.offset) {

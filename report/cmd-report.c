@@ -57,6 +57,7 @@ struct pending {
 	size_t evsel_idx;
 	size_t first_frame, nr_frames;	/* in report.frames */
 	uint8_t filtered;		/* FILTER_* bits known in pass 1 */
+	uint64_t ip;			/* the sample's address (for -S 0xADDR) */
 };
 
 /* perf's HIST_FILTER__* bits (al->filtered). */
@@ -87,6 +88,7 @@ struct report {
 	const struct time_ranges *time;	/* --time; NULL = all */
 	struct read_values *threads;	/* -T: READ records; NULL = not asked */
 	struct task_ppids ppids;	/* --tasks: each thread's parent */
+	struct task_mmaps mmaps;	/* --mmaps: what the maps do not keep */
 	uint64_t *cpu_bitmap;		/* owned: -C; NULL = every cpu */
 	size_t cpu_bitmap_bits;
 };
@@ -110,18 +112,16 @@ static bool str_listed(const char *list, const char *name)
 	return list_has(list, name, strlen(name));
 }
 
-/* perf's intlist__has_entry() on a comma-separated list of numbers. */
+/* perf's intlist__has_entry() on a comma-separated list of numbers (main() has
+ * checked it; an empty item is 0, as perf's strtol makes it). */
 static bool int_listed(const char *list, long v)
 {
-	while (list && *list) {
+	while (list) {
 		char *end;
-		long x = strtol(list, &end, 10);
 
-		if (end != list && x == v)
+		if (strtol(list, &end, 10) == v)
 			return true;
-		list = strchr(list, ',');
-		if (list)
-			list++;
+		list = *end == ',' ? end + 1 : NULL;
 	}
 	return false;
 }
@@ -147,8 +147,11 @@ static uint8_t pass1_filter(const struct report_opts *o, const struct thread *t,
 	return f;
 }
 
-/* The symbol part of machine__resolve(): -S names a symbol or its start address. */
-static uint8_t symbol_filter(const struct report_opts *o, const struct addr_location *al)
+/* The symbol part of machine__resolve(): -S names the sample's symbol, or its
+ * address when it has a symbol (perf 6.1 compares the sample's address, not the
+ * symbol's start). */
+static uint8_t symbol_filter(const struct report_opts *o, const struct addr_location *al,
+			     uint64_t ip)
 {
 	char addr[32];
 
@@ -157,7 +160,7 @@ static uint8_t symbol_filter(const struct report_opts *o, const struct addr_loca
 	if (al->sym) {
 		if (str_listed(o->symbols, al->sym->name))
 			return 0;
-		snprintf(addr, sizeof(addr), "0x%" PRIx64, al->sym_unmapped_start);
+		snprintf(addr, sizeof(addr), "0x%" PRIx64, ip);
 		if (str_listed(o->symbols, addr))
 			return 0;
 	}
@@ -377,6 +380,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	p->evsel_idx = ref->evsel->idx;
 	p->nr_frames = 0;
 	p->filtered = pass1_filter(rp->opts, t, p->comm, p->al.dso);
+	p->ip = s.ip;
 	/* perf drops samples of other cpus after resolving them */
 	if (!cpu_selected(rp, p->cpu)) {
 		rp->nr_pending--;
@@ -399,6 +403,44 @@ static int note_parent(struct report *rp, const struct record_ref *ref)
 	t = machine__find_thread(rp->machine, (int32_t)bytes__u32(b + 8),
 				 (int32_t)bytes__u32(b + 16));
 	return t ? task_ppids__set(&rp->ppids, t, (int32_t)bytes__u32(b + 20)) : 0;
+}
+
+/* --mmaps: a user MMAP/MMAP2's protection, flags and inode, for the map it made. */
+static int note_mmap(struct report *rp, const struct record_ref *ref)
+{
+	const unsigned char *b = ref->data;
+	uint16_t misc = bytes__u16(b + 4);
+	bool mmap2 = ref->type == REC_MMAP2;
+	struct task_mmap tm = { 0 };
+	struct addr_location al;
+	struct thread *t;
+
+	if (ref->size < (mmap2 ? 73u : 41u) || (misc & MISC_CPUMODE_MASK) == MISC_KERNEL)
+		return 0;
+	t = machine__find_thread(rp->machine, (int32_t)bytes__u32(b + 8),
+				 (int32_t)bytes__u32(b + 12));
+	if (!t)
+		return 0;
+	machine__resolve_map(rp->machine, t, MISC_USER, bytes__u64(b + 16), &al);
+	if (!al.dso)
+		return 0;
+	tm.dso = al.dso;
+	tm.start = al.map_start;
+	tm.end = al.map_end;
+	tm.rel = al.map_pgoff - al.map_start;
+	/* identity maps (anonymous, [stack]) map with pgoff = start; perf prints the
+	 * record's pgoff */
+	tm.pgoff = al.map_pgoff == al.map_start ? bytes__u64(b + 32) : al.map_pgoff;
+	if (mmap2) {
+		tm.prot = bytes__u32(b + 64);
+		tm.flags = bytes__u32(b + 68);
+		/* a build-id MMAP2 has no inode (perf's dso id stays zero) */
+		if (!(misc & MISC_EXACT_IP))
+			tm.ino = bytes__u64(b + 48);
+	} else {
+		tm.prot = misc & MISC_MMAP_DATA ? 0 : 4;	/* PROT_EXEC */
+	}
+	return task_mmaps__add(&rp->mmaps, &tm);
 }
 
 static void load_one(void *ctx, size_t i)
@@ -487,6 +529,9 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			err = machine__process(rp->machine, ref, &s);
 			if (!err && ref->type == REC_FORK && rp->opts->tasks)
 				err = note_parent(rp, ref);
+			if (!err && ref->type != REC_FORK && ref->type != REC_COMM &&
+			    rp->opts->mmaps)
+				err = note_mmap(rp, ref);
 			break;
 		default:
 			break;
@@ -519,7 +564,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			.cpumode = pd->cpumode,
 			.thread = pd->thread,
 			.period = pd->period,
-			.filtered = pd->filtered | symbol_filter(rp->opts, &pd->al),
+			.filtered = pd->filtered | symbol_filter(rp->opts, &pd->al, pd->ip),
 		};
 		if (pd->nr_frames) {
 			err = grow_ips(rp, pd->nr_frames);
@@ -719,13 +764,13 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	for (size_t i = 0; i < el->nr; i++)
 		hists__init(&rp.hists[i], &rp.sl, rp.chains);
 	err = session__deliver(s, on_batch, &rp, 0);
-	if (!err && o->tasks) {
+	if (!err && (o->tasks || o->mmaps)) {
 		sort_list__fprintf_elided(&rp.sl, out);
 		/* perf registers the idle thread, 0/0 "swapper", up front */
 		if (!machine__findnew_thread(m, 0, 0))
 			err = -ENOMEM;
 		if (!err && !no_samples(&rp, o))
-			err = tasks__fprintf(m, &rp.ppids, out);
+			err = tasks__fprintf(m, &rp.ppids, o->mmaps ? &rp.mmaps : NULL, out);
 		if (err == -ENOENT) {
 			fputs("dirreport: --tasks: a thread's parent is unknown\n", stderr);
 			err = CMD_ERR_REPORTED;
@@ -744,6 +789,7 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	if (rp.threads)
 		read_values__exit(rp.threads);
 	task_ppids__exit(&rp.ppids);
+	task_mmaps__exit(&rp.mmaps);
 	callchains__delete(rp.chains);
 	return err;
 }

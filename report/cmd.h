@@ -45,6 +45,7 @@ struct report_opts {
 	const char *time_str;	/* --time (report/time-range.h); NULL = all */
 	bool show_threads;	/* -T: the READ records' values per thread */
 	bool tasks;		/* --tasks: the thread tree instead of the report */
+	bool mmaps;		/* --mmaps: --tasks with each thread's maps */
 	bool nanosecs;		/* --ns: the time key in nanoseconds */
 	bool exclude_other;	/* -x: only entries with a parent match (none) */
 	bool no_demangle;	/* --no-demangle: C++ names as in the symbol table */

@@ -32,7 +32,7 @@ static const char usage_text[] =
 	"                 [--ns] [-x] [--demangle | --no-demangle] [-f] [-q]\n"
 	"       dirreport -D [-i PATH] [-j N]\n"
 	"       dirreport --stats [-i PATH] [-j N]\n"
-	"       dirreport --tasks [-i PATH] [-j N]\n"
+	"       dirreport --tasks [--mmaps] [-i PATH] [-j N]\n"
 	"       dirreport --header-only [-I] [-i PATH]\n"
 	"\n"
 	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
@@ -41,6 +41,7 @@ static const char usage_text[] =
 	"    -D, --dump-raw-trace   dump every record, tagged with its file\n"
 	"        --stats            record counts only\n"
 	"        --tasks            the threads, as a tree of parents and children\n"
+	"        --mmaps            --tasks, each thread with its memory maps\n"
 	"        --header           print the header, then the report\n"
 	"        --header-only      print the header only\n"
 	"    -I, --show-info        with --header/--header-only: full header\n"
@@ -92,7 +93,8 @@ static const char usage_text[] =
 enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDREN,
        OPT_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_SHOW_TOTAL_PERIOD,
        OPT_PERCENTAGE, OPT_COMMS, OPT_PID, OPT_TID, OPT_DSOS, OPT_STATS,
-       OPT_TIME, OPT_TASKS, OPT_NS, OPT_DEMANGLE, OPT_NO_DEMANGLE };
+       OPT_TIME, OPT_TASKS, OPT_NS, OPT_DEMANGLE, OPT_NO_DEMANGLE,
+       OPT_MMAPS };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -128,6 +130,7 @@ static const struct option long_opts[] = {
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "threads", no_argument, NULL, 'T' },
 	{ "tasks", no_argument, NULL, OPT_TASKS },
+	{ "mmaps", no_argument, NULL, OPT_MMAPS },
 	{ "ns", no_argument, NULL, OPT_NS },
 	{ "exclude-other", no_argument, NULL, 'x' },
 	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
@@ -233,6 +236,54 @@ static int check_sort_options(const struct report_opts *o)
 	return 0;
 }
 
+/* perf's strlist parse of --comms, --dsos, -S: a repeated item is an error (a last
+ * empty item is dropped). */
+static bool valid_str_list(const char *list)
+{
+	for (const char *a = list; a;) {
+		const char *ca = strchr(a, ',');
+		size_t na = ca ? (size_t)(ca - a) : strlen(a);
+
+		if (!ca && !na)
+			break;
+		for (const char *b = ca ? ca + 1 : NULL; b;) {
+			const char *cb = strchr(b, ',');
+			size_t nb = cb ? (size_t)(cb - b) : strlen(b);
+
+			if (!cb && !nb)
+				break;
+			if (na == nb && !memcmp(a, b, na))
+				return false;
+			b = cb ? cb + 1 : NULL;
+		}
+		a = ca ? ca + 1 : NULL;
+	}
+	return true;
+}
+
+/* perf's intlist parse of --pid, --tid: decimal numbers (empty: 0), no repeats. */
+static bool valid_int_list(const char *list)
+{
+	for (const char *a = list; a;) {
+		char *end;
+		long v = strtol(a, &end, 10);
+
+		if (*end != ',' && *end)
+			return false;
+		for (const char *b = *end ? end + 1 : NULL; b;) {
+			char *e2;
+
+			if (strtol(b, &e2, 10) == v)
+				return false;
+			if (*e2 != ',' && *e2)
+				break;	/* reported when a reaches it */
+			b = *e2 ? e2 + 1 : NULL;
+		}
+		a = *end ? end + 1 : NULL;
+	}
+	return true;
+}
+
 /* -C: "N" or "N-M" items, comma-separated, cpus under 4096. */
 static bool valid_cpu_list(const char *p)
 {
@@ -320,15 +371,28 @@ int main(int argc, char **argv)
 				return bad_usage("--percentage takes relative or absolute");
 			o.filter_relative = !strcmp(optarg, "relative");
 			break;
-		case OPT_COMMS: o.comms = optarg; break;
-		case OPT_PID: o.pids = optarg; break;
-		case OPT_TID: o.tids = optarg; break;
-		case OPT_DSOS: o.dsos = optarg; break;
-		case 'S': o.symbols = optarg; break;
+		case OPT_COMMS:
+		case OPT_DSOS:
+		case 'S':
+			if (!valid_str_list(optarg))
+				return bad_usage(c == 'S' ? "-S: a symbol is listed twice" :
+						 c == OPT_DSOS ? "--dsos: a dso is listed twice" :
+						 "--comms: a command is listed twice");
+			*(c == 'S' ? &o.symbols : c == OPT_DSOS ? &o.dsos : &o.comms) = optarg;
+			break;
+		case OPT_PID:
+		case OPT_TID:
+			if (!valid_int_list(optarg))
+				return bad_usage(c == OPT_PID ? "--pid takes distinct numbers, "
+						 "comma-separated" : "--tid takes distinct numbers, "
+						 "comma-separated");
+			*(c == OPT_PID ? &o.pids : &o.tids) = optarg;
+			break;
 		case 'U': o.hide_unresolved = true; break;
 		case 'q': o.quiet = true; break;
 		case 'T': o.show_threads = true; break;
 		case OPT_TASKS: o.tasks = true; break;
+		case OPT_MMAPS: o.mmaps = o.tasks = true; break;
 		case OPT_NS: o.nanosecs = true; break;
 		case 'x': o.exclude_other = true; break;
 		case 'f': break;	/* perf: read files of other owners; dirreport does */
@@ -380,6 +444,11 @@ int main(int argc, char **argv)
 		return err;
 	if (stats && dump)
 		return bad_usage("--stats and -D cannot be combined");
+	/* perf prints no counts when these leave no sample; dirreport does not
+	 * follow it there */
+	if (stats && (o.cpus || o.hide_unresolved || o.time_str || o.tasks))
+		return bad_usage("--stats cannot be combined with -C, -U, --time, --tasks "
+				 "or --mmaps");
 	if (o.quiet && !dump)	/* perf -q prints no header: the report only */
 		o.header = o.header_only = false;
 	mode = o.header_only ? &modes[3] : dump ? &modes[1] : stats ? &modes[2] : &modes[0];

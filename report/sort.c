@@ -537,27 +537,43 @@ static int parse_widths(struct sort_list *l, const char *s)
 	return 0;
 }
 
-/* The only name of a comma-separated list (perf's strlist: duplicates and empty
- * items count once / not at all), or NULL when it has none or several. */
-static const char *single_name(const char *list, size_t *len)
+/* perf's -S takes start addresses too: an item that reads as a number (strtoull,
+ * base 0: not zero, or nothing after it) is one, and is no name to elide. */
+static bool is_number(const char *s, size_t n)
+{
+	char buf[64], *end;
+	unsigned long long v;
+
+	if (n >= sizeof(buf))
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	v = strtoull(buf, &end, 0);
+	return v || !*end;
+}
+
+/* The only item of a comma-separated list, split as perf's strlist does (a last
+ * empty item is dropped, others count; main() has refused duplicates), or NULL
+ * when it has none or several. With skip_numbers, numbers are not counted. */
+static const char *single_name(const char *list, size_t *len, bool skip_numbers)
 {
 	const char *one = NULL;
-	size_t one_len = 0;
+	size_t nr = 0;
 
 	while (list) {
 		const char *comma = strchr(list, ',');
 		size_t n = comma ? (size_t)(comma - list) : strlen(list);
 
-		if (n && one && (n != one_len || memcmp(one, list, n)))
-			return NULL;
-		if (n && !one) {
+		if (!comma && !n)
+			break;
+		if (!(skip_numbers && is_number(list, n))) {
 			one = list;
-			one_len = n;
+			*len = n;
+			nr++;
 		}
 		list = comma ? comma + 1 : NULL;
 	}
-	*len = one_len;
-	return one;
+	return nr == 1 ? one : NULL;
 }
 
 /* perf's sort__setup_elide(): the columns of one-name filter lists are hidden
@@ -573,11 +589,11 @@ static void setup_elide(struct sort_list *l, const struct sort_opts *o)
 				   d->histc == HISTC_DSO ? o->dso_list :
 				   d->histc == HISTC_SYMBOL ? o->sym_list : NULL;
 		const char *name;
-		size_t len;
+		size_t len = 0;
 
 		if (d->kind != DIM_SE)
 			continue;
-		name = list ? single_name(list, &len) : NULL;
+		name = list ? single_name(list, &len, d->histc == HISTC_SYMBOL) : NULL;
 		if (name && l->nr_elided < SORT_MAX_FIELDS) {
 			l->elided[l->nr_elided].list = d->histc == HISTC_COMM ? "comm" :
 						       d->histc == HISTC_DSO ? "dso" : "symbol";

@@ -4,6 +4,7 @@
 #include "report/tasks.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -44,6 +45,62 @@ void task_ppids__exit(struct task_ppids *p)
 	p->thread = NULL;
 	p->ppid = NULL;
 	p->nr = p->cap = 0;
+}
+
+int task_mmaps__add(struct task_mmaps *mm, const struct task_mmap *m)
+{
+	if (mm->nr == mm->cap) {
+		size_t cap = mm->cap ? mm->cap * 2 : 64;
+		struct task_mmap *v = realloc(mm->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		mm->v = v;
+		mm->cap = cap;
+	}
+	mm->v[mm->nr++] = *m;
+	return 0;
+}
+
+void task_mmaps__exit(struct task_mmaps *mm)
+{
+	free(mm->v);
+	mm->v = NULL;
+	mm->nr = mm->cap = 0;
+}
+
+/* The newest record whose map holds this piece of it (maps split when newer maps
+ * overlap them, their offsets kept). */
+static const struct task_mmap *record_of(const struct task_mmaps *mm, const struct map *p)
+{
+	for (size_t i = mm->nr; i-- > 0;) {
+		const struct task_mmap *r = &mm->v[i];
+
+		if (r->dso == p->dso && p->start >= r->start && p->end <= r->end &&
+		    p->pgoff - p->start == r->rel)
+			return r;
+	}
+	return NULL;
+}
+
+static void print_maps(const struct maps *maps, const struct task_mmaps *mm, int indent,
+		       FILE *out)
+{
+	static const struct task_mmap none = { 0 };
+
+	for (size_t i = 0; maps && i < maps->nr; i++) {
+		const struct map *p = &maps->v[i];
+		const struct task_mmap *r = record_of(mm, p);
+
+		if (!r)
+			r = &none;
+		fprintf(out, "%*s  %" PRIx64 "-%" PRIx64 " %c%c%c%c %08" PRIx64 " %" PRIu64
+			" %s\n", indent, "", p->start, p->end,
+			r->prot & 1 ? 'r' : '-', r->prot & 2 ? 'w' : '-',
+			r->prot & 4 ? 'x' : '-', r->flags & 1 ? 's' : 'p',
+			r == &none ? p->pgoff : r->pgoff + (p->start - r->start), r->ino,
+			dso__long_name(p->dso));
+	}
 }
 
 struct task {
@@ -106,9 +163,11 @@ static long tasks_list(struct task *t, size_t n, size_t i)
 	return -1;	/* a cycle: perf would not end */
 }
 
-static void print_level(struct machine *m, const struct task *t, size_t i, int level,
-			FILE *out)
+static void print_level(struct machine *m, const struct task_mmaps *mm,
+			const struct task *t, size_t i, int level, FILE *out)
 {
+	int indent;
+
 	struct thread *th = t[i].thread;
 	const char *comm = thread__comm(th);
 
@@ -117,13 +176,16 @@ static void print_level(struct machine *m, const struct task *t, size_t i, int l
 
 		comm = c ? c->str : "";
 	}
-	fprintf(out, "  %8d %8d %8d |%*s", th->pid, th->tid, t[i].ppid, level, "");
+	indent = fprintf(out, "  %8d %8d %8d |%*s", th->pid, th->tid, t[i].ppid, level, "");
 	fprintf(out, "%s\n", comm);
+	if (mm)
+		print_maps(th->maps, mm, indent, out);
 	for (size_t c = 0; c < t[i].nr_children && level < 1000; c++)
-		print_level(m, t, t[i].children[c], level + 1, out);
+		print_level(m, mm, t, t[i].children[c], level + 1, out);
 }
 
-int tasks__fprintf(struct machine *m, const struct task_ppids *p, FILE *out)
+int tasks__fprintf(struct machine *m, const struct task_ppids *p,
+		   const struct task_mmaps *mm, FILE *out)
 {
 	size_t n = machine__threads(m, NULL, 0), nr_roots = 0;
 	struct thread **threads = malloc((n ? n : 1) * sizeof(*threads));
@@ -162,7 +224,7 @@ int tasks__fprintf(struct machine *m, const struct task_ppids *p, FILE *out)
 	if (!err) {
 		fprintf(out, "# %8s %8s %8s  %s\n", "pid", "tid", "ppid", "comm");
 		for (size_t i = 0; i < nr_roots; i++)
-			print_level(m, t, roots[i], 0, out);
+			print_level(m, mm, t, roots[i], 0, out);
 	}
 out:
 	for (size_t i = 0; t && i < n; i++)

@@ -5,7 +5,7 @@
 # minutes). Output goes to /dev/null; on a finding valgrind's report is printed.
 # Environment: BUILD (default build), VALGRIND_FLAGS (extra flags).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 build=${BUILD:-build}
 bin=$build/dirreport
 log=${TMPDIR:-/tmp}/dirreport-valgrind.$$

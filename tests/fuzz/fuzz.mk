@@ -7,7 +7,7 @@
 #       The committed seeds tests/fuzz/corpus/<target>/ are read; new inputs go to
 #       build-fuzz/corpus/<target>/; crashes, leaks, timeouts and OOMs are saved in
 #       tests/fuzz/crashers/<target>/; logs in build-fuzz/<target>.log.
-#   make fuzz-merge     minimise build-fuzz/corpus/<target> into tests/fuzz/corpus/<target>
+#   make fuzz-merge     minimise the working corpora build-fuzz/corpus/<target> in place
 #   make fuzz-regress   replay tests/fuzz/corpus/ and tests/fuzz/crashers/ through every
 #                       target without libFuzzer, with $(CC) and the build's flags (so also
 #                       under SANITIZE=address,undefined); part of `make check`
@@ -55,12 +55,19 @@ fuzz-build: $(FUZZ_BINS)
 fuzz: $(FUZZ_BINS)
 	$(Q)sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+# Minimise each working corpus in place (after long runs): a smallest set of its inputs
+# with the same coverage stays.
 fuzz-merge: $(FUZZ_BINS)
 	$(Q)for t in $(FUZZ_TARGETS); do \
-		mkdir -p tests/fuzz/corpus/$$t $(FUZZ_BUILD)/corpus/$$t && \
-		$(FUZZ_BUILD)/bin/$$t -merge=1 -max_len=65536 -timeout=20 tests/fuzz/corpus/$$t \
-			$(FUZZ_BUILD)/corpus/$$t >$(FUZZ_BUILD)/$$t.merge.log 2>&1 || \
+		rm -rf $(FUZZ_BUILD)/corpus.new/$$t && mkdir -p $(FUZZ_BUILD)/corpus.new/$$t \
+			$(FUZZ_BUILD)/corpus/$$t && \
+		$(FUZZ_BUILD)/bin/$$t -merge=1 -max_len=65536 -timeout=20 \
+			$(FUZZ_BUILD)/corpus.new/$$t $(FUZZ_BUILD)/corpus/$$t \
+			>$(FUZZ_BUILD)/$$t.merge.log 2>&1 || \
 		{ echo "fuzz-merge: $$t failed, see $(FUZZ_BUILD)/$$t.merge.log"; exit 1; }; \
+		rm -rf $(FUZZ_BUILD)/corpus/$$t && \
+		mv $(FUZZ_BUILD)/corpus.new/$$t $(FUZZ_BUILD)/corpus/$$t && \
+		echo "  $$t: $$(ls $(FUZZ_BUILD)/corpus/$$t | wc -l) inputs"; \
 	done
 
 -include $(wildcard $(FUZZ_BUILD)/*/*.d $(FUZZ_BUILD)/*/*/*.d)
@@ -102,6 +109,7 @@ tsan-check:
 
 # --- valgrind -------------------------------------------------------------------
 valgrind-check: $(BUILD)/dirreport
+	$(if $(SANITIZE),$(error valgrind-check runs the plain build: no SANITIZE))
 	$(Q)sh tools/ensure-deps.sh valgrind
 	$(Q)BUILD=$(BUILD) sh tests/valgrind.sh
 

@@ -7,7 +7,7 @@
 # stopped on a finding (the remaining targets still run).
 # Extra libFuzzer flags: FUZZ_FLAGS in the environment.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 build=${1:?usage: run.sh BUILD SECONDS TARGET...}
 secs=${2:?usage: run.sh BUILD SECONDS TARGET...}
 shift 2

@@ -21,6 +21,7 @@ fsize() { wc -c <"$1" | tr -d ' '; }
 # bytes FILE OFFSET COUNT: COUNT bytes of FILE from OFFSET to stdout
 bytes() { tail -c +$(($2 + 1)) "$1" | head -c "$3"; }
 # byte N: one byte of value N to stdout
+# shellcheck disable=SC2059 # the format is the octal escape built here
 byte() { printf "\\$(printf '%03o' "$1")"; }
 # u32le N: four bytes, little-endian
 u32le() { byte $(($1 & 255)); byte $(($1 >> 8 & 255)); byte $(($1 >> 16 & 255)); byte $(($1 >> 24 & 255)); }
@@ -56,17 +57,6 @@ chunks() {
 	  if (!len) start = $1
 	  len += $2 }
 	END { if (len) print start, len }'
-}
-
-# attr_prefix FILE ATTR_OFF IDS_OFF NR_IDS: flags 0, the stored attr, nr ids, the ids
-attr_prefix() {
-	_asz=$(u32 "$1" $(($2 + 4)))
-	byte 0
-	bytes "$1" "$2" "$_asz"
-	_n=$4
-	[ "$_n" -gt 7 ] && _n=7
-	byte "$_n"
-	[ "$_n" -eq 0 ] || bytes "$1" "$3" $((_n * 8))
 }
 
 MAX=65000	# bytes: every seed stays below 64 KB
@@ -128,8 +118,8 @@ attr_prefix() {
 	byte $_n
 	for _x in $_ids; do
 		_c=${_x#*:}
-		[ $_c -gt $_n ] && _c=$_n
-		[ $_c -gt 0 ] && bytes "$_a" "${_x%:*}" $((_c * 8))
+		[ "$_c" -gt "$_n" ] && _c=$_n
+		[ "$_c" -gt 0 ] && bytes "$_a" "${_x%:*}" $((_c * 8))
 		_n=$((_n - _c))
 	done
 }
@@ -151,6 +141,7 @@ for f in "$S"/*.data; do
 	n=$(basename "$f" .data)
 	if [ -d "$f" ]; then
 		# a data directory: data + the first three data.N
+		# shellcheck disable=SC2046,SC2012 # data.N names have no blanks
 		set -- $(cd "$f" && ls data.* 2>/dev/null | head -n 3)
 		[ -f "$f/data" ] || continue
 		small "$f/data" && cp "$f/data" "$C/fuzz_header/seed-$n-data"

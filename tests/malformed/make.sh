@@ -243,4 +243,11 @@ put "$d/input" 48 8 0
 put "$d/input" 72 32 0
 offset 0x30
 
+# The header's data offset points past the end of the file: damage (perf writes the data
+# right after the attrs), an error naming the field.
+new data-offset-past-end
+cp "$samples/plain.data" "$d/input"
+put "$d/input" 40 8 $(($(fsize "$d/input") + 65536))
+offset 0x28
+
 echo "malformed inputs written to $out"
