@@ -518,8 +518,13 @@ static int process_fork(struct machine *m, const struct record_ref *ref,
 	if (pid == ppid) {		/* a new thread: shares its process's maps */
 		child->maps = parent->maps;
 		child->maps->refs++;
-	} else {			/* a new process: a copy */
-		child->maps = maps__clone(parent->maps);
+	} else {
+		/* a new process: a copy of the parent's maps, except for FORK records
+		 * marked FORK_EXEC (perf writes them for tasks found running at record
+		 * start): perf clones nothing there */
+		bool fork_exec = bytes__u16(ref->data + 4) & MISC_MMAP_DATA;
+
+		child->maps = fork_exec ? maps__new() : maps__clone(parent->maps);
 		if (!child->maps)
 			return -ENOMEM;
 	}
