@@ -135,6 +135,7 @@ static int open_regular(struct session *s, struct reader *r, struct diag *d)
 			       "not finish); reading the records up to the end of the file",
 			       r->label) < 0)
 			r->warning = NULL;
+		r->st.end = end;
 		return 0;	/* the feature table is gone with the cut */
 	}
 	r->st.end = end;

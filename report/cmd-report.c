@@ -610,8 +610,9 @@ static bool has_callchains(const struct evlist *el)
 	return false;
 }
 
-/* perf: when -C, -U or --time left no entry, an error and exit status 0 (a recording
- * without samples keeps its empty report for now). */
+/* perf: a recording without samples, or one where -C, -U or --time left none, gets
+ * only the two hint lines and this error, with exit status 0 (perf stat record files,
+ * for example). Filters like --comms still account their samples. */
 static bool no_samples(const struct report *rp, const struct report_opts *o)
 {
 	struct evlist *el = session__evlist(rp->session);
@@ -619,7 +620,7 @@ static bool no_samples(const struct report *rp, const struct report_opts *o)
 
 	for (size_t i = 0; i < el->nr; i++)
 		nr_samples += rp->hists[i].nr_samples;
-	if (nr_samples || !(o->cpus || o->hide_unresolved || o->time_str))
+	if (nr_samples)
 		return false;
 	fprintf(stderr, "dirreport: The %s data has no samples!\n",
 		o->input ? o->input : "perf.data");

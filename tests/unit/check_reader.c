@@ -545,6 +545,71 @@ START_TEST(test_many_files_low_fd_limit)
 }
 END_TEST
 
+/* Cut recordings keep what is before the cut: a file cut at every byte of its data
+ * section delivers exactly the complete records before the cut; data size 0 (perf record
+ * killed) delivers everything; a cut inside the features keeps every record. */
+static size_t count_delivered(const char *path)
+{
+	struct session *s;
+	struct diag d;
+	struct seen *sn = calloc(1, sizeof(*sn));
+	size_t n;
+
+	ck_assert_int_eq(open_load(path, 2, &s, &d), 0);
+	ck_assert_int_eq(session__deliver(s, collect, sn, 0), 0);
+	n = sn->n;
+	session__close(s);
+	free(sn);
+	return n;
+}
+
+START_TEST(test_cut_recordings_keep_records)
+{
+	struct event_attr a = testlib_attr(0);
+	struct testlib_buf b = { 0 };
+	char *p = path_in("whole.data"), *c = path_in("cut.data");
+	size_t ends[32], nr = 0, whole_len;
+	const uint64_t data_off = 104 + 16 + 144;
+	FILE *f;
+	unsigned char *whole;
+
+	for (int k = 0; k < 12; k++) {
+		if (k % 4 == 0)
+			testlib_rec_comm(&b, &a, 7, 7, "x", 100 + (uint64_t)k, 1);
+		else
+			testlib_rec_sample(&b, &a, 1, 7, 7, 100 + (uint64_t)k, 1, 1);
+		ends[nr++] = b.len;
+	}
+	write_single(p, &b);	/* with features: DIR_FORMAT/COMPRESSED absent, none */
+	f = fopen(p, "rb");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	whole_len = (size_t)ftell(f);
+	rewind(f);
+	whole = malloc(whole_len);
+	ck_assert_uint_eq(fread(whole, 1, whole_len, f), whole_len);
+	fclose(f);
+	ck_assert_uint_eq(count_delivered(p), nr);
+	/* cut at every byte of the data section */
+	for (size_t cut = 0; cut <= b.len; cut++) {
+		size_t want = 0;
+
+		while (want < nr && ends[want] <= cut)
+			want++;
+		testlib_write_raw(c, whole, data_off + cut);
+		ck_assert_msg(count_delivered(c) == want, "cut at %zu: want %zu", cut, want);
+	}
+	/* data size 0 in the header: everything up to the end of the file */
+	bytes__put_u64(whole + 48, 0);
+	testlib_write_raw(c, whole, data_off + b.len);
+	ck_assert_uint_eq(count_delivered(c), nr);
+	free(whole);
+	testlib_buf_free(&b);
+	free(p);
+	free(c);
+}
+END_TEST
+
 Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -562,6 +627,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_ordered_events_model);
 	tcase_add_test(tc, test_order_late_sideband_windows);
 	tcase_add_test(tc, test_many_files_low_fd_limit);
+	tcase_add_test(tc, test_cut_recordings_keep_records);
 	suite_add_tcase(s, tc);
 	return s;
 }
