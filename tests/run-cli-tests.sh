@@ -15,8 +15,9 @@
 #              - --stdio: a closing tip block ("#", "# (Tip: ...)", "#" as the last three
 #                lines) is removed.  perf picks the tip at random; update.sh stores the
 #                expected files without it, and dirreport may print a tip or not.
-#              - --header-only: the "# captured on" line is masked; it shows the file's
-#                mtime in the local time zone, which a git checkout does not keep.
+#              - every case: the "# captured on" line (--header, --header-only) is masked;
+#                it shows the file's mtime in the local time zone, which a git checkout
+#                does not keep.
 #            The --stdio and -D goldens resolve kernel addresses against the kallsyms of the
 #            machine that recorded the sample; when `uname -r` differs from the sample's
 #            "os release" they are skipped (SKIP line); the live tests still run.
@@ -207,17 +208,19 @@ for dir in tests/golden/*/; do
 		head -n 5 "$tmp/err" | sed 's/^/    /'
 		continue
 	fi
+	# every mode: a header printed by --header, --header-only or --stats --header
+	# shows the file's mtime, which a checkout does not keep
 	case $mode in
 	stdio)
-		strip_tip "$dir/expected.stdout" "$tmp/want"
-		strip_tip "$tmp/out" "$tmp/got" ;;
-	header)
-		mask_captured "$dir/expected.stdout" "$tmp/want"
-		mask_captured "$tmp/out" "$tmp/got" ;;
+		strip_tip "$dir/expected.stdout" "$tmp/want.raw"
+		strip_tip "$tmp/out" "$tmp/got.raw" ;;
 	*)
-		cp "$dir/expected.stdout" "$tmp/want"
-		cp "$tmp/out" "$tmp/got" ;;
+		cp "$dir/expected.stdout" "$tmp/want.raw"
+		cp "$tmp/out" "$tmp/got.raw" ;;
 	esac
+	mask_captured "$tmp/want.raw" "$tmp/want"
+	mask_captured "$tmp/got.raw" "$tmp/got"
+
 	if ! cmp -s "$tmp/want" "$tmp/got"; then
 		fail "$name" "stdout differs from $dir/expected.stdout" "$tmp/want" "$tmp/got"
 	elif [ -f "$dir/expected.stderr" ] && ! cmp -s "$dir/expected.stderr" "$tmp/err"; then
