@@ -236,11 +236,9 @@ static bool hashable(const struct sort_list *sl, const struct hist_entry *e)
 	return key_hashable(sl, e->sym);
 }
 
-static uint64_t entry_hash(const struct sort_list *sl, const struct hist_entry *e)
+/* Hash of the key fields selected by need (SORT_NEED_*). */
+static uint64_t need_hash(unsigned need, uint64_t x, const struct hist_entry *e)
 {
-	unsigned need = sl->need;
-	uint64_t x = 0x1234567;
-
 	if (need & SORT_NEED_COMM)
 		x = mix(x ^ (uint64_t)(uintptr_t)e->comm);
 	if (need & SORT_NEED_DSO)
@@ -254,6 +252,11 @@ static uint64_t entry_hash(const struct sort_list *sl, const struct hist_entry *
 	if (need & SORT_NEED_TIME)
 		x = mix(x ^ e->time);
 	return x;
+}
+
+static uint64_t entry_hash(const struct sort_list *sl, const struct hist_entry *e)
+{
+	return need_hash(sl->need, 0x1234567, e);
 }
 
 static int builder_rehash(struct builder *b)
@@ -527,20 +530,8 @@ struct classes {
 
 static uint64_t class_hash(const struct sort_list *sl, const struct hist_entry *e)
 {
-	unsigned need = sl->class_need;
-	uint64_t x = 0x9876543;
-
-	if (need & SORT_NEED_COMM)
-		x = mix(x ^ (uint64_t)(uintptr_t)e->comm);
-	if (need & SORT_NEED_DSO)
-		x = mix(x ^ (uint64_t)(uintptr_t)e->dso);
-	if (need & SORT_NEED_THREAD)
-		x = mix(x ^ (uint32_t)(e->thread ? e->thread->tid : -1));
-	if (need & SORT_NEED_CPU)
-		x = mix(x ^ (uint32_t)e->cpu ^ (uint64_t)(uint32_t)e->socket << 32);
-	if (need & SORT_NEED_TIME)
-		x = mix(x ^ e->time);
-	return x;
+	/* a class never hashes the symbol */
+	return need_hash(sl->class_need & ~SORT_NEED_SYM, 0x9876543, e);
 }
 
 /* The class of e (created empty if new); NULL on ENOMEM. */
