@@ -5,7 +5,6 @@
 #include "convert/db-writer.h"
 
 #include <errno.h>
-#include <fcntl.h>	/* open */
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>	/* va_list */
@@ -14,13 +13,12 @@
 #include <stdlib.h>	/* calloc, free, malloc */
 #include <string.h>	/* strerror, strlen */
 #include <sys/stat.h>	/* stat */
-#include <unistd.h>	/* close, pread */
 
-#include "convert/btree.h"
 #include "convert/schema.h"
 #include "banned.h"
 
 #define BATCH_ROWS 4096		/* rows handed to the writer thread at once */
+#define MULTI_ROWS 64		/* rows per multi-row INSERT (samples, call_paths) */
 #define NR_BATCHES 4		/* batches in flight: the producer runs this far ahead */
 
 struct batch {
@@ -30,9 +28,10 @@ struct batch {
 
 struct db_writer {
 	sqlite3 *db;				/* owned */
-	sqlite3_stmt *ins[EXPORT__NR_TABLES];	/* owned prepared INSERTs */
-	struct btree_builder *fast[EXPORT__NR_TABLES];	/* owned; tables bulk-loaded */
-	uint32_t root[EXPORT__NR_TABLES];	/* root pages of the bulk-loaded tables */
+	sqlite3_stmt *ins[EXPORT__NR_TABLES];	/* owned prepared INSERTs, one row */
+	sqlite3_stmt *multi[EXPORT__NR_TABLES];	/* owned, MULTI_ROWS rows; or NULL */
+	const struct export_row *pending[EXPORT__NR_TABLES][MULTI_ROWS];
+	size_t nr_pending[EXPORT__NR_TABLES];	/* rows waiting for a multi INSERT */
 	char *path;				/* owned */
 	unsigned flags;
 	bool threaded, committed;
@@ -96,24 +95,18 @@ static int exec(struct db_writer *w, const char *sql)
 
 /* ---- writing one row ----------------------------------------------------------- */
 
-static int write_row(struct db_writer *w, const struct export_row *r)
+/* Bind row r to the parameters of st from number first + 1 on. */
+static int bind_row(struct db_writer *w, sqlite3_stmt *st, int first,
+		    const struct export_row *r)
 {
 	const char *cols = schema_tables[r->table].columns;
-	sqlite3_stmt *st = w->ins[r->table];
 	size_t iv = 0, it = 0;
-	int err;
 
-	if (w->fast[r->table]) {
-		err = btree_builder__add(w->fast[r->table], r->v, strlen(cols));
-		return err ? set_err(w, err, "%s: rows out of order",
-				     schema_tables[r->table].name) : 0;
-	}
-	if (!st)
-		return set_err(w, -EIO, "no table for row type %d", (int)r->table);
 	for (int c = 0; cols[c]; c++) {
 		int rc = cols[c] == 'i'
-			 ? sqlite3_bind_int64(st, c + 1, r->v[iv++])
-			 : sqlite3_bind_text(st, c + 1, r->text[it] ? r->text[it] : "", -1,
+			 ? sqlite3_bind_int64(st, first + c + 1, r->v[iv++])
+			 : sqlite3_bind_text(st, first + c + 1,
+					     r->text[it] ? r->text[it] : "", -1,
 					     SQLITE_STATIC);
 
 		if (cols[c] == 't')
@@ -121,6 +114,11 @@ static int write_row(struct db_writer *w, const struct export_row *r)
 		if (rc != SQLITE_OK)
 			return sql_err(w, "bind");
 	}
+	return 0;
+}
+
+static int step(struct db_writer *w, sqlite3_stmt *st)
+{
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		sqlite3_reset(st);
 		return sql_err(w, "writing the database");
@@ -129,10 +127,62 @@ static int write_row(struct db_writer *w, const struct export_row *r)
 	return 0;
 }
 
+static int write_row(struct db_writer *w, const struct export_row *r)
+{
+	sqlite3_stmt *st = w->ins[r->table];
+	int err;
+
+	if (!st)
+		return set_err(w, -EIO, "no table for row type %d", (int)r->table);
+	if ((err = bind_row(w, st, 0, r)))
+		return err;
+	return step(w, st);
+}
+
+/* Write the rows waiting for table t: MULTI_ROWS at a time, the rest one by one. */
+static int flush_pending(struct db_writer *w, enum export_table t)
+{
+	size_t n = w->nr_pending[t], ncols = strlen(schema_tables[t].columns);
+	int err = 0;
+
+	w->nr_pending[t] = 0;
+	if (n == MULTI_ROWS) {
+		for (size_t i = 0; i < n && !err; i++)
+			err = bind_row(w, w->multi[t], (int)(i * ncols), w->pending[t][i]);
+		return err ? err : step(w, w->multi[t]);
+	}
+	for (size_t i = 0; i < n && !err; i++)
+		err = write_row(w, w->pending[t][i]);
+	return err;
+}
+
+/* Rows of one table keep their order; tables are independent (ids are explicit). */
+static int queue_row(struct db_writer *w, const struct export_row *r)
+{
+	enum export_table t = r->table;
+
+	if ((unsigned)t >= EXPORT__NR_TABLES || !w->multi[t])
+		return write_row(w, r);
+	w->pending[t][w->nr_pending[t]++] = r;
+	return w->nr_pending[t] == MULTI_ROWS ? flush_pending(w, t) : 0;
+}
+
+static int flush_all(struct db_writer *w)
+{
+	int err = 0;
+
+	for (int t = 0; t < EXPORT__NR_TABLES && !err; t++)
+		err = flush_pending(w, (enum export_table)t);
+	return err;
+}
+
+/* The rows point into b: everything pending is written before it is reused. */
 static void write_batch(struct db_writer *w, const struct batch *b)
 {
 	for (size_t i = 0; i < b->n && !w->err; i++)
-		write_row(w, &b->rows[i]);
+		queue_row(w, &b->rows[i]);
+	if (!w->err)
+		flush_all(w);
 }
 
 static void *writer_main(void *arg)
@@ -161,9 +211,33 @@ static void *writer_main(void *arg)
 
 /* ---- opening ------------------------------------------------------------------- */
 
+/* "INSERT INTO name VALUES (?, ?, ...)" as perf's script prepares it; with rows > 1,
+ * that many parenthesized rows in one statement. */
+static int prepare_insert(struct db_writer *w, enum export_table t, size_t rows,
+			  sqlite3_stmt **out)
+{
+	size_t n = strlen(schema_tables[t].columns);
+	sqlite3_str *q = sqlite3_str_new(w->db);
+	char *sql;
+	int rc;
+
+	sqlite3_str_appendf(q, "INSERT INTO %s VALUES ", schema_tables[t].name);
+	for (size_t r = 0; r < rows; r++) {
+		sqlite3_str_appendall(q, r ? ",(" : "(");
+		for (size_t c = 0; c < n; c++)
+			sqlite3_str_appendall(q, c ? ", ?" : "?");
+		sqlite3_str_appendchar(q, 1, ')');
+	}
+	sql = sqlite3_str_finish(q);
+	if (!sql)
+		return set_err(w, -ENOMEM, "%s", strerror(ENOMEM));
+	rc = sqlite3_prepare_v2(w->db, sql, -1, out, NULL);
+	sqlite3_free(sql);
+	return rc == SQLITE_OK ? 0 : sql_err(w, "prepare");
+}
+
 static int create_schema(struct db_writer *w)
 {
-	char sql[160];
 	int err;
 
 	if ((err = exec(w, "PRAGMA journal_mode = OFF")) ||
@@ -181,69 +255,14 @@ static int create_schema(struct db_writer *w)
 	if ((err = exec(w, "END TRANSACTION")))
 		return err;
 	for (int t = 0; t < EXPORT__NR_TABLES; t++) {
-		const char *cols = schema_tables[t].columns;
-		size_t n = strlen(cols);
-
 		if (t == EXPORT_CALL_PATH && !(w->flags & EXPORT_CALLCHAINS))
 			continue;
-		/* "INSERT INTO name VALUES (?, ?, ...)", as perf's script prepares them */
-		int len = snprintf(sql, sizeof(sql), "INSERT INTO %s VALUES (",
-				   schema_tables[t].name);
-		for (size_t c = 0; c < n; c++)
-			len += snprintf(sql + len, sizeof(sql) - (size_t)len, "%s?",
-					c ? ", " : "");
-		snprintf(sql + len, sizeof(sql) - (size_t)len, ")");
-		if (sqlite3_prepare_v2(w->db, sql, -1, &w->ins[t], NULL) != SQLITE_OK)
-			return sql_err(w, "prepare");
-	}
-	return 0;
-}
-
-/* The root page of a table, for the bulk loader. */
-static int root_page(struct db_writer *w, const char *table, uint32_t *root)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(w->db, "SELECT rootpage FROM sqlite_master "
-			       "WHERE type = 'table' AND name = ?", -1, &st, NULL) != SQLITE_OK)
-		return sql_err(w, "prepare");
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	*root = rc == SQLITE_ROW ? (uint32_t)sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	return *root ? 0 : set_err(w, -EIO, "%s: no root page", table);
-}
-
-/* Bulk-load samples (and call_paths): page geometry from the file SQLite wrote. */
-static int setup_fast(struct db_writer *w)
-{
-	static const enum export_table fast[] = { EXPORT_SAMPLE, EXPORT_CALL_PATH };
-	unsigned char hdr[100];
-	uint32_t page_size;
-	int fd, err;
-	ssize_t r;
-
-	fd = open(w->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return set_err(w, -errno, "%s: %s", w->path, strerror(errno));
-	r = pread(fd, hdr, sizeof(hdr), 0);
-	close(fd);
-	if (r != (ssize_t)sizeof(hdr))
-		return set_err(w, -EIO, "%s: cannot read the database header", w->path);
-	page_size = (uint32_t)(hdr[16] << 8 | hdr[17]);
-	if (page_size == 1)
-		page_size = 65536;
-	for (size_t i = 0; i < sizeof(fast) / sizeof(fast[0]); i++) {
-		enum export_table t = fast[i];
-
-		if (t == EXPORT_CALL_PATH && !(w->flags & EXPORT_CALLCHAINS))
-			continue;
-		if ((err = root_page(w, schema_tables[t].name, &w->root[t])))
+		if ((err = prepare_insert(w, (enum export_table)t, 1, &w->ins[t])))
 			return err;
-		err = btree_builder__new(&w->fast[t], page_size, hdr[20], hdr[44] >= 4);
-		if (err)
-			return set_err(w, err, "%s: unusable page size %u", w->path, page_size);
+		if ((t == EXPORT_SAMPLE || t == EXPORT_CALL_PATH) &&
+		    (err = prepare_insert(w, (enum export_table)t, MULTI_ROWS,
+					  &w->multi[t])))
+			return err;
 	}
 	return 0;
 }
@@ -286,8 +305,6 @@ int db_writer__open(struct db_writer **out, const struct db_writer_opts *o)
 		return w->db ? sql_err(w, o->path)
 			     : set_err(w, -ENOMEM, "%s", strerror(ENOMEM));
 	if ((err = create_schema(w)))
-		return err;
-	if (!o->no_fast_samples && (err = setup_fast(w)))
 		return err;
 	if ((err = exec(w, "BEGIN TRANSACTION")))
 		return err;
@@ -357,33 +374,11 @@ static void close_db(struct db_writer *w)
 {
 	for (int t = 0; t < EXPORT__NR_TABLES; t++) {
 		sqlite3_finalize(w->ins[t]);
-		w->ins[t] = NULL;
+		sqlite3_finalize(w->multi[t]);
+		w->ins[t] = w->multi[t] = NULL;
 	}
 	sqlite3_close(w->db);
 	w->db = NULL;
-}
-
-/* Append the bulk-loaded tables to the closed database file.  Not synced: like
- * perf's export (journal off, synchronous off) the file is complete for every
- * reader once renamed, but not made durable against a power cut. */
-static int write_fast(struct db_writer *w)
-{
-	int fd = open(w->path, O_RDWR | O_CLOEXEC), err = 0;
-
-	if (fd < 0)
-		return set_err(w, -errno, "%s: %s", w->path, strerror(errno));
-	for (int t = 0; t < EXPORT__NR_TABLES && !err; t++) {
-		if (!w->fast[t])
-			continue;
-		err = btree_builder__write(w->fast[t], fd, w->root[t]);
-		if (err)
-			set_err(w, err, "writing the database: table %s: %s",
-				schema_tables[t].name,
-				err == -EIO ? "unexpected database layout" : strerror(-err));
-	}
-	if (close(fd) && !err)
-		err = set_err(w, -errno, "%s: close: %s", w->path, strerror(errno));
-	return err;
 }
 
 int db_writer__commit(struct db_writer *w)
@@ -396,8 +391,6 @@ int db_writer__commit(struct db_writer *w)
 	if ((err = exec(w, "END TRANSACTION")))
 		return err;
 	close_db(w);
-	if ((err = write_fast(w)))
-		return err;
 	w->committed = true;
 	return 0;
 }
@@ -413,8 +406,6 @@ void db_writer__delete(struct db_writer *w)
 		pthread_cond_destroy(&w->cv_space);
 	}
 	close_db(w);
-	for (int t = 0; t < EXPORT__NR_TABLES; t++)
-		btree_builder__delete(w->fast[t]);
 	free(w->batches);
 	free(w->path);
 	free(w);

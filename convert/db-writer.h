@@ -3,13 +3,13 @@
 /*
  * db_writer - writes export rows into a new SQLite database with perf's schema.
  *
- * One transaction for everything, one prepared INSERT per table with bound
- * parameters.  Rows are handed over in batches to a writer thread (unless opened
- * without one), so record decoding and symbol resolution run while SQLite writes.
- * The samples table, which holds nearly all the rows, is not inserted row by row:
- * its records are encoded into table b-tree pages as they arrive and the pages are
- * written into the file when the database is committed (see btree.h); every other
- * table goes through SQLite.
+ * Everything goes through SQLite's C API: one transaction for everything (journal
+ * off, synchronous off, exclusive locking, as a throw-away file renamed on success
+ * allows), one prepared INSERT per table with bound parameters.  The samples and
+ * call_paths tables, which hold nearly all the rows, also have a prepared INSERT of
+ * 64 rows at once (fewer statement executions).  Rows are handed over in batches to
+ * a writer thread (unless opened without one), so record decoding and symbol
+ * resolution run while SQLite writes.
  *
  * Invariants: rows are written in the order db_writer__row() received them; text
  * pointers in the rows must stay valid until db_writer__commit() returns.
@@ -28,7 +28,6 @@ struct db_writer_opts {
 	const char *path;	/* database file to create (missing or empty) */
 	unsigned flags;		/* EXPORT_* flags: EXPORT_CALLCHAINS adds call_paths */
 	bool threaded;		/* write on a thread of its own */
-	bool no_fast_samples;	/* insert samples through SQLite too (tests) */
 };
 
 /**

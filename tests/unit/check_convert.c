@@ -1,8 +1,8 @@
 /*
- * Unit tests of convert/: the SQLite b-tree bulk loader, the rows of perf's database
- * export (threads, comms and their links, ids on first use, "unknown" symbols,
- * skipped tracepoint samples), the database writer, and dirconvert's output-file
- * rules (temporary file, no overwrite without force, clean-up on damaged input).
+ * Unit tests of convert/: the rows of perf's database export (threads, comms and their
+ * links, ids on first use, "unknown" symbols, skipped tracepoint samples), the database
+ * writer (single and multi-row INSERTs), and dirconvert's output-file rules (temporary
+ * file, no overwrite without force, clean-up on damaged input).
  *
  * The export expectations are perf 6.1's, observed on databases made by
  * `perf script -s export-to-sqlite.py` (tests/convert/ compares whole databases).
@@ -16,7 +16,6 @@
 #include <sys/stat.h>	/* stat */
 #include <unistd.h>	/* unlink, truncate */
 
-#include "convert/btree.h"
 #include "convert/cmd.h"
 #include "convert/db-writer.h"
 #include "convert/export.h"
@@ -69,111 +68,6 @@ static void assert_integrity(sqlite3 *db)
 	ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "ok");
 	sqlite3_finalize(st);
 }
-
-/* ---- btree ------------------------------------------------------------------- */
-
-/* The value of column c of row r: every serial type, signs and extremes. */
-static int64_t cell_value(int64_t r, int c)
-{
-	static const int64_t special[] = { 0, 1, -1, 127, 128, -129, 32767, 32768,
-					   8388607, -8388609, 2147483647, -2147483649LL,
-					   140737488355327LL, 140737488355328LL, INT64_MAX,
-					   INT64_MIN };
-
-	if (c == 1)
-		return special[r % 16];
-	if (c == 2)
-		return r * 0x9E3779B97F4A7C15ULL >> (r % 64);
-	return r % 3 == 0 ? 0 : -r;
-}
-
-static const uint32_t page_sizes[] = { 512, 4096, 65536 };
-static const int64_t row_counts[] = { 0, 1, 37, 20000 };
-
-START_TEST(test_convert_btree_roundtrip)
-{
-	uint32_t ps = page_sizes[_i % 3];
-	int64_t n = row_counts[_i / 3];
-	char *dir = testlib_tmpdir(), *db_path = path_in(dir, "t.db"), sql[128];
-	struct btree_builder *b;
-	sqlite3 *db;
-	int64_t root;
-	FILE *f;
-
-	/* an empty table made by SQLite, as the writer leaves it */
-	ck_assert_int_eq(sqlite3_open(db_path, &db), SQLITE_OK);
-	snprintf(sql, sizeof(sql), "PRAGMA page_size = %u", ps);
-	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE a (x integer); "
-				      "CREATE TABLE t (id integer NOT NULL PRIMARY KEY, "
-				      "p bigint, q bigint, r bigint); "
-				      "INSERT INTO a VALUES (42)", NULL, NULL, NULL), SQLITE_OK);
-	root = query_int(db, "SELECT rootpage FROM sqlite_master WHERE name = 't'");
-	sqlite3_close(db);
-
-	ck_assert_int_eq(btree_builder__new(&b, ps, 0, 1), 0);
-	for (int64_t r = 0; r < n; r++) {
-		int64_t v[4] = { r * 3 + (r & 1), cell_value(r, 1), cell_value(r, 2),
-				 cell_value(r, 3) };
-
-		ck_assert_int_eq(btree_builder__add(b, v, 4), 0);
-	}
-	ck_assert_uint_eq(btree_builder__nr_rows(b), (uint64_t)n);
-	f = fopen(db_path, "r+");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(btree_builder__write(b, fileno(f), (uint32_t)root), 0);
-	fclose(f);
-	btree_builder__delete(b);
-
-	ck_assert_int_eq(sqlite3_open(db_path, &db), SQLITE_OK);
-	assert_integrity(db);
-	ck_assert_int_eq(query_int(db, "SELECT count(*) FROM t"), n);
-	ck_assert_int_eq(query_int(db, "SELECT x FROM a"), 42);
-	ck_assert_int_eq(query_int(db, "SELECT count(*) FROM t WHERE typeof(p) != 'integer' "
-				   "OR typeof(q) != 'integer' OR typeof(r) != 'integer'"), 0);
-	{
-		sqlite3_stmt *st;
-		int64_t r = 0;
-
-		ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT id, p, q, r FROM t ORDER BY id",
-						    -1, &st, NULL), SQLITE_OK);
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			ck_assert_int_eq(sqlite3_column_int64(st, 0), r * 3 + (r & 1));
-			for (int c = 1; c <= 3; c++)
-				ck_assert_int_eq(sqlite3_column_int64(st, c), cell_value(r, c));
-			r++;
-		}
-		ck_assert_int_eq(r, n);
-		sqlite3_finalize(st);
-	}
-	/* the database stays writable by SQLite afterwards */
-	ck_assert_int_eq(sqlite3_exec(db, "INSERT INTO t VALUES (1000000000, 1, 2, 3)",
-				      NULL, NULL, NULL), SQLITE_OK);
-	assert_integrity(db);
-	sqlite3_close(db);
-	testlib_rmtree(dir);
-	free(db_path);
-	free(dir);
-}
-END_TEST
-
-START_TEST(test_convert_btree_rejects)
-{
-	struct btree_builder *b;
-	int64_t v[2] = { 5, 0 };
-
-	ck_assert_int_eq(btree_builder__new(&b, 1000, 0, 1), -EINVAL);
-	ck_assert_int_eq(btree_builder__new(&b, 4096, 0, 1), 0);
-	ck_assert_int_eq(btree_builder__add(b, v, 2), 0);
-	ck_assert_int_eq(btree_builder__add(b, v, 2), -EINVAL);	/* same rowid */
-	v[0] = 4;
-	ck_assert_int_eq(btree_builder__add(b, v, 2), -EINVAL);	/* smaller rowid */
-	v[0] = 6;
-	ck_assert_int_eq(btree_builder__add(b, v, 0), -EINVAL);
-	ck_assert_int_eq(btree_builder__add(b, v, BTREE_MAX_COLS + 1), -EINVAL);
-	btree_builder__delete(b);
-}
-END_TEST
 
 /* ---- exporter ----------------------------------------------------------------- */
 
@@ -497,14 +391,16 @@ END_TEST
 START_TEST(test_convert_writer_modes)
 {
 	char *dir = testlib_tmpdir(), *path = path_in(dir, "w.db");
-	struct db_writer_opts o = { .path = path, .threaded = _i & 1,
-				    .no_fast_samples = (_i & 2) != 0 };
+	struct db_writer_opts o = { .path = path, .threaded = _i & 1 };
+	/* samples go MULTI_ROWS (64) to a statement, flushed at each batch end: whole,
+	 * partial and single statements */
+	const int64_t n = (_i & 2) ? 65 : 10000;
 	struct export_row r = { .table = EXPORT_SAMPLE };
 	struct db_writer *w;
 	sqlite3 *db;
 
 	ck_assert_int_eq(db_writer__open(&w, &o), 0);
-	for (int64_t i = 0; i < 10000; i++) {
+	for (int64_t i = 0; i < n; i++) {
 		r.v[ES_ID] = i;
 		r.v[ES_TIME] = i * 1000;
 		r.v[ES_IP] = -i;
@@ -518,9 +414,10 @@ START_TEST(test_convert_writer_modes)
 
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
 	assert_integrity(db);
-	ck_assert_int_eq(query_int(db, "SELECT count(*) FROM samples_view"), 10000);
-	ck_assert_int_eq(query_int(db, "SELECT sum(time) FROM samples"), 49995000000LL);
-	ck_assert_int_eq(query_int(db, "SELECT ip FROM samples WHERE id = 9999"), -9999);
+	ck_assert_int_eq(query_int(db, "SELECT count(*) FROM samples_view"), n);
+	ck_assert_int_eq(query_int(db, "SELECT sum(time) FROM samples"), 1000 * n * (n - 1) / 2);
+	ck_assert_int_eq(query_int(db, "SELECT min(ip) FROM samples"), -(n - 1));
+	ck_assert_int_eq(query_int(db, "SELECT count(*) FROM samples WHERE ip != -id"), 0);
 	ck_assert_int_eq(query_int(db, "SELECT count(*) FROM dsos WHERE long_name = '/b/a'"),
 			 1);
 	sqlite3_close(db);
@@ -598,16 +495,7 @@ END_TEST
 Suite *convert_suite(void)
 {
 	Suite *s = suite_create("convert");
-	TCase *tc = tcase_create("btree");
-
-	tcase_add_loop_test(tc, test_convert_btree_roundtrip, 0,
-			    (int)(sizeof(page_sizes) / sizeof(page_sizes[0]) *
-				  sizeof(row_counts) / sizeof(row_counts[0])));
-	tcase_add_test(tc, test_convert_btree_rejects);
-	tcase_set_timeout(tc, 60);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("export");
+	TCase *tc = tcase_create("export");
 	tcase_add_test(tc, test_convert_export_placeholders);
 	tcase_add_test(tc, test_convert_export_threads_and_comms);
 	tcase_add_test(tc, test_convert_export_reused_tid);
