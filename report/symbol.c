@@ -30,15 +30,6 @@ struct sb_node {
 	uint8_t dead;		/* erased */
 };
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
-}
-
 static int pool_grow(struct symtab_builder *b, size_t need)
 {
 	size_t cap = b->pool_cap ? b->pool_cap : 4096;
@@ -59,57 +50,17 @@ static int pool_grow(struct symtab_builder *b, size_t need)
 	return 0;
 }
 
-static int hash_grow(struct symtab_builder *b)
+/* Copy name[0..n) into the pool; *off receives its offset.  Names are not shared:
+ * looking each up in a hash cost more (cache misses on 100k+ kallsyms names) than
+ * the bytes of the few repeated names. */
+static int pool_add(struct symtab_builder *b, const char *name, size_t n, uint32_t *off)
 {
-	size_t cap = b->hash_cap ? b->hash_cap * 2 : 1024;
-	uint32_t *h = calloc(cap, sizeof(*h));
-
-	if (!h)
-		return -ENOMEM;
-	for (size_t i = 0; i < b->hash_cap; i++) {
-		uint32_t v = b->hash[i];
-		const char *s;
-		size_t j;
-
-		if (!v)
-			continue;
-		s = b->pool + v - 1;
-		j = hash_bytes(s, strlen(s)) & (cap - 1);
-		while (h[j])
-			j = (j + 1) & (cap - 1);
-		h[j] = v;
-	}
-	free(b->hash);
-	b->hash = h;
-	b->hash_cap = cap;
-	return 0;
-}
-
-/* Intern name[0..n) in the pool; *off receives its offset. */
-static int intern(struct symtab_builder *b, const char *name, size_t n, uint32_t *off)
-{
-	size_t i;
-
-	if ((b->hash_nr + 1) * 2 > b->hash_cap && hash_grow(b))
-		return -ENOMEM;
-	i = hash_bytes(name, n) & (b->hash_cap - 1);
-	while (b->hash[i]) {
-		const char *s = b->pool + b->hash[i] - 1;
-
-		if (!strncmp(s, name, n) && s[n] == '\0') {
-			*off = b->hash[i] - 1;
-			return 0;
-		}
-		i = (i + 1) & (b->hash_cap - 1);
-	}
 	if (n + 1 > b->pool_cap - b->pool_len && pool_grow(b, n + 1))
 		return -ENOMEM;
 	memcpy(b->pool + b->pool_len, name, n);
 	b->pool[b->pool_len + n] = '\0';
 	*off = (uint32_t)b->pool_len;
 	b->pool_len += n + 1;
-	b->hash[i] = *off + 1;
-	b->hash_nr++;
 	return 0;
 }
 
@@ -207,10 +158,8 @@ int symtab_builder__add(struct symtab_builder *b, uint64_t start, uint64_t size,
 			uint8_t binding, uint8_t type, const char *name, size_t name_len)
 {
 	struct sb_node *nd;
-	uint32_t z, x, y = NIL, off;
+	uint32_t off;
 
-	if (b->nr == 0)
-		b->root = NIL;
 	if (b->nr == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 256;
 		struct sb_node *v;
@@ -223,33 +172,87 @@ int symtab_builder__add(struct symtab_builder *b, uint64_t start, uint64_t size,
 		b->n = v;
 		b->cap = cap;
 	}
-	if (intern(b, name, name_len, &off))
+	if (pool_add(b, name, name_len, &off))
 		return -ENOMEM;
-	z = (uint32_t)b->nr++;
-	nd = &b->n[z];
+	nd = &b->n[b->nr++];
 	nd->start = start;
 	nd->end = size ? start + size : start;
 	nd->name = off;
 	nd->binding = binding;
 	nd->type = type;
-	nd->left = nd->right = NIL;
-	nd->red = 1;
+	nd->left = nd->right = nd->parent = NIL;
+	nd->red = 0;
 	nd->dead = 0;
-	/* perf's __symbols__insert: smaller starts left, equal or larger right. */
-	x = b->root;
-	while (x != NIL) {
-		y = x;
-		x = start < b->n[x].start ? b->n[x].left : b->n[x].right;
-	}
-	nd->parent = y;
-	if (y == NIL)
-		b->root = z;
-	else if (start < b->n[y].start)
-		b->n[y].left = z;
-	else
-		b->n[y].right = z;
-	insert_fixup(b, z);
 	b->live++;
+	b->seq_valid = false;
+	return 0;
+}
+
+/* ---- the in-order sequence ------------------------------------------------
+ * perf inserts a symbol left of the nodes with a larger start and right of the
+ * others, so an in-order walk of its tree gives the live symbols sorted by start,
+ * equal starts in insertion order, whatever the tree's shape.  Fixing up ends and
+ * duplicates needs that order only; the shape matters only to perf's lookup where
+ * symbols overlap (see symtab_builder__finish). */
+
+static int cmp_seq(const void *a, const void *b, void *arg)
+{
+	const struct sb_node *n = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (n[x].start != n[y].start)
+		return n[x].start < n[y].start ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* b->seq: the live nodes in tree order. */
+static int build_seq(struct symtab_builder *b)
+{
+	bool sorted = true;
+	size_t k = 0;
+
+	if (b->seq_valid)
+		return 0;
+	if (b->seq_cap < b->live) {
+		uint32_t *v = realloc(b->seq, b->live * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		b->seq = v;
+		b->seq_cap = b->live;
+	}
+	for (size_t i = 0; i < b->nr; i++) {
+		if (b->n[i].dead)
+			continue;
+		if (k && b->n[b->seq[k - 1]].start > b->n[i].start)
+			sorted = false;
+		b->seq[k++] = (uint32_t)i;
+	}
+	b->seq_nr = k;
+	if (!sorted)	/* kallsyms and most symbol tables come sorted already */
+		qsort_r(b->seq, k, sizeof(*b->seq), cmp_seq, b->n);
+	b->seq_valid = true;
+	return 0;
+}
+
+/* Erase node x (it must be removed from b->seq by the caller); logged so that
+ * symtab_builder__finish() can replay perf's tree when it needs its shape. */
+static int seq_erase(struct symtab_builder *b, uint32_t x)
+{
+	if (b->nr_erased == b->erased_cap) {
+		size_t cap = b->erased_cap ? b->erased_cap * 2 : 64;
+		struct sb_erase *v = realloc(b->erased, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		b->erased = v;
+		b->erased_cap = cap;
+	}
+	b->erased[b->nr_erased].node = x;
+	b->erased[b->nr_erased].after = (uint32_t)b->nr;
+	b->nr_erased++;
+	b->n[x].dead = 1;
+	b->live--;
 	return 0;
 }
 
@@ -258,25 +261,6 @@ static uint32_t tree_min(const struct symtab_builder *b, uint32_t x)
 	while (x != NIL && b->n[x].left != NIL)
 		x = b->n[x].left;
 	return x;
-}
-
-static uint32_t tree_next(const struct symtab_builder *b, uint32_t x)
-{
-	uint32_t p;
-
-	if (b->n[x].right != NIL)
-		return tree_min(b, b->n[x].right);
-	p = b->n[x].parent;
-	while (p != NIL && x == b->n[p].right) {
-		x = p;
-		p = b->n[p].parent;
-	}
-	return p;
-}
-
-static uint32_t tree_first(const struct symtab_builder *b)
-{
-	return b->nr ? tree_min(b, b->root) : NIL;
 }
 
 static void transplant(struct symtab_builder *b, uint32_t u, uint32_t v)
@@ -404,28 +388,29 @@ static const char *node_name(const struct symtab_builder *b, uint32_t x)
 	return b->pool + b->n[x].name;
 }
 
-void symtab_builder__fixup_end(struct symtab_builder *b, bool kallsyms)
+int symtab_builder__fixup_end(struct symtab_builder *b, bool kallsyms)
 {
-	uint32_t prev, curr = tree_first(b);
+	struct sb_node *n = b->n, *last;
 
-	if (curr == NIL)
-		return;
-	for (uint32_t x = tree_next(b, curr); x != NIL; x = tree_next(b, x)) {
-		struct sb_node *p;
+	if (build_seq(b))
+		return -ENOMEM;
+	if (!b->seq_nr)
+		return 0;
+	for (size_t i = 1; i < b->seq_nr; i++) {
+		struct sb_node *p = &n[b->seq[i - 1]], *c = &n[b->seq[i]];
 
-		prev = curr;
-		curr = x;
-		p = &b->n[prev];
 		if (p->end != p->start)
 			continue;
-		if (kallsyms && !strchr(node_name(b, prev), '[') !=
-				!strchr(node_name(b, curr), '['))
+		if (kallsyms && !strchr(b->pool + p->name, '[') !=
+				!strchr(b->pool + c->name, '['))
 			p->end = ((p->end + 4096) + 4095) & ~(uint64_t)4095;
 		else
-			p->end = b->n[curr].start;
+			p->end = c->start;
 	}
-	if (b->n[curr].end == b->n[curr].start)
-		b->n[curr].end = ((b->n[curr].start + 4095) & ~(uint64_t)4095) + 4096;
+	last = &n[b->seq[b->seq_nr - 1]];
+	if (last->end == last->start)
+		last->end = ((last->start + 4095) & ~(uint64_t)4095) + 4096;
+	return 0;
 }
 
 static size_t leading_underscores(const char *s)
@@ -463,24 +448,73 @@ static bool keep_first(const struct symtab_builder *b, uint32_t xa, uint32_t xb)
 	return true;
 }
 
-void symtab_builder__fixup_duplicate(struct symtab_builder *b)
+int symtab_builder__fixup_duplicate(struct symtab_builder *b)
 {
-	uint32_t curr = tree_first(b), next;
+	size_t w = 0;
 
-	while (curr != NIL) {
-		next = tree_next(b, curr);
-		if (next == NIL)
-			break;
-		if (b->n[curr].start != b->n[next].start) {
-			curr = next;
+	if (build_seq(b))
+		return -ENOMEM;
+	/* perf walks the tree comparing each symbol with the next: the one dropped
+	 * leaves the walk, the one kept is compared with the following symbol */
+	for (size_t i = 0; i < b->seq_nr; i++) {
+		uint32_t x = b->seq[i];
+
+		if (w && b->n[b->seq[w - 1]].start == b->n[x].start) {
+			uint32_t curr = b->seq[w - 1];
+
+			if (keep_first(b, curr, x)) {
+				if (seq_erase(b, x))
+					return -ENOMEM;
+				continue;
+			}
+			if (seq_erase(b, curr))
+				return -ENOMEM;
+			b->seq[w - 1] = x;
 			continue;
 		}
-		if (keep_first(b, curr, next)) {
-			tree_erase(b, next);
-		} else {
-			tree_erase(b, curr);
-			curr = next;
-		}
+		b->seq[w++] = x;
+	}
+	b->seq_nr = w;
+	return 0;
+}
+
+/* perf's __symbols__insert(): smaller starts left, equal or larger right. */
+static void tree_insert(struct symtab_builder *b, uint32_t z)
+{
+	struct sb_node *n = b->n;
+	uint32_t x = b->root, y = NIL;
+	uint64_t start = n[z].start;
+
+	n[z].left = n[z].right = NIL;
+	n[z].red = 1;
+	n[z].dead = 0;
+	while (x != NIL) {
+		y = x;
+		x = start < n[x].start ? n[x].left : n[x].right;
+	}
+	n[z].parent = y;
+	if (y == NIL)
+		b->root = z;
+	else if (start < n[y].start)
+		n[y].left = z;
+	else
+		n[y].right = z;
+	insert_fixup(b, z);
+	b->live++;
+}
+
+/* Build perf's tree as it stood: every insertion and erasure in their order. */
+static void replay_tree(struct symtab_builder *b)
+{
+	size_t j = 0;
+
+	b->root = NIL;
+	b->live = 0;
+	for (size_t i = 0; i <= b->nr; i++) {
+		while (j < b->nr_erased && b->erased[j].after == i)
+			tree_erase(b, b->erased[j++].node);
+		if (i < b->nr)
+			tree_insert(b, (uint32_t)i);
 	}
 }
 
@@ -513,7 +547,8 @@ void symtab_builder__exit(struct symtab_builder *b)
 {
 	free(b->n);
 	free(b->pool);
-	free(b->hash);
+	free(b->seq);
+	free(b->erased);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -555,19 +590,60 @@ static uint64_t *boundaries(const struct symtab_builder *b, size_t *nr)
 	return v;
 }
 
-static int flatten(const struct symtab_builder *b, const uint32_t *order_of,
-		   struct symtab *out)
+/* The last address node x answers for (its end is exclusive; a zero-size symbol
+ * answers for its start), or false if it answers for none (end below start). */
+static bool last_addr(const struct sb_node *x, uint64_t *last)
+{
+	if (x->end < x->start)
+		return false;
+	*last = x->end > x->start ? x->end - 1 : x->start;
+	return true;
+}
+
+/* With no two symbols answering for one address, any tree shape gives the same
+ * lookups: each symbol answers for its own range.  False if they overlap. */
+static bool flatten_disjoint(const struct symtab_builder *b, struct symtab *out)
+{
+	size_t nr = 0;
+	uint64_t last = 0;
+
+	for (size_t i = 0; i < b->seq_nr; i++) {
+		const struct sb_node *x = &b->n[b->seq[i]];
+
+		if ((i && x->start <= last) || !last_addr(x, &last))
+			return false;
+	}
+	for (size_t i = 0; i < b->seq_nr; i++) {
+		const struct sb_node *x = &b->n[b->seq[i]];
+
+		last_addr(x, &last);
+		out->ranges[nr].start = x->start;
+		out->ranges[nr++].sym = (uint32_t)i;
+		if (last != UINT64_MAX &&
+		    (i + 1 == b->seq_nr || b->n[b->seq[i + 1]].start != last + 1)) {
+			out->ranges[nr].start = last + 1;
+			out->ranges[nr++].sym = SYMTAB_NO_SYM;
+		}
+	}
+	out->nr_ranges = nr;
+	return true;
+}
+
+static int flatten(struct symtab_builder *b, const uint32_t *order_of, struct symtab *out)
 {
 	size_t nb = 0, nr = 0;
-	uint64_t *bounds = boundaries(b, &nb);
+	uint64_t *bounds;
 
+	out->ranges = malloc((b->live * 2 + 1) * sizeof(*out->ranges));
+	if (!out->ranges)
+		return -ENOMEM;
+	if (!b->replay_always && flatten_disjoint(b, out))
+		return 0;
+	/* Overlapping symbols: the answer depends on perf's tree. */
+	replay_tree(b);
+	bounds = boundaries(b, &nb);
 	if (!bounds)
 		return -ENOMEM;
-	out->ranges = malloc((nb ? nb : 1) * sizeof(*out->ranges));
-	if (!out->ranges) {
-		free(bounds);
-		return -ENOMEM;
-	}
 	for (size_t i = 0; i < nb; i++) {
 		uint32_t x = tree_find(b, bounds[i]);
 		uint32_t s = x == NIL ? SYMTAB_NO_SYM : order_of[x];
@@ -594,11 +670,14 @@ int symtab_builder__finish(struct symtab_builder *b, struct symtab *out)
 		err = 0;
 		goto out;
 	}
+	if (build_seq(b) || b->live > SIZE_MAX / (2 * sizeof(*out->ranges)) - 1)
+		goto out;
 	order_of = malloc(b->nr * sizeof(*order_of));
 	out->syms = calloc(b->live, sizeof(*out->syms));
 	if (!order_of || !out->syms)
 		goto out;
-	for (uint32_t x = tree_first(b); x != NIL; x = tree_next(b, x)) {
+	for (size_t i = 0; i < b->seq_nr; i++) {
+		uint32_t x = b->seq[i];
 		struct symbol *s = &out->syms[k];
 
 		s->start = b->n[x].start;
@@ -700,22 +779,31 @@ static uint8_t kallsyms_stt(char type)
 }
 
 /* Remove module symbols and the x86 entry trampoline, shift the rest by -delta. */
-static void kallsyms_split(struct symtab_builder *b, uint64_t delta)
+static int kallsyms_split(struct symtab_builder *b, uint64_t delta)
 {
-	uint32_t x = tree_first(b);
+	size_t w = 0;
 
-	while (x != NIL) {
-		uint32_t next = tree_next(b, x);
+	if (build_seq(b))
+		return -ENOMEM;
+	for (size_t i = 0; i < b->seq_nr; i++) {
+		uint32_t x = b->seq[i];
 		const char *name = node_name(b, x);
 
 		if (strchr(name, '\t') || !strcmp(name, "__entry_SYSCALL_64_trampoline")) {
-			tree_erase(b, x);
-		} else if (delta) {
-			b->n[x].start -= delta;
-			b->n[x].end -= delta;
+			if (seq_erase(b, x))
+				return -ENOMEM;
+			continue;
 		}
-		x = next;
+		b->seq[w++] = x;
 	}
+	b->seq_nr = w;
+	/* perf shifts its symbols in place; erased ones too, so that a replay of its
+	 * tree (symtab_builder__finish) compares the keys perf compared */
+	for (size_t i = 0; delta && i < b->nr; i++) {
+		b->n[i].start -= delta;
+		b->n[i].end -= delta;
+	}
+	return 0;
 }
 
 int symtab__read_kallsyms(struct symtab_builder *b, const char *path,
@@ -757,9 +845,9 @@ int symtab__finish_kallsyms(struct symtab_builder *b, const struct kallsyms_text
 {
 	if (relocate && !text->found)
 		return -ENOENT;
-	symtab_builder__fixup_end(b, true);
-	symtab_builder__fixup_duplicate(b);
-	kallsyms_split(b, relocate ? text->addr - ref_addr : 0);
+	if (symtab_builder__fixup_end(b, true) || symtab_builder__fixup_duplicate(b) ||
+	    kallsyms_split(b, relocate ? text->addr - ref_addr : 0))
+		return -ENOMEM;
 	return (int)b->live;
 }
 
@@ -1184,8 +1272,8 @@ int symtab__load_elf(struct symtab_builder *b, struct symsrc *syms,
 		nr++;
 	}
 	if (nr > 0) {
-		symtab_builder__fixup_end(b, false);
-		symtab_builder__fixup_duplicate(b);
+		if (symtab_builder__fixup_end(b, false) || symtab_builder__fixup_duplicate(b))
+			return -ENOMEM;
 		err = synth_plt(b, runtime, demangle);
 		if (err < 0)
 			return err;

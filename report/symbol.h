@@ -63,16 +63,32 @@ struct symtab {
 	char *names;			/* owned pool every syms[].name points into */
 };
 
-/** Work area that replays perf's symbol tree.  Zero-initialise before use. */
+/** An erasure of the builder's log: which node, after how many insertions. */
+struct sb_erase {
+	uint32_t node, after;
+};
+
+/**
+ * Work area that reproduces perf's symbol tree (an rbtree keyed on start).  Its
+ * in-order walk is the symbols sorted by start, equal starts in insertion order, so
+ * the fix-ups work on that sequence; the tree itself is built (by replaying the
+ * insertions and erasures in their order) only when symbols overlap, where perf's
+ * lookup answer depends on the tree's shape.  Zero-initialise before use.
+ */
 struct symtab_builder {
 	struct sb_node *n;		/* owned, nodes in insertion order */
 	size_t nr, cap;			/* nodes used / allocated (erased ones included) */
-	uint32_t root;			/* root node index, or SYMTAB_NO_SYM */
+	uint32_t root;			/* root node index when replayed (finish) */
 	size_t live;			/* nodes not erased */
-	char *pool;			/* owned, interned names (offsets in nodes) */
+	uint32_t *seq;			/* owned, live nodes in tree order (if seq_valid) */
+	size_t seq_nr, seq_cap;
+	bool seq_valid;
+	struct sb_erase *erased;	/* owned log of erasures, in order */
+	size_t nr_erased, erased_cap;
+	bool replay_always;		/* tests: build the tree even where no symbols
+					 * overlap (the answers must not change) */
+	char *pool;			/* owned, the names (offsets in nodes) */
 	size_t pool_len, pool_cap;	/* bytes */
-	uint32_t *hash;			/* owned, open addressing: pool offset + 1 */
-	size_t hash_cap, hash_nr;	/* slots (power of two) / used */
 };
 
 /** Symbol sources perf understands (which loader produced a table). */
@@ -90,7 +106,7 @@ enum symtab_origin {
  * @param size     bytes; 0 makes a zero-size symbol (end = start)
  * @param binding  STB_* value
  * @param type     STT_* value
- * @param name     name bytes (need not be NUL-terminated); copied and interned
+ * @param name     name bytes (need not be NUL-terminated); copied
  * @param name_len bytes of name
  * @return 0, or -ENOMEM.
  * Ownership: nothing is taken.  Thread safety: builder owned by the caller.
@@ -104,17 +120,19 @@ int symtab_builder__add(struct symtab_builder *b, uint64_t start, uint64_t size,
  *        start as end; the last one gets roundup(start, 4096) + 4096.
  * @param kallsyms true for kallsyms tables: a zero-size symbol followed by a symbol of
  *        the other kind (kernel vs "\t[module]") ends at roundup(start + 4096, 4096).
+ * @return 0, or -ENOMEM.
  * Thread safety: builder owned by the caller.  Format: none.
  */
-void symtab_builder__fixup_end(struct symtab_builder *b, bool kallsyms);
+int symtab_builder__fixup_end(struct symtab_builder *b, bool kallsyms);
 
 /**
  * @brief perf's symbols__fixup_duplicate(): of symbols sharing a start keep one:
  *        non-zero size, then non-weak, then global, then fewer leading underscores,
  *        then the longer name, then the earlier one.
+ * @return 0, or -ENOMEM.
  * Thread safety: builder owned by the caller.  Format: none.
  */
-void symtab_builder__fixup_duplicate(struct symtab_builder *b);
+int symtab_builder__fixup_duplicate(struct symtab_builder *b);
 
 /**
  * @brief Finish: flatten the tree into @p out (which must be zeroed or exited) and

@@ -177,6 +177,75 @@ START_TEST(test_symbol_many_random)
 }
 END_TEST
 
+/* Random symbols: starts, sizes (zero, small, large: overlapping), insertion and
+ * erasure order, more symbols after the fix-ups (as the PLT entries come). */
+static void random_table(struct symtab_builder *b, uint64_t seed, bool overlap)
+{
+	uint64_t x = seed;
+	char nm[32];
+
+	for (int i = 0; i < 3000; i++) {
+		uint64_t size;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		size = (x >> 20) % 4 == 0 ? 0 : (x >> 24) % 17;
+		if (overlap && (x >> 30) % 16 == 0)
+			size = (x >> 34) % 4096;
+		snprintf(nm, sizeof(nm), "%s%d", (x >> 40) % 3 ? "s" : "__s", i);
+		add(b, (x % 8000) * 16, size, (uint8_t)((x >> 44) % 3), STT_FUNC, nm);
+	}
+	symtab_builder__fixup_end(b, false);
+	symtab_builder__fixup_duplicate(b);
+	for (int i = 0; i < 200; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		snprintf(nm, sizeof(nm), "late%d", i);
+		if (overlap)
+			add(b, (x % 9000) * 16 + 8, (x >> 20) % 64, STB_GLOBAL, STT_FUNC, nm);
+		else
+			add(b, 0x100000 + (uint64_t)i * 16, 8, STB_GLOBAL, STT_FUNC, nm);
+	}
+}
+
+START_TEST(test_symbol_sequence_equals_tree)
+{
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		struct symtab_builder a = { 0 }, b = { .replay_always = true };
+		struct symtab ta, tb;
+		bool overlap = seed % 2 == 0;
+
+		/* the same table twice: lookups from the sorted sequence (where nothing
+		 * overlaps) and from perf's tree replayed must agree exactly */
+		random_table(&a, seed * 0x9E3779B97F4A7C15ULL, overlap);
+		random_table(&b, seed * 0x9E3779B97F4A7C15ULL, overlap);
+		ck_assert_int_eq(symtab_builder__finish(&a, &ta), 0);
+		ck_assert_int_eq(symtab_builder__finish(&b, &tb), 0);
+		ck_assert_uint_gt(ta.nr, 2000);
+		ck_assert_uint_eq(ta.nr, tb.nr);
+		{	/* the odd seeds take the sequence's way, the even ones the tree's */
+			bool disjoint = true;
+
+			for (size_t i = 1; i < ta.nr; i++)
+				if (ta.syms[i].start < ta.syms[i - 1].end ||
+				    ta.syms[i].start == ta.syms[i - 1].start)
+					disjoint = false;
+			ck_assert(disjoint == !overlap);
+		}
+		for (size_t i = 0; i < ta.nr; i++) {
+			ck_assert_uint_eq(ta.syms[i].start, tb.syms[i].start);
+			ck_assert_uint_eq(ta.syms[i].end, tb.syms[i].end);
+			ck_assert_str_eq(ta.syms[i].name, tb.syms[i].name);
+		}
+		ck_assert_uint_eq(ta.nr_ranges, tb.nr_ranges);
+		for (size_t i = 0; i < ta.nr_ranges; i++) {
+			ck_assert_uint_eq(ta.ranges[i].start, tb.ranges[i].start);
+			ck_assert_uint_eq(ta.ranges[i].sym, tb.ranges[i].sym);
+		}
+		symtab__exit(&ta);
+		symtab__exit(&tb);
+	}
+}
+END_TEST
+
 /* ---- kallsyms --------------------------------------------------------------- */
 
 static const char fake_kallsyms[] =
@@ -563,6 +632,7 @@ Suite *symbol_suite(void)
 	tcase_add_test(tc, test_symbol_zero_size_without_fixup);
 	tcase_add_test(tc, test_symbol_tree_overlap);
 	tcase_add_test(tc, test_symbol_many_random);
+	tcase_add_test(tc, test_symbol_sequence_equals_tree);
 	tcase_add_test(tc, test_symbol_perf_map);
 	tcase_add_test(tc, test_symbol_demangle);
 	tcase_add_test(tc, test_symbol_format);
