@@ -84,7 +84,13 @@ struct reader {
 	char *warning;			/* owned, or NULL */
 };
 
-/** Map the file (regular) or slurp it (pipe/stdin). Fills st.map / st.map_len. */
+/**
+ * Map the file (regular), or with slurp (standard input, a FIFO) copy it to an
+ * unnamed temporary file in $TMPDIR or /tmp and map that (a regular file on standard
+ * input is mapped directly); only when no temporary file can be made is the input read
+ * into memory (st.map_is_malloc).  Fills st.map / st.map_len.  Returns 0 or -errno (of
+ * reading, of writing the temporary file: -ENOSPC, or of mmap).
+ */
 int reader__map(struct reader *r, int fd, bool slurp);
 
 /** Decode [st.pos, st.end): fills recs; sets err/diag or warning. */

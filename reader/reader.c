@@ -6,9 +6,10 @@
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* malloc, realloc, free */
 #include <string.h>	/* memcpy, memmove, strdup */
+#include <fcntl.h>	/* open, O_TMPFILE */
 #include <sys/mman.h>	/* mmap, munmap */
 #include <sys/stat.h>	/* fstat */
-#include <unistd.h>	/* read */
+#include <unistd.h>	/* read, write, lseek, unlink */
 
 #include "format/bytes.h"
 #include "format/header.h"
@@ -47,43 +48,120 @@ void arena__exit(struct arena *a)
 	}
 }
 
+/* Read all of fd into memory (when no temporary file can be made). */
+static int slurp_fd(struct reader *r, int fd)
+{
+	size_t cap = 1 << 16, len = 0;
+	unsigned char *buf = malloc(cap), *nb;
+	ssize_t n;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (len == cap) {
+			nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = -errno;
+			free(buf);
+			return e;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	r->st.map = buf;
+	r->st.map_len = len;
+	r->st.map_is_malloc = true;
+	return 0;
+}
+
+/* An unnamed file in $TMPDIR (or /tmp), gone when closed; -errno on failure. */
+static int spool_file(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+		return fd >= 0 ? fd : -errno;
+	/* file systems without O_TMPFILE: a named file, unlinked at once */
+	if ((size_t)snprintf(path, sizeof(path), "%s/dirreport-XXXXXX", dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	return fd;
+}
+
+/* Copy fd to the temporary file tmp and map that: the bytes live in the page
+ * cache, where the delivery window can release them, not in the heap.  Closes tmp.
+ * -errno on failure (-ENOSPC when the temporary file's file system is full). */
+static int spool_fd(struct reader *r, int fd, int tmp)
+{
+	size_t cap = 1 << 20, len = 0;
+	unsigned char *buf = malloc(cap);
+	int err = buf ? 0 : -ENOMEM;
+	void *m;
+
+	while (!err) {
+		ssize_t n = read(fd, buf, cap), w;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : 0;
+			break;
+		}
+		for (ssize_t off = 0; off < n && !err; off += w) {
+			w = write(tmp, buf + off, (size_t)(n - off));
+			if (w < 0) {
+				err = errno == EINTR ? 0 : -errno;
+				w = 0;
+			}
+		}
+		len += (size_t)n;
+	}
+	free(buf);
+	if (!err && len) {
+		m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, tmp, 0);
+		if (m == MAP_FAILED) {
+			err = -errno;
+		} else {
+			r->st.map = m;
+			r->st.map_len = len;
+		}
+	}
+	close(tmp);
+	return err;
+}
+
 int reader__map(struct reader *r, int fd, bool slurp)
 {
 	struct stat st;
 	void *m;
 
 	if (slurp) {
-		size_t cap = 1 << 16, len = 0;
-		unsigned char *buf = malloc(cap), *nb;
-		ssize_t n;
+		int tmp;
 
-		if (!buf)
-			return -ENOMEM;
-		for (;;) {
-			if (len == cap) {
-				nb = realloc(buf, cap *= 2);
-				if (!nb) {
-					free(buf);
-					return -ENOMEM;
-				}
-				buf = nb;
-			}
-			n = read(fd, buf + len, cap - len);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0) {
-				int e = -errno;
-				free(buf);
-				return e;
-			}
-			if (n == 0)
-				break;
-			len += (size_t)n;
-		}
-		r->st.map = buf;
-		r->st.map_len = len;
-		r->st.map_is_malloc = true;
-		return 0;
+		/* standard input redirected from a file: map it like any file */
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) == 0)
+			return reader__map(r, fd, false);
+		/* no temporary file can be made: read into memory instead */
+		tmp = spool_file();
+		return tmp < 0 ? slurp_fd(r, fd) : spool_fd(r, fd, tmp);
 	}
 	if (fstat(fd, &st) < 0)
 		return -errno;

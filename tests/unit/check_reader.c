@@ -7,6 +7,10 @@
 #include <string.h>
 #include <sys/resource.h>	/* setrlimit */
 #include <sys/stat.h>
+#include <sys/wait.h>	/* waitpid */
+#include <dirent.h>	/* opendir */
+#include <fcntl.h>	/* open */
+#include <unistd.h>	/* pipe, fork, dup, dup2 */
 
 #include "format/bytes.h"
 #include "format/diag.h"
@@ -610,6 +614,124 @@ START_TEST(test_cut_recordings_keep_records)
 }
 END_TEST
 
+/* Deliver path as standard input: through a pipe fed by a child process, or (as_file)
+ * redirected from the file itself; records seen go to sn. */
+static void deliver_stdin(const char *path, bool as_file, struct seen *sn)
+{
+	struct session *s;
+	struct diag d;
+	int saved = dup(0), fds[2];
+	pid_t child = -1;
+
+	ck_assert_int_ge(saved, 0);
+	if (as_file) {
+		int fd = open(path, O_RDONLY);
+
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(dup2(fd, 0), 0);
+		close(fd);
+	} else {
+		ck_assert_int_eq(pipe(fds), 0);
+		child = fork();
+		ck_assert_int_ge(child, 0);
+		if (child == 0) {	/* the writer: the whole file, in small pieces */
+			FILE *f = fopen(path, "rb");
+			char buf[777];
+			size_t n;
+
+			close(fds[0]);
+			while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+				if (write(fds[1], buf, n) != (ssize_t)n)
+					_exit(1);
+			_exit(f ? 0 : 1);
+		}
+		close(fds[1]);
+		ck_assert_int_eq(dup2(fds[0], 0), 0);
+		close(fds[0]);
+	}
+	ck_assert_int_eq(open_load("-", 2, &s, &d), 0);
+	ck_assert_int_eq(session__deliver(s, collect, sn, 0), 0);
+	session__close(s);
+	ck_assert_int_eq(dup2(saved, 0), 0);
+	close(saved);
+	if (child > 0) {
+		int st;
+
+		ck_assert_int_eq(waitpid(child, &st, 0), child);
+		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+}
+
+static size_t dir_entries(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(dp);
+	while ((e = readdir(dp)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(dp);
+	return n;
+}
+
+/* Standard input gives what the file gives: a pipe is copied to an unnamed temporary
+ * file in $TMPDIR (nothing is left there), or read into memory when no temporary file
+ * can be made; a regular file on standard input is mapped.  A perf.data file and a
+ * pipe-format file (samples/pipe.data, written by `perf record -o -`). */
+START_TEST(test_stdin_like_file)
+{
+	static const char *const no_tmpdir = "/nonexistent-dirreport-test";
+	struct testlib_buf b = { 0 };
+	struct event_attr a = testlib_attr(0);
+	char *p = path_in("in.data"), *spool = path_in("spool");
+	const char *inputs[] = { p, "samples/pipe.data" };
+	const char *old = getenv("TMPDIR");
+	char *old_copy = old ? strdup(old) : NULL;
+
+	for (int k = 0; k < 300; k++) {
+		if (k % 50 == 0)
+			testlib_rec_comm(&b, &a, 7, 7, "x", 100 + (uint64_t)k, 1);
+		else
+			testlib_rec_sample(&b, &a, 1, 7, 7, 100 + (uint64_t)k, 1, 1);
+	}
+	write_single(p, &b);
+	ck_assert_int_eq(mkdir(spool, 0700), 0);
+	for (size_t i = 0; i < 2; i++) {
+		struct seen *want = calloc(1, sizeof(*want));
+		struct session *s;
+		struct diag d;
+
+		ck_assert_int_eq(open_load(inputs[i], 2, &s, &d), 0);
+		ck_assert_int_eq(session__deliver(s, collect, want, 0), 0);
+		session__close(s);
+		ck_assert_uint_gt(want->n, 200);
+		for (int mode = 0; mode < 3; mode++) {
+			struct seen *got = calloc(1, sizeof(*got));
+
+			setenv("TMPDIR", mode == 0 ? spool : no_tmpdir, 1);
+			deliver_stdin(inputs[i], mode == 2, got);
+			ck_assert_uint_eq(got->n, want->n);
+			ck_assert_mem_eq(got->type, want->type, want->n * sizeof(want->type[0]));
+			ck_assert_mem_eq(got->time, want->time, want->n * sizeof(want->time[0]));
+			ck_assert_mem_eq(got->offset, want->offset,
+					 want->n * sizeof(want->offset[0]));
+			ck_assert_uint_eq(dir_entries(spool), 0);
+			free(got);
+		}
+		free(want);
+	}
+	if (old_copy)
+		setenv("TMPDIR", old_copy, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old_copy);
+	testlib_buf_free(&b);
+	free(spool);
+	free(p);
+}
+END_TEST
+
 Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -628,6 +750,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_order_late_sideband_windows);
 	tcase_add_test(tc, test_many_files_low_fd_limit);
 	tcase_add_test(tc, test_cut_recordings_keep_records);
+	tcase_add_test(tc, test_stdin_like_file);
 	suite_add_tcase(s, tc);
 	return s;
 }
