@@ -16,8 +16,8 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-BUILD=${BUILD:-build}
-MAKE_DATA=${MAKE_DATA:-../shared/bench/make-data.sh}
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 runs=5 secs=10 keep='' check=1
 
 usage() { sed -n '4p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
@@ -35,73 +35,16 @@ done
 [ $# -le 1 ] || usage
 data=${1:-}
 
-bin=$BUILD/dirreport
-[ -x "$bin" ] || { echo "bench: $bin not found; run make first" >&2; exit 1; }
-perf version 2>/dev/null | grep -q '^perf version 6\.1\.' ||
-	echo "bench: warning: $(perf version 2>&1 | head -n 1) is not perf 6.1" >&2
-if [ ! -x /usr/bin/time ]; then
-	echo "bench: installing GNU time (Debian package time)"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q time >/dev/null
-fi
+bench_init dirreport
+bench_data
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dirreport-bench.XXXXXX")
-cleanup() { [ -n "$keep" ] || rm -rf "$tmp"; }
-trap cleanup EXIT
-if [ -z "$data" ]; then
-	data=$tmp/bench.data
-	echo "bench: recording ${secs}s with $MAKE_DATA into $data"
-	sh "$MAKE_DATA" "$data" "$secs" >"$tmp/record.log" 2>&1 ||
-		{ cat "$tmp/record.log" >&2; exit 1; }
-	[ -z "$keep" ] || echo "bench: keeping $data"
-fi
-[ -e "$data" ] || { echo "bench: $data: no such file or directory" >&2; exit 1; }
-
-echo "bench: $data, $(du -sh "$data" | cut -f1), $(nproc) CPUs, median of $runs runs"
-
-# measure NAME CMD...: warm-up run, then $runs timed runs, stdout to /dev/null; appends
-# "NAME<TAB>wall<TAB>rss_kb<TAB>status" to $tmp/results.
-measure() {
-	local name=$1 i status=ok
-	shift
-	"$@" >/dev/null 2>"$tmp/err" || status="FAILED (exit $?)"
-	: >"$tmp/times"
-	for ((i = 0; i < runs; i++)); do
-		/usr/bin/time -f '%e %M' -o "$tmp/t" "$@" >/dev/null 2>>"$tmp/err" ||
-			status="FAILED"
-		tail -n 1 "$tmp/t" >>"$tmp/times"
-	done
-	printf '%s\t%s\t%s\t%s\n' "$name" \
-		"$(cut -d' ' -f1 "$tmp/times" | median)" \
-		"$(cut -d' ' -f2 "$tmp/times" | median)" "$status" >>"$tmp/results"
-	printf '  %-28s %s\n' "$name" "$status" >&2
-	[ "$status" = ok ] || head -n 3 "$tmp/err" | sed 's/^/    /' >&2
-}
-median() {
-	sort -n | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "nan"; exit }
-		print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-: >"$tmp/results"
 measure "perf report --stdio" perf report --stdio -i "$data"
 measure "dirreport --stdio" "$bin" -i "$data" --stdio
 measure "dirreport -j 1 --stdio" "$bin" -j 1 -i "$data" --stdio
 measure "perf report -D" perf report -D -i "$data"
 measure "dirreport -D" "$bin" -D -i "$data"
 measure "dirreport -j 1 -D" "$bin" -j 1 -D -i "$data"
-
-echo
-awk -F'\t' '
-	BEGIN { printf "%-28s %9s %13s %11s %10s\n", "command", "wall s", "peak RSS MB",
-		"time/perf", "RSS/perf" }
-	{
-		mode = ($1 ~ / -D$/) ? "D" : "stdio"
-		if ($1 ~ /^perf /) { pw[mode] = $2; pm[mode] = $3 }
-		tr = (pw[mode] > 0) ? sprintf("%.2f", $2 / pw[mode]) : "-"
-		mr = (pm[mode] > 0) ? sprintf("%.2f", $3 / pm[mode]) : "-"
-		printf "%-28s %9.2f %13.1f %11s %10s%s\n", $1, $2, $3 / 1024, tr, mr,
-			($4 == "ok") ? "" : "  " $4
-	}' "$tmp/results"
+bench_table ' -D$'
 
 if [ -n "$check" ]; then
 	echo

@@ -1,0 +1,90 @@
+# bench/lib.sh - what bench/run.sh and bench/convert.sh share; sourced by them (bash),
+# from the repository root, after they have parsed their options into $runs, $secs,
+# $keep and $data.
+#
+#   bench_init BIN       check $BUILD/BIN, perf 6.1 and GNU time (installed when missing:
+#                        Debian package `time`); make $tmp (removed at exit unless -k)
+#   bench_data           record $secs seconds with $MAKE_DATA into $tmp when $data is
+#                        empty; print the one-line summary of the data
+#   measure NAME CMD...  a warm-up run, then $runs runs under `/usr/bin/time -f '%e %M'`,
+#                        stdout to /dev/null; with $out set, that file is removed before
+#                        each run and the warm-up's copy is kept there for checks.
+#                        Appends "NAME<TAB>median wall s<TAB>median peak RSS KB<TAB>status"
+#                        to $tmp/results.
+#   bench_table MODE_RE  print $tmp/results with time and RSS ratios to the `perf ...`
+#                        line of the same mode; a line is of mode 1 when its name matches
+#                        the awk regex MODE_RE, else of mode 0.
+BUILD=${BUILD:-build}
+MAKE_DATA=${MAKE_DATA:-../shared/bench/make-data.sh}
+out=
+
+bench_init() {
+	bin=$BUILD/$1
+	[ -x "$bin" ] || { echo "bench: $bin not found; run make first" >&2; exit 1; }
+	perf version 2>/dev/null | grep -q '^perf version 6\.1\.' ||
+		echo "bench: warning: $(perf version 2>&1 | head -n 1) is not perf 6.1" >&2
+	if [ ! -x /usr/bin/time ]; then
+		echo "bench: installing GNU time (Debian package time)"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q time >/dev/null
+	fi
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$1-bench.XXXXXX")
+	trap '[ -n "$keep" ] || rm -rf "$tmp"' EXIT
+	: >"$tmp/results"
+}
+
+bench_data() {
+	if [ -z "$data" ]; then
+		data=$tmp/bench.data
+		echo "bench: recording ${secs}s with $MAKE_DATA into $data"
+		sh "$MAKE_DATA" "$data" "$secs" >"$tmp/record.log" 2>&1 ||
+			{ cat "$tmp/record.log" >&2; exit 1; }
+		[ -z "$keep" ] || echo "bench: keeping $data"
+	fi
+	[ -e "$data" ] || { echo "bench: $data: no such file or directory" >&2; exit 1; }
+	echo "bench: $data, $(du -sh "$data" | cut -f1), $(nproc) CPUs, median of $runs runs"
+}
+
+median() {
+	sort -n | awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "nan"; exit }
+		print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+measure() {
+	local name=$1 i status=ok
+	shift
+	[ -z "$out" ] || rm -f "$out"
+	"$@" >/dev/null 2>"$tmp/err" || status="FAILED (exit $?)"
+	[ -z "$out" ] || cp "$out" "$out.keep" 2>/dev/null || true
+	: >"$tmp/times"
+	for ((i = 0; i < runs; i++)); do
+		[ -z "$out" ] || rm -f "$out"
+		/usr/bin/time -f '%e %M' -o "$tmp/t" "$@" >/dev/null 2>>"$tmp/err" ||
+			status="FAILED"
+		tail -n 1 "$tmp/t" >>"$tmp/times"
+	done
+	[ -z "$out" ] || mv "$out.keep" "$out" 2>/dev/null || true
+	printf '%s\t%s\t%s\t%s\n' "$name" \
+		"$(cut -d' ' -f1 "$tmp/times" | median)" \
+		"$(cut -d' ' -f2 "$tmp/times" | median)" "$status" >>"$tmp/results"
+	printf '  %-34s %s\n' "$name" "$status" >&2
+	[ "$status" = ok ] || head -n 3 "$tmp/err" | sed 's/^/    /' >&2
+}
+
+bench_table() {
+	echo
+	awk -F'\t' -v mode_re="$1" '
+		BEGIN { printf "%-36s %9s %13s %11s %10s\n", "command", "wall s", "peak RSS MB",
+			"time/perf", "RSS/perf" }
+		{
+			mode = ($1 ~ mode_re) ? 1 : 0
+			if ($1 ~ /^perf /) { pw[mode] = $2; pm[mode] = $3 }
+			tr = (pw[mode] > 0) ? sprintf("%.3f", $2 / pw[mode]) : "-"
+			mr = (pm[mode] > 0) ? sprintf("%.2f", $3 / pm[mode]) : "-"
+			sp = ""
+			if ($2 > 0 && pw[mode] > 0 && $1 !~ /^perf /)
+				sp = sprintf("  (%.1fx faster)", pw[mode] / $2)
+			printf "%-36s %9.2f %13.1f %11s %10s%s%s\n", $1, $2, $3 / 1024, tr, mr, sp,
+				($4 == "ok") ? "" : "  " $4
+		}' "$tmp/results"
+}
