@@ -185,6 +185,17 @@ rm "$d/input/data.1"
 mkdir "$d/input/data.1"
 offset -
 
+# Directory with extra entries: a file that is no data file (README), a data.N name
+# that is not a number (data.x), an empty data.2 and a data.7 after the gap (a copy of
+# data.1).  perf 6.1 reads data.7 and skips the others; so does dirreport.
+new dir-extra-files
+cp -R "$samples/threads.data" "$d/input"
+echo "not a data file" >"$d/input/README"
+cp "$d/input/data.1" "$d/input/data.x"
+: >"$d/input/data.2"
+cp "$d/input/data.1" "$d/input/data.7"
+offset -
+
 # The file header's attr_size (offset 16) is 0.
 new attr-size-zero
 cp "$samples/plain.data" "$d/input"
