@@ -692,8 +692,8 @@ static int deliver_flush(struct deliver *dl)
  * newer (no later record can sort before it), or at the end of the file.
  */
 struct window {
-	struct record_ref *recs;	/* owned, nr records */
-	size_t nr;
+	struct record_ref *recs;	/* owned, nr records (room for cap) */
+	size_t nr, cap;
 	struct arena arena;		/* the bytes of decompressed records */
 	size_t live;			/* queued records not delivered yet */
 	struct window *next;
@@ -709,6 +709,9 @@ struct stream {
 	bool eof;
 	struct merge_head *heap;	/* owned: this file's pending queued records */
 	size_t n, cap;
+	struct record_ref *spare;	/* owned: a delivered window's array, reused by
+					 * the next window (no fresh pages to fault in) */
+	size_t spare_cap;
 };
 
 static uint32_t turn_of(const struct reader *r, uint64_t ordinal, size_t *tix)
@@ -726,6 +729,11 @@ static int stream_fill(struct reader *r, struct stream *st, size_t window)
 	if (!w)
 		return -ENOMEM;
 	r->nr = 0;
+	if (!r->recs && st->spare) {
+		r->recs = st->spare;
+		r->cap = st->spare_cap;
+		st->spare = NULL;
+	}
 	if (reader__fill(r, window)) {
 		free(w);
 		return r->err;
@@ -733,6 +741,7 @@ static int stream_fill(struct reader *r, struct stream *st, size_t window)
 	/* take the window's storage from the reader */
 	w->recs = r->recs;
 	w->nr = r->nr;
+	w->cap = r->cap;
 	w->arena = r->arena;
 	st->base = r->base;
 	r->recs = NULL;
@@ -748,9 +757,15 @@ static int stream_fill(struct reader *r, struct stream *st, size_t window)
 	return 0;
 }
 
-static void window_free(struct window *w)
+/* Free w; its record array becomes st's spare when st has none (st may be NULL). */
+static void window_free(struct stream *st, struct window *w)
 {
-	free(w->recs);
+	if (st && !st->spare) {
+		st->spare = w->recs;
+		st->spare_cap = w->cap;
+	} else {
+		free(w->recs);
+	}
 	arena__exit(&w->arena);
 	free(w);
 }
@@ -766,7 +781,7 @@ static void stream_gc(struct reader *r, struct stream *st)
 
 		if (w->live == 0 && w != st->cur) {
 			*p = w->next;
-			window_free(w);
+			window_free(st, w);
 		} else {
 			p = &w->next;
 		}
@@ -910,9 +925,10 @@ out:
 			struct window *w = st[f].windows;
 
 			st[f].windows = w->next;
-			window_free(w);
+			window_free(NULL, w);
 		}
 		free(st[f].heap);
+		free(st[f].spare);
 	}
 	free(st);
 	free(h);
@@ -988,8 +1004,9 @@ static int deliver_single_streamed(struct session *s, struct deliver *dl)
 		struct window *w = sg.st.windows;
 
 		sg.st.windows = w->next;
-		window_free(w);
+		window_free(NULL, w);
 	}
+	free(sg.st.spare);
 	ordered_events__exit(&oe);
 	return err;
 }
