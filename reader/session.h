@@ -62,10 +62,15 @@ enum record_ref_flags {
 
 /**
  * @brief Open a recording and read its header, attrs and feature table.
+ *        Standard input ("-") that is a pipe is first copied to an unnamed temporary
+ *        file in $TMPDIR (or /tmp) and mapped, so that it streams like a file; it is
+ *        read into memory only when no temporary file can be made.  Standard input
+ *        redirected from a regular file is mapped.
  * @param out   the session (caller owns; session__close frees)
  * @param opts  path and jobs
  * @param d     filled on error
- * @return 0; -errno (-ENOENT nonexistent path, -EACCES, -ENOMEM, ...);
+ * @return 0; -errno (-ENOENT nonexistent path, -EACCES, -ENOMEM, -ENOSPC while
+ *         copying standard input, ...);
  *         -DIAG_NOT_PERF, -DIAG_TRUNCATED, -DIAG_BAD_HEADER, -DIAG_BAD_ATTR,
  *         -DIAG_BAD_FEATURE, -DIAG_MISMATCH, -DIAG_NO_DATA_FILE (directory without
  *         `data`), -DIAG_DIR_VERSION (DIR_FORMAT other than 1), -DIAG_PIPE.
