@@ -55,9 +55,18 @@ static int parse_keyword(struct callchain_param *p, const char *tok)
 		p->key = CALLCHAIN_KEY_FUNCTION;
 		return 1;
 	}
-	if (is_prefix(tok, "address") || is_prefix(tok, "srcline") ||
-	    is_prefix(tok, "branch"))
-		return -ENOTSUP;	/* need srclines / branch stacks */
+	if (is_prefix(tok, "address")) {
+		p->key = CALLCHAIN_KEY_ADDRESS;
+		return 1;
+	}
+	if (is_prefix(tok, "srcline")) {
+		p->key = CALLCHAIN_KEY_SRCLINE;
+		return 1;
+	}
+	if (is_prefix(tok, "branch")) {
+		p->branch = true;
+		return 1;
+	}
 	if (is_prefix(tok, "percent") || is_prefix(tok, "period") ||
 	    is_prefix(tok, "count")) {
 		p->value = is_prefix(tok, "percent") ? CALLCHAIN_VALUE_PERCENT :
@@ -122,6 +131,12 @@ struct callchains {
 	enum callchain_key key;
 	struct cc_frame *frames;
 	uint32_t nr_frames, cap_frames;
+	uint32_t *match;		/* per frame: the first frame perf's call
+					 * graphs take as equal (srcline key: same
+					 * text), else itself */
+	uint32_t cap_match;
+	uint32_t *shash;		/* srcline key: frame id + 1 by srcline */
+	uint32_t shash_cap, nr_shash;
 	uint32_t *fhash;		/* frame id + 1; 0 = empty slot */
 	uint32_t fhash_cap;
 	struct cc_node *nodes;		/* nodes[0] is the root */
@@ -151,20 +166,30 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 33);
 }
 
+/* perf's match_chain(): the srcline key compares texts (of any dso) when a frame
+ * has one, functions otherwise (like the function key). */
+static bool by_function(const struct callchains *cc)
+{
+	return cc->key == CALLCHAIN_KEY_FUNCTION || cc->key == CALLCHAIN_KEY_SRCLINE;
+}
+
+/* Frames are interned by function (or address) and, with the srcline key, srcline:
+ * a sample's frames stay exact (its children entries use them); frames that perf's
+ * call graphs merge share a match id (see intern_frame()). */
 static uint64_t frame_hash(const struct callchains *cc, const struct cc_frame *f)
 {
-	uint64_t v = cc->key == CALLCHAIN_KEY_FUNCTION && f->sym ?
-		     (uint64_t)(uintptr_t)f->sym : ~f->ip;
+	uint64_t v = by_function(cc) && f->sym ? (uint64_t)(uintptr_t)f->sym : ~f->ip;
 
-	return mix((uint64_t)(uintptr_t)f->dso * 0x9E3779B97F4A7C15ULL ^ v);
+	return mix((uint64_t)(uintptr_t)f->dso * 0x9E3779B97F4A7C15ULL ^ v ^
+		   (uint64_t)(uintptr_t)f->srcline);
 }
 
 static bool frame_eq(const struct callchains *cc, const struct cc_frame *a,
 		     const struct cc_frame *b)
 {
-	if (a->dso != b->dso)
+	if (a->dso != b->dso || a->srcline != b->srcline)	/* interned */
 		return false;
-	if (cc->key == CALLCHAIN_KEY_FUNCTION && (a->sym || b->sym))
+	if (by_function(cc) && (a->sym || b->sym))
 		return a->sym == b->sym;
 	return a->ip == b->ip;
 }
@@ -218,6 +243,8 @@ void callchains__delete(struct callchains *cc)
 	if (!cc)
 		return;
 	free(cc->frames);
+	free(cc->match);
+	free(cc->shash);
 	free(cc->fhash);
 	free(cc->nodes);
 	free(cc->nhash);
@@ -270,6 +297,35 @@ static uint64_t node_hash_id(const void *ctx, uint32_t id)
 	return node_hash(cc->nodes[id].parent, cc->nodes[id].frame);
 }
 
+static uint64_t srcline_hash_id(const void *ctx, uint32_t id)
+{
+	const struct callchains *cc = ctx;
+
+	return mix((uint64_t)(uintptr_t)cc->frames[id].srcline);
+}
+
+/* The srcline key: frame id's match is the first frame with its srcline. */
+static int match_srcline(struct callchains *cc, uint32_t id)
+{
+	const char *text = cc->frames[id].srcline;
+	uint32_t i;
+
+	if ((cc->nr_shash + 1) * 2 > cc->shash_cap &&
+	    rehash(&cc->shash, &cc->shash_cap, cc->shash_cap ? cc->shash_cap * 2 : 256, 1,
+		   srcline_hash_id, cc))
+		return -ENOMEM;
+	i = (uint32_t)mix((uint64_t)(uintptr_t)text) & (cc->shash_cap - 1);
+	for (; cc->shash[i]; i = (i + 1) & (cc->shash_cap - 1)) {
+		if (cc->frames[cc->shash[i] - 1].srcline == text) {
+			cc->match[id] = cc->shash[i] - 1;
+			return 0;
+		}
+	}
+	cc->shash[i] = id + 1;
+	cc->nr_shash++;
+	return 0;
+}
+
 static int intern_frame(struct callchains *cc, const struct cc_frame *f, uint32_t *id)
 {
 	uint32_t i;
@@ -287,11 +343,16 @@ static int intern_frame(struct callchains *cc, const struct cc_frame *f, uint32_
 		i = (i + 1) & (cc->fhash_cap - 1);
 	}
 	if (grow((void **)&cc->frames, &cc->cap_frames, cc->nr_frames + 1,
-		 sizeof(*cc->frames)))
+		 sizeof(*cc->frames)) ||
+	    grow((void **)&cc->match, &cc->cap_match, cc->nr_frames + 1,
+		 sizeof(*cc->match)))
 		return -ENOMEM;
 	cc->frames[cc->nr_frames] = *f;
 	*id = cc->nr_frames++;
 	cc->fhash[i] = *id + 1;
+	cc->match[*id] = *id;
+	if (cc->key == CALLCHAIN_KEY_SRCLINE && f->srcline)
+		return match_srcline(cc, *id);
 	return 0;
 }
 
@@ -388,7 +449,8 @@ static uint32_t et_findnew(struct callchains *cc, uint32_t parent, uint32_t fram
 static uint32_t et_place(struct callchains *cc, uint32_t parent, uint32_t v,
 			 const uint64_t *ips)
 {
-	uint32_t before = cc->nr_et, n = et_findnew(cc, parent, cc->nodes[v].frame);
+	uint32_t before = cc->nr_et,
+		 n = et_findnew(cc, parent, cc->match[cc->nodes[v].frame]);
 
 	if (n != UINT32_MAX && n >= before && ips)
 		cc->et[n].ip = ips[cc->nodes[v].depth - 1];
@@ -491,9 +553,18 @@ static int et_cmp(const struct callchains *cc, uint32_t na, uint32_t nb)
 	uint64_t db = b->dso ? (uint64_t)b->dso->seq + 1 : 0;
 	uint64_t ka = cc->et[na].ip, kb = cc->et[nb].ip;
 
+	/* the srcline key: texts first (perf's match_chain_strings()) */
+	if (cc->key == CALLCHAIN_KEY_SRCLINE && (a->srcline || b->srcline)) {
+		int c;
+
+		if (!a->srcline || !b->srcline)
+			return a->srcline ? -1 : 1;
+		c = strcmp(a->srcline, b->srcline);
+		return c < 0 ? -1 : c > 0;
+	}
 	if (da != db)
 		return da < db ? -1 : 1;
-	if (cc->key == CALLCHAIN_KEY_FUNCTION && a->sym && b->sym) {
+	if (by_function(cc) && a->sym && b->sym) {
 		ka = a->sym->start;
 		kb = b->sym->start;
 	}
@@ -665,7 +736,10 @@ static void frame_name(const struct callchains *cc, uint32_t frame, char *buf)
 {
 	const struct cc_frame *f = &cc->frames[frame];
 
-	if (f->sym) {
+	if (f->sym && f->srcline && cc->key != CALLCHAIN_KEY_FUNCTION) {
+		/* perf's callchain_list__sym_name(): "name srcline" */
+		snprintf(buf, NAME_MAX_LEN + 1, "%s %s", f->sym->name, f->srcline);
+	} else if (f->sym) {
 		size_t n = strlen(f->sym->name);
 
 		if (n > NAME_MAX_LEN)

@@ -52,7 +52,9 @@ enum callchain_order {
 /** What makes two frames equal. */
 enum callchain_key {
 	CALLCHAIN_KEY_FUNCTION = 0,	/* the symbol (unresolved: the address) */
-	CALLCHAIN_KEY_ADDRESS,		/* the address */
+	CALLCHAIN_KEY_ADDRESS,		/* the address; printed with its srcline */
+	CALLCHAIN_KEY_SRCLINE,		/* the srcline when it has one, else the
+					 * function; printed with it */
 };
 
 /** The value printed next to a branch. */
@@ -74,6 +76,9 @@ struct callchain_param {
 	bool order_set;			/* order given explicitly (-g caller/callee) */
 	enum callchain_key key;
 	enum callchain_value value;
+	bool branch;			/* `branch`: callchains from branch stacks (perf's
+					 * branch_callstack); changes nothing for
+					 * recordings without branch stacks */
 };
 
 /** @brief perf's defaults: graph, 0.5, callee, function, percent, no print limit.
@@ -83,12 +88,11 @@ void callchain_param__init(struct callchain_param *p);
 /**
  * @brief Parse a -g/--call-graph argument the way perf report 6.1 does:
  *        comma-separated tokens, each a prefix of a mode (graph, flat, fractal,
- *        folded), an order (callee, caller), a key (function, address), a value
- *        (percent, period, count), else the threshold (first number) and the print
- *        limit (second number).  A token that is a prefix of "none" turns graphs
- *        off and ends parsing.
- * @return 0; -EINVAL for a token perf rejects; -ENOTSUP for what perf accepts but
- *         dirreport does not implement (the srcline key, branch).
+ *        folded), an order (callee, caller), a key (function, address, srcline),
+ *        `branch`, a value (percent, period, count), else the threshold (first
+ *        number) and the print limit (second number).  A token that is a prefix of
+ *        "none" turns graphs off and ends parsing.
+ * @return 0; -EINVAL for a token perf rejects.
  * Thread safety: pure.  Format: none.
  */
 int callchain_param__parse(struct callchain_param *p, const char *arg);
@@ -102,6 +106,9 @@ struct cc_frame {
 	uint64_t sym_unmapped_start;	/* sym->start as a virtual address */
 	uint64_t map_start, map_end, map_pgoff;	/* the map (first seen; 0: none) */
 	char level;			/* 'k' kernel map, '.' user map, 0 no map */
+	const char *srcline;		/* keys address and srcline: the frame's text
+					 * (report/srcline.h, interned; borrowed), NULL
+					 * none */
 };
 
 struct callchains;

@@ -170,7 +170,6 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 	strbuf__init(&tail, 4096);
 	for (size_t c = 0; c < DUMP_CHUNKS; c++)
 		strbuf__init(&dp.chunks[c], 1 << 16);
-	(void)o;
 	dump_ctx__init(&dp.ctx, session__evlist(s), NULL);
 	err = 0;
 	if (session__is_pipe(s))
@@ -188,8 +187,9 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 	}
 	if (!err) {
 		strbuf__reset(&tail);
-		dump_stats__print(&tail, &dp.stats, session__evlist(s),
-				  file_header__has_feat(session__header(s), FEAT_AUXTRACE));
+		dump_stats__print_opt(&tail, &dp.stats, session__evlist(s),
+				      file_header__has_feat(session__header(s), FEAT_AUXTRACE),
+				      !o->no_skip_empty);
 		err = strbuf__error(&tail);
 		if (!err && fwrite(tail.buf, 1, tail.len, out) != tail.len)
 			err = -EIO;

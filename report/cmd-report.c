@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <inttypes.h>	/* PRIx64 */
+#include <regex.h>	/* regcomp, regexec, regfree */
 #include <stdlib.h>	/* calloc, free, strtol, strtoul */
 #include <string.h>	/* memcmp, strchr, strcmp, strlen */
 
@@ -23,6 +24,7 @@
 #include "report/machine.h"
 #include "report/read-values.h"
 #include "report/sort.h"
+#include "report/srcline.h"
 #include "report/tasks.h"
 #include "report/time-range.h"
 #include "banned.h"
@@ -58,6 +60,17 @@ struct pending {
 	size_t first_frame, nr_frames;	/* in report.frames */
 	uint8_t filtered;		/* FILTER_* bits known in pass 1 */
 	uint64_t ip;			/* the sample's address (for -S 0xADDR) */
+	uint64_t weight;		/* WEIGHT / WEIGHT_STRUCT (0 without) */
+	uint16_t ins_lat, p_stage_cyc;
+	uint64_t cgroup;		/* CGROUP (0 without) */
+	uint64_t code_page_size;	/* CODE_PAGE_SIZE (0 without) */
+	uint64_t cgroup_dev, cgroup_ino;	/* the thread's, at the sample */
+};
+
+/* perf's cgroup list (perf_env cgroups): id -> path of the CGROUP records. */
+struct cgroup_name {
+	uint64_t id;
+	char *path;			/* owned */
 };
 
 /* perf's HIST_FILTER__* bits (al->filtered). */
@@ -91,7 +104,97 @@ struct report {
 	struct task_mmaps mmaps;	/* --mmaps: what the maps do not keep */
 	uint64_t *cpu_bitmap;		/* owned: -C; NULL = every cpu */
 	size_t cpu_bitmap_bits;
+	/* the parent key: perf's parent_regex, and which symbols match it */
+	bool parent_on;
+	regex_t parent_re;
+	struct parent_slot { const struct symbol *sym; bool match; } *parent_cache;
+	size_t parent_cap, nr_parent;	/* slots (a power of two), used */
+	struct srclines *srclines;	/* owned: srcline / srcfile keys; else NULL */
+	struct sort_lazy lazy;		/* sl.lazy: texts from srclines */
+	int lazy_err;			/* -ENOMEM from a lazy text, else 0 */
+	struct cgroup_name *cgroups;	/* owned, in record order */
+	size_t nr_cgroups, cap_cgroups;
 };
+
+/* sort_list.lazy: an entry's srcline / srcfile (on ENOMEM "", remembered). */
+static const char *lazy_srcline(void *ctx, const struct hist_entry *e)
+{
+	struct report *rp = ctx;
+	const char *t = srclines__line(rp->srclines, e->dso, e->sym, e->ip);
+
+	if (!t)
+		rp->lazy_err = -ENOMEM;
+	return t ? t : "";
+}
+
+static const char *lazy_srcfile(void *ctx, const struct hist_entry *e)
+{
+	struct report *rp = ctx;
+	const char *t = srclines__file(rp->srclines, e->dso, e->sym, e->ip);
+
+	if (!t)
+		rp->lazy_err = -ENOMEM;
+	return t ? t : "";
+}
+
+/* perf's cgroup__findnew(): the first CGROUP record of an id names it. */
+static int cgroup_add(struct report *rp, const struct record_ref *ref)
+{
+	const char *path = (const char *)ref->data + 16;
+	size_t max = ref->size - 16, n = strnlen(path, max);
+	uint64_t id = bytes__u64((const unsigned char *)ref->data + 8);
+
+	for (size_t i = 0; i < rp->nr_cgroups; i++)
+		if (rp->cgroups[i].id == id)
+			return 0;
+	if (rp->nr_cgroups == rp->cap_cgroups) {
+		size_t cap = rp->cap_cgroups ? rp->cap_cgroups * 2 : 16;
+		struct cgroup_name *v = realloc(rp->cgroups, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		rp->cgroups = v;
+		rp->cap_cgroups = cap;
+	}
+	rp->cgroups[rp->nr_cgroups].path = strndup(path, n);
+	if (!rp->cgroups[rp->nr_cgroups].path)
+		return -ENOMEM;
+	rp->cgroups[rp->nr_cgroups++].id = id;
+	return 0;
+}
+
+static const char *cgroup_path(const void *ctx, uint64_t id)
+{
+	const struct report *rp = ctx;
+
+	for (size_t i = 0; i < rp->nr_cgroups; i++)
+		if (rp->cgroups[i].id == id)
+			return rp->cgroups[i].path;
+	return NULL;
+}
+
+/* perf's machine__process_namespaces_event(): the thread (created if new) takes the
+ * record's namespaces; the cgroup one (index 6) is what the cgroup_id key shows. */
+static int note_namespaces(struct report *rp, const struct record_ref *ref)
+{
+	const unsigned char *b = ref->data;
+	struct thread *t;
+	uint64_t nr;
+
+	if (ref->size < 24)
+		return 0;
+	nr = bytes__u64(b + 16);
+	t = machine__findnew_thread(rp->machine, (int32_t)bytes__u32(b + 8),
+				    (int32_t)bytes__u32(b + 12));
+	if (!t)
+		return -ENOMEM;
+	t->cgroup_ns_dev = t->cgroup_ns_ino = 0;
+	if (nr > 6 && ref->size >= 24 + 7 * 16) {
+		t->cgroup_ns_dev = bytes__u64(b + 24 + 6 * 16);
+		t->cgroup_ns_ino = bytes__u64(b + 24 + 6 * 16 + 8);
+	}
+	return 0;
+}
 
 /* perf's strlist__has_entry() on a comma-separated list (NULL: no list, false). */
 static bool list_has(const char *list, const char *name, size_t len)
@@ -140,10 +243,6 @@ static uint8_t pass1_filter(const struct report_opts *o, const struct thread *t,
 				  (strcmp(dso__short_name(dso), dso__long_name(dso)) &&
 				   str_listed(o->dsos, dso__long_name(dso))))))
 		f |= FILTER_DSO;
-	/* perf's symbol__parent_filter(): -x hides entries without a parent match,
-	 * and without the parent key (not implemented) no entry has one */
-	if (o->exclude_other)
-		f |= FILTER_PARENT;
 	return f;
 }
 
@@ -381,6 +480,13 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	p->nr_frames = 0;
 	p->filtered = pass1_filter(rp->opts, t, p->comm, p->al.dso);
 	p->ip = s.ip;
+	p->weight = s.weight;
+	p->cgroup = s.cgroup;
+	p->code_page_size = s.code_page_size;
+	p->cgroup_dev = t->cgroup_ns_dev;
+	p->cgroup_ino = t->cgroup_ns_ino;
+	p->ins_lat = s.ins_lat;
+	p->p_stage_cyc = s.weight_var3;
 	/* perf drops samples of other cpus after resolving them */
 	if (!cpu_selected(rp, p->cpu)) {
 		rp->nr_pending--;
@@ -451,14 +557,51 @@ static void load_one(void *ctx, size_t i)
 	(void)dso__load(rp->to_load[i]);
 }
 
+/* perf's symbol__match_regex() on the parent regex, remembered per symbol; -1 on
+ * ENOMEM. */
+static int parent_match(struct report *rp, const struct symbol *sym)
+{
+	size_t i;
+
+	if ((rp->nr_parent + 1) * 2 > rp->parent_cap) {
+		size_t cap = rp->parent_cap ? rp->parent_cap * 2 : 256;
+		struct parent_slot *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return -1;
+		for (size_t k = 0; k < rp->parent_cap; k++) {
+			if (!rp->parent_cache[k].sym)
+				continue;
+			i = ((uintptr_t)rp->parent_cache[k].sym >> 4) * 0x9E3779B97F4A7C15ULL &
+			    (cap - 1);
+			while (v[i].sym)
+				i = (i + 1) & (cap - 1);
+			v[i] = rp->parent_cache[k];
+		}
+		free(rp->parent_cache);
+		rp->parent_cache = v;
+		rp->parent_cap = cap;
+	}
+	i = ((uintptr_t)sym >> 4) * 0x9E3779B97F4A7C15ULL & (rp->parent_cap - 1);
+	for (; rp->parent_cache[i].sym; i = (i + 1) & (rp->parent_cap - 1))
+		if (rp->parent_cache[i].sym == sym)
+			return rp->parent_cache[i].match;
+	rp->parent_cache[i].sym = sym;
+	rp->parent_cache[i].match = !regexec(&rp->parent_re, symbol__name(sym), 0, NULL, 0);
+	rp->nr_parent++;
+	return rp->parent_cache[i].match;
+}
+
 /* The chain node of a pending sample's frames, and their addresses (into ips); *nr
  * receives how many frames it has (with -U perf leaves out the unresolved ones:
- * add_callchain_ip). */
+ * add_callchain_ip), *parent the first resolved frame, in cursor order, that matches
+ * the parent regex (perf's add_callchain_ip; NULL without the parent key). */
 static int intern_chain(struct report *rp, const struct pending *pd, uint32_t *node,
-			uint64_t *ips, uint32_t *nr)
+			uint64_t *ips, uint32_t *nr, const struct symbol **parent)
 {
 	*node = CALLCHAIN_ROOT;
 	*nr = 0;
+	*parent = NULL;
 	for (size_t k = 0; k < pd->nr_frames; k++) {
 		const struct pending_frame *pf = &rp->frames[pd->first_frame + k];
 		struct cc_frame f = {
@@ -472,8 +615,25 @@ static int intern_chain(struct report *rp, const struct pending *pd, uint32_t *n
 		if (!f.sym && rp->opts->hide_unresolved)
 			continue;
 		ips[(*nr)++] = pf->ip;
+		if (f.sym && rp->parent_on && !*parent) {
+			int m = parent_match(rp, f.sym);
+
+			if (m < 0)
+				return -ENOMEM;
+			if (m)
+				*parent = f.sym;
+		}
 		if (f.sym)
 			f.sym_unmapped_start = pf->map_start + f.sym->start - pf->map_pgoff;
+		if (rp->opts->cc.key != CALLCHAIN_KEY_FUNCTION && pf->dso) {
+			int err;
+
+			f.srcline = srclines__callchain(rp->srclines, pf->dso, f.sym, pf->addr,
+						       rp->opts->cc.key == CALLCHAIN_KEY_ADDRESS,
+						       &err);
+			if (err)
+				return err;
+		}
 		if (callchains__append(rp->chains, *node, &f, node))
 			return -ENOMEM;
 	}
@@ -517,6 +677,13 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 						       evsel__name(ref->evsel),
 						       bytes__u64(ref->data + 16));
 			break;
+		case REC_CGROUP:
+			if (ref->size > 16)
+				err = cgroup_add(rp, ref);
+			break;
+		case REC_NAMESPACES:
+			err = note_namespaces(rp, ref);
+			break;
 		case REC_LOST_SAMPLES:
 			if (ref->size >= 16)
 				rp->total_lost_samples += bytes__u64(ref->data + 8);
@@ -558,6 +725,13 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			.map_pgoff = pd->al.dso ? pd->al.map_pgoff : 0,
 			.time = rp->time_quantum ? pd->time / rp->time_quantum *
 						       rp->time_quantum : pd->time,
+			.weight = pd->weight,
+			.cgroup = pd->cgroup,
+			.code_page_size = pd->code_page_size,
+			.cgroup_dev = pd->cgroup_dev,
+			.cgroup_ino = pd->cgroup_ino,
+			.ins_lat = pd->ins_lat,
+			.p_stage_cyc = pd->p_stage_cyc,
 			.cpu = pd->cpu,
 			.socket = socket_of(rp, pd->cpu),
 			.level = pd->al.level,
@@ -569,9 +743,14 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 		if (pd->nr_frames) {
 			err = grow_ips(rp, pd->nr_frames);
 			if (!err)
-				err = intern_chain(rp, pd, &hs.chain, rp->ips, &hs.nr_ips);
+				err = intern_chain(rp, pd, &hs.chain, rp->ips, &hs.nr_ips,
+						   &hs.parent);
 			hs.ips = rp->ips;
 		}
+		/* perf's symbol__parent_filter(): -x hides entries without a parent
+		 * match (without the parent key no entry has one) */
+		if (rp->opts->exclude_other && !hs.parent)
+			hs.filtered |= FILTER_PARENT;
 		if (!err)
 			err = hists__add(&rp->hists[pd->evsel_idx], &hs);
 	}
@@ -591,6 +770,8 @@ static int report_sort_setup(struct report *rp, const struct report_opts *o,
 		.comm_list = o->comms, .dso_list = o->dsos, .sym_list = o->symbols,
 		.nanosecs = o->nanosecs,
 		.has_callchains = callchains,
+		.parent_key = o->parent != NULL,
+		.verbose = o->verbose && !o->quiet,	/* perf: -q overrides -v */
 	};
 	char msg[256] = "";
 
@@ -608,6 +789,27 @@ static bool has_callchains(const struct evlist *el)
 		if (el->evsels[i]->attr.sample_type & SAMPLE_CALLCHAIN)
 			return true;
 	return false;
+}
+
+/* The parent key: perf needs callchains (but in pipes, where it cannot tell), and
+ * compiles the -p regex (main() has checked it). */
+static int parent_setup(struct report *rp, struct session *s, const struct report_opts *o,
+			FILE *out)
+{
+	if (!has_callchains(session__evlist(s)) && !session__is_pipe(s)) {
+		/* perf prints the first lines of the report, then refuses */
+		if (!o->header && !o->quiet)
+			fputs("# To display the perf.data header info, please use "
+			      "--header/--header-only options.\n#\n", out);
+		fputs("dirreport: the parent key needs callchains (perf record -g)\n",
+		      stderr);
+		return CMD_ERR_REPORTED;
+	}
+	if (regcomp(&rp->parent_re, o->parent ? o->parent : PARENT_REGEX_DEFAULT,
+		    REG_EXTENDED))
+		return -EINVAL;
+	rp->parent_on = true;
+	return 0;
 }
 
 /* perf: a recording without samples, or one where -C, -U or --time left none, gets
@@ -638,6 +840,8 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 		.filter_relative = o->filter_relative,
 		.quiet = o->quiet,
 		.time_str = o->time_str,
+		.cgroup_path = cgroup_path,
+		.cgroup_ctx = rp,
 	};
 	struct callchain_param cc = o->cc;
 	int err = 0;
@@ -655,15 +859,34 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 			(unsigned long long)rp->total_lost_samples);
 	for (size_t i = 0; i < el->nr && !err; i++) {
 		/* perf skips events without samples (--skip-empty is on by default) */
-		if (!rp->hists[i].nr_samples)
+		if (!rp->hists[i].nr_samples && !o->no_skip_empty)
 			continue;
 		rp->hists[i].has_callchains =
 			(el->evsels[i]->attr.sample_type & SAMPLE_CALLCHAIN) != 0;
 		err = hists__fprintf(&rp->hists[i], &po, evsel__name(el->evsels[i]), out);
+		if (!err)
+			err = rp->lazy_err;
 	}
 	if (!err && rp->threads)
 		read_values__fprintf(rp->threads, out);
 	return err;
+}
+
+/* What the parent and srcline keys own. */
+static void report_extras_free(struct report *rp)
+{
+	if (rp->parent_on)
+		regfree(&rp->parent_re);
+	rp->parent_on = false;
+	free(rp->parent_cache);
+	rp->parent_cache = NULL;
+	srclines__delete(rp->srclines);
+	rp->srclines = NULL;
+	for (size_t i = 0; i < rp->nr_cgroups; i++)
+		free(rp->cgroups[i].path);
+	free(rp->cgroups);
+	rp->cgroups = NULL;
+	rp->nr_cgroups = 0;
 }
 
 int cmd_report(struct session *s, const struct report_opts *o, struct machine *m,
@@ -687,6 +910,13 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 			      "--header/--header-only options.\n#\n", out);
 		fputs("dirreport: -g: the recording has no callchains (perf record -g)\n",
 		      stderr);
+		return CMD_ERR_REPORTED;
+	}
+	for (size_t i = 0; o->cc.branch && i < el->nr; i++) {
+		if (!(el->evsels[i]->attr.sample_type & SAMPLE_BRANCH_STACK))
+			continue;
+		fputs("dirreport: -g branch: callchains from branch stacks are not "
+		      "implemented\n", stderr);
 		return CMD_ERR_REPORTED;
 	}
 	if (o->time_str) {
@@ -738,7 +968,17 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 		}
 	}
 	err = report_sort_setup(&rp, o, has_callchains(el));
+	if (!err && (rp.sl.need & SORT_NEED_PARENT))
+		err = parent_setup(&rp, s, o, out);
+	if (!err && ((rp.sl.need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE)) ||
+		     o->cc.key != CALLCHAIN_KEY_FUNCTION))
+		err = srclines__new(&rp.srclines);
+	if (!err && rp.srclines) {
+		rp.lazy = (struct sort_lazy){ lazy_srcline, lazy_srcfile, &rp };
+		rp.sl.lazy = &rp.lazy;
+	}
 	if (err) {
+		report_extras_free(&rp);
 		free(rp.cpu_bitmap);
 		callchains__delete(rp.chains);
 		return err;
@@ -748,6 +988,7 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	if (o->show_threads) {
 		err = read_values__init(&threads, el->nr);
 		if (err) {
+			report_extras_free(&rp);
 			free(rp.cpu_bitmap);
 			callchains__delete(rp.chains);
 			return err;
@@ -758,6 +999,7 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	if (!rp.hists) {
 		if (rp.threads)
 			read_values__exit(rp.threads);
+		report_extras_free(&rp);
 		free(rp.cpu_bitmap);
 		callchains__delete(rp.chains);
 		return -ENOMEM;
@@ -792,5 +1034,6 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	task_ppids__exit(&rp.ppids);
 	task_mmaps__exit(&rp.mmaps);
 	callchains__delete(rp.chains);
+	report_extras_free(&rp);
 	return err;
 }

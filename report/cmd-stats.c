@@ -59,8 +59,9 @@ int cmd_stats(struct session *s, const struct report_opts *o, struct machine *m,
 	strbuf__init(&buf, 4096);
 	err = session__deliver(s, on_batch, &st, 0);
 	if (!err) {
-		dump_stats__print(&buf, &st, session__evlist(s),
-				  file_header__has_feat(session__header(s), FEAT_AUXTRACE));
+		dump_stats__print_opt(&buf, &st, session__evlist(s),
+				      file_header__has_feat(session__header(s), FEAT_AUXTRACE),
+				      !o->no_skip_empty);
 		err = strbuf__error(&buf);
 		if (!err && fwrite(buf.buf, 1, buf.len, out) != buf.len)
 			err = -EIO;

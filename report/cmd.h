@@ -25,6 +25,8 @@ struct report_opts {
 	bool show_nr_samples;	/* -n */
 	bool show_total_period;	/* --show-total-period */
 	const char *kallsyms;	/* --kallsyms; NULL = /proc/kallsyms */
+	const char *symfs;	/* --symfs: where files with symbols are looked up
+				 * (dsos_opts.symfs); NULL = none */
 	int children;		/* --children 1, --no-children 0, default -1: on when
 				 * the recording has callchains */
 	struct callchain_param cc;	/* -g (callchain_param__init() defaults) */
@@ -47,9 +49,17 @@ struct report_opts {
 	bool tasks;		/* --tasks: the thread tree instead of the report */
 	bool mmaps;		/* --mmaps: --tasks with each thread's maps */
 	bool nanosecs;		/* --ns: the time key in nanoseconds */
-	bool exclude_other;	/* -x: only entries with a parent match (none) */
+	bool exclude_other;	/* -x: only entries with a parent match */
+	const char *parent;	/* -p: the parent regex (POSIX extended); also adds
+				 * the parent key. NULL: PARENT_REGEX_DEFAULT */
 	bool no_demangle;	/* --no-demangle: C++ names as in the symbol table */
+	bool verbose;		/* -v: long dso names, symbol addresses (not with -q) */
+	bool no_skip_empty;	/* --no-skip-empty: events without samples and zero
+				 * record counts are printed too */
 };
+
+/** perf's default parent regex (its default_parent_pattern), for `-s parent`. */
+#define PARENT_REGEX_DEFAULT "^sys_|^do_page_fault"
 
 /** A mode's return value when it has printed its own message (exit status 1). */
 #define CMD_ERR_REPORTED 1

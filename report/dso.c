@@ -24,6 +24,7 @@ struct dsos {
 	char *buildid_dir;
 	char *debug_dir;
 	char *kernel_notes;
+	char *symfs;		/* --symfs; NULL = none */
 	bool no_demangle;
 	bool no_self_vdso;
 };
@@ -65,7 +66,10 @@ int dsos__new(struct dsos **out, const struct dsos_opts *opts)
 	    dup_opt(&d->debug_dir, opts && opts->debug_dir ? opts->debug_dir
 							     : "/usr/lib/debug") ||
 	    dup_opt(&d->kernel_notes, opts && opts->kernel_notes ? opts->kernel_notes
-								  : "/sys/kernel/notes"))
+								  : "/sys/kernel/notes") ||
+	    /* perf: a symfs of "/" is no symfs */
+	    dup_opt(&d->symfs, opts && opts->symfs && opts->symfs[0] &&
+			       strcmp(opts->symfs, "/") ? opts->symfs : NULL))
 		goto err;
 	if (opts && opts->buildid_dir) {
 		if (dup_opt(&d->buildid_dir, opts->buildid_dir))
@@ -107,6 +111,7 @@ void dsos__delete(struct dsos *d)
 	free(d->buildid_dir);
 	free(d->debug_dir);
 	free(d->kernel_notes);
+	free(d->symfs);
 	free(d);
 }
 
@@ -188,6 +193,7 @@ struct dso *dsos__findnew(struct dsos *d, const char *long_name)
 		return NULL;
 	}
 	dso->owner = d;
+	dso->origin_letter = '!';
 	dso->seq = (uint32_t)d->nr;
 	if (!strcmp(long_name, KERNEL_NAME))
 		dso->kind = DSO_KIND_KERNEL;
@@ -277,6 +283,19 @@ pathf(char *out, size_t len, const char *fmt, ...)
 	return n >= 0 && (size_t)n < len;
 }
 
+/* path under the --symfs directory (as is without one); a '/' is put between the
+ * two unless one is there already. */
+static bool symfs_path(const struct dsos *d, char *out, size_t len, const char *path)
+{
+	const char *fs = d->symfs;
+	size_t n = fs ? strlen(fs) : 0;
+
+	if (!fs)
+		return pathf(out, len, "%s", path);
+	return pathf(out, len, "%s%s%s", fs, n && fs[n - 1] != '/' && path[0] != '/' ? "/" : "",
+		     path);
+}
+
 static bool is_regular_file(const char *path)
 {
 	struct stat st;
@@ -342,6 +361,14 @@ enum cand {
 	CAND__NR,
 };
 
+/* perf's dso__symtab_origin() letter of each candidate (perf -v prints it). */
+static const char cand_origin[CAND__NR] = {
+	[CAND_DEBUGLINK] = 'l', [CAND_BUILDID_CACHE] = 'B',
+	[CAND_BUILDID_CACHE_DEBUG] = 'D', [CAND_FEDORA] = 'f', [CAND_UBUNTU] = 'u',
+	[CAND_BUILDID_DEBUGINFO] = 'b', [CAND_SYSTEM_PATH] = 'd',
+	[CAND_OPENEMBEDDED] = 'o', [CAND_MIXEDUP_UBUNTU] = 'x',
+};
+
 /* Path of a build-id cache entry: .../.build-id/xx/yyyy/<base>. */
 static bool cache_path(const struct dso *dso, bool debug, char *out, size_t len)
 {
@@ -369,13 +396,19 @@ static bool candidate(const struct dso *dso, enum cand c, char *out, size_t len)
 	char hex[2 * DSO_BUILD_ID_MAX + 1];
 	char link[PATH_MAX];
 
+	char dbg[PATH_MAX];
+
 	switch (c) {
 	case CAND_DEBUGLINK: {
-		char dir[PATH_MAX];
+		char dir[PATH_MAX], file[PATH_MAX];
+		const char *fslash;
 
-		if (!is_regular_file(name) || !read_debuglink(name, link, sizeof(link)))
+		/* the dso's file and its directory under the symfs */
+		if (!symfs_path(d, file, sizeof(file), name) || !is_regular_file(file) ||
+		    !read_debuglink(file, link, sizeof(link)))
 			return false;
-		snprintf(dir, sizeof(dir), "%.*s", dirlen, name);
+		fslash = strrchr(file, '/');
+		snprintf(dir, sizeof(dir), "%.*s", fslash ? (int)(fslash - file) : 0, file);
 		/* the debuglink name as is (cwd), DIR/, DIR/.debug/, DEBUGDIR/DIR/ */
 		return (pathf(out, len, "%s", link) && is_regular_file(out)) ||
 		       (pathf(out, len, "%s/%s", dir, link) && is_regular_file(out)) ||
@@ -383,41 +416,50 @@ static bool candidate(const struct dso *dso, enum cand c, char *out, size_t len)
 		       (pathf(out, len, "%s%s/%s", d->debug_dir, dir, link) &&
 			is_regular_file(out));
 	}
+	/* perf 6.1 finds nothing in the build-id cache when a symfs is given
+	 * (observed: neither BUILDID_DIR nor SYMFS/BUILDID_DIR is read) */
 	case CAND_BUILDID_CACHE:
-		return cache_path(dso, false, out, len);
+		return !d->symfs && cache_path(dso, false, out, len);
 	case CAND_BUILDID_CACHE_DEBUG:
-		return cache_path(dso, true, out, len);
+		return !d->symfs && cache_path(dso, true, out, len);
+	/* the others are under the symfs */
 	case CAND_FEDORA:
-		return pathf(out, len, "%s%s.debug", d->debug_dir, name);
+		return pathf(dbg, sizeof(dbg), "%s%s.debug", d->debug_dir, name) &&
+		       symfs_path(d, out, len, dbg);
 	case CAND_UBUNTU:
-		return pathf(out, len, "%s%s", d->debug_dir, name);
+		return pathf(dbg, sizeof(dbg), "%s%s", d->debug_dir, name) &&
+		       symfs_path(d, out, len, dbg);
 	case CAND_BUILDID_DEBUGINFO:
 		if (!dso->has_build_id)
 			return false;
 		build_id_hex(dso, hex);
-		return pathf(out, len, "%s/.build-id/%.2s/%s.debug", d->debug_dir, hex,
-			     hex + 2);
+		return pathf(dbg, sizeof(dbg), "%s/.build-id/%.2s/%s.debug", d->debug_dir,
+			     hex, hex + 2) &&
+		       symfs_path(d, out, len, dbg);
 	case CAND_SYSTEM_PATH:
-		return pathf(out, len, "%s", name);
+		return symfs_path(d, out, len, name);
 	case CAND_OPENEMBEDDED:
-		return slash && pathf(out, len, "%.*s/.debug%s", dirlen, name, slash);
+		return slash && pathf(dbg, sizeof(dbg), "%.*s/.debug%s", dirlen, name, slash) &&
+		       symfs_path(d, out, len, dbg);
 	case CAND_MIXEDUP_UBUNTU:
 		if (strncmp(name, "/usr/lib/", 9))
 			return false;
-		return pathf(out, len, "%s%s", d->debug_dir, name + 4);
+		return pathf(dbg, sizeof(dbg), "%s%s", d->debug_dir, name + 4) &&
+		       symfs_path(d, out, len, dbg);
 	default:
 		return false;
 	}
 }
 
 static int take_symtab(struct dso *dso, struct symtab_builder *b, enum symtab_origin o,
-		       const char *path)
+		       const char *path, char letter)
 {
 	int err = symtab_builder__finish(b, &dso->symtab);
 
 	if (err)
 		return err;
 	dso->origin = dso->symtab.nr ? o : SYMTAB_ORIGIN_NONE;
+	dso->origin_letter = dso->symtab.nr ? letter : '!';
 	if (path && dso->symtab.nr) {
 		dso->symsrc_path = strdup(path);
 		if (!dso->symsrc_path)
@@ -431,11 +473,13 @@ static void own_build_id(struct dso *dso)
 {
 	struct symsrc ss;
 	const void *note;
+	char path[PATH_MAX];
 	ssize_t n;
 
-	if (dso->has_build_id || !is_regular_file(dso->long_name))
+	if (dso->has_build_id || !symfs_path(dso->owner, path, sizeof(path), dso->long_name) ||
+	    !is_regular_file(path))
 		return;
-	if (symsrc__open(&ss, dso->long_name, NULL, 0))
+	if (symsrc__open(&ss, path, NULL, 0))
 		return;
 	n = dwelf_elf_gnu_build_id(ss.elf, &note);
 	if (n > 0)
@@ -481,7 +525,7 @@ static int load_user(struct dso *dso)
 {
 	struct symtab_builder b = { 0 };
 	struct symsrc srcs[2], *syms = NULL, *rt = NULL;
-	char path[PATH_MAX];
+	char path[PATH_MAX], letters[2] = { '!', '!' };
 	int nr = 0, used = 0;
 
 	if (dso->kind == DSO_KIND_VDSO && !dso->has_build_id) {
@@ -490,7 +534,8 @@ static int load_user(struct dso *dso)
 			symtab_builder__exit(&b);
 			return nr;
 		}
-		return take_symtab(dso, &b, SYMTAB_ORIGIN_ELF, "[vdso] of this process");
+		/* perf copies its own vdso to a file: a system path dso */
+		return take_symtab(dso, &b, SYMTAB_ORIGIN_ELF, "[vdso] of this process", 'd');
 	}
 	own_build_id(dso);
 	for (int c = 0; c < CAND__NR && used < 2; c++) {
@@ -515,7 +560,7 @@ static int load_user(struct dso *dso)
 			symsrc__close(ss);
 			continue;
 		}
-		used++;
+		letters[used++] = cand_origin[c];
 		if (syms && rt)
 			break;
 	}
@@ -526,7 +571,8 @@ static int load_user(struct dso *dso)
 	if (syms)
 		nr = symtab__load_elf(&b, syms, rt, !dso->owner->no_demangle);
 	if (nr >= 0)
-		nr = take_symtab(dso, &b, SYMTAB_ORIGIN_ELF, syms ? syms->path : NULL);
+		nr = take_symtab(dso, &b, SYMTAB_ORIGIN_ELF, syms ? syms->path : NULL,
+				 syms == &srcs[0] ? letters[0] : letters[1]);
 	else
 		symtab_builder__exit(&b);
 	for (int i = 0; i < used; i++)
@@ -565,7 +611,7 @@ static int load_perf_map(struct dso *dso)
 		dso->load_err = nr;
 		return 0;
 	}
-	return take_symtab(dso, &b, SYMTAB_ORIGIN_PERF_MAP, dso->long_name);
+	return take_symtab(dso, &b, SYMTAB_ORIGIN_PERF_MAP, dso->long_name, 'j');
 }
 
 /* The running kernel's build-id from a notes file (/sys/kernel/notes). */
@@ -599,13 +645,16 @@ static bool running_kernel_is(const struct dso *dso, const char *notes)
 	return false;
 }
 
-/* The kallsyms file perf reads for this kernel dso. */
+/* The kallsyms file perf reads for this kernel dso; NULL: none (perf reads no local
+ * file when a symfs is given, only --kallsyms). */
 static const char *kallsyms_file(const struct dso *dso, char *path, size_t len)
 {
 	const struct dsos *d = dso->owner;
 
 	if (d->kallsyms)
 		return d->kallsyms;
+	if (d->symfs)
+		return NULL;
 	if (dso->has_build_id && !running_kernel_is(dso, d->kernel_notes)) {
 		char hex[2 * DSO_BUILD_ID_MAX + 1];
 
@@ -627,13 +676,17 @@ int dso__preload_kernel(struct dso *dso)
 {
 	struct kallsyms_preload *p;
 	char path[PATH_MAX];
+	const char *file;
 
 	if (dso->kind != DSO_KIND_KERNEL || dso->loaded || dso->preload)
+		return 0;
+	file = kallsyms_file(dso, path, sizeof(path));
+	if (!file)
 		return 0;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	snprintf(p->path, sizeof(p->path), "%s", kallsyms_file(dso, path, sizeof(path)));
+	snprintf(p->path, sizeof(p->path), "%s", file);
 	p->err = symtab__read_kallsyms(&p->b, p->path, &p->text);
 	dso->preload = p;
 	return p->err == -ENOMEM ? -ENOMEM : 0;
@@ -656,6 +709,10 @@ static int load_kernel(struct dso *dso)
 	struct kallsyms_preload *p = dso->preload;
 	int nr;
 
+	if (!file) {
+		dso->load_err = -ENOENT;
+		return 0;
+	}
 	if (p && !p->err && !strcmp(p->path, file) &&
 	    (!dso->ref_name || !strcmp(dso->ref_name, KALLSYMS_TEXT))) {
 		b = p->b;	/* take the symbols read ahead */
@@ -673,7 +730,7 @@ static int load_kernel(struct dso *dso)
 		dso->load_err = nr;
 		return 0;
 	}
-	return take_symtab(dso, &b, SYMTAB_ORIGIN_KALLSYMS, file);
+	return take_symtab(dso, &b, SYMTAB_ORIGIN_KALLSYMS, file, 'k');
 }
 
 int dso__load(struct dso *dso)

@@ -32,6 +32,11 @@
  *    (/sys/kernel/notes), else BUILDID_DIR/[kernel.kallsyms]/<build-id>/kallsyms.
  *    vmlinux images and /proc/kcore are not used (perf tries them first; none exist
  *    on the machines this project targets).
+ *  - --symfs DIR (dsos_opts.symfs): the build-id cache (2, 3) is not searched, every
+ *    other candidate is looked up as DIR/candidate, the dso's own build-id is read
+ *    from DIR/PATH, and
+ *    the kernel gets symbols only from an explicit kallsyms file (perf reads no local
+ *    file then).
  *
  * Invariants: long_name and short_name never change after creation; once loaded a
  * dso's symbol table is immutable.
@@ -72,6 +77,13 @@ struct dso {
 	bool loaded;			/* symbol sources were searched */
 	int load_err;			/* 0, or why nothing was loaded (-errno) */
 	enum symtab_origin origin;	/* where the symbols came from */
+	char origin_letter;		/* perf's dso__symtab_origin() once loaded
+					 * (perf -v prints it): 'k' kallsyms, 'j' perf
+					 * map, 'l' debuglink, 'B'/'D' build-id cache
+					 * elf/debug, 'f' PATH.debug / 'u' PATH / 'x'
+					 * lib/... under the debug dir, 'b' debug dir
+					 * .build-id, 'd' the file itself, 'o' DIR/.debug;
+					 * '!' nothing loaded (also before loading) */
 	char *symsrc_path;		/* owned: file the symbols came from, or NULL */
 	struct symtab symtab;		/* owned, valid once loaded */
 	/* kernel only: the MMAP's reference symbol for the KASLR delta */
@@ -88,6 +100,10 @@ struct dsos_opts {
 	const char *buildid_dir; /* build-id cache; NULL = $HOME/.debug */
 	const char *debug_dir;	 /* global debug dir; NULL = /usr/lib/debug */
 	const char *kernel_notes; /* running kernel's notes; NULL = /sys/kernel/notes */
+	const char *symfs;	 /* perf --symfs: files are looked up under this
+				  * directory (not the build-id cache), and the
+				  * kernel gets symbols only from `kallsyms`;
+				  * NULL, "" or "/" = none */
 	bool no_demangle;	 /* keep C++ names mangled (perf --no-demangle) */
 	bool no_self_vdso;	 /* never read this process's vdso (tests) */
 };

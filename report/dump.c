@@ -1475,6 +1475,19 @@ static void _stat_line(struct strbuf *sb, const char *name, uint32_t n)
 void dump_stats__print(struct strbuf *out, const struct dump_stats *st,
 		       const struct evlist *el, bool has_auxtrace)
 {
+	dump_stats__print_opt(out, st, el, has_auxtrace, true);
+}
+
+/* --no-skip-empty: the types perf 6.1 knows get a line even when zero. */
+static bool _known_to_perf61(uint32_t type)
+{
+	return type <= REC_FINISHED_INIT && type != REC_CALLCHAIN_DEFERRED &&
+	       strcmp(dump__type_name(type), "UNKNOWN");
+}
+
+void dump_stats__print_opt(struct strbuf *out, const struct dump_stats *st,
+			   const struct evlist *el, bool has_auxtrace, bool skip_empty)
+{
 	uint32_t total = st->nr_events[0];
 
 	strbuf__addstr(out, "\nAggregated stats:");
@@ -1485,7 +1498,8 @@ void dump_stats__print(struct strbuf *out, const struct dump_stats *st,
 	for (uint32_t i = 0; i < DUMP_STATS_NR_TYPES; i++) {
 		const char *name = dump__type_name(i);
 
-		if (!strcmp(name, "UNKNOWN") || !st->nr_events[i])
+		if (!strcmp(name, "UNKNOWN") ||
+		    (!st->nr_events[i] && (skip_empty || !_known_to_perf61(i))))
 			continue;
 		_stat_line(out, name, st->nr_events[i]);
 		if (i && total)
@@ -1499,7 +1513,7 @@ void dump_stats__print(struct strbuf *out, const struct dump_stats *st,
 		uint32_t ns = i < st->nr_evsels ? st->nr_samples[i] : 0;
 		uint32_t nl = i < st->nr_evsels ? st->nr_lost_samples[i] : 0;
 
-		if (!ns && !nl)
+		if (!ns && !nl && skip_empty)
 			continue;
 		strbuf__addstr(out, evsel__name(ev));
 		strbuf__addstr(out, " stats:\n");

@@ -192,4 +192,16 @@ int dump_stats__merge(struct dump_stats *dst, const struct dump_stats *src);
 void dump_stats__print(struct strbuf *out, const struct dump_stats *st,
 		       const struct evlist *el, bool has_auxtrace);
 
+/**
+ * @brief dump_stats__print() with perf's --skip-empty made explicit.
+ * @param skip_empty  true: as dump_stats__print(); false (perf --no-skip-empty): every
+ *                    record type perf 6.1 knows (1-21, 64-82) gets a line, zero
+ *                    counts too ("  ( 0.0%)"), and every evsel its "<name> stats:"
+ *                    line, with or without samples
+ * Thread safety: touches only *out. Format: perf 6.1 `perf report --stats
+ * --no-skip-empty` (observed).
+ */
+void dump_stats__print_opt(struct strbuf *out, const struct dump_stats *st,
+			   const struct evlist *el, bool has_auxtrace, bool skip_empty);
+
 #endif

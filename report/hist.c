@@ -77,6 +77,7 @@ static bool group_eq(const struct hist_sample *a, const struct hist_sample *b,
 		     unsigned need)
 {
 	if (a->comm != b->comm || a->dso != b->dso || a->sym != b->sym ||
+	    a->parent != b->parent ||
 	    ((!a->sym || (need & SORT_NEED_IP)) && a->addr != b->addr) ||
 	    a->chain != b->chain ||
 	    a->level != b->level || a->cpumode != b->cpumode ||
@@ -88,11 +89,44 @@ static bool group_eq(const struct hist_sample *a, const struct hist_sample *b,
 		return false;
 	if ((need & SORT_NEED_TIME) && a->time != b->time)
 		return false;
+	if ((need & SORT_NEED_WEIGHT) && (a->weight != b->weight || a->ins_lat != b->ins_lat ||
+					  a->p_stage_cyc != b->p_stage_cyc))
+		return false;
+	if ((need & SORT_NEED_PAGE) && a->code_page_size != b->code_page_size)
+		return false;
+	if ((need & SORT_NEED_CGROUP) && (a->cgroup != b->cgroup ||
+					  a->cgroup_dev != b->cgroup_dev ||
+					  a->cgroup_ino != b->cgroup_ino))
+		return false;
 	if ((need & SORT_NEED_MAP) &&
 	    (a->map_start != b->map_start || a->map_end != b->map_end ||
 	     a->map_pgoff != b->map_pgoff))
 		return false;
 	return true;
+}
+
+/* The srcline keys tell samples apart by the address in every frame (perf computes
+ * each frame entry's text from the sample's own address): their groups also
+ * compare and hash the chain addresses. */
+static bool by_frame_ips(unsigned need)
+{
+	return need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE);
+}
+
+static uint64_t ips_hash(const uint64_t *ips, uint32_t n)
+{
+	uint64_t x = n;
+
+	for (uint32_t i = 0; i < n; i++)
+		x = mix(x ^ ips[i]);
+	return x;
+}
+
+static uint64_t sample_hash(const struct hist_sample *s, const uint64_t *ips, unsigned need)
+{
+	uint64_t x = group_hash(s, need);
+
+	return by_frame_ips(need) ? mix(x ^ ips_hash(ips, s->nr_ips)) : x;
 }
 
 static int rehash_groups(struct hists *h)
@@ -103,7 +137,8 @@ static int rehash_groups(struct hists *h)
 	if (!t)
 		return -ENOMEM;
 	for (size_t i = 0; i < h->nr_groups; i++) {
-		size_t j = group_hash(&h->groups[i].s, h->sl->need) & (cap - 1);
+		size_t j = sample_hash(&h->groups[i].s, h->ips + h->groups[i].ips,
+				       h->sl->need) & (cap - 1);
 
 		while (t[j])
 			j = (j + 1) & (cap - 1);
@@ -167,10 +202,13 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 		return -ENOMEM;
 	h->total_period += s->period;
 	h->nr_samples++;
-	i = group_hash(s, need) & (h->hash_cap - 1);
+	i = sample_hash(s, s->ips, need) & (h->hash_cap - 1);
 	while (h->hash[i]) {
 		g = &h->groups[h->hash[i] - 1];
-		if (group_eq(&g->s, s, need)) {
+		if (group_eq(&g->s, s, need) &&
+		    (!by_frame_ips(need) || g->s.nr_ips == s->nr_ips) &&
+		    (!by_frame_ips(need) || !s->nr_ips ||
+		     !memcmp(h->ips + g->ips, s->ips, s->nr_ips * sizeof(*s->ips)))) {
 			g->period += s->period;
 			g->count++;
 			return add_step(h, h->hash[i] - 1, s->period);
@@ -226,6 +264,8 @@ struct builder {
 	size_t nr_occ, cap_occ;
 	uint32_t *occ_hash;		/* occurrences of unstable groups: index + 1 */
 	size_t occ_hash_cap, nr_occ_hashed;
+	const char *(*cgroup_path)(const void *ctx, uint64_t id);	/* see */
+	const void *cgroup_ctx;		/* hists_print_opts */
 	uint64_t nr_non_filtered_samples;	/* samples whose own entry is shown */
 	uint64_t non_filtered_period;		/* their period (perf's
 						 * callchain_non_filtered_period) */
@@ -252,6 +292,24 @@ static uint64_t need_hash(unsigned need, uint64_t x, const struct hist_entry *e)
 	if (need & SORT_NEED_TIME)
 		x = mix(x ^ e->time);
 	return x;
+}
+
+/* The lazily known texts of an entry whose dso, symbol or address is set: the
+ * srcline and srcfile are computed when needed (sort_list.lazy), the cgroup name
+ * now. */
+static void entry_src(const struct builder *b, struct hist_entry *e)
+{
+	unsigned need = b->sl->need;
+
+	/* perf's hist_entry__cgroup_snprintf(): looked up when printed */
+	if (need & SORT_NEED_CGROUP) {
+		const char *path = b->cgroup_path && e->cgroup ?
+				   b->cgroup_path(b->cgroup_ctx, e->cgroup) : NULL;
+
+		e->cgroup_name = !e->cgroup ? "N/A" : path ? path : "unknown";
+	}
+	e->srcline = NULL;
+	e->srcfile = NULL;
 }
 
 static uint64_t entry_hash(const struct sort_list *sl, const struct hist_entry *e)
@@ -318,7 +376,8 @@ static long builder_findnew(struct builder *b, const struct hist_entry *proto)
 	}
 	if (rbtree__reserve(&b->in, b->nr + 1))
 		return -1;
-	b->v[b->nr] = *proto;
+	b->v[b->nr] = *proto;	/* with the texts its search computed (perf copies
+				 * the he_tmp's) */
 	if (hashed) {
 		b->hash[i] = (uint32_t)b->nr + 1;
 		b->nr_hashed++;
@@ -416,9 +475,12 @@ static struct hist_entry group_entry(const struct hist_group *g)
 
 	return (struct hist_entry){
 		.comm = s->comm, .thread = s->thread, .dso = s->dso, .sym = s->sym,
-		.ip = s->addr, .sym_unmapped_start = s->sym_unmapped_start,
+		.parent = s->parent, .ip = s->addr, .sym_unmapped_start = s->sym_unmapped_start,
 		.map_start = s->map_start, .map_end = s->map_end,
-		.map_pgoff = s->map_pgoff, .time = s->time, .cpu = s->cpu,
+		.map_pgoff = s->map_pgoff, .time = s->time, .weight = s->weight,
+		.ins_lat = s->ins_lat, .p_stage_cyc = s->p_stage_cyc, .cpu = s->cpu,
+		.cgroup = s->cgroup, .cgroup_dev = s->cgroup_dev, .cgroup_ino = s->cgroup_ino,
+		.code_page_size = s->code_page_size,
 		.socket = s->socket, .level = s->level, .cpumode = s->cpumode,
 		.filtered = s->filtered,
 	};
@@ -439,7 +501,10 @@ static int builder_step(struct builder *b, const struct hists *h,
 	bool by_sym = (b->sl->need & SORT_NEED_SYM) != 0;
 	uint32_t depth = o->chains ? callchains__depth(o->chains, g->s.chain) : 0, nc = 0;
 	struct hist_entry proto = group_entry(g);
-	long e0 = builder_findnew(b, &proto);
+	long e0;
+
+	entry_src(b, &proto);
+	e0 = builder_findnew(b, &proto);
 
 	if (e0 < 0)
 		return -ENOMEM;
@@ -477,6 +542,11 @@ static int builder_step(struct builder *b, const struct hists *h,
 		proto.map_start = f->map_start;
 		proto.map_end = f->map_end;
 		proto.map_pgoff = f->map_pgoff;
+		entry_src(b, &proto);
+		/* the address and srcline call graph keys give frames a srcline, which
+		 * perf's frame entries take (fill_callchain_info()) */
+		if (f->srcline && (b->sl->need & SORT_NEED_SRCLINE))
+			proto.srcline = f->srcline;
 		/* perf compares with a he_tmp that has no socket and no time */
 		tmp = proto;
 		tmp.socket = 0;
@@ -587,6 +657,7 @@ static int group_keys(const struct builder *b, const struct hists *h,
 			e.sym = f->sym;
 			e.ip = h->ips[g->ips + pos - 1];
 		}
+		entry_src(b, &e);
 		if (e.sym)
 			continue;
 		k = class_of(c, b->sl, &e);
@@ -809,8 +880,9 @@ static void builder_exit(struct builder *b)
 	rbtree__exit(&b->in);
 }
 
-/* The output tree, fed in collapsed order (ties go right). */
-static void output_order(const struct builder *b, const struct sort_ctx *c,
+/* The output tree, fed in collapsed order (ties go right).  perf takes each entry's
+ * column widths right after placing it (output_resort()). */
+static void output_order(struct builder *b, const struct sort_ctx *c,
 			 struct rbtree *t, uint32_t *order, size_t n, uint32_t *stack)
 {
 	t->root = RBTREE_NIL;
@@ -824,6 +896,8 @@ static void output_order(const struct builder *b, const struct sort_ctx *c,
 			x = left ? t->left[x] : t->right[x];
 		}
 		rbtree__link(t, z, p, left);
+		b->v[z].src_width = (b->v[z].srcline ? SORT_NEED_SRCLINE : 0) |
+				    (b->v[z].srcfile ? SORT_NEED_SRCFILE : 0);
 	}
 	rbtree__inorder(t, order, stack);
 }
@@ -878,7 +952,8 @@ static void print_event_header(FILE *out, uint64_t nr_samples, uint64_t total,
 int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 		   const char *event_name, FILE *out)
 {
-	struct builder b = { .sl = h->sl };
+	struct builder b = { .sl = h->sl, .cgroup_path = o->cgroup_path,
+			     .cgroup_ctx = o->cgroup_ctx };
 	struct sort_widths w;
 	struct callchain_item *items = NULL;
 	bool graphs = o->cc && o->cc->mode != CALLCHAIN_NONE && h->has_callchains &&

@@ -41,10 +41,16 @@ struct hist_sample {
 	const char *comm;		/* interned, borrowed */
 	struct dso *dso;		/* borrowed; NULL = [unknown] */
 	const struct symbol *sym;	/* borrowed; NULL = unresolved */
+	const struct symbol *parent;	/* borrowed: the chain's -p match (NULL:
+					 * none or no parent key) */
 	uint64_t addr;			/* map_ip address (unresolved: the key) */
 	uint64_t sym_unmapped_start;	/* see addr_location */
 	uint64_t map_start, map_end, map_pgoff;	/* the sample's map (0 0 0: none) */
 	uint64_t time;			/* ns (all ones: not recorded) */
+	uint64_t weight, ins_lat, p_stage_cyc;	/* WEIGHT / WEIGHT_STRUCT (0: none) */
+	uint64_t code_page_size;	/* CODE_PAGE_SIZE, bytes (0: none) */
+	uint64_t cgroup;		/* CGROUP id (0: none) */
+	uint64_t cgroup_dev, cgroup_ino;	/* the thread's cgroup namespace */
 	int32_t cpu, socket;		/* -1: not recorded / unknown */
 	char level;			/* 'k', '.', 'H' */
 	uint8_t cpumode;		/* header.misc & 7 */
@@ -92,6 +98,9 @@ struct hists_print_opts {
 					 * header count only unfiltered entries */
 	bool quiet;			/* -q: no event and column headers */
 	const char *time_str;		/* --time: printed after the event name */
+	/* the cgroup key's names: the path of a cgroup id (CGROUP records), or NULL */
+	const char *(*cgroup_path)(const void *ctx, uint64_t id);
+	const void *cgroup_ctx;
 };
 
 /**

@@ -60,6 +60,9 @@ struct thread {
 	struct comm *comms;	/* owned, newest first; NULL until a COMM or FORK sets a
 				 * name or machine__thread_comm() makes the default one */
 	uint64_t priv;		/* for the front end (dirconvert: database id); 0 at first */
+	uint64_t cgroup_ns_dev;	/* the cgroup namespace (dev, inode) of the thread's */
+	uint64_t cgroup_ns_ino;	/* latest NAMESPACES record (perf's cgroup_id key);
+				 * 0, 0 without one; set by the report front end */
 };
 
 struct machine;

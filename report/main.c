@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <regex.h>	/* regcomp, regfree */
 #include <stdio.h>
 #include <stdlib.h>	/* strtof, strtol, strtoul */
 #include <string.h>	/* strchr, strcmp */
@@ -28,10 +29,11 @@ static const char usage_text[] =
 	"                 [--show-total-period] [-t SEP] [-w WIDTHS]\n"
 	"                 [--percentage relative|absolute] [--comms COMMS]\n"
 	"                 [--pid PIDS] [--tid TIDS] [--dsos DSOS] [-S SYMBOLS]\n"
-	"                 [-C CPUS] [-U] [--time RANGES] [-T]\n"
-	"                 [--ns] [-x] [--demangle | --no-demangle] [-f] [-q]\n"
-	"       dirreport -D [-i PATH] [-j N]\n"
-	"       dirreport --stats [-i PATH] [-j N]\n"
+	"                 [-C CPUS] [-U] [--time RANGES] [-T] [-p REGEX] [-x]\n"
+	"                 [--ns] [--demangle | --no-demangle] [-f] [-q] [-v]\n"
+	"                 [--symfs DIR] [--skip-empty | --no-skip-empty]\n"
+	"       dirreport -D [-i PATH] [-j N] [--no-skip-empty]\n"
+	"       dirreport --stats [-i PATH] [-j N] [--no-skip-empty]\n"
 	"       dirreport --tasks [--mmaps] [-i PATH] [-j N]\n"
 	"       dirreport --header-only [-I] [-i PATH]\n"
 	"\n"
@@ -47,12 +49,15 @@ static const char usage_text[] =
 	"    -I, --show-info        with --header/--header-only: full header\n"
 	"    -j, --jobs N           worker threads (default: online CPUs)\n"
 	"        --kallsyms FILE    kernel symbols (default: /proc/kallsyms)\n"
+	"        --symfs DIR        look for files with symbols under DIR (no build-id\n"
+	"                           cache; kernel symbols only from --kallsyms)\n"
 	"        --children         Children and Self columns (default with callchains)\n"
 	"        --no-children      self overhead only\n"
 	"    -g, --call-graph FORM  call graphs, FORM = MODE[,THRESHOLD[,LIMIT]][,ORDER]\n"
 	"                           [,KEY][,VALUE]: graph, flat, fractal, folded or\n"
-	"                           none; caller or callee; function; percent, period\n"
-	"                           or count (-g alone: " CALLCHAIN_DEFAULT_OPT ")\n"
+	"                           none; caller or callee; function, address or\n"
+	"                           srcline; branch; percent, period or count\n"
+	"                           (-g alone: " CALLCHAIN_DEFAULT_OPT ")\n"
 	"    -G, --inverted         caller-first call graphs\n"
 	"        --max-stack N      frames kept per callchain (default 127)\n"
 	"        --percent-limit P  hide entries under P percent (it also sets the\n"
@@ -60,7 +65,10 @@ static const char usage_text[] =
 	"    -s, --sort KEYS        sort keys: overhead, overhead_sys, overhead_us,\n"
 	"                           overhead_guest_sys, overhead_guest_us,\n"
 	"                           overhead_children, sample, period, pid, comm, dso,\n"
-	"                           symbol (sym), cpu, socket, time, addr, dso_size,\n"
+	"                           symbol (sym), parent, cpu, socket, srcline,\n"
+	"                           srcfile, local_weight, weight, local_ins_lat,\n"
+	"                           ins_lat, local_p_stage_cyc, p_stage_cyc, cgroup,\n"
+	"                           cgroup_id, code_page_size, time, addr, dso_size,\n"
 	"                           symbol_size; +KEYS adds to the default\n"
 	"    -F, --fields FIELDS    output columns, in order (same names; +FIELDS adds)\n"
 	"    -n, --show-nr-samples  a Samples column\n"
@@ -79,22 +87,27 @@ static const char usage_text[] =
 	"        --time RANGES      only samples in these time ranges: START,STOP\n"
 	"                           (seconds; several separated by spaces) or\n"
 	"                           percentages (10%/2, 0%-10%, 25%; comma-separated)\n"
-	"    -x, --exclude-other    only entries matching --parent (not implemented:\n"
-	"                           none)\n"
+	"    -p, --parent REGEX     the parent key's regex (POSIX extended; default\n"
+	"                           ^sys_|^do_page_fault); adds the parent key\n"
+	"    -x, --exclude-other    only entries with a parent match\n"
 	"    -f, --force            accepted (dirreport reads files of any owner)\n"
 	"        --demangle         C++ symbol names demangled (the default)\n"
 	"        --no-demangle      C++ symbol names as in the symbol table\n"
 	"        --ns               the time key (-s time) in nanoseconds\n"
 	"    -T, --threads          also the counts of perf record -s per thread\n"
 	"    -q, --quiet            entries only: no header or comment lines\n"
-	"                           (--header and --header-only are ignored)\n"
+	"                           (--header, --header-only and -v are ignored)\n"
+	"    -v, --verbose          full dso names; symbol addresses and origins\n"
+	"        --skip-empty       events and record types without any: not printed\n"
+	"                           (the default)\n"
+	"        --no-skip-empty    print them (empty histograms, zero counts)\n"
 	"    -h, --help             this text\n";
 
 enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDREN,
        OPT_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_SHOW_TOTAL_PERIOD,
        OPT_PERCENTAGE, OPT_COMMS, OPT_PID, OPT_TID, OPT_DSOS, OPT_STATS,
        OPT_TIME, OPT_TASKS, OPT_NS, OPT_DEMANGLE, OPT_NO_DEMANGLE,
-       OPT_MMAPS };
+       OPT_MMAPS, OPT_SKIP_EMPTY, OPT_NO_SKIP_EMPTY, OPT_SYMFS };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -133,9 +146,14 @@ static const struct option long_opts[] = {
 	{ "mmaps", no_argument, NULL, OPT_MMAPS },
 	{ "ns", no_argument, NULL, OPT_NS },
 	{ "exclude-other", no_argument, NULL, 'x' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "parent", required_argument, NULL, 'p' },
 	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
 	{ "force", no_argument, NULL, 'f' },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "skip-empty", no_argument, NULL, OPT_SKIP_EMPTY },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "no-skip-empty", no_argument, NULL, OPT_NO_SKIP_EMPTY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -164,7 +182,8 @@ static const struct mode {
 static int setup_machine(struct session *s, const struct report_opts *o,
 			 struct machine **m)
 {
-	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .no_demangle = o->no_demangle };
+	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .no_demangle = o->no_demangle,
+				   .symfs = o->symfs };
 	int err = machine__new_opts(m, &dopts);
 
 	if (!err)
@@ -178,7 +197,7 @@ static int setup_machine(struct session *s, const struct report_opts *o,
 static bool takes_arg(const char *a)
 {
 	if (a[0] == '-' && a[1] != '-')
-		return a[1] && !a[2] && strchr("ijsFtwSC", a[1]);
+		return a[1] && !a[2] && strchr("ijsFtwSCp", a[1]);
 	for (const struct option *lo = long_opts; lo->name; lo++)
 		if (lo->has_arg == required_argument && !strcmp(a + 2, lo->name))
 			return true;
@@ -224,7 +243,7 @@ static int check_sort_options(const struct report_opts *o)
 		.show_nr_samples = o->show_nr_samples,
 		.show_total_period = o->show_total_period,
 		.comm_list = o->comms, .dso_list = o->dsos, .sym_list = o->symbols,
-		.nanosecs = o->nanosecs,
+		.nanosecs = o->nanosecs, .parent_key = o->parent != NULL,
 	};
 	struct sort_list sl;
 	char msg[256] = "";
@@ -339,7 +358,7 @@ int main(int argc, char **argv)
 
 	callchain_param__init(&o.cc);
 	optional_call_graph_arg(argc, argv);
-	while ((c = getopt_long(argc, argv, "i:DIj:g:Ghs:F:nt:w:S:C:UqTxf", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:DIj:g:Ghs:F:nt:w:S:C:UqTxfp:v", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 'D': dump = true; break;
@@ -348,15 +367,13 @@ int main(int argc, char **argv)
 		case OPT_HEADER: o.header = true; break;
 		case OPT_HEADER_ONLY: o.header_only = true; break;
 		case OPT_KALLSYMS: o.kallsyms = optarg; break;
+		case OPT_SYMFS: o.symfs = optarg; break;
 		case OPT_NO_CHILDREN: o.children = 0; break;
 		case OPT_CHILDREN: o.children = 1; break;
 		case 'G': o.inverted = true; break;
 		case 'g':
 			err = callchain_param__parse(&o.cc, optarg);
 			o.cc_set = o.cc.mode != CALLCHAIN_NONE;
-			if (err == -ENOTSUP)
-				return bad_usage("-g: the address, srcline and branch keys are "
-						 "not implemented");
 			if (err)
 				return bad_usage("-g: invalid call graph option");
 			break;
@@ -395,9 +412,22 @@ int main(int argc, char **argv)
 		case OPT_MMAPS: o.mmaps = o.tasks = true; break;
 		case OPT_NS: o.nanosecs = true; break;
 		case 'x': o.exclude_other = true; break;
+		case 'v': o.verbose = true; break;
+		case 'p': {
+			regex_t re;
+
+			/* perf: "Invalid regex", nothing printed, exit 0 */
+			if (regcomp(&re, optarg, REG_EXTENDED | REG_NOSUB))
+				return bad_usage("-p: invalid regular expression");
+			regfree(&re);
+			o.parent = optarg;
+			break;
+		}
 		case 'f': break;	/* perf: read files of other owners; dirreport does */
 		case OPT_DEMANGLE: o.no_demangle = false; break;
 		case OPT_NO_DEMANGLE: o.no_demangle = true; break;
+		case OPT_SKIP_EMPTY: o.no_skip_empty = false; break;
+		case OPT_NO_SKIP_EMPTY: o.no_skip_empty = true; break;
 		case OPT_STATS: stats = true; break;
 		case OPT_TIME: {
 			struct time_ranges tr;

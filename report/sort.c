@@ -15,7 +15,10 @@
 /* perf's hist column length slots (HISTC_*), for the keys that have one. */
 enum histc {
 	HISTC_SYMBOL, HISTC_DSO, HISTC_THREAD, HISTC_COMM, HISTC_CPU, HISTC_SOCKET,
-	HISTC_TIME, HISTC_ADDR, HISTC_DSO_SIZE, HISTC_SYM_SIZE, HISTC_IPC, HISTC_NONE,
+	HISTC_TIME, HISTC_ADDR, HISTC_DSO_SIZE, HISTC_SYM_SIZE, HISTC_IPC, HISTC_PARENT,
+	HISTC_LOCAL_WEIGHT, HISTC_GLOBAL_WEIGHT, HISTC_LOCAL_INS_LAT, HISTC_GLOBAL_INS_LAT,
+	HISTC_LOCAL_P_STAGE_CYC, HISTC_GLOBAL_P_STAGE_CYC, HISTC_SRCLINE, HISTC_SRCFILE,
+	HISTC_CGROUP_ID, HISTC_CGROUP, HISTC_CODE_PAGE_SIZE, HISTC_NONE,
 };
 
 /* perf prints unresolved addresses with the width of a long in hex. */
@@ -46,6 +49,8 @@ struct sort_dim {
 	unsigned need;			/* enum sort_need */
 	bool collapse;			/* perf's se_collapse: entries are collapsed */
 	bool unsupported;		/* perf has it, dirreport does not (yet) */
+	bool no_sort_key;		/* perf 6.1 on x86 drops it from -s silently
+					 * (an arch-specific key); -F shows it */
 };
 
 /* ---- helpers -------------------------------------------------------------------- */
@@ -94,6 +99,12 @@ static const char *dso_name(const struct hist_entry *e)
 	return e->dso ? dso__short_name(e->dso) : "[unknown]";
 }
 
+/* -v: perf names dsos by their long names */
+static const char *dso_long_name(const struct hist_entry *e)
+{
+	return e->dso ? dso__long_name(e->dso) : "[unknown]";
+}
+
 static uint64_t unmap_ip(const struct hist_entry *e, uint64_t ip)
 {
 	return e->map_end ? ip - e->map_pgoff + e->map_start : ip;
@@ -137,6 +148,28 @@ static int c_dso(const struct hist_entry *a, const struct hist_entry *b)
 
 /* perf's sort__sym_cmp: addresses of unresolved entries, symbol starts and ends. */
 static int c_sym_nodso(const struct hist_entry *a, const struct hist_entry *b);
+
+/* -v: c_dso by long names */
+static int c_dso_long(const struct hist_entry *a, const struct hist_entry *b)
+{
+	if (a->dso == b->dso)
+		return 0;
+	if (!a->dso || !b->dso)
+		return null_last(a->dso, b->dso);
+	return strcmp(dso__long_name(a->dso), dso__long_name(b->dso));
+}
+
+/* -v: c_sym with c_dso_long */
+static int c_sym_long(const struct hist_entry *a, const struct hist_entry *b)
+{
+	int c;
+
+	if (!a->sym && !b->sym)
+		return cmp_diff(a->ip, b->ip);
+	if ((c = c_dso_long(a, b)))
+		return c;
+	return c_sym_nodso(a, b);
+}
 
 /* perf's sort__sym_cmp without a dso key: symbol addresses are relative to their
  * dso, so dsos are compared first */
@@ -217,6 +250,60 @@ static int c_sym_size(const struct hist_entry *a, const struct hist_entry *b)
 	return sa < sb ? -1 : sa > sb;
 }
 
+/* perf's sort__parent_cmp: entries without a parent last, then by name. */
+static int c_parent(const struct hist_entry *a, const struct hist_entry *b)
+{
+	if (!a->parent || !b->parent)
+		return null_last(a->parent, b->parent);
+	return strcmp(symbol__name(a->parent), symbol__name(b->parent));
+}
+
+/* weight, ins_lat, p_stage_cyc: perf keys entries on the sample's value (the local
+ * keys print it, the global ones it times the entry's samples). */
+static int c_weight(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_diff(a->weight, b->weight);
+}
+
+static int c_ins_lat(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_diff(a->ins_lat, b->ins_lat);
+}
+
+static int c_p_stage_cyc(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_diff(a->p_stage_cyc, b->p_stage_cyc);
+}
+
+/* perf's srcline / srcfile keys: by text */
+static int c_srcline(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return a->srcline == b->srcline ? 0 : strcmp(a->srcline, b->srcline);
+}
+
+static int c_srcfile(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return a->srcfile == b->srcfile ? 0 : strcmp(a->srcfile, b->srcfile);
+}
+
+/* perf's cgroup keys: the sample's cgroup id, its thread's cgroup namespace */
+static int c_cgroup(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_diff(a->cgroup, b->cgroup);
+}
+
+static int c_cgroup_id(const struct hist_entry *a, const struct hist_entry *b)
+{
+	int c = cmp_diff(a->cgroup_dev, b->cgroup_dev);
+
+	return c ? c : cmp_diff(a->cgroup_ino, b->cgroup_ino);
+}
+
+static int c_code_page_size(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_diff(a->code_page_size, b->code_page_size);
+}
+
 /* ---- sort entries: text --------------------------------------------------------- */
 
 static size_t p_comm(const struct hist_entry *e, char *buf, size_t len, size_t width)
@@ -237,10 +324,18 @@ static size_t p_dso(const struct hist_entry *e, char *buf, size_t len, size_t wi
 	return put(buf, len, "%-*.*s", (int)width, (int)width, dso_name(e));
 }
 
-/* perf's _hist_entry__sym_snprintf: "[k] name" (cut to the width) or the address. */
-static size_t p_sym(const struct hist_entry *e, char *buf, size_t len, size_t width)
+/* perf's _hist_entry__sym_snprintf: "[k] name" (cut to the width) or the address;
+ * with -v the address (a long's hex digits and 0x, left-aligned) and the dso's
+ * symtab origin first. */
+static size_t p_sym_any(const struct hist_entry *e, char *buf, size_t len, size_t width,
+			bool verbose)
 {
-	size_t n = put(buf, len, "[%c] ", e->level);
+	size_t n = 0;
+
+	if (verbose)
+		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, e->ip,
+			e->dso ? e->dso->origin_letter : '!');
+	n += put(buf + n, len - n, "[%c] ", e->level);
 
 	if (e->sym && e->dso) {
 		if (e->sym->type == 1 /* STT_OBJECT */)
@@ -253,6 +348,106 @@ static size_t p_sym(const struct hist_entry *e, char *buf, size_t len, size_t wi
 	if (!e->ip)	/* "%-#.*llx" prints no 0x for zero */
 		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
 	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, e->ip);
+}
+
+static size_t p_sym(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_sym_any(e, buf, len, width, false);
+}
+
+static size_t p_sym_verbose(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_sym_any(e, buf, len, width, true);
+}
+
+static size_t p_dso_long(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return put(buf, len, "%-*.*s", (int)width, (int)width, dso_long_name(e));
+}
+
+static size_t p_parent(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return put(buf, len, "%-*.*s", (int)width, (int)width,
+		   e->parent ? symbol__name(e->parent) : "[other]");
+}
+
+static size_t p_local_weight(const struct hist_entry *e, char *buf, size_t len,
+			     size_t width)
+{
+	return put(buf, len, "%-*" PRIu64, (int)width, e->weight);
+}
+
+static size_t p_global_weight(const struct hist_entry *e, char *buf, size_t len,
+			      size_t width)
+{
+	return put(buf, len, "%-*" PRIu64, (int)width, e->weight * e->stat.nr_events);
+}
+
+static size_t p_local_ins_lat(const struct hist_entry *e, char *buf, size_t len,
+			      size_t width)
+{
+	return put(buf, len, "%-*" PRIu64, (int)width, e->ins_lat);
+}
+
+static size_t p_global_ins_lat(const struct hist_entry *e, char *buf, size_t len,
+			       size_t width)
+{
+	return put(buf, len, "%-*" PRIu64, (int)width, e->ins_lat * e->stat.nr_events);
+}
+
+static size_t p_local_p_stage_cyc(const struct hist_entry *e, char *buf, size_t len,
+				  size_t width)
+{
+	return put(buf, len, "%-*" PRIu64, (int)width, e->p_stage_cyc);
+}
+
+static size_t p_global_p_stage_cyc(const struct hist_entry *e, char *buf, size_t len,
+				   size_t width)
+{
+	return put(buf, len, "%-*" PRIu64, (int)width, e->p_stage_cyc * e->stat.nr_events);
+}
+
+static size_t p_srcline(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return put(buf, len, "%-.*s", (int)width, e->srcline);
+}
+
+static size_t p_srcfile(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return put(buf, len, "%-.*s", (int)width, e->srcfile);
+}
+
+/* perf prints both whole, whatever the column's width */
+static size_t p_cgroup(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	(void)width;
+	return put(buf, len, "%s", e->cgroup_name ? e->cgroup_name : "N/A");
+}
+
+static size_t p_cgroup_id(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	(void)width;
+	return put(buf, len, "%" PRIu64 "/0x%" PRIx64, e->cgroup_dev, e->cgroup_ino);
+}
+
+/* A page size as perf prints it: N/A for none, else the number in the largest unit
+ * (B, K, M, G) that leaves more than 1 of it when divided once more. */
+static size_t p_code_page_size(const struct hist_entry *e, char *buf, size_t len,
+			       size_t width)
+{
+	static const char unit[] = "BKMG";
+	uint64_t n = e->code_page_size;
+	char t[32];
+	int i = 0;
+
+	if (!n)
+		return put(buf, len, "%-*s", (int)width, "N/A");
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	snprintf(t, sizeof(t), "%" PRIu64 "%c", n, unit[i]);
+	return put(buf, len, "%-*s", (int)width, t);
 }
 
 static size_t p_cpu(const struct hist_entry *e, char *buf, size_t len, size_t width)
@@ -351,28 +546,42 @@ static const struct sort_dim se_dims[] = {
 	  .cmp = c_comm, .print = p_comm, .need = SORT_NEED_COMM, .collapse = true },
 	SE("dso", "Shared Object", HISTC_DSO, c_dso, NULL, p_dso, SORT_NEED_DSO),
 	SE("symbol", "Symbol", HISTC_SYMBOL, c_sym, s_sym, p_sym, SORT_NEED_SYM),
-	SE_TODO("parent"),
+	SE("parent", "Parent symbol", HISTC_PARENT, c_parent, NULL, p_parent,
+	   SORT_NEED_PARENT),
 	SE("cpu", "CPU", HISTC_CPU, c_cpu, NULL, p_cpu, SORT_NEED_CPU),
 	SE("socket", "Socket", HISTC_SOCKET, c_socket, NULL, p_socket, SORT_NEED_CPU),
-	SE_TODO("srcline"),
-	SE_TODO("srcfile"),
-	SE_TODO("local_weight"),
-	SE_TODO("weight"),
+	SE("srcline", "Source:Line", HISTC_SRCLINE, c_srcline, NULL, p_srcline,
+	   SORT_NEED_SRCLINE | SORT_NEED_IP),
+	SE("srcfile", "Source File", HISTC_SRCFILE, c_srcfile, NULL, p_srcfile,
+	   SORT_NEED_SRCFILE | SORT_NEED_IP),
+	SE("local_weight", "Local Weight", HISTC_LOCAL_WEIGHT, c_weight, NULL, p_local_weight,
+	   SORT_NEED_WEIGHT),
+	SE("weight", "Weight", HISTC_GLOBAL_WEIGHT, c_weight, NULL, p_global_weight,
+	   SORT_NEED_WEIGHT),
 	SE_TODO("transaction"),
 	SE_TODO("trace"),
 	SE("symbol_size", "Symbol size", HISTC_SYM_SIZE, c_sym_size, NULL, p_sym_size,
 	   SORT_NEED_SYM),
 	SE("dso_size", "DSO size", HISTC_DSO_SIZE, c_dso_size, NULL, p_dso_size,
 	   SORT_NEED_MAP),
-	SE_TODO("cgroup_id"),
-	SE_TODO("cgroup"),
+	/* "cgr" is cgroup (observed): it comes first */
+	SE("cgroup", "Cgroup", HISTC_CGROUP, c_cgroup, NULL, p_cgroup, SORT_NEED_CGROUP),
+	SE("cgroup_id", "cgroup id (dev/inode)", HISTC_CGROUP_ID, c_cgroup_id, NULL,
+	   p_cgroup_id, SORT_NEED_CGROUP),
 	SE_TODO("ipc_null"),
 	SE("time", "Time", HISTC_TIME, c_time, NULL, p_time, SORT_NEED_TIME),
-	SE_TODO("code_page_size"),
-	SE_TODO("local_ins_lat"),
-	SE_TODO("ins_lat"),
-	SE_TODO("local_p_stage_cyc"),
-	SE_TODO("p_stage_cyc"),
+	SE("code_page_size", "Code Page Size", HISTC_CODE_PAGE_SIZE, c_code_page_size, NULL,
+	   p_code_page_size, SORT_NEED_PAGE),
+	SE("local_ins_lat", "Local INSTR Latency", HISTC_LOCAL_INS_LAT, c_ins_lat, NULL,
+	   p_local_ins_lat, SORT_NEED_WEIGHT),
+	SE("ins_lat", "INSTR Latency", HISTC_GLOBAL_INS_LAT, c_ins_lat, NULL,
+	   p_global_ins_lat, SORT_NEED_WEIGHT),
+	{ .name = "local_p_stage_cyc", .kind = DIM_SE, .header = "Local Pipeline Stage Cycle",
+	  .histc = HISTC_LOCAL_P_STAGE_CYC, .cmp = c_p_stage_cyc,
+	  .print = p_local_p_stage_cyc, .need = SORT_NEED_WEIGHT, .no_sort_key = true },
+	{ .name = "p_stage_cyc", .kind = DIM_SE, .header = "Pipeline Stage Cycle",
+	  .histc = HISTC_GLOBAL_P_STAGE_CYC, .cmp = c_p_stage_cyc,
+	  .print = p_global_p_stage_cyc, .need = SORT_NEED_WEIGHT, .no_sort_key = true },
 	SE("addr", "Address", HISTC_ADDR, c_addr, NULL, p_addr, SORT_NEED_MAP | SORT_NEED_IP),
 };
 
@@ -466,6 +675,8 @@ static int parse_keys(struct sort_list *l, const char *list, bool fields, char *
 			ret = -ENOTSUP;
 		} else if (d->acc && !l->children && !l->strict_fields) {
 			continue;	/* perf cancels the children column */
+		} else if (d->no_sort_key && !fields) {
+			continue;
 		} else if (fields) {
 			ret = add_field(l, mode_dim(l, d));
 		} else {
@@ -497,6 +708,10 @@ static bool hash_safe(const struct sort_list *l)
 		else if (d->cmp == c_addr)
 			return false;
 	}
+	/* perf computes srcline texts as its tree searches compare them (their
+	 * widths depend on it): those are replayed, not hashed */
+	if (l->need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE))
+		return false;
 	return !sym || (l->need & SORT_NEED_DSO);
 }
 
@@ -662,6 +877,13 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 		if (ret)
 			return ret;
 	}
+	/* perf's setup_sorting(): -p appends the parent key */
+	if (o->parent_key) {
+		const struct sort_dim *d = dim_find("parent");
+
+		if (!d || add_sort(l, d))
+			return -EINVAL;
+	}
 	/* perf_hpp__init: the default output fields */
 	if (!strict_fields) {
 		if (o->children)
@@ -700,6 +922,7 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 	}
 	l->dso_list = o->dso_list != NULL;
 	l->nanosecs = o->nanosecs;
+	l->verbose = o->verbose;
 	if (!ret)
 		setup_elide(l, o);
 	if (ret == -EINVAL && !err[0])
@@ -716,6 +939,30 @@ void sort_list__fprintf_elided(const struct sort_list *l, FILE *out)
 
 /* ---- comparisons ------------------------------------------------------------------ */
 
+/* perf computes an entry's srcline / srcfile when it first needs it: the entries are
+ * the caller's (hist.c) and only look const here. */
+static void lazy_text(const struct sort_list *l, const struct sort_dim *d,
+		      const struct hist_entry *e)
+{
+	struct hist_entry *w = (struct hist_entry *)(uintptr_t)e;
+
+	if (d->cmp == c_srcline && !e->srcline)
+		w->srcline = l->lazy ? l->lazy->srcline(l->lazy->ctx, e) : "";
+	else if (d->cmp == c_srcfile && !e->srcfile)
+		w->srcfile = l->lazy ? l->lazy->srcfile(l->lazy->ctx, e) : "";
+}
+
+/* A key's comparison; -v compares dsos by long name (perf's sort__dso_cmp). */
+static int dim_cmp(const struct sort_list *l, const struct sort_dim *d,
+		   const struct hist_entry *a, const struct hist_entry *b)
+{
+	if (l->verbose && d->cmp == c_dso)
+		return c_dso_long(a, b);
+	if (l->verbose && d->cmp == c_sym)
+		return c_sym_long(a, b);
+	return d->cmp(a, b);
+}
+
 int sort_list__class_cmp(const struct sort_list *l, const struct hist_entry *a,
 			 const struct hist_entry *b)
 {
@@ -727,7 +974,9 @@ int sort_list__class_cmp(const struct sort_list *l, const struct hist_entry *a,
 			continue;
 		if (d->cmp == c_sym)
 			return 0;
-		if ((c = d->cmp(a, b)))
+		lazy_text(l, d, b);
+		lazy_text(l, d, a);
+		if ((c = dim_cmp(l, d, a, b)))
 			return c;
 	}
 	return 0;
@@ -742,8 +991,10 @@ int sort_list__cmp(const struct sort_list *l, const struct hist_entry *a,
 
 		if (d->kind != DIM_SE)
 			continue;
+		lazy_text(l, d, b);
+		lazy_text(l, d, a);
 		c = d->cmp == c_sym && (l->need & SORT_NEED_DSO) ? c_sym_nodso(a, b)
-								 : d->cmp(a, b);
+								 : dim_cmp(l, d, a, b);
 		if (c)
 			return c;
 	}
@@ -779,10 +1030,14 @@ int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
 
 		if (l->sort_elided[i])	/* perf_hpp__should_skip() */
 			continue;
+		if (d->kind == DIM_SE) {
+			lazy_text(l, d, a);
+			lazy_text(l, d, b);
+		}
 		if (d->kind == DIM_HPP)
 			r = value_cmp(l, c, d, a, b);
 		else
-			r = -(d->sort ? d->sort(a, b) : d->cmp(a, b));
+			r = -(d->sort ? d->sort(a, b) : dim_cmp(l, d, a, b));
 		if (r)
 			return r;
 	}
@@ -807,6 +1062,8 @@ void sort_widths__init(struct sort_widths *w, const struct sort_list *l)
 			col_len(w, d->histc, strlen(d->header));
 	}
 	col_len(w, HISTC_TIME, l->nanosecs ? 16 : 12);
+	col_len(w, HISTC_LOCAL_WEIGHT, 12);
+	col_len(w, HISTC_GLOBAL_WEIGHT, 12);
 	col_len(w, HISTC_ADDR, UNRESOLVED_WIDTH + 2);
 }
 
@@ -816,7 +1073,6 @@ void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
 {
 	size_t n;
 
-	(void)l;
 	if (e->sym) {
 		/* the text of the Symbol column: "[k] " and the name (+offset) */
 		if (e->sym->type == 1 /* STT_OBJECT */) {
@@ -828,6 +1084,8 @@ void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
 		} else {
 			n = 4 + strlen(symbol__name(e->sym));
 		}
+		if (l->verbose)	/* the address, 0x, and " O " */
+			n += UNRESOLVED_WIDTH + 2 + 3;
 		col_len(w, HISTC_SYMBOL, n);
 	} else {
 		col_len(w, HISTC_SYMBOL, UNRESOLVED_WIDTH + 4 + 2);
@@ -839,7 +1097,15 @@ void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
 	col_len(w, HISTC_COMM, n);
 	col_len(w, HISTC_THREAD, n + 8);
 	if (e->dso)
-		col_len(w, HISTC_DSO, strlen(dso__short_name(e->dso)));
+		col_len(w, HISTC_DSO, strlen(l->verbose ? dso__long_name(e->dso)
+						       : dso__short_name(e->dso)));
+	if (e->parent)
+		col_len(w, HISTC_PARENT, strlen(symbol__name(e->parent)));
+	/* only the texts perf had computed when it took the entry's width */
+	if (e->srcline && (e->src_width & SORT_NEED_SRCLINE))
+		col_len(w, HISTC_SRCLINE, strlen(e->srcline));
+	if (e->srcfile && (e->src_width & SORT_NEED_SRCFILE))
+		col_len(w, HISTC_SRCFILE, strlen(e->srcfile));
 }
 
 void sort_widths__finish(struct sort_widths *w, const struct sort_list *l)
@@ -910,8 +1176,13 @@ int sort_list__fprintf_entry(const struct sort_list *l, const struct sort_widths
 
 	/* perf's line buffer: the columns and their separators, plus 3 and its NUL
 	 * (as observed, -w widens it but does not narrow it) */
-	for (size_t i = 0; i < l->nr_fields; i++)
+	for (size_t i = 0; i < l->nr_fields; i++) {
 		cap += (w->w[i] > w->natural[i] ? w->w[i] : w->natural[i]) + (i ? 2 : 0);
+		/* -v: the symbol's address and origin do not count in its width (an
+		 * unresolved one would be cut), perf prints them whole */
+		if (l->verbose && l->fields[i]->print == p_sym)
+			cap += UNRESOLVED_WIDTH + 2 + 3;
+	}
 	line = malloc(cap);
 	if (!line)
 		return -ENOMEM;
@@ -941,8 +1212,13 @@ int sort_list__fprintf_entry(const struct sort_list *l, const struct sort_widths
 			else
 				n = put(at, cap - used, " %*" PRIu64, len, v);
 		} else {
+			lazy_text(l, d, e);	/* perf computes them when printing too */
 			if (l->nanosecs && d->print == p_time)
 				n = p_time_ns(e, at, cap - used, width);
+			else if (l->verbose && d->print == p_dso)
+				n = p_dso_long(e, at, cap - used, width);
+			else if (l->verbose && d->print == p_sym)
+				n = p_sym_verbose(e, at, cap - used, width);
 			else
 				n = d->print(e, at, cap - used, width);
 			repsep(l, at);

@@ -41,12 +41,34 @@ struct hist_entry {
 	const struct thread *thread;	/* borrowed: the first sample's */
 	struct dso *dso;		/* borrowed; NULL = [unknown] */
 	const struct symbol *sym;	/* borrowed; NULL = unresolved */
+	const char *srcline;		/* srcline / srcfile keys (report/srcline.h);
+					 * borrowed, interned.  NULL until computed:
+					 * perf computes them lazily, when a
+					 * comparison or the output needs them (see
+					 * sort_list.lazy), which decides widths and,
+					 * through addr2line's failure limit, texts */
+	const char *srcfile;
+	unsigned src_width;		/* SORT_NEED_SRCLINE / _SRCFILE: the texts that
+					 * were computed when the entry's width was
+					 * taken (only those widen the column) */
+	uint64_t code_page_size;	/* the sample's CODE_PAGE_SIZE, bytes (0: none) */
+	uint64_t cgroup;		/* the sample's CGROUP id (0: none) */
+	uint64_t cgroup_dev, cgroup_ino;	/* its thread's cgroup namespace */
+	const char *cgroup_name;	/* cgroup key: the CGROUP record's path of
+					 * cgroup, "unknown" or "N/A"; borrowed */
+	const struct symbol *parent;	/* borrowed: the first frame of the sample's
+					 * callchain matching -p (parent key); NULL:
+					 * none ("[other]") */
 	uint64_t ip;			/* perf's he->ip: map-relative for a sample's
 					 * own entry, the chain's address for a frame */
 	uint64_t sym_unmapped_start;	/* see addr_location */
 	uint64_t map_start, map_end;	/* the map of ip (0, 0: none) */
 	uint64_t map_pgoff;
 	uint64_t time;			/* ns, quantized (time key) */
+	uint64_t weight;		/* the first sample's WEIGHT (var1) */
+	uint64_t ins_lat;		/* ... and WEIGHT_STRUCT var2 (perf's ins_lat)
+					 * and var3 (p_stage_cyc) */
+	uint64_t p_stage_cyc;
 	int32_t cpu;			/* -1: not recorded */
 	int32_t socket;			/* -1: unknown */
 	char level;			/* 'k', '.', 'H' */
@@ -69,9 +91,26 @@ enum sort_need {
 	SORT_NEED_DSO = 1 << 5,
 	SORT_NEED_COMM = 1 << 6,
 	SORT_NEED_IP = 1 << 7,		/* addr: samples differ by address */
+	SORT_NEED_PARENT = 1 << 8,	/* parent: callchains are searched for -p */
+	SORT_NEED_WEIGHT = 1 << 9,	/* weight, ins_lat, p_stage_cyc keys */
+	SORT_NEED_SRCLINE = 1 << 10,	/* srcline: entries need their srcline */
+	SORT_NEED_SRCFILE = 1 << 11,	/* srcfile: ... their srcfile */
+	SORT_NEED_CGROUP = 1 << 12,	/* cgroup, cgroup_id keys */
+	SORT_NEED_PAGE = 1 << 13,	/* code_page_size */
 };
 
 struct sort_dim;
+
+/**
+ * How the lazily computed texts of an entry are made (perf's hist_entry__srcline()
+ * and hist_entry__get_srcfile()); the functions may depend on what was computed
+ * before (perf stops asking addr2line about a dso after many failures).
+ */
+struct sort_lazy {
+	const char *(*srcline)(void *ctx, const struct hist_entry *e);
+	const char *(*srcfile)(void *ctx, const struct hist_entry *e);
+	void *ctx;
+};
 
 /** Most columns / sort keys a report can have. */
 #define SORT_MAX_FIELDS 32
@@ -92,6 +131,8 @@ struct sort_list {
 	unsigned class_need;		/* what the keys before the symbol key use */
 	const char *field_sep;		/* -t; NULL: aligned columns */
 	bool nanosecs;			/* --ns: the time key in nanoseconds */
+	bool verbose;			/* -v: dsos by long name, symbols with their
+					 * address and symtab origin */
 	bool dso_list;			/* --dsos: unresolved entries do not widen the
 					 * Shared Object column */
 	/* perf's sort__setup_elide(): a filter list of one name hides its column
@@ -104,6 +145,11 @@ struct sort_list {
 	size_t nr_elided;
 	bool sort_elided[SORT_MAX_FIELDS];	/* sorts[i] is hidden: perf skips it
 						 * when it orders the output */
+	const struct sort_lazy *lazy;	/* borrowed, set by the owner after setup;
+					 * needed with the srcline / srcfile keys:
+					 * comparisons and printing compute an
+					 * entry's missing texts through it (the
+					 * entries are changed, though const) */
 };
 
 /** The options that shape a sort_list. */
@@ -116,7 +162,12 @@ struct sort_opts {
 	bool show_nr_samples;		/* -n */
 	bool show_total_period;		/* --show-total-period */
 	bool has_callchains;		/* some event records callchains (parent) */
+	bool parent_key;		/* -p: the parent key is appended to the sort
+					 * keys (perf's parent_pattern != default) */
 	bool nanosecs;			/* --ns */
+	bool verbose;			/* -v (perf's verbose > 0): the dso key
+					 * compares and prints long names, the symbol
+					 * key prints "ADDRESS ORIGIN " first */
 	const char *comm_list;		/* --comms, --dsos, -S: comma-separated; */
 	const char *dso_list;		/* NULL = none (see sort_list.elided) */
 	const char *sym_list;
@@ -140,8 +191,10 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 
 /**
  * @brief perf's hist_entry__cmp / hist_entry__collapse for a new entry a against a
- *        tree node b: < 0 puts a left of b, 0 makes them one entry.
- * Thread safety: pure.  Format: none.
+ *        tree node b: < 0 puts a left of b, 0 makes them one entry.  Reaching a
+ *        srcline / srcfile key computes the missing texts, b's first (perf's
+ *        order: node, then new entry).
+ * Thread safety: pure but for those texts.  Format: none.
  */
 int sort_list__cmp(const struct sort_list *l, const struct hist_entry *a,
 		   const struct hist_entry *b);
@@ -162,16 +215,18 @@ struct sort_ctx {
 
 /**
  * @brief perf's hist_entry__sort(a, b): > 0 puts the new entry a before node b.
- * Thread safety: pure.  Format: none.
+ *        Missing srcline / srcfile texts are computed as needed, a's first.
+ * Thread safety: pure but for those texts.  Format: none.
  */
 int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
 			  const struct hist_entry *a, const struct hist_entry *b);
+
 
 /** Column widths of a report (perf's hists col_len, per output field). */
 struct sort_widths {
 	size_t w[SORT_MAX_FIELDS];
 	size_t natural[SORT_MAX_FIELDS];	/* without -w */
-	size_t col_len[16];	/* perf's HISTC_* lengths, see sort.c */
+	size_t col_len[24];	/* perf's HISTC_* lengths, see sort.c */
 };
 
 /**

@@ -57,9 +57,19 @@ rec two-events.data -e cpu-clock,task-clock -F 1000 -- sh -c "$work"
 # rec group.data -e '{cpu-clock,task-clock}' -F 1000 -- sh -c "$work"
 # -T --sample-cpu -d: time stamps, cpus, data addresses
 rec tcd.data -T --sample-cpu -d -e cpu-clock -F 1000 -- sh -c "$work"
-# TODO(report parity): record with the Trace output column (libtraceevent)
-# tracepoints only (perf's default sort is then the trace output)
-# rec tracepoint.data -e sched:sched_switch -e sched:sched_process_exec -- sh -c "$work"
+# tracepoints only (perf's default sort is then the trace output, from TRACING_DATA):
+# fixed char arrays, __print_flags, __data_loc strings and a ternary in the print fmts
+rec trace.data -e sched:sched_switch,sched:sched_wakeup,sched:sched_process_exec,sched:sched_process_fork,sched:sched_process_exit -- sh -c "$work"
+# -W: sample weights (WEIGHT_STRUCT; zero for cpu-clock on machines without PEBS)
+rec weight.data -W -e cpu-clock -F 1000 -- sh -c "$work"
+# --all-cgroups --namespaces: CGROUP and NAMESPACES records, sample cgroup ids (the
+# cgroup and cgroup_id keys; on a machine where everything runs in the root cgroup)
+rec cgroup.data --all-cgroups --namespaces -e cpu-clock -F 1000 -- sh -c "$work"
+# --code-page-size: page sizes of the sampled code (the code_page_size key)
+rec pagesize.data --code-page-size -e cpu-clock -F 1000 -- sh -c "$work"
+# -g at 4 kHz on sort's libc string functions, whose lines libc6-dbg has (the
+# srcline and srcfile keys; the children view's absolute frame addresses)
+rec srcline-g.data -g -e cpu-clock -F 4000 -- sh -c 'seq 1 200000 | sort -r | md5sum >/dev/null'
 # --per-thread
 rec per-thread.data --per-thread -e cpu-clock -F 1000 -- sh -c "$work"
 

@@ -16,7 +16,8 @@
 #   make valgrind-check tests/valgrind.sh: dirreport -D / --stdio / --header-only on every
 #                       sample under valgrind memcheck (not part of make check: minutes)
 
-FUZZ_TARGETS ?= fuzz_header fuzz_features fuzz_sample fuzz_dump fuzz_zstd fuzz_session
+FUZZ_TARGETS ?= fuzz_header fuzz_features fuzz_sample fuzz_dump fuzz_zstd fuzz_session \
+	fuzz_trace_event
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := build-fuzz
 FUZZ_CC ?= clang
@@ -26,9 +27,10 @@ FUZZ_SAN := -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitiz
 # clang warns where gcc does not (e.g. -Wcast-align on x86): warnings stay, not -Werror
 FUZZ_CFLAGS = -std=c11 -O1 $(filter-out -Werror,$(WARN)) $(FUZZ_SAN) -pthread
 FUZZ_HELPER_SRCS := tests/fuzz/fuzzlib.c
-# the report/ files the targets reach: -D (cmd_dump, machine state) and the header text
+# the report/ files the targets reach: -D (cmd_dump, machine state), the header text and
+# the tracepoint formats (libtraceevent)
 FUZZ_REPORT_SRCS := $(filter $(addprefix report/,cmd-dump.c dump.c dso.c header-print.c \
-	machine.c strbuf.c symbol.c),$(REPORT_SRCS))
+	machine.c strbuf.c symbol.c trace-event.c),$(REPORT_SRCS))
 FUZZ_LIB_SRCS := $(FORMAT_SRCS) $(READER_SRCS) $(FUZZ_REPORT_SRCS) $(FUZZ_HELPER_SRCS)
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/bin/%)

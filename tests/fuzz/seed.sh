@@ -29,7 +29,8 @@ sep() { printf '%s' "$SEP"; }
 
 TMP=${TMPDIR:-/tmp}/seed.$$
 trap 'rm -f "$TMP".*' EXIT
-for t in fuzz_header fuzz_features fuzz_sample fuzz_dump fuzz_session fuzz_zstd; do
+for t in fuzz_header fuzz_features fuzz_sample fuzz_dump fuzz_session fuzz_zstd \
+	fuzz_trace_event; do
 	mkdir -p "$C/$t"
 	rm -f "$C/$t"/seed-*	# seeds of samples that are gone go too
 done
@@ -136,6 +137,36 @@ sample_seeds() {	# FILE NAME HDRFILE START END
 	rm -f "$_pre"
 }
 
+# --- fuzz_trace_event: [flags][u32 config][u16 raw_len][raw][TRACING_DATA] ----------------
+# For a regular file with a TRACING_DATA feature (the first feature section then) and
+# samples whose RAW data no READ or CALLCHAIN precedes: its first 8 SAMPLE records, config
+# = the record's common_type (the tracepoint id).
+trace_seeds() {	# FILE NAME
+	[ $(($(u64 "$1" 72) >> 1 & 1)) -eq 1 ] || return 0
+	_ds=$(u64 "$1" 40)
+	_de=$((_ds + $(u64 "$1" 48)))
+	_toff=$(u64 "$1" "$_de")
+	_tsz=$(u64 "$1" $((_de + 8)))
+	[ "$_tsz" -lt 60000 ] || return 0
+	_st=$(u64 "$1" $(($(u64 "$1" 24) + 24)))	# the first attr's sample_type
+	[ $((_st & 1024)) -ne 0 ] && [ $((_st & 48)) -eq 0 ] || return 0
+	_pos=8		# RAW's size field: after the u64 fields before it
+	for _b in 65536 1 2 4 8 64 512 128 256; do
+		[ $((_st & _b)) -eq 0 ] || _pos=$((_pos + 8))
+	done
+	_k=0
+	records "$1" "$_ds" "$_de" | while read -r off size; do
+		[ "$(u32 "$1" "$off")" = 9 ] || continue
+		[ $_k -lt 8 ] || break
+		_rs=$(u32 "$1" $((off + _pos)))
+		{ byte $((_k % 4)); u32le "$(u16 "$1" $((off + _pos + 4)))"
+		  byte $((_rs & 255)); byte $((_rs >> 8 & 255))
+		  bytes "$1" $((off + _pos + 4)) "$_rs"; bytes "$1" "$_toff" "$_tsz"
+		} >"$C/fuzz_trace_event/seed-$2-$_k"
+		_k=$((_k + 1))
+	done
+}
+
 # --- per sample -------------------------------------------------------------------------
 for f in "$S"/*.data; do
 	n=$(basename "$f" .data)
@@ -200,6 +231,7 @@ for f in "$S"/*.data; do
 		feature_seeds "$f" "$n"
 		ds=$(u64 "$f" 40)
 		sample_seeds "$f" "$n" "$f" "$ds" $((ds + $(u64 "$f" 48)))
+		trace_seeds "$f" "$n"
 		small "$f" || continue
 		{ byte 1; cat "$f"; } >"$C/fuzz_session/seed-$n"
 		# window 1 compared with the default window, twice delivered, then -D

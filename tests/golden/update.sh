@@ -14,6 +14,8 @@
 #                    part of the contract (tests/run-cli-tests.sh strips it from
 #                    dirreport's output as well, so dirreport may print one or not);
 #   expected.exit    perf's exit status, only when it is not 0.
+# perf runs with an empty HOME (no build-id cache), as tests/run-cli-tests.sh runs
+# dirreport.
 # expected.stderr is never written: perf's warnings are not dirreport's contract; a case
 # that needs one keeps it (write it from perf's stderr, not by hand).
 #
@@ -57,6 +59,11 @@ fi
 kernel=$(uname -r)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/golden-update.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# perf runs with an empty home, as the tests run dirreport: the build-id cache in
+# ~/.debug differs from machine to machine (and -v prints where symbols came from)
+mkdir -p "$tmp/home"
+HOME=$tmp/home
+export HOME
 
 if [ $# -eq 0 ]; then
 	set -- tests/golden/*/

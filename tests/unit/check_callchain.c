@@ -60,8 +60,12 @@ START_TEST(test_callchain_param_parse)
 
 	ck_assert_int_eq(callchain_param__parse(&p, "graphx"), -EINVAL);
 	ck_assert_int_eq(callchain_param__parse(&p, "1,2,x"), -EINVAL);
-	ck_assert_int_eq(callchain_param__parse(&p, "address"), -ENOTSUP);
-	ck_assert_int_eq(callchain_param__parse(&p, "srcline"), -ENOTSUP);
+	ck_assert_int_eq(callchain_param__parse(&p, "address"), 0);
+	ck_assert_int_eq(p.key, CALLCHAIN_KEY_ADDRESS);
+	ck_assert_int_eq(callchain_param__parse(&p, "fractal,src"), 0);
+	ck_assert_int_eq(p.key, CALLCHAIN_KEY_SRCLINE);
+	ck_assert_int_eq(callchain_param__parse(&p, "branch"), 0);
+	ck_assert(p.branch);
 }
 END_TEST
 

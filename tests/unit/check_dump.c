@@ -1889,6 +1889,49 @@ START_TEST(test_dump_stats_edge)
 }
 END_TEST
 
+/* --no-skip-empty: zero lines for the types perf 6.1 knows (not for newer ones, nor
+ * for unnamed ones), and a "stats:" line for every event. */
+START_TEST(test_dump_stats_no_skip_empty)
+{
+	struct dump_stats st;
+	struct strbuf sb = STRBUF_INIT;
+	static const struct test_attr attrs[] = {
+		{ 1, 0, 1, 0x107, 0x14, 0x61943703, 0, 0, 0, "cpu-clock" },
+		{ 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL },
+	};
+	struct evlist el;
+
+	dump_stats__init(&st);
+	dump_stats__count(&st, REC_COMM);
+	dump_stats__count(&st, REC_COMM);
+	dump_stats__count(&st, REC_MMAP);
+	dump_stats__count(&st, REC_COMPRESSED2);
+	test_evlist_build(&el, attrs);
+	dump_stats__print_opt(&sb, &st, &el, false, false);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "\n           TOTAL events:          4\n"
+					     "            MMAP events:          1  (25.0%)\n"
+					     "            LOST events:          0  ( 0.0%)\n"
+					     "            COMM events:          2  (50.0%)\n"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "\nAUX_OUTPUT_HW_ID events:          0  ( 0.0%)\n"
+					     "            ATTR events:          0  ( 0.0%)\n"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "   FINISHED_INIT events:          0  ( 0.0%)\n"
+					     "     COMPRESSED2 events:          1  (25.0%)\n"
+					     "cpu-clock stats:\n"));
+	ck_assert_ptr_null(strstr(sb.buf, "CALLCHAIN_DEFERRED"));
+	ck_assert_ptr_null(strstr(sb.buf, "BPF_METADATA"));
+	ck_assert_ptr_null(strstr(sb.buf, "UNKNOWN"));
+
+	/* skip-empty (the default): the event without samples has no line */
+	strbuf__reset(&sb);
+	dump_stats__print_opt(&sb, &st, &el, false, true);
+	ck_assert_ptr_null(strstr(sb.buf, "LOST events"));
+	ck_assert_ptr_null(strstr(sb.buf, "cpu-clock stats:"));
+	evlist__exit(&el);
+	dump_stats__exit(&st);
+	strbuf__exit(&sb);
+}
+END_TEST
+
 START_TEST(test_dump_type_names)
 {
 	ck_assert_str_eq(dump__type_name(0), "TOTAL");
@@ -2144,6 +2187,7 @@ Suite *dump_suite(void)
 	tc = tcase_create("stats");
 	tcase_add_test(tc, test_dump_stats_print);
 	tcase_add_test(tc, test_dump_stats_edge);
+	tcase_add_test(tc, test_dump_stats_no_skip_empty);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("strbuf");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/sort.h"
+#include "report/symbol.h"
 
 #include "banned.h"
 
@@ -99,9 +100,9 @@ START_TEST(test_sort_errors)
 	ck_assert_int_eq(setup_err(&o), -EINVAL);
 	o.sort_order = "+";
 	ck_assert_int_eq(setup_err(&o), -EINVAL);
-	o.sort_order = "parent";
+	o.sort_order = "transaction";
 	ck_assert_int_eq(setup_err(&o), -ENOTSUP);
-	o.sort_order = "srcline";
+	o.sort_order = "ipc_null";
 	ck_assert_int_eq(setup_err(&o), -ENOTSUP);
 	o.sort_order = NULL;
 	o.field_order = "trace";
@@ -154,6 +155,85 @@ START_TEST(test_sort_entry_text)
 }
 END_TEST
 
+/* The parent key: -p appends it after the -s keys (once), entries without a parent
+ * print "[other]" and sort after those with one. */
+START_TEST(test_sort_parent)
+{
+	struct sort_opts o = { .sort_order = "comm", .parent_key = true };
+	struct symbol a = { .name = "do_syscall_64" }, b = { .name = "__x64_sys_read" };
+	struct hist_entry e1 = { .comm = "gzip", .parent = &a, .stat = { .period = 1 } };
+	struct hist_entry e2 = e1, e3 = e1;
+	struct sort_list l;
+	char err[128] = "", *h, *line;
+
+	h = header_of(&o);
+	ck_assert_str_eq(h, "# Overhead  Command  Parent symbol");
+	free(h);
+	o.sort_order = "parent,comm";
+	h = header_of(&o);
+	ck_assert_str_eq(h, "# Overhead  Parent symbol  Command");
+	free(h);
+
+	ck_assert_int_eq(sort_list__setup(&l, &o, err, sizeof(err)), 0);
+	e2.parent = &b;
+	e3.parent = NULL;
+	/* a: new entry, b: node; perf's strcmp(right, left) and cmp_null */
+	ck_assert_int_gt(sort_list__cmp(&l, &e1, &e2), 0);
+	ck_assert_int_lt(sort_list__cmp(&l, &e2, &e1), 0);
+	ck_assert_int_gt(sort_list__cmp(&l, &e3, &e1), 0);
+	ck_assert_int_lt(sort_list__cmp(&l, &e1, &e3), 0);
+	ck_assert_int_eq(sort_list__cmp(&l, &e3, &e3), 0);
+
+	o.sort_order = "parent";
+	line = line_of(&o, &e3, 1);
+	ck_assert_str_eq(line, "   100.00%  [other]      \n");
+	free(line);
+	line = line_of(&o, &e1, 1);
+	ck_assert_str_eq(line, "   100.00%  do_syscall_64\n");
+	free(line);
+}
+END_TEST
+
+/* The weight keys (observed on perf 6.1, x86): p_stage_cyc is dropped from -s but
+ * shown by -F; weight and local_weight are at least 12 wide, numbers left-aligned. */
+START_TEST(test_sort_weight_keys)
+{
+	struct sort_opts o = { .sort_order = "p_stage_cyc,local_p_stage_cyc,comm" };
+	struct hist_entry e = { .comm = "gzip", .stat = { .period = 1, .nr_events = 1 } };
+	char *h, *line;
+
+	h = header_of(&o);
+	ck_assert_str_eq(h, "# Overhead  Command");
+	free(h);
+	o = (struct sort_opts){ .field_order = "overhead,p_stage_cyc,ins_lat" };
+	h = header_of(&o);
+	ck_assert_str_eq(h, "# Overhead  Pipeline Stage Cycle  INSTR Latency");
+	free(h);
+	o = (struct sort_opts){ .sort_order = "weight,local_weight" };
+	line = line_of(&o, &e, 1);
+	ck_assert_str_eq(line, "   100.00%  0             0           \n");
+	free(line);
+}
+END_TEST
+
+/* The cgroup keys (observed): "cgr" is cgroup; a sample without a cgroup id prints
+ * N/A; the cgroup id is its thread's cgroup namespace, dev/0xinode. */
+START_TEST(test_sort_cgroup_keys)
+{
+	struct sort_opts o = { .sort_order = "cgr,cgroup_" };
+	struct hist_entry e = { .comm = "gzip", .cgroup_name = "N/A", .cgroup_dev = 4,
+				.cgroup_ino = 0xeffffffb, .stat = { .period = 1 } };
+	char *h, *line;
+
+	h = header_of(&o);
+	ck_assert_str_eq(h, "# Overhead  Cgroup  cgroup id (dev/inode)");
+	free(h);
+	line = line_of(&o, &e, 1);
+	ck_assert_str_eq(line, "   100.00%  N/A     4/0xeffffffb\n");
+	free(line);
+}
+END_TEST
+
 Suite *sort_suite(void)
 {
 	Suite *s = suite_create("sort");
@@ -162,6 +242,9 @@ Suite *sort_suite(void)
 	tcase_add_test(tc, test_sort_columns);
 	tcase_add_test(tc, test_sort_errors);
 	tcase_add_test(tc, test_sort_entry_text);
+	tcase_add_test(tc, test_sort_parent);
+	tcase_add_test(tc, test_sort_weight_keys);
+	tcase_add_test(tc, test_sort_cgroup_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }

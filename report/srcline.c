@@ -1,0 +1,579 @@
+/*
+ * srcline - perf's srcline/srcfile texts, from DWARF line tables read with libdw.
+ */
+#include "report/srcline.h"
+
+#include <elfutils/libdw.h>	/* dwarf_* */
+#include <elfutils/libdwfl.h>	/* dwfl_* */
+#include <errno.h>
+#include <gelf.h>		/* gelf_getehdr, gelf_getshdr */
+#include <inttypes.h>		/* PRIu64, PRIx64 */
+#include <stdio.h>		/* snprintf */
+#include <stdlib.h>		/* calloc, free, malloc */
+#include <string.h>		/* memcpy, strcmp, strlen, strrchr */
+
+#include "report/dso.h"
+#include "report/symbol.h"
+#include "banned.h"
+
+/* perf's SRCLINE_UNKNOWN */
+#define SRCLINE_UNKNOWN "??:0"
+
+/* One ELF file looked up: its dwfl session (NULL when it cannot be read). */
+struct sl_file {
+	char *path;			/* owned */
+	Dwfl *dwfl;			/* owned; NULL: no lines */
+	Dwfl_Module *mod;		/* borrowed from dwfl */
+	uint64_t text_off;		/* ET_EXEC: .text sh_addr - sh_offset */
+};
+
+/* A remembered answer: (dso, ip, which) -> text. */
+struct sl_memo {
+	const struct dso *dso;
+	uint64_t ip;
+	int which;			/* 2/3 callchain with/without the address
+					 * fallbacks, 4 the lookup (text: the file) */
+	int line;			/* 4: the line */
+	const char *text;		/* interned; NULL: empty slot */
+	bool none;			/* the answer is "no text" */
+};
+
+/* perf's per-dso addr2line state. */
+struct sl_dso {
+	const struct dso *dso;		/* NULL: empty slot */
+	uint32_t fails;
+	bool disabled;			/* perf's has_srcline = 0 */
+};
+
+struct srclines {
+	struct sl_dso *dsos;		/* open addressing */
+	size_t nr_dsos, cap_dsos;
+	struct sl_file *files;		/* owned, by path (linear: few files) */
+	size_t nr_files, cap_files;
+	struct sl_memo *memo;		/* open addressing */
+	size_t nr_memo, cap_memo;
+	char **strs;			/* owned interned strings, open addressing */
+	size_t nr_strs, cap_strs;
+};
+
+static uint64_t hash_bytes(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= 0x9E3779B97F4A7C15ULL;
+	return x ^ (x >> 29);
+}
+
+int srclines__new(struct srclines **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -ENOMEM;
+}
+
+void srclines__delete(struct srclines *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr_files; i++) {
+		free(s->files[i].path);
+		if (s->files[i].dwfl)
+			dwfl_end(s->files[i].dwfl);
+	}
+	for (size_t i = 0; i < s->cap_strs; i++)
+		free(s->strs[i]);
+	free(s->files);
+	free(s->dsos);
+	free(s->memo);
+	free(s->strs);
+	free(s);
+}
+
+/* The interned copy of text; NULL on ENOMEM. */
+static const char *intern(struct srclines *s, const char *text)
+{
+	size_t i;
+
+	if ((s->nr_strs + 1) * 2 > s->cap_strs) {
+		size_t cap = s->cap_strs ? s->cap_strs * 2 : 256;
+		char **v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (size_t k = 0; k < s->cap_strs; k++) {
+			if (!s->strs[k])
+				continue;
+			i = hash_bytes(s->strs[k]) & (cap - 1);
+			while (v[i])
+				i = (i + 1) & (cap - 1);
+			v[i] = s->strs[k];
+		}
+		free(s->strs);
+		s->strs = v;
+		s->cap_strs = cap;
+	}
+	for (i = hash_bytes(text) & (s->cap_strs - 1); s->strs[i]; i = (i + 1) & (s->cap_strs - 1))
+		if (!strcmp(s->strs[i], text))
+			return s->strs[i];
+	s->strs[i] = strdup(text);
+	if (!s->strs[i])
+		return NULL;
+	s->nr_strs++;
+	return s->strs[i];
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* perf's text_offset of an ET_EXEC file: .text's address minus its file offset. */
+static uint64_t exec_text_offset(Dwfl_Module *mod)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	GElf_Ehdr eh;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_type != ET_EXEC ||
+	    elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".text"))
+			return sh.sh_addr - sh.sh_offset;
+	}
+	return 0;
+}
+
+/* The file's dwfl session, opened on first use; NULL on ENOMEM. */
+static struct sl_file *file_of(struct srclines *s, const char *path)
+{
+	struct sl_file *f;
+
+	for (size_t i = 0; i < s->nr_files; i++)
+		if (!strcmp(s->files[i].path, path))
+			return &s->files[i];
+	if (s->nr_files == s->cap_files) {
+		size_t cap = s->cap_files ? s->cap_files * 2 : 16;
+		struct sl_file *v = realloc(s->files, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		s->files = v;
+		s->cap_files = cap;
+	}
+	f = &s->files[s->nr_files];
+	*f = (struct sl_file){ .path = strdup(path) };
+	if (!f->path)
+		return NULL;
+	s->nr_files++;
+	f->dwfl = dwfl_begin(&offline_callbacks);
+	if (!f->dwfl)
+		return f;
+	dwfl_report_begin(f->dwfl);
+	f->mod = dwfl_report_offline(f->dwfl, "", path, -1);
+	dwfl_report_end(f->dwfl, NULL, NULL);
+	if (!f->mod) {
+		dwfl_end(f->dwfl);
+		f->dwfl = NULL;
+		return f;
+	}
+	f->text_off = exec_text_offset(f->mod);
+	return f;
+}
+
+/*
+ * binutils 2.40 (the addr2line perf 6.1 runs here) starts every line sequence of a
+ * DWARF 5 table with the name of file entry 0 instead of entry 1 (the initial file
+ * register): rows before the sequence's first file change name the primary source
+ * file.  Whether the row found is such a row: no row of its sequence up to it names
+ * another file than entry 1.
+ */
+static bool initial_file_row(Dwarf_Die *cu, Dwarf_Line *row)
+{
+	Dwarf_Lines *lines;
+	Dwarf_Half version = 0;
+	size_t n, i;
+
+	if (dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) ||
+	    version < 5 || dwarf_getsrclines(cu, &lines, &n))
+		return false;
+	for (i = 0; i < n && dwarf_onesrcline(lines, i) != row; i++)
+		;
+	if (i == n)
+		return false;
+	for (size_t k = i + 1; k-- > 0;) {
+		Dwarf_Line *x = dwarf_onesrcline(lines, k);
+		Dwarf_Files *files;
+		size_t idx;
+		bool end = false;
+
+		if (k != i && !dwarf_lineendsequence(x, &end) && end)
+			break;		/* the sequence before */
+		if (dwarf_line_file(x, &files, &idx) || idx != 1)
+			return false;
+	}
+	return true;
+}
+
+/* The section index of the allocated section holding addr, or 0. */
+static size_t section_of(Elf *elf, uint64_t addr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
+		    addr >= sh.sh_addr && addr - sh.sh_addr < sh.sh_size)
+			return elf_ndxscn(scn);
+	}
+	return 0;
+}
+
+/*
+ * Without a line row, binutils names the file of the ELF symbol table instead (its
+ * elf_find_function): the function-like symbol (FUNC, IFUNC, NOTYPE) of addr's
+ * section with the highest address not above addr (larger size on ties), and the
+ * STT_FILE symbol before it when the function is local or no other symbol came
+ * between that file symbol and the previous one; the line is then unknown (0).
+ * NULL when there is none.
+ */
+static const char *symtab_file(Dwfl_Module *mod, uint64_t addr)
+{
+	GElf_Addr ebias;
+	Elf *elf = dwfl_module_getelf(mod, &ebias);
+	int nsyms = dwfl_module_getsymtab(mod);
+	const char *file = NULL, *best_file = NULL;
+	uint64_t best = 0, best_size = 0;
+	bool found = false, sym_seen = false, file_after_sym = false;
+	size_t scn = elf ? section_of(elf, addr) : 0;
+
+	if (!scn || nsyms <= 0)
+		return NULL;
+	for (int i = 1; i < nsyms; i++) {
+		GElf_Sym sym;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym(mod, i, &sym, &shndx);
+		int type = GELF_ST_TYPE(sym.st_info);
+		uint64_t value;
+
+		if (!name)
+			continue;
+		if (type == STT_FILE) {
+			file = name;
+			file_after_sym = sym_seen;
+			continue;
+		}
+		sym_seen = true;
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+		    shndx != scn)
+			continue;
+		value = sym.st_value - ebias;
+		if (value > addr || (found && (value < best ||
+					       (value == best && sym.st_size <= best_size))))
+			continue;
+		found = true;
+		best = value;
+		best_size = sym.st_size;
+		best_file = file && (GELF_ST_BIND(sym.st_info) == STB_LOCAL || !file_after_sym)
+			    ? file : NULL;
+	}
+	return found ? best_file : NULL;
+}
+
+int srclines__lookup(struct srclines *s, const char *path, uint64_t addr,
+		     const char **file, int *line)
+{
+	struct sl_file *f = file_of(s, path);
+	Dwarf_Addr bias = 0;
+	Dwfl_Line *l;
+	const char *name;
+	int lineno = 0;
+
+	if (!f)
+		return -ENOMEM;
+	if (!f->dwfl)
+		return -ENOENT;
+	(void)dwfl_module_getdwarf(f->mod, &bias);	/* no DWARF: the symtab below */
+	l = dwfl_module_getsrc(f->mod, addr + bias);
+	if (!l) {
+		/* addr2line: "FILE:?", which perf reads as line 0 */
+		name = symtab_file(f->mod, addr);
+		lineno = 0;
+	} else {
+		Dwarf_Addr lbias;
+		Dwarf_Line *row = dwfl_dwarf_line(l, &lbias);
+		Dwarf_Die *cu = dwfl_linecu(l);
+		Dwarf_Files *files;
+		size_t idx;
+
+		name = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
+		if (row && cu && initial_file_row(cu, row) &&
+		    !dwarf_line_file(row, &files, &idx))
+			name = dwarf_filesrc(files, 0, NULL, NULL);
+	}
+	/* addr2line's "??": perf then falls back to the symbol */
+	if (!name)
+		return -ENOENT;
+	*file = intern(s, name);
+	*line = lineno < 0 ? 0 : lineno;
+	return *file ? 0 : -ENOMEM;
+}
+
+/* The file perf hands to addr2line for a dso (its dso__name()), or NULL. */
+static const char *dso_file(const struct dso *dso)
+{
+	const char *name = dso->symsrc_path ? dso->symsrc_path : dso__long_name(dso);
+
+	if (dso->kind != DSO_KIND_USER || name[0] == '[')
+		return NULL;
+	return name;
+}
+
+/* perf's map__rip_2objdump() for user dsos: ET_EXEC files add .text's offset. */
+static uint64_t objdump_addr(struct srclines *s, const char *path, uint64_t ip)
+{
+	struct sl_file *f = path ? file_of(s, path) : NULL;
+
+	return f ? ip + f->text_off : ip;
+}
+
+/* "FILE:LINE" / FILE of an address, or -ENOENT / -ENOMEM. */
+static int file_line(struct srclines *s, struct dso *dso, uint64_t addr, const char **file,
+		     int *line)
+{
+	const char *path = dso_file(dso);
+
+	if (!path)
+		return -ENOENT;
+	return srclines__lookup(s, path, addr, file, line);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* A remembered answer, or the slot to fill; NULL on ENOMEM. */
+static struct sl_memo *memo_slot(struct srclines *s, const struct dso *dso, uint64_t ip,
+				 int which)
+{
+	size_t i;
+
+	if ((s->nr_memo + 1) * 2 > s->cap_memo) {
+		size_t cap = s->cap_memo ? s->cap_memo * 2 : 1024;
+		struct sl_memo *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (size_t k = 0; k < s->cap_memo; k++) {
+			const struct sl_memo *m = &s->memo[k];
+
+			if (!m->text)
+				continue;
+			i = mix((uintptr_t)m->dso ^ mix(m->ip) ^ (uint64_t)m->which) & (cap - 1);
+			while (v[i].text)
+				i = (i + 1) & (cap - 1);
+			v[i] = *m;
+		}
+		free(s->memo);
+		s->memo = v;
+		s->cap_memo = cap;
+	}
+	i = mix((uintptr_t)dso ^ mix(ip) ^ (uint64_t)which) & (s->cap_memo - 1);
+	for (; s->memo[i].text; i = (i + 1) & (s->cap_memo - 1)) {
+		const struct sl_memo *m = &s->memo[i];
+
+		if (m->dso == dso && m->ip == ip && m->which == which)
+			break;
+	}
+	return &s->memo[i];
+}
+
+/* perf's addr2line failure limit (A2L_FAIL_LIMIT): a dso whose first lookups all
+ * fail is not asked again after this many. */
+#define A2L_FAIL_LIMIT 123
+
+/* The failure count of a dso (perf's dso->a2l_fails, 1 at first, 0 once a lookup
+ * succeeded: then never counted again); NULL on ENOMEM. */
+static struct sl_dso *dso_state(struct srclines *s, const struct dso *dso)
+{
+	size_t i;
+
+	if ((s->nr_dsos + 1) * 2 > s->cap_dsos) {
+		size_t cap = s->cap_dsos ? s->cap_dsos * 2 : 64;
+		struct sl_dso *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (size_t k = 0; k < s->cap_dsos; k++) {
+			if (!s->dsos[k].dso)
+				continue;
+			i = mix((uintptr_t)s->dsos[k].dso) & (cap - 1);
+			while (v[i].dso)
+				i = (i + 1) & (cap - 1);
+			v[i] = s->dsos[k];
+		}
+		free(s->dsos);
+		s->dsos = v;
+		s->cap_dsos = cap;
+	}
+	for (i = mix((uintptr_t)dso) & (s->cap_dsos - 1); s->dsos[i].dso;
+	     i = (i + 1) & (s->cap_dsos - 1))
+		if (s->dsos[i].dso == dso)
+			return &s->dsos[i];
+	s->dsos[i] = (struct sl_dso){ .dso = dso, .fails = 1 };
+	s->nr_dsos++;
+	return &s->dsos[i];
+}
+
+/*
+ * One of perf's get_srcline() calls: the line of addr (objdump address) in dso, with
+ * perf's failure accounting (after A2L_FAIL_LIMIT failures before any success it
+ * stops asking).  0 with *file, *line; -ENOENT; -ENOMEM.
+ */
+static int ask(struct srclines *s, struct dso *dso, uint64_t addr, const char **file,
+	       int *line)
+{
+	struct sl_dso *st = dso_state(s, dso);
+	struct sl_memo *m;
+	int err = -ENOENT;
+
+	if (!st)
+		return -ENOMEM;
+	if (!st->disabled && dso_file(dso)) {
+		m = memo_slot(s, dso, addr, 4);
+		if (!m)
+			return -ENOMEM;
+		if (!m->text) {
+			const char *f = NULL;
+			int l = 0;
+
+			err = file_line(s, dso, addr, &f, &l);
+			if (err == -ENOMEM)
+				return err;
+			/* file_line() does not touch the memo table: m is valid */
+			m->text = err ? "" : f;
+			m->line = l;
+			m->none = err != 0;
+			m->dso = dso;
+			m->ip = addr;
+			m->which = 4;
+			s->nr_memo++;
+		}
+		err = m->none ? -ENOENT : 0;
+		*file = m->text;
+		*line = m->line;
+	}
+	if (!err)
+		st->fails = 0;
+	else if (st->fails && ++st->fails > A2L_FAIL_LIMIT)
+		st->disabled = true;
+	return err;
+}
+
+/* The text of one key (which: 0 srcline, 1 srcfile); every call is one of perf's
+ * lookups (not remembered: perf computes each entry's own). */
+static const char *resolve(struct srclines *s, struct dso *dso, const struct symbol *sym,
+			   uint64_t ip, int which)
+{
+	const char *file = NULL;
+	char buf[4096];
+	uint64_t addr = objdump_addr(s, dso_file(dso), ip);
+	int line = 0, err = ask(s, dso, addr, &file, &line);
+
+	if (err == -ENOMEM)
+		return NULL;
+	if (which == 1)
+		return intern(s, err ? "" : base_name(file));
+	if (!err)
+		snprintf(buf, sizeof(buf), "%s:%d", base_name(file), line);
+	else if (sym)
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, symbol__name(sym), ip - sym->start);
+	else
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso__short_name(dso), addr);
+	return intern(s, buf);
+}
+
+/* perf's callchain_srcline(): one lookup per (dso, address), remembered. */
+const char *srclines__callchain(struct srclines *s, struct dso *dso,
+				const struct symbol *sym, uint64_t addr, bool show_addr,
+				int *err)
+{
+	struct sl_memo *m;
+	const char *file = NULL, *text;
+	char buf[4096];
+	uint64_t oaddr;
+	int line = 0, e;
+
+	*err = 0;
+	if (!dso)
+		return NULL;
+	m = memo_slot(s, dso, addr, show_addr ? 2 : 3);
+	if (!m) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (m->text)
+		return m->none ? NULL : m->text;
+	oaddr = objdump_addr(s, dso_file(dso), addr);
+	e = ask(s, dso, oaddr, &file, &line);
+	if (e == -ENOMEM) {
+		*err = e;
+		return NULL;
+	}
+	if (!e)
+		snprintf(buf, sizeof(buf), "%s:%d", base_name(file), line);
+	else if (show_addr && sym)
+		snprintf(buf, sizeof(buf), "+%" PRIu64, addr - sym->start);
+	else if (show_addr)
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso__short_name(dso), oaddr);
+	text = intern(s, e && !show_addr ? "" : buf);
+	/* ask() may have grown the memo table: find the slot again */
+	m = text ? memo_slot(s, dso, addr, show_addr ? 2 : 3) : NULL;
+	if (!m) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	m->dso = dso;
+	m->ip = addr;
+	m->which = show_addr ? 2 : 3;
+	m->text = text;
+	m->none = e && !show_addr;
+	s->nr_memo++;
+	return m->none ? NULL : text;
+}
+
+const char *srclines__line(struct srclines *s, struct dso *dso, const struct symbol *sym,
+			   uint64_t ip)
+{
+	if (!dso)
+		return intern(s, SRCLINE_UNKNOWN);
+	return resolve(s, dso, sym, ip, 0);
+}
+
+const char *srclines__file(struct srclines *s, struct dso *dso, const struct symbol *sym,
+			   uint64_t ip)
+{
+	if (!dso)
+		return intern(s, "");
+	return resolve(s, dso, sym, ip, 1);
+}
