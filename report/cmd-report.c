@@ -12,6 +12,7 @@
 #include <string.h>	/* memcmp, strchr, strcmp, strlen */
 
 #include "format/bytes.h"
+#include "format/diag.h"
 #include "format/evlist.h"
 #include "format/feature.h"
 #include "format/record.h"
@@ -20,6 +21,7 @@
 #include "reader/workqueue.h"
 #include "report/callchain.h"
 #include "report/dso.h"
+#include "report/group.h"
 #include "report/hist.h"
 #include "report/machine.h"
 #include "report/read-values.h"
@@ -27,6 +29,7 @@
 #include "report/srcline.h"
 #include "report/tasks.h"
 #include "report/time-range.h"
+#include "report/trace-sort.h"
 #include "banned.h"
 
 /* Callchain context markers (UAPI PERF_CONTEXT_*): entries >= CONTEXT_MAX. */
@@ -65,6 +68,7 @@ struct pending {
 	uint64_t cgroup;		/* CGROUP (0 without) */
 	uint64_t code_page_size;	/* CODE_PAGE_SIZE (0 without) */
 	uint64_t cgroup_dev, cgroup_ino;	/* the thread's, at the sample */
+	const char *trace;		/* trace key: its text (report/trace-sort.h) */
 };
 
 /* perf's cgroup list (perf_env cgroups): id -> path of the CGROUP records. */
@@ -114,6 +118,8 @@ struct report {
 	int lazy_err;			/* -ENOMEM from a lazy text, else 0 */
 	struct cgroup_name *cgroups;	/* owned, in record order */
 	size_t nr_cgroups, cap_cgroups;
+	struct trace_sort *traces;	/* owned: trace key; else NULL */
+	struct diag trace_diag;		/* what traces found wrong */
 };
 
 /* sort_list.lazy: an entry's srcline / srcfile (on ENOMEM "", remembered). */
@@ -492,6 +498,10 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 		rp->nr_pending--;
 		return 0;
 	}
+	p->trace = NULL;
+	if (rp->traces && (err = trace_sort__text(rp->traces, ref->evsel, s.raw, s.raw_size,
+						  ref->offset, &p->trace, &rp->trace_diag)))
+		return err;
 	err = want_loaded(rp, p->al.dso);
 	if (!err && rp->chains)
 		err = resolve_callchain(rp, t, &s, p);
@@ -684,6 +694,10 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 		case REC_NAMESPACES:
 			err = note_namespaces(rp, ref);
 			break;
+		case REC_HEADER_TRACING_DATA:	/* pipe mode */
+			if (rp->traces)
+				err = trace_sort__load_record(rp->traces, ref, &rp->trace_diag);
+			break;
 		case REC_LOST_SAMPLES:
 			if (ref->size >= 16)
 				rp->total_lost_samples += bytes__u64(ref->data + 8);
@@ -732,6 +746,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			.cgroup_ino = pd->cgroup_ino,
 			.ins_lat = pd->ins_lat,
 			.p_stage_cyc = pd->p_stage_cyc,
+			.trace = pd->trace,
 			.cpu = pd->cpu,
 			.socket = socket_of(rp, pd->cpu),
 			.level = pd->al.level,
@@ -763,6 +778,10 @@ static int report_sort_setup(struct report *rp, const struct report_opts *o,
 {
 	struct sort_opts so = {
 		.sort_order = o->sort, .field_order = o->fields,
+		/* perf's get_default_sort_order() */
+		.default_order = trace_sort__default_is_trace(session__evlist(rp->session),
+							      session__is_pipe(rp->session))
+				 ? "trace" : NULL,
 		.col_widths = o->col_widths, .field_sep = o->field_sep,
 		.children = callchains && o->children != 0,
 		.show_nr_samples = o->show_nr_samples,
@@ -844,29 +863,40 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 		.cgroup_ctx = rp,
 	};
 	struct callchain_param cc = o->cc;
-	int err = 0;
+	struct report_groups *groups;
+	int err = report_groups__new(&groups, el, session__features(rp->session), o->group);
 
+	if (err)
+		return err;
 	cc.order = rp->order;
 	po.cc = &cc;
 	if (!o->header && !o->quiet)
 		fputs("# To display the perf.data header info, please use "
 		      "--header/--header-only options.\n#\n", out);
 	sort_list__fprintf_elided(&rp->sl, out);
-	if (no_samples(rp, o))
+	if (no_samples(rp, o)) {
+		report_groups__delete(groups);
 		return 0;
+	}
 	if (!o->quiet)
 		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
 			(unsigned long long)rp->total_lost_samples);
+	for (size_t i = 0; i < el->nr; i++)	/* group members are printed with */
+		rp->hists[i].has_callchains =	/* their leader */
+			(el->evsels[i]->attr.sample_type & SAMPLE_CALLCHAIN) != 0;
 	for (size_t i = 0; i < el->nr && !err; i++) {
+		/* perf: a group's members print with their leader (report/group.h) */
+		if (!report_groups__prints(groups, i))
+			continue;
 		/* perf skips events without samples (--skip-empty is on by default) */
 		if (!rp->hists[i].nr_samples && !o->no_skip_empty)
 			continue;
-		rp->hists[i].has_callchains =
-			(el->evsels[i]->attr.sample_type & SAMPLE_CALLCHAIN) != 0;
-		err = hists__fprintf(&rp->hists[i], &po, evsel__name(el->evsels[i]), out);
+		err = report_groups__fprintf(groups, i, rp->hists, &po,
+					     evsel__name(el->evsels[i]), out);
 		if (!err)
 			err = rp->lazy_err;
 	}
+	report_groups__delete(groups);
 	if (!err && rp->threads)
 		read_values__fprintf(rp->threads, out);
 	return err;
@@ -882,11 +912,40 @@ static void report_extras_free(struct report *rp)
 	rp->parent_cache = NULL;
 	srclines__delete(rp->srclines);
 	rp->srclines = NULL;
+	trace_sort__delete(rp->traces);
+	rp->traces = NULL;
 	for (size_t i = 0; i < rp->nr_cgroups; i++)
 		free(rp->cgroups[i].path);
 	free(rp->cgroups);
 	rp->cgroups = NULL;
 	rp->nr_cgroups = 0;
+}
+
+/* A problem of the tracing data or a tracepoint sample, printed. */
+static int trace_error(const struct diag *d)
+{
+	char line[1024];
+
+	fprintf(stderr, "dirreport: %s\n", diag__format(d, line, sizeof(line)));
+	return CMD_ERR_REPORTED;
+}
+
+/* The trace key's texts (report/trace-sort.h); a file whose tracepoints have no
+ * format is refused whatever the keys, as perf refuses to open it. */
+static int trace_setup(struct report *rp, struct session *s, const struct report_opts *o)
+{
+	int err = trace_sort__open(&rp->traces, s, rp->machine, o->raw_trace,
+				   o->input ? o->input : "perf.data", &rp->trace_diag);
+
+	if (err == -ENOMEM)
+		return err;
+	if (err)
+		return trace_error(&rp->trace_diag);
+	if (!(rp->sl.need & SORT_NEED_TRACE)) {
+		trace_sort__delete(rp->traces);
+		rp->traces = NULL;
+	}
+	return 0;
 }
 
 int cmd_report(struct session *s, const struct report_opts *o, struct machine *m,
@@ -977,6 +1036,8 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 		rp.lazy = (struct sort_lazy){ lazy_srcline, lazy_srcfile, &rp };
 		rp.sl.lazy = &rp.lazy;
 	}
+	if (!err)
+		err = trace_setup(&rp, s, o);
 	if (err) {
 		report_extras_free(&rp);
 		free(rp.cpu_bitmap);
@@ -1007,6 +1068,8 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 	for (size_t i = 0; i < el->nr; i++)
 		hists__init(&rp.hists[i], &rp.sl, rp.chains);
 	err = session__deliver(s, on_batch, &rp, 0);
+	if (err < 0 && rp.trace_diag.code)
+		err = trace_error(&rp.trace_diag);
 	if (!err && (o->tasks || o->mmaps)) {
 		sort_list__fprintf_elided(&rp.sl, out);
 		/* perf registers the idle thread, 0/0 "swapper", up front */

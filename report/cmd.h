@@ -56,6 +56,10 @@ struct report_opts {
 	bool verbose;		/* -v: long dso names, symbol addresses (not with -q) */
 	bool no_skip_empty;	/* --no-skip-empty: events without samples and zero
 				 * record counts are printed too */
+	bool raw_trace;		/* --raw-trace: the trace key prints the fields of
+				 * tracepoint events, not their print fmt */
+	int group;		/* --group 1, --no-group -1 (the last given), 0:
+				 * neither (report/group.h) */
 };
 
 /** perf's default parent regex (its default_parent_pattern), for `-s parent`. */

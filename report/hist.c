@@ -70,6 +70,8 @@ static uint64_t group_hash(const struct hist_sample *s, unsigned need)
 		x = mix(x ^ s->time);
 	if (need & SORT_NEED_MAP)
 		x = mix(x ^ s->map_start ^ s->map_end << 1);
+	if (need & SORT_NEED_TRACE)
+		x = mix(x ^ (uint64_t)(uintptr_t)s->trace);
 	return x;
 }
 
@@ -93,6 +95,8 @@ static bool group_eq(const struct hist_sample *a, const struct hist_sample *b,
 					  a->p_stage_cyc != b->p_stage_cyc))
 		return false;
 	if ((need & SORT_NEED_PAGE) && a->code_page_size != b->code_page_size)
+		return false;
+	if ((need & SORT_NEED_TRACE) && a->trace != b->trace)
 		return false;
 	if ((need & SORT_NEED_CGROUP) && (a->cgroup != b->cgroup ||
 					  a->cgroup_dev != b->cgroup_dev ||
@@ -310,6 +314,7 @@ static void entry_src(const struct builder *b, struct hist_entry *e)
 	}
 	e->srcline = NULL;
 	e->srcfile = NULL;
+	e->trace_done = false;	/* perf formats a new entry's text when compared */
 }
 
 static uint64_t entry_hash(const struct sort_list *sl, const struct hist_entry *e)
@@ -480,7 +485,7 @@ static struct hist_entry group_entry(const struct hist_group *g)
 		.map_pgoff = s->map_pgoff, .time = s->time, .weight = s->weight,
 		.ins_lat = s->ins_lat, .p_stage_cyc = s->p_stage_cyc, .cpu = s->cpu,
 		.cgroup = s->cgroup, .cgroup_dev = s->cgroup_dev, .cgroup_ino = s->cgroup_ino,
-		.code_page_size = s->code_page_size,
+		.code_page_size = s->code_page_size, .trace = s->trace,
 		.socket = s->socket, .level = s->level, .cpumode = s->cpumode,
 		.filtered = s->filtered,
 	};
@@ -897,14 +902,16 @@ static void output_order(struct builder *b, const struct sort_ctx *c,
 		}
 		rbtree__link(t, z, p, left);
 		b->v[z].src_width = (b->v[z].srcline ? SORT_NEED_SRCLINE : 0) |
-				    (b->v[z].srcfile ? SORT_NEED_SRCFILE : 0);
+				    (b->v[z].srcfile ? SORT_NEED_SRCFILE : 0) |
+				    (b->v[z].trace_done ? SORT_NEED_TRACE : 0);
 	}
 	rbtree__inorder(t, order, stack);
 }
 
-/* Entries in perf's output order; *n receives their number. */
+/* Entries in perf's output order (`resort`; else in its collapsed tree's order, the
+ * tree left in b->in); *n receives their number. */
 static int hists__order(struct hists *h, const struct hists_print_opts *o, bool graphs,
-			struct builder *b, uint32_t **order, size_t *n)
+			struct builder *b, uint32_t **order, size_t *n, bool resort)
 {
 	uint32_t *stack = NULL;
 	struct sort_ctx ctx = {
@@ -923,7 +930,8 @@ static int hists__order(struct hists *h, const struct hists_print_opts *o, bool 
 	}
 	if (!err) {
 		*n = builder_collapse(b, *order, stack);
-		output_order(b, &ctx, &b->in, *order, *n, stack);
+		if (resort)
+			output_order(b, &ctx, &b->in, *order, *n, stack);
 	}
 	free(stack);
 	return err;
@@ -932,7 +940,7 @@ static int hists__order(struct hists *h, const struct hists_print_opts *o, bool 
 /* ---- printing ------------------------------------------------------------------- */
 
 static void print_event_header(FILE *out, uint64_t nr_samples, uint64_t total,
-			       const char *event_name, const char *time_str)
+			       const char *event_name, const char *time_str, bool plural)
 {
 	unsigned long nr = (unsigned long)nr_samples;
 	char unit = ' ';
@@ -942,7 +950,8 @@ static void print_event_header(FILE *out, uint64_t nr_samples, uint64_t total,
 		nr /= 1000;
 		unit = *u;
 	}
-	fprintf(out, "# Samples: %lu%c of event '%s'", nr, unit, event_name);
+	fprintf(out, "# Samples: %lu%c of event%s '%s'", nr, unit, plural ? "s" : "",
+		event_name);
 	if (time_str)
 		fprintf(out, " (time slices: %s)", time_str);
 	fputc('\n', out);
@@ -970,7 +979,7 @@ int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 		eo.chains = NULL;
 	if (!graphs)
 		eo.cc = NULL;
-	err = hists__order(h, &eo, graphs, &b, &sorted, &n);
+	err = hists__order(h, &eo, graphs, &b, &sorted, &n, true);
 	if (!err && graphs && !(items = builder_items(&b, h)))
 		err = -ENOMEM;
 	if (err)
@@ -990,10 +999,10 @@ int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 		;	/* perf: neither header */
 	else if (o->filter_relative)
 		print_event_header(out, b.nr_non_filtered_samples, total_nf, event_name,
-				   o->time_str);
+				   o->time_str, o->leads_group);
 	else
 		print_event_header(out, h->nr_samples, h->total_period, event_name,
-				   o->time_str);
+				   o->time_str, o->leads_group);
 	if (!o->quiet)
 		sort_list__fprintf_header(h->sl, &w, out);
 	if (graphs) {
@@ -1032,5 +1041,289 @@ out:
 	free(sorted);
 	free(items);
 	builder_exit(&b);
+	return err;
+}
+
+/* ---- the group view ------------------------------------------------------------- */
+
+/* The entry of e's key in b's collapsed tree, or RBTREE_NIL (perf's
+ * hists__find_entry(): the collapse comparison, node against e). */
+static uint32_t group_find(const struct builder *b, const struct hist_entry *e)
+{
+	uint32_t x = b->in.root;
+
+	while (x != RBTREE_NIL) {
+		int c = sort_list__cmp(b->sl, e, &b->v[x]);
+
+		if (!c)
+			return x;
+		x = c < 0 ? b->in.left[x] : b->in.right[x];
+	}
+	return RBTREE_NIL;
+}
+
+/* perf's hists__add_dummy_entry(): the leader's entry of pair's key, made with zero
+ * counts (and no call graph) where its collapsed tree has none; *added says which.
+ * -1 on ENOMEM. */
+static long group_dummy(struct builder *b, const struct hist_entry *pair, bool *added)
+{
+	uint32_t p = RBTREE_NIL, x = b->in.root;
+	bool left = false;
+	struct hist_entry *e;
+
+	*added = false;
+	while (x != RBTREE_NIL) {
+		int c = sort_list__cmp(b->sl, pair, &b->v[x]);
+
+		if (!c)
+			return x;
+		p = x;
+		left = c < 0;
+		x = left ? b->in.left[x] : b->in.right[x];
+	}
+	if (b->nr == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 1024;
+		struct hist_entry *v = realloc(b->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		b->v = v;
+		b->cap = cap;
+	}
+	if (rbtree__reserve(&b->in, b->nr + 1))
+		return -1;
+	e = &b->v[b->nr];
+	*e = *pair;
+	memset(&e->stat, 0, sizeof(e->stat));
+	memset(&e->stat_acc, 0, sizeof(e->stat_acc));
+	e->max_depth = 0;
+	e->first_item = e->nr_items = 0;
+	e->pairs = NULL;
+	e->nr_pairs = 0;
+	rbtree__link(&b->in, (uint32_t)b->nr, p, left);
+	*added = true;
+	return (long)b->nr++;
+}
+
+/* What the group view holds while it pairs entries. */
+struct group_build {
+	struct builder *b;		/* one per event, the leader's first */
+	uint32_t **order;		/* each one's collapsed entries, in tree order */
+	size_t *n;
+	size_t nr;			/* events */
+	uint32_t *tree;			/* the leader's entries in its tree: collapsed
+					 * ones, then the dummies */
+	size_t nr_tree, cap_tree;
+	uint32_t *pair;			/* [leader entry * (nr - 1) + member - 1]: the
+					 * member's entry, RBTREE_NIL: none */
+	size_t cap_pair;		/* leader entries it has room for */
+};
+
+static int group_grow(struct group_build *g)
+{
+	size_t m = g->nr - 1, need = g->b[0].nr;
+
+	if (g->nr_tree == g->cap_tree) {
+		size_t cap = g->cap_tree ? g->cap_tree * 2 : 1024;
+		uint32_t *v = realloc(g->tree, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		g->tree = v;
+		g->cap_tree = cap;
+	}
+	if (need > g->cap_pair) {
+		size_t cap = g->cap_pair ? g->cap_pair : 1024;
+		uint32_t *v;
+
+		while (cap < need)
+			cap *= 2;
+		v = realloc(g->pair, cap * m * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		for (size_t i = g->cap_pair * m; i < cap * m; i++)
+			v[i] = RBTREE_NIL;
+		g->pair = v;
+		g->cap_pair = cap;
+	}
+	return 0;
+}
+
+/* perf's hists__match() and hists__link() of member k into the leader. */
+static int group_link(struct group_build *g, size_t k)
+{
+	struct builder *lb = &g->b[0], *mb = &g->b[k];
+	size_t m = g->nr - 1;
+	bool *paired = calloc(mb->nr ? mb->nr : 1, sizeof(*paired));
+	int err = 0;
+
+	if (!paired)
+		return -ENOMEM;
+	for (size_t i = 0; i < g->nr_tree; i++) {
+		uint32_t le = g->tree[i], x = group_find(mb, &lb->v[le]);
+
+		g->pair[(size_t)le * m + k - 1] = x;
+		if (x != RBTREE_NIL)
+			paired[x] = true;
+	}
+	for (size_t i = 0; i < g->n[k] && !err; i++) {
+		uint32_t me = g->order[k][i];
+		bool added;
+		long le;
+
+		if (paired[me])
+			continue;
+		le = group_dummy(lb, &mb->v[me], &added);
+		if (le < 0 || group_grow(g)) {
+			err = -ENOMEM;
+			break;
+		}
+		if (added)
+			g->tree[g->nr_tree++] = (uint32_t)le;
+		g->pair[(size_t)le * m + k - 1] = me;
+	}
+	free(paired);
+	return err;
+}
+
+int hists__fprintf_group(struct hists *const *hs, size_t nr,
+			 const struct hists_print_opts *o, const char *group_name, FILE *out)
+{
+	struct hists *h = hs[0];
+	struct group_build g = { .nr = nr };
+	bool graphs = o->cc && o->cc->mode != CALLCHAIN_NONE && h->has_callchains &&
+		      o->chains;
+	struct sort_ctx ctx = {
+		.depth_ties = graphs,
+		.caller_first = graphs && o->cc->order == CALLCHAIN_CALLER,
+	};
+	const struct hist_entry **pp = NULL;
+	struct callchain_item *items = NULL;
+	struct callchain_print cp = { 0 };
+	uint64_t *totals = calloc(nr, sizeof(*totals));
+	uint64_t nr_samples = 0, count = 0;
+	uint32_t *sorted = NULL, *stack = NULL;
+	struct sort_widths w;
+	size_t n = 0, m = nr - 1;
+	int err = 0;
+
+	g.b = calloc(nr, sizeof(*g.b));
+	g.order = calloc(nr, sizeof(*g.order));
+	g.n = calloc(nr, sizeof(*g.n));
+	if (!totals || !g.b || !g.order || !g.n || nr < 2) {
+		err = nr < 2 ? -EINVAL : -ENOMEM;
+		goto out;
+	}
+	/* every histogram made and collapsed (perf's report__collapse_hists) */
+	for (size_t k = 0; k < nr; k++) {
+		g.b[k] = (struct builder){ .sl = h->sl, .cgroup_path = o->cgroup_path,
+					   .cgroup_ctx = o->cgroup_ctx };
+		rbtree__init(&g.b[k].in);
+	}
+	for (size_t k = 0; k < nr && !err; k++) {
+		struct hists_print_opts eo = *o;
+		uint64_t total_nf = 0;
+
+		if (!hs[k]->has_callchains || !o->chains)
+			eo.chains = NULL;
+		if (!graphs || k)	/* only the leader's call graphs are printed */
+			eo.cc = NULL;
+		err = hists__order(hs[k], &eo, graphs && !k, &g.b[k], &g.order[k], &g.n[k],
+				   false);
+		for (size_t i = 0; !err && i < g.n[k]; i++)
+			if (!g.b[k].v[g.order[k][i]].filtered)
+				total_nf += g.b[k].v[g.order[k][i]].stat.period;
+		/* perf's hists__total_period() and the header's sums */
+		totals[k] = o->filter_relative ? total_nf : hs[k]->total_period;
+		count += totals[k];
+		nr_samples += o->filter_relative ? g.b[k].nr_non_filtered_samples
+						 : hs[k]->nr_samples;
+	}
+	for (size_t i = 0; !err && i < g.n[0]; i++) {
+		err = group_grow(&g);
+		if (!err)
+			g.tree[g.nr_tree++] = g.order[0][i];
+	}
+	for (size_t k = 1; k < nr && !err; k++)
+		err = group_link(&g, k);
+	if (err)
+		goto out;
+	/* the pairs, then the leader's output order */
+	pp = malloc((g.b[0].nr ? g.b[0].nr : 1) * m * sizeof(*pp));
+	sorted = malloc((g.b[0].nr ? g.b[0].nr : 1) * sizeof(*sorted));
+	stack = malloc((g.b[0].nr ? g.b[0].nr : 1) * sizeof(*stack));
+	if (!pp || !sorted || !stack) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < g.nr_tree; i++) {
+		uint32_t le = g.tree[i];
+
+		for (size_t k = 1; k < nr; k++) {
+			uint32_t x = g.pair[(size_t)le * m + k - 1];
+
+			pp[(size_t)le * m + k - 1] = x == RBTREE_NIL ? NULL : &g.b[k].v[x];
+		}
+		g.b[0].v[le].pairs = pp + (size_t)le * m;
+		g.b[0].v[le].nr_pairs = (uint32_t)m;
+	}
+	n = rbtree__inorder(&g.b[0].in, sorted, stack);
+	output_order(&g.b[0], &ctx, &g.b[0].in, sorted, n, stack);
+	if (graphs && !(items = builder_items(&g.b[0], h))) {
+		err = -ENOMEM;
+		goto out;
+	}
+	sort_widths__init(&w, h->sl);
+	w.group_nr = nr;
+	for (size_t i = 0; i < n; i++)
+		if (!g.b[0].v[sorted[i]].filtered)
+			sort_widths__add(&w, h->sl, &g.b[0].v[sorted[i]]);
+	sort_widths__finish(&w, h->sl);
+	if (!o->quiet) {
+		print_event_header(out, nr_samples, count, group_name, o->time_str, true);
+		sort_list__fprintf_header(h->sl, &w, out);
+	}
+	if (graphs) {
+		cp.param = o->cc;
+		cp.total = h->total_period;
+		cp.min_hit = (uint64_t)((double)(o->filter_relative ? g.b[0].non_filtered_period
+								    : h->total_period) *
+					(o->cc->min_percent / 100));
+		cp.skip_first = h->sl->sym_first;
+		cp.field_sep = h->sl->field_sep;
+	}
+	for (size_t i = 0; i < n && !err; i++) {
+		const struct hist_entry *e = &g.b[0].v[sorted[i]];
+		uint64_t v = o->children ? e->stat_acc.period : e->stat.period;
+		float percent = totals[0] ? (float)((double)v * 100.0 / (double)totals[0]) : 0;
+
+		if (e->filtered || percent < o->percent_limit)
+			continue;
+		err = sort_list__fprintf_group_entry(h->sl, &w, e, totals, out);
+		if (err || !graphs || !e->nr_items)
+			continue;
+		cp.parent_total = o->children ? e->stat_acc.period : e->stat.period;
+		if (o->cc->mode != CALLCHAIN_GRAPH_REL && cp.parent_total < cp.min_hit)
+			continue;
+		err = callchains__fprintf(o->chains, items + e->first_item, e->nr_items, &cp,
+					  out);
+	}
+	if (!err)
+		fputs("\n\n", out);
+out:
+	for (size_t k = 0; g.b && k < nr; k++)
+		builder_exit(&g.b[k]);
+	for (size_t k = 0; g.order && k < nr; k++)
+		free(g.order[k]);
+	free(g.b);
+	free(g.order);
+	free(g.n);
+	free(g.tree);
+	free(g.pair);
+	free(pp);
+	free(sorted);
+	free(stack);
+	free(items);
+	free(totals);
 	return err;
 }

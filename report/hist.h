@@ -49,6 +49,8 @@ struct hist_sample {
 	uint64_t time;			/* ns (all ones: not recorded) */
 	uint64_t weight, ins_lat, p_stage_cyc;	/* WEIGHT / WEIGHT_STRUCT (0: none) */
 	uint64_t code_page_size;	/* CODE_PAGE_SIZE, bytes (0: none) */
+	const char *trace;		/* trace key: the Trace output text, interned
+					 * (report/trace-sort.h); NULL otherwise */
 	uint64_t cgroup;		/* CGROUP id (0: none) */
 	uint64_t cgroup_dev, cgroup_ino;	/* the thread's cgroup namespace */
 	int32_t cpu, socket;		/* -1: not recorded / unknown */
@@ -101,6 +103,9 @@ struct hists_print_opts {
 	/* the cgroup key's names: the path of a cgroup id (CGROUP records), or NULL */
 	const char *(*cgroup_path)(const void *ctx, uint64_t id);
 	const void *cgroup_ctx;
+	bool leads_group;		/* the event leads a group of several (perf's
+					 * nr_members > 1): "of events" in its header,
+					 * also without the group view */
 };
 
 /**
@@ -134,5 +139,25 @@ int hists__add(struct hists *h, const struct hist_sample *s);
  */
 int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 		   const char *event_name, FILE *out);
+
+/**
+ * @brief Print an event group like perf 6.1's group view (`perf report --group`):
+ *        each histogram's entries are made and collapsed as hists__fprintf() makes
+ *        them; then, member after member, every entry of the leader is paired with
+ *        the member's entry of the same key, and every member entry left unpaired
+ *        adds a zero entry (perf's dummy) to the leader's collapsed tree (perf's
+ *        hists__match() and hists__link()).  The leader's entries are then sorted and
+ *        printed with one value per event in every value column; entries, widths,
+ *        --percent-limit and call graphs are the leader's.  The header counts are the
+ *        group's sums.
+ * @param hs  nr histograms, the leader's first, then its members in group order
+ *            (each keyed by the same sort_list)
+ * @param group_name  perf's evsel__group_desc(), e.g. "anon group { a, b }"
+ * @return 0 or -ENOMEM (output may then be partial).
+ * Thread safety: the histograms' thread; uses scratch space in o->chains.
+ * Format: none (perf report --stdio --group).
+ */
+int hists__fprintf_group(struct hists *const *hs, size_t nr,
+			 const struct hists_print_opts *o, const char *group_name, FILE *out);
 
 #endif

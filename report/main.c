@@ -31,7 +31,8 @@ static const char usage_text[] =
 	"                 [--pid PIDS] [--tid TIDS] [--dsos DSOS] [-S SYMBOLS]\n"
 	"                 [-C CPUS] [-U] [--time RANGES] [-T] [-p REGEX] [-x]\n"
 	"                 [--ns] [--demangle | --no-demangle] [-f] [-q] [-v]\n"
-	"                 [--symfs DIR] [--skip-empty | --no-skip-empty]\n"
+	"                 [--symfs DIR] [--skip-empty | --no-skip-empty] [--raw-trace]\n"
+	"                 [--group | --no-group]\n"
 	"       dirreport -D [-i PATH] [-j N] [--no-skip-empty]\n"
 	"       dirreport --stats [-i PATH] [-j N] [--no-skip-empty]\n"
 	"       dirreport --tasks [--mmaps] [-i PATH] [-j N]\n"
@@ -69,8 +70,11 @@ static const char usage_text[] =
 	"                           srcfile, local_weight, weight, local_ins_lat,\n"
 	"                           ins_lat, local_p_stage_cyc, p_stage_cyc, cgroup,\n"
 	"                           cgroup_id, code_page_size, time, addr, dso_size,\n"
-	"                           symbol_size; +KEYS adds to the default\n"
+	"                           symbol_size, trace; +KEYS adds to the default\n"
+	"                           (trace for a file of tracepoint events only)\n"
 	"    -F, --fields FIELDS    output columns, in order (same names; +FIELDS adds)\n"
+	"        --raw-trace        the trace key prints the fields of tracepoint\n"
+	"                           events, not their print format (needs -s KEYS)\n"
 	"    -n, --show-nr-samples  a Samples column\n"
 	"        --show-total-period  a Period column\n"
 	"    -t, --field-separator SEP  separate columns with SEP instead of spaces\n"
@@ -101,13 +105,18 @@ static const char usage_text[] =
 	"        --skip-empty       events and record types without any: not printed\n"
 	"                           (the default)\n"
 	"        --no-skip-empty    print them (empty histograms, zero counts)\n"
+	"        --group            event groups together, one column per event (the\n"
+	"                           default for recordings with groups; without groups:\n"
+	"                           all events as one group)\n"
+	"        --no-group         every event on its own\n"
 	"    -h, --help             this text\n";
 
 enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDREN,
        OPT_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_SHOW_TOTAL_PERIOD,
        OPT_PERCENTAGE, OPT_COMMS, OPT_PID, OPT_TID, OPT_DSOS, OPT_STATS,
        OPT_TIME, OPT_TASKS, OPT_NS, OPT_DEMANGLE, OPT_NO_DEMANGLE,
-       OPT_MMAPS, OPT_SKIP_EMPTY, OPT_NO_SKIP_EMPTY, OPT_SYMFS };
+       OPT_MMAPS, OPT_SKIP_EMPTY, OPT_NO_SKIP_EMPTY, OPT_SYMFS, OPT_RAW_TRACE,
+       OPT_GROUP, OPT_NO_GROUP, OPT_GROUP_SORT_IDX };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -154,6 +163,10 @@ static const struct option long_opts[] = {
 	{ "skip-empty", no_argument, NULL, OPT_SKIP_EMPTY },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "no-skip-empty", no_argument, NULL, OPT_NO_SKIP_EMPTY },
+	{ "raw-trace", no_argument, NULL, OPT_RAW_TRACE },
+	{ "group", no_argument, NULL, OPT_GROUP },
+	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
+	{ "group-sort-idx", required_argument, NULL, OPT_GROUP_SORT_IDX },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -428,6 +441,11 @@ int main(int argc, char **argv)
 		case OPT_NO_DEMANGLE: o.no_demangle = true; break;
 		case OPT_SKIP_EMPTY: o.no_skip_empty = false; break;
 		case OPT_NO_SKIP_EMPTY: o.no_skip_empty = true; break;
+		case OPT_RAW_TRACE: o.raw_trace = true; break;
+		case OPT_GROUP: o.group = 1; break;
+		case OPT_NO_GROUP: o.group = -1; break;
+		case OPT_GROUP_SORT_IDX:
+			return bad_usage("--group-sort-idx is not implemented");
 		case OPT_STATS: stats = true; break;
 		case OPT_TIME: {
 			struct time_ranges tr;
@@ -472,6 +490,11 @@ int main(int argc, char **argv)
 	err = check_sort_options(&o);
 	if (err)
 		return err;
+	/* perf's default sort with --raw-trace on tracepoints is trace_fields (a column
+	 * per field), which dirreport does not have */
+	if (o.raw_trace && (!o.sort || o.sort[0] == '+'))
+		return bad_usage("--raw-trace needs -s KEYS (perf's trace_fields columns "
+				 "are not implemented)");
 	if (stats && dump)
 		return bad_usage("--stats and -D cannot be combined");
 	/* perf prints no counts when these leave no sample; dirreport does not

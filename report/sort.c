@@ -18,7 +18,7 @@ enum histc {
 	HISTC_TIME, HISTC_ADDR, HISTC_DSO_SIZE, HISTC_SYM_SIZE, HISTC_IPC, HISTC_PARENT,
 	HISTC_LOCAL_WEIGHT, HISTC_GLOBAL_WEIGHT, HISTC_LOCAL_INS_LAT, HISTC_GLOBAL_INS_LAT,
 	HISTC_LOCAL_P_STAGE_CYC, HISTC_GLOBAL_P_STAGE_CYC, HISTC_SRCLINE, HISTC_SRCFILE,
-	HISTC_CGROUP_ID, HISTC_CGROUP, HISTC_CODE_PAGE_SIZE, HISTC_NONE,
+	HISTC_CGROUP_ID, HISTC_CGROUP, HISTC_CODE_PAGE_SIZE, HISTC_TRACE, HISTC_NONE,
 };
 
 /* perf prints unresolved addresses with the width of a long in hex. */
@@ -304,6 +304,14 @@ static int c_code_page_size(const struct hist_entry *a, const struct hist_entry 
 	return cmp_diff(a->code_page_size, b->code_page_size);
 }
 
+/* perf's sort__trace_cmp: by text; events that are not tracepoints compare equal */
+static int c_trace(const struct hist_entry *a, const struct hist_entry *b)
+{
+	if (a->trace == b->trace || !a->trace || !b->trace)
+		return 0;
+	return strcmp(a->trace, b->trace);
+}
+
 /* ---- sort entries: text --------------------------------------------------------- */
 
 static size_t p_comm(const struct hist_entry *e, char *buf, size_t len, size_t width)
@@ -415,6 +423,12 @@ static size_t p_srcline(const struct hist_entry *e, char *buf, size_t len, size_
 static size_t p_srcfile(const struct hist_entry *e, char *buf, size_t len, size_t width)
 {
 	return put(buf, len, "%-.*s", (int)width, e->srcfile);
+}
+
+/* perf's hist_entry__trace_snprintf: cut to the width, never padded by itself */
+static size_t p_trace(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return put(buf, len, "%-.*s", (int)width, e->trace ? e->trace : "N/A");
 }
 
 /* perf prints both whole, whatever the column's width */
@@ -559,7 +573,7 @@ static const struct sort_dim se_dims[] = {
 	SE("weight", "Weight", HISTC_GLOBAL_WEIGHT, c_weight, NULL, p_global_weight,
 	   SORT_NEED_WEIGHT),
 	SE_TODO("transaction"),
-	SE_TODO("trace"),
+	SE("trace", "Trace output", HISTC_TRACE, c_trace, NULL, p_trace, SORT_NEED_TRACE),
 	SE("symbol_size", "Symbol size", HISTC_SYM_SIZE, c_sym_size, NULL, p_sym_size,
 	   SORT_NEED_SYM),
 	SE("dso_size", "DSO size", HISTC_DSO_SIZE, c_dso_size, NULL, p_dso_size,
@@ -710,7 +724,7 @@ static bool hash_safe(const struct sort_list *l)
 	}
 	/* perf computes srcline texts as its tree searches compare them (their
 	 * widths depend on it): those are replayed, not hashed */
-	if (l->need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE))
+	if (l->need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE | SORT_NEED_TRACE))
 		return false;
 	return !sym || (l->need & SORT_NEED_DSO);
 }
@@ -836,7 +850,8 @@ static void setup_elide(struct sort_list *l, const struct sort_opts *o)
 int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 		     size_t errlen)
 {
-	const char *keys = o->sort_order ? o->sort_order : "comm,dso,symbol";
+	const char *def = o->default_order ? o->default_order : "comm,dso,symbol";
+	const char *keys = o->sort_order ? o->sort_order : def;
 	bool strict_fields = o->field_order && o->field_order[0] != '+';
 	char *full = NULL;
 	int ret = 0;
@@ -857,12 +872,12 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 		char *k = NULL;
 
 		if (!keys) {
-			size_t n = strlen(o->sort_order) + 32;
+			size_t n = strlen(o->sort_order) + strlen(def) + 2;
 
 			k = malloc(n);
 			if (!k)
 				return -ENOMEM;
-			snprintf(k, n, "comm,dso,symbol,%s", o->sort_order + 1);
+			snprintf(k, n, "%s,%s", def, o->sort_order + 1);
 			keys = k;
 		}
 		full = strict_fields ? strdup(keys) : with_overhead(keys, o->children);
@@ -950,6 +965,8 @@ static void lazy_text(const struct sort_list *l, const struct sort_dim *d,
 		w->srcline = l->lazy ? l->lazy->srcline(l->lazy->ctx, e) : "";
 	else if (d->cmp == c_srcfile && !e->srcfile)
 		w->srcfile = l->lazy ? l->lazy->srcfile(l->lazy->ctx, e) : "";
+	else if (d->cmp == c_trace)
+		w->trace_done = true;	/* the text is known; perf formats it now */
 }
 
 /* A key's comparison; -v compares dsos by long name (perf's sort__dso_cmp). */
@@ -1011,6 +1028,14 @@ static int value_cmp(const struct sort_list *l, const struct sort_ctx *c,
 		return 0;
 	if (va != vb)
 		return va > vb ? 1 : -1;
+	/* perf's __hpp__sort in the group view: the members' values next (not for
+	 * Children: perf's __hpp__sort_acc does not look at them) */
+	for (uint32_t k = 0; !d->acc && k < a->nr_pairs && k < b->nr_pairs; k++) {
+		va = a->pairs[k] ? d->value(a->pairs[k]) : 0;
+		vb = b->pairs[k] ? d->value(b->pairs[k]) : 0;
+		if (va != vb)
+			return va > vb ? 1 : -1;
+	}
 	/* perf's hpp__sort_acc: among one thread's entries, the caller first */
 	if (d->acc && l->children && c->depth_ties && a->thread == b->thread &&
 	    a->max_depth != b->max_depth) {
@@ -1106,6 +1131,8 @@ void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
 		col_len(w, HISTC_SRCLINE, strlen(e->srcline));
 	if (e->srcfile && (e->src_width & SORT_NEED_SRCFILE))
 		col_len(w, HISTC_SRCFILE, strlen(e->srcfile));
+	if (e->trace && (e->src_width & SORT_NEED_TRACE))
+		col_len(w, HISTC_TRACE, strlen(e->trace));
 }
 
 void sort_widths__finish(struct sort_widths *w, const struct sort_list *l)
@@ -1117,6 +1144,12 @@ void sort_widths__finish(struct sort_widths *w, const struct sort_list *l)
 		size_t natural = d->kind == DIM_SE ? w->col_len[d->histc] : (size_t)d->len;
 
 		n = l->user_len[i] ? (size_t)l->user_len[i] : natural;
+		/* perf's hpp__width_fn in the group view */
+		if (d->kind == DIM_HPP && w->group_nr > 1 && n < w->group_nr * (size_t)d->len)
+			n = w->group_nr * (size_t)d->len;
+		if (d->kind == DIM_HPP && w->group_nr > 1 &&
+		    natural < w->group_nr * (size_t)d->len)
+			natural = w->group_nr * (size_t)d->len;
 		if (d->kind == DIM_HPP && n < strlen(d->header))
 			n = strlen(d->header);
 		if (d->kind == DIM_HPP && natural < strlen(d->header))
@@ -1167,10 +1200,39 @@ static void repsep(const struct sort_list *l, char *s)
 		*p = '.';
 }
 
+/* One value of a value column (perf's hpp__call_print_fn with " %*.2f%%" or
+ * " %*" PRIu64). */
+static size_t put_value(const struct sort_dim *d, char *at, size_t len, int width,
+			uint64_t v, uint64_t total)
+{
+	if (d->percent)
+		return put(at, len, " %*.2f%%", width,
+			   total ? 100.0 * (double)v / (double)total : 0.0);
+	return put(at, len, " %*" PRIu64, width, total ? v : 0);
+}
+
+static int fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
+			 const struct hist_entry *e, const uint64_t *totals, FILE *out);
+
 int sort_list__fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
 			     const struct hist_entry *e, uint64_t total, FILE *out)
 {
+	return fprintf_entry(l, w, e, &total, out);
+}
+
+int sort_list__fprintf_group_entry(const struct sort_list *l, const struct sort_widths *w,
+				   const struct hist_entry *e, const uint64_t *totals,
+				   FILE *out)
+{
+	return fprintf_entry(l, w, e, totals, out);
+}
+
+/* totals: 1 + e->nr_pairs percent bases (see sort_list__fprintf_group_entry) */
+static int fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
+			 const struct hist_entry *e, const uint64_t *totals, FILE *out)
+{
 	const char *sep = l->field_sep;
+	uint64_t total = totals[0];
 	size_t cap = 3 + 1, used = 0;
 	char *line;
 
@@ -1182,6 +1244,10 @@ int sort_list__fprintf_entry(const struct sort_list *l, const struct sort_widths
 		 * unresolved one would be cut), perf prints them whole */
 		if (l->verbose && l->fields[i]->print == p_sym)
 			cap += UNRESOLVED_WIDTH + 2 + 3;
+		/* the group view: perf prints every member's value whole */
+		if (l->fields[i]->kind == DIM_HPP && e->nr_pairs)
+			cap += (e->nr_pairs + 1) * ((size_t)(l->user_len[i] > 0 ?
+							     l->user_len[i] : 0) + 32);
 	}
 	line = malloc(cap);
 	if (!line)
@@ -1204,13 +1270,21 @@ int sort_list__fprintf_entry(const struct sort_list *l, const struct sort_widths
 					      (d->percent ? 2 : 1);
 			uint64_t v = d->value(e);
 
-			if (d->acc && !l->children)	/* no children without callchains */
-				n = put(at, cap - used, "%*s", (int)width, "N/A");
+			if (d->acc && !l->children)	/* no children without callchains:
+							 * perf's hpp__fmt_acc, as wide as
+							 * the field (-w), not the column */
+				n = put(at, cap - used, " %*s",
+					(l->user_len[i] ? l->user_len[i] : d->len) - 1, "N/A");
 			else if (d->percent)
 				n = put(at, cap - used, " %*.2f%%", len,
 					total ? 100.0 * (double)v / (double)total : 0.0);
 			else
 				n = put(at, cap - used, " %*" PRIu64, len, v);
+			/* perf's __hpp__fmt: then each member's value */
+			for (uint32_t k = 0; k < e->nr_pairs && !(d->acc && !l->children); k++)
+				n += put_value(d, at + n, cap - used - n, len,
+					       e->pairs[k] ? d->value(e->pairs[k]) : 0,
+					       totals[k + 1]);
 		} else {
 			lazy_text(l, d, e);	/* perf computes them when printing too */
 			if (l->nanosecs && d->print == p_time)

@@ -48,9 +48,10 @@ struct hist_entry {
 					 * sort_list.lazy), which decides widths and,
 					 * through addr2line's failure limit, texts */
 	const char *srcfile;
-	unsigned src_width;		/* SORT_NEED_SRCLINE / _SRCFILE: the texts that
-					 * were computed when the entry's width was
-					 * taken (only those widen the column) */
+	unsigned src_width;		/* SORT_NEED_SRCLINE / _SRCFILE / _TRACE: the
+					 * texts that were computed when the entry's
+					 * width was taken (only those widen the
+					 * column) */
 	uint64_t code_page_size;	/* the sample's CODE_PAGE_SIZE, bytes (0: none) */
 	uint64_t cgroup;		/* the sample's CGROUP id (0: none) */
 	uint64_t cgroup_dev, cgroup_ino;	/* its thread's cgroup namespace */
@@ -74,10 +75,24 @@ struct hist_entry {
 	char level;			/* 'k', '.', 'H' */
 	uint8_t cpumode;		/* MISC_* of the first sample */
 	uint8_t filtered;		/* the first sample's filter bits: not printed */
+	const char *trace;		/* trace key: the first sample's Trace output
+					 * text (interned: equal texts, equal
+					 * pointers; borrowed), NULL for an event that
+					 * is not a tracepoint ("N/A") */
+	bool trace_done;		/* perf has formatted it (it does so lazily,
+					 * when the trace key is compared or printed:
+					 * only those texts widen the column, see
+					 * src_width) */
 	struct hist_stat stat;		/* self */
 	struct hist_stat stat_acc;	/* children */
 	uint32_t max_depth;		/* longest chain appended (perf's max_depth) */
 	uint32_t first_item, nr_items;	/* its callchain items (hist.c) */
+	/* perf's group view (report/group.h): a leader's entry and its "pairs", the
+	 * entries of the same key in the group's other events, in group order */
+	const struct hist_entry *const *pairs;	/* nr_pairs, borrowed; an element
+						 * is NULL where the member has no
+						 * such entry (value 0) */
+	uint32_t nr_pairs;		/* 0: no group view */
 };
 
 /** What the entries of a report are keyed on beyond comm, dso and symbol. */
@@ -97,6 +112,8 @@ enum sort_need {
 	SORT_NEED_SRCFILE = 1 << 11,	/* srcfile: ... their srcfile */
 	SORT_NEED_CGROUP = 1 << 12,	/* cgroup, cgroup_id keys */
 	SORT_NEED_PAGE = 1 << 13,	/* code_page_size */
+	SORT_NEED_TRACE = 1 << 14,	/* trace: entries differ by their Trace output
+					 * text (report/trace-sort.h) */
 };
 
 struct sort_dim;
@@ -154,7 +171,10 @@ struct sort_list {
 
 /** The options that shape a sort_list. */
 struct sort_opts {
-	const char *sort_order;		/* -s; NULL = "comm,dso,symbol" */
+	const char *sort_order;		/* -s; NULL = default_order */
+	const char *default_order;	/* perf's default sort order, also what
+					 * "+KEYS" appends to; NULL = "comm,dso,symbol"
+					 * (report/trace-sort.h: "trace") */
 	const char *field_order;	/* -F; NULL = none */
 	const char *col_widths;		/* -w: comma-separated widths; NULL = none */
 	const char *field_sep;		/* -t */
@@ -216,6 +236,8 @@ struct sort_ctx {
 /**
  * @brief perf's hist_entry__sort(a, b): > 0 puts the new entry a before node b.
  *        Missing srcline / srcfile texts are computed as needed, a's first.
+ *        In the group view (a->nr_pairs) value columns other than Children break
+ *        ties by the members' values, in group order (perf's __hpp__sort).
  * Thread safety: pure but for those texts.  Format: none.
  */
 int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
@@ -226,7 +248,11 @@ int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
 struct sort_widths {
 	size_t w[SORT_MAX_FIELDS];
 	size_t natural[SORT_MAX_FIELDS];	/* without -w */
-	size_t col_len[24];	/* perf's HISTC_* lengths, see sort.c */
+	size_t col_len[25];	/* perf's HISTC_* lengths, see sort.c */
+	size_t group_nr;	/* group view: events per line (perf's nr_members), set
+				 * between init and finish; 0 or 1: one.  A value
+				 * column is then at least group_nr times its own
+				 * width (perf's hpp__width_fn) */
 };
 
 /**
@@ -257,5 +283,18 @@ void sort_list__fprintf_header(const struct sort_list *l, const struct sort_widt
  */
 int sort_list__fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
 			     const struct hist_entry *e, uint64_t total, FILE *out);
+
+/**
+ * @brief sort_list__fprintf_entry() for perf's group view: each value column prints
+ *        the entry's value, then its pairs' (e->pairs; 0 for none), each as wide as
+ *        the column alone would be (perf's __hpp__fmt), the line padded as usual.
+ * @param totals  1 + e->nr_pairs percent bases: the leader's total period, then each
+ *                member's (a member with total 0 prints 0)
+ * @return 0 or -ENOMEM.
+ * Thread safety: pure but for @p out.  Format: none (perf report --stdio --group).
+ */
+int sort_list__fprintf_group_entry(const struct sort_list *l, const struct sort_widths *w,
+				   const struct hist_entry *e, const uint64_t *totals,
+				   FILE *out);
 
 #endif

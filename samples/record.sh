@@ -53,13 +53,36 @@ rec system-g.data -a -g -F 200 -- sh -c "$work"
 rec threads-core-zg.data --threads=core -z -g -e cpu-clock -F 1000 -- sh -c "$work"
 # two events
 rec two-events.data -e cpu-clock,task-clock -F 1000 -- sh -c "$work"
-# TODO(report parity): record with --group support
-# rec group.data -e '{cpu-clock,task-clock}' -F 1000 -- sh -c "$work"
+# event groups (GROUP_DESC; perf report's group view): two timers sampling alike
+rec group.data -e '{cpu-clock,task-clock}' -F 1000 -- sh -c "$work"
+# a group whose member samples elsewhere (page faults: entries the leader lacks)
+rec group-pf.data -e '{cpu-clock,page-faults}' -F 1000 -- sh -c "$work"
+# a lone event, an anonymous group and a named group
+rec group-mixed.data -e 'page-faults,{cpu-clock,task-clock},grp{minor-faults,context-switches}' -F 1000 -- sh -c "$work"
+# a group with callchains
+rec group-g.data -g -e '{cpu-clock,page-faults}' -F 1000 -- sh -c "$work"
+# groups with events that take no samples (major faults of cached programs): a
+# leader (perf skips its whole group) and a member in the middle
+rec group-empty.data -e '{major-faults,cpu-clock},{cpu-clock,major-faults,task-clock}' -F 1000 -- sh -c "$work"
+# a group in pipe format (GROUP_DESC comes as a feature record)
+if want group-pipe.data; then
+	rm -f samples/group-pipe.data
+	perf record -q --no-buildid-cache -e '{cpu-clock,page-faults}' -F 1000 -o - \
+		-- sh -c "$work" >samples/group-pipe.data 2>/dev/null
+fi
 # -T --sample-cpu -d: time stamps, cpus, data addresses
 rec tcd.data -T --sample-cpu -d -e cpu-clock -F 1000 -- sh -c "$work"
 # tracepoints only (perf's default sort is then the trace output, from TRACING_DATA):
 # fixed char arrays, __print_flags, __data_loc strings and a ternary in the print fmts
 rec trace.data -e sched:sched_switch,sched:sched_wakeup,sched:sched_process_exec,sched:sched_process_fork,sched:sched_process_exit -- sh -c "$work"
+# tracepoints in pipe format: the TRACING_DATA record with its payload after it; perf's
+# default sort stays comm,dso,sym there (it is chosen before the events are known)
+if want pipe-trace.data; then
+	rm -f samples/pipe-trace.data
+	perf record -q --no-buildid-cache -o - \
+		-e sched:sched_process_exec,sched:sched_process_fork,sched:sched_process_exit \
+		-- sh -c "$work" >samples/pipe-trace.data 2>/dev/null
+fi
 # -W: sample weights (WEIGHT_STRUCT; zero for cpu-clock on machines without PEBS)
 rec weight.data -W -e cpu-clock -F 1000 -- sh -c "$work"
 # --all-cgroups --namespaces: CGROUP and NAMESPACES records, sample cgroup ids (the

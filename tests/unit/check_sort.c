@@ -105,7 +105,7 @@ START_TEST(test_sort_errors)
 	o.sort_order = "ipc_null";
 	ck_assert_int_eq(setup_err(&o), -ENOTSUP);
 	o.sort_order = NULL;
-	o.field_order = "trace";
+	o.field_order = "transaction";
 	ck_assert_int_eq(setup_err(&o), -ENOTSUP);
 }
 END_TEST
