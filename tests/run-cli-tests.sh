@@ -78,44 +78,10 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # shellcheck disable=SC3045 # dash and bash both have ulimit -c; no core files
 ulimit -c 0 2>/dev/null
 
-npass=0 nfail=0 nskip=0
-pass() { npass=$((npass + 1)); echo "PASS $1${2:+ ($2)}"; }
-skip() { nskip=$((nskip + 1)); echo "SKIP $1${2:+ ($2)}"; }
-fail() {
-	nfail=$((nfail + 1))
-	echo "FAIL $1${2:+ ($2)}"
-	if [ -n "${3:-}" ] && [ -n "${4:-}" ]; then
-		diff -u "$3" "$4" | head -n 20 | sed 's/^/    /'
-	fi
-}
+# pass, skip, fail, run, crashed; have_perf and perf_why
+. tests/lib.sh
 
 # --- helpers -----------------------------------------------------------------------------
-
-# run OUT ERR CMD...: run CMD under the timeout; sets $rc.
-run() {
-	_o=$1 _e=$2
-	shift 2
-	timeout "$TIMEOUT" "$@" >"$_o" 2>"$_e" </dev/null
-	rc=$?
-}
-
-# crashed NAME ERR: report a failure and return 0 when the last run timed out, died of a
-# signal or tripped a sanitizer.
-crashed() {
-	if [ "$rc" -eq 124 ]; then
-		fail "$1" "timed out after ${TIMEOUT}s"
-	elif [ "$rc" -gt 128 ] && [ "$rc" -le 192 ]; then
-		fail "$1" "exit status $rc: killed by signal $((rc - 128))"
-	elif [ "$rc" -ge 128 ]; then
-		fail "$1" "exit status $rc: 128 or more is never a valid exit"
-	elif grep -q -e 'Sanitizer' -e ': runtime error: ' "$2" 2>/dev/null; then
-		fail "$1" "sanitizer report on stderr"
-		head -n 20 "$2" | sed 's/^/    /'
-	else
-		return 1
-	fi
-	return 0
-}
 
 # mask_captured IN OUT: the "# captured on" line of --header-only output, masked.
 mask_captured() {
@@ -150,15 +116,6 @@ input_of() {
 	done
 }
 
-have_perf=
-perf_why="perf not runnable"
-if command -v perf >/dev/null 2>&1 && perf version >"$tmp/perfver" 2>/dev/null; then
-	if grep -q '^perf version 6\.1\.' "$tmp/perfver"; then
-		have_perf=1
-	else
-		perf_why="$(cat "$tmp/perfver"), not 6.1"
-	fi
-fi
 kernel=$(uname -r)
 
 # os_release SAMPLE: the "os release" the sample was recorded on (cached).

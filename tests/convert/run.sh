@@ -33,7 +33,7 @@
 cv_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
 [ -f "$cv_root/tests/convert/dump.sh" ] || cv_root=$(pwd)
 
-# Standalone: the helpers run-cli-tests.sh would provide.
+# Standalone: the helpers run-cli-tests.sh provides (tests/lib.sh).
 cv_standalone=
 if ! command -v pass >/dev/null 2>&1; then
 	cv_standalone=1
@@ -43,40 +43,7 @@ if ! command -v pass >/dev/null 2>&1; then
 	TIMEOUT=${TIMEOUT:-60}
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/convert-tests.XXXXXX") || exit 2
 	trap 'rm -rf "$tmp"' EXIT INT TERM
-	npass=0 nfail=0 nskip=0
-	pass() { npass=$((npass + 1)); echo "PASS $1${2:+ ($2)}"; }
-	skip() { nskip=$((nskip + 1)); echo "SKIP $1${2:+ ($2)}"; }
-	fail() {
-		nfail=$((nfail + 1))
-		echo "FAIL $1${2:+ ($2)}"
-		if [ -n "${3:-}" ] && [ -n "${4:-}" ]; then
-			diff -u "$3" "$4" | head -n 20 | sed 's/^/    /'
-		fi
-	}
-	run() {
-		_o=$1 _e=$2
-		shift 2
-		timeout "$TIMEOUT" "$@" >"$_o" 2>"$_e" </dev/null
-		rc=$?
-	}
-	crashed() {
-		if [ "$rc" -eq 124 ]; then
-			fail "$1" "timed out after ${TIMEOUT}s"
-		elif [ "$rc" -ge 128 ]; then
-			fail "$1" "exit status $rc: killed by a signal"
-		elif grep -q -e 'Sanitizer' -e ': runtime error: ' "$2" 2>/dev/null; then
-			fail "$1" "sanitizer report on stderr"
-			head -n 20 "$2" | sed 's/^/    /'
-		else
-			return 1
-		fi
-		return 0
-	}
-	have_perf=
-	if command -v perf >/dev/null 2>&1 &&
-	   perf version 2>/dev/null | grep -q '^perf version 6\.1\.'; then
-		have_perf=1
-	fi
+	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf
 fi
 
 echo "-- dirconvert (tests/convert)"

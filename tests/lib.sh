@@ -1,0 +1,60 @@
+# tests/lib.sh - what the shell test suites share: result counters and lines, running a
+# program under a timeout, recognising a crash.  Sourced (POSIX sh) by
+# tests/run-cli-tests.sh and, when run on its own, tests/convert/run.sh.
+#
+#   pass NAME [NOTE]            a PASS line; counts npass
+#   skip NAME [WHY]             a SKIP line; counts nskip
+#   fail NAME [WHY [WANT GOT]]  a FAIL line, with the first lines of diff -u WANT GOT
+#   run OUT ERR CMD...          CMD under $TIMEOUT seconds (default 60), stdin from
+#                               /dev/null, stdout to OUT, stderr to ERR; sets $rc
+#   crashed NAME ERR            after run: a FAIL and status 0 when CMD timed out, died
+#                               of a signal, exited with 128 or more, or a sanitizer
+#                               reported on ERR; status 1 otherwise
+#   have_perf, perf_why         set here: have_perf=1 when perf 6.1 runs, else empty
+#                               and perf_why says why
+TIMEOUT=${TIMEOUT:-60}
+npass=0 nfail=0 nskip=0
+pass() { npass=$((npass + 1)); echo "PASS $1${2:+ ($2)}"; }
+skip() { nskip=$((nskip + 1)); echo "SKIP $1${2:+ ($2)}"; }
+fail() {
+	nfail=$((nfail + 1))
+	echo "FAIL $1${2:+ ($2)}"
+	if [ -n "${3:-}" ] && [ -n "${4:-}" ]; then
+		diff -u "$3" "$4" | head -n 20 | sed 's/^/    /'
+	fi
+}
+
+# run OUT ERR CMD...: run CMD under the timeout; sets $rc.
+run() {
+	_o=$1 _e=$2
+	shift 2
+	timeout "$TIMEOUT" "$@" >"$_o" 2>"$_e" </dev/null
+	rc=$?
+}
+
+# crashed NAME ERR: report a failure and return 0 when the last run timed out, died of a
+# signal or tripped a sanitizer.
+crashed() {
+	if [ "$rc" -eq 124 ]; then
+		fail "$1" "timed out after ${TIMEOUT}s"
+	elif [ "$rc" -gt 128 ] && [ "$rc" -le 192 ]; then
+		fail "$1" "exit status $rc: killed by signal $((rc - 128))"
+	elif [ "$rc" -ge 128 ]; then
+		fail "$1" "exit status $rc: 128 or more is never a valid exit"
+	elif grep -q -e 'Sanitizer' -e ': runtime error: ' "$2" 2>/dev/null; then
+		fail "$1" "sanitizer report on stderr"
+		head -n 20 "$2" | sed 's/^/    /'
+	else
+		return 1
+	fi
+	return 0
+}
+
+have_perf=
+perf_why="perf not runnable"
+if command -v perf >/dev/null 2>&1 && _perfver=$(perf version 2>/dev/null); then
+	case $_perfver in
+	"perf version 6.1."*) have_perf=1 ;;
+	*) perf_why="$_perfver, not 6.1" ;;
+	esac
+fi
