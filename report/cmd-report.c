@@ -69,6 +69,9 @@ struct pending {
 	uint64_t code_page_size;	/* CODE_PAGE_SIZE (0 without) */
 	uint64_t cgroup_dev, cgroup_ino;	/* the thread's, at the sample */
 	const char *trace;		/* trace key: its text (report/trace-sort.h) */
+	struct hist_mem mem;		/* --mem-mode: data_src, addresses, page size */
+	struct addr_location dal;	/* --mem-mode: the data address's map, then
+					 * symbol */
 };
 
 /* perf's cgroup list (perf_env cgroups): id -> path of the CGROUP records. */
@@ -109,6 +112,7 @@ struct report {
 	uint64_t *cpu_bitmap;		/* owned: -C; NULL = every cpu */
 	size_t cpu_bitmap_bits;
 	/* the parent key: perf's parent_regex, and which symbols match it */
+	char *mem_order;		/* owned: --mem-mode's "# Sort order" text */
 	bool parent_on;
 	regex_t parent_re;
 	struct parent_slot { const struct symbol *sym; bool match; } *parent_cache;
@@ -493,6 +497,19 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	p->cgroup_ino = t->cgroup_ns_ino;
 	p->ins_lat = s.ins_lat;
 	p->p_stage_cyc = s.weight_var3;
+	memset(&p->mem, 0, sizeof(p->mem));
+	if (rp->opts->mem_mode) {
+		/* perf's mem iterator: the sample's cost is its weight, or 1; its data
+		 * address is looked up as an ip of the sample's cpumode */
+		p->period = s.weight ? s.weight : 1;
+		p->mem.data_src = s.data_src;
+		p->mem.addr = s.addr;
+		p->mem.phys_addr = s.phys_addr;
+		p->mem.page_size = s.data_page_size;
+		machine__resolve_map(rp->machine, t, s.misc & MISC_CPUMODE_MASK, s.addr,
+				     &p->dal);
+		p->dal.map = NULL;
+	}
 	/* perf drops samples of other cpus after resolving them */
 	if (!cpu_selected(rp, p->cpu)) {
 		rp->nr_pending--;
@@ -503,6 +520,8 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 						  ref->offset, &p->trace, &rp->trace_diag)))
 		return err;
 	err = want_loaded(rp, p->al.dso);
+	if (!err && rp->opts->mem_mode)
+		err = want_loaded(rp, p->dal.dso);
 	if (!err && rp->chains)
 		err = resolve_callchain(rp, t, &s, p);
 	return err;
@@ -728,6 +747,12 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 		addr_location__resolve_sym(&pd->al);
 		if (rp->opts->hide_unresolved && !pd->al.sym)
 			continue;
+		if (rp->opts->mem_mode) {
+			addr_location__resolve_sym(&pd->dal);
+			pd->mem.dso = pd->dal.dso;
+			pd->mem.sym = pd->dal.sym;
+			pd->mem.sym_unmapped_start = pd->dal.sym_unmapped_start;
+		}
 		hs = (struct hist_sample){
 			.comm = pd->comm,
 			.dso = pd->al.dso,
@@ -747,6 +772,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			.ins_lat = pd->ins_lat,
 			.p_stage_cyc = pd->p_stage_cyc,
 			.trace = pd->trace,
+			.mem = pd->mem,
 			.cpu = pd->cpu,
 			.socket = socket_of(rp, pd->cpu),
 			.level = pd->al.level,
@@ -783,7 +809,9 @@ static int report_sort_setup(struct report *rp, const struct report_opts *o,
 							      session__is_pipe(rp->session))
 				 ? "trace" : NULL,
 		.col_widths = o->col_widths, .field_sep = o->field_sep,
-		.children = callchains && o->children != 0,
+		.children = callchains && o->children != 0 && !o->mem_mode,
+		.no_children = o->children == 0,
+		.mem_mode = o->mem_mode,
 		.show_nr_samples = o->show_nr_samples,
 		.show_total_period = o->show_total_period,
 		.comm_list = o->comms, .dso_list = o->dsos, .sym_list = o->symbols,
@@ -796,6 +824,24 @@ static int report_sort_setup(struct report *rp, const struct report_opts *o,
 
 	if (sort_list__setup(&rp->sl, &so, msg, sizeof(msg))) {
 		fprintf(stderr, "dirreport: %s\n", msg);
+		return CMD_ERR_REPORTED;
+	}
+	/* --mem-mode's "# Sort order" line: perf's sort order text, to which it
+	 * appends ",ipc_null" when it shows the IPC column (see sort.c) */
+	if (o->mem_mode) {
+		bool plus = o->sort && o->sort[0] == '+';	/* "+KEYS": appended */
+		const char *keys = o->sort && !plus ? o->sort : SORT_MEM_DEFAULT_ORDER;
+		bool ipc = o->sort && !o->fields && strstr(o->sort, "symbol");
+		size_t n = strlen(keys) + (plus ? strlen(o->sort) : 0) + sizeof(",ipc_null");
+
+		rp->mem_order = malloc(n);
+		if (!rp->mem_order)
+			return -ENOMEM;
+		snprintf(rp->mem_order, n, "%s%s%s%s", keys, plus ? "," : "",
+			 plus ? o->sort + 1 : "", ipc ? ",ipc_null" : "");
+	}
+	if (o->hierarchy && !sort_list__nr_keys(&rp->sl)) {
+		fputs("dirreport: --hierarchy needs a sort key\n", stderr);
 		return CMD_ERR_REPORTED;
 	}
 	return 0;
@@ -852,7 +898,7 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 {
 	struct evlist *el = session__evlist(rp->session);
 	struct hists_print_opts po = {
-		.children = rp->chains && o->children != 0,
+		.children = rp->chains && o->children != 0 && !o->mem_mode,
 		.cc = &o->cc,
 		.chains = rp->chains,
 		.percent_limit = o->percent_limit,
@@ -861,6 +907,8 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 		.time_str = o->time_str,
 		.cgroup_path = cgroup_path,
 		.cgroup_ctx = rp,
+		.hierarchy = o->hierarchy,
+		.mem_sort_order = rp->mem_order,
 	};
 	struct callchain_param cc = o->cc;
 	struct report_groups *groups;
@@ -868,6 +916,17 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 
 	if (err)
 		return err;
+	/* perf's group hierarchy with --percentage relative hides first-level nodes
+	 * only members have, but prints what is below them: not followed */
+	for (size_t i = 0; o->hierarchy && o->filter_relative && groups->view &&
+			   i < groups->nr; i++) {
+		if (groups->nr_members[i] <= 1)
+			continue;
+		fputs("dirreport: --hierarchy with --percentage relative in the group view "
+		      "is not implemented (add --no-group)\n", stderr);
+		report_groups__delete(groups);
+		return CMD_ERR_REPORTED;
+	}
 	cc.order = rp->order;
 	po.cc = &cc;
 	if (!o->header && !o->quiet)
@@ -914,6 +973,8 @@ static void report_extras_free(struct report *rp)
 	rp->srclines = NULL;
 	trace_sort__delete(rp->traces);
 	rp->traces = NULL;
+	free(rp->mem_order);
+	rp->mem_order = NULL;
 	for (size_t i = 0; i < rp->nr_cgroups; i++)
 		free(rp->cgroups[i].path);
 	free(rp->cgroups);
@@ -971,6 +1032,16 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 		      stderr);
 		return CMD_ERR_REPORTED;
 	}
+	if (o->hierarchy && session__is_pipe(s)) {
+		/* perf 6.1 finds no samples in a pipe with --hierarchy: it prints the
+		 * first lines of the report, then refuses (exit 0) */
+		if (!o->header && !o->quiet)
+			fputs("# To display the perf.data header info, please use "
+			      "--header/--header-only options.\n#\n", out);
+		fputs("dirreport: --hierarchy: perf 6.1 reports no samples for a pipe\n",
+		      stderr);
+		return CMD_ERR_REPORTED;
+	}
 	for (size_t i = 0; o->cc.branch && i < el->nr; i++) {
 		if (!(el->evsels[i]->attr.sample_type & SAMPLE_BRANCH_STACK))
 			continue;
@@ -995,6 +1066,21 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 				       f->last_sample_ns))
 			return -EINVAL;	/* main() has checked it */
 		rp.time = &time;
+	}
+	if (o->mem_mode && !session__is_pipe(s)) {
+		bool data_src = false;
+
+		for (size_t i = 0; i < el->nr; i++)
+			data_src |= (el->evsels[i]->attr.sample_type & SAMPLE_DATA_SRC) != 0;
+		if (!data_src) {
+			/* perf prints the first lines of the report, then refuses */
+			if (!o->header && !o->quiet)
+				fputs("# To display the perf.data header info, please use "
+				      "--header/--header-only options.\n#\n", out);
+			fputs("dirreport: --mem-mode: the recording has no data sources in "
+			      "its samples (perf record -d)\n", stderr);
+			return CMD_ERR_REPORTED;
+		}
 	}
 	if (o->cpus) {
 		for (size_t i = 0; i < el->nr; i++) {

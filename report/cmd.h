@@ -29,6 +29,9 @@ struct report_opts {
 				 * (dsos_opts.symfs); NULL = none */
 	int children;		/* --children 1, --no-children 0, default -1: on when
 				 * the recording has callchains */
+	bool mem_mode;		/* --mem-mode: the memory sort keys, perf's memory
+				 * default order; an entry's weight is its samples'
+				 * WEIGHT (1 for 0), not their period */
 	struct callchain_param cc;	/* -g (callchain_param__init() defaults) */
 	bool cc_set;		/* -g asked for call graphs (perf's use_callchain) */
 	bool inverted;		/* -G: caller order */
@@ -60,6 +63,8 @@ struct report_opts {
 				 * tracepoint events, not their print fmt */
 	int group;		/* --group 1, --no-group -1 (the last given), 0:
 				 * neither (report/group.h) */
+	bool hierarchy;		/* --hierarchy: entries nested by sort key
+				 * (report/hierarchy.h); children off */
 };
 
 /** perf's default parent regex (its default_parent_pattern), for `-s parent`. */

@@ -7,6 +7,7 @@
 #include "format/record.h"	/* MISC_* */
 #include "report/callchain.h"
 #include "report/dso.h"
+#include "report/hierarchy.h"
 #include "report/machine.h"	/* struct thread */
 #include "report/rbtree.h"
 #include "report/sort.h"
@@ -97,6 +98,11 @@ static bool group_eq(const struct hist_sample *a, const struct hist_sample *b,
 	if ((need & SORT_NEED_PAGE) && a->code_page_size != b->code_page_size)
 		return false;
 	if ((need & SORT_NEED_TRACE) && a->trace != b->trace)
+		return false;
+	if ((need & SORT_NEED_MEM) &&
+	    (a->mem.data_src != b->mem.data_src || a->mem.addr != b->mem.addr ||
+	     a->mem.phys_addr != b->mem.phys_addr || a->mem.page_size != b->mem.page_size ||
+	     a->mem.dso != b->mem.dso || a->mem.sym != b->mem.sym))
 		return false;
 	if ((need & SORT_NEED_CGROUP) && (a->cgroup != b->cgroup ||
 					  a->cgroup_dev != b->cgroup_dev ||
@@ -485,7 +491,7 @@ static struct hist_entry group_entry(const struct hist_group *g)
 		.map_pgoff = s->map_pgoff, .time = s->time, .weight = s->weight,
 		.ins_lat = s->ins_lat, .p_stage_cyc = s->p_stage_cyc, .cpu = s->cpu,
 		.cgroup = s->cgroup, .cgroup_dev = s->cgroup_dev, .cgroup_ino = s->cgroup_ino,
-		.code_page_size = s->code_page_size, .trace = s->trace,
+		.code_page_size = s->code_page_size, .trace = s->trace, .mem = s->mem,
 		.socket = s->socket, .level = s->level, .cpumode = s->cpumode,
 		.filtered = s->filtered,
 	};
@@ -940,7 +946,8 @@ static int hists__order(struct hists *h, const struct hists_print_opts *o, bool 
 /* ---- printing ------------------------------------------------------------------- */
 
 static void print_event_header(FILE *out, uint64_t nr_samples, uint64_t total,
-			       const char *event_name, const char *time_str, bool plural)
+			       const char *event_name, const char *time_str, bool plural,
+			       const char *mem_sort_order)
 {
 	unsigned long nr = (unsigned long)nr_samples;
 	char unit = ' ';
@@ -955,7 +962,139 @@ static void print_event_header(FILE *out, uint64_t nr_samples, uint64_t total,
 	if (time_str)
 		fprintf(out, " (time slices: %s)", time_str);
 	fputc('\n', out);
+	if (mem_sort_order) {	/* perf's --mem-mode header */
+		fprintf(out, "# Total weight : %llu\n# Sort order   : %s\n#\n",
+			(unsigned long long)total, mem_sort_order);
+		return;
+	}
 	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)total);
+}
+
+/* --hierarchy: the event header (with --percentage relative perf counts the shown
+ * nodes' period, but the unfiltered samples) */
+struct hierarchy_header {
+	uint64_t nr_non_filtered_samples;
+	const struct hists *h;
+	const struct hists_print_opts *o;
+	const char *event_name;
+	const struct callchain_item *items;	/* NULL: no call graphs */
+	struct callchain_print cp;
+	bool group;			/* the group view: the group's sums */
+	uint64_t group_samples, group_count;
+};
+
+/* --hierarchy: the call graph under a node of the last level */
+static int hierarchy_graph(void *ctx, const struct hist_entry *e, FILE *out)
+{
+	struct hierarchy_header *hh = ctx;
+
+	if (!hh->items || !e->nr_items)
+		return 0;
+	hh->cp.parent_total = e->stat.period;
+	/* an entry's chains weigh at most the entry (as in hists__fprintf()) */
+	if (hh->o->cc->mode != CALLCHAIN_GRAPH_REL && hh->cp.parent_total < hh->cp.min_hit)
+		return 0;
+	return callchains__fprintf(hh->o->chains, hh->items + e->first_item, e->nr_items,
+				   &hh->cp, out);
+}
+
+static void hierarchy_header(void *ctx, uint64_t period, uint64_t samples, FILE *out)
+{
+	const struct hierarchy_header *hh = ctx;
+	const struct hists_print_opts *o = hh->o;
+
+	if (o->quiet)
+		return;
+	if (hh->group) {	/* relative: the shown nodes' sums */
+		uint64_t count = o->filter_relative ? period : hh->group_count;
+
+		print_event_header(out, hh->group_samples, count, hh->event_name,
+				   o->time_str, true, o->mem_sort_order);
+		return;
+	}
+	samples = o->filter_relative ? hh->nr_non_filtered_samples : hh->h->nr_samples;
+	if (!o->filter_relative)
+		period = hh->h->total_period;
+	print_event_header(out, samples, period, hh->event_name, o->time_str,
+			   o->leads_group, o->mem_sort_order);
+}
+
+/* --hierarchy: the entries (perf's collapsed ones, in collapsed order) as
+ * report/hierarchy.h prints them */
+static int hists__fprintf_hierarchy(const struct hists *h, const struct builder *b,
+				    const uint32_t *sorted, size_t n, const char *event_name,
+				    const struct callchain_item *items,
+				    const struct hists_print_opts *o, FILE *out)
+{
+	struct hierarchy_header hh = {
+		.nr_non_filtered_samples = b->nr_non_filtered_samples,
+		.h = h, .o = o, .event_name = event_name, .items = items,
+	};
+	struct hierarchy_print hp = { .sl = h->sl, .total = h->total_period,
+				      .relative = o->filter_relative,
+				      .percent_limit = o->percent_limit, .quiet = o->quiet,
+				      .event_header = hierarchy_header,
+				      .graph = hierarchy_graph, .ctx = &hh };
+
+	if (items) {	/* as hists__fprintf() sets them up */
+		hh.cp.param = o->cc;
+		hh.cp.total = h->total_period;
+		hh.cp.min_hit = (uint64_t)((double)(o->filter_relative ? b->non_filtered_period
+									: h->total_period) *
+					   (o->cc->min_percent / 100));
+		hh.cp.skip_first = h->sl->sym_first;
+		hh.cp.field_sep = h->sl->field_sep;
+	}
+	const struct hist_entry **v = malloc((n ? n : 1) * sizeof(*v));
+	int err;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		v[i] = &b->v[sorted[i]];
+	err = hierarchy__fprintf(&hp, v, n, out);
+	free(v);
+	return err;
+}
+
+/* --hierarchy in the group view: the leader's entries (with their pairs) in its
+ * collapsed order */
+static int hists__fprintf_group_hierarchy(const struct hists *h, const struct builder *b,
+					  const uint32_t *sorted, size_t n, size_t nr,
+					  const uint64_t *totals, uint64_t nr_samples,
+					  uint64_t count, const char *group_name,
+					  const struct callchain_item *items,
+					  const struct hists_print_opts *o, FILE *out)
+{
+	struct hierarchy_header hh = {
+		.h = h, .o = o, .event_name = group_name, .items = items, .group = true,
+		.group_samples = nr_samples, .group_count = count,
+	};
+	struct hierarchy_print hp = { .sl = h->sl, .total = totals[0],
+				      .relative = o->filter_relative,
+				      .nr_members = (uint32_t)nr, .member_totals = totals + 1,
+				      .percent_limit = o->percent_limit, .quiet = o->quiet,
+				      .event_header = hierarchy_header,
+				      .graph = hierarchy_graph, .ctx = &hh };
+	const struct hist_entry **v = malloc((n ? n : 1) * sizeof(*v));
+	int err;
+
+	if (items) {	/* as hists__fprintf_group() sets them up */
+		hh.cp.param = o->cc;
+		hh.cp.total = h->total_period;
+		hh.cp.min_hit = (uint64_t)((double)(o->filter_relative ? b->non_filtered_period
+									: h->total_period) *
+					   (o->cc->min_percent / 100));
+		hh.cp.skip_first = h->sl->sym_first;
+		hh.cp.field_sep = h->sl->field_sep;
+	}
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		v[i] = &b->v[sorted[i]];
+	err = hierarchy__fprintf(&hp, v, n, out);
+	free(v);
+	return err;
 }
 
 int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
@@ -979,7 +1118,8 @@ int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 		eo.chains = NULL;
 	if (!graphs)
 		eo.cc = NULL;
-	err = hists__order(h, &eo, graphs, &b, &sorted, &n, true);
+	/* --hierarchy: the collapsed order (which decides ties among siblings) */
+	err = hists__order(h, &eo, graphs, &b, &sorted, &n, !o->hierarchy);
 	if (!err && graphs && !(items = builder_items(&b, h)))
 		err = -ENOMEM;
 	if (err)
@@ -995,14 +1135,18 @@ int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 	sort_widths__finish(&w, h->sl);
 	/* perf's hists__total_period() */
 	total = o->filter_relative ? total_nf : h->total_period;
+	if (o->hierarchy) {	/* report/hierarchy.h */
+		err = hists__fprintf_hierarchy(h, &b, sorted, n, event_name, items, o, out);
+		goto done;
+	}
 	if (o->quiet)
 		;	/* perf: neither header */
 	else if (o->filter_relative)
 		print_event_header(out, b.nr_non_filtered_samples, total_nf, event_name,
-				   o->time_str, o->leads_group);
+				   o->time_str, o->leads_group, o->mem_sort_order);
 	else
 		print_event_header(out, h->nr_samples, h->total_period, event_name,
-				   o->time_str, o->leads_group);
+				   o->time_str, o->leads_group, o->mem_sort_order);
 	if (!o->quiet)
 		sort_list__fprintf_header(h->sl, &w, out);
 	if (graphs) {
@@ -1035,6 +1179,7 @@ int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 		err = callchains__fprintf(o->chains, items + e->first_item, e->nr_items, &cp,
 					  out);
 	}
+done:
 	if (!err)
 		fputs("\n\n", out);
 out:
@@ -1268,6 +1413,16 @@ int hists__fprintf_group(struct hists *const *hs, size_t nr,
 		g.b[0].v[le].nr_pairs = (uint32_t)m;
 	}
 	n = rbtree__inorder(&g.b[0].in, sorted, stack);
+	if (o->hierarchy) {	/* report/hierarchy.h: from the collapsed order */
+		if (graphs && !(items = builder_items(&g.b[0], h))) {
+			err = -ENOMEM;
+			goto out;
+		}
+		err = hists__fprintf_group_hierarchy(h, &g.b[0], sorted, n, nr, totals,
+						     nr_samples, count, group_name, items, o,
+						     out);
+		goto done;
+	}
 	output_order(&g.b[0], &ctx, &g.b[0].in, sorted, n, stack);
 	if (graphs && !(items = builder_items(&g.b[0], h))) {
 		err = -ENOMEM;
@@ -1280,7 +1435,8 @@ int hists__fprintf_group(struct hists *const *hs, size_t nr,
 			sort_widths__add(&w, h->sl, &g.b[0].v[sorted[i]]);
 	sort_widths__finish(&w, h->sl);
 	if (!o->quiet) {
-		print_event_header(out, nr_samples, count, group_name, o->time_str, true);
+		print_event_header(out, nr_samples, count, group_name, o->time_str, true,
+				   o->mem_sort_order);
 		sort_list__fprintf_header(h->sl, &w, out);
 	}
 	if (graphs) {
@@ -1308,6 +1464,7 @@ int hists__fprintf_group(struct hists *const *hs, size_t nr,
 		err = callchains__fprintf(o->chains, items + e->first_item, e->nr_items, &cp,
 					  out);
 	}
+done:
 	if (!err)
 		fputs("\n\n", out);
 out:

@@ -29,6 +29,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/sort.h"	/* struct hist_mem */
+
 struct callchains;
 struct callchain_param;
 struct dso;
@@ -53,6 +55,7 @@ struct hist_sample {
 					 * (report/trace-sort.h); NULL otherwise */
 	uint64_t cgroup;		/* CGROUP id (0: none) */
 	uint64_t cgroup_dev, cgroup_ino;	/* the thread's cgroup namespace */
+	struct hist_mem mem;		/* --mem-mode: the data access (sort.h) */
 	int32_t cpu, socket;		/* -1: not recorded / unknown */
 	char level;			/* 'k', '.', 'H' */
 	uint8_t cpumode;		/* header.misc & 7 */
@@ -106,6 +109,12 @@ struct hists_print_opts {
 	bool leads_group;		/* the event leads a group of several (perf's
 					 * nr_members > 1): "of events" in its header,
 					 * also without the group view */
+	const char *mem_sort_order;	/* --mem-mode: the header has "# Total weight :"
+					 * (the total) and "# Sort order   : " this,
+					 * not the event count; NULL otherwise */
+	bool hierarchy;			/* --hierarchy: entries nested by sort key
+					 * (report/hierarchy.h), call graphs under
+					 * the last level */
 };
 
 /**
@@ -131,7 +140,8 @@ int hists__add(struct hists *h, const struct hist_sample *s);
 /**
  * @brief Print the entries like perf 6.1 `perf report --stdio`: the "# Samples" and
  *        "# Event count" lines, the column headers, one line per entry with its call
- *        graph, and the two blank lines perf prints after each event.
+ *        graph, and the two blank lines perf prints after each event.  With
+ *        o->hierarchy the entries are nested by sort key (report/hierarchy.h).
  * @param event_name  the event's name as perf prints it
  * @return 0 or -ENOMEM (output may then be partial).
  * Thread safety: the histogram's thread; uses scratch space in o->chains.
@@ -149,7 +159,8 @@ int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
  *        hists__match() and hists__link()).  The leader's entries are then sorted and
  *        printed with one value per event in every value column; entries, widths,
  *        --percent-limit and call graphs are the leader's.  The header counts are the
- *        group's sums.
+ *        group's sums.  With o->hierarchy the leader's entries and their pairs are
+ *        nested by sort key (report/hierarchy.h).
  * @param hs  nr histograms, the leader's first, then its members in group order
  *            (each keyed by the same sort_list)
  * @param group_name  perf's evsel__group_desc(), e.g. "anon group { a, b }"

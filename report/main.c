@@ -32,7 +32,8 @@ static const char usage_text[] =
 	"                 [-C CPUS] [-U] [--time RANGES] [-T] [-p REGEX] [-x]\n"
 	"                 [--ns] [--demangle | --no-demangle] [-f] [-q] [-v]\n"
 	"                 [--symfs DIR] [--skip-empty | --no-skip-empty] [--raw-trace]\n"
-	"                 [--group | --no-group]\n"
+	"                 [--group | --no-group] [--hierarchy]\n"
+	"                 [--mem-mode]\n"
 	"       dirreport -D [-i PATH] [-j N] [--no-skip-empty]\n"
 	"       dirreport --stats [-i PATH] [-j N] [--no-skip-empty]\n"
 	"       dirreport --tasks [--mmaps] [-i PATH] [-j N]\n"
@@ -71,10 +72,16 @@ static const char usage_text[] =
 	"                           ins_lat, local_p_stage_cyc, p_stage_cyc, cgroup,\n"
 	"                           cgroup_id, code_page_size, time, addr, dso_size,\n"
 	"                           symbol_size, trace; +KEYS adds to the default\n"
-	"                           (trace for a file of tracepoint events only)\n"
+	"                           (trace for a file of tracepoint events only);\n"
+	"                           with --mem-mode also mem, snoop, tlb, locked,\n"
+	"                           blocked, symbol_daddr, dso_daddr, phys_daddr,\n"
+	"                           data_page_size\n"
 	"    -F, --fields FIELDS    output columns, in order (same names; +FIELDS adds)\n"
 	"        --raw-trace        the trace key prints the fields of tracepoint\n"
 	"                           events, not their print format (needs -s KEYS)\n"
+	"        --mem-mode         memory accesses: entries weighted by the samples'\n"
+	"                           weight (1 for 0), perf's memory sort order, the\n"
+	"                           memory keys (needs perf record -d)\n"
 	"    -n, --show-nr-samples  a Samples column\n"
 	"        --show-total-period  a Period column\n"
 	"    -t, --field-separator SEP  separate columns with SEP instead of spaces\n"
@@ -109,6 +116,8 @@ static const char usage_text[] =
 	"                           default for recordings with groups; without groups:\n"
 	"                           all events as one group)\n"
 	"        --no-group         every event on its own\n"
+	"        --hierarchy        entries nested by sort key, one level per key\n"
+	"                           (no children view; not with -F, -t, -w or -x)\n"
 	"    -h, --help             this text\n";
 
 enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDREN,
@@ -116,7 +125,8 @@ enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDR
        OPT_PERCENTAGE, OPT_COMMS, OPT_PID, OPT_TID, OPT_DSOS, OPT_STATS,
        OPT_TIME, OPT_TASKS, OPT_NS, OPT_DEMANGLE, OPT_NO_DEMANGLE,
        OPT_MMAPS, OPT_SKIP_EMPTY, OPT_NO_SKIP_EMPTY, OPT_SYMFS, OPT_RAW_TRACE,
-       OPT_GROUP, OPT_NO_GROUP, OPT_GROUP_SORT_IDX };
+       OPT_GROUP, OPT_NO_GROUP, OPT_GROUP_SORT_IDX, OPT_MEM_MODE,
+       OPT_HIERARCHY };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -167,6 +177,8 @@ static const struct option long_opts[] = {
 	{ "group", no_argument, NULL, OPT_GROUP },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 	{ "group-sort-idx", required_argument, NULL, OPT_GROUP_SORT_IDX },
+	{ "mem-mode", no_argument, NULL, OPT_MEM_MODE },
+	{ "hierarchy", no_argument, NULL, OPT_HIERARCHY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -257,6 +269,7 @@ static int check_sort_options(const struct report_opts *o)
 		.show_total_period = o->show_total_period,
 		.comm_list = o->comms, .dso_list = o->dsos, .sym_list = o->symbols,
 		.nanosecs = o->nanosecs, .parent_key = o->parent != NULL,
+		.mem_mode = o->mem_mode,
 	};
 	struct sort_list sl;
 	char msg[256] = "";
@@ -446,6 +459,8 @@ int main(int argc, char **argv)
 		case OPT_NO_GROUP: o.group = -1; break;
 		case OPT_GROUP_SORT_IDX:
 			return bad_usage("--group-sort-idx is not implemented");
+		case OPT_MEM_MODE: o.mem_mode = true; break;
+		case OPT_HIERARCHY: o.hierarchy = true; break;
 		case OPT_STATS: stats = true; break;
 		case OPT_TIME: {
 			struct time_ranges tr;
@@ -487,6 +502,24 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument");
+	if (o.mem_mode && o.hierarchy)	/* perf 6.1 mostly crashes (SIGSEGV) */
+		return bad_usage("--mem-mode with --hierarchy is not implemented");
+	if (o.hierarchy && o.fields)	/* perf refuses it too */
+		return bad_usage("--hierarchy and -F cannot be used together");
+	if (o.hierarchy && (o.field_sep || o.col_widths))
+		return bad_usage("--hierarchy with -t or -w is not implemented");
+	if (o.hierarchy && sort_order__has_value_key(o.sort))
+		return bad_usage("--hierarchy with overhead, sample or period keys in -s is "
+				 "not implemented");
+	if (o.hierarchy && o.exclude_other)	/* perf prints nodes below hidden ones */
+		return bad_usage("--hierarchy with -x is not implemented");
+	if (o.hierarchy) {
+		/* perf: no children view in a hierarchy, but chains keep the order the
+		 * children view would give them (the parent key's match, for one) */
+		if (o.children != 0 && !o.cc.order_set)
+			o.cc.order = CALLCHAIN_CALLER;
+		o.children = 0;
+	}
 	err = check_sort_options(&o);
 	if (err)
 		return err;

@@ -9,6 +9,7 @@
 
 #include "report/dso.h"
 #include "report/machine.h"
+#include "report/mem.h"
 #include "report/symbol.h"
 #include "banned.h"
 
@@ -18,7 +19,10 @@ enum histc {
 	HISTC_TIME, HISTC_ADDR, HISTC_DSO_SIZE, HISTC_SYM_SIZE, HISTC_IPC, HISTC_PARENT,
 	HISTC_LOCAL_WEIGHT, HISTC_GLOBAL_WEIGHT, HISTC_LOCAL_INS_LAT, HISTC_GLOBAL_INS_LAT,
 	HISTC_LOCAL_P_STAGE_CYC, HISTC_GLOBAL_P_STAGE_CYC, HISTC_SRCLINE, HISTC_SRCFILE,
-	HISTC_CGROUP_ID, HISTC_CGROUP, HISTC_CODE_PAGE_SIZE, HISTC_TRACE, HISTC_NONE,
+	HISTC_CGROUP_ID, HISTC_CGROUP, HISTC_CODE_PAGE_SIZE, HISTC_TRACE,
+	HISTC_MEM_DADDR_SYMBOL, HISTC_MEM_DADDR_DSO, HISTC_MEM_LVL, HISTC_MEM_SNOOP,
+	HISTC_MEM_TLB, HISTC_MEM_LOCKED, HISTC_MEM_BLOCKED, HISTC_MEM_PHYS_DADDR,
+	HISTC_MEM_DATA_PAGE_SIZE, HISTC_NONE,
 };
 
 /* perf prints unresolved addresses with the width of a long in hex. */
@@ -51,6 +55,7 @@ struct sort_dim {
 	bool unsupported;		/* perf has it, dirreport does not (yet) */
 	bool no_sort_key;		/* perf 6.1 on x86 drops it from -s silently
 					 * (an arch-specific key); -F shows it */
+	bool mem;			/* a memory key: only with --mem-mode */
 };
 
 /* ---- helpers -------------------------------------------------------------------- */
@@ -312,6 +317,74 @@ static int c_trace(const struct hist_entry *a, const struct hist_entry *b)
 	return strcmp(a->trace, b->trace);
 }
 
+/* --mem-mode keys (report/mem.h): the data address, its dso, one data_src field */
+static int c_daddr(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_diff(a->mem.addr, b->mem.addr);
+}
+
+/* by name as the dso key, but in the opposite order (observed: ties print
+ * "ld-linux-x86-64.so.2" before "gconv-modules.cache") */
+static int c_dso_daddr(const struct hist_entry *a, const struct hist_entry *b)
+{
+	if (a->mem.dso == b->mem.dso)
+		return 0;
+	if (!a->mem.dso || !b->mem.dso)
+		return -null_last(a->mem.dso, b->mem.dso);
+	return strcmp(dso__short_name(b->mem.dso), dso__short_name(a->mem.dso));
+}
+
+/* -v: by long names */
+static int c_dso_daddr_long(const struct hist_entry *a, const struct hist_entry *b)
+{
+	if (a->mem.dso == b->mem.dso)
+		return 0;
+	if (!a->mem.dso || !b->mem.dso)
+		return -null_last(a->mem.dso, b->mem.dso);
+	return strcmp(dso__long_name(b->mem.dso), dso__long_name(a->mem.dso));
+}
+
+static int c_phys_daddr(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_diff(a->mem.phys_addr, b->mem.phys_addr);
+}
+
+static int c_data_page_size(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_diff(a->mem.page_size, b->mem.page_size);
+}
+
+static int c_mem_field(const struct hist_entry *a, const struct hist_entry *b,
+		       enum mem_field f)
+{
+	return cmp_diff(mem_src__field(a->mem.data_src, f), mem_src__field(b->mem.data_src, f));
+}
+
+static int c_mem_lvl(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return c_mem_field(a, b, MEM_FIELD_LVL);
+}
+
+static int c_mem_snoop(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return c_mem_field(a, b, MEM_FIELD_SNOOP);
+}
+
+static int c_mem_tlb(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return c_mem_field(a, b, MEM_FIELD_DTLB);
+}
+
+static int c_mem_lock(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return c_mem_field(a, b, MEM_FIELD_LOCK);
+}
+
+static int c_mem_blk(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return c_mem_field(a, b, MEM_FIELD_BLK);
+}
+
 /* ---- sort entries: text --------------------------------------------------------- */
 
 static size_t p_comm(const struct hist_entry *e, char *buf, size_t len, size_t width)
@@ -464,6 +537,112 @@ static size_t p_code_page_size(const struct hist_entry *e, char *buf, size_t len
 	return put(buf, len, "%-*s", (int)width, t);
 }
 
+/* --mem-mode: the data symbol as perf's symbol column prints a symbol, but with
+ * the absolute address (unresolved: "0x" and 16 digits; 0 as 16 zeros) and an
+ * object's offset from it */
+static size_t p_daddr_sym_any(const struct hist_entry *e, char *buf, size_t len,
+			      size_t width, bool verbose)
+{
+	size_t n = 0;
+
+	if (verbose)	/* -v: the address and the dso's symtab origin first */
+		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, e->mem.addr,
+			e->mem.dso ? e->mem.dso->origin_letter : '!');
+	n += put(buf + n, len - n, "[%c] ", e->level);
+
+	if (e->mem.sym && e->mem.dso) {
+		if (e->mem.sym->type == 1 /* STT_OBJECT */)
+			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(e->mem.sym),
+				       e->mem.addr - e->mem.sym_unmapped_start);
+		return n + put(buf + n, len - n, "%.*s", (int)width - (int)n,
+			       symbol__name(e->mem.sym));
+	}
+	if (!e->mem.addr)
+		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
+	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, e->mem.addr);
+}
+
+static size_t p_daddr_sym(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_daddr_sym_any(e, buf, len, width, false);
+}
+
+static size_t p_daddr_sym_verbose(const struct hist_entry *e, char *buf, size_t len,
+				  size_t width)
+{
+	return p_daddr_sym_any(e, buf, len, width, true);
+}
+
+/* -v: the long name */
+static size_t p_dso_daddr_long(const struct hist_entry *e, char *buf, size_t len,
+			       size_t width)
+{
+	return put(buf, len, "%-*.*s", (int)width, (int)width,
+		   e->mem.dso ? dso__long_name(e->mem.dso) : "[unknown]");
+}
+
+static size_t p_dso_daddr(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return put(buf, len, "%-*.*s", (int)width, (int)width,
+		   e->mem.dso ? dso__short_name(e->mem.dso) : "[unknown]");
+}
+
+/* "[k] " and the physical address, padded to the width (0: 16 zeros) */
+static size_t p_phys_daddr(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	char t[40];
+
+	if (e->mem.phys_addr)
+		snprintf(t, sizeof(t), "[%c] %#0*" PRIx64, e->level, UNRESOLVED_WIDTH + 2,
+			 e->mem.phys_addr);
+	else
+		snprintf(t, sizeof(t), "[%c] %0*d", e->level, UNRESOLVED_WIDTH, 0);
+	return put(buf, len, "%-*s", (int)width, t);
+}
+
+static size_t p_data_page_size(const struct hist_entry *e, char *buf, size_t len,
+			       size_t width)
+{
+	struct hist_entry t = { .code_page_size = e->mem.page_size };
+
+	return p_code_page_size(&t, buf, len, width);
+}
+
+/* data_src texts: mem, snoop and tlb padded to the width, locked and blocked not */
+static size_t p_mem_text(const struct hist_entry *e, char *buf, size_t len, size_t width,
+			 enum mem_field f, bool pad)
+{
+	char t[256];
+
+	mem_src__text(e->mem.data_src, f, t, sizeof(t));
+	return put(buf, len, "%-*s", pad ? (int)width : 0, t);
+}
+
+static size_t p_mem_lvl(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_mem_text(e, buf, len, width, MEM_FIELD_LVL, true);
+}
+
+static size_t p_mem_snoop(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_mem_text(e, buf, len, width, MEM_FIELD_SNOOP, true);
+}
+
+static size_t p_mem_tlb(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_mem_text(e, buf, len, width, MEM_FIELD_DTLB, true);
+}
+
+static size_t p_mem_lock(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_mem_text(e, buf, len, width, MEM_FIELD_LOCK, false);
+}
+
+static size_t p_mem_blk(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_mem_text(e, buf, len, width, MEM_FIELD_BLK, false);
+}
+
 static size_t p_cpu(const struct hist_entry *e, char *buf, size_t len, size_t width)
 {
 	return put(buf, len, "%*.*d", (int)width, (int)width, e->cpu);
@@ -601,6 +780,38 @@ static const struct sort_dim se_dims[] = {
 
 #define NR_SE (sizeof(se_dims) / sizeof(se_dims[0]))
 
+#define MEM(n, h, hc, c, p) \
+	{ .name = n, .kind = DIM_SE, .header = h, .histc = hc, .cmp = c, .print = p, \
+	  .need = SORT_NEED_MEM, .mem = true }
+
+/* perf 6.1's memory keys (--mem-mode only), in its order, after the others */
+static const struct sort_dim mem_dims[] = {
+	MEM("symbol_daddr", "Data Symbol", HISTC_MEM_DADDR_SYMBOL, c_daddr, p_daddr_sym),
+	MEM("dso_daddr", "Data Object", HISTC_MEM_DADDR_DSO, c_dso_daddr, p_dso_daddr),
+	MEM("locked", "Locked", HISTC_MEM_LOCKED, c_mem_lock, p_mem_lock),
+	MEM("tlb", "TLB access", HISTC_MEM_TLB, c_mem_tlb, p_mem_tlb),
+	MEM("mem", "Memory access", HISTC_MEM_LVL, c_mem_lvl, p_mem_lvl),
+	MEM("snoop", "Snoop", HISTC_MEM_SNOOP, c_mem_snoop, p_mem_snoop),
+	{ .name = "dcacheline", .kind = DIM_SE, .unsupported = true, .mem = true },
+	{ .name = "symbol_iaddr", .kind = DIM_SE, .unsupported = true, .mem = true },
+	MEM("phys_daddr", "Data Physical Address", HISTC_MEM_PHYS_DADDR, c_phys_daddr,
+	    p_phys_daddr),
+	MEM("data_page_size", "Data Page Size", HISTC_MEM_DATA_PAGE_SIZE, c_data_page_size,
+	    p_data_page_size),
+	MEM("blocked", "Blocked", HISTC_MEM_BLOCKED, c_mem_blk, p_mem_blk),
+};
+
+/* The memory key `tok` is a prefix of, or NULL. */
+static const struct sort_dim *mem_dim_find(const char *tok)
+{
+	size_t n = strlen(tok);
+
+	for (size_t i = 0; i < sizeof(mem_dims) / sizeof(mem_dims[0]); i++)
+		if (!strncasecmp(tok, mem_dims[i].name, n))
+			return &mem_dims[i];
+	return NULL;
+}
+
 /* perf's sort_dimension__add lookup: the first key `tok` is a prefix of. */
 static const struct sort_dim *dim_find(const char *tok)
 {
@@ -667,8 +878,8 @@ static const struct sort_dim *mode_dim(const struct sort_list *l, const struct s
 }
 
 /* One -s or -F list: each key through fn; "+" and empty keys as perf. */
-static int parse_keys(struct sort_list *l, const char *list, bool fields, char *err,
-		      size_t errlen)
+static int parse_keys(struct sort_list *l, const char *list, bool fields,
+		      bool keep_acc, char *err, size_t errlen)
 {
 	char *copy = strdup(list), *save = NULL, *tok;
 	int ret = 0;
@@ -679,6 +890,8 @@ static int parse_keys(struct sort_list *l, const char *list, bool fields, char *
 	     tok = strtok_r(NULL, ", ", &save)) {
 		const struct sort_dim *d = dim_find(tok);
 
+		if (!d && l->mem_mode)
+			d = mem_dim_find(tok);
 		if (!d) {
 			snprintf(err, errlen, "Unknown --%s key: `%s'",
 				 fields ? "fields" : "sort", tok);
@@ -687,7 +900,7 @@ static int parse_keys(struct sort_list *l, const char *list, bool fields, char *
 			snprintf(err, errlen, "the %s key `%s' is not implemented",
 				 fields ? "--fields" : "--sort", d->name);
 			ret = -ENOTSUP;
-		} else if (d->acc && !l->children && !l->strict_fields) {
+		} else if (d->acc && !l->children && !l->strict_fields && !keep_acc) {
 			continue;	/* perf cancels the children column */
 		} else if (d->no_sort_key && !fields) {
 			continue;
@@ -729,20 +942,17 @@ static bool hash_safe(const struct sort_list *l)
 	return !sym || (l->need & SORT_NEED_DSO);
 }
 
-/* perf's setup_overhead(): sort by overhead (and children) first unless named. */
+/* perf's setup_overhead(): sort by overhead (and children) first unless named.
+ * "Named" is a substring test on the whole list (observed with perf 6.1): a list
+ * holding "overhead_sys", "overhead_us", "overhead_guest_*" or "overhead_children"
+ * gets no overhead key; only "overhead_children" counts for the children key. */
 static char *with_overhead(const char *keys, bool children)
 {
-	bool named_over = false, named_acc = false;
-	char *copy = strdup(keys), *save = NULL, *tok, *out;
+	bool named_over = strstr(keys, "overhead") != NULL;
+	bool named_acc = strstr(keys, "overhead_children") != NULL;
 	size_t n = strlen(keys) + 64;
+	char *out;
 
-	if (!copy)
-		return NULL;
-	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		named_over |= !strcmp(tok, "overhead");
-		named_acc |= !strcmp(tok, "overhead_children");
-	}
-	free(copy);
 	out = malloc(n);
 	if (!out)
 		return NULL;
@@ -850,13 +1060,15 @@ static void setup_elide(struct sort_list *l, const struct sort_opts *o)
 int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 		     size_t errlen)
 {
-	const char *def = o->default_order ? o->default_order : "comm,dso,symbol";
+	const char *def = o->mem_mode ? SORT_MEM_DEFAULT_ORDER :
+			  o->default_order ? o->default_order : "comm,dso,symbol";
 	const char *keys = o->sort_order ? o->sort_order : def;
 	bool strict_fields = o->field_order && o->field_order[0] != '+';
 	char *full = NULL;
 	int ret = 0;
 
 	memset(l, 0, sizeof(*l));
+	l->mem_mode = o->mem_mode;
 	l->children = o->children;
 	l->strict_fields = strict_fields;
 	l->field_sep = o->field_sep;
@@ -887,7 +1099,7 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 		free(k);
 		if (!full)
 			return -ENOMEM;
-		ret = parse_keys(l, full, false, err, errlen);
+		ret = parse_keys(l, full, false, o->no_children, err, errlen);
 		free(full);
 		if (ret)
 			return ret;
@@ -910,8 +1122,8 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 			add_field(l, &hpp_dims[DIM_PERIOD]);
 	}
 	if (o->field_order) {
-		ret = parse_keys(l, o->field_order + (o->field_order[0] == '+'), true, err,
-				 errlen);
+		ret = parse_keys(l, o->field_order + (o->field_order[0] == '+'), true,
+				 o->no_children, err, errlen);
 		if (ret)
 			return ret;
 	}
@@ -919,10 +1131,11 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 	for (size_t i = 0; i < l->nr_sorts && !ret; i++)
 		if (!has(l->fields, l->nr_fields, l->sorts[i]))
 			ret = add_field(l, l->sorts[i]);
-	/* perf 6.1 shows its IPC column with the symbol_size key */
-	for (size_t i = 0; i < l->nr_sorts && !ret && !o->field_order; i++)
-		if (!strcmp(l->sorts[i]->name, "symbol_size"))
-			ret = add_field(l, &ipc_dim);
+	/* perf 6.1 shows its IPC column (a key comparing like the symbol key) when
+	 * the -s text contains "symbol" (observed: symbol, symbol_size, symbol_daddr,
+	 * +symbol_size; not sym, symbo, nor the default orders) */
+	if (!ret && !o->field_order && o->sort_order && strstr(o->sort_order, "symbol"))
+		ret = add_field(l, &ipc_dim);
 	for (size_t i = 0; i < l->nr_fields && !ret; i++)
 		ret = add_sort(l, l->fields[i]);
 	if (!ret && o->col_widths)
@@ -977,6 +1190,8 @@ static int dim_cmp(const struct sort_list *l, const struct sort_dim *d,
 		return c_dso_long(a, b);
 	if (l->verbose && d->cmp == c_sym)
 		return c_sym_long(a, b);
+	if (l->verbose && d->cmp == c_dso_daddr)
+		return c_dso_daddr_long(a, b);
 	return d->cmp(a, b);
 }
 
@@ -1090,6 +1305,14 @@ void sort_widths__init(struct sort_widths *w, const struct sort_list *l)
 	col_len(w, HISTC_LOCAL_WEIGHT, 12);
 	col_len(w, HISTC_GLOBAL_WEIGHT, 12);
 	col_len(w, HISTC_ADDR, UNRESOLVED_WIDTH + 2);
+	/* the memory keys' fixed widths (observed) */
+	col_len(w, HISTC_MEM_LVL, 24);
+	col_len(w, HISTC_MEM_SNOOP, 12);
+	col_len(w, HISTC_MEM_TLB, 22);
+	col_len(w, HISTC_MEM_LOCKED, 6);
+	col_len(w, HISTC_MEM_BLOCKED, 10);
+	col_len(w, HISTC_MEM_PHYS_DADDR, UNRESOLVED_WIDTH + 4 + 2);
+	col_len(w, HISTC_MEM_DATA_PAGE_SIZE, UNRESOLVED_WIDTH + 4 + 2);
 }
 
 /* perf's hists__calc_col_len for one entry. */
@@ -1116,6 +1339,18 @@ void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
 		col_len(w, HISTC_SYMBOL, UNRESOLVED_WIDTH + 4 + 2);
 		if (!l->field_sep && !l->dso_list)
 			col_len(w, HISTC_DSO, UNRESOLVED_WIDTH);
+	}
+	/* --mem-mode: a data symbol's name and 22 (observed: an unresolved address
+	 * takes 22 in all, a resolved symbol's text is never cut), its dso */
+	if (l->mem_mode) {
+		col_len(w, HISTC_MEM_DADDR_SYMBOL, UNRESOLVED_WIDTH + 4 + 2 +
+			(e->mem.sym ? strlen(symbol__name(e->mem.sym)) : 0));
+		if (e->mem.dso)
+			col_len(w, HISTC_MEM_DADDR_DSO,
+				strlen(l->verbose ? dso__long_name(e->mem.dso)
+						  : dso__short_name(e->mem.dso)));
+		else if (!l->field_sep && !l->dso_list)
+			col_len(w, HISTC_MEM_DADDR_DSO, UNRESOLVED_WIDTH);
 	}
 	/* perf measures the thread's current name (thread__comm_len) */
 	n = e->thread ? strlen(thread__comm(e->thread)) : strlen(e->comm);
@@ -1242,7 +1477,8 @@ static int fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
 		cap += (w->w[i] > w->natural[i] ? w->w[i] : w->natural[i]) + (i ? 2 : 0);
 		/* -v: the symbol's address and origin do not count in its width (an
 		 * unresolved one would be cut), perf prints them whole */
-		if (l->verbose && l->fields[i]->print == p_sym)
+		if (l->verbose && (l->fields[i]->print == p_sym ||
+				   l->fields[i]->print == p_daddr_sym))
 			cap += UNRESOLVED_WIDTH + 2 + 3;
 		/* the group view: perf prints every member's value whole */
 		if (l->fields[i]->kind == DIM_HPP && e->nr_pairs)
@@ -1293,6 +1529,10 @@ static int fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
 				n = p_dso_long(e, at, cap - used, width);
 			else if (l->verbose && d->print == p_sym)
 				n = p_sym_verbose(e, at, cap - used, width);
+			else if (l->verbose && d->print == p_daddr_sym)
+				n = p_daddr_sym_verbose(e, at, cap - used, width);
+			else if (l->verbose && d->print == p_dso_daddr)
+				n = p_dso_daddr_long(e, at, cap - used, width);
 			else
 				n = d->print(e, at, cap - used, width);
 			repsep(l, at);
@@ -1306,4 +1546,172 @@ static int fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
 	fputc('\n', out);
 	free(line);
 	return 0;
+}
+
+/* ---- --hierarchy (report/hierarchy.c) ------------------------------------------------ */
+
+size_t sort_list__nr_keys(const struct sort_list *l)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->nr_sorts; i++)
+		n += l->sorts[i]->kind == DIM_SE;
+	return n;
+}
+
+/* The i-th sort key (DIM_SE) of l->sorts. */
+static const struct sort_dim *key_dim(const struct sort_list *l, size_t key)
+{
+	for (size_t i = 0; i < l->nr_sorts; i++)
+		if (l->sorts[i]->kind == DIM_SE && !key--)
+			return l->sorts[i];
+	return NULL;
+}
+
+const char *sort_list__key_header(const struct sort_list *l, size_t key)
+{
+	const char *h = key_dim(l, key)->header;
+
+	while (*h == ' ')	/* perf prints the level headers left-trimmed */
+		h++;
+	return h;
+}
+
+size_t sort_list__key_width(const struct sort_list *l, const struct sort_widths *w,
+			    size_t key)
+{
+	const struct sort_dim *d = key_dim(l, key);
+	size_t n = w->col_len[d->histc];
+
+	return n > strlen(d->header) ? n : strlen(d->header);
+}
+
+int sort_list__key_cmp(const struct sort_list *l, size_t key, const struct hist_entry *a,
+		       const struct hist_entry *b)
+{
+	const struct sort_dim *d = key_dim(l, key);
+
+	lazy_text(l, d, b);
+	lazy_text(l, d, a);
+	/* as in sort_list__cmp(): a dso key compares the dsos on its own */
+	if (d->cmp == c_sym && (l->need & SORT_NEED_DSO))
+		return c_sym_nodso(a, b);
+	return dim_cmp(l, d, a, b);
+}
+
+int sort_list__key_output_cmp(const struct sort_list *l, size_t key,
+			      const struct hist_entry *a, const struct hist_entry *b)
+{
+	const struct sort_dim *k = key_dim(l, key);
+	struct sort_ctx c = { 0 };
+
+	for (size_t i = 0; i < l->nr_sorts; i++) {
+		const struct sort_dim *d = l->sorts[i];
+		int r;
+
+		if (d->kind == DIM_HPP)
+			r = value_cmp(l, &c, d, a, b);
+		else if (d == k)
+			r = -(d->sort ? d->sort(a, b) : dim_cmp(l, d, a, b));
+		else
+			r = 0;
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+size_t sort_list__snprintf_values(const struct sort_list *l, const struct sort_widths *w,
+				  const struct hist_entry *e, const uint64_t *totals, char *buf,
+				  size_t len)
+{
+	size_t used = put(buf, len, "  ");
+	bool first = true;
+
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		const struct sort_dim *d = l->fields[i];
+		int vw = d->len - (d->percent ? 2 : 1);
+		size_t n;
+
+		if (d->kind != DIM_HPP)
+			continue;
+		if (!first)
+			used += put(buf + used, len - used, "  ");
+		first = false;
+		if (d->acc && !l->children) {
+			n = put(buf + used, len - used, " %*s", d->len - 1, "N/A");
+		} else {
+			n = put_value(d, buf + used, len - used, vw, d->value(e), totals[0]);
+			/* the group view: each member's value (perf's __hpp__fmt) */
+			for (uint32_t k = 0; k < e->nr_pairs; k++)
+				n += put_value(d, buf + used + n, len - used - n, vw,
+					       e->pairs[k] ? d->value(e->pairs[k]) : 0,
+					       totals[k + 1]);
+		}
+		if (n < w->w[i])
+			n += put(buf + used + n, len - used - n, "%-*s", (int)(w->w[i] - n), "");
+		used += n;
+	}
+	return used;
+}
+
+size_t sort_list__snprintf_key(const struct sort_list *l, const struct sort_widths *w,
+			       size_t key, const struct hist_entry *e, char *buf, size_t len)
+{
+	const struct sort_dim *d = key_dim(l, key);
+	size_t width = w->col_len[d->histc], n, skip = 0;
+
+	if (width < strlen(d->header))
+		width = strlen(d->header);
+	lazy_text(l, d, e);
+	if (l->nanosecs && d->print == p_time)
+		n = p_time_ns(e, buf, len, width);
+	else if (l->verbose && d->print == p_dso)
+		n = p_dso_long(e, buf, len, width);
+	else if (l->verbose && d->print == p_sym)
+		n = p_sym_verbose(e, buf, len, width);
+	else
+		n = d->print(e, buf, len, width);
+	while (skip < n && buf[skip] == ' ')	/* perf left-trims each level's text */
+		skip++;
+	memmove(buf, buf + skip, n - skip + 1);
+	return n - skip;
+}
+
+void sort_list__fprintf_value_headers(const struct sort_list *l,
+				      const struct sort_widths *w, bool dots, FILE *out)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < l->nr_fields; i++) {
+		const struct sort_dim *d = l->fields[i];
+
+		if (d->kind != DIM_HPP)
+			continue;
+		if (!first)
+			fputs(dots ? ".." : "  ", out);
+		first = false;
+		if (!dots)
+			fprintf(out, "%*s", (int)w->w[i], d->header);
+		else
+			for (size_t k = 0; k < w->w[i]; k++)
+				fputc('.', out);
+	}
+}
+
+bool sort_order__has_value_key(const char *order)
+{
+	char *copy = strdup(order ? order : ""), *save = NULL, *tok;
+	bool found = false;
+
+	if (!copy)
+		return true;	/* the caller refuses: no worse than a usage error */
+	for (tok = strtok_r(copy, ", ", &save); tok && !found;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		const struct sort_dim *d = dim_find(tok[0] == '+' ? tok + 1 : tok);
+
+		found = d && d->kind == DIM_HPP;
+	}
+	free(copy);
+	return found;
 }

@@ -35,6 +35,22 @@ struct hist_stat {
 	uint64_t period_guest_sys, period_guest_us;
 };
 
+/**
+ * --mem-mode: a sample's data access (perf's mem_info daddr): the memory sort keys
+ * (mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr, phys_daddr,
+ * data_page_size) compare and print it.  All zero but data_src without --mem-mode.
+ */
+struct hist_mem {
+	uint64_t data_src;		/* PERF_SAMPLE_DATA_SRC (report/mem.h) */
+	uint64_t addr;			/* PERF_SAMPLE_ADDR, virtual (0: none) */
+	uint64_t phys_addr;		/* PERF_SAMPLE_PHYS_ADDR (0: none) */
+	uint64_t page_size;		/* PERF_SAMPLE_DATA_PAGE_SIZE, bytes (0: none) */
+	struct dso *dso;		/* borrowed: addr's map's dso, looked up with the
+					 * sample's cpumode; NULL: no map */
+	const struct symbol *sym;	/* borrowed: the symbol holding addr, or NULL */
+	uint64_t sym_unmapped_start;	/* its start as a virtual address */
+};
+
 /** One line of the report: its key attributes and counts. */
 struct hist_entry {
 	const char *comm;		/* interned, borrowed */
@@ -83,6 +99,7 @@ struct hist_entry {
 					 * when the trace key is compared or printed:
 					 * only those texts widen the column, see
 					 * src_width) */
+	struct hist_mem mem;		/* --mem-mode: the first sample's */
 	struct hist_stat stat;		/* self */
 	struct hist_stat stat_acc;	/* children */
 	uint32_t max_depth;		/* longest chain appended (perf's max_depth) */
@@ -114,7 +131,13 @@ enum sort_need {
 	SORT_NEED_PAGE = 1 << 13,	/* code_page_size */
 	SORT_NEED_TRACE = 1 << 14,	/* trace: entries differ by their Trace output
 					 * text (report/trace-sort.h) */
+	SORT_NEED_MEM = 1 << 15,	/* the memory keys (--mem-mode): entries differ
+					 * by their hist_mem */
 };
+
+/** perf 6.1's default sort order with --mem-mode (`# Sort order` of its report). */
+#define SORT_MEM_DEFAULT_ORDER "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb," \
+	"locked,blocked,local_ins_lat,local_p_stage_cyc"
 
 struct sort_dim;
 
@@ -145,6 +168,7 @@ struct sort_list {
 	bool sym_first;			/* the sort order starts with "sym" and no -F */
 	bool hash_safe;			/* resolved entries may be found by hash (hist.c) */
 	bool need_collapse;		/* perf collapses entries (a key like comm) */
+	bool mem_mode;			/* --mem-mode (sort_opts.mem_mode) */
 	unsigned class_need;		/* what the keys before the symbol key use */
 	const char *field_sep;		/* -t; NULL: aligned columns */
 	bool nanosecs;			/* --ns: the time key in nanoseconds */
@@ -179,8 +203,15 @@ struct sort_opts {
 	const char *col_widths;		/* -w: comma-separated widths; NULL = none */
 	const char *field_sep;		/* -t */
 	bool children;			/* children mode is on */
+	bool no_children;		/* --no-children: an overhead_children key or
+					 * field is kept and prints N/A (observed with
+					 * perf 6.1); otherwise, out of children mode,
+					 * -s and -F + drop it */
 	bool show_nr_samples;		/* -n */
 	bool show_total_period;		/* --show-total-period */
+	bool mem_mode;			/* --mem-mode: the memory keys exist, and the
+					 * default order is perf's memory one
+					 * (SORT_MEM_DEFAULT_ORDER) */
 	bool has_callchains;		/* some event records callchains (parent) */
 	bool parent_key;		/* -p: the parent key is appended to the sort
 					 * keys (perf's parent_pattern != default) */
@@ -248,7 +279,7 @@ int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
 struct sort_widths {
 	size_t w[SORT_MAX_FIELDS];
 	size_t natural[SORT_MAX_FIELDS];	/* without -w */
-	size_t col_len[25];	/* perf's HISTC_* lengths, see sort.c */
+	size_t col_len[40];	/* perf's HISTC_* lengths, see sort.c */
 	size_t group_nr;	/* group view: events per line (perf's nr_members), set
 				 * between init and finish; 0 or 1: one.  A value
 				 * column is then at least group_nr times its own
@@ -296,5 +327,76 @@ int sort_list__fprintf_entry(const struct sort_list *l, const struct sort_widths
 int sort_list__fprintf_group_entry(const struct sort_list *l, const struct sort_widths *w,
 				   const struct hist_entry *e, const uint64_t *totals,
 				   FILE *out);
+
+/*
+ * --hierarchy (report/hierarchy.h): the sort keys are the levels, key 0 the outermost.
+ * A key index is one of the sort keys (not the value columns) in sort order,
+ * 0 <= key < sort_list__nr_keys().  Thread safety: as the rest of this file: pure
+ * but for @p out, @p buf and the lazily computed texts of the entries.  Format: none.
+ */
+
+/** @brief The number of sort keys (levels of the hierarchy). */
+size_t sort_list__nr_keys(const struct sort_list *l);
+
+/** @brief Key @p key's column header, left-trimmed (e.g. "Pid:Command"); static. */
+const char *sort_list__key_header(const struct sort_list *l, size_t key);
+
+/** @brief Key @p key's width: its column length in @p w, at least its header's. */
+size_t sort_list__key_width(const struct sort_list *l, const struct sort_widths *w,
+			    size_t key);
+
+/**
+ * @brief Key @p key's own comparison (the collapse one): 0 when a and b are one node
+ *        of that level; < 0 puts a first.
+ */
+int sort_list__key_cmp(const struct sort_list *l, size_t key, const struct hist_entry *a,
+		       const struct hist_entry *b);
+
+/**
+ * @brief The output order of two nodes of level @p key: the value sort keys (overhead,
+ *        then samples, period as sorted), then key @p key's output sort; > 0 puts a
+ *        first, 0 ties.
+ */
+int sort_list__key_output_cmp(const struct sort_list *l, size_t key,
+			      const struct hist_entry *a, const struct hist_entry *b);
+
+/**
+ * @brief The value columns of an entry as perf's hierarchy prints them: two spaces,
+ *        then each value column padded to its width in @p w, separated by two
+ *        spaces; no newline.  A column holds the entry's value (a percent of
+ *        totals[0], or a count), then, in the group view, each of e->pairs' (of
+ *        totals[k + 1]; 0 for a NULL pair).
+ * @param totals  1 + e->nr_pairs percent bases (the event's unit)
+ * @param buf, len  receive the text (cut to len - 1 bytes, always terminated)
+ * @return the length written.
+ */
+size_t sort_list__snprintf_values(const struct sort_list *l, const struct sort_widths *w,
+				  const struct hist_entry *e, const uint64_t *totals,
+				  char *buf, size_t len);
+
+/**
+ * @brief Key @p key's text of an entry as perf's hierarchy prints it: the key's own
+ *        format at the column's width (sort_list__key_width()), left-trimmed (padding
+ *        at the end is kept: comm and dso pad themselves, symbol does not).
+ * @param buf, len  receive the text (cut to len - 1 bytes, always terminated)
+ * @return the length written.
+ */
+size_t sort_list__snprintf_key(const struct sort_list *l, const struct sort_widths *w,
+			       size_t key, const struct hist_entry *e, char *buf, size_t len);
+
+/**
+ * @brief The value columns' headers (@p dots false: right-aligned names separated by
+ *        two spaces) or their dots line part (@p dots true: dots, ".." between).
+ */
+void sort_list__fprintf_value_headers(const struct sort_list *l,
+				      const struct sort_widths *w, bool dots, FILE *out);
+
+/**
+ * @brief Whether a -s list names a value column (overhead, overhead_sys, ..., sample,
+ *        period): perf's hierarchy places those in ways dirreport does not follow.
+ * @param order  a -s argument ("+KEYS" too); NULL: none
+ * @return true also when memory runs out (the caller then refuses the option).
+ */
+bool sort_order__has_value_key(const char *order);
 
 #endif

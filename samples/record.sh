@@ -51,6 +51,11 @@ fi
 rec system-g.data -a -g -F 200 -- sh -c "$work"
 # --threads=core -z -g: compressed directory with callchains, one stream per core
 rec threads-core-zg.data --threads=core -z -g -e cpu-clock -F 1000 -- sh -c "$work"
+# the other --threads specs: one stream per package, per NUMA node, and a user spec
+# (cpu mask/affinity mask of each stream)
+rec threads-package.data --threads=package -e cpu-clock -F 1000 -- sh -c "$work"
+rec threads-numa.data --threads=numa -e cpu-clock -F 1000 -- sh -c "$work"
+rec threads-user.data --threads=0/0:1/1 -e cpu-clock -F 1000 -- sh -c "$work"
 # two events
 rec two-events.data -e cpu-clock,task-clock -F 1000 -- sh -c "$work"
 # event groups (GROUP_DESC; perf report's group view): two timers sampling alike
@@ -70,6 +75,11 @@ if want group-pipe.data; then
 	perf record -q --no-buildid-cache -e '{cpu-clock,page-faults}' -F 1000 -o - \
 		-- sh -c "$work" >samples/group-pipe.data 2>/dev/null
 fi
+# page faults with -d --phys-data --data-page-size: non-zero data addresses (the
+# faulting address), their physical addresses and page sizes (--mem-mode's keys)
+rec mem-pf.data -d --phys-data --data-page-size -e page-faults -c 20 -- sh -c "$work"
+# ... with callchains (--mem-mode's entries have call graphs, no children view)
+rec mem-pf-g.data -g -d -e page-faults -c 50 -- sh -c "$work"
 # -T --sample-cpu -d: time stamps, cpus, data addresses
 rec tcd.data -T --sample-cpu -d -e cpu-clock -F 1000 -- sh -c "$work"
 # tracepoints only (perf's default sort is then the trace output, from TRACING_DATA):

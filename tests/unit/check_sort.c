@@ -234,6 +234,55 @@ START_TEST(test_sort_cgroup_keys)
 }
 END_TEST
 
+/* --mem-mode's keys (headers from perf 6.1's reports of samples/tcd.data, e.g. the
+ * golden case tcd-mem-sort-snoop), the overhead rule for value keys (golden
+ * plain-sort-overhead-sys-sym) and the IPC column of "symbol" (tcd-sort-symbol-ipc) */
+START_TEST(test_sort_mem_keys)
+{
+	struct sort_opts o = { .sort_order = "mem", .mem_mode = true };
+	char *h;
+
+	/* only with --mem-mode; dcacheline and symbol_iaddr are not implemented */
+	o.mem_mode = false;
+	ck_assert_int_eq(setup_err(&o), -EINVAL);
+	o.sort_order = "snoop";
+	ck_assert_int_eq(setup_err(&o), -EINVAL);
+	o.mem_mode = true;
+	ck_assert_int_eq(setup_err(&o), 0);
+	o.sort_order = "dcacheline";
+	ck_assert_int_eq(setup_err(&o), -ENOTSUP);
+	o.sort_order = "symbol_iaddr";
+	ck_assert_int_eq(setup_err(&o), -ENOTSUP);
+	/* fixed widths, padded by the columns after them */
+	o.sort_order = "mem,snoop,tlb,locked,blocked,phys_daddr,data_page_size";
+	h = header_of(&o);
+	ck_assert_str_eq(h, "# Overhead  Memory access             Snoop         TLB access      "
+			    "        Locked  Blocked     Data Physical Address   Data Page Size");
+	free(h);
+	/* the memory default order; local_p_stage_cyc dropped as on x86 */
+	o.sort_order = NULL;
+	h = header_of(&o);
+	ck_assert_ptr_nonnull(strstr(h, "Local Weight  Memory access"));
+	ck_assert_ptr_nonnull(strstr(h, "Locked  Blocked     Local INSTR Latency"));
+	ck_assert_ptr_null(strstr(h, "Pipeline"));
+	free(h);
+	/* a list containing "overhead" gets no overhead key */
+	o = (struct sort_opts){ .sort_order = "overhead_sys,sym" };
+	h = header_of(&o);
+	ck_assert_str_eq(h, "# Overhead       sys  Symbol");
+	free(h);
+	/* "symbol" in -s: perf's IPC column */
+	o.sort_order = "dso,symbol,comm";
+	h = header_of(&o);
+	ck_assert_str_eq(h, "# Overhead  Shared Object  Symbol  Command  IPC   [IPC Coverage]");
+	free(h);
+	o.sort_order = "dso,sym,comm";
+	h = header_of(&o);
+	ck_assert_str_eq(h, "# Overhead  Shared Object  Symbol  Command");
+	free(h);
+}
+END_TEST
+
 Suite *sort_suite(void)
 {
 	Suite *s = suite_create("sort");
@@ -245,6 +294,7 @@ Suite *sort_suite(void)
 	tcase_add_test(tc, test_sort_parent);
 	tcase_add_test(tc, test_sort_weight_keys);
 	tcase_add_test(tc, test_sort_cgroup_keys);
+	tcase_add_test(tc, test_sort_mem_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }
