@@ -3,14 +3,13 @@
  * compressed data) into other formats; today perf 6.1's SQLite export.
  * A thin front end: parse options, run the mode, print the one-line diagnostic.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>	/* strtoul */
 #include <unistd.h>	/* isatty */
 
 #include "convert/cmd.h"
 #include "format/diag.h"
+#include "report/cli.h"
 #include "banned.h"
 
 /* The SYNOPSIS and OPTIONS of docs/dirconvert.1.md. */
@@ -46,17 +45,14 @@ static const struct option long_opts[] = {
 
 static int bad_usage(const char *msg)
 {
-	if (msg)
-		fprintf(stderr, "dirconvert: %s\n", msg);
-	fputs(usage_text, stderr);
-	return 2;
+	return cli__bad_usage("dirconvert", usage_text, msg);
 }
 
 int main(int argc, char **argv)
 {
 	struct convert_opts o = { .progress = isatty(2) };
 	struct diag d = { .offset = DIAG_NO_OFFSET };
-	char line[1024], *end;
+	char line[1024];
 	int c;
 
 	while ((c = getopt_long(argc, argv, "i:fj:h", long_opts, NULL)) != -1) {
@@ -69,9 +65,7 @@ int main(int argc, char **argv)
 		case OPT_KALLSYMS: o.kallsyms = optarg; break;
 		case OPT_NO_PROGRESS: o.progress = false; break;
 		case 'j':
-			errno = 0;
-			o.jobs = (unsigned)strtoul(optarg, &end, 10);
-			if (errno || *end || o.jobs == 0 || o.jobs > 1024)
+			if (cli__parse_jobs(optarg, &o.jobs))
 				return bad_usage("-j takes a number from 1 to 1024");
 			break;
 		case 'h':

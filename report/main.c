@@ -19,6 +19,7 @@
 #include "report/machine.h"
 #include "report/sort.h"
 #include "report/time-range.h"
+#include "report/cli.h"
 #include "banned.h"
 
 /* The SYNOPSIS of docs/dirreport.1.md, then the options (tests compare the two). */
@@ -253,10 +254,7 @@ static void optional_call_graph_arg(int argc, char **argv)
 
 static int bad_usage(const char *msg)
 {
-	if (msg)
-		fprintf(stderr, "dirreport: %s\n", msg);
-	fputs(usage_text, stderr);
-	return 2;
+	return cli__bad_usage("dirreport", usage_text, msg);
 }
 
 /* -s/-F/-w/-t: the keys must exist (a usage error otherwise, before any reading). */
@@ -488,9 +486,7 @@ int main(int argc, char **argv)
 				return bad_usage("--max-stack takes a number");
 			break;
 		case 'j':
-			errno = 0;
-			o.jobs = (unsigned)strtoul(optarg, &end, 10);
-			if (errno || *end || o.jobs == 0 || o.jobs > 1024)
+			if (cli__parse_jobs(optarg, &o.jobs))
 				return bad_usage("-j takes a number from 1 to 1024");
 			break;
 		case 'h':

@@ -1,0 +1,29 @@
+#ifndef DIRREPORT_REPORT_CLI_H
+#define DIRREPORT_REPORT_CLI_H
+/*
+ * cli - what the front ends (dirreport, dirconvert) parse and print alike.
+ *
+ * Thread safety: pure functions (cli__bad_usage writes to stderr).
+ */
+
+/**
+ * @brief Parse the argument of -j: a number of worker threads from 1 to 1024.
+ * @param arg   the option's argument (NUL-terminated)
+ * @param jobs  receives the number (untouched on error)
+ * @return 0, or -EINVAL when arg is not a decimal number in 1..1024.
+ * Format: none.
+ */
+int cli__parse_jobs(const char *arg, unsigned *jobs);
+
+/**
+ * @brief Report a usage error: "PROG: MSG" (when msg is not NULL), then the usage
+ *        text, on stderr.
+ * @param prog   program name ("dirreport")
+ * @param usage  the usage text, printed as it is
+ * @param msg    the problem, without newline; NULL prints the usage only
+ * @return 2, the exit status of a usage error.
+ * Format: none.
+ */
+int cli__bad_usage(const char *prog, const char *usage, const char *msg);
+
+#endif
