@@ -120,7 +120,9 @@ struct cc_node {
 /* One node of an entry's tree: one frame.  perf's nodes are runs of these (a run
  * ends where a chain ends or the tree branches). */
 struct et_node {
-	uint32_t frame, parent;
+	uint32_t key;			/* the frame's match id: what perf compares */
+	uint32_t frame, parent;		/* frame: the first item's, printed (perf
+					 * keeps the first chain's frame of a node) */
 	uint64_t ip;			/* the first sample's address here */
 	uint32_t kids, nr_kids;		/* children: kids[kids .. kids + nr_kids) */
 	uint64_t hit, count;		/* chains ending here: period, samples */
@@ -416,41 +418,46 @@ static uint64_t et_hash_id(const void *ctx, uint32_t id)
 {
 	const struct callchains *cc = ctx;
 
-	return et_hash(cc->et[id].parent, cc->et[id].frame);
+	return et_hash(cc->et[id].parent, cc->et[id].key);
 }
 
-/* The child of et node `parent` for `frame`, created if needed; UINT32_MAX on ENOMEM. */
-static uint32_t et_findnew(struct callchains *cc, uint32_t parent, uint32_t frame)
+/* The child of et node `parent` for match id `key`, created with `frame` if needed;
+ * UINT32_MAX on ENOMEM. */
+static uint32_t et_findnew(struct callchains *cc, uint32_t parent, uint32_t key,
+			   uint32_t frame)
 {
 	uint32_t i;
 
 	if ((cc->nr_et + 1) * 2 > cc->ethash_cap &&
 	    rehash(&cc->ethash, &cc->ethash_cap, cc->ethash_cap * 2, 0, et_hash_id, cc))
 		return UINT32_MAX;
-	i = (uint32_t)et_hash(parent, frame) & (cc->ethash_cap - 1);
+	i = (uint32_t)et_hash(parent, key) & (cc->ethash_cap - 1);
 	while (cc->ethash[i]) {
 		const struct et_node *n = &cc->et[cc->ethash[i]];
 
-		if (n->parent == parent && n->frame == frame)
+		if (n->parent == parent && n->key == key)
 			return cc->ethash[i];
 		i = (i + 1) & (cc->ethash_cap - 1);
 	}
 	if (grow((void **)&cc->et, &cc->cap_et, cc->nr_et + 1, sizeof(*cc->et)))
 		return UINT32_MAX;
 	cc->et[cc->nr_et] = (struct et_node){
-		.frame = frame, .parent = parent, .ip = cc->frames[frame].ip,
+		.key = key, .frame = frame, .parent = parent,
+		.ip = cc->frames[frame].ip,
 	};
 	cc->ethash[i] = cc->nr_et;
 	return cc->nr_et++;
 }
 
-/* The tree node of chain node v under `parent`; a new one takes v's address in the
- * item's first sample. */
+/* The tree node of chain node v under `parent`; a new one takes v's frame (with the
+ * srcline key, frames of one text merge: the node shows the first item's function,
+ * as perf's node keeps the first chain's entry) and v's address in the item's first
+ * sample. */
 static uint32_t et_place(struct callchains *cc, uint32_t parent, uint32_t v,
 			 const uint64_t *ips)
 {
-	uint32_t before = cc->nr_et,
-		 n = et_findnew(cc, parent, cc->match[cc->nodes[v].frame]);
+	uint32_t frame = cc->nodes[v].frame, before = cc->nr_et,
+		 n = et_findnew(cc, parent, cc->match[frame], frame);
 
 	if (n != UINT32_MAX && n >= before && ips)
 		cc->et[n].ip = ips[cc->nodes[v].depth - 1];
@@ -463,7 +470,9 @@ static int et_reset(struct callchains *cc)
 
 	if (grow((void **)&cc->et, &cc->cap_et, 1, sizeof(*cc->et)))
 		return -ENOMEM;
-	cc->et[0] = (struct et_node){ .frame = UINT32_MAX, .parent = UINT32_MAX };
+	cc->et[0] = (struct et_node){
+		.key = UINT32_MAX, .frame = UINT32_MAX, .parent = UINT32_MAX,
+	};
 	cc->nr_et = 1;
 	if (cc->ethash_cap != cap) {
 		free(cc->ethash);

@@ -15,7 +15,11 @@
  * Printing.  perf keeps one radix tree of chains per histogram entry and appends
  * every sample to it (in children mode: the chain's suffix to every entry on it).
  * The tree's final shape does not depend on the order chains arrive in: a node ends
- * where chains branch or where a sample's chain ends.  callchains__fprintf() builds
+ * where chains branch or where a sample's chain ends.  Its text does with the srcline
+ * key: perf merges frames of different functions that have one srcline text (e.g.
+ * unlink() and execve(), both at syscall-template.S:120), and the node keeps the
+ * frame of the entry's first chain there (not the recording's first frame with that
+ * text).  callchains__fprintf() builds
  * that tree for one entry from (chain, first frame, period, samples) items, sorts and
  * prunes it as perf does, and prints it.
  *
@@ -153,7 +157,8 @@ const struct cc_frame *callchains__frame(const struct callchains *cc, uint32_t i
 /**
  * One chain of a histogram entry: frames [skip, depth) of chain @c leaf.  Items must
  * be given in the order of their first samples: perf orders siblings of equal weight
- * partly by the address the first sample had in the frame (ips).
+ * partly by the address the first sample had in the frame (ips), and a node merged by
+ * srcline text shows the function of the first item there.
  */
 struct callchain_item {
 	uint32_t leaf;		/* chain node */

@@ -260,6 +260,58 @@ START_TEST(test_callchain_sibling_order)
 }
 END_TEST
 
+/*
+ * The srcline key: frames of different functions with one srcline text merge (perf's
+ * match_chain_strings()), and the merged node shows the function of the entry's first
+ * chain there, not the first one the recording had (samples/srcline-g.data: unlink()
+ * and execve() share syscall-template.S:120).
+ */
+START_TEST(test_callchain_srcline_merge)
+{
+	struct callchains *cc;
+	static const char text[] = "syscall-template.S:120";
+	struct symbol execve = { .start = 0x100, .end = 0x120, .name = "execve" };
+	struct symbol unlink = { .start = 0x200, .end = 0x220, .name = "unlink" };
+	struct cc_frame fe = { .sym = &execve, .ip = 0x110, .srcline = text };
+	struct cc_frame fu = { .sym = &unlink, .ip = 0x210, .srcline = text };
+	struct cc_frame fa = { .ip = 0xa }, fb = { .ip = 0xb };
+	static const uint64_t ie[] = { 0x110, 0xa }, iu[] = { 0x210, 0xb };
+	struct callchain_item items[2];
+	uint32_t ne, nu;
+	char *s;
+
+	ck_assert_int_eq(callchains__new(&cc, CALLCHAIN_KEY_SRCLINE), 0);
+	/* execve's chain is stored first */
+	ck_assert_int_eq(callchains__append(cc, CALLCHAIN_ROOT, &fe, &ne), 0);
+	ck_assert_int_eq(callchains__append(cc, ne, &fa, &ne), 0);
+	ck_assert_int_eq(callchains__append(cc, CALLCHAIN_ROOT, &fu, &nu), 0);
+	ck_assert_int_eq(callchains__append(cc, nu, &fb, &nu), 0);
+	items[0] = (struct callchain_item){ nu, 0, iu, 1, 1 };
+	items[1] = (struct callchain_item){ ne, 0, ie, 1, 1 };
+
+	/* an entry with unlink's chain only */
+	s = print_items(cc, items, 1, "folded,srcline", 1, 1, 0);
+	ck_assert_str_eq(s, "100.00% unlink syscall-template.S:120;0xb\n");
+	free(s);
+
+	/* both chains, unlink's first: one node, named after unlink */
+	s = print_items(cc, items, 2, "folded,srcline", 2, 2, 0);
+	ck_assert_str_eq(s,
+		"50.00% unlink syscall-template.S:120;0xb\n"
+		"50.00% unlink syscall-template.S:120;0xa\n");
+	free(s);
+
+	/* execve's first: named after execve */
+	items[0] = (struct callchain_item){ ne, 0, ie, 1, 1 };
+	items[1] = (struct callchain_item){ nu, 0, iu, 1, 1 };
+	s = print_items(cc, items, 2, "folded,srcline", 2, 2, 0);
+	ck_assert_ptr_nonnull(strstr(s, "50.00% execve syscall-template.S:120;0xa\n"));
+	ck_assert_ptr_null(strstr(s, "unlink"));
+	free(s);
+	callchains__delete(cc);
+}
+END_TEST
+
 /* ---- rbtree --------------------------------------------------------------------- */
 
 static int black_height(const struct rbtree *t, uint32_t x)
@@ -389,6 +441,7 @@ Suite *callchain_suite(void)
 	tcase_add_test(tc, test_callchain_store);
 	tcase_add_test(tc, test_callchain_graph);
 	tcase_add_test(tc, test_callchain_sibling_order);
+	tcase_add_test(tc, test_callchain_srcline_merge);
 	tcase_add_test(tc, test_rbtree_insert);
 	tcase_add_test(tc, test_hist_children);
 	suite_add_tcase(s, tc);
