@@ -474,6 +474,12 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	/* perf's first check, before the sample's thread exists */
 	if (time_ranges__skip(rp->time, s.time))
 		return 0;
+	/* the transaction key prints only the word 0 as perf does (sort.h) */
+	if ((rp->sl.need & SORT_NEED_TXN) && s.transaction)
+		return diag__set(&rp->trace_diag, rp->opts->input ? rp->opts->input :
+				 "perf.data", ref->offset, -DIAG_BAD_SAMPLE,
+				 "transaction flags %#" PRIx64 ": only 0 is implemented "
+				 "for the transaction key", s.transaction);
 	t = machine__findnew_thread(rp->machine, (int32_t)s.pid, (int32_t)s.tid);
 	if (!t)
 		return -ENOMEM;
@@ -508,6 +514,15 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 		p->mem.page_size = s.data_page_size;
 		machine__resolve_map(rp->machine, t, s.misc & MISC_CPUMODE_MASK, s.addr,
 				     &p->dal);
+		p->mem.al_addr = p->dal.addr;
+		if (p->dal.map) {	/* the dcacheline key */
+			p->mem.map_maj = p->dal.map->maj;
+			p->mem.map_min = p->dal.map->min;
+			p->mem.map_ino = p->dal.map->ino;
+			p->mem.map_ino_generation = p->dal.map->ino_generation;
+			p->mem.map_prot = p->dal.map->prot;
+			p->mem.map_flags = p->dal.map->flags;
+		}
 		p->dal.map = NULL;
 	}
 	/* perf drops samples of other cpus after resolving them */
@@ -908,6 +923,7 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 		.cgroup_path = cgroup_path,
 		.cgroup_ctx = rp,
 		.hierarchy = o->hierarchy,
+		.group_sort_idx = o->group_sort_idx,
 		.mem_sort_order = rp->mem_order,
 	};
 	struct callchain_param cc = o->cc;

@@ -65,6 +65,8 @@ struct report_opts {
 				 * neither (report/group.h) */
 	bool hierarchy;		/* --hierarchy: entries nested by sort key
 				 * (report/hierarchy.h); children off */
+	int group_sort_idx;	/* --group-sort-idx N: the group view's entries in
+				 * the order of event N's values (0: perf's order) */
 };
 
 /** perf's default parent regex (its default_parent_pattern), for `-s parent`. */

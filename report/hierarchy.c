@@ -186,7 +186,7 @@ static size_t sort_siblings(struct printer *pr, size_t k, uint32_t root, uint32_
 {
 	struct rbtree *in = &pr->lv.t[k], *t = &pr->tree;
 	struct node *v = pr->lv.v[k];
-	struct sort_ctx ctx = { 0 };
+	struct sort_ctx ctx = { .group_sort_idx = pr->p->group_sort_idx };
 	size_t n;
 
 	in->root = root;

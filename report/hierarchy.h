@@ -55,6 +55,8 @@ struct hierarchy_print {
 					 * none) and a node shows each member's sums */
 	const uint64_t *member_totals;	/* nr_members - 1 percent bases (relative:
 					 * each member's shown nodes' sum instead) */
+	int group_sort_idx;		/* the group view: --group-sort-idx (struct
+					 * sort_ctx), siblings' order */
 	float percent_limit;		/* nodes under it (percent, the leader's
 					 * value) are not printed */
 	int quiet;			/* -q: no column header lines */

@@ -1073,6 +1073,7 @@ static int hists__fprintf_group_hierarchy(const struct hists *h, const struct bu
 	struct hierarchy_print hp = { .sl = h->sl, .total = totals[0],
 				      .relative = o->filter_relative,
 				      .nr_members = (uint32_t)nr, .member_totals = totals + 1,
+				      .group_sort_idx = o->group_sort_idx,
 				      .percent_limit = o->percent_limit, .quiet = o->quiet,
 				      .event_header = hierarchy_header,
 				      .graph = hierarchy_graph, .ctx = &hh };
@@ -1341,6 +1342,7 @@ int hists__fprintf_group(struct hists *const *hs, size_t nr,
 	struct sort_ctx ctx = {
 		.depth_ties = graphs,
 		.caller_first = graphs && o->cc->order == CALLCHAIN_CALLER,
+		.group_sort_idx = o->group_sort_idx,
 	};
 	const struct hist_entry **pp = NULL;
 	struct callchain_item *items = NULL;

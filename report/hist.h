@@ -115,6 +115,8 @@ struct hists_print_opts {
 	bool hierarchy;			/* --hierarchy: entries nested by sort key
 					 * (report/hierarchy.h), call graphs under
 					 * the last level */
+	int group_sort_idx;		/* --group-sort-idx: the group view's order
+					 * (struct sort_ctx); 0: perf's default */
 };
 
 /**

@@ -450,6 +450,16 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 		nm.pgoff = nm.start;		/* map_ip(ip) = ip */
 	else if (flags & DSO_MMAP_VDSO)
 		nm.pgoff = 0;
+	if (ref->type == REC_MMAP2) {
+		if (!(misc & MISC_EXACT_IP)) {	/* the bit says: build-id, no ids */
+			nm.maj = bytes__u32(b + 40);
+			nm.min = bytes__u32(b + 44);
+			nm.ino = bytes__u64(b + 48);
+			nm.ino_generation = bytes__u64(b + 56);
+		}
+		nm.prot = bytes__u32(b + 64);
+		nm.flags = bytes__u32(b + 68);
+	}
 	if (ref->type == REC_MMAP2 && (misc & MISC_EXACT_IP) && ref->size >= 64) {
 		uint8_t bid_size = b[40];
 		dso__set_build_id(nm.dso, b + 44, bid_size <= 20 ? bid_size : 20);

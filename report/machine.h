@@ -28,6 +28,11 @@ struct map {
 	struct dso *dso;	/* borrowed from the machine's dsos */
 	bool kernel_fixup;	/* kernel map: move to the span of its symbols when the
 				 * first sample lands in it (perf's map__fixup_start/end) */
+	/* an MMAP2 record's file identity and protection (0 for MMAP records, kernel
+	 * maps and MMAP2 records carrying a build-id instead): the dcacheline key */
+	uint32_t maj, min;	/* device numbers */
+	uint64_t ino, ino_generation;
+	uint32_t prot, flags;	/* PROT_*, MAP_* of mmap(2) */
 };
 
 struct maps {

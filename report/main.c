@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>	/* INT_MIN, INT_MAX */
 #include <regex.h>	/* regcomp, regfree */
 #include <stdio.h>
 #include <stdlib.h>	/* strtof, strtol, strtoul */
@@ -19,6 +20,7 @@
 #include "report/machine.h"
 #include "report/sort.h"
 #include "report/time-range.h"
+#include "report/trace-sort.h"
 #include "report/cli.h"
 #include "banned.h"
 
@@ -33,7 +35,7 @@ static const char usage_text[] =
 	"                 [-C CPUS] [-U] [--time RANGES] [-T] [-p REGEX] [-x]\n"
 	"                 [--ns] [--demangle | --no-demangle] [-f] [-q] [-v]\n"
 	"                 [--symfs DIR] [--skip-empty | --no-skip-empty] [--raw-trace]\n"
-	"                 [--group | --no-group] [--hierarchy]\n"
+	"                 [--group | --no-group] [--group-sort-idx N] [--hierarchy]\n"
 	"                 [--mem-mode]\n"
 	"       dirreport -D [-i PATH] [-j N] [--no-skip-empty]\n"
 	"       dirreport --stats [-i PATH] [-j N] [--no-skip-empty]\n"
@@ -72,14 +74,17 @@ static const char usage_text[] =
 	"                           srcfile, local_weight, weight, local_ins_lat,\n"
 	"                           ins_lat, local_p_stage_cyc, p_stage_cyc, cgroup,\n"
 	"                           cgroup_id, code_page_size, time, addr, dso_size,\n"
-	"                           symbol_size, trace; +KEYS adds to the default\n"
+	"                           symbol_size, trace, transaction; +KEYS adds to\n"
+	"                           the default\n"
 	"                           (trace for a file of tracepoint events only);\n"
 	"                           with --mem-mode also mem, snoop, tlb, locked,\n"
 	"                           blocked, symbol_daddr, dso_daddr, phys_daddr,\n"
-	"                           data_page_size\n"
-	"    -F, --fields FIELDS    output columns, in order (same names; +FIELDS adds)\n"
+	"                           data_page_size, dcacheline, symbol_iaddr\n"
+	"    -F, --fields FIELDS    output columns, in order (same names; +FIELDS adds;\n"
+	"                           also ipc_null)\n"
 	"        --raw-trace        the trace key prints the fields of tracepoint\n"
-	"                           events, not their print format (needs -s KEYS)\n"
+	"                           events, not their print format (a file of\n"
+	"                           tracepoint events only: needs -s KEYS)\n"
 	"        --mem-mode         memory accesses: entries weighted by the samples'\n"
 	"                           weight (1 for 0), perf's memory sort order, the\n"
 	"                           memory keys (needs perf record -d)\n"
@@ -117,6 +122,9 @@ static const char usage_text[] =
 	"                           default for recordings with groups; without groups:\n"
 	"                           all events as one group)\n"
 	"        --no-group         every event on its own\n"
+	"        --group-sort-idx N the group view sorted by the values of event N of\n"
+	"                           the group (0: the leader's, ties by the members';\n"
+	"                           out of range: the leader's alone)\n"
 	"        --hierarchy        entries nested by sort key, one level per key\n"
 	"                           (no children view; not with -F, -t, -w or -x)\n"
 	"    -h, --help             this text\n";
@@ -455,8 +463,17 @@ int main(int argc, char **argv)
 		case OPT_RAW_TRACE: o.raw_trace = true; break;
 		case OPT_GROUP: o.group = 1; break;
 		case OPT_NO_GROUP: o.group = -1; break;
-		case OPT_GROUP_SORT_IDX:
-			return bad_usage("--group-sort-idx is not implemented");
+		case OPT_GROUP_SORT_IDX: {
+			char *e;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &e, 10);
+			if (e == optarg || *e || errno || v < INT_MIN || v > INT_MAX)
+				return bad_usage("--group-sort-idx takes a number");
+			o.group_sort_idx = (int)v;
+			break;
+		}
 		case OPT_MEM_MODE: o.mem_mode = true; break;
 		case OPT_HIERARCHY: o.hierarchy = true; break;
 		case OPT_STATS: stats = true; break;
@@ -519,11 +536,6 @@ int main(int argc, char **argv)
 	err = check_sort_options(&o);
 	if (err)
 		return err;
-	/* perf's default sort with --raw-trace on tracepoints is trace_fields (a column
-	 * per field), which dirreport does not have */
-	if (o.raw_trace && (!o.sort || o.sort[0] == '+'))
-		return bad_usage("--raw-trace needs -s KEYS (perf's trace_fields columns "
-				 "are not implemented)");
 	if (stats && dump)
 		return bad_usage("--stats and -D cannot be combined");
 	/* perf prints no counts when these leave no sample; dirreport does not
@@ -537,6 +549,26 @@ int main(int argc, char **argv)
 	so.path = o.input;
 	so.jobs = o.jobs;
 	err = session__open(&s, &so, &d);
+	/* perf's default sort with --raw-trace is trace_fields (a column per field)
+	 * where its default is trace (a file of tracepoint events only), which
+	 * dirreport does not have; elsewhere (a pipe, other events) it is perf's
+	 * usual default */
+	if (!err && o.raw_trace && (!o.sort || o.sort[0] == '+') &&
+	    trace_sort__default_is_trace(session__evlist(s), session__is_pipe(s))) {
+		session__close(s);
+		return bad_usage("--raw-trace on a file of tracepoint events needs -s KEYS "
+				 "(perf's trace_fields columns are not implemented)");
+	}
+	/* perf refuses --group-sort-idx N (N != 0) on a recording without event groups
+	 * (GROUP_DESC, or --group/--no-group over several events; a pipe has none when
+	 * perf checks), whatever the mode, printing the option's usage (its exit status
+	 * 234 is -EINVAL's low byte; dirreport's usage errors exit with 2) */
+	if (!err && o.group_sort_idx &&
+	    (session__is_pipe(s) ||
+	     (!session__features(s)->nr_groups && !(o.group && session__evlist(s)->nr > 1)))) {
+		session__close(s);
+		return bad_usage("--group-sort-idx: the recording has no event groups");
+	}
 	if (!err && (mode->flags & MODE_NEED_MACHINE))
 		err = setup_machine(s, &o, &m);
 	if (!err && ((mode->flags & MODE_NEED_RECORDS) || session__is_pipe(s)))

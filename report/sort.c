@@ -22,7 +22,8 @@ enum histc {
 	HISTC_CGROUP_ID, HISTC_CGROUP, HISTC_CODE_PAGE_SIZE, HISTC_TRACE,
 	HISTC_MEM_DADDR_SYMBOL, HISTC_MEM_DADDR_DSO, HISTC_MEM_LVL, HISTC_MEM_SNOOP,
 	HISTC_MEM_TLB, HISTC_MEM_LOCKED, HISTC_MEM_BLOCKED, HISTC_MEM_PHYS_DADDR,
-	HISTC_MEM_DATA_PAGE_SIZE, HISTC_NONE,
+	HISTC_MEM_DATA_PAGE_SIZE, HISTC_TRANSACTION, HISTC_MEM_DCACHELINE,
+	HISTC_MEM_IADDR_SYMBOL, HISTC_NONE,
 };
 
 /* perf prints unresolved addresses with the width of a long in hex. */
@@ -56,6 +57,8 @@ struct sort_dim {
 	bool no_sort_key;		/* perf 6.1 on x86 drops it from -s silently
 					 * (an arch-specific key); -F shows it */
 	bool mem;			/* a memory key: only with --mem-mode */
+	bool field_only;		/* perf 6.1 refuses it in -s (usage, no
+					 * message: ipc_null); -F shows it */
 };
 
 /* ---- helpers -------------------------------------------------------------------- */
@@ -697,6 +700,156 @@ static size_t p_ipc(const struct hist_entry *e, char *buf, size_t len, size_t wi
 	return put(buf, len, "%-*s", (int)width, "-      -");
 }
 
+/* --mem-mode dcacheline: the data address's 64-byte cache line within its map
+ * (observed with perf 6.1): entries of a higher cpumode first; then without a map
+ * before with one; then by the map's device numbers, inode and inode generation
+ * (larger first); user maps that are private with all four 0 (anonymous) by pid
+ * (larger first); then by the map-relative address's line (larger first). */
+static bool dcl_anon(const struct hist_entry *e)
+{
+	return e->cpumode != 1 /* MISC_KERNEL */ && !(e->mem.map_flags & 1 /* MAP_SHARED */) &&
+	       !e->mem.map_maj && !e->mem.map_min && !e->mem.map_ino &&
+	       !e->mem.map_ino_generation;
+}
+
+static int c_dcacheline_desc(const struct hist_entry *a, const struct hist_entry *b)
+{
+	int c;
+
+	if (a->cpumode != b->cpumode)
+		return a->cpumode > b->cpumode ? -1 : 1;
+	if (!a->mem.dso && !b->mem.dso)
+		goto line;
+	if (!a->mem.dso || !b->mem.dso)
+		return !a->mem.dso ? -1 : 1;
+	if ((c = -cmp_i64(a->mem.map_maj, b->mem.map_maj)) ||
+	    (c = -cmp_i64(a->mem.map_min, b->mem.map_min)) ||
+	    (c = a->mem.map_ino != b->mem.map_ino ? (a->mem.map_ino > b->mem.map_ino ? -1 : 1)
+						 : 0) ||
+	    (c = a->mem.map_ino_generation != b->mem.map_ino_generation
+		 ? (a->mem.map_ino_generation > b->mem.map_ino_generation ? -1 : 1) : 0))
+		return c;
+	if (dcl_anon(a)) {
+		int32_t pa = a->thread ? a->thread->pid : -1, pb = b->thread ? b->thread->pid : -1;
+
+		if (pa != pb)
+			return pa > pb ? -1 : 1;
+	}
+line:
+	if ((a->mem.al_addr & ~63ULL) != (b->mem.al_addr & ~63ULL))
+		return (a->mem.al_addr & ~63ULL) > (b->mem.al_addr & ~63ULL) ? -1 : 1;
+	return 0;
+}
+
+/* ... in the framework's sense (< 0: a first in the trees; the output puts the
+ * larger first among equal values) */
+static int c_dcacheline(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return -c_dcacheline_desc(a, b);
+}
+
+/* "[s]" for a shared, non-executable file mapping of user space, "[X]" without a
+ * map, else the entry's level; then the line as the data symbol prints an address
+ * (a data object: NAME+0xOFFSET, the offset of the map-relative line from the
+ * object's virtual address, as perf computes it) */
+static size_t p_dcacheline_any(const struct hist_entry *e, char *buf, size_t len,
+			       size_t width, bool verbose)
+{
+	uint64_t cl = e->mem.al_addr & ~63ULL;
+	char level = e->level;
+	size_t n = 0;
+
+	if (!e->mem.dso)
+		level = 'X';
+	else if (e->cpumode != 1 && !(e->mem.map_prot & 4 /* PROT_EXEC */) &&
+		 (e->mem.map_flags & 1) && (e->mem.map_maj || e->mem.map_min ||
+					    e->mem.map_ino || e->mem.map_ino_generation))
+		level = 's';
+	if (verbose)	/* -v: the line and the dso's symtab origin first */
+		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, cl,
+			e->mem.dso ? e->mem.dso->origin_letter : '!');
+	n += put(buf + n, len - n, "[%c] ", level);
+	if (e->mem.sym && e->mem.dso) {
+		if (e->mem.sym->type == 1 /* STT_OBJECT */)
+			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(e->mem.sym),
+				       cl - e->mem.sym_unmapped_start);
+		return n + put(buf + n, len - n, "%.*s", (int)width - (int)n,
+			       symbol__name(e->mem.sym));
+	}
+	if (!cl)
+		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
+	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, cl);
+}
+
+static size_t p_dcacheline(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_dcacheline_any(e, buf, len, width, false);
+}
+
+static size_t p_dcacheline_verbose(const struct hist_entry *e, char *buf, size_t len,
+				   size_t width)
+{
+	return p_dcacheline_any(e, buf, len, width, true);
+}
+
+/* --mem-mode symbol_iaddr (`Code Symbol`): the sample's address, compared as a
+ * virtual address, printed as symbol_daddr prints a data address */
+static int c_iaddr(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_diff(unmap_ip(a, a->ip), unmap_ip(b, b->ip));
+}
+
+static size_t p_iaddr_any(const struct hist_entry *e, char *buf, size_t len,
+			  size_t width, bool verbose)
+{
+	uint64_t addr = unmap_ip(e, e->ip);
+	size_t n = 0;
+
+	if (verbose)	/* -v: the address and the dso's symtab origin first */
+		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, addr,
+			e->dso ? e->dso->origin_letter : '!');
+	n += put(buf + n, len - n, "[%c] ", e->level);
+
+	if (e->sym && e->dso) {
+		if (e->sym->type == 1 /* STT_OBJECT */)
+			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(e->sym),
+				       addr - e->sym_unmapped_start);
+		return n + put(buf + n, len - n, "%.*s", (int)width - (int)n,
+			       symbol__name(e->sym));
+	}
+	if (!addr)
+		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
+	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, addr);
+}
+
+static size_t p_iaddr(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_iaddr_any(e, buf, len, width, false);
+}
+
+static size_t p_iaddr_verbose(const struct hist_entry *e, char *buf, size_t len,
+			      size_t width)
+{
+	return p_iaddr_any(e, buf, len, width, true);
+}
+
+/* perf's transaction key: the sample's TRANSACTION word.  Only 0 is printed (blank,
+ * observed); report/cmd-report.c refuses samples with other values (TSX aborts
+ * cannot be recorded here, so perf's texts for them were not observed). */
+static int c_transaction(const struct hist_entry *a, const struct hist_entry *b)
+{
+	(void)a;
+	(void)b;
+	return 0;
+}
+
+static size_t p_transaction(const struct hist_entry *e, char *buf, size_t len,
+			    size_t width)
+{
+	(void)e;
+	return put(buf, len, "%-*s", (int)width, "");
+}
+
 /* ---- the table (perf 6.1's order: a key matches the first name it prefixes) ----- */
 
 #define SE(n, h, hc, c, s, p, nd) \
@@ -751,7 +904,8 @@ static const struct sort_dim se_dims[] = {
 	   SORT_NEED_WEIGHT),
 	SE("weight", "Weight", HISTC_GLOBAL_WEIGHT, c_weight, NULL, p_global_weight,
 	   SORT_NEED_WEIGHT),
-	SE_TODO("transaction"),
+	SE("transaction", "Transaction", HISTC_TRANSACTION, c_transaction, NULL,
+	   p_transaction, SORT_NEED_TXN),
 	SE("trace", "Trace output", HISTC_TRACE, c_trace, NULL, p_trace, SORT_NEED_TRACE),
 	SE("symbol_size", "Symbol size", HISTC_SYM_SIZE, c_sym_size, NULL, p_sym_size,
 	   SORT_NEED_SYM),
@@ -761,7 +915,9 @@ static const struct sort_dim se_dims[] = {
 	SE("cgroup", "Cgroup", HISTC_CGROUP, c_cgroup, NULL, p_cgroup, SORT_NEED_CGROUP),
 	SE("cgroup_id", "cgroup id (dev/inode)", HISTC_CGROUP_ID, c_cgroup_id, NULL,
 	   p_cgroup_id, SORT_NEED_CGROUP),
-	SE_TODO("ipc_null"),
+	{ .name = "ipc_null", .kind = DIM_SE, .header = "IPC   [IPC Coverage]",
+	  .histc = HISTC_IPC, .cmp = c_sym, .print = p_ipc, .need = SORT_NEED_SYM,
+	  .field_only = true },
 	SE("time", "Time", HISTC_TIME, c_time, NULL, p_time, SORT_NEED_TIME),
 	SE("code_page_size", "Code Page Size", HISTC_CODE_PAGE_SIZE, c_code_page_size, NULL,
 	   p_code_page_size, SORT_NEED_PAGE),
@@ -792,8 +948,12 @@ static const struct sort_dim mem_dims[] = {
 	MEM("tlb", "TLB access", HISTC_MEM_TLB, c_mem_tlb, p_mem_tlb),
 	MEM("mem", "Memory access", HISTC_MEM_LVL, c_mem_lvl, p_mem_lvl),
 	MEM("snoop", "Snoop", HISTC_MEM_SNOOP, c_mem_snoop, p_mem_snoop),
-	{ .name = "dcacheline", .kind = DIM_SE, .unsupported = true, .mem = true },
-	{ .name = "symbol_iaddr", .kind = DIM_SE, .unsupported = true, .mem = true },
+	{ .name = "dcacheline", .kind = DIM_SE, .header = "Data Cacheline",
+	  .histc = HISTC_MEM_DCACHELINE, .cmp = c_dcacheline, .print = p_dcacheline,
+	  .need = SORT_NEED_MEM | SORT_NEED_THREAD | SORT_NEED_DCACHELINE, .mem = true },
+	{ .name = "symbol_iaddr", .kind = DIM_SE, .header = "Code Symbol",
+	  .histc = HISTC_MEM_IADDR_SYMBOL, .cmp = c_iaddr, .print = p_iaddr,
+	  .need = SORT_NEED_MEM | SORT_NEED_MAP | SORT_NEED_IP, .mem = true },
 	MEM("phys_daddr", "Data Physical Address", HISTC_MEM_PHYS_DADDR, c_phys_daddr,
 	    p_phys_daddr),
 	MEM("data_page_size", "Data Page Size", HISTC_MEM_DATA_PAGE_SIZE, c_data_page_size,
@@ -896,6 +1056,9 @@ static int parse_keys(struct sort_list *l, const char *list, bool fields,
 			snprintf(err, errlen, "Unknown --%s key: `%s'",
 				 fields ? "fields" : "sort", tok);
 			ret = -EINVAL;
+		} else if (d->field_only && !fields) {
+			snprintf(err, errlen, "Invalid --sort key: `%s'", tok);
+			ret = -EINVAL;
 		} else if (d->unsupported) {
 			snprintf(err, errlen, "the %s key `%s' is not implemented",
 				 fields ? "--fields" : "--sort", d->name);
@@ -932,7 +1095,7 @@ static bool hash_safe(const struct sort_list *l)
 			continue;
 		if (d->cmp == c_sym)
 			sym = true;
-		else if (d->cmp == c_addr)
+		else if (d->cmp == c_addr || d->cmp == c_dcacheline || d->cmp == c_iaddr)
 			return false;
 	}
 	/* perf computes srcline texts as its tree searches compare them (their
@@ -1241,6 +1404,17 @@ static int value_cmp(const struct sort_list *l, const struct sort_ctx *c,
 
 	if (d->acc && !l->children)
 		return 0;
+	/* perf's --group-sort-idx: one event of the group decides, the rest does not
+	 * break its ties */
+	if (c->group_sort_idx && !d->acc && a->nr_pairs && b->nr_pairs) {
+		int k = c->group_sort_idx;
+
+		if (k > 0 && (uint32_t)k <= a->nr_pairs && (uint32_t)k <= b->nr_pairs) {
+			va = a->pairs[k - 1] ? d->value(a->pairs[k - 1]) : 0;
+			vb = b->pairs[k - 1] ? d->value(b->pairs[k - 1]) : 0;
+		}
+		return va == vb ? 0 : va > vb ? 1 : -1;
+	}
 	if (va != vb)
 		return va > vb ? 1 : -1;
 	/* perf's __hpp__sort in the group view: the members' values next (not for
@@ -1313,6 +1487,7 @@ void sort_widths__init(struct sort_widths *w, const struct sort_list *l)
 	col_len(w, HISTC_MEM_BLOCKED, 10);
 	col_len(w, HISTC_MEM_PHYS_DADDR, UNRESOLVED_WIDTH + 4 + 2);
 	col_len(w, HISTC_MEM_DATA_PAGE_SIZE, UNRESOLVED_WIDTH + 4 + 2);
+	col_len(w, HISTC_TRANSACTION, 27);	/* observed, whatever the entries */
 }
 
 /* perf's hists__calc_col_len for one entry. */
@@ -1345,6 +1520,10 @@ void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
 	if (l->mem_mode) {
 		col_len(w, HISTC_MEM_DADDR_SYMBOL, UNRESOLVED_WIDTH + 4 + 2 +
 			(e->mem.sym ? strlen(symbol__name(e->mem.sym)) : 0));
+		col_len(w, HISTC_MEM_IADDR_SYMBOL, UNRESOLVED_WIDTH + 4 + 2 +
+			(e->sym ? strlen(symbol__name(e->sym)) : 0));
+		col_len(w, HISTC_MEM_DCACHELINE, UNRESOLVED_WIDTH + 4 + 2 +
+			(e->mem.sym ? strlen(symbol__name(e->mem.sym)) + 1 : 0));
 		if (e->mem.dso)
 			col_len(w, HISTC_MEM_DADDR_DSO,
 				strlen(l->verbose ? dso__long_name(e->mem.dso)
@@ -1478,7 +1657,9 @@ static int fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
 		/* -v: the symbol's address and origin do not count in its width (an
 		 * unresolved one would be cut), perf prints them whole */
 		if (l->verbose && (l->fields[i]->print == p_sym ||
-				   l->fields[i]->print == p_daddr_sym))
+				   l->fields[i]->print == p_daddr_sym ||
+				   l->fields[i]->print == p_dcacheline ||
+				   l->fields[i]->print == p_iaddr))
 			cap += UNRESOLVED_WIDTH + 2 + 3;
 		/* the group view: perf prints every member's value whole */
 		if (l->fields[i]->kind == DIM_HPP && e->nr_pairs)
@@ -1531,6 +1712,10 @@ static int fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
 				n = p_sym_verbose(e, at, cap - used, width);
 			else if (l->verbose && d->print == p_daddr_sym)
 				n = p_daddr_sym_verbose(e, at, cap - used, width);
+			else if (l->verbose && d->print == p_dcacheline)
+				n = p_dcacheline_verbose(e, at, cap - used, width);
+			else if (l->verbose && d->print == p_iaddr)
+				n = p_iaddr_verbose(e, at, cap - used, width);
 			else if (l->verbose && d->print == p_dso_daddr)
 				n = p_dso_daddr_long(e, at, cap - used, width);
 			else

@@ -49,6 +49,10 @@ struct hist_mem {
 					 * sample's cpumode; NULL: no map */
 	const struct symbol *sym;	/* borrowed: the symbol holding addr, or NULL */
 	uint64_t sym_unmapped_start;	/* its start as a virtual address */
+	uint64_t al_addr;		/* addr relative to its map (perf's al_addr) */
+	uint32_t map_maj, map_min;	/* its map's MMAP2 ids and protection (struct */
+	uint64_t map_ino, map_ino_generation;	/* map; 0 without) */
+	uint32_t map_prot, map_flags;
 };
 
 /** One line of the report: its key attributes and counts. */
@@ -133,6 +137,11 @@ enum sort_need {
 					 * text (report/trace-sort.h) */
 	SORT_NEED_MEM = 1 << 15,	/* the memory keys (--mem-mode): entries differ
 					 * by their hist_mem */
+	SORT_NEED_DCACHELINE = 1 << 17,	/* dcacheline: entries differ by the data
+					 * address's map and cache line */
+	SORT_NEED_TXN = 1 << 16,	/* transaction: samples' TRANSACTION words
+					 * must be 0 (the only value checked against
+					 * perf; report/cmd-report.c refuses others) */
 };
 
 /** perf 6.1's default sort order with --mem-mode (`# Sort order` of its report). */
@@ -262,13 +271,19 @@ int sort_list__class_cmp(const struct sort_list *l, const struct hist_entry *a,
 struct sort_ctx {
 	bool depth_ties;	/* caller above callee (children mode with graphs) */
 	bool caller_first;	/* chains are in caller order */
+	int group_sort_idx;	/* --group-sort-idx (group view only): 0, perf's
+				 * default, compares the leader's value, then the
+				 * members' in group order; k in 1..nr_pairs only
+				 * member k's (pairs[k - 1]); any other value only
+				 * the leader's; ties go to the next sort key */
 };
 
 /**
  * @brief perf's hist_entry__sort(a, b): > 0 puts the new entry a before node b.
  *        Missing srcline / srcfile texts are computed as needed, a's first.
  *        In the group view (a->nr_pairs) value columns other than Children break
- *        ties by the members' values, in group order (perf's __hpp__sort).
+ *        ties by the members' values, in group order (perf's __hpp__sort); with
+ *        c->group_sort_idx one event's value alone decides (see struct sort_ctx).
  * Thread safety: pure but for those texts.  Format: none.
  */
 int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,

@@ -350,6 +350,18 @@ else
 		"$tmp/synopsis" "$tmp/help.synopsis"
 fi
 
+# perf refuses --group-sort-idx without event groups (its option usage, exit 234): a
+# usage error here; a file with groups and a pipe (whose groups perf learns too late).
+for a in "samples/plain.data" "samples/group-pipe.data" "samples/two-events.data --no-skip-empty"; do
+	# shellcheck disable=SC2086 # $a holds several words on purpose
+	run "$tmp/out" "$tmp/err" "$bin" --stdio --group-sort-idx 1 -i $a
+	if [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ]; then
+		pass "usage:group-sort-idx:$(echo "$a" | tr ' ' '_')"
+	else
+		fail "usage:group-sort-idx:$(echo "$a" | tr ' ' '_')" "exit status $rc, expected 2"
+	fi
+done
+
 # --- malformed ---------------------------------------------------------------------------
 echo "-- malformed (tests/malformed)"
 gen=$BUILD/malformed
