@@ -38,16 +38,6 @@ struct levels {
 
 /* ---- building ------------------------------------------------------------------ */
 
-static void stat_add(struct hist_stat *into, const struct hist_stat *from)
-{
-	into->period += from->period;
-	into->nr_events += from->nr_events;
-	into->period_sys += from->period_sys;
-	into->period_us += from->period_us;
-	into->period_guest_sys += from->period_guest_sys;
-	into->period_guest_us += from->period_guest_us;
-}
-
 static void levels_free(struct levels *lv)
 {
 	for (size_t k = 0; lv->v && k < lv->n; k++)
@@ -129,10 +119,10 @@ static int levels_build(struct levels *lv, const struct sort_list *sl,
 				rbtree__link(t, x, p, left);
 				*root = t->root;
 			}
-			stat_add(&v[x].e.stat, &e[i]->stat);
+			hist_stat__merge(&v[x].e.stat, &e[i]->stat);
 			for (size_t j = 0; j < m && j < e[i]->nr_pairs; j++)
 				if (e[i]->pairs[j])
-					stat_add(&lv->pe[k][(size_t)x * m + j].stat,
+					hist_stat__merge(&lv->pe[k][(size_t)x * m + j].stat,
 						 &e[i]->pairs[j]->stat);
 			if (!e[i]->filtered)
 				v[x].shown = true;

@@ -351,22 +351,15 @@ static int builder_rehash(struct builder *b)
 	return 0;
 }
 
-/* The entry of this key, created from `proto` if perf would; -1 on ENOMEM. */
-static long builder_findnew(struct builder *b, const struct hist_entry *proto)
+/* The entry of proto's key in the builder's entry tree, or a copy of proto linked
+ * where perf's search ended (*added then true); -1 on ENOMEM. */
+static long builder_tree_findnew(struct builder *b, const struct hist_entry *proto,
+				 bool *added)
 {
-	bool hashed = hashable(b->sl, proto);
 	uint32_t p = RBTREE_NIL, x = b->in.root;
 	bool left = false;
-	size_t i = 0;
 
-	if (hashed) {
-		if ((b->nr_hashed + 1) * 2 > b->hash_cap && builder_rehash(b))
-			return -1;
-		i = entry_hash(b->sl, proto) & (b->hash_cap - 1);
-		for (; b->hash[i]; i = (i + 1) & (b->hash_cap - 1))
-			if (!sort_list__cmp(b->sl, proto, &b->v[b->hash[i] - 1]))
-				return b->hash[i] - 1;
-	}
+	*added = false;
 	while (x != RBTREE_NIL) {
 		int c = sort_list__cmp(b->sl, proto, &b->v[x]);
 
@@ -389,12 +382,32 @@ static long builder_findnew(struct builder *b, const struct hist_entry *proto)
 		return -1;
 	b->v[b->nr] = *proto;	/* with the texts its search computed (perf copies
 				 * the he_tmp's) */
+	rbtree__link(&b->in, (uint32_t)b->nr, p, left);
+	*added = true;
+	return (long)b->nr++;
+}
+
+/* The entry of this key, created from `proto` if perf would; -1 on ENOMEM. */
+static long builder_findnew(struct builder *b, const struct hist_entry *proto)
+{
+	bool hashed = hashable(b->sl, proto), added;
+	size_t i = 0;
+	long x;
+
 	if (hashed) {
-		b->hash[i] = (uint32_t)b->nr + 1;
+		if ((b->nr_hashed + 1) * 2 > b->hash_cap && builder_rehash(b))
+			return -1;
+		i = entry_hash(b->sl, proto) & (b->hash_cap - 1);
+		for (; b->hash[i]; i = (i + 1) & (b->hash_cap - 1))
+			if (!sort_list__cmp(b->sl, proto, &b->v[b->hash[i] - 1]))
+				return b->hash[i] - 1;
+	}
+	x = builder_tree_findnew(b, proto, &added);
+	if (added && hashed) {
+		b->hash[i] = (uint32_t)x + 1;
 		b->nr_hashed++;
 	}
-	rbtree__link(&b->in, (uint32_t)b->nr, p, left);
-	return (long)b->nr++;
+	return x;
 }
 
 static uint64_t occ_hash(uint32_t entry, uint32_t group, uint32_t skip)
@@ -798,7 +811,7 @@ static int builder_run(struct builder *b, struct hists *h,
 	return err;
 }
 
-static void stat_merge(struct hist_stat *into, const struct hist_stat *from)
+void hist_stat__merge(struct hist_stat *into, const struct hist_stat *from)
 {
 	into->period += from->period;
 	into->nr_events += from->nr_events;
@@ -834,8 +847,8 @@ static size_t builder_collapse(struct builder *b, uint32_t *order, uint32_t *sta
 			int c = sort_list__cmp(b->sl, &b->v[z], &b->v[x]);
 
 			if (!c) {
-				stat_merge(&b->v[x].stat, &b->v[z].stat);
-				stat_merge(&b->v[x].stat_acc, &b->v[z].stat_acc);
+				hist_stat__merge(&b->v[x].stat, &b->v[z].stat);
+				hist_stat__merge(&b->v[x].stat_acc, &b->v[z].stat_acc);
 				b->alias[z] = x;
 				merged = true;
 				break;
@@ -1213,42 +1226,19 @@ static uint32_t group_find(const struct builder *b, const struct hist_entry *e)
  * -1 on ENOMEM. */
 static long group_dummy(struct builder *b, const struct hist_entry *pair, bool *added)
 {
-	uint32_t p = RBTREE_NIL, x = b->in.root;
-	bool left = false;
+	long x = builder_tree_findnew(b, pair, added);
 	struct hist_entry *e;
 
-	*added = false;
-	while (x != RBTREE_NIL) {
-		int c = sort_list__cmp(b->sl, pair, &b->v[x]);
-
-		if (!c)
-			return x;
-		p = x;
-		left = c < 0;
-		x = left ? b->in.left[x] : b->in.right[x];
-	}
-	if (b->nr == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 1024;
-		struct hist_entry *v = realloc(b->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		b->v = v;
-		b->cap = cap;
-	}
-	if (rbtree__reserve(&b->in, b->nr + 1))
-		return -1;
-	e = &b->v[b->nr];
-	*e = *pair;
+	if (x < 0 || !*added)
+		return x;
+	e = &b->v[x];
 	memset(&e->stat, 0, sizeof(e->stat));
 	memset(&e->stat_acc, 0, sizeof(e->stat_acc));
 	e->max_depth = 0;
 	e->first_item = e->nr_items = 0;
 	e->pairs = NULL;
 	e->nr_pairs = 0;
-	rbtree__link(&b->in, (uint32_t)b->nr, p, left);
-	*added = true;
-	return (long)b->nr++;
+	return x;
 }
 
 /* What the group view holds while it pairs entries. */
