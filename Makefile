@@ -27,7 +27,7 @@ LDFLAGS += $(SANFLAGS) -pthread
 
 PKGS := libzstd libdw libelf sqlite3 libtraceevent
 DEB_DEPS := pkg-config libzstd-dev libsqlite3-dev sqlite3 libdw-dev libelf-dev check libc6-dbg \
-	libtraceevent-dev
+	libtraceevent-dev xz-utils
 
 ifeq ($(V),1)
 Q :=
@@ -112,11 +112,22 @@ $(BUILD)/unit-tests: $(UNIT_OBJS) $(if $(CONVERT_SRCS),$(LIBCONVERT)) $(LIBREPOR
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm
 
-# --- top-level targets -----------------------------------------------------
-demo: $(BUILD)/dirreport
-	$(BUILD)/dirreport -i samples/threads.data --stdio
+# --- the samples' kernel symbols ---------------------------------------------
+# samples/buildid-cache.tar.xz holds, in perf's build-id cache layout (~/.debug), the
+# kernel symbols and vdso images the recordings in samples/ were made with
+# (samples/record.sh keeps them); unpacked here, every test and the demo read them
+# through perf's rules (tests/README.md).
+BUILDID_CACHE := samples/buildid-cache
+$(BUILDID_CACHE)/.unpacked: samples/buildid-cache.tar.xz | $(DEPS_STAMP)
+	$(Q)rm -rf $(BUILDID_CACHE) && mkdir -p $(BUILDID_CACHE) && \
+		tar -xJf $< -C $(BUILDID_CACHE) && touch $@
+buildid-cache: $(BUILDID_CACHE)/.unpacked
 
-check: $(PROGRAMS) $(BUILD)/unit-tests
+# --- top-level targets -----------------------------------------------------
+demo: $(BUILD)/dirreport $(BUILDID_CACHE)/.unpacked
+	$(BUILD)/dirreport --buildid-dir $(BUILDID_CACHE) -i samples/threads.data --stdio
+
+check: $(PROGRAMS) $(BUILD)/unit-tests $(BUILDID_CACHE)/.unpacked
 	@echo "== unit tests (Check)"
 	$(Q)$(BUILD)/unit-tests
 	@echo "== golden and malformed-input tests"
@@ -128,7 +139,7 @@ asan-check:
 clean:
 	rm -rf build build-asan
 
-.PHONY: all demo check asan-check clean
+.PHONY: all demo check asan-check clean buildid-cache
 
 -include $(wildcard $(BUILD)/*/*.d $(BUILD)/*/*/*.d)
 -include tests/fuzz/fuzz.mk

@@ -256,7 +256,9 @@ int cmd_sqlite(const struct convert_opts *o, struct diag *d)
 		return diag__set(d, o->output, DIAG_NO_OFFSET, -EEXIST,
 				 "already exists (use -f to overwrite)");
 	err = session__open(&s, &so, d);
-	if (!err && !(err = machine__new(&m, o->kallsyms)))
+	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .buildid_dir = o->buildid_dir };
+
+	if (!err && !(err = machine__new_opts(&m, &dopts)))
 		err = machine__apply_build_ids(m, session__features(s));
 	/* the kernel's symbols are read on a worker while the files decode and the
 	 * records replay (build-ids first: they pick the file; a pipe's come with the

@@ -17,7 +17,8 @@ struct convert_opts {
 	bool callchains;	/* --callchains: call_paths and samples.call_path_id */
 	bool all_events;	/* --all-events: tracepoint samples too */
 	bool progress;		/* a progress bar may be drawn (stderr is a terminal) */
-	const char *kallsyms;	/* --kallsyms; NULL = /proc/kallsyms */
+	const char *kallsyms;	/* --kallsyms; NULL = perf's choice (dsos_opts) */
+	const char *buildid_dir; /* --buildid-dir; NULL = $HOME/.debug */
 };
 
 /**

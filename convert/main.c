@@ -15,7 +15,8 @@
 /* The SYNOPSIS and OPTIONS of docs/dirconvert.1.md. */
 static const char usage_text[] =
 	"usage: dirconvert [-i PATH] --to-sqlite OUT.db [-f] [-j N] [--callchains]\n"
-	"                  [--all-events] [--kallsyms FILE] [--no-progress]\n"
+	"                  [--all-events] [--kallsyms FILE] [--buildid-dir DIR]\n"
+	"                  [--no-progress]\n"
 	"\n"
 	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
 	"                           (default: perf.data)\n"
@@ -24,11 +25,15 @@ static const char usage_text[] =
 	"    -j, --jobs N           worker threads (default: online CPUs)\n"
 	"        --callchains       also call_paths and samples.call_path_id\n"
 	"        --all-events       also tracepoint samples (perf's export drops them)\n"
-	"        --kallsyms FILE    kernel symbols (default: /proc/kallsyms)\n"
+	"        --kallsyms FILE    kernel symbols (default: the build-id cache's copy\n"
+	"                           for the recording's kernel, or /proc/kallsyms)\n"
+	"        --buildid-dir DIR  build-id cache (perf --buildid-dir; default:\n"
+	"                           $HOME/.debug)\n"
 	"        --no-progress      no progress bar, even on a terminal\n"
 	"    -h, --help             this text\n";
 
-enum { OPT_TO_SQLITE = 256, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS };
+enum { OPT_TO_SQLITE = 256, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS,
+       OPT_BUILDID_DIR };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -38,6 +43,7 @@ static const struct option long_opts[] = {
 	{ "callchains", no_argument, NULL, OPT_CALLCHAINS },
 	{ "all-events", no_argument, NULL, OPT_ALL_EVENTS },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -63,6 +69,7 @@ int main(int argc, char **argv)
 		case OPT_CALLCHAINS: o.callchains = true; break;
 		case OPT_ALL_EVENTS: o.all_events = true; break;
 		case OPT_KALLSYMS: o.kallsyms = optarg; break;
+		case OPT_BUILDID_DIR: o.buildid_dir = optarg; break;
 		case OPT_NO_PROGRESS: o.progress = false; break;
 		case 'j':
 			if (cli__parse_jobs(optarg, &o.jobs))

@@ -24,7 +24,8 @@ struct report_opts {
 	const char *field_sep;	/* -t */
 	bool show_nr_samples;	/* -n */
 	bool show_total_period;	/* --show-total-period */
-	const char *kallsyms;	/* --kallsyms; NULL = /proc/kallsyms */
+	const char *kallsyms;	/* --kallsyms; NULL = perf's choice (dsos_opts) */
+	const char *buildid_dir; /* --buildid-dir; NULL = $HOME/.debug */
 	const char *symfs;	/* --symfs: where files with symbols are looked up
 				 * (dsos_opts.symfs); NULL = none */
 	int children;		/* --children 1, --no-children 0, default -1: on when

@@ -836,6 +836,10 @@ static size_t builder_collapse(struct builder *b, uint32_t *order, uint32_t *sta
 		b->alias[i] = (uint32_t)i;
 	if (!b->sl->need_collapse)	/* perf goes on from its input tree */
 		return n;
+	/* a thread's default name became its first COMM's (perf's comm__override) */
+	for (size_t i = 0; i < b->nr; i++)
+		if (b->v[i].thread)
+			b->v[i].comm = thread__comm_overridden(b->v[i].thread, b->v[i].comm);
 	/* the input tree's arrays are reused: its order is saved in `order` */
 	t = b->in;
 	t.root = RBTREE_NIL;

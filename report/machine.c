@@ -238,6 +238,21 @@ const char *thread__comm(const struct thread *t)
 	return t->comm;
 }
 
+const char *thread__comm_overridden(const struct thread *t, const char *comm)
+{
+	const struct comm *c = t->comms;
+	char def[16];
+
+	if (!c || !t->comm_set || !comm || comm[0] != ':')
+		return comm;
+	snprintf(def, sizeof(def), ":%d", t->tid);
+	if (strcmp(comm, def))
+		return comm;
+	while (c->older)
+		c = c->older;
+	return c->str;
+}
+
 static struct comm *comm__push(struct thread *t, const char *str, uint64_t start,
 			       bool exec)
 {

@@ -157,6 +157,19 @@ void addr_location__resolve_sym(struct addr_location *al);
 const char *thread__comm(const struct thread *t);
 
 /**
+ * @brief What a name a sample of @p t took becomes once the recording is replayed.
+ *        perf's hist entries point at the thread's comm object; the default one
+ *        (":<tid>", a thread seen in a sample before any COMM or FORK named it) is
+ *        overridden in place by the thread's first COMM (comm__override), so those
+ *        entries print, and collapse under, that name.
+ * @param comm the interned name the sample took (thread__comm() at the time)
+ * @return the thread's oldest name when @p comm is its default name and a COMM has set
+ *         one since; else @p comm.  Borrowed, interned.
+ * Thread safety: reads the thread; call after the replay.  Format: COMM records.
+ */
+const char *thread__comm_overridden(const struct thread *t, const char *comm);
+
+/**
  * @brief The thread with this tid, without creating it (perf's machine__find_thread).
  *        A thread known with pid -1 takes @p pid when that is not -1.
  * @return the thread (owned by the machine) or NULL.

@@ -36,7 +36,7 @@ static const char usage_text[] =
 	"                 [--ns] [--demangle | --no-demangle] [-f] [-q] [-v]\n"
 	"                 [--symfs DIR] [--skip-empty | --no-skip-empty] [--raw-trace]\n"
 	"                 [--group | --no-group] [--group-sort-idx N] [--hierarchy]\n"
-	"                 [--mem-mode]\n"
+	"                 [--mem-mode] [--buildid-dir DIR]\n"
 	"       dirreport -D [-i PATH] [-j N] [--no-skip-empty]\n"
 	"       dirreport --stats [-i PATH] [-j N] [--no-skip-empty]\n"
 	"       dirreport --tasks [--mmaps] [-i PATH] [-j N]\n"
@@ -53,7 +53,10 @@ static const char usage_text[] =
 	"        --header-only      print the header only\n"
 	"    -I, --show-info        with --header/--header-only: full header\n"
 	"    -j, --jobs N           worker threads (default: online CPUs)\n"
-	"        --kallsyms FILE    kernel symbols (default: /proc/kallsyms)\n"
+	"        --kallsyms FILE    kernel symbols (default: the build-id cache's copy\n"
+	"                           for the recording's kernel, or /proc/kallsyms)\n"
+	"        --buildid-dir DIR  build-id cache (perf --buildid-dir; default:\n"
+	"                           $HOME/.debug)\n"
 	"        --symfs DIR        look for files with symbols under DIR (no build-id\n"
 	"                           cache; kernel symbols only from --kallsyms)\n"
 	"        --children         Children and Self columns (default with callchains)\n"
@@ -135,7 +138,7 @@ enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDR
        OPT_TIME, OPT_TASKS, OPT_NS, OPT_DEMANGLE, OPT_NO_DEMANGLE,
        OPT_MMAPS, OPT_SKIP_EMPTY, OPT_NO_SKIP_EMPTY, OPT_SYMFS, OPT_RAW_TRACE,
        OPT_GROUP, OPT_NO_GROUP, OPT_GROUP_SORT_IDX, OPT_MEM_MODE,
-       OPT_HIERARCHY };
+       OPT_HIERARCHY, OPT_BUILDID_DIR };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -146,6 +149,7 @@ static const struct option long_opts[] = {
 	{ "show-info", no_argument, NULL, 'I' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
 	{ "children", no_argument, NULL, OPT_CHILDREN },
 	{ "call-graph", required_argument, NULL, 'g' },
@@ -217,7 +221,7 @@ static int setup_machine(struct session *s, const struct report_opts *o,
 			 struct machine **m)
 {
 	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .no_demangle = o->no_demangle,
-				   .symfs = o->symfs };
+				   .symfs = o->symfs, .buildid_dir = o->buildid_dir };
 	int err = machine__new_opts(m, &dopts);
 
 	if (!err)
@@ -399,6 +403,7 @@ int main(int argc, char **argv)
 		case OPT_HEADER: o.header = true; break;
 		case OPT_HEADER_ONLY: o.header_only = true; break;
 		case OPT_KALLSYMS: o.kallsyms = optarg; break;
+		case OPT_BUILDID_DIR: o.buildid_dir = optarg; break;
 		case OPT_SYMFS: o.symfs = optarg; break;
 		case OPT_NO_CHILDREN: o.children = 0; break;
 		case OPT_CHILDREN: o.children = 1; break;

@@ -1007,7 +1007,9 @@ static bool has(const struct sort_dim *const *v, size_t n, const struct sort_dim
 	return false;
 }
 
-static int add_sort(struct sort_list *l, const struct sort_dim *d)
+/* A sort key.  Only keys of -s make perf collapse (sort_dimension__add sets
+ * need_collapse; output fields appended as keys, perf_hpp__append_sort_keys, do not). */
+static int add_key(struct sort_list *l, const struct sort_dim *d, bool from_sort_order)
 {
 	if (has(l->sorts, l->nr_sorts, d))
 		return 0;	/* perf: an hpp field is registered once */
@@ -1015,8 +1017,14 @@ static int add_sort(struct sort_list *l, const struct sort_dim *d)
 		return -EINVAL;
 	l->sorts[l->nr_sorts++] = d;
 	l->need |= d->need;
-	l->need_collapse |= d->collapse;
+	if (from_sort_order)
+		l->need_collapse |= d->collapse;
 	return 0;
+}
+
+static int add_sort(struct sort_list *l, const struct sort_dim *d)
+{
+	return add_key(l, d, true);
 }
 
 static int add_field(struct sort_list *l, const struct sort_dim *d)
@@ -1300,7 +1308,7 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 	if (!ret && !o->field_order && o->sort_order && strstr(o->sort_order, "symbol"))
 		ret = add_field(l, &ipc_dim);
 	for (size_t i = 0; i < l->nr_fields && !ret; i++)
-		ret = add_sort(l, l->fields[i]);
+		ret = add_key(l, l->fields[i], false);
 	if (!ret && o->col_widths)
 		parse_widths(l, o->col_widths);
 	l->hash_safe = hash_safe(l);

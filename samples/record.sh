@@ -8,10 +8,27 @@
 # Workloads are programs of a stock Debian system only.  Needs perf and root (or
 # kernel.perf_event_paranoid <= 1 for a task-bound cpu-clock recording).
 #
+# The kernel symbols every recording needs travel with it, as perf carries a recording to
+# another machine: perf record runs with a fresh build-id cache (HOME is a temporary
+# directory, so ~/.debug is its .debug), and what it put there for the kernel
+# ([kernel.kallsyms]/<build-id>/kallsyms, a copy of /proc/kallsyms) and the vdso
+# ([vdso]/<build-id>/vdso) is merged into samples/buildid-cache.tar.xz, perf's ~/.debug
+# layout, which `make` unpacks into samples/buildid-cache/ (tests/README.md).  Pipe
+# recordings, and --threads -z directories, name no kernel build-id, so perf (and
+# dirreport) can only be given their kernel symbols with --kallsyms: NAME.data.kallsyms
+# is a link to the running kernel's copy.
+# User-space binaries come from the stock Debian system and are not cached.
+#
 # After recording, run `sh tests/golden/update.sh` to regenerate perf's golden outputs.
 set -eu
 cd "$(dirname "$0")/.."
-PATH=/usr/bin:/bin; export PATH
+PATH=/usr/bin:/bin:/usr/sbin:/sbin; export PATH
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/record.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+mkdir -p "$tmp/home"
+HOME=$tmp/home; export HOME
+cache=$HOME/.debug
 
 work='dd if=/dev/zero bs=64k count=300 2>/dev/null | gzip -1 | sha256sum >/dev/null; seq 1 30000 | sort -r | md5sum >/dev/null'
 
@@ -19,7 +36,20 @@ rec() {
 	out=$1; shift
 	want "$out" || return 0
 	rm -rf "samples/$out"
-	perf record -q --no-buildid-cache -o "samples/$out" "$@" >/dev/null 2>&1
+	perf record -q -o "samples/$out" "$@" >/dev/null 2>&1
+}
+
+# kernel_build_id: the running kernel's build-id (perf buildid-list -k).
+kernel_build_id() {
+	perf buildid-list -k 2>/dev/null | head -n 1
+}
+
+# pipe NAME.data PERF-RECORD-ARGS...: a pipe-format recording.
+pipe() {
+	out=$1; shift
+	want "$out" || return 0
+	rm -f "samples/$out"
+	perf record -q -o - "$@" >"samples/$out" 2>/dev/null
 }
 
 # want NAME.data: recorded in this run?
@@ -39,11 +69,7 @@ rec threads-z.data --threads -z -e cpu-clock -F 2000 -- sh -c "$work"
 # -g: frame-pointer callchains
 rec callchain.data -g -e cpu-clock -F 1000 -- sh -c "$work"
 # pipe format written to a file
-if want pipe.data; then
-	rm -f samples/pipe.data
-	perf record -q --no-buildid-cache -e cpu-clock -F 2000 -o - -- sh -c "$work" \
-		>samples/pipe.data 2>/dev/null
-fi
+pipe pipe.data -e cpu-clock -F 2000 -- sh -c "$work"
 # -a -g: system-wide with callchains; perf adds the dummy:HG side-band event.  Other
 # processes of the machine are in it, and their binaries may be gone later (perf and
 # dirreport then agree on printing addresses): the --stdio goldens would go stale, so
@@ -70,11 +96,7 @@ rec group-g.data -g -e '{cpu-clock,page-faults}' -F 1000 -- sh -c "$work"
 # leader (perf skips its whole group) and a member in the middle
 rec group-empty.data -e '{major-faults,cpu-clock},{cpu-clock,major-faults,task-clock}' -F 1000 -- sh -c "$work"
 # a group in pipe format (GROUP_DESC comes as a feature record)
-if want group-pipe.data; then
-	rm -f samples/group-pipe.data
-	perf record -q --no-buildid-cache -e '{cpu-clock,page-faults}' -F 1000 -o - \
-		-- sh -c "$work" >samples/group-pipe.data 2>/dev/null
-fi
+pipe group-pipe.data -e '{cpu-clock,page-faults}' -F 1000 -- sh -c "$work"
 # page faults with -d --phys-data --data-page-size: non-zero data addresses (the
 # faulting address), their physical addresses and page sizes (--mem-mode's keys)
 rec mem-pf.data -d --phys-data --data-page-size -e page-faults -c 20 -- sh -c "$work"
@@ -87,12 +109,9 @@ rec tcd.data -T --sample-cpu -d -e cpu-clock -F 1000 -- sh -c "$work"
 rec trace.data -e sched:sched_switch,sched:sched_wakeup,sched:sched_process_exec,sched:sched_process_fork,sched:sched_process_exit -- sh -c "$work"
 # tracepoints in pipe format: the TRACING_DATA record with its payload after it; perf's
 # default sort stays comm,dso,sym there (it is chosen before the events are known)
-if want pipe-trace.data; then
-	rm -f samples/pipe-trace.data
-	perf record -q --no-buildid-cache -o - \
-		-e sched:sched_process_exec,sched:sched_process_fork,sched:sched_process_exit \
-		-- sh -c "$work" >samples/pipe-trace.data 2>/dev/null
-fi
+pipe pipe-trace.data \
+	-e sched:sched_process_exec,sched:sched_process_fork,sched:sched_process_exit \
+	-- sh -c "$work"
 # -W: sample weights (WEIGHT_STRUCT; zero for cpu-clock on machines without PEBS)
 rec weight.data -W -e cpu-clock -F 1000 -- sh -c "$work"
 # --all-cgroups --namespaces: CGROUP and NAMESPACES records, sample cgroup ids (the
@@ -105,5 +124,59 @@ rec pagesize.data --code-page-size -e cpu-clock -F 1000 -- sh -c "$work"
 rec srcline-g.data -g -e cpu-clock -F 4000 -- sh -c 'seq 1 200000 | sort -r | md5sum >/dev/null'
 # --per-thread
 rec per-thread.data --per-thread -e cpu-clock -F 1000 -- sh -c "$work"
+
+# Recordings that name no kernel build-id (pipes; perf 6.1 writes the BUILD_ID feature of
+# --threads -z directories with zero build-ids) get NAME.data.kallsyms, a link to the
+# running kernel's kallsyms in the cache: perf and dirreport can only be told their
+# kernel symbols with --kallsyms.
+bid=$(kernel_build_id)
+for s in samples/*.data; do
+	want "$(basename "$s")" || continue
+	rm -f "$s.kallsyms"
+	perf buildid-list -i "$s" 2>/dev/null | grep -q '^[0-9a-f]\{40\} \[kernel\.kallsyms\]$' &&
+		continue
+	mkdir -p "$cache/[kernel.kallsyms]/$bid"
+	[ -f "$cache/[kernel.kallsyms]/$bid/kallsyms" ] ||
+		cp /proc/kallsyms "$cache/[kernel.kallsyms]/$bid/kallsyms"
+	ln -s "buildid-cache/[kernel.kallsyms]/$bid/kallsyms" "$s.kallsyms"
+done
+
+# The kernel part of the build-id cache: the snapshots already kept (other samples may
+# need them), plus this run's; snapshots that no recording and no link names any more
+# are dropped.
+keep=$tmp/keep
+mkdir -p "$keep"
+[ -f samples/buildid-cache.tar.xz ] && tar -xJf samples/buildid-cache.tar.xz -C "$keep"
+for d in '[kernel.kallsyms]' '[vdso]'; do
+	[ -d "$cache/$d" ] || continue
+	mkdir -p "$keep/$d"
+	cp -R "$cache/$d/." "$keep/$d/"
+done
+used=$tmp/used
+for s in samples/*.data; do
+	perf buildid-list -i "$s" 2>/dev/null | awk '{ print $1 }'
+done >"$used"
+for l in samples/*.kallsyms; do
+	[ -L "$l" ] && readlink "$l" | awk -F/ '{ print $3 }'
+done >>"$used"
+for d in "$keep/[kernel.kallsyms]"/* "$keep/[vdso]"/*; do
+	[ -d "$d" ] || continue
+	grep -qx "$(basename "$d")" "$used" || rm -rf "$d"
+done
+# perf's .build-id/xx/yyyy... links to the kept entries
+rm -rf "$keep/.build-id"
+for d in "$keep/[kernel.kallsyms]"/* "$keep/[vdso]"/*; do
+	[ -d "$d" ] || continue
+	b=$(basename "$d")
+	mkdir -p "$keep/.build-id/$(echo "$b" | cut -c1-2)"
+	ln -s "../../$(basename "$(dirname "$d")")/$b" \
+		"$keep/.build-id/$(echo "$b" | cut -c1-2)/$(echo "$b" | cut -c3-)"
+done
+(cd "$keep" && find . -mindepth 1 | LC_ALL=C sort |
+	tar --owner=0 --group=0 --numeric-owner --mtime=@0 --no-recursion -cf - -T -) |
+	xz -9 >samples/buildid-cache.tar.xz
+rm -rf samples/buildid-cache
+mkdir -p samples/buildid-cache
+tar -xJf samples/buildid-cache.tar.xz -C samples/buildid-cache
 
 ls -l samples

@@ -5,6 +5,8 @@
 #   pass NAME [NOTE]            a PASS line; counts npass
 #   skip NAME [WHY]             a SKIP line; counts nskip
 #   fail NAME [WHY [WANT GOT]]  a FAIL line, with the first lines of diff -u WANT GOT
+#   xfail NAME WHY              an XFAIL line: a known difference from perf (a golden
+#                               case's known-difference file says which); counts nxfail
 #   run OUT ERR CMD...          CMD under $TIMEOUT seconds (default 60), stdin from
 #                               /dev/null, stdout to OUT, stderr to ERR; sets $rc
 #   crashed NAME ERR            after run: a FAIL and status 0 when CMD timed out, died
@@ -13,8 +15,9 @@
 #   have_perf, perf_why         set here: have_perf=1 when perf 6.1 runs, else empty
 #                               and perf_why says why
 TIMEOUT=${TIMEOUT:-60}
-npass=0 nfail=0 nskip=0
+npass=0 nfail=0 nskip=0 nxfail=0
 pass() { npass=$((npass + 1)); echo "PASS $1${2:+ ($2)}"; }
+xfail() { nxfail=$((nxfail + 1)); echo "XFAIL $1 ($2)"; }
 skip() { nskip=$((nskip + 1)); echo "SKIP $1${2:+ ($2)}"; }
 fail() {
 	nfail=$((nfail + 1))

@@ -8,8 +8,6 @@
 #   cmd            dirconvert's arguments, one line (run from the repository root,
 #                  `--to-sqlite OUT` is added by run.sh)
 #   perf-cmd       the perf command that made the expected database
-#   os-release     `uname -r` of the machine it was made on (kernel symbols depend on
-#                  it; run.sh skips the case on another kernel)
 #   *.txt          the database as tests/convert/dump.sh prints it
 #
 # perf's script needs PySide2's QtSql: on Debian `apt-get install python3-pyside2.qtsql`.
@@ -23,6 +21,12 @@ script=$(perf --exec-path)/scripts/python/export-to-sqlite.py
 [ -f "$script" ] || { echo "update.sh: $script not found" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/convert-update.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+# perf's build-id cache is the one the samples carry, as in the tests (tests/README.md)
+[ -f samples/buildid-cache/.unpacked ] || make -s buildid-cache
+mkdir -p "$tmp/home"
+cp -R samples/buildid-cache "$tmp/home/.debug"
+HOME=$tmp/home
+export HOME
 # the callchains fix: write the calls placeholder only when the calls table exists
 sed 's/^\([[:space:]]*\)call_return_table(0, /\1if perf_db_export_calls: call_return_table(0, /' \
 	"$script" >"$tmp/export-callchains.py"
@@ -39,14 +43,16 @@ make_case() {
 	set +f
 	echo "$args${5:+ $5}" >"$dir/cmd"
 	echo "perf script $args -s export-to-sqlite.py OUT.db${perfargs:+ $perfargs}" >"$dir/perf-cmd"
-	uname -r >"$dir/os-release"
 	sh tests/convert/dump.sh "$tmp/$name.db" "$dir"
 	echo "update.sh: $dir"
 }
 
-for s in samples/*.data; do
-	name=$(basename "$s" .data)
-	make_case "$name" "-i $s" "$script" ""
+for name in plain threads threads-z callchain pipe; do
+	s=samples/$name.data
+	# a pipe recording names no build-id: its kernel symbols are given
+	ks=
+	[ -e "$s.kallsyms" ] && ks=" --kallsyms $s.kallsyms"
+	make_case "$name" "-i $s$ks" "$script" ""
 done
 make_case callchain-callchains "-i samples/callchain.data" "$tmp/export-callchains.py" \
 	"all callchains" "--callchains"

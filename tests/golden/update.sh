@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/golden/update.sh - regenerate the golden outputs from perf 6.1.
 #
-#   sh tests/golden/update.sh [--force] [CASE...]     regenerate all (or the named) cases
+#   sh tests/golden/update.sh [CASE...]               regenerate all (or the named) cases
 #   sh tests/golden/update.sh --add-default-cases     create <sample>-{stdio,dump,header}
 #                                                     for every samples/*.data, then update
 #
@@ -14,25 +14,22 @@
 #                    part of the contract (tests/run-cli-tests.sh strips it from
 #                    dirreport's output as well, so dirreport may print one or not);
 #   expected.exit    perf's exit status, only when it is not 0.
-# perf runs with an empty HOME (no build-id cache), as tests/run-cli-tests.sh runs
-# dirreport.
+# perf runs with a HOME whose ~/.debug is a copy of the build-id cache the samples carry
+# (samples/buildid-cache: the kernel symbols and vdso images they were recorded with), as
+# tests/run-cli-tests.sh runs dirreport: the goldens do not depend on the running kernel.
 # expected.stderr is never written: perf's warnings are not dirreport's contract; a case
 # that needs one keeps it (write it from perf's stderr, not by hand).
-#
-# --stdio and -D outputs depend on the kernel symbol table (/proc/kallsyms) of the machine
-# that recorded the sample; cases whose sample was recorded on another kernel than
-# `uname -r` are left alone unless --force is given.  Run as root (perf reads kallsyms).
+# A pipe recording names no build-id: its cases pass --kallsyms samples/NAME.data.kallsyms
+# (--add-default-cases writes that).
 set -eu
 cd "$(dirname "$0")/../.."
 PATH=/usr/bin:/bin:/usr/sbin:/sbin; export PATH
 
-force=
 add=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--force) force=1; shift ;;
 	--add-default-cases) add=1; shift ;;
-	-*) echo "usage: $0 [--force] [--add-default-cases] [CASE...]" >&2; exit 2 ;;
+	-*) echo "usage: $0 [--add-default-cases] [CASE...]" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
@@ -50,22 +47,28 @@ if [ -n "$add" ]; then
 			c=tests/golden/$b-${m%%:*}
 			[ -f "$c/cmd" ] && continue
 			mkdir -p "$c"
-			echo "-i $s ${m#*:}" >"$c/cmd"
+			ks=
+			[ -e "$s.kallsyms" ] && [ "${m#*:}" != --header-only ] &&
+				ks=" --kallsyms $s.kallsyms"
+			echo "-i $s$ks ${m#*:}" >"$c/cmd"
 			echo "new case $c: $(cat "$c/cmd")"
 		done
 	done
 fi
 
-kernel=$(uname -r)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/golden-update.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
-# perf runs with an empty home, as the tests run dirreport: the build-id cache in
-# ~/.debug differs from machine to machine (and -v prints where symbols came from)
+# perf's ~/.debug is a copy of the samples' build-id cache and nothing else, as in the
+# tests: not this machine's own cache (-v prints where symbols came from)
+[ -f samples/buildid-cache/.unpacked ] || make -s buildid-cache
 mkdir -p "$tmp/home"
+cp -R samples/buildid-cache "$tmp/home/.debug"
 HOME=$tmp/home
 export HOME
 
 if [ $# -eq 0 ]; then
+	# the --header-only outputs tests/unit/check_feature.c compares with
+	sh tests/golden/header/update.sh
 	set -- tests/golden/*/
 fi
 for c; do
@@ -77,23 +80,13 @@ for c; do
 	# shellcheck disable=SC2086
 	set -- $args
 	set +f
-	in='' mode=stdio prev=''
+	mode=stdio
 	for a; do
-		case $prev in -i | --input) in=$a ;; esac
 		case $a in
-		--input=*) in=${a#--input=} ;;
 		-D | --dump-raw-trace) mode=dump ;;
 		--header-only) mode=header ;;
 		esac
-		prev=$a
 	done
-	if [ "$mode" != header ] && [ -n "$in" ] && [ -z "$force" ]; then
-		rel=$(perf report --header-only -i "$in" 2>/dev/null | sed -n 's/^# os release : //p')
-		if [ -n "$rel" ] && [ "$rel" != "$kernel" ]; then
-			echo "skip $c: $in was recorded on $rel, this kernel is $kernel (--force to override)"
-			continue
-		fi
-	fi
 	rc=0
 	perf report "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?
 	if [ "$mode" = stdio ]; then

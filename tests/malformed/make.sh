@@ -78,6 +78,8 @@ new() {
 	mkdir -p "$d"
 }
 offset() { echo "$1" >"$d/offset"; }
+# var NAME VALUE: expected.stderr's @NAME@ is VALUE (a fact of the sample it was made from)
+var() { echo "$1=$2" >>"$d/vars"; }
 
 # data section of a regular file: sets $dstart, $dend.
 data_section() {
@@ -134,6 +136,7 @@ new record-size-zero
 cp "$samples/plain.data" "$d/input"
 data_section "$d/input"
 r=$(middle "$d/input" "$dstart" "$dend")
+var TYPE "$(u32 "$d/input" "$r")"
 put "$d/input" $((r + 6)) 2 0
 offset "$(hex "$r")"
 
@@ -219,6 +222,8 @@ bits=$(u64 "$d/input" 72)
 idx=$(( (bits >> 1 & 1) + (bits >> 2 & 1) ))	# set bits below 3 (bit 0 is never set)
 e=$((dend + 16 * idx))
 put "$d/input" "$e" 8 $(($(fsize "$d/input") + 4096))
+var BODY "$(hex $(($(fsize "$d/input") + 4096)))"
+var BODYSIZE "$(hex "$(u64 "$d/input" $((e + 8)))")"
 offset "$(hex "$e")"
 
 # Pipe stream (sample_type IP|TID|TIME|ID|PERIOD) in which a SAMPLE in the middle carries
@@ -259,6 +264,8 @@ offset 0x30
 new data-offset-past-end
 cp "$samples/plain.data" "$d/input"
 put "$d/input" 40 8 $(($(fsize "$d/input") + 65536))
+var START "$(hex $(($(fsize "$d/input") + 65536)))"
+var SIZE "$(hex "$(fsize "$d/input")")"
 offset 0x28
 
 echo "malformed inputs written to $out"

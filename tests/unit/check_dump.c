@@ -691,9 +691,9 @@ static const char rec_t7commnonul_pipe_0xc0[] =
 	"0300000000003000050000000600000061667465720000000100000002000000"
 	"e8030000000000000700000000000000";
 static const struct golden goldens[] = {
-	{ "plain_data_0x108", ev_plain_data, -1, -1, rec_plain_data_0x108, 80, 0x108ULL, "samples/plain.data", 0, NULL, 0, NULL, true,
+	{ "plain_data_0x108", ev_plain_data, -1, -1, rec_plain_data_0x108, 80, 0x108ULL, "tests/unit/data/plain.data", 0, NULL, 0, NULL, true,
 	"\n"
-	"0x108@samples/plain.data [0x50]: event: 69\n"
+	"0x108@tests/unit/data/plain.data [0x50]: event: 69\n"
 	".\n"
 	". ... raw event: size 80 bytes\n"
 	".  0000:  45 00 00 00 00 00 50 00 02 00 00 00 00 00 00 00  E.....P.........\n"
@@ -705,9 +705,9 @@ static const struct golden goldens[] = {
 	"0 0x108 [0x50]: PERF_RECORD_ID_INDEX nr: 2\n"
 	" ... id: 17  idx: 0  cpu: 0  tid: 2054\n"
 	" ... id: 18  idx: 1  cpu: 1  tid: 2054\n" },
-	{ "plain_data_0x158", ev_plain_data, -1, 0, rec_plain_data_0x158, 80, 0x158ULL, "samples/plain.data", 0, NULL, 0, NULL, true,
+	{ "plain_data_0x158", ev_plain_data, -1, 0, rec_plain_data_0x158, 80, 0x158ULL, "tests/unit/data/plain.data", 0, NULL, 0, NULL, true,
 	"\n"
-	"0x158@samples/plain.data [0x50]: event: 1\n"
+	"0x158@tests/unit/data/plain.data [0x50]: event: 1\n"
 	".\n"
 	". ... raw event: size 80 bytes\n"
 	".  0000:  01 00 00 00 01 00 50 00 ff ff ff ff 00 00 00 00  ......P.........\n"
@@ -717,42 +717,42 @@ static const struct golden goldens[] = {
 	".  0040:  00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00  ................\n"
 	"\n"
 	"0 0x158 [0x50]: PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1208d88) @ 0xffffffff81000000]: x [kernel.kallsyms]_text\n" },
-	{ "plain_data_0x1a8", ev_plain_data, -1, -1, rec_plain_data_0x1a8, 48, 0x1a8ULL, "samples/plain.data", 0, NULL, 0, NULL, false,
-	"0x1a8@samples/plain.data [0x30]: event: 78\n"
+	{ "plain_data_0x1a8", ev_plain_data, -1, -1, rec_plain_data_0x1a8, 48, 0x1a8ULL, "tests/unit/data/plain.data", 0, NULL, 0, NULL, false,
+	"0x1a8@tests/unit/data/plain.data [0x30]: event: 78\n"
 	"0 0x1a8 [0x30]: PERF_RECORD_EVENT_UPDATE\n"
 	"... id:    17\n"
 	"... unit:  msec\n" },
-	{ "plain_data_0x1d8", ev_plain_data, -1, -1, rec_plain_data_0x1d8, 48, 0x1d8ULL, "samples/plain.data", 0, NULL, 0, NULL, false,
-	"0x1d8@samples/plain.data [0x30]: event: 78\n"
+	{ "plain_data_0x1d8", ev_plain_data, -1, -1, rec_plain_data_0x1d8, 48, 0x1d8ULL, "tests/unit/data/plain.data", 0, NULL, 0, NULL, false,
+	"0x1d8@tests/unit/data/plain.data [0x30]: event: 78\n"
 	"0 0x1d8 [0x30]: PERF_RECORD_EVENT_UPDATE\n"
 	"... id:    17\n"
 	"... scale: 0.000001\n" },
-	{ "plain_data_0x208", ev_plain_data, -1, -1, rec_plain_data_0x208, 40, 0x208ULL, "samples/plain.data", 0, NULL, 0, NULL, false,
-	"0x208@samples/plain.data [0x28]: event: 73\n"
+	{ "plain_data_0x208", ev_plain_data, -1, -1, rec_plain_data_0x208, 40, 0x208ULL, "tests/unit/data/plain.data", 0, NULL, 0, NULL, false,
+	"0x208@tests/unit/data/plain.data [0x28]: event: 73\n"
 	"0 0x208 [0x28]: PERF_RECORD_THREAD_MAP nr: 1 thread: 2054\n"
 	": unhandled!\n" },
-	{ "plain_data_0x230", ev_plain_data, -1, -1, rec_plain_data_0x230, 16, 0x230ULL, "samples/plain.data", 0, NULL, 0, NULL, false,
-	"0x230@samples/plain.data [0x10]: event: 74\n"
+	{ "plain_data_0x230", ev_plain_data, -1, -1, rec_plain_data_0x230, 16, 0x230ULL, "tests/unit/data/plain.data", 0, NULL, 0, NULL, false,
+	"0x230@tests/unit/data/plain.data [0x10]: event: 74\n"
 	"0 0x230 [0x10]: PERF_RECORD_CPU_MAP: 0-1\n"
 	": unhandled!\n" },
-	{ "plain_data_0x240", ev_plain_data, -1, 0, rec_plain_data_0x240, 48, 0x240ULL, "samples/plain.data", 0, NULL, 0, NULL, false,
-	"0x240@samples/plain.data [0x30]: event: 3\n"
+	{ "plain_data_0x240", ev_plain_data, -1, 0, rec_plain_data_0x240, 48, 0x240ULL, "tests/unit/data/plain.data", 0, NULL, 0, NULL, false,
+	"0x240@tests/unit/data/plain.data [0x30]: event: 3\n"
 	"0 0x240 [0x30]: PERF_RECORD_COMM: perf-exec:2054/2054\n" },
-	{ "plain_data_0x270", ev_plain_data, -1, -1, rec_plain_data_0x270, 8, 0x270ULL, "samples/plain.data", 0, NULL, 0, NULL, false,
-	"0x270@samples/plain.data [0x8]: event: 82\n"
+	{ "plain_data_0x270", ev_plain_data, -1, -1, rec_plain_data_0x270, 8, 0x270ULL, "tests/unit/data/plain.data", 0, NULL, 0, NULL, false,
+	"0x270@tests/unit/data/plain.data [0x8]: event: 82\n"
 	"0 0x270 [0x8]: PERF_RECORD_FINISHED_INIT: unhandled!\n" },
-	{ "plain_data_0x3d90", ev_plain_data, -1, -1, rec_plain_data_0x3d90, 8, 0x3d90ULL, "samples/plain.data", 0, NULL, 0, NULL, false,
-	"0x3d90@samples/plain.data [0x8]: event: 68\n"
+	{ "plain_data_0x3d90", ev_plain_data, -1, -1, rec_plain_data_0x3d90, 8, 0x3d90ULL, "tests/unit/data/plain.data", 0, NULL, 0, NULL, false,
+	"0x3d90@tests/unit/data/plain.data [0x8]: event: 68\n"
 	"0 0x3d90 [0x8]: PERF_RECORD_FINISHED_ROUND\n" },
-	{ "plain_data_0x2388", ev_plain_data, -1, 0, rec_plain_data_0x2388, 40, 0x2388ULL, "samples/plain.data", 0, NULL, 0, NULL, false,
-	"0x2388@samples/plain.data [0x28]: event: 3\n"
+	{ "plain_data_0x2388", ev_plain_data, -1, 0, rec_plain_data_0x2388, 40, 0x2388ULL, "tests/unit/data/plain.data", 0, NULL, 0, NULL, false,
+	"0x2388@tests/unit/data/plain.data [0x28]: event: 3\n"
 	"82909697656 0x2388 [0x28]: PERF_RECORD_COMM exec: sh:2054/2054\n" },
-	{ "plain_data_0x24a0", ev_plain_data, -1, 0, rec_plain_data_0x24a0, 96, 0x24a0ULL, "samples/plain.data", 0, NULL, 0, NULL, false,
-	"0x24a0@samples/plain.data [0x60]: event: 10\n"
+	{ "plain_data_0x24a0", ev_plain_data, -1, 0, rec_plain_data_0x24a0, 96, 0x24a0ULL, "tests/unit/data/plain.data", 0, NULL, 0, NULL, false,
+	"0x24a0@tests/unit/data/plain.data [0x60]: event: 10\n"
 	"82909773770 0x24a0 [0x60]: PERF_RECORD_MMAP2 2054/2054: [0x7fe3725c5000(0x2000) @ 0 00:00 0 0]: r-xp [vdso]\n" },
-	{ "plain_data_0x2580", ev_plain_data, -1, 0, rec_plain_data_0x2580, 40, 0x2580ULL, "samples/plain.data", 1, "sh", 2054, "[kernel.kallsyms]", true,
+	{ "plain_data_0x2580", ev_plain_data, -1, 0, rec_plain_data_0x2580, 40, 0x2580ULL, "tests/unit/data/plain.data", 1, "sh", 2054, "[kernel.kallsyms]", true,
 	"\n"
-	"0x2580@samples/plain.data [0x28]: event: 9\n"
+	"0x2580@tests/unit/data/plain.data [0x28]: event: 9\n"
 	".\n"
 	". ... raw event: size 40 bytes\n"
 	".  0000:  09 00 00 00 01 00 28 00 3c 2d 34 81 ff ff ff ff  ......(.<-4.....\n"
@@ -762,15 +762,15 @@ static const struct golden goldens[] = {
 	"82910198007 0x2580 [0x28]: PERF_RECORD_SAMPLE(IP, 0x1): 2054/2054: 0xffffffff81342d3c period: 500000 addr: 0\n"
 	" ... thread: sh:2054\n"
 	" ...... dso: [kernel.kallsyms]\n" },
-	{ "plain_data_0x25a8", ev_plain_data, -1, 0, rec_plain_data_0x25a8, 48, 0x25a8ULL, "samples/plain.data", 0, NULL, 0, NULL, false,
-	"0x25a8@samples/plain.data [0x30]: event: 7\n"
+	{ "plain_data_0x25a8", ev_plain_data, -1, 0, rec_plain_data_0x25a8, 48, 0x25a8ULL, "tests/unit/data/plain.data", 0, NULL, 0, NULL, false,
+	"0x25a8@tests/unit/data/plain.data [0x30]: event: 7\n"
 	"82910483255 0x25a8 [0x30]: PERF_RECORD_FORK(2056:2056):(2054:2054)\n" },
-	{ "plain_data_0x3d60", ev_plain_data, -1, 0, rec_plain_data_0x3d60, 48, 0x3d60ULL, "samples/plain.data", 0, NULL, 0, NULL, false,
-	"0x3d60@samples/plain.data [0x30]: event: 4\n"
+	{ "plain_data_0x3d60", ev_plain_data, -1, 0, rec_plain_data_0x3d60, 48, 0x3d60ULL, "tests/unit/data/plain.data", 0, NULL, 0, NULL, false,
+	"0x3d60@tests/unit/data/plain.data [0x30]: event: 4\n"
 	"83007283770 0x3d60 [0x30]: PERF_RECORD_EXIT(2054:2054):(2053:2053)\n" },
-	{ "callchain_data_0x470", ev_callchain_data, -1, 0, rec_callchain_data_0x470, 72, 0x470ULL, "samples/callchain.data", 1, "sh", 2086, "/usr/lib/x86_64-linux-gnu/libc.so.6", true,
+	{ "callchain_data_0x470", ev_callchain_data, -1, 0, rec_callchain_data_0x470, 72, 0x470ULL, "tests/unit/data/callchain.data", 1, "sh", 2086, "/usr/lib/x86_64-linux-gnu/libc.so.6", true,
 	"\n"
-	"0x470@samples/callchain.data [0x48]: event: 9\n"
+	"0x470@tests/unit/data/callchain.data [0x48]: event: 9\n"
 	".\n"
 	". ... raw event: size 72 bytes\n"
 	".  0000:  09 00 00 00 02 00 48 00 7e a7 78 b1 d4 7f 00 00  ......H.~.x.....\n"
@@ -786,8 +786,8 @@ static const struct golden goldens[] = {
 	".....  2: 0000000000000000\n"
 	" ... thread: sh:2086\n"
 	" ...... dso: /usr/lib/x86_64-linux-gnu/libc.so.6\n" },
-	{ "callchain_data_0x788", ev_callchain_data, -1, 0, rec_callchain_data_0x788, 152, 0x788ULL, "samples/callchain.data", 1, "sh", 2090, "[kernel.kallsyms]", false,
-	"0x788@samples/callchain.data [0x98]: event: 9\n"
+	{ "callchain_data_0x788", ev_callchain_data, -1, 0, rec_callchain_data_0x788, 152, 0x788ULL, "tests/unit/data/callchain.data", 1, "sh", 2090, "[kernel.kallsyms]", false,
+	"0x788@tests/unit/data/callchain.data [0x98]: event: 9\n"
 	"86344994023 0x788 [0x98]: PERF_RECORD_SAMPLE(IP, 0x1): 2090/2090: 0xffffffff81340297 period: 1000000 addr: 0\n"
 	"... FP chain: nr:13\n"
 	".....  0: ffffffffffffff80\n"

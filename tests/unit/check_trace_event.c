@@ -28,7 +28,7 @@
 
 #include "banned.h"
 
-#define SAMPLE_PATH "samples/trace.data"
+#define SAMPLE_PATH "tests/unit/data/trace.data"
 
 /* --- the real recording --------------------------------------------------------- */
 

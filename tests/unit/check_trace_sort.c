@@ -28,7 +28,7 @@
 
 #include "banned.h"
 
-#define TRACE_PATH "samples/trace.data"
+#define TRACE_PATH "tests/unit/data/trace.data"
 
 static const char first_switch[] =
 	"prev_comm=dd prev_pid=32526 prev_prio=120 prev_state=S ==> next_comm=gzip "
@@ -58,7 +58,7 @@ START_TEST(test_default_sort_order)
 	ck_assert(!trace_sort__default_is_trace(session__evlist(s), true));
 	session__close(s);
 
-	s = open_session("samples/plain.data");
+	s = open_session("tests/unit/data/plain.data");
 	ck_assert(!trace_sort__has_tracepoints(session__evlist(s)));
 	ck_assert(!trace_sort__default_is_trace(session__evlist(s), false));
 	session__close(s);
@@ -140,7 +140,7 @@ END_TEST
 
 START_TEST(test_no_tracepoints_no_handle)
 {
-	struct session *s = open_session("samples/plain.data");
+	struct session *s = open_session("tests/unit/data/plain.data");
 	const struct evsel *ev = session__evlist(s)->evsels[0];
 	struct trace_sort *ts = (void *)1;
 	struct diag d = { 0 };
