@@ -114,6 +114,7 @@ struct report {
 	/* the parent key: perf's parent_regex, and which symbols match it */
 	char *mem_order;		/* owned: --mem-mode's "# Sort order" text */
 	bool parent_on;
+	bool need_chains;		/* resolve and keep callchains (see cmd_report) */
 	regex_t parent_re;
 	struct parent_slot { const struct symbol *sym; bool match; } *parent_cache;
 	size_t parent_cap, nr_parent;	/* slots (a power of two), used */
@@ -537,7 +538,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	err = want_loaded(rp, p->al.dso);
 	if (!err && rp->opts->mem_mode)
 		err = want_loaded(rp, p->dal.dso);
-	if (!err && rp->chains)
+	if (!err && rp->need_chains)
 		err = resolve_callchain(rp, t, &s, p);
 	return err;
 }
@@ -1129,6 +1130,12 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 		}
 	}
 	err = report_sort_setup(&rp, o, has_callchains(el));
+	/* Callchains are resolved only where the output uses them: perf's
+	 * sample__resolve_callchain() skips them without call graphs (-g none clears
+	 * use_callchain), the children view and the parent key (-p, -x, -s parent) */
+	rp.need_chains = rp.chains && (o->cc.mode != CALLCHAIN_NONE ||
+				       (o->children != 0 && !o->mem_mode) ||
+				       (rp.sl.need & SORT_NEED_PARENT) || o->exclude_other);
 	if (!err && (rp.sl.need & SORT_NEED_PARENT))
 		err = parent_setup(&rp, s, o, out);
 	if (!err && ((rp.sl.need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE)) ||

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# bench/scaling.sh - how dirreport and dirconvert scale with workers (-j), beside perf 6.1.
+#
+#   bench/scaling.sh [-n RUNS] [-s SECONDS] [-j "1 2"] [-k] [DIR [FILE]]
+#
+# DIR: a --threads data directory (default: a SECONDS-long, default 10,
+# ../shared/bench/make-data.sh recording); FILE: a single perf.data file (default: the
+# same workload recorded with `perf record -a -g -F 25000` into one file).  For each
+# input and each command below, the median of RUNS (default 3) runs under GNU time
+# of: wall seconds, CPU seconds (user + system), peak RSS; at every -j of the list
+# (default "1 2") and once for perf's equivalent:
+#
+#   report    dirreport --stdio                    perf report --stdio
+#   flat      dirreport --stdio --no-children -g none   (perf the same)
+#   dump      dirreport -D                          perf report -D
+#   sqlite    dirconvert --to-sqlite                perf script -s export-to-sqlite.py
+#                                                   (only when PySide2's QtSql is there)
+#
+# The table gives each run's speedup over -j 1 and over perf, and the serial fraction
+# that the -j 1 and largest -j timings imply by Amdahl's law, s = (N*T_N/T_1 - 1)/(N - 1),
+# with the speedup it predicts on 16 and 64 cores, 1/(s + (1 - s)/P).  That s is an
+# estimate from wall times on this machine (a busy machine inflates it), not a count of
+# serial instructions.  Needs root (system-wide recordings), perf 6.1, GNU time.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+runs=3 secs=10 keep='' jobs="1 2"
+
+usage() { sed -n '4p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n) runs=${2:?}; shift 2 ;;
+	-s) secs=${2:?}; shift 2 ;;
+	-j) jobs=${2:?}; shift 2 ;;
+	-k) keep=1; shift ;;
+	-h | --help) usage ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# -le 2 ] || usage
+data=${1:-}
+file=${2:-}
+
+bench_init dirreport
+conv=$BUILD/dirconvert
+bench_data
+dir=$data
+if [ -z "$file" ]; then
+	file=$tmp/bench-file.data
+	echo "bench: recording ${secs}s into the single file $file"
+	perf record -a -g -F 25000 -o "$file" -- sh -c '
+end=$(( $(date +%s) + '"$secs"' ))
+while [ "$(date +%s)" -lt "$end" ]; do
+	dd if=/dev/zero bs=64k count=2000 2>/dev/null | gzip -1 | sha256sum >/dev/null
+	seq 1 200000 | sort -r | md5sum >/dev/null
+	perl -e "sub f { my \$n = shift; \$n < 2 ? \$n : f(\$n-1) + f(\$n-2) } f(24)"
+	python3 -c "f = lambda n: n if n < 2 else f(n-1) + f(n-2); f(23)"
+done' >"$tmp/record-file.log" 2>&1 || { cat "$tmp/record-file.log" >&2; exit 1; }
+fi
+echo "bench: single file $file, $(du -sh "$file" | cut -f1)"
+
+script=$(perf --exec-path 2>/dev/null)/scripts/python/export-to-sqlite.py
+have_export=
+if [ -f "$script" ] && perf script -i samples/plain.data -s "$script" "$tmp/probe.db" \
+	>/dev/null 2>&1; then
+	have_export=1
+fi
+
+# run3 NAME CMD...: a warm-up, then $runs runs; appends "NAME wall cpu rss" (medians).
+run3() {
+	local name=$1 i
+	shift
+	rm -f "$tmp/out.db"
+	"$@" >/dev/null 2>"$tmp/err" || { echo "  $name: FAILED" >&2; head -n 3 "$tmp/err" >&2; }
+	: >"$tmp/times"
+	for ((i = 0; i < runs; i++)); do
+		rm -f "$tmp/out.db"
+		/usr/bin/time -f '%e %U %S %M' -o "$tmp/t" "$@" >/dev/null 2>>"$tmp/err" || true
+		tail -n 1 "$tmp/t" >>"$tmp/times"
+	done
+	printf '%s\t%s\t%s\t%s\n' "$name" \
+		"$(cut -d' ' -f1 "$tmp/times" | median)" \
+		"$(awk '{ print $2 + $3 }' "$tmp/times" | median)" \
+		"$(cut -d' ' -f4 "$tmp/times" | median)" >>"$tmp/scaling"
+	printf '  %-40s done\n' "$name" >&2
+}
+
+: >"$tmp/scaling"
+for input in dir file; do
+	in=${!input}
+	run3 "$input report perf" perf report --stdio -i "$in"
+	run3 "$input flat perf" perf report --stdio --no-children -g none -i "$in"
+	run3 "$input dump perf" perf report -D -i "$in"
+	[ -z "$have_export" ] ||
+		run3 "$input sqlite perf" perf script -i "$in" -s "$script" "$tmp/out.db"
+	for j in $jobs; do
+		run3 "$input report -j$j" "$bin" -j "$j" --stdio -i "$in"
+		run3 "$input flat -j$j" "$bin" -j "$j" --stdio --no-children -g none -i "$in"
+		run3 "$input dump -j$j" "$bin" -j "$j" -D -i "$in"
+		run3 "$input sqlite -j$j" "$conv" -j "$j" --no-progress -i "$in" \
+			--to-sqlite "$tmp/out.db"
+	done
+done
+
+echo
+awk -F'\t' -v maxj="$(echo "$jobs" | tr ' ' '\n' | sort -n | tail -n 1)" '
+	BEGIN {
+		printf "%-22s %8s %8s %9s %9s %9s\n", "input command -j", "wall s", "CPU s",
+			"RSS MB", "vs -j1", "vs perf"
+	}
+	{
+		split($1, k, " "); key = k[1] " " k[2]; j = k[3]
+		wall[$1] = $2; cpu[$1] = $3; rss[$1] = $4
+		if (j == "perf") pw[key] = $2
+		if (j == "-j1") w1[key] = $2
+		if (j == "-j" maxj) wn[key] = $2
+		sj = (j != "perf" && w1[key] > 0 && $2 > 0) ? sprintf("%.2fx", w1[key] / $2) : "-"
+		sp = (j != "perf" && pw[key] > 0 && $2 > 0) ? sprintf("%.1fx", pw[key] / $2) : "-"
+		printf "%-22s %8.3f %8.2f %9.1f %9s %9s\n", $1, $2, $3, $4 / 1024, sj, sp
+		order[++n] = key
+	}
+	END {
+		if (maxj < 2) exit
+		printf "\nserial fraction (Amdahl, from -j1 and -j%d wall times)\n", maxj
+		printf "%-16s %8s %12s %12s\n", "input command", "s", "16 cores", "64 cores"
+		for (i = 1; i <= n; i++) {
+			key = order[i]
+			if (seen[key]++ || !(key in w1) || !(key in wn) || w1[key] <= 0) continue
+			s = (maxj * wn[key] / w1[key] - 1) / (maxj - 1)
+			if (s < 0) s = 0
+			if (s > 1) s = 1
+			printf "%-16s %8.3f %11.1fx %11.1fx\n", key, s,
+				1 / (s + (1 - s) / 16), 1 / (s + (1 - s) / 64)
+		}
+	}' "$tmp/scaling"
