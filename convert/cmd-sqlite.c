@@ -21,7 +21,7 @@
 #include "format/diag.h"
 #include "reader/session.h"
 #include "reader/workqueue.h"
-#include "report/machine.h"
+#include "machine/machine.h"
 #include "banned.h"
 
 /* Inputs smaller than this convert too fast for a progress bar to help. */

@@ -13,9 +13,9 @@
 #include "format/record.h"
 #include "format/sample.h"
 #include "reader/session.h"
-#include "report/dso.h"
-#include "report/machine.h"
-#include "report/symbol.h"
+#include "machine/dso.h"
+#include "machine/machine.h"
+#include "machine/symbol.h"
 #include "banned.h"
 
 /* perf resolves at most this many callchain addresses (PERF_MAX_STACK_DEPTH). */
@@ -632,52 +632,34 @@ static int chain_entry(struct exporter *e, struct xloc *loc, uint64_t ip, uint64
 	return call_path(e, *cur, (uint64_t)sid, ip, cur);
 }
 
-/* The cpumode of the nearest context marker before index ent (perf's
- * find_prev_cpumode): 0 = none found, 1 = found, -1 = an invalid marker (perf then
- * discards the whole callchain). */
-static int prev_cpumode(const struct sample *s, uint64_t ent, uint16_t *cpumode)
-{
-	while (ent-- > 0) {
-		uint64_t ip = sample__callchain_ip(s, ent);
+struct chain_ctx {
+	struct exporter *e;
+	struct thread *t;
+	struct pending *p;
+};
 
-		if (ip < CONTEXT_MAX)
-			continue;
-		switch (ip) {
-		case CONTEXT_HV: *cpumode = MISC_HYPERVISOR; return 1;
-		case CONTEXT_KERNEL: *cpumode = MISC_KERNEL; return 1;
-		case CONTEXT_USER: *cpumode = MISC_USER; return 1;
-		default: return -1;
-		}
-	}
+static int chain_frame(void *ctx, uint16_t cpumode, uint64_t ip)
+{
+	struct chain_ctx *cc = ctx;
+
+	map_loc(cc->e, cc->t, cpumode, ip, &cc->e->chain[cc->e->nr_chain++]);
+	cc->p->chain_nr++;
 	return 0;
 }
 
-/* Stage 1 of the callchain: its addresses root first (perf's ORDER_CALLER walk: each
- * takes the cpumode of the nearest marker before it, at most EXPORT_MAX_STACK from the
- * root end) into e->chain; none when perf would discard the chain. */
+/* Stage 1 of the callchain: its addresses root first (perf's ORDER_CALLER walk,
+ * machine__callchain_walk, at most EXPORT_MAX_STACK from the root end) into e->chain;
+ * none when perf would discard the chain. */
 static void map_callchain(struct exporter *e, struct thread *t, const struct sample *s,
 			  struct pending *p)
 {
-	uint16_t cpumode = MISC_USER;
-	uint64_t nr = s->callchain_nr;
+	struct chain_ctx cc = { e, t, p };
 
 	p->chain_first = (uint32_t)e->nr_chain;
 	p->chain_nr = 0;
-	if (!nr || prev_cpumode(s, nr, &cpumode) < 0)
-		return;
-	for (uint64_t i = 0; i < nr && p->chain_nr < EXPORT_MAX_STACK; i++) {
-		uint64_t j = nr - i - 1, ip = sample__callchain_ip(s, j);
-
-		if (ip >= CONTEXT_MAX) {
-			if (prev_cpumode(s, j, &cpumode) < 0) {
-				p->chain_nr = 0;	/* perf discards it all */
-				e->nr_chain = p->chain_first;
-				return;
-			}
-			continue;
-		}
-		map_loc(e, t, cpumode, ip, &e->chain[e->nr_chain++]);
-		p->chain_nr++;
+	if (machine__callchain_walk(s, true, EXPORT_MAX_STACK, chain_frame, &cc) == 1) {
+		p->chain_nr = 0;	/* perf discards it all */
+		e->nr_chain = p->chain_first;
 	}
 }
 

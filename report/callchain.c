@@ -5,9 +5,9 @@
 #include <stdlib.h>	/* calloc, free, malloc, qsort_r, realloc, strtod, strtoul */
 #include <string.h>	/* memset, strdup, strlen, strncmp, strtok_r */
 
-#include "report/dso.h"
+#include "machine/dso.h"
 #include "report/rbtree.h"
-#include "report/symbol.h"
+#include "machine/symbol.h"
 #include "banned.h"
 
 /* perf formats a frame's name into a 1024-byte buffer (scnprintf). */

@@ -111,7 +111,7 @@ struct cc_frame {
 	uint64_t map_start, map_end, map_pgoff;	/* the map (first seen; 0: none) */
 	char level;			/* 'k' kernel map, '.' user map, 0 no map */
 	const char *srcline;		/* keys address and srcline: the frame's text
-					 * (report/srcline.h, interned; borrowed), NULL
+					 * (machine/srcline.h, interned; borrowed), NULL
 					 * none */
 };
 

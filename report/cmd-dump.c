@@ -20,7 +20,7 @@
 #include "reader/session.h"
 #include "reader/workqueue.h"
 #include "report/dump.h"
-#include "report/machine.h"
+#include "machine/machine.h"
 #include "report/strbuf.h"
 #include "banned.h"
 

@@ -20,23 +20,17 @@
 #include "reader/session.h"
 #include "reader/workqueue.h"
 #include "report/callchain.h"
-#include "report/dso.h"
+#include "machine/dso.h"
 #include "report/group.h"
 #include "report/hist.h"
-#include "report/machine.h"
+#include "machine/machine.h"
 #include "report/read-values.h"
 #include "report/sort.h"
-#include "report/srcline.h"
+#include "machine/srcline.h"
 #include "report/tasks.h"
 #include "report/time-range.h"
 #include "report/trace-sort.h"
 #include "banned.h"
-
-/* Callchain context markers (UAPI PERF_CONTEXT_*): entries >= CONTEXT_MAX. */
-#define CONTEXT_HV ((uint64_t)-32)
-#define CONTEXT_KERNEL ((uint64_t)-128)
-#define CONTEXT_USER ((uint64_t)-512)
-#define CONTEXT_MAX ((uint64_t)-4095)
 
 /* perf's PERF_MAX_STACK_DEPTH: --max-stack's default. */
 #define MAX_STACK_DEFAULT 127
@@ -392,73 +386,33 @@ static int push_frame(struct report *rp, struct thread *t, uint16_t cpumode, uin
 	return want_loaded(rp, al.dso);
 }
 
-/* A context marker: the cpumode of the frames after it, or 0 for one perf rejects
- * (it then drops the whole chain). */
-static uint16_t marker_cpumode(uint64_t ip)
+struct frame_ctx {
+	struct report *rp;
+	struct thread *t;
+};
+
+static int report_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 {
-	switch (ip) {
-	case CONTEXT_HV:
-		return MISC_HYPERVISOR;
-	case CONTEXT_KERNEL:
-		return MISC_KERNEL;
-	case CONTEXT_USER:
-		return MISC_USER;
-	default:
-		return 0;
-	}
+	struct frame_ctx *fc = ctx;
+
+	return push_frame(fc->rp, fc->t, cpumode, ip);
 }
 
-/* Caller order: the cpumode of entry `ent` is set by the nearest marker before it
- * (perf's find_prev_cpumode); unchanged when there is none. */
-static bool prev_cpumode(const struct sample *s, uint64_t ent, uint16_t *cpumode)
-{
-	while (ent-- > 0) {
-		uint64_t ip = sample__callchain_ip(s, ent);
-
-		if (ip >= CONTEXT_MAX) {
-			*cpumode = marker_cpumode(ip);
-			return *cpumode != 0;
-		}
-	}
-	return true;
-}
-
-/*
- * The frames of a sample's callchain, in cursor order (perf's
- * thread__resolve_callchain_sample): context markers set the cpumode of the entries
- * after them, at most max_stack entries are kept (counted from the cursor's start),
- * and an unknown marker drops the chain.
- */
+/* The frames of a sample's callchain, in cursor order, each resolved to its map
+ * (machine__callchain_walk: perf's walk, markers, --max-stack). */
 static int resolve_callchain(struct report *rp, struct thread *t, const struct sample *s,
 			     struct pending *p)
 {
-	bool caller = rp->order == CALLCHAIN_CALLER;
-	uint64_t nr = s->callchain_nr, kept = 0;
-	uint16_t cpumode = MISC_USER;
-	int err = 0;
+	struct frame_ctx fc = { rp, t };
+	int ret;
 
 	p->first_frame = rp->nr_frames;
-	p->nr_frames = 0;
-	if (!nr || (caller && !prev_cpumode(s, nr, &cpumode)))
-		return 0;
-	for (uint64_t i = 0; i < nr && kept < (uint64_t)rp->max_stack && !err; i++) {
-		uint64_t j = caller ? nr - i - 1 : i, ip = sample__callchain_ip(s, j);
-
-		if (ip >= CONTEXT_MAX) {
-			bool ok = caller ? prev_cpumode(s, j, &cpumode)
-					 : (cpumode = marker_cpumode(ip)) != 0;
-
-			if (!ok) {
-				rp->nr_frames = p->first_frame;
-				return 0;
-			}
-			continue;
-		}
-		kept++;
-		err = push_frame(rp, t, cpumode, ip);
-	}
+	ret = machine__callchain_walk(s, rp->order == CALLCHAIN_CALLER,
+				      (uint64_t)rp->max_stack, report_frame, &fc);
+	if (ret == 1)	/* perf drops the chain */
+		rp->nr_frames = p->first_frame;
 	p->nr_frames = rp->nr_frames - p->first_frame;
-	return err;
+	return ret < 0 ? ret : 0;
 }
 
 /* Pass 1 for a sample: thread, comm and maps, in delivery order. */

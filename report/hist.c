@@ -6,9 +6,9 @@
 
 #include "format/record.h"	/* MISC_* */
 #include "report/callchain.h"
-#include "report/dso.h"
+#include "machine/dso.h"
 #include "report/hierarchy.h"
-#include "report/machine.h"	/* struct thread */
+#include "machine/machine.h"	/* struct thread */
 #include "report/rbtree.h"
 #include "report/sort.h"
 #include "banned.h"

@@ -17,7 +17,7 @@
 #include "reader/session.h"
 #include "reader/workqueue.h"
 #include "report/cmd.h"
-#include "report/machine.h"
+#include "machine/machine.h"
 #include "report/sort.h"
 #include "report/time-range.h"
 #include "report/trace-sort.h"

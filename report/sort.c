@@ -7,10 +7,10 @@
 #include <string.h>	/* strcasecmp, strchr, strdup, strlen, strncasecmp, strtok_r */
 #include <strings.h>	/* strncasecmp */
 
-#include "report/dso.h"
-#include "report/machine.h"
+#include "machine/dso.h"
+#include "machine/machine.h"
 #include "report/mem.h"
-#include "report/symbol.h"
+#include "machine/symbol.h"
 #include "banned.h"
 
 /* perf's hist column length slots (HISTC_*), for the keys that have one. */

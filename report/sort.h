@@ -61,7 +61,7 @@ struct hist_entry {
 	const struct thread *thread;	/* borrowed: the first sample's */
 	struct dso *dso;		/* borrowed; NULL = [unknown] */
 	const struct symbol *sym;	/* borrowed; NULL = unresolved */
-	const char *srcline;		/* srcline / srcfile keys (report/srcline.h);
+	const char *srcline;		/* srcline / srcfile keys (machine/srcline.h);
 					 * borrowed, interned.  NULL until computed:
 					 * perf computes them lazily, when a
 					 * comparison or the output needs them (see

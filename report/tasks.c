@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "report/machine.h"
+#include "machine/machine.h"
 #include "banned.h"
 
 int task_ppids__set(struct task_ppids *p, const struct thread *t, int32_t ppid)

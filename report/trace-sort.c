@@ -11,9 +11,9 @@
 #include "format/feature.h"
 #include "format/record.h"	/* REC_HEADER_TRACING_DATA, MISC_KERNEL */
 #include "reader/session.h"	/* struct record_ref */
-#include "report/dso.h"
-#include "report/machine.h"
-#include "report/symbol.h"
+#include "machine/dso.h"
+#include "machine/machine.h"
+#include "machine/symbol.h"
 #include "report/trace-event.h"
 #include "banned.h"
 

@@ -27,11 +27,12 @@ FUZZ_SAN := -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitiz
 # clang warns where gcc does not (e.g. -Wcast-align on x86): warnings stay, not -Werror
 FUZZ_CFLAGS = -std=c11 -O1 $(filter-out -Werror,$(WARN)) $(FUZZ_SAN) -pthread
 FUZZ_HELPER_SRCS := tests/fuzz/fuzzlib.c
-# the report/ files the targets reach: -D (cmd_dump, machine state), the header text and
-# the tracepoint formats (libtraceevent)
-FUZZ_REPORT_SRCS := $(filter $(addprefix report/,cmd-dump.c dump.c dso.c header-print.c \
-	machine.c strbuf.c symbol.c trace-event.c),$(REPORT_SRCS))
-FUZZ_LIB_SRCS := $(FORMAT_SRCS) $(READER_SRCS) $(FUZZ_REPORT_SRCS) $(FUZZ_HELPER_SRCS)
+# the report/ files the targets reach: -D (cmd_dump), the header text and the tracepoint
+# formats (libtraceevent); machine state is machine/
+FUZZ_REPORT_SRCS := $(filter $(addprefix report/,cmd-dump.c dump.c header-print.c \
+	strbuf.c trace-event.c),$(REPORT_SRCS))
+FUZZ_LIB_SRCS := $(FORMAT_SRCS) $(READER_SRCS) $(MACHINE_SRCS) $(FUZZ_REPORT_SRCS) \
+	$(FUZZ_HELPER_SRCS)
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/bin/%)
 
@@ -78,7 +79,7 @@ fuzz-merge: $(FUZZ_BINS)
 FUZZ_REGRESS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/%-regress)
 
 $(BUILD)/tests/fuzz/%-regress: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/regress.o \
-		$(BUILD)/tests/fuzz/fuzzlib.o $(LIBREPORT) $(LIBREADER) $(LIBFORMAT)
+		$(BUILD)/tests/fuzz/fuzzlib.o $(LIBREPORT) $(LIBMACHINE) $(LIBREADER) $(LIBFORMAT)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 

@@ -34,7 +34,7 @@
 #include "format/sample.h"
 #include "reader/session.h"
 #include "report/cmd.h"
-#include "report/machine.h"
+#include "machine/machine.h"
 #include "tests/fuzz/fuzzlib.h"
 #include "banned.h"
 

@@ -15,7 +15,7 @@
 
 #include "report/callchain.h"
 #include "report/hist.h"
-#include "report/symbol.h"
+#include "machine/symbol.h"
 #include "report/rbtree.h"
 #include "report/sort.h"
 

@@ -23,7 +23,7 @@
 #include "format/evlist.h"
 #include "format/record.h"
 #include "reader/session.h"
-#include "report/machine.h"
+#include "machine/machine.h"
 #include "testlib.h"
 
 #include "banned.h"

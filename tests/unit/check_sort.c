@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "report/sort.h"
-#include "report/symbol.h"
+#include "machine/symbol.h"
 
 #include "banned.h"
 

@@ -11,9 +11,9 @@
 #include <stdio.h>	/* snprintf */
 #include <string.h>
 
-#include "report/dso.h"
-#include "report/srcline.h"
-#include "report/symbol.h"
+#include "machine/dso.h"
+#include "machine/srcline.h"
+#include "machine/symbol.h"
 
 #include "banned.h"
 

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/dso.h"
-#include "report/symbol.h"
+#include "machine/dso.h"
+#include "machine/symbol.h"
 #include "testlib.h"
 
 #include "banned.h"

@@ -1,4 +1,4 @@
-#include "report/symbol.h"
+#include "machine/symbol.h"
 
 #include <ctype.h>	/* isupper, toupper, isxdigit */
 #include <dlfcn.h>	/* dlopen, dlsym: __cxa_demangle from libstdc++ */

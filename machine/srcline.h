@@ -1,5 +1,5 @@
-#ifndef DIRREPORT_REPORT_SRCLINE_H
-#define DIRREPORT_REPORT_SRCLINE_H
+#ifndef DIRREPORT_MACHINE_SRCLINE_H
+#define DIRREPORT_MACHINE_SRCLINE_H
 /*
  * srcline - source lines of addresses, as perf 6.1 shows them in its `srcline` and
  * `srcfile` sort keys.  perf (built without libbfd) asks binutils' addr2line; this

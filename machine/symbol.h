@@ -1,5 +1,5 @@
-#ifndef DIRREPORT_REPORT_SYMBOL_H
-#define DIRREPORT_REPORT_SYMBOL_H
+#ifndef DIRREPORT_MACHINE_SYMBOL_H
+#define DIRREPORT_MACHINE_SYMBOL_H
 /*
  * symbol - symbol tables built exactly the way perf 6.1 builds them for `perf report`,
  * and the per-address lookup perf performs on them.

@@ -1,5 +1,5 @@
-#ifndef DIRREPORT_REPORT_MACHINE_H
-#define DIRREPORT_REPORT_MACHINE_H
+#ifndef DIRREPORT_MACHINE_MACHINE_H
+#define DIRREPORT_MACHINE_MACHINE_H
 /*
  * machine - the state of the recorded machine as records replay it in perf's order:
  * threads (pid, tid, current comm), each process's memory maps, and the kernel maps.
@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "report/dso.h"
+#include "machine/dso.h"
 
 struct sample;
 struct record_ref;
@@ -148,6 +148,34 @@ void machine__resolve(struct machine *m, struct thread *t, uint16_t cpumode, uin
  */
 void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 			  uint64_t ip, struct addr_location *al);
+
+struct sample;
+
+/** What machine__callchain_walk() calls for each kept entry of a callchain. */
+typedef int (*callchain_frame_fn)(void *ctx, uint16_t cpumode, uint64_t ip);
+
+/**
+ * @brief Walk a sample's callchain as perf 6.1 does (thread__resolve_callchain_sample):
+ *        context markers (PERF_CONTEXT_HV, _KERNEL, _USER) set the cpumode of the
+ *        entries after them in the callchain array; in caller order (root first) each
+ *        entry takes the cpumode of the nearest marker before it in the array
+ *        (find_prev_cpumode); at most @p max_stack entries are kept, counted from the
+ *        start of the walk; any other marker (guest contexts, garbage) makes perf drop
+ *        the whole chain.
+ * @param s          the parsed sample (its callchain_nr entries)
+ * @param caller     walk from the root (perf's ORDER_CALLER), else from the sample's
+ *                   own address (ORDER_CALLEE, the array order)
+ * @param max_stack  entries kept at most (perf's --max-stack, 127 by default)
+ * @param frame      called for each kept entry, in walk order, with its cpumode
+ *                   (MISC_KERNEL, MISC_USER or MISC_HYPERVISOR) and address; a
+ *                   non-zero return stops the walk and is returned
+ * @return 0 after the walk, 1 when perf drops the chain (the frames already passed to
+ *         @p frame must be discarded by the caller), or what @p frame returned.
+ * Thread safety: reads only @p s; safe on any thread.  Format: PERF_SAMPLE_CALLCHAIN,
+ *         the UAPI PERF_CONTEXT_* markers (format/record.h CONTEXT_*).
+ */
+int machine__callchain_walk(const struct sample *s, bool caller, uint64_t max_stack,
+			    callchain_frame_fn frame, void *ctx);
 
 /** @brief The symbol part: al->sym and al->sym_unmapped_start from al->dso/al->addr.
  *  Thread safety: concurrent calls are safe once al->dso is loaded (dso__load). */

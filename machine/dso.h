@@ -1,5 +1,5 @@
-#ifndef DIRREPORT_REPORT_DSO_H
-#define DIRREPORT_REPORT_DSO_H
+#ifndef DIRREPORT_MACHINE_DSO_H
+#define DIRREPORT_MACHINE_DSO_H
 /*
  * dso - the shared objects a recording's maps refer to, and where perf 6.1 finds
  * their symbols.
@@ -50,7 +50,7 @@
 #include <stddef.h>	/* size_t */
 #include <stdint.h>	/* uint8_t, uint64_t */
 
-#include "report/symbol.h"
+#include "machine/symbol.h"
 
 /** Longest build-id kept (SHA-1); perf's BUILD_ID_SIZE. */
 #define DSO_BUILD_ID_MAX 20

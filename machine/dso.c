@@ -1,4 +1,4 @@
-#include "report/dso.h"
+#include "machine/dso.h"
 
 #include <errno.h>
 #include <fcntl.h>	/* open */

@@ -1,7 +1,7 @@
 /*
  * srcline - perf's srcline/srcfile texts, from DWARF line tables read with libdw.
  */
-#include "report/srcline.h"
+#include "machine/srcline.h"
 
 #include <elfutils/libdw.h>	/* dwarf_* */
 #include <elfutils/libdwfl.h>	/* dwfl_* */
@@ -12,8 +12,8 @@
 #include <stdlib.h>		/* calloc, free, malloc */
 #include <string.h>		/* memcpy, strcmp, strlen, strrchr */
 
-#include "report/dso.h"
-#include "report/symbol.h"
+#include "machine/dso.h"
+#include "machine/symbol.h"
 #include "banned.h"
 
 /* perf's SRCLINE_UNKNOWN */

@@ -1,4 +1,4 @@
-#include "report/machine.h"
+#include "machine/machine.h"
 
 #include <errno.h>
 #include <stdio.h>	/* snprintf */
@@ -648,6 +648,64 @@ void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 	al->map_end = al->map->end;
 	al->map_pgoff = al->map->pgoff;
 	al->addr = ip - al->map->start + al->map->pgoff;
+}
+
+/* A context marker's cpumode, or 0 for one perf rejects. */
+static uint16_t marker_cpumode(uint64_t ip)
+{
+	switch (ip) {
+	case CONTEXT_HV:
+		return MISC_HYPERVISOR;
+	case CONTEXT_KERNEL:
+		return MISC_KERNEL;
+	case CONTEXT_USER:
+		return MISC_USER;
+	default:
+		return 0;
+	}
+}
+
+/* perf's find_prev_cpumode: the cpumode of the nearest marker before entry `ent`;
+ * unchanged when there is none; false for a marker perf rejects. */
+static bool prev_cpumode(const struct sample *s, uint64_t ent, uint16_t *cpumode)
+{
+	while (ent-- > 0) {
+		uint64_t ip = sample__callchain_ip(s, ent);
+
+		if (ip >= CONTEXT_MAX) {
+			*cpumode = marker_cpumode(ip);
+			return *cpumode != 0;
+		}
+	}
+	return true;
+}
+
+int machine__callchain_walk(const struct sample *s, bool caller, uint64_t max_stack,
+			    callchain_frame_fn frame, void *ctx)
+{
+	uint64_t nr = s->callchain_nr, kept = 0;
+	uint16_t cpumode = MISC_USER;
+	int err = 0;
+
+	if (!nr)
+		return 0;
+	if (caller && !prev_cpumode(s, nr, &cpumode))
+		return 1;
+	for (uint64_t i = 0; i < nr && kept < max_stack && !err; i++) {
+		uint64_t j = caller ? nr - i - 1 : i, ip = sample__callchain_ip(s, j);
+
+		if (ip >= CONTEXT_MAX) {
+			bool ok = caller ? prev_cpumode(s, j, &cpumode)
+					 : (cpumode = marker_cpumode(ip)) != 0;
+
+			if (!ok)
+				return 1;
+			continue;
+		}
+		kept++;
+		err = frame(ctx, cpumode, ip);
+	}
+	return err;
 }
 
 void addr_location__resolve_sym(struct addr_location *al)
