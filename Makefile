@@ -51,6 +51,7 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 FORMAT_SRCS := $(wildcard format/*.c)
 READER_SRCS := $(wildcard reader/*.c)
 MACHINE_SRCS := $(wildcard machine/*.c)
+CLI_SRCS := $(wildcard cli/*.c)
 REPORT_SRCS := $(filter-out report/main.c,$(wildcard report/*.c))
 CONVERT_SRCS := $(wildcard convert/*.c)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -58,6 +59,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 FORMAT_OBJS := $(FORMAT_SRCS:%.c=$(BUILD)/%.o)
 READER_OBJS := $(READER_SRCS:%.c=$(BUILD)/%.o)
 MACHINE_OBJS := $(MACHINE_SRCS:%.c=$(BUILD)/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 REPORT_OBJS := $(REPORT_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 CONVERT_OBJS := $(CONVERT_SRCS:%.c=$(BUILD)/%.o)
@@ -67,6 +69,7 @@ LIBCONVERT_OBJS := $(filter-out $(BUILD)/convert/main.o,$(CONVERT_OBJS))
 LIBFORMAT := $(BUILD)/libformat.a
 LIBREADER := $(BUILD)/libreader.a
 LIBMACHINE := $(BUILD)/libmachine.a
+LIBCLI := $(BUILD)/libcli.a
 LIBREPORT := $(BUILD)/libreport.a
 LIBCONVERT := $(BUILD)/libconvert.a
 PROGRAMS := $(BUILD)/dirreport $(if $(wildcard convert/main.c),$(BUILD)/dirconvert)
@@ -100,22 +103,25 @@ $(LIBREADER): $(READER_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBMACHINE): $(MACHINE_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
+$(LIBCLI): $(CLI_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBREPORT): $(REPORT_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBCONVERT): $(LIBCONVERT_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/dirreport: $(BUILD)/report/main.o $(LIBREPORT) $(LIBMACHINE) $(LIBREADER) $(LIBFORMAT)
-	@[ "$(V)" = 1 ] || echo "  LD      $@"
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
-
-$(BUILD)/dirconvert: $(BUILD)/convert/main.o $(LIBCONVERT) $(LIBREPORT) $(LIBMACHINE) $(LIBREADER) \
+$(BUILD)/dirreport: $(BUILD)/report/main.o $(LIBCLI) $(LIBREPORT) $(LIBMACHINE) $(LIBREADER) \
 		$(LIBFORMAT)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(BUILD)/unit-tests: $(UNIT_OBJS) $(if $(CONVERT_SRCS),$(LIBCONVERT)) $(LIBREPORT) $(LIBMACHINE) \
+$(BUILD)/dirconvert: $(BUILD)/convert/main.o $(LIBCLI) $(LIBCONVERT) $(LIBMACHINE) \
 		$(LIBREADER) $(LIBFORMAT)
+	@[ "$(V)" = 1 ] || echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(LIBCLI) $(if $(CONVERT_SRCS),$(LIBCONVERT)) $(LIBREPORT) \
+		$(LIBMACHINE) $(LIBREADER) $(LIBFORMAT)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm
 

@@ -9,7 +9,7 @@
 
 #include "convert/cmd.h"
 #include "format/diag.h"
-#include "report/cli.h"
+#include "cli/cli.h"
 #include "banned.h"
 
 /* The SYNOPSIS and OPTIONS of docs/dirconvert.1.md. */

@@ -21,7 +21,7 @@
 #include "report/sort.h"
 #include "report/time-range.h"
 #include "report/trace-sort.h"
-#include "report/cli.h"
+#include "cli/cli.h"
 #include "banned.h"
 
 /* The SYNOPSIS of docs/dirreport.1.md, then the options (tests compare the two). */

@@ -4,7 +4,7 @@
 #include <check.h>
 #include <errno.h>
 
-#include "report/cli.h"
+#include "cli/cli.h"
 #include "banned.h"
 
 START_TEST(test_cli_parse_jobs)

@@ -1,5 +1,5 @@
-#ifndef DIRREPORT_REPORT_CLI_H
-#define DIRREPORT_REPORT_CLI_H
+#ifndef DIRREPORT_CLI_CLI_H
+#define DIRREPORT_CLI_CLI_H
 /*
  * cli - what the front ends (dirreport, dirconvert) parse and print alike.
  *

@@ -1,4 +1,4 @@
-#include "report/cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <stdio.h>	/* fprintf, fputs */
