@@ -248,7 +248,11 @@ static int classify(struct reader *r, struct record_ref *ref, uint64_t off)
 	if (err)
 		return fail(r, off, err, "%s record too short for its sample id",
 			    record__type_name(ref->type));
-	if (ref->type == REC_SAMPLE)
+	/* the scan pass checked that it parses; the delivery pass (rewound) reads the
+	 * same bytes again */
+	if (r->rewound)
+		err = 0;
+	else if (ref->type == REC_SAMPLE)
 		err = sample__parse(&s, &ref->evsel->attr, ref->data, ref->size);
 	else
 		err = sample__parse_id_trailer(&s, &ref->evsel->attr, ref->data, ref->size);
