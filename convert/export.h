@@ -133,7 +133,7 @@ int exporter__begin(struct exporter *e);
  *        machine, samples produce rows.
  * @return 0; -ENOMEM; -DIAG_BAD_SAMPLE / -DIAG_BAD_RECORD for a record that does not
  *         parse; or the sink's error.
- * Thread safety: the replaying thread.  Format: SAMPLE (reference 5.1), COMM, FORK,
+ * Thread safety: the replaying thread.  Format: SAMPLE (docs/perf-data-format.md §5.1), COMM, FORK,
  *         EXIT, MMAP, MMAP2 (4.3).
  */
 int exporter__record(struct exporter *e, const struct record_ref *ref);

@@ -4,7 +4,7 @@
  * attr - struct perf_event_attr as stored in perf.data, every version from VER0 (64 bytes)
  * to VER8 (136 bytes, config3) and beyond (unknown trailing bytes are ignored).
  *
- * Format: reference section 1.3 (kernel UAPI perf_event_attr). We keep our own struct
+ * Format: docs/perf-data-format.md §1.3 (kernel UAPI perf_event_attr). We keep our own struct
  * rather than <linux/perf_event.h> so that fields newer than the build machine's UAPI
  * headers (config3) can be read.
  */
@@ -33,7 +33,7 @@ enum {
 	FORMAT_ID = 1 << 2, FORMAT_GROUP = 1 << 3, FORMAT_LOST = 1 << 4,
 };
 
-/* Flag bits of the u64 at offset 40 (reference 1.3). */
+/* Flag bits of the u64 at offset 40 (docs/perf-data-format.md §1.3). */
 enum attr_flag {
 	ATTR_DISABLED = 0, ATTR_INHERIT = 1, ATTR_PINNED = 2, ATTR_EXCLUSIVE = 3,
 	ATTR_EXCLUDE_USER = 4, ATTR_EXCLUDE_KERNEL = 5, ATTR_EXCLUDE_HV = 6,
@@ -98,11 +98,11 @@ static inline bool attr__flag(const struct event_attr *a, enum attr_flag f)
  * @param p     the stored attr, at least `len` bytes
  * @param len   bytes available at p (>= 8 to read the size field)
  * @param swap  file is in the other byte order: integers are swapped and the bit order
- *              inside each byte of the flag word is reversed (reference section 12)
+ *              inside each byte of the flag word is reversed (docs/perf-data-format.md §12)
  * @return 0; -DIAG_BAD_ATTR if len < 8 or the stored size (0 = 64) exceeds len or is
  *         smaller than 64.
  * Ownership: nothing retained. Thread safety: pure.
- * Format: perf_event_attr VER0..VER8, reference 1.3.
+ * Format: perf_event_attr VER0..VER8, docs/perf-data-format.md §1.3.
  */
 int attr__decode(struct event_attr *a, const void *p, size_t len, bool swap);
 

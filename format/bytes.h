@@ -6,7 +6,7 @@
  * perf.data has no alignment guarantee (COMPRESSED and HEADER_FEATURE records have odd
  * sizes, feature bodies are packed), so every multi-byte field is read with memcpy.
  * Format: perf.data is written in the byte order of the recording machine; a file whose
- * magic reads byte-swapped is swapped field by field (reference section 12).
+ * magic reads byte-swapped is swapped field by field (docs/perf-data-format.md §12).
  * Thread safety: pure functions.
  */
 #include <stdbool.h>

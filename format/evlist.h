@@ -4,7 +4,7 @@
  * evlist - the recording's events (evsels): each attr, its ids and its name, and the
  * lookup from a record to the evsel it belongs to.
  *
- * Format: attrs table (reference 1.2) or HEADER_ATTR records (pipe, 4.4); names from
+ * Format: attrs table (docs/perf-data-format.md §1.2) or HEADER_ATTR records (pipe, 4.4); names from
  * feature EVENT_DESC or EVENT_UPDATE/NAME records; id_pos/is_pos rules of 5.3.
  *
  * Thread safety: built by one thread; afterwards immutable and readable from any thread
@@ -76,7 +76,7 @@ static inline struct evsel *evlist__first(const struct evlist *el)
 int evlist__check(const struct evlist *el, struct diag *d);
 
 /**
- * @brief The evsel a record (host order) belongs to, per reference 5.3.
+ * @brief The evsel a record (host order) belongs to, per docs/perf-data-format.md §5.3.
  * @param rec, size  whole record and its size in bytes
  * @param out        the evsel (borrowed)
  * @return 0; -DIAG_UNKNOWN_ID when the id is found but matches no evsel;

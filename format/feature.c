@@ -157,7 +157,7 @@ static char *_strndup(struct features *f, const unsigned char *b, size_t n)
 	return s;
 }
 
-/* string: u32 len, then len bytes holding a NUL-padded string (reference 2.2). */
+/* string: u32 len, then len bytes holding a NUL-padded string (docs/perf-data-format.md §2.2). */
 static int _str(struct pctx *p, char **out, const char *what)
 {
 	uint64_t off = cursor__offset(&p->c);

@@ -5,7 +5,7 @@
  * perf 6.1), from a regular file's feature table or from pipe-mode HEADER_FEATURE
  * records.
  *
- * Format: reference sections 2.2 (string encodings), 2.3 (one layout per id), 8 (pipe
+ * Format: docs/perf-data-format.md §§2.2 (string encodings), 2.3 (one layout per id), 8 (pipe
  * HEADER_FEATURE records: 8-byte header, u64 feat_id, body) and 12 (cross-endian: u32 and
  * u64 fields swapped one by one, strings as is, attrs through attr__decode).
  *
@@ -287,7 +287,7 @@ void features__exit(struct features *f);
  *         ids.
  * Ownership: nothing of body is retained (copies are made). Thread safety: touches only
  * *f and *d.
- * Format: reference 2.2 and 2.3. Bodies that are well formed but that perf 6.1's reader
+ * Format: docs/perf-data-format.md §2.2 and 2.3. Bodies that are well formed but that perf 6.1's reader
  * gives up on return 0 and set the feature's perf_failed bit: CACHE, MEM_TOPOLOGY and
  * CLOCK_DATA of an unknown version (left empty), a NUMA cpu list perf rejects, a
  * CPU_TOPOLOGY socket id above nr_cpus_avail (per-cpu part dropped), a GROUP_DESC that

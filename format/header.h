@@ -4,7 +4,7 @@
  * header - the 104-byte perf.data file header, the 16-byte pipe header, the attrs table
  * with its id arrays, and the feature-section table.
  *
- * Format: reference sections 0, 1 and 2.1. Endianness is detected from the magic; every
+ * Format: docs/perf-data-format.md §§0, 1 and 2.1. Endianness is detected from the magic; every
  * field is returned in host order and `swap` tells the caller to swap everything else.
  * Thread safety: pure functions over caller-provided bytes.
  */
@@ -22,7 +22,7 @@ struct evlist;
 #define PIPE_HEADER_SIZE 16
 #define FEAT_BITS 256
 
-/* Feature ids (HEADER_*), reference 2.3. 32 is CPU_DOMAIN_INFO in newer perf and the
+/* Feature ids (HEADER_*), docs/perf-data-format.md §2.3. 32 is CPU_DOMAIN_INFO in newer perf and the
  * LAST_FEATURE sentinel of perf 6.1. */
 enum feat_id {
 	FEAT_RESERVED = 0, FEAT_TRACING_DATA = 1, FEAT_BUILD_ID = 2, FEAT_HOSTNAME = 3,
@@ -59,7 +59,7 @@ struct file_header {
  * @param is_pipe    out: true for a pipe-format stream (second u64 == 16)
  * @param swap       out: true when the file was written in the other byte order
  * @return 0; -DIAG_NOT_PERF for a bad magic; -DIAG_TRUNCATED when len < 16.
- * Format: reference 0 and 1.1 (the legacy PERFFILE magic is not accepted).
+ * Format: docs/perf-data-format.md §0 and 1.1 (the legacy PERFFILE magic is not accepted).
  */
 int file_header__probe(const void *buf, size_t len, bool *is_pipe, bool *swap);
 
@@ -87,7 +87,7 @@ static inline bool file_header__has_feat(const struct file_header *h, unsigned f
  * @param buf, len  whole file bytes
  * @return 0; -DIAG_BAD_ATTR (size out of range, ids past the end, duplicate id);
  *         -DIAG_ABI never (we accept newer attrs); -ENOMEM.
- * Format: reference 1.2 (stepping uses each attr's own size field).
+ * Format: docs/perf-data-format.md §1.2 (stepping uses each attr's own size field).
  */
 int file_header__read_attrs(const struct file_header *h, bool swap, const void *buf,
 			    size_t len, struct evlist *el, const char *path,
@@ -99,7 +99,7 @@ int file_header__read_attrs(const struct file_header *h, bool swap, const void *
  * @param sec     out: sec[feat] for every feature bit set (others zeroed)
  * @param feat_offset  out: offset of the feature table (data.offset + data.size)
  * @return 0; -DIAG_BAD_FEATURE (diagnostic names the table entry's offset).
- * Format: reference 2.1 (one 16-byte entry per set bit, in bit order).
+ * Format: docs/perf-data-format.md §2.1 (one 16-byte entry per set bit, in bit order).
  */
 int file_header__feat_sections(const struct file_header *h, bool swap, const void *buf,
 			       size_t len, struct file_section sec[FEAT_BITS],
@@ -114,7 +114,7 @@ int file_header__feat_sections(const struct file_header *h, bool swap, const voi
  *                cut loses a suffix of the features; a lost body followed (in bit
  *                order) by a surviving one is damage, an error either way.
  * @return 0; -DIAG_BAD_FEATURE (diagnostic names the table entry's offset).
- * Format: reference 2.1 (one 16-byte entry per set bit, in bit order; perf writes the
+ * Format: docs/perf-data-format.md §2.1 (one 16-byte entry per set bit, in bit order; perf writes the
  *         bodies back to back in the same order).
  */
 int file_header__feat_sections_cut(const struct file_header *h, bool swap,

@@ -4,7 +4,7 @@
  * record - the common record header, record type numbers and names, and byte-swapping
  * of whole records into host order.
  *
- * Format: reference sections 4.1 (header), 4.3 (kernel types 1..22), 4.4 (perf's own
+ * Format: docs/perf-data-format.md §§4.1 (header), 4.3 (kernel types 1..22), 4.4 (perf's own
  * types 64..86, including COMPRESSED2 = 83 of newer perf).
  */
 #include <stdbool.h>
@@ -89,7 +89,7 @@ bool record__type_known(uint32_t type);
  * @param id_hdr_size  bytes of the sample_id trailer for this file's non-sample records
  * Fixed fields are swapped per type; u32 pairs (pid/tid, cpu/res) are fixed up after a
  * u64 pass as perf does. Strings are left alone. Unknown types: only u64 words.
- * Thread safety: touches only rec. Format: reference section 12 (perf's event_swap).
+ * Thread safety: touches only rec. Format: docs/perf-data-format.md §12 (perf's event_swap).
  */
 void record__swap(void *rec, size_t size, size_t id_hdr_size);
 

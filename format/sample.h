@@ -3,7 +3,7 @@
 /*
  * sample - decoding PERF_RECORD_SAMPLE bodies and the sample_id trailer of other records.
  *
- * Format: reference section 5.1 (field order, which is not bit order), 5.2 (read_format
+ * Format: docs/perf-data-format.md §5.1 (field order, which is not bit order), 5.2 (read_format
  * block), 4.2 (sample_id trailer). Records must already be in host byte order.
  * Pointers in struct sample borrow from the record bytes and live as long as they do.
  */
@@ -76,7 +76,7 @@ struct sample {
  * @param size  record size in bytes (header.size)
  * @return 0; -DIAG_BAD_SAMPLE when a field or array runs past `size`, or counts are
  *         absurd (callchain nr, branch nr, read nr larger than the record can hold).
- * Thread safety: pure. Format: reference 5.1, 5.2.
+ * Thread safety: pure. Format: docs/perf-data-format.md §5.1, 5.2.
  */
 int sample__parse(struct sample *s, const struct event_attr *attr, const void *rec,
 		  size_t size);
@@ -87,7 +87,7 @@ int sample__parse(struct sample *s, const struct event_attr *attr, const void *r
  * @param s     output: pid/tid/time/id/stream_id/cpu set, others as sample__parse() leaves
  *              absent fields; when attr lacks sample_id_all only defaults are set
  * @return 0; -DIAG_BAD_RECORD when the record is shorter than 8 + trailer.
- * Thread safety: pure. Format: reference 4.2.
+ * Thread safety: pure. Format: docs/perf-data-format.md §4.2.
  */
 int sample__parse_id_trailer(struct sample *s, const struct event_attr *attr,
 			     const void *rec, size_t size);
@@ -108,7 +108,7 @@ static inline uint64_t sample__callchain_ip(const struct sample *s, uint64_t idx
  *        trailers) back in order. The RAW size field is not fixed (tracepoint
  *        samples of cross-endian files are not supported).
  * @param rec, size  the record (host order after record__swap), modified in place
- * Thread safety: touches only rec. Format: reference section 12.
+ * Thread safety: touches only rec. Format: docs/perf-data-format.md §12.
  */
 void sample__unswap_pairs(const struct event_attr *attr, void *rec, size_t size);
 

@@ -178,7 +178,7 @@ void dso__set_build_id(struct dso *dso, const uint8_t *id, size_t size);
  * @param id, size build-id bytes (size = bid_size when misc bit 15 is set, else 20)
  * @return 0, or -ENOMEM.
  * Thread safety: collection's thread.
- * Format: BUILD_ID feature section (reference 2.3).
+ * Format: BUILD_ID feature section (docs/perf-data-format.md §2.3).
  */
 int dsos__apply_build_id(struct dsos *d, int32_t pid, uint16_t misc, const char *filename,
 			 const uint8_t *id, size_t size);

@@ -5,7 +5,7 @@
  * order: records are queued by (timestamp, arrival); FINISHED_ROUND releases what is
  * older than the round limit; the end of input releases everything.
  *
- * Format: reference 7.2. Invariants: `limit` only changes at a round flush (to max_ts);
+ * Format: docs/perf-data-format.md §7.2. Invariants: `limit` only changes at a round flush (to max_ts);
  * max_ts is set by every append at the tail (time >= everything queued) and by every
  * insert into an empty queue (it can go down then); ties keep arrival order.
  *

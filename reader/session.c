@@ -20,7 +20,7 @@
 #include "banned.h"
 
 /* perf reads at least this many on-disk bytes from one file of a directory before it
- * moves to the next (reference 7.3). */
+ * moves to the next (docs/perf-data-format.md §7.3). */
 #define DIR_TURN_BYTES (2u << 20)
 
 /* Records per file held at once when a directory is streamed (default). */

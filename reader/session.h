@@ -10,7 +10,7 @@
  *                      swapping, zstd decompression, record validation, timestamps;
  *                      every damaged-input error is found here, before any output;
  *   session__deliver() hands the records to the caller in exactly perf 6.1's order
- *                      (reference section 7), in batches;
+ *                      (docs/perf-data-format.md §7), in batches;
  *   session__close().
  *
  * Thread safety: a session is driven by one thread. session__load() uses the session's
@@ -74,7 +74,7 @@ enum record_ref_flags {
  *         -DIAG_NOT_PERF, -DIAG_TRUNCATED, -DIAG_BAD_HEADER, -DIAG_BAD_ATTR,
  *         -DIAG_BAD_FEATURE, -DIAG_MISMATCH, -DIAG_NO_DATA_FILE (directory without
  *         `data`), -DIAG_DIR_VERSION (DIR_FORMAT other than 1), -DIAG_PIPE.
- * Format: reference 0, 1, 2.1, 3 (directory recognition and data.* enumeration).
+ * Format: docs/perf-data-format.md §0, 1, 2.1, 3 (directory recognition and data.* enumeration).
  */
 int session__open(struct session **out, const struct session_opts *opts, struct diag *d);
 
@@ -98,7 +98,7 @@ typedef int (*session_deliver_fn)(void *ctx, const struct record_ref *const *rec
 /**
  * @brief Hand every record to fn in perf 6.1's delivery order, in batches of up to
  *        `batch` records (0 = a default of 8192).
- * Order: records arrive per reference 7.3 (file round robin, 2 MiB turns; decompressed
+ * Order: records arrive per docs/perf-data-format.md §7.3 (file round robin, 2 MiB turns; decompressed
  * records right after their container); perf's own records and records with time 0
  * are delivered on arrival; the others go through perf's ordered-events queue (7.2),
  * flushed at FINISHED_ROUND and at the end.
@@ -109,7 +109,7 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
 struct features;
 
 /** The parsed feature sections (regular files: after session__open; pipes: after
- *  session__load). Borrowed. Format: reference 2.3. */
+ *  session__load). Borrowed. Format: docs/perf-data-format.md §2.3. */
 const struct features *session__features(const struct session *s);
 
 /** The events (immutable after session__load). */

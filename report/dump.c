@@ -796,7 +796,7 @@ static void _fmt_lost_samples(struct strbuf *sb, struct rd *rd, const struct dum
 }
 
 /* READ: perf reads value, time_enabled, time_running, id and lost at the fixed offsets
- * 16/24/32/40/48 whatever read_format says (reference 4.3 note); only which lines are
+ * 16/24/32/40/48 whatever read_format says (docs/perf-data-format.md §4.3 note); only which lines are
  * printed depends on read_format. */
 static void _fmt_read(struct strbuf *sb, struct rd *rd, const struct dump_rec *r)
 {

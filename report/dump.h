@@ -5,7 +5,7 @@
  * preamble and the closing statistics, byte for byte as perf 6.1 prints them.
  *
  * The formatter is pure: it never looks records up, keeps no machine state and does
- * no ordering. The caller (cmd-dump) decides the delivery order (reference section 7),
+ * no ordering. The caller (cmd-dump) decides the delivery order (docs/perf-data-format.md §7),
  * resolves threads and DSOs for samples, and hands each record over with the facts it
  * needs in a struct dump_rec.
  *
@@ -16,7 +16,7 @@
  * end, and add the marker line DUMP_TRUNCATED_MARK after the record's text. Where perf
  * has its own check (ID_INDEX "Too big: ..."), its text is reproduced.
  *
- * Format: reference section 9 (the -D output), 4 (record layouts), 5 (samples), 8
+ * Format: docs/perf-data-format.md §9 (the -D output), 4 (record layouts), 5 (samples), 8
  * (pipe offsets and the `pipe` label).
  */
 #include <stdbool.h>
@@ -51,7 +51,7 @@ struct dump_rec {
 				 * decompressed from COMPRESSED the container's (bytes);
 				 * pipe offsets count from the end of the 16-byte header */
 	const char *path;	/* borrowed: "dir/data.1", "f.data", or "pipe" */
-	const struct evsel *evsel;	/* borrowed; the record's event (reference 5.3);
+	const struct evsel *evsel;	/* borrowed; the record's event (docs/perf-data-format.md §5.3);
 					 * NULL for perf's own records (types >= 64) */
 	const struct sample *sample;	/* borrowed; SAMPLE: the parsed body; other
 					 * kernel records: the parsed id trailer; NULL when
@@ -86,7 +86,7 @@ void dump_ctx__init(struct dump_ctx *ctx, const struct evlist *el, const char *a
 
 /**
  * @brief Append the two preamble lines perf prints before the first record.
- * Thread safety: touches only *out. Format: reference 9 item 1.
+ * Thread safety: touches only *out. Format: docs/perf-data-format.md §9 item 1.
  */
 void dump__preamble(struct strbuf *out);
 
@@ -108,7 +108,7 @@ void dump__preamble(struct strbuf *out);
  * COMPRESSED / COMPRESSED2 containers are normally not printed at all (perf prints only
  * what it decompresses from them); if passed here they get ": unhandled!".
  * Ownership: nothing retained. Thread safety: touches only *out; reads r and ctx.
- * Format: reference section 9 (summary formats per type), 4.3/4.4 (layouts).
+ * Format: docs/perf-data-format.md §9 (summary formats per type), 4.3/4.4 (layouts).
  */
 void dump__record(struct strbuf *out, const struct dump_ctx *ctx, const struct dump_rec *r);
 

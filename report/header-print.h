@@ -12,7 +12,7 @@
  * features__parse() of a record with feat_id < FEAT_LAST_PERF61 (in --header-only mode
  * it stops reading at the terminating record feat_id == FEAT_LAST_PERF61).
  *
- * Format: reference sections 2.3 (print lines) and 11 (first lines); behaviour of
+ * Format: docs/perf-data-format.md §§2.3 (print lines) and 11 (first lines); behaviour of
  * perf 6.1 observed with --header-only [-I] on real and hand-made files.
  * Thread safety: functions write only to the FILE they are given.
  */
@@ -65,7 +65,7 @@ int header_print__header(FILE *fp, const struct header_print_info *hi);
  *              arrived so far: BPF_PROG_INFO then cannot see BPF_BTF, as in perf)
  * @param feat  feature id; ids outside 1..31 print nothing
  * @return 0, or -EIO when fp reports an error.
- * Thread safety: writes only fp. Format: reference 2.3 "printed as" column.
+ * Thread safety: writes only fp. Format: docs/perf-data-format.md §2.3 "printed as" column.
  */
 int header_print__feature(FILE *fp, const struct header_print_info *hi, unsigned feat);
 

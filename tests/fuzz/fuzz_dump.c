@@ -8,7 +8,7 @@
  * dump_ctx from an empty evlist (pipe mode before the first HEADER_ATTR); bit 4: an
  * ARCH other than x86 ("aarch64"); bit 5: the record's size as given to the formatter is
  * one byte short of what was copied (header.size then disagrees with the buffer).
- * Format: reference section 9.
+ * Format: docs/perf-data-format.md §9.
  */
 #include <stdlib.h>	/* free */
 #include <string.h>	/* memset */

@@ -9,7 +9,7 @@
  * previous one are skipped, as features__parse() requires increasing ids. Bit 6: the
  * header text is printed as for a pipe.
  * Each body is copied to a buffer of exactly its size.
- * Format: reference sections 2.2, 2.3, 12.
+ * Format: docs/perf-data-format.md §§2.2, 2.3, 12.
  */
 #include <stdlib.h>	/* calloc, free */
 #include <string.h>	/* memset */

@@ -5,7 +5,7 @@
  * `--header-only [-I]` text of it (header_print__header) into /dev/null.
  *
  * Unlike session__open(), a failing feature does not stop the others (more states).
- * Format: reference sections 0, 1, 2.
+ * Format: docs/perf-data-format.md §§0, 1, 2.
  */
 #include <string.h>	/* memset */
 #include <stdlib.h>	/* free */

@@ -9,7 +9,7 @@
  *   [u8 flags][attr as stored, its own size field][u8 nr_ids][nr_ids % 8 u64 ids]
  *   [records: each takes header.size bytes (at least 8, at most what is left)]
  * flags bit 0: the attr is decoded byte-swapped; bits 1-2: evsels - 1 (0..2).
- * Format: reference sections 4.2, 5.1, 5.2, 5.3, 12.
+ * Format: docs/perf-data-format.md §§4.2, 5.1, 5.2, 5.3, 12.
  */
 #include <stdlib.h>	/* free */
 

@@ -20,7 +20,7 @@
  * Checked for every delivered record: size >= 8 and equal to header.size, type equal
  * to header.type, file index valid, kernel records have their event and parse (the
  * reader validated them); every byte of each record is read.
- * Format: reference sections 1, 3, 4, 7, 8.
+ * Format: docs/perf-data-format.md §§1, 3, 4, 7, 8.
  */
 #include <stdlib.h>	/* free */
 #include <stdio.h>	/* snprintf */

@@ -14,7 +14,7 @@
  *   real -z data.N with fuzzed zstd bytes.
  * bit 6: a streaming window of 3 records (else the default).
  * bit 7: deliver twice (both deliveries must agree).
- * Format: reference sections 3, 6 (COMPRESSED, COMPRESSED2, straddling records).
+ * Format: docs/perf-data-format.md §§3, 6 (COMPRESSED, COMPRESSED2, straddling records).
  */
 #include <stdio.h>	/* fprintf (FUZZ_DEBUG) */
 #include <stdlib.h>	/* free */

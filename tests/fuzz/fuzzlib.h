@@ -4,7 +4,7 @@
  * fuzzlib - helpers shared by the libFuzzer targets in tests/fuzz/: a bounds-checked
  * reader over the fuzz input, exact-size copies (so AddressSanitizer sees any read past
  * a record), a per-process temporary directory, and a builder for a minimal regular
- * perf.data file (reference section 1).
+ * perf.data file (docs/perf-data-format.md §1).
  *
  * Targets never print and never exit; on allocation failure they simply return.
  * Thread safety: single-threaded (libFuzzer runs one input at a time).

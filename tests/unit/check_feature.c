@@ -82,7 +82,7 @@ static int fb_parse(struct features *ft, unsigned id, const struct fb *f, struct
 	return features__parse(ft, id, f->b.p, f->b.len, f->swap, BASE, "t.data", d);
 }
 
-/* A host-order attr as the other byte order stores it (reference 12): every field
+/* A host-order attr as the other byte order stores it (docs/perf-data-format.md §12): every field
  * swapped, the flag word's bits reversed inside each byte. */
 static void attr_to_other_endian(unsigned char *a, size_t size)
 {

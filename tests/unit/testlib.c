@@ -37,7 +37,7 @@ struct event_attr testlib_attr(uint64_t extra)
 		.sample_period = 4000,
 		.sample_type = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_PERIOD | extra,
 		.read_format = FORMAT_ID | FORMAT_LOST,
-		.flags = 0x61943703ULL,	/* perf record -e cpu-clock, reference 1.3 */
+		.flags = 0x61943703ULL,	/* perf record -e cpu-clock, docs/perf-data-format.md §1.3 */
 	};
 	return a;
 }

@@ -3,7 +3,7 @@
 /*
  * testlib - builders for synthetic perf.data inputs: records, regular files, data
  * directories and zstd-compressed streams, written exactly as perf 6.1 lays them out
- * (reference sections 1-6), so unit tests can create edge cases real recordings rarely
+ * (docs/perf-data-format.md §§1-6), so unit tests can create edge cases real recordings rarely
  * contain.
  */
 #include <stdbool.h>
