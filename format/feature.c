@@ -35,14 +35,14 @@ struct pctx {
 	bool perf_fails;	/* perf 6.1's reader gives up on this body */
 };
 
-static const char *_feat_name(unsigned feat)
+static const char *feat_name(unsigned feat)
 {
 	const char *n = feat__name(feat);
 
 	return n ? n : "UNKNOWN";
 }
 
-static void *_alloc(struct features *f, size_t n)
+static void *feat_alloc(struct features *f, size_t n)
 {
 	struct feat_block *b;
 
@@ -56,13 +56,13 @@ static void *_alloc(struct features *f, size_t n)
 	return b->data;
 }
 
-static void *_alloc_array(struct features *f, size_t nmemb, size_t size)
+static void *alloc_array(struct features *f, size_t nmemb, size_t size)
 {
 	size_t n;
 
 	if (__builtin_mul_overflow(nmemb, size, &n))
 		return NULL;
-	return _alloc(f, n ? n : 1);
+	return feat_alloc(f, n ? n : 1);
 }
 
 void features__init(struct features *f)
@@ -86,7 +86,7 @@ void features__exit(struct features *f)
 /* ---- reading helpers: each failure becomes one diagnostic naming the feature ---- */
 
 __attribute__((format(printf, 3, 4)))
-static int _fail(struct pctx *p, uint64_t off, const char *fmt, ...)
+static int feat_fail(struct pctx *p, uint64_t off, const char *fmt, ...)
 {
 	char msg[200];
 	va_list ap;
@@ -95,62 +95,62 @@ static int _fail(struct pctx *p, uint64_t off, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return diag__set(p->d, p->path, off, -DIAG_BAD_FEATURE, "feature %s: %s",
-			 _feat_name(p->feat), msg);
+			 feat_name(p->feat), msg);
 }
 
-static int _nomem(struct pctx *p)
+static int feat_nomem(struct pctx *p)
 {
 	return diag__set(p->d, p->path, cursor__offset(&p->c), -ENOMEM,
-			 "feature %s: out of memory", _feat_name(p->feat));
+			 "feature %s: out of memory", feat_name(p->feat));
 }
 
-static int _u32(struct pctx *p, uint32_t *v, const char *what)
+static int feat_u32(struct pctx *p, uint32_t *v, const char *what)
 {
 	if (cursor__u32(&p->c, v))
 		return 0;
-	return _fail(p, cursor__offset(&p->c), "%s truncated (%zu bytes left)", what,
+	return feat_fail(p, cursor__offset(&p->c), "%s truncated (%zu bytes left)", what,
 		     cursor__left(&p->c));
 }
 
-static int _u64(struct pctx *p, uint64_t *v, const char *what)
+static int feat_u64(struct pctx *p, uint64_t *v, const char *what)
 {
 	if (cursor__u64(&p->c, v))
 		return 0;
-	return _fail(p, cursor__offset(&p->c), "%s truncated (%zu bytes left)", what,
+	return feat_fail(p, cursor__offset(&p->c), "%s truncated (%zu bytes left)", what,
 		     cursor__left(&p->c));
 }
 
 /* A u32 count of elements that each occupy at least min_each bytes. */
-static int _count(struct pctx *p, uint32_t *n, size_t min_each, const char *what)
+static int feat_count(struct pctx *p, uint32_t *n, size_t min_each, const char *what)
 {
 	uint64_t off = cursor__offset(&p->c);
-	int err = _u32(p, n, what);
+	int err = feat_u32(p, n, what);
 
 	if (err)
 		return err;
 	if ((uint64_t)*n * min_each > cursor__left(&p->c))
-		return _fail(p, off, "%s %u larger than section", what, *n);
+		return feat_fail(p, off, "%s %u larger than section", what, *n);
 	return 0;
 }
 
-static int _count64(struct pctx *p, uint64_t *n, size_t min_each, const char *what)
+static int feat_count64(struct pctx *p, uint64_t *n, size_t min_each, const char *what)
 {
 	uint64_t off = cursor__offset(&p->c);
-	int err = _u64(p, n, what);
+	int err = feat_u64(p, n, what);
 
 	if (err)
 		return err;
 	if (*n > cursor__left(&p->c) / min_each)
-		return _fail(p, off, "%s %llu larger than section", what,
+		return feat_fail(p, off, "%s %llu larger than section", what,
 			     (unsigned long long)*n);
 	return 0;
 }
 
 /* Copy n bytes as a NUL-terminated string cut at the first NUL. */
-static char *_strndup(struct features *f, const unsigned char *b, size_t n)
+static char *feat_strndup(struct features *f, const unsigned char *b, size_t n)
 {
 	size_t len = strnlen((const char *)b, n);
-	char *s = _alloc(f, len + 1);
+	char *s = feat_alloc(f, len + 1);
 
 	if (s)
 		memcpy(s, b, len);
@@ -158,34 +158,34 @@ static char *_strndup(struct features *f, const unsigned char *b, size_t n)
 }
 
 /* string: u32 len, then len bytes holding a NUL-padded string (docs/perf-data-format.md §2.2). */
-static int _str(struct pctx *p, char **out, const char *what)
+static int feat_str(struct pctx *p, char **out, const char *what)
 {
 	uint64_t off = cursor__offset(&p->c);
 	const unsigned char *b;
 	uint32_t len = 0;
-	int err = _u32(p, &len, what);
+	int err = feat_u32(p, &len, what);
 
 	if (err)
 		return err;
 	if (!cursor__bytes(&p->c, len, &b))
-		return _fail(p, off, "%s length %u larger than section", what, len);
-	*out = _strndup(p->f, b, len);
-	return *out ? 0 : _nomem(p);
+		return feat_fail(p, off, "%s length %u larger than section", what, len);
+	*out = feat_strndup(p->f, b, len);
+	return *out ? 0 : feat_nomem(p);
 }
 
 /* string list: u32 nr, then nr strings. */
-static int _str_list(struct pctx *p, char ***out, uint32_t *nr, const char *what)
+static int str_list(struct pctx *p, char ***out, uint32_t *nr, const char *what)
 {
 	char **v;
-	int err = _count(p, nr, 4, what);
+	int err = feat_count(p, nr, 4, what);
 
 	if (err)
 		return err;
-	v = _alloc_array(p->f, *nr, sizeof(*v));
+	v = alloc_array(p->f, *nr, sizeof(*v));
 	if (!v)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (uint32_t i = 0; i < *nr; i++) {
-		err = _str(p, &v[i], what);
+		err = feat_str(p, &v[i], what);
 		if (err)
 			return err;
 	}
@@ -194,26 +194,26 @@ static int _str_list(struct pctx *p, char ***out, uint32_t *nr, const char *what
 }
 
 /* The rest of the body as bytes, into *r. */
-static int _raw(struct pctx *p, struct feat_raw *r)
+static int feat_do_raw(struct pctx *p, struct feat_raw *r)
 {
 	r->size = cursor__left(&p->c);
 	r->file_offset = p->c.base;
 	r->data = NULL;
 	if (!r->size)
 		return 0;
-	r->data = _alloc(p->f, r->size);
+	r->data = feat_alloc(p->f, r->size);
 	if (!r->data)
-		return _nomem(p);
+		return feat_nomem(p);
 	memcpy(r->data, p->c.p, r->size);
 	return 0;
 }
 
 /* ---- one parser per feature ---- */
 
-static int _parse_string(struct pctx *p)
+static int parse_string(struct pctx *p)
 {
 	char *s = NULL;
-	int err = _str(p, &s, "string");
+	int err = feat_str(p, &s, "string");
 
 	if (err)
 		return err;
@@ -228,10 +228,10 @@ static int _parse_string(struct pctx *p)
 	return 0;
 }
 
-static int _parse_tracing_data(struct pctx *p)
+static int parse_tracing_data(struct pctx *p)
 {
 	struct feat_raw r;
-	int err = _raw(p, &r);
+	int err = feat_do_raw(p, &r);
 
 	if (!err)
 		p->f->tracing_data = r;
@@ -239,22 +239,22 @@ static int _parse_tracing_data(struct pctx *p)
 }
 
 /* One BUILD_ID entry header; returns its size in bytes or a negative error. */
-static int _build_id_entry(struct pctx *p, size_t pos, size_t hdr, struct feat_build_id *out)
+static int build_id_entry(struct pctx *p, size_t pos, size_t hdr, struct feat_build_id *out)
 {
 	const unsigned char *b = p->c.p + pos;
 	size_t left = p->c.len - pos;
 	uint16_t misc, size;
 
 	if (left < 8)
-		return _fail(p, p->c.base + pos, "entry header truncated (%zu bytes left)",
+		return feat_fail(p, p->c.base + pos, "entry header truncated (%zu bytes left)",
 			     left);
 	misc = bytes__u16x(b + 4, p->c.swap);
 	size = bytes__u16x(b + 6, p->c.swap);
 	if (size < hdr)
-		return _fail(p, p->c.base + pos + 6, "entry size %u smaller than %zu",
+		return feat_fail(p, p->c.base + pos + 6, "entry size %u smaller than %zu",
 			     size, hdr);
 	if (size > left)
-		return _fail(p, p->c.base + pos + 6, "entry size %u larger than section",
+		return feat_fail(p, p->c.base + pos + 6, "entry size %u larger than section",
 			     size);
 	if (out) {
 		out->misc = misc;
@@ -271,20 +271,20 @@ static int _build_id_entry(struct pctx *p, size_t pos, size_t hdr, struct feat_b
 			memcpy(out->build_id, b + 8, 20);
 			out->size = 20;
 		}
-		out->filename = _strndup(p->f, b + hdr, size - hdr);
+		out->filename = feat_strndup(p->f, b + hdr, size - hdr);
 		if (!out->filename)
-			return _nomem(p);
+			return feat_nomem(p);
 	}
 	return size;
 }
 
-static int _parse_build_id(struct pctx *p)
+static int parse_build_id(struct pctx *p)
 {
 	struct feat_build_id *v = NULL;
 	struct feat_raw r;
 	size_t hdr = 36, n = 0, pos;
 	int sz;
-	int err = _raw(p, &r);
+	int err = feat_do_raw(p, &r);
 
 	if (err)
 		return err;
@@ -293,18 +293,18 @@ static int _parse_build_id(struct pctx *p)
 	if (p->c.len >= 36 + 13 && memcmp(p->c.p + 36, "nel.kallsyms]", 13) == 0)
 		hdr = 32;
 	for (pos = 0; pos < p->c.len; pos += (size_t)sz, n++) {
-		sz = _build_id_entry(p, pos, hdr, NULL);
+		sz = build_id_entry(p, pos, hdr, NULL);
 		if (sz < 0)
 			return sz;
 	}
 	if (n) {
-		v = _alloc_array(p->f, n, sizeof(*v));
+		v = alloc_array(p->f, n, sizeof(*v));
 		if (!v)
-			return _nomem(p);
+			return feat_nomem(p);
 	}
 	n = 0;
 	for (pos = 0; pos < p->c.len; pos += (size_t)sz, n++) {
-		sz = _build_id_entry(p, pos, hdr, &v[n]);
+		sz = build_id_entry(p, pos, hdr, &v[n]);
 		if (sz < 0)
 			return sz;
 	}
@@ -314,13 +314,13 @@ static int _parse_build_id(struct pctx *p)
 	return 0;
 }
 
-static int _parse_nrcpus(struct pctx *p)
+static int parse_nrcpus(struct pctx *p)
 {
 	uint32_t avail = 0, online = 0;
-	int err = _u32(p, &avail, "nr_cpus_avail");
+	int err = feat_u32(p, &avail, "nr_cpus_avail");
 
 	if (!err)
-		err = _u32(p, &online, "nr_cpus_online");
+		err = feat_u32(p, &online, "nr_cpus_online");
 	if (err)
 		return err;
 	p->f->nr_cpus_avail = avail;
@@ -328,16 +328,16 @@ static int _parse_nrcpus(struct pctx *p)
 	return 0;
 }
 
-static int _parse_total_mem(struct pctx *p)
+static int parse_total_mem(struct pctx *p)
 {
-	return _u64(p, &p->f->total_mem_kb, "total memory");
+	return feat_u64(p, &p->f->total_mem_kb, "total memory");
 }
 
-static int _parse_cmdline(struct pctx *p)
+static int parse_cmdline(struct pctx *p)
 {
 	char **argv = NULL;
 	uint32_t nr = 0;
-	int err = _str_list(p, &argv, &nr, "nr args");
+	int err = str_list(p, &argv, &nr, "nr args");
 
 	if (err)
 		return err;
@@ -351,7 +351,7 @@ static int _parse_cmdline(struct pctx *p)
  * than its UAPI (PERF_SAMPLE_MAX 1 << 25, PERF_FORMAT_MAX 1 << 5, PERF_SAMPLE_BRANCH_MAX
  * 1 << 19); raw is the stored attr, n = min(attr_sz, 128) bytes of it.
  */
-static bool _attr_perf_rejects(const struct event_attr *a, const unsigned char *raw,
+static bool attr_perf_rejects(const struct event_attr *a, const unsigned char *raw,
 			       size_t n)
 {
 	if (a->flags >> 38)
@@ -368,7 +368,7 @@ static bool _attr_perf_rejects(const struct event_attr *a, const unsigned char *
  * type and size always, other fields only inside attr.size, the flag word bit-reversed
  * per byte, and clockid, sample_regs_intr and sig_data never (they stay byte-swapped).
  */
-static void _attr_perf61_swap(unsigned char *a)
+static void attr_perf61_swap(unsigned char *a)
 {
 	static const struct { unsigned char off, width; } fields[] = {
 		{ 8, 8 }, { 16, 8 }, { 24, 8 }, { 32, 8 }, { 48, 4 }, { 52, 4 }, { 56, 8 },
@@ -401,7 +401,7 @@ static void _attr_perf61_swap(unsigned char *a)
 		}
 }
 
-static int _event_desc_one(struct pctx *p, uint32_t attr_sz, uint32_t i,
+static int event_desc_one(struct pctx *p, uint32_t attr_sz, uint32_t i,
 			   struct feat_event *ev, bool *rejected)
 {
 	uint64_t off = cursor__offset(&p->c), ids_off;
@@ -411,7 +411,7 @@ static int _event_desc_one(struct pctx *p, uint32_t attr_sz, uint32_t i,
 	int err;
 
 	if (!cursor__bytes(&p->c, attr_sz, &b))
-		return _fail(p, off, "event %u attr truncated", i);
+		return feat_fail(p, off, "event %u attr truncated", i);
 	ev->attr_size_raw = bytes__u32x(b + 4, p->c.swap);
 	/* The attr itself: the fields inside its own size (kept within the section). */
 	own = ev->attr_size_raw ? ev->attr_size_raw : ATTR_SIZE_VER0;
@@ -420,7 +420,7 @@ static int _event_desc_one(struct pctx *p, uint32_t attr_sz, uint32_t i,
 	memcpy(cp, b, own);
 	bytes__put_u32(cp + 4, p->c.swap ? __builtin_bswap32(own) : own);
 	if (attr__decode(&ev->attr, cp, own, p->c.swap))
-		return _fail(p, off, "event %u: bad attr", i);
+		return feat_fail(p, off, "event %u: bad attr", i);
 	ev->attr.size = ev->attr_size_raw ? ev->attr_size_raw : ATTR_SIZE_VER0;
 	/*
 	 * What perf 6.1 prints: it copies min(attr_sz, 128) bytes whatever attr.size says
@@ -429,50 +429,50 @@ static int _event_desc_one(struct pctx *p, uint32_t attr_sz, uint32_t i,
 	memset(tmp, 0, sizeof(tmp));
 	memcpy(tmp, b, n);
 	if (p->c.swap)
-		_attr_perf61_swap(tmp);
+		attr_perf61_swap(tmp);
 	bytes__put_u32(tmp + 4, ATTR_SIZE_VER7);
 	attr__decode(&ev->attr_perf61, tmp, ATTR_SIZE_VER7, false);
 	ev->attr_perf61.size = ev->attr_size_raw;
-	if (_attr_perf_rejects(&ev->attr_perf61, b, n))
+	if (attr_perf_rejects(&ev->attr_perf61, b, n))
 		*rejected = true;
 	ids_off = cursor__offset(&p->c);
-	err = _u32(p, &ev->nr_ids, "nr_ids");
+	err = feat_u32(p, &ev->nr_ids, "nr_ids");
 	if (!err)
-		err = _str(p, &ev->name, "event name");
+		err = feat_str(p, &ev->name, "event name");
 	if (err)
 		return err;
 	if ((uint64_t)ev->nr_ids * 8 > cursor__left(&p->c))
-		return _fail(p, ids_off, "nr_ids %u larger than section", ev->nr_ids);
-	ev->ids = _alloc_array(p->f, ev->nr_ids, sizeof(*ev->ids));
+		return feat_fail(p, ids_off, "nr_ids %u larger than section", ev->nr_ids);
+	ev->ids = alloc_array(p->f, ev->nr_ids, sizeof(*ev->ids));
 	if (!ev->ids)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (uint32_t j = 0; j < ev->nr_ids; j++)
 		cursor__u64(&p->c, &ev->ids[j]);	/* cannot fail: checked above */
 	return 0;
 }
 
-static int _parse_event_desc(struct pctx *p)
+static int parse_event_desc(struct pctx *p)
 {
 	struct feat_event *v;
 	uint64_t off = cursor__offset(&p->c);
 	uint32_t nr = 0, attr_sz = 0;
 	bool rejected = false;
-	int err = _u32(p, &nr, "nr events");
+	int err = feat_u32(p, &nr, "nr events");
 
 	if (!err)
-		err = _u32(p, &attr_sz, "attr size");
+		err = feat_u32(p, &attr_sz, "attr size");
 	if (err)
 		return err;
 	if (attr_sz < ATTR_SIZE_VER0 || attr_sz > ATTR_SIZE_MAX)
-		return _fail(p, off + 4, "attr size %u out of range", attr_sz);
+		return feat_fail(p, off + 4, "attr size %u out of range", attr_sz);
 	/* each event: attr, u32 nr_ids, u32 name length at least */
 	if ((uint64_t)nr * (attr_sz + 8) > cursor__left(&p->c))
-		return _fail(p, off, "nr events %u larger than section", nr);
-	v = _alloc_array(p->f, nr, sizeof(*v));
+		return feat_fail(p, off, "nr events %u larger than section", nr);
+	v = alloc_array(p->f, nr, sizeof(*v));
 	if (!v)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (uint32_t i = 0; i < nr; i++) {
-		err = _event_desc_one(p, attr_sz, i, &v[i], &rejected);
+		err = event_desc_one(p, attr_sz, i, &v[i], &rejected);
 		if (err)
 			return err;
 	}
@@ -482,16 +482,16 @@ static int _parse_event_desc(struct pctx *p)
 	return 0;
 }
 
-static int _cpu_topo_cpus(struct pctx *p, struct feat_cpu_topology *t, uint32_t nr_cpus)
+static int cpu_topo_cpus(struct pctx *p, struct feat_cpu_topology *t, uint32_t nr_cpus)
 {
 	uint64_t off = cursor__offset(&p->c);
 
 	if ((uint64_t)nr_cpus * 8 > cursor__left(&p->c))
-		return _fail(p, off, "core/socket ids of %u cpus larger than section",
+		return feat_fail(p, off, "core/socket ids of %u cpus larger than section",
 			     nr_cpus);
-	t->cpus = _alloc_array(p->f, nr_cpus, sizeof(*t->cpus));
+	t->cpus = alloc_array(p->f, nr_cpus, sizeof(*t->cpus));
 	if (!t->cpus)
-		return _nomem(p);
+		return feat_nomem(p);
 	t->nr_cpus = nr_cpus;
 	t->has_cpus = true;
 	for (uint32_t i = 0; i < nr_cpus; i++) {
@@ -513,32 +513,32 @@ static int _cpu_topo_cpus(struct pctx *p, struct feat_cpu_topology *t, uint32_t 
 	return 0;
 }
 
-static int _parse_cpu_topology(struct pctx *p)
+static int parse_cpu_topology(struct pctx *p)
 {
 	struct feat_cpu_topology t = { 0 };
 	uint32_t nr_cpus = p->f->nr_cpus_avail;
 	uint64_t off;
 	int err;
 
-	err = _str_list(p, &t.package_cpus, &t.nr_package_cpus, "nr package cpu lists");
+	err = str_list(p, &t.package_cpus, &t.nr_package_cpus, "nr package cpu lists");
 	if (!err)
-		err = _str_list(p, &t.core_cpus, &t.nr_core_cpus, "nr core cpu lists");
+		err = str_list(p, &t.core_cpus, &t.nr_core_cpus, "nr core cpu lists");
 	if (err)
 		return err;
 	/* The per-cpu ids and the die part are optional: older perf stops earlier. */
 	if (cursor__left(&p->c)) {
-		err = _cpu_topo_cpus(p, &t, nr_cpus);
+		err = cpu_topo_cpus(p, &t, nr_cpus);
 		if (err)
 			return err;
 	}
 	if (cursor__left(&p->c) && !p->perf_fails) {
-		err = _str_list(p, &t.die_cpus, &t.nr_die_cpus, "nr die cpu lists");
+		err = str_list(p, &t.die_cpus, &t.nr_die_cpus, "nr die cpu lists");
 		if (err)
 			return err;
 		t.has_dies = true;
 		off = cursor__offset(&p->c);
 		if ((uint64_t)nr_cpus * 4 > cursor__left(&p->c))
-			return _fail(p, off, "die ids of %u cpus larger than section",
+			return feat_fail(p, off, "die ids of %u cpus larger than section",
 				     nr_cpus);
 		for (uint32_t i = 0; i < nr_cpus; i++)
 			cursor__u32(&p->c, &t.cpus[i].die_id);
@@ -551,7 +551,7 @@ struct cpu_range {
 	unsigned long lo, hi;
 };
 
-static int _cpu_range_cmp(const void *a, const void *b)
+static int cpu_range_cmp(const void *a, const void *b)
 {
 	const struct cpu_range *x = a, *y = b;
 
@@ -559,10 +559,10 @@ static int _cpu_range_cmp(const void *a, const void *b)
 }
 
 /* Print the sorted, disjoint ranges r[0..n) merging neighbours: "0-3,5". */
-static char *_cpu_ranges_str(struct features *f, const struct cpu_range *r, size_t n)
+static char *cpu_ranges_str(struct features *f, const struct cpu_range *r, size_t n)
 {
 	size_t cap = n * 24 + 1, len = 0;
-	char *out = _alloc(f, cap);
+	char *out = feat_alloc(f, cap);
 
 	if (!out)
 		return NULL;
@@ -588,7 +588,7 @@ static char *_cpu_ranges_str(struct features *f, const struct cpu_range *r, size
  * merged; the empty list is the dummy map "-1"). *out = NULL when perf rejects s.
  * Works on ranges, so "0-2000000000" costs nothing.
  */
-static int _cpu_list_norm(struct features *f, const char *s, char **out)
+static int cpu_list_norm(struct features *f, const char *s, char **out)
 {
 	size_t n = 0, cap = strlen(s) / 2 + 1;
 	struct cpu_range *r;
@@ -597,7 +597,7 @@ static int _cpu_list_norm(struct features *f, const char *s, char **out)
 
 	*out = NULL;
 	if (!*s) {
-		*out = _strndup(f, (const unsigned char *)"-1", 2);
+		*out = feat_strndup(f, (const unsigned char *)"-1", 2);
 		return *out ? 0 : -ENOMEM;
 	}
 	if (!isdigit((unsigned char)*s))
@@ -618,11 +618,11 @@ static int _cpu_list_norm(struct features *f, const char *s, char **out)
 		r[n++] = (struct cpu_range){ lo, hi };
 		p = *end ? end + 1 : end;
 	}
-	qsort(r, n, sizeof(*r), _cpu_range_cmp);
+	qsort(r, n, sizeof(*r), cpu_range_cmp);
 	for (size_t i = 1; i < n; i++)
 		if (r[i].lo <= r[i - 1].hi)
 			goto out;	/* a cpu listed twice */
-	*out = _cpu_ranges_str(f, r, n);
+	*out = cpu_ranges_str(f, r, n);
 	if (!*out) {
 		free(r);
 		return -ENOMEM;
@@ -632,27 +632,27 @@ out:
 	return 0;
 }
 
-static int _parse_numa_topology(struct pctx *p)
+static int parse_numa_topology(struct pctx *p)
 {
 	struct feat_numa_node *v;
 	uint32_t nr = 0;
-	int err = _count(p, &nr, 24, "nr nodes");
+	int err = feat_count(p, &nr, 24, "nr nodes");
 
 	if (err)
 		return err;
-	v = _alloc_array(p->f, nr, sizeof(*v));
+	v = alloc_array(p->f, nr, sizeof(*v));
 	if (!v)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (uint32_t i = 0; i < nr && !err; i++) {
-		err = _u32(p, &v[i].node, "node");
+		err = feat_u32(p, &v[i].node, "node");
 		if (!err)
-			err = _u64(p, &v[i].mem_total_kb, "mem_total");
+			err = feat_u64(p, &v[i].mem_total_kb, "mem_total");
 		if (!err)
-			err = _u64(p, &v[i].mem_free_kb, "mem_free");
+			err = feat_u64(p, &v[i].mem_free_kb, "mem_free");
 		if (!err)
-			err = _str(p, &v[i].cpus, "cpu list");
-		if (!err && _cpu_list_norm(p->f, v[i].cpus, &v[i].cpus_norm))
-			return _nomem(p);
+			err = feat_str(p, &v[i].cpus, "cpu list");
+		if (!err && cpu_list_norm(p->f, v[i].cpus, &v[i].cpus_norm))
+			return feat_nomem(p);
 		if (!err && !v[i].cpus_norm)
 			p->perf_fails = true;	/* perf rejects the list */
 	}
@@ -663,27 +663,27 @@ static int _parse_numa_topology(struct pctx *p)
 	return 0;
 }
 
-static int _parse_flag(struct pctx *p)
+static int parse_flag(struct pctx *p)
 {
 	(void)p;	/* BRANCH_STACK, STAT: the bit is the information */
 	return 0;
 }
 
-static int _parse_pmu_mappings(struct pctx *p)
+static int parse_pmu_mappings(struct pctx *p)
 {
 	struct feat_pmu_mapping *v;
 	uint32_t nr = 0;
-	int err = _count(p, &nr, 8, "nr pmus");
+	int err = feat_count(p, &nr, 8, "nr pmus");
 
 	if (err)
 		return err;
-	v = _alloc_array(p->f, nr, sizeof(*v));
+	v = alloc_array(p->f, nr, sizeof(*v));
 	if (!v)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (uint32_t i = 0; i < nr && !err; i++) {
-		err = _u32(p, &v[i].type, "pmu type");
+		err = feat_u32(p, &v[i].type, "pmu type");
 		if (!err)
-			err = _str(p, &v[i].name, "pmu name");
+			err = feat_str(p, &v[i].name, "pmu name");
 	}
 	if (err)
 		return err;
@@ -692,23 +692,23 @@ static int _parse_pmu_mappings(struct pctx *p)
 	return 0;
 }
 
-static int _parse_group_desc(struct pctx *p)
+static int parse_group_desc(struct pctx *p)
 {
 	struct feat_group *v;
 	uint32_t nr = 0;
-	int err = _count(p, &nr, 12, "nr groups");
+	int err = feat_count(p, &nr, 12, "nr groups");
 
 	if (err)
 		return err;
-	v = _alloc_array(p->f, nr, sizeof(*v));
+	v = alloc_array(p->f, nr, sizeof(*v));
 	if (!v)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (uint32_t i = 0; i < nr && !err; i++) {
-		err = _str(p, &v[i].name, "group name");
+		err = feat_str(p, &v[i].name, "group name");
 		if (!err)
-			err = _u32(p, &v[i].leader_idx, "leader_idx");
+			err = feat_u32(p, &v[i].leader_idx, "leader_idx");
 		if (!err)
-			err = _u32(p, &v[i].nr_members, "nr_members");
+			err = feat_u32(p, &v[i].nr_members, "nr_members");
 	}
 	if (err)
 		return err;
@@ -753,17 +753,17 @@ bool features__group_rebuild(const struct features *f, struct feat_group_state *
 	return gi == f->nr_groups && nr == 0;
 }
 
-static int _parse_auxtrace(struct pctx *p)
+static int parse_auxtrace(struct pctx *p)
 {
 	struct feat_auxtrace_entry *v;
 	uint64_t nr = 0;
-	int err = _count64(p, &nr, 16, "nr index entries");
+	int err = feat_count64(p, &nr, 16, "nr index entries");
 
 	if (err)
 		return err;
-	v = _alloc_array(p->f, (size_t)nr, sizeof(*v));
+	v = alloc_array(p->f, (size_t)nr, sizeof(*v));
 	if (!v)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (uint64_t i = 0; i < nr; i++) {
 		cursor__u64(&p->c, &v[i].file_offset);
 		cursor__u64(&p->c, &v[i].size);
@@ -773,44 +773,44 @@ static int _parse_auxtrace(struct pctx *p)
 	return 0;
 }
 
-static int _cache_one(struct pctx *p, struct feat_cache *c)
+static int cache_one(struct pctx *p, struct feat_cache *c)
 {
-	int err = _u32(p, &c->level, "cache level");
+	int err = feat_u32(p, &c->level, "cache level");
 
 	if (!err)
-		err = _u32(p, &c->line_size, "cache line_size");
+		err = feat_u32(p, &c->line_size, "cache line_size");
 	if (!err)
-		err = _u32(p, &c->sets, "cache sets");
+		err = feat_u32(p, &c->sets, "cache sets");
 	if (!err)
-		err = _u32(p, &c->ways, "cache ways");
+		err = feat_u32(p, &c->ways, "cache ways");
 	if (!err)
-		err = _str(p, &c->type, "cache type");
+		err = feat_str(p, &c->type, "cache type");
 	if (!err)
-		err = _str(p, &c->size, "cache size");
+		err = feat_str(p, &c->size, "cache size");
 	if (!err)
-		err = _str(p, &c->map, "cache cpu map");
+		err = feat_str(p, &c->map, "cache cpu map");
 	return err;
 }
 
-static int _parse_cache(struct pctx *p)
+static int parse_cache(struct pctx *p)
 {
 	struct feat_cache *v = NULL;
 	uint32_t version = 0, nr = 0;
-	int err = _u32(p, &version, "version");
+	int err = feat_u32(p, &version, "version");
 
 	if (err)
 		return err;
 	/* perf 6.1 gives up on other versions and prints no entry */
 	p->perf_fails = version != 1;
 	if (version == 1) {
-		err = _count(p, &nr, 28, "nr caches");
+		err = feat_count(p, &nr, 28, "nr caches");
 		if (err)
 			return err;
-		v = _alloc_array(p->f, nr, sizeof(*v));
+		v = alloc_array(p->f, nr, sizeof(*v));
 		if (!v)
-			return _nomem(p);
+			return feat_nomem(p);
 		for (uint32_t i = 0; i < nr; i++) {
-			err = _cache_one(p, &v[i]);
+			err = cache_one(p, &v[i]);
 			if (err)
 				return err;
 		}
@@ -821,13 +821,13 @@ static int _parse_cache(struct pctx *p)
 	return 0;
 }
 
-static int _parse_sample_time(struct pctx *p)
+static int parse_sample_time(struct pctx *p)
 {
 	uint64_t first = 0, last = 0;
-	int err = _u64(p, &first, "first sample time");
+	int err = feat_u64(p, &first, "first sample time");
 
 	if (!err)
-		err = _u64(p, &last, "last sample time");
+		err = feat_u64(p, &last, "last sample time");
 	if (err)
 		return err;
 	p->f->first_sample_ns = first;
@@ -835,51 +835,51 @@ static int _parse_sample_time(struct pctx *p)
 	return 0;
 }
 
-static int _mem_node(struct pctx *p, struct feat_mem_node *n)
+static int mem_node(struct pctx *p, struct feat_mem_node *n)
 {
 	uint64_t off, words;
-	int err = _u64(p, &n->node, "node");
+	int err = feat_u64(p, &n->node, "node");
 
 	if (!err)
-		err = _u64(p, &n->size, "node size");
+		err = feat_u64(p, &n->size, "node size");
 	off = cursor__offset(&p->c);
 	if (!err)
-		err = _u64(p, &n->nbits, "bitmap size");
+		err = feat_u64(p, &n->nbits, "bitmap size");
 	if (err)
 		return err;
 	words = n->nbits / 64 + (n->nbits % 64 != 0);
 	if (words > cursor__left(&p->c) / 8)
-		return _fail(p, off, "bitmap of %llu bits larger than section",
+		return feat_fail(p, off, "bitmap of %llu bits larger than section",
 			     (unsigned long long)n->nbits);
-	n->bits = _alloc_array(p->f, (size_t)words, 8);
+	n->bits = alloc_array(p->f, (size_t)words, 8);
 	if (!n->bits)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (uint64_t i = 0; i < words; i++)
 		cursor__u64(&p->c, &n->bits[i]);
 	return 0;
 }
 
-static int _parse_mem_topology(struct pctx *p)
+static int parse_mem_topology(struct pctx *p)
 {
 	struct feat_mem_node *v = NULL;
 	uint64_t version = 0, bsize = 0, nr = 0;
-	int err = _u64(p, &version, "version");
+	int err = feat_u64(p, &version, "version");
 
 	if (err)
 		return err;
 	/* perf 6.1 gives up on other versions and prints an empty list */
 	p->perf_fails = version != 1;
 	if (version == 1) {
-		err = _u64(p, &bsize, "block size");
+		err = feat_u64(p, &bsize, "block size");
 		if (!err)
-			err = _count64(p, &nr, 24, "nr nodes");
+			err = feat_count64(p, &nr, 24, "nr nodes");
 		if (err)
 			return err;
-		v = _alloc_array(p->f, (size_t)nr, sizeof(*v));
+		v = alloc_array(p->f, (size_t)nr, sizeof(*v));
 		if (!v)
-			return _nomem(p);
+			return feat_nomem(p);
 		for (uint64_t i = 0; i < nr; i++) {
-			err = _mem_node(p, &v[i]);
+			err = mem_node(p, &v[i]);
 			if (err)
 				return err;
 		}
@@ -891,17 +891,17 @@ static int _parse_mem_topology(struct pctx *p)
 	return 0;
 }
 
-static int _parse_clockid(struct pctx *p)
+static int parse_clockid(struct pctx *p)
 {
-	return _u64(p, &p->f->clockid_res_ns, "clock resolution");
+	return feat_u64(p, &p->f->clockid_res_ns, "clock resolution");
 }
 
-static int _parse_dir_format(struct pctx *p)
+static int parse_dir_format(struct pctx *p)
 {
-	return _u64(p, &p->f->dir_version, "version");
+	return feat_u64(p, &p->f->dir_version, "version");
 }
 
-static uint32_t _bpf_prog_id(const struct feat_bpf_prog *b)
+static uint32_t bpf_prog_id(const struct feat_bpf_prog *b)
 {
 	return bytes__u32(b->info + 4);	/* bpf_prog_info.id */
 }
@@ -911,7 +911,7 @@ struct id_pos {
 	uint32_t pos;	/* position in the body */
 };
 
-static int _id_pos_cmp(const void *a, const void *b)
+static int id_pos_cmp(const void *a, const void *b)
 {
 	const struct id_pos *x = a, *y = b;
 
@@ -925,20 +925,20 @@ static int _id_pos_cmp(const void *a, const void *b)
  * ids[0..nr) ascending, keep the first of each id, and return in order[] the positions
  * to keep. Returns how many were kept, or -1 without memory.
  */
-static long _unique_ids(struct features *f, const uint32_t *ids, uint32_t nr,
+static long unique_ids(struct features *f, const uint32_t *ids, uint32_t nr,
 			uint32_t **order)
 {
 	struct id_pos *v = calloc(nr ? nr : 1, sizeof(*v));
 	uint32_t n = 0;
 
-	*order = _alloc_array(f, nr, sizeof(**order));
+	*order = alloc_array(f, nr, sizeof(**order));
 	if (!v || !*order) {
 		free(v);
 		return -1;
 	}
 	for (uint32_t i = 0; i < nr; i++)
 		v[i] = (struct id_pos){ ids[i], i };
-	qsort(v, nr, sizeof(*v), _id_pos_cmp);
+	qsort(v, nr, sizeof(*v), id_pos_cmp);
 	for (uint32_t i = 0; i < nr; i++)
 		if (!i || v[i].id != v[i - 1].id)
 			(*order)[n++] = v[i].pos;
@@ -946,16 +946,16 @@ static long _unique_ids(struct features *f, const uint32_t *ids, uint32_t nr,
 	return n;
 }
 
-static int _bpf_prog_one(struct pctx *p, struct feat_bpf_prog *b, uint32_t i)
+static int bpf_prog_one(struct pctx *p, struct feat_bpf_prog *b, uint32_t i)
 {
 	uint64_t off = cursor__offset(&p->c);
 	const unsigned char *info, *data;
-	int err = _u32(p, &b->info_len, "info_len");
+	int err = feat_u32(p, &b->info_len, "info_len");
 
 	if (!err)
-		err = _u32(p, &b->data_len, "data_len");
+		err = feat_u32(p, &b->data_len, "data_len");
 	if (!err)
-		err = _u64(p, &b->arrays, "arrays");
+		err = feat_u64(p, &b->arrays, "arrays");
 	if (err)
 		return err;
 	if (b->info_len > FEAT_BPF_INFO_MAX) {
@@ -963,21 +963,21 @@ static int _bpf_prog_one(struct pctx *p, struct feat_bpf_prog *b, uint32_t i)
 		return 0;
 	}
 	if (!cursor__bytes(&p->c, b->info_len, &info))
-		return _fail(p, off, "program %u: info_len %u larger than section", i,
+		return feat_fail(p, off, "program %u: info_len %u larger than section", i,
 			     b->info_len);
 	if (!cursor__bytes(&p->c, b->data_len, &data))
-		return _fail(p, off + 4, "program %u: data_len %u larger than section",
+		return feat_fail(p, off + 4, "program %u: data_len %u larger than section",
 			     i, b->data_len);
-	b->info = _alloc(p->f, FEAT_BPF_INFO_MAX + (size_t)b->data_len);
+	b->info = feat_alloc(p->f, FEAT_BPF_INFO_MAX + (size_t)b->data_len);
 	if (!b->info)
-		return _nomem(p);
+		return feat_nomem(p);
 	b->data = b->info + FEAT_BPF_INFO_MAX;
 	memcpy(b->info, info, b->info_len);
 	memcpy(b->data, data, b->data_len);
 	return 0;
 }
 
-static int _parse_bpf_prog_info(struct pctx *p)
+static int parse_bpf_prog_info(struct pctx *p)
 {
 	struct feat_bpf_prog *v, *out;
 	uint32_t nr = 0, *ids, *order;
@@ -986,27 +986,27 @@ static int _parse_bpf_prog_info(struct pctx *p)
 
 	if (p->c.swap)
 		return 0;	/* perf 6.1 does not interpret other-endian bpf info */
-	err = _count(p, &nr, 16, "nr programs");
+	err = feat_count(p, &nr, 16, "nr programs");
 	if (err)
 		return err;
-	v = _alloc_array(p->f, nr, sizeof(*v));
-	ids = _alloc_array(p->f, nr, sizeof(*ids));
+	v = alloc_array(p->f, nr, sizeof(*v));
+	ids = alloc_array(p->f, nr, sizeof(*ids));
 	if (!v || !ids)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (uint32_t i = 0; i < nr; i++) {
-		err = _bpf_prog_one(p, &v[i], i);
+		err = bpf_prog_one(p, &v[i], i);
 		if (err)
 			return err;
 		if (p->perf_fails) {
 			nr = i;		/* perf keeps the programs read so far */
 			break;
 		}
-		ids[i] = _bpf_prog_id(&v[i]);
+		ids[i] = bpf_prog_id(&v[i]);
 	}
-	n = _unique_ids(p->f, ids, nr, &order);
-	out = _alloc_array(p->f, nr, sizeof(*out));
+	n = unique_ids(p->f, ids, nr, &order);
+	out = alloc_array(p->f, nr, sizeof(*out));
 	if (n < 0 || !out)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (long i = 0; i < n; i++)
 		out[i] = v[order[i]];
 	p->f->bpf_progs = out;
@@ -1014,7 +1014,7 @@ static int _parse_bpf_prog_info(struct pctx *p)
 	return 0;
 }
 
-static int _parse_bpf_btf(struct pctx *p)
+static int parse_bpf_btf(struct pctx *p)
 {
 	struct feat_btf *v, *out;
 	const unsigned char *b;
@@ -1025,33 +1025,33 @@ static int _parse_bpf_btf(struct pctx *p)
 
 	if (p->c.swap)
 		return 0;	/* as perf 6.1 */
-	err = _count(p, &nr, 8, "nr btf");
+	err = feat_count(p, &nr, 8, "nr btf");
 	if (err)
 		return err;
-	v = _alloc_array(p->f, nr, sizeof(*v));
-	ids = _alloc_array(p->f, nr, sizeof(*ids));
+	v = alloc_array(p->f, nr, sizeof(*v));
+	ids = alloc_array(p->f, nr, sizeof(*ids));
 	if (!v || !ids)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (uint32_t i = 0; i < nr; i++) {
-		err = _u32(p, &v[i].id, "btf id");
+		err = feat_u32(p, &v[i].id, "btf id");
 		off = cursor__offset(&p->c);
 		if (!err)
-			err = _u32(p, &v[i].size, "btf size");
+			err = feat_u32(p, &v[i].size, "btf size");
 		if (err)
 			return err;
 		if (!cursor__bytes(&p->c, v[i].size, &b))
-			return _fail(p, off, "btf %u size %u larger than section", v[i].id,
+			return feat_fail(p, off, "btf %u size %u larger than section", v[i].id,
 				     v[i].size);
-		v[i].data = _alloc(p->f, v[i].size ? v[i].size : 1);
+		v[i].data = feat_alloc(p->f, v[i].size ? v[i].size : 1);
 		if (!v[i].data)
-			return _nomem(p);
+			return feat_nomem(p);
 		memcpy(v[i].data, b, v[i].size);
 		ids[i] = v[i].id;
 	}
-	n = _unique_ids(p->f, ids, nr, &order);
-	out = _alloc_array(p->f, nr, sizeof(*out));
+	n = unique_ids(p->f, ids, nr, &order);
+	out = alloc_array(p->f, nr, sizeof(*out));
 	if (n < 0 || !out)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (long i = 0; i < n; i++)
 		out[i] = v[order[i]];
 	p->f->btfs = out;
@@ -1059,19 +1059,19 @@ static int _parse_bpf_btf(struct pctx *p)
 	return 0;
 }
 
-static int _parse_compressed(struct pctx *p)
+static int parse_compressed(struct pctx *p)
 {
 	struct feat_compressed c = { 0 };
-	int err = _u32(p, &c.version, "version");
+	int err = feat_u32(p, &c.version, "version");
 
 	if (!err)
-		err = _u32(p, &c.type, "type");
+		err = feat_u32(p, &c.type, "type");
 	if (!err)
-		err = _u32(p, &c.level, "level");
+		err = feat_u32(p, &c.level, "level");
 	if (!err)
-		err = _u32(p, &c.ratio, "ratio");
+		err = feat_u32(p, &c.ratio, "ratio");
 	if (!err)
-		err = _u32(p, &c.mmap_len, "mmap_len");
+		err = feat_u32(p, &c.mmap_len, "mmap_len");
 	if (err)
 		return err;
 	p->f->comp = c;
@@ -1079,30 +1079,30 @@ static int _parse_compressed(struct pctx *p)
 }
 
 /* u32 nr, then nr {string name, string value}, kept as "name=value". */
-static int _pmu_caps(struct pctx *p, struct feat_pmu_caps *pc)
+static int feat_do_pmu_caps(struct pctx *p, struct feat_pmu_caps *pc)
 {
 	uint32_t nr = 0;
-	int err = _count(p, &nr, 8, "nr capabilities");
+	int err = feat_count(p, &nr, 8, "nr capabilities");
 
 	if (err)
 		return err;
-	pc->caps = _alloc_array(p->f, nr, sizeof(*pc->caps));
+	pc->caps = alloc_array(p->f, nr, sizeof(*pc->caps));
 	if (!pc->caps)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (uint32_t i = 0; i < nr; i++) {
 		char *name = NULL, *value = NULL;
 		size_t ln, lv;
 
-		err = _str(p, &name, "capability name");
+		err = feat_str(p, &name, "capability name");
 		if (!err)
-			err = _str(p, &value, "capability value");
+			err = feat_str(p, &value, "capability value");
 		if (err)
 			return err;
 		ln = strlen(name);
 		lv = strlen(value);
-		pc->caps[i] = _alloc(p->f, ln + lv + 2);
+		pc->caps[i] = feat_alloc(p->f, ln + lv + 2);
 		if (!pc->caps[i])
-			return _nomem(p);
+			return feat_nomem(p);
 		memcpy(pc->caps[i], name, ln);
 		pc->caps[i][ln] = '=';
 		memcpy(pc->caps[i] + ln + 1, value, lv);
@@ -1111,10 +1111,10 @@ static int _pmu_caps(struct pctx *p, struct feat_pmu_caps *pc)
 	return 0;
 }
 
-static int _parse_cpu_pmu_caps(struct pctx *p)
+static int parse_cpu_pmu_caps(struct pctx *p)
 {
 	struct feat_pmu_caps pc = { .pmu_name = (char *)"cpu" };
-	int err = _pmu_caps(p, &pc);
+	int err = feat_do_pmu_caps(p, &pc);
 
 	if (err)
 		return err;
@@ -1122,19 +1122,19 @@ static int _parse_cpu_pmu_caps(struct pctx *p)
 	return 0;
 }
 
-static int _parse_clock_data(struct pctx *p)
+static int parse_clock_data(struct pctx *p)
 {
 	struct feat_clock_data c = { 0 };
-	int err = _u32(p, &c.version, "version");
+	int err = feat_u32(p, &c.version, "version");
 
 	if (err)
 		return err;
 	if (c.version == 1) {
-		err = _u32(p, &c.clockid, "clockid");
+		err = feat_u32(p, &c.clockid, "clockid");
 		if (!err)
-			err = _u64(p, &c.tod_ns, "tod reference");
+			err = feat_u64(p, &c.tod_ns, "tod reference");
 		if (!err)
-			err = _u64(p, &c.clockid_ns, "clockid reference");
+			err = feat_u64(p, &c.clockid_ns, "clockid reference");
 		if (err)
 			return err;
 		c.enabled = true;
@@ -1145,21 +1145,21 @@ static int _parse_clock_data(struct pctx *p)
 	return 0;
 }
 
-static int _parse_hybrid_topology(struct pctx *p)
+static int parse_hybrid_topology(struct pctx *p)
 {
 	struct feat_hybrid_node *v;
 	uint32_t nr = 0;
-	int err = _count(p, &nr, 8, "nr nodes");
+	int err = feat_count(p, &nr, 8, "nr nodes");
 
 	if (err)
 		return err;
-	v = _alloc_array(p->f, nr, sizeof(*v));
+	v = alloc_array(p->f, nr, sizeof(*v));
 	if (!v)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (uint32_t i = 0; i < nr && !err; i++) {
-		err = _str(p, &v[i].pmu_name, "pmu name");
+		err = feat_str(p, &v[i].pmu_name, "pmu name");
 		if (!err)
-			err = _str(p, &v[i].cpus, "cpu list");
+			err = feat_str(p, &v[i].cpus, "cpu list");
 	}
 	if (err)
 		return err;
@@ -1168,21 +1168,21 @@ static int _parse_hybrid_topology(struct pctx *p)
 	return 0;
 }
 
-static int _parse_pmu_caps(struct pctx *p)
+static int parse_pmu_caps(struct pctx *p)
 {
 	struct feat_pmu_caps *v;
 	uint32_t nr = 0;
-	int err = _count(p, &nr, 8, "nr pmus");
+	int err = feat_count(p, &nr, 8, "nr pmus");
 
 	if (err)
 		return err;
-	v = _alloc_array(p->f, nr, sizeof(*v));
+	v = alloc_array(p->f, nr, sizeof(*v));
 	if (!v)
-		return _nomem(p);
+		return feat_nomem(p);
 	for (uint32_t i = 0; i < nr && !err; i++) {
-		err = _pmu_caps(p, &v[i]);
+		err = feat_do_pmu_caps(p, &v[i]);
 		if (!err)
-			err = _str(p, &v[i].pmu_name, "pmu name");
+			err = feat_str(p, &v[i].pmu_name, "pmu name");
 	}
 	if (err)
 		return err;
@@ -1194,37 +1194,37 @@ static int _parse_pmu_caps(struct pctx *p)
 typedef int (*feat_parse_fn)(struct pctx *p);
 
 static const feat_parse_fn parsers[] = {
-	[FEAT_TRACING_DATA] = _parse_tracing_data,
-	[FEAT_BUILD_ID] = _parse_build_id,
-	[FEAT_HOSTNAME] = _parse_string,
-	[FEAT_OSRELEASE] = _parse_string,
-	[FEAT_VERSION] = _parse_string,
-	[FEAT_ARCH] = _parse_string,
-	[FEAT_NRCPUS] = _parse_nrcpus,
-	[FEAT_CPUDESC] = _parse_string,
-	[FEAT_CPUID] = _parse_string,
-	[FEAT_TOTAL_MEM] = _parse_total_mem,
-	[FEAT_CMDLINE] = _parse_cmdline,
-	[FEAT_EVENT_DESC] = _parse_event_desc,
-	[FEAT_CPU_TOPOLOGY] = _parse_cpu_topology,
-	[FEAT_NUMA_TOPOLOGY] = _parse_numa_topology,
-	[FEAT_BRANCH_STACK] = _parse_flag,
-	[FEAT_PMU_MAPPINGS] = _parse_pmu_mappings,
-	[FEAT_GROUP_DESC] = _parse_group_desc,
-	[FEAT_AUXTRACE] = _parse_auxtrace,
-	[FEAT_STAT] = _parse_flag,
-	[FEAT_CACHE] = _parse_cache,
-	[FEAT_SAMPLE_TIME] = _parse_sample_time,
-	[FEAT_MEM_TOPOLOGY] = _parse_mem_topology,
-	[FEAT_CLOCKID] = _parse_clockid,
-	[FEAT_DIR_FORMAT] = _parse_dir_format,
-	[FEAT_BPF_PROG_INFO] = _parse_bpf_prog_info,
-	[FEAT_BPF_BTF] = _parse_bpf_btf,
-	[FEAT_COMPRESSED] = _parse_compressed,
-	[FEAT_CPU_PMU_CAPS] = _parse_cpu_pmu_caps,
-	[FEAT_CLOCK_DATA] = _parse_clock_data,
-	[FEAT_HYBRID_TOPOLOGY] = _parse_hybrid_topology,
-	[FEAT_PMU_CAPS] = _parse_pmu_caps,
+	[FEAT_TRACING_DATA] = parse_tracing_data,
+	[FEAT_BUILD_ID] = parse_build_id,
+	[FEAT_HOSTNAME] = parse_string,
+	[FEAT_OSRELEASE] = parse_string,
+	[FEAT_VERSION] = parse_string,
+	[FEAT_ARCH] = parse_string,
+	[FEAT_NRCPUS] = parse_nrcpus,
+	[FEAT_CPUDESC] = parse_string,
+	[FEAT_CPUID] = parse_string,
+	[FEAT_TOTAL_MEM] = parse_total_mem,
+	[FEAT_CMDLINE] = parse_cmdline,
+	[FEAT_EVENT_DESC] = parse_event_desc,
+	[FEAT_CPU_TOPOLOGY] = parse_cpu_topology,
+	[FEAT_NUMA_TOPOLOGY] = parse_numa_topology,
+	[FEAT_BRANCH_STACK] = parse_flag,
+	[FEAT_PMU_MAPPINGS] = parse_pmu_mappings,
+	[FEAT_GROUP_DESC] = parse_group_desc,
+	[FEAT_AUXTRACE] = parse_auxtrace,
+	[FEAT_STAT] = parse_flag,
+	[FEAT_CACHE] = parse_cache,
+	[FEAT_SAMPLE_TIME] = parse_sample_time,
+	[FEAT_MEM_TOPOLOGY] = parse_mem_topology,
+	[FEAT_CLOCKID] = parse_clockid,
+	[FEAT_DIR_FORMAT] = parse_dir_format,
+	[FEAT_BPF_PROG_INFO] = parse_bpf_prog_info,
+	[FEAT_BPF_BTF] = parse_bpf_btf,
+	[FEAT_COMPRESSED] = parse_compressed,
+	[FEAT_CPU_PMU_CAPS] = parse_cpu_pmu_caps,
+	[FEAT_CLOCK_DATA] = parse_clock_data,
+	[FEAT_HYBRID_TOPOLOGY] = parse_hybrid_topology,
+	[FEAT_PMU_CAPS] = parse_pmu_caps,
 };
 
 int features__parse(struct features *f, unsigned feat_id, const void *body, size_t size,
@@ -1238,7 +1238,7 @@ int features__parse(struct features *f, unsigned feat_id, const void *body, size
 				 "feature id %u out of range", feat_id);
 	if (!body && size)
 		return diag__set(d, path, file_offset, -DIAG_BAD_FEATURE,
-				 "feature %s: no body", _feat_name(feat_id));
+				 "feature %s: no body", feat_name(feat_id));
 	cursor__init(&p.c, body, size, file_offset, swap);
 	if (feat_id < sizeof(parsers) / sizeof(parsers[0]) && parsers[feat_id])
 		err = parsers[feat_id](&p);

@@ -31,7 +31,7 @@ struct rd {
 	bool trunc;		/* some field lay (partly) beyond n */
 };
 
-static uint64_t _u64(struct rd *r, size_t off)
+static uint64_t dump_u64(struct rd *r, size_t off)
 {
 	if (off > r->n || r->n - off < 8) {
 		r->trunc = true;
@@ -40,7 +40,7 @@ static uint64_t _u64(struct rd *r, size_t off)
 	return bytes__u64(r->p + off);
 }
 
-static uint32_t _u32(struct rd *r, size_t off)
+static uint32_t dump_u32(struct rd *r, size_t off)
 {
 	if (off > r->n || r->n - off < 4) {
 		r->trunc = true;
@@ -49,7 +49,7 @@ static uint32_t _u32(struct rd *r, size_t off)
 	return bytes__u32(r->p + off);
 }
 
-static uint16_t _u16(struct rd *r, size_t off)
+static uint16_t dump_u16(struct rd *r, size_t off)
 {
 	if (off > r->n || r->n - off < 2) {
 		r->trunc = true;
@@ -58,7 +58,7 @@ static uint16_t _u16(struct rd *r, size_t off)
 	return bytes__u16(r->p + off);
 }
 
-static uint8_t _u8(struct rd *r, size_t off)
+static uint8_t dump_u8(struct rd *r, size_t off)
 {
 	if (off >= r->n) {
 		r->trunc = true;
@@ -69,7 +69,7 @@ static uint8_t _u8(struct rd *r, size_t off)
 
 /* Append the NUL-terminated string at off. perf prints with %s, so a string runs into
  * the trailer bytes until a NUL; we stop at the record end and flag truncation. */
-static void _str(struct strbuf *sb, struct rd *r, size_t off)
+static void dump_str(struct strbuf *sb, struct rd *r, size_t off)
 {
 	const unsigned char *nul;
 
@@ -87,7 +87,7 @@ static void _str(struct strbuf *sb, struct rd *r, size_t off)
 }
 
 /* True when [ptr, ptr + len) lies inside the record (pointers from struct sample). */
-static bool _span_ok(const struct rd *r, const unsigned char *ptr, size_t len)
+static bool span_ok(const struct rd *r, const unsigned char *ptr, size_t len)
 {
 	uintptr_t lo = (uintptr_t)r->p, hi = lo + r->n, a = (uintptr_t)ptr;
 
@@ -95,15 +95,15 @@ static bool _span_ok(const struct rd *r, const unsigned char *ptr, size_t len)
 }
 
 /* True when an array of nr elem-byte entries at ptr lies inside the record. */
-static bool _arr_ok(const struct rd *r, const unsigned char *ptr, uint64_t nr, size_t elem)
+static bool arr_ok(const struct rd *r, const unsigned char *ptr, uint64_t nr, size_t elem)
 {
 	if (!nr)
 		return true;
-	return nr <= r->n / elem && _span_ok(r, ptr, (size_t)nr * elem);
+	return nr <= r->n / elem && span_ok(r, ptr, (size_t)nr * elem);
 }
 
 /* Number of elem-sized entries of a count-prefixed array at off that fit. */
-static uint64_t _fit(const struct rd *r, size_t off, size_t elem, uint64_t nr)
+static uint64_t dump_fit(const struct rd *r, size_t off, size_t elem, uint64_t nr)
 {
 	uint64_t room = off < r->n ? (r->n - off) / elem : 0;
 
@@ -112,7 +112,7 @@ static uint64_t _fit(const struct rd *r, size_t off, size_t elem, uint64_t nr)
 
 /* Close a record's text: when something was missing, make sure we are at the start
  * of a line and add the marker. */
-static void _finish(struct strbuf *sb, const struct rd *r)
+static void dump_finish(struct strbuf *sb, const struct rd *r)
 {
 	if (!r->trunc)
 		return;
@@ -190,7 +190,7 @@ static const char _hex[] = "0123456789abcdef";
  * lines padded to the same width. perf's printable test is ASCII 0x20..0x7e. */
 #define HEXDUMP_LINE 76
 
-static void _hexdump(struct strbuf *sb, const unsigned char *p, size_t n)
+static void hexdump(struct strbuf *sb, const unsigned char *p, size_t n)
 {
 	char *o = strbuf__reserve(sb, (n + 15) / 16 * HEXDUMP_LINE);
 	char *start = o;
@@ -232,13 +232,13 @@ static void _hexdump(struct strbuf *sb, const unsigned char *p, size_t n)
 	strbuf__commit(sb, (size_t)(o - start));
 }
 
-static bool _has(const struct evsel *ev, uint64_t bit)
+static bool dump_has(const struct evsel *ev, uint64_t bit)
 {
 	return ev && (ev->attr.sample_type & bit);
 }
 
 /* perf's parsed-sample defaults: fields absent from the record print as -1. */
-static void _cpu_time(const struct dump_rec *r, uint32_t type, uint32_t *cpu,
+static void cpu_time(const struct dump_rec *r, uint32_t type, uint32_t *cpu,
 		      uint64_t *time)
 {
 	const struct evsel *ev = r->evsel;
@@ -256,13 +256,13 @@ static void _cpu_time(const struct dump_rec *r, uint32_t type, uint32_t *cpu,
 		return;
 	if (type != REC_SAMPLE && !attr__flag(&ev->attr, ATTR_SAMPLE_ID_ALL))
 		return;
-	if (_has(ev, SAMPLE_CPU))
+	if (dump_has(ev, SAMPLE_CPU))
 		*cpu = s->cpu;
-	if (_has(ev, SAMPLE_TIME))
+	if (dump_has(ev, SAMPLE_TIME))
 		*time = s->time;
 }
 
-static void _head(struct strbuf *sb, const struct dump_ctx *ctx, const struct dump_rec *r,
+static void dump_head(struct strbuf *sb, const struct dump_ctx *ctx, const struct dump_rec *r,
 		  const struct record_header *h, const struct rd *rd)
 {
 	strbuf__addch(sb, '\n');
@@ -276,7 +276,7 @@ static void _head(struct strbuf *sb, const struct dump_ctx *ctx, const struct du
 	strbuf__addstr(sb, "\n.\n. ... raw event: size ");
 	strbuf__add_u64(sb, h->size);
 	strbuf__addstr(sb, " bytes\n");
-	_hexdump(sb, rd->p, rd->n);
+	hexdump(sb, rd->p, rd->n);
 	strbuf__addch(sb, '\n');
 
 	if (h->type != REC_SAMPLE && !ctx->sample_id_all) {
@@ -285,7 +285,7 @@ static void _head(struct strbuf *sb, const struct dump_ctx *ctx, const struct du
 		uint32_t cpu;
 		uint64_t time;
 
-		_cpu_time(r, h->type, &cpu, &time);
+		cpu_time(r, h->type, &cpu, &time);
 		if (ctx->any_cpu) {
 			strbuf__add_u64(sb, cpu);
 			strbuf__addch(sb, ' ');
@@ -304,7 +304,7 @@ static void _head(struct strbuf *sb, const struct dump_ctx *ctx, const struct du
 
 /* --- SAMPLE ---------------------------------------------------------------- */
 
-static void _chain_line(struct strbuf *sb, uint64_t idx, uint64_t v)
+static void chain_line(struct strbuf *sb, uint64_t idx, uint64_t v)
 {
 	strbuf__addstr(sb, "..... ");
 	strbuf__add_s64_width(sb, (int64_t)idx, 2);	/* " %2d": a space, then >= 2 wide */
@@ -313,14 +313,14 @@ static void _chain_line(struct strbuf *sb, uint64_t idx, uint64_t v)
 	strbuf__addch(sb, '\n');
 }
 
-static uint64_t _br(const struct sample *s, uint64_t i, unsigned field)
+static uint64_t dump_br(const struct sample *s, uint64_t i, unsigned field)
 {
 	return bytes__u64(s->branch + 24 * i + 8 * field);
 }
 
 /* perf's LBR call-stack view: kernel part of the FP chain up to and including the
  * USER marker, then the first branch's "to" and every branch's "from". */
-static void _lbr_callstack(struct strbuf *sb, const struct sample *s)
+static void lbr_callstack(struct strbuf *sb, const struct sample *s)
 {
 	uint64_t i, kernel_nr;
 
@@ -334,26 +334,26 @@ static void _lbr_callstack(struct strbuf *sb, const struct sample *s)
 	strbuf__add_u64(sb, kernel_nr + s->branch_nr + 1);
 	strbuf__addch(sb, '\n');
 	for (i = 0; i < kernel_nr; i++)
-		_chain_line(sb, i, sample__callchain_ip(s, i));
-	_chain_line(sb, kernel_nr, _br(s, 0, 1));
+		chain_line(sb, i, sample__callchain_ip(s, i));
+	chain_line(sb, kernel_nr, dump_br(s, 0, 1));
 	for (i = 0; i < s->branch_nr; i++)
-		_chain_line(sb, i + kernel_nr + 1, _br(s, i, 0));
+		chain_line(sb, i + kernel_nr + 1, dump_br(s, i, 0));
 }
 
-static void _callchain(struct strbuf *sb, struct rd *rd, const struct evsel *ev,
+static void dump_callchain(struct strbuf *sb, struct rd *rd, const struct evsel *ev,
 		       const struct sample *s, bool branch_ok)
 {
-	if (!_arr_ok(rd, s->callchain, s->callchain_nr, 8)) {
+	if (!arr_ok(rd, s->callchain, s->callchain_nr, 8)) {
 		rd->trunc = true;
 		return;
 	}
 	if ((ev->attr.branch_sample_type & BRANCH_CALL_STACK) && branch_ok)
-		_lbr_callstack(sb, s);
+		lbr_callstack(sb, s);
 	strbuf__addstr(sb, "... FP chain: nr:");
 	strbuf__add_u64(sb, s->callchain_nr);
 	strbuf__addch(sb, '\n');
 	for (uint64_t i = 0; i < s->callchain_nr; i++)
-		_chain_line(sb, i, sample__callchain_ip(s, i));
+		chain_line(sb, i, sample__callchain_ip(s, i));
 }
 
 static const char *const _br_types[16] = {
@@ -369,7 +369,7 @@ static const char *const _br_new_types[16] = {
 	"(null)", "(null)",
 };
 
-static void _branch_entry(struct strbuf *sb, uint64_t i, uint64_t from, uint64_t to,
+static void branch_entry(struct strbuf *sb, uint64_t i, uint64_t from, uint64_t to,
 			  uint64_t fl)
 {
 	unsigned type = (fl >> 20) & 15;
@@ -394,7 +394,7 @@ static void _branch_entry(struct strbuf *sb, uint64_t i, uint64_t from, uint64_t
 	strbuf__addch(sb, '\n');
 }
 
-static void _branch_stack(struct strbuf *sb, const struct evsel *ev,
+static void branch_stack(struct strbuf *sb, const struct evsel *ev,
 			  const struct sample *s)
 {
 	bool callstack = ev->attr.branch_sample_type & BRANCH_CALL_STACK;
@@ -409,17 +409,17 @@ static void _branch_stack(struct strbuf *sb, const struct evsel *ev,
 	strbuf__addch(sb, '\n');
 	for (uint64_t i = 0; i < s->branch_nr; i++) {
 		if (!callstack) {
-			_branch_entry(sb, i, _br(s, i, 0), _br(s, i, 1), _br(s, i, 2));
+			branch_entry(sb, i, dump_br(s, i, 0), dump_br(s, i, 1), dump_br(s, i, 2));
 		} else if (i == 0) {
-			_chain_line(sb, 0, _br(s, 0, 1));
-			_chain_line(sb, 1, _br(s, 0, 0));
+			chain_line(sb, 0, dump_br(s, 0, 1));
+			chain_line(sb, 1, dump_br(s, 0, 0));
 		} else {
-			_chain_line(sb, i + 1, _br(s, i, 0));
+			chain_line(sb, i + 1, dump_br(s, i, 0));
 		}
 	}
 }
 
-static bool _arch_is_x86(const char *arch)
+static bool arch_is_x86(const char *arch)
 {
 	static const char *const x86[] = { "x86", "i386", "i486", "i586", "i686", "amd64" };
 
@@ -433,7 +433,7 @@ static bool _arch_is_x86(const char *arch)
 
 /* perf's x86 register names (perf_regs.h numbering); bits 32..63 are XMM0..XMM15,
  * two bits each. Other architectures print "unknown" (not implemented). */
-static const char *_reg_name(unsigned bit, bool x86)
+static const char *reg_name(unsigned bit, bool x86)
 {
 	static const char *const gp[24] = {
 		"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
@@ -453,16 +453,16 @@ static const char *_reg_name(unsigned bit, bool x86)
 	return "unknown";
 }
 
-static void _regs(struct strbuf *sb, struct rd *rd, const struct dump_ctx *ctx,
+static void dump_regs(struct strbuf *sb, struct rd *rd, const struct dump_ctx *ctx,
 		  const char *what, uint64_t abi, uint64_t mask, const unsigned char *regs)
 {
 	static const char *const abis[3] = { "none", "32-bit", "64-bit" };
-	bool x86 = _arch_is_x86(ctx->arch);
+	bool x86 = arch_is_x86(ctx->arch);
 	unsigned nr = (unsigned)__builtin_popcountll(mask), i = 0;
 
 	if (!abi)
 		return;
-	if (!_arr_ok(rd, regs, nr, 8)) {
+	if (!arr_ok(rd, regs, nr, 8)) {
 		rd->trunc = true;
 		return;
 	}
@@ -479,7 +479,7 @@ static void _regs(struct strbuf *sb, struct rd *rd, const struct dump_ctx *ctx,
 
 		if (!(mask >> bit & 1))
 			continue;
-		name = _reg_name(bit, x86);
+		name = reg_name(bit, x86);
 		len = strlen(name);
 		strbuf__addstr(sb, ".... ");
 		strbuf__add(sb, name, len);
@@ -493,7 +493,7 @@ static void _regs(struct strbuf *sb, struct rd *rd, const struct dump_ctx *ctx,
 
 /* perf's page-size names: 0 is "N/A", else divide by 1024 while the quotient is > 1,
  * at most three times, and print with the unit letter B, K, M or G. */
-static void _page_size(struct strbuf *sb, const char *label, uint64_t size)
+static void page_size(struct strbuf *sb, const char *label, uint64_t size)
 {
 	static const char units[] = "BKMG";
 	unsigned i = 0;
@@ -512,7 +512,7 @@ static void _page_size(struct strbuf *sb, const char *label, uint64_t size)
 	strbuf__addch(sb, '\n');
 }
 
-static void _read_value(struct strbuf *sb, uint64_t id, uint64_t value, uint64_t lost,
+static void read_value(struct strbuf *sb, uint64_t id, uint64_t value, uint64_t lost,
 			bool has_lost)
 {
 	strbuf__addstr(sb, "..... id ");
@@ -526,7 +526,7 @@ static void _read_value(struct strbuf *sb, uint64_t id, uint64_t value, uint64_t
 	strbuf__addch(sb, '\n');
 }
 
-static void _sample_read(struct strbuf *sb, struct rd *rd, const struct evsel *ev,
+static void dump_sample_read(struct strbuf *sb, struct rd *rd, const struct evsel *ev,
 			 const struct sample *s)
 {
 	uint64_t rf = ev->attr.read_format;
@@ -546,7 +546,7 @@ static void _sample_read(struct strbuf *sb, struct rd *rd, const struct evsel *e
 		strbuf__addch(sb, '\n');
 	}
 	if (!(rf & FORMAT_GROUP)) {
-		_read_value(sb, s->read.one.id, s->read.one.value, s->read.one.lost, has_lost);
+		read_value(sb, s->read.one.id, s->read.one.value, s->read.one.lost, has_lost);
 		return;
 	}
 	strbuf__addstr(sb, ".... group nr ");
@@ -555,37 +555,37 @@ static void _sample_read(struct strbuf *sb, struct rd *rd, const struct evsel *e
 	for (uint64_t i = 0; i < s->read.nr; i++) {
 		const unsigned char *v = s->read.values + i * step;
 
-		if (i > rd->n / step || !_span_ok(rd, v, step)) {
+		if (i > rd->n / step || !span_ok(rd, v, step)) {
 			rd->trunc = true;
 			return;
 		}
-		_read_value(sb, bytes__u64(v + 8), bytes__u64(v),
+		read_value(sb, bytes__u64(v + 8), bytes__u64(v),
 			    has_lost ? bytes__u64(v + 16) : 0, has_lost);
 	}
 }
 
-static void _sample_head(struct strbuf *sb, const struct evsel *ev, const struct sample *s,
+static void sample_head(struct strbuf *sb, const struct evsel *ev, const struct sample *s,
 			 uint16_t misc)
 {
 	strbuf__addstr(sb, "(IP, 0x");
 	strbuf__add_hex(sb, misc);
 	strbuf__addstr(sb, "): ");
-	strbuf__add_s64(sb, _has(ev, SAMPLE_TID) ? (int32_t)s->pid : -1);
+	strbuf__add_s64(sb, dump_has(ev, SAMPLE_TID) ? (int32_t)s->pid : -1);
 	strbuf__addch(sb, '/');
-	strbuf__add_s64(sb, _has(ev, SAMPLE_TID) ? (int32_t)s->tid : -1);
+	strbuf__add_s64(sb, dump_has(ev, SAMPLE_TID) ? (int32_t)s->tid : -1);
 	strbuf__addstr(sb, ": ");
-	strbuf__add_hex_alt(sb, _has(ev, SAMPLE_IP) ? s->ip : 0);
+	strbuf__add_hex_alt(sb, dump_has(ev, SAMPLE_IP) ? s->ip : 0);
 	strbuf__addstr(sb, " period: ");
 	/* without PERIOD perf reports the attr's sample_period (the frequency in -F mode) */
-	strbuf__add_u64(sb, _has(ev, SAMPLE_PERIOD) ? s->period : ev->attr.sample_period);
+	strbuf__add_u64(sb, dump_has(ev, SAMPLE_PERIOD) ? s->period : ev->attr.sample_period);
 	strbuf__addstr(sb, " addr: ");
-	strbuf__add_hex_alt(sb, _has(ev, SAMPLE_ADDR) ? s->addr : 0);
+	strbuf__add_hex_alt(sb, dump_has(ev, SAMPLE_ADDR) ? s->addr : 0);
 	strbuf__addch(sb, '\n');
 }
 
 /* The single-value lines between the register blocks and sample_read, in perf's
  * order. */
-static void _sample_scalars(struct strbuf *sb, const struct evsel *ev,
+static void sample_scalars(struct strbuf *sb, const struct evsel *ev,
 			    const struct sample *s)
 {
 	uint64_t st = ev->attr.sample_type;
@@ -620,9 +620,9 @@ static void _sample_scalars(struct strbuf *sb, const struct evsel *ev,
 		strbuf__addch(sb, '\n');
 	}
 	if (st & SAMPLE_DATA_PAGE_SIZE)
-		_page_size(sb, " .. data page size: ", s->data_page_size);
+		page_size(sb, " .. data page size: ", s->data_page_size);
 	if (st & SAMPLE_CODE_PAGE_SIZE)
-		_page_size(sb, " .. code page size: ", s->code_page_size);
+		page_size(sb, " .. code page size: ", s->code_page_size);
 	if (st & SAMPLE_TRANSACTION) {
 		strbuf__addstr(sb, "... transaction: ");
 		strbuf__add_hex(sb, s->transaction);
@@ -630,7 +630,7 @@ static void _sample_scalars(struct strbuf *sb, const struct evsel *ev,
 	}
 }
 
-static void _deliveries(struct strbuf *sb, const struct dump_rec *r)
+static void deliveries(struct strbuf *sb, const struct dump_rec *r)
 {
 	for (unsigned i = 0; i < r->nr_deliveries; i++) {
 		strbuf__addstr(sb, " ... thread: ");
@@ -643,7 +643,7 @@ static void _deliveries(struct strbuf *sb, const struct dump_rec *r)
 	}
 }
 
-static void _fmt_sample(struct strbuf *sb, struct rd *rd, const struct dump_ctx *ctx,
+static void fmt_sample(struct strbuf *sb, struct rd *rd, const struct dump_ctx *ctx,
 			const struct dump_rec *r, uint16_t misc)
 {
 	const struct evsel *ev = r->evsel;
@@ -658,147 +658,147 @@ static void _fmt_sample(struct strbuf *sb, struct rd *rd, const struct dump_ctx 
 		return;
 	}
 	st = ev->attr.sample_type;
-	_sample_head(sb, ev, s, misc);
-	branch_ok = (st & SAMPLE_BRANCH_STACK) && _arr_ok(rd, s->branch, s->branch_nr, 24);
+	sample_head(sb, ev, s, misc);
+	branch_ok = (st & SAMPLE_BRANCH_STACK) && arr_ok(rd, s->branch, s->branch_nr, 24);
 	if ((st & SAMPLE_BRANCH_STACK) && !branch_ok)
 		rd->trunc = true;
 	if (st & SAMPLE_CALLCHAIN)
-		_callchain(sb, rd, ev, s, branch_ok);
+		dump_callchain(sb, rd, ev, s, branch_ok);
 	if (branch_ok)
-		_branch_stack(sb, ev, s);
+		branch_stack(sb, ev, s);
 	if (st & SAMPLE_REGS_USER)
-		_regs(sb, rd, ctx, "user", s->user_regs_abi, ev->attr.sample_regs_user,
+		dump_regs(sb, rd, ctx, "user", s->user_regs_abi, ev->attr.sample_regs_user,
 		      s->user_regs);
 	if (st & SAMPLE_REGS_INTR)
-		_regs(sb, rd, ctx, "intr", s->intr_regs_abi, ev->attr.sample_regs_intr,
+		dump_regs(sb, rd, ctx, "intr", s->intr_regs_abi, ev->attr.sample_regs_intr,
 		      s->intr_regs);
-	_sample_scalars(sb, ev, s);
+	sample_scalars(sb, ev, s);
 	if (st & SAMPLE_READ)
-		_sample_read(sb, rd, ev, s);
-	_deliveries(sb, r);
+		dump_sample_read(sb, rd, ev, s);
+	deliveries(sb, r);
 }
 
 /* --- kernel records -------------------------------------------------------- */
 
-static void _pid_tid(struct strbuf *sb, struct rd *rd, size_t off, const char *sep)
+static void pid_tid(struct strbuf *sb, struct rd *rd, size_t off, const char *sep)
 {
-	strbuf__add_s64(sb, (int32_t)_u32(rd, off));
+	strbuf__add_s64(sb, (int32_t)dump_u32(rd, off));
 	strbuf__addstr(sb, sep);
-	strbuf__add_s64(sb, (int32_t)_u32(rd, off + 4));
+	strbuf__add_s64(sb, (int32_t)dump_u32(rd, off + 4));
 }
 
-static void _fmt_mmap(struct strbuf *sb, struct rd *rd, uint16_t misc)
+static void fmt_mmap(struct strbuf *sb, struct rd *rd, uint16_t misc)
 {
 	strbuf__addch(sb, ' ');
-	_pid_tid(sb, rd, 8, "/");
+	pid_tid(sb, rd, 8, "/");
 	strbuf__addstr(sb, ": [");
-	strbuf__add_hex_alt(sb, _u64(rd, 16));
+	strbuf__add_hex_alt(sb, dump_u64(rd, 16));
 	strbuf__addch(sb, '(');
-	strbuf__add_hex_alt(sb, _u64(rd, 24));
+	strbuf__add_hex_alt(sb, dump_u64(rd, 24));
 	strbuf__addstr(sb, ") @ ");
-	strbuf__add_hex_alt(sb, _u64(rd, 32));
+	strbuf__add_hex_alt(sb, dump_u64(rd, 32));
 	strbuf__addstr(sb, "]: ");
 	strbuf__addch(sb, misc & MISC_MMAP_DATA ? 'r' : 'x');
 	strbuf__addch(sb, ' ');
-	_str(sb, rd, 40);
+	dump_str(sb, rd, 40);
 	strbuf__addch(sb, '\n');
 }
 
-static void _fmt_mmap2(struct strbuf *sb, struct rd *rd, uint16_t misc)
+static void fmt_mmap2(struct strbuf *sb, struct rd *rd, uint16_t misc)
 {
 	uint32_t prot, flags;
 
 	strbuf__addch(sb, ' ');
-	_pid_tid(sb, rd, 8, "/");
+	pid_tid(sb, rd, 8, "/");
 	strbuf__addstr(sb, ": [");
-	strbuf__add_hex_alt(sb, _u64(rd, 16));
+	strbuf__add_hex_alt(sb, dump_u64(rd, 16));
 	strbuf__addch(sb, '(');
-	strbuf__add_hex_alt(sb, _u64(rd, 24));
+	strbuf__add_hex_alt(sb, dump_u64(rd, 24));
 	strbuf__addstr(sb, ") @ ");
-	strbuf__add_hex_alt(sb, _u64(rd, 32));
+	strbuf__add_hex_alt(sb, dump_u64(rd, 32));
 	if (misc & MISC_EXACT_IP) {	/* MMAP_BUILD_ID: build id instead of inode */
-		unsigned n = _u8(rd, 40);
+		unsigned n = dump_u8(rd, 40);
 
 		if (n > 20)	/* perf's build-id buffer holds 20 bytes */
 			n = 20;
 		strbuf__addstr(sb, " <");
 		for (unsigned i = 0; i < n; i++)
-			strbuf__add_hex_pad(sb, _u8(rd, 44 + i), 2);
+			strbuf__add_hex_pad(sb, dump_u8(rd, 44 + i), 2);
 		strbuf__addch(sb, '>');
 	} else {
 		strbuf__addch(sb, ' ');
-		strbuf__add_hex_pad(sb, _u32(rd, 40), 2);
+		strbuf__add_hex_pad(sb, dump_u32(rd, 40), 2);
 		strbuf__addch(sb, ':');
-		strbuf__add_hex_pad(sb, _u32(rd, 44), 2);
+		strbuf__add_hex_pad(sb, dump_u32(rd, 44), 2);
 		strbuf__addch(sb, ' ');
-		strbuf__add_u64(sb, _u64(rd, 48));
+		strbuf__add_u64(sb, dump_u64(rd, 48));
 		strbuf__addch(sb, ' ');
-		strbuf__add_u64(sb, _u64(rd, 56));
+		strbuf__add_u64(sb, dump_u64(rd, 56));
 	}
-	prot = _u32(rd, 64);
-	flags = _u32(rd, 68);
+	prot = dump_u32(rd, 64);
+	flags = dump_u32(rd, 68);
 	strbuf__addstr(sb, "]: ");
 	strbuf__addch(sb, prot & 1 ? 'r' : '-');
 	strbuf__addch(sb, prot & 2 ? 'w' : '-');
 	strbuf__addch(sb, prot & 4 ? 'x' : '-');
 	strbuf__addch(sb, flags & 1 ? 's' : 'p');	/* MAP_SHARED */
 	strbuf__addch(sb, ' ');
-	_str(sb, rd, 72);
+	dump_str(sb, rd, 72);
 	strbuf__addch(sb, '\n');
 }
 
-static void _fmt_comm(struct strbuf *sb, struct rd *rd, uint16_t misc)
+static void fmt_comm(struct strbuf *sb, struct rd *rd, uint16_t misc)
 {
 	strbuf__addstr(sb, misc & MISC_MMAP_DATA ? " exec: " : ": ");	/* COMM_EXEC */
-	_str(sb, rd, 16);
+	dump_str(sb, rd, 16);
 	strbuf__addch(sb, ':');
-	_pid_tid(sb, rd, 8, "/");
+	pid_tid(sb, rd, 8, "/");
 	strbuf__addch(sb, '\n');
 }
 
-static void _fmt_fork_exit(struct strbuf *sb, struct rd *rd)
+static void fmt_fork_exit(struct strbuf *sb, struct rd *rd)
 {
 	/* layout pid, ppid, tid, ptid; printed (pid:tid):(ppid:ptid) */
 	strbuf__addch(sb, '(');
-	strbuf__add_s64(sb, (int32_t)_u32(rd, 8));
+	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 8));
 	strbuf__addch(sb, ':');
-	strbuf__add_s64(sb, (int32_t)_u32(rd, 16));
+	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 16));
 	strbuf__addstr(sb, "):(");
-	strbuf__add_s64(sb, (int32_t)_u32(rd, 12));
+	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 12));
 	strbuf__addch(sb, ':');
-	strbuf__add_s64(sb, (int32_t)_u32(rd, 20));
+	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 20));
 	strbuf__addstr(sb, ")\n");
 }
 
-static void _fmt_lost(struct strbuf *sb, struct rd *rd)
+static void fmt_lost(struct strbuf *sb, struct rd *rd)
 {
 	strbuf__addstr(sb, ": id:");
-	strbuf__add_u64(sb, _u64(rd, 8));
+	strbuf__add_u64(sb, dump_u64(rd, 8));
 	strbuf__addstr(sb, ": lost:");
-	strbuf__add_u64(sb, _u64(rd, 16));
+	strbuf__add_u64(sb, dump_u64(rd, 16));
 	strbuf__addch(sb, '\n');
 }
 
-static void _fmt_lost_samples(struct strbuf *sb, struct rd *rd, const struct dump_rec *r)
+static void fmt_lost_samples(struct strbuf *sb, struct rd *rd, const struct dump_rec *r)
 {
 	const struct evsel *ev = r->evsel;
 	uint64_t id = UINT64_MAX;
 
 	/* the id comes from the sample_id trailer (ID or IDENTIFIER), else perf's -1 */
 	if (r->sample && ev && attr__flag(&ev->attr, ATTR_SAMPLE_ID_ALL) &&
-	    _has(ev, SAMPLE_ID | SAMPLE_IDENTIFIER))
+	    dump_has(ev, SAMPLE_ID | SAMPLE_IDENTIFIER))
 		id = r->sample->id;
 	strbuf__addstr(sb, ": id:");
 	strbuf__add_u64(sb, id);
 	strbuf__addstr(sb, ": lost samples :");
-	strbuf__add_u64(sb, _u64(rd, 8));
+	strbuf__add_u64(sb, dump_u64(rd, 8));
 	strbuf__addch(sb, '\n');
 }
 
 /* READ: perf reads value, time_enabled, time_running, id and lost at the fixed offsets
  * 16/24/32/40/48 whatever read_format says (docs/perf-data-format.md §4.3 note); only which lines are
  * printed depends on read_format. */
-static void _fmt_read(struct strbuf *sb, struct rd *rd, const struct dump_rec *r)
+static void fmt_read(struct strbuf *sb, struct rd *rd, const struct dump_rec *r)
 {
 	static const struct {
 		uint64_t bit;
@@ -812,11 +812,11 @@ static void _fmt_read(struct strbuf *sb, struct rd *rd, const struct dump_rec *r
 	};
 
 	strbuf__addstr(sb, ": ");
-	_pid_tid(sb, rd, 8, " ");
+	pid_tid(sb, rd, 8, " ");
 	strbuf__addch(sb, ' ');
 	strbuf__addstr(sb, r->evsel ? evsel__name(r->evsel) : "unknown");
 	strbuf__addch(sb, ' ');
-	strbuf__add_u64(sb, _u64(rd, 16));
+	strbuf__add_u64(sb, dump_u64(rd, 16));
 	strbuf__addch(sb, '\n');
 	if (!r->evsel)
 		return;
@@ -824,12 +824,12 @@ static void _fmt_read(struct strbuf *sb, struct rd *rd, const struct dump_rec *r
 		if (!(r->evsel->attr.read_format & lines[i].bit))
 			continue;
 		strbuf__addstr(sb, lines[i].label);
-		strbuf__add_u64(sb, _u64(rd, lines[i].off));
+		strbuf__add_u64(sb, dump_u64(rd, lines[i].off));
 		strbuf__addch(sb, '\n');
 	}
 }
 
-static const char *_switch_text(uint16_t misc)
+static const char *switch_text(uint16_t misc)
 {
 	if (!(misc & MISC_MMAP_DATA))		/* SWITCH_OUT */
 		return "IN         ";
@@ -838,31 +838,31 @@ static const char *_switch_text(uint16_t misc)
 	return "OUT preempt";
 }
 
-static void _fmt_switch(struct strbuf *sb, struct rd *rd, uint32_t type, uint16_t misc)
+static void fmt_switch(struct strbuf *sb, struct rd *rd, uint32_t type, uint16_t misc)
 {
 	strbuf__addch(sb, ' ');
-	strbuf__addstr(sb, _switch_text(misc));
+	strbuf__addstr(sb, switch_text(misc));
 	if (type == REC_SWITCH) {
 		strbuf__addch(sb, '\n');
 		return;
 	}
 	strbuf__addstr(sb, misc & MISC_MMAP_DATA ? "  next pid/tid: " : "  prev pid/tid: ");
-	strbuf__add_s64_width(sb, (int32_t)_u32(rd, 8), 5);
+	strbuf__add_s64_width(sb, (int32_t)dump_u32(rd, 8), 5);
 	strbuf__addch(sb, '/');
-	strbuf__add_s64_width(sb, (int32_t)_u32(rd, 12), -5);
+	strbuf__add_s64_width(sb, (int32_t)dump_u32(rd, 12), -5);
 	strbuf__addch(sb, '\n');
 }
 
-static void _fmt_namespaces(struct strbuf *sb, struct rd *rd)
+static void fmt_namespaces(struct strbuf *sb, struct rd *rd)
 {
 	static const char *const names[] = {
 		"net", "uts", "ipc", "pid", "user", "mnt", "cgroup",
 	};
-	uint32_t nr = (uint32_t)_u64(rd, 16);	/* perf keeps the low 32 bits */
-	uint64_t fit = _fit(rd, 24, 16, nr);
+	uint32_t nr = (uint32_t)dump_u64(rd, 16);	/* perf keeps the low 32 bits */
+	uint64_t fit = dump_fit(rd, 24, 16, nr);
 
 	strbuf__addch(sb, ' ');
-	_pid_tid(sb, rd, 8, "/");
+	pid_tid(sb, rd, 8, "/");
 	strbuf__addstr(sb, " - nr_namespaces: ");
 	strbuf__add_u64(sb, nr);
 	strbuf__addstr(sb, "\n\t\t[");
@@ -873,49 +873,49 @@ static void _fmt_namespaces(struct strbuf *sb, struct rd *rd)
 		strbuf__addch(sb, '/');
 		strbuf__addstr(sb, i < 7 ? names[i] : "UNKNOWN");
 		strbuf__addstr(sb, ": ");
-		strbuf__add_u64(sb, _u64(rd, 24 + 16 * (size_t)i));
+		strbuf__add_u64(sb, dump_u64(rd, 24 + 16 * (size_t)i));
 		strbuf__addch(sb, '/');
-		strbuf__add_hex_alt(sb, _u64(rd, 32 + 16 * (size_t)i));
+		strbuf__add_hex_alt(sb, dump_u64(rd, 32 + 16 * (size_t)i));
 		strbuf__addstr(sb, i + 1 != nr ? ", " : "]\n");
 	}
 	if (fit < nr)
 		rd->trunc = true;
 }
 
-static void _fmt_ksymbol(struct strbuf *sb, struct rd *rd)
+static void fmt_ksymbol(struct strbuf *sb, struct rd *rd)
 {
 	strbuf__addstr(sb, " addr ");
-	strbuf__add_hex(sb, _u64(rd, 8));
+	strbuf__add_hex(sb, dump_u64(rd, 8));
 	strbuf__addstr(sb, " len ");
-	strbuf__add_u64(sb, _u32(rd, 16));
+	strbuf__add_u64(sb, dump_u32(rd, 16));
 	strbuf__addstr(sb, " type ");
-	strbuf__add_u64(sb, _u16(rd, 20));
+	strbuf__add_u64(sb, dump_u16(rd, 20));
 	strbuf__addstr(sb, " flags 0x");
-	strbuf__add_hex(sb, _u16(rd, 22));
+	strbuf__add_hex(sb, dump_u16(rd, 22));
 	strbuf__addstr(sb, " name ");
-	_str(sb, rd, 24);
+	dump_str(sb, rd, 24);
 	strbuf__addch(sb, '\n');
 }
 
-static void _fmt_bpf_event(struct strbuf *sb, struct rd *rd)
+static void fmt_bpf_event(struct strbuf *sb, struct rd *rd)
 {
 	strbuf__addstr(sb, " type ");
-	strbuf__add_u64(sb, _u16(rd, 8));
+	strbuf__add_u64(sb, dump_u16(rd, 8));
 	strbuf__addstr(sb, ", flags ");
-	strbuf__add_u64(sb, _u16(rd, 10));
+	strbuf__add_u64(sb, dump_u16(rd, 10));
 	strbuf__addstr(sb, ", id ");
-	strbuf__add_u64(sb, _u32(rd, 12));
+	strbuf__add_u64(sb, dump_u32(rd, 12));
 	strbuf__addch(sb, '\n');
 }
 
-static void _fmt_aux(struct strbuf *sb, struct rd *rd)
+static void fmt_aux(struct strbuf *sb, struct rd *rd)
 {
-	uint64_t flags = _u64(rd, 24);
+	uint64_t flags = dump_u64(rd, 24);
 
 	strbuf__addstr(sb, " offset: ");
-	strbuf__add_hex_alt(sb, _u64(rd, 8));
+	strbuf__add_hex_alt(sb, dump_u64(rd, 8));
 	strbuf__addstr(sb, " size: ");
-	strbuf__add_hex_alt(sb, _u64(rd, 16));
+	strbuf__add_hex_alt(sb, dump_u64(rd, 16));
 	strbuf__addstr(sb, " flags: ");
 	strbuf__add_hex_alt(sb, flags);
 	strbuf__addstr(sb, " [");
@@ -928,7 +928,7 @@ static void _fmt_aux(struct strbuf *sb, struct rd *rd)
 	strbuf__addstr(sb, "]\n");
 }
 
-static void _poke_bytes(struct strbuf *sb, struct rd *rd, size_t off, unsigned len,
+static void poke_bytes(struct strbuf *sb, struct rd *rd, size_t off, unsigned len,
 			const char *label)
 {
 	for (unsigned i = 0; i < len; i++) {
@@ -948,12 +948,12 @@ static void _poke_bytes(struct strbuf *sb, struct rd *rd, size_t off, unsigned l
 	}
 }
 
-static void _fmt_text_poke(struct strbuf *sb, struct rd *rd, const struct dump_rec *r)
+static void fmt_text_poke(struct strbuf *sb, struct rd *rd, const struct dump_rec *r)
 {
-	unsigned old_len = _u16(rd, 16), new_len = _u16(rd, 18);
+	unsigned old_len = dump_u16(rd, 16), new_len = dump_u16(rd, 18);
 
 	strbuf__addch(sb, ' ');
-	strbuf__add_hex(sb, _u64(rd, 8));
+	strbuf__add_hex(sb, dump_u64(rd, 8));
 	strbuf__addch(sb, ' ');
 	if (r->text_poke_sym)
 		strbuf__addstr(sb, r->text_poke_sym);
@@ -962,49 +962,49 @@ static void _fmt_text_poke(struct strbuf *sb, struct rd *rd, const struct dump_r
 	strbuf__addstr(sb, " new len ");
 	strbuf__add_u64(sb, new_len);
 	strbuf__addch(sb, '\n');
-	_poke_bytes(sb, rd, 20, old_len, "Old");
-	_poke_bytes(sb, rd, 20 + (size_t)old_len, new_len, "New");
+	poke_bytes(sb, rd, 20, old_len, "Old");
+	poke_bytes(sb, rd, 20 + (size_t)old_len, new_len, "New");
 }
 
-static void _fmt_kernel(struct strbuf *sb, struct rd *rd, const struct dump_ctx *ctx,
+static void fmt_kernel(struct strbuf *sb, struct rd *rd, const struct dump_ctx *ctx,
 			const struct dump_rec *r, const struct record_header *h)
 {
 	switch (h->type) {
-	case REC_MMAP: _fmt_mmap(sb, rd, h->misc); break;
-	case REC_LOST: _fmt_lost(sb, rd); break;
-	case REC_COMM: _fmt_comm(sb, rd, h->misc); break;
+	case REC_MMAP: fmt_mmap(sb, rd, h->misc); break;
+	case REC_LOST: fmt_lost(sb, rd); break;
+	case REC_COMM: fmt_comm(sb, rd, h->misc); break;
 	case REC_EXIT:
-	case REC_FORK: _fmt_fork_exit(sb, rd); break;
+	case REC_FORK: fmt_fork_exit(sb, rd); break;
 	case REC_THROTTLE:
 	case REC_UNTHROTTLE: strbuf__addstr(sb, ": unhandled!\n"); break;
-	case REC_READ: _fmt_read(sb, rd, r); break;
-	case REC_SAMPLE: _fmt_sample(sb, rd, ctx, r, h->misc); break;
-	case REC_MMAP2: _fmt_mmap2(sb, rd, h->misc); break;
-	case REC_AUX: _fmt_aux(sb, rd); break;
+	case REC_READ: fmt_read(sb, rd, r); break;
+	case REC_SAMPLE: fmt_sample(sb, rd, ctx, r, h->misc); break;
+	case REC_MMAP2: fmt_mmap2(sb, rd, h->misc); break;
+	case REC_AUX: fmt_aux(sb, rd); break;
 	case REC_ITRACE_START:
 		strbuf__addstr(sb, " pid: ");
-		strbuf__add_u64(sb, _u32(rd, 8));
+		strbuf__add_u64(sb, dump_u32(rd, 8));
 		strbuf__addstr(sb, " tid: ");
-		strbuf__add_u64(sb, _u32(rd, 12));
+		strbuf__add_u64(sb, dump_u32(rd, 12));
 		strbuf__addch(sb, '\n');
 		break;
-	case REC_LOST_SAMPLES: _fmt_lost_samples(sb, rd, r); break;
+	case REC_LOST_SAMPLES: fmt_lost_samples(sb, rd, r); break;
 	case REC_SWITCH:
-	case REC_SWITCH_CPU_WIDE: _fmt_switch(sb, rd, h->type, h->misc); break;
-	case REC_NAMESPACES: _fmt_namespaces(sb, rd); break;
-	case REC_KSYMBOL: _fmt_ksymbol(sb, rd); break;
-	case REC_BPF_EVENT: _fmt_bpf_event(sb, rd); break;
+	case REC_SWITCH_CPU_WIDE: fmt_switch(sb, rd, h->type, h->misc); break;
+	case REC_NAMESPACES: fmt_namespaces(sb, rd); break;
+	case REC_KSYMBOL: fmt_ksymbol(sb, rd); break;
+	case REC_BPF_EVENT: fmt_bpf_event(sb, rd); break;
 	case REC_CGROUP:
 		strbuf__addstr(sb, " cgroup: ");
-		strbuf__add_u64(sb, _u64(rd, 8));
+		strbuf__add_u64(sb, dump_u64(rd, 8));
 		strbuf__addch(sb, ' ');
-		_str(sb, rd, 16);
+		dump_str(sb, rd, 16);
 		strbuf__addch(sb, '\n');
 		break;
-	case REC_TEXT_POKE: _fmt_text_poke(sb, rd, r); break;
+	case REC_TEXT_POKE: fmt_text_poke(sb, rd, r); break;
 	case REC_AUX_OUTPUT_HW_ID:
 		strbuf__addstr(sb, " hw_id: ");
-		strbuf__add_hex_alt(sb, _u64(rd, 8));
+		strbuf__add_hex_alt(sb, dump_u64(rd, 8));
 		strbuf__addch(sb, '\n');
 		break;
 	case REC_CALLCHAIN_DEFERRED:	/* newer perf; 6.1 prints UNKNOWN and aborts */
@@ -1017,7 +1017,7 @@ static void _fmt_kernel(struct strbuf *sb, struct rd *rd, const struct dump_ctx 
 
 /* --- perf's own records ------------------------------------------------------ */
 
-static void _cpu_list_emit(struct strbuf *sb, const int *cpus, size_t nr)
+static void cpu_list_emit(struct strbuf *sb, const int *cpus, size_t nr)
 {
 	size_t start = 0;
 
@@ -1044,7 +1044,7 @@ static void _cpu_list_emit(struct strbuf *sb, const int *cpus, size_t nr)
 /*
  * CPU map data (CPU_MAP, EVENT_UPDATE/CPUS) printed as perf's list text: runs of
  * consecutive entries (in map order, not sorted) collapse to "a-b", separated by ",".
- * _cpu_map() returns false for an unknown encoding; entries beyond the record set
+ * cpu_map() returns false for an unknown encoding; entries beyond the record set
  * rd->trunc.
  */
 
@@ -1056,7 +1056,7 @@ struct cpus {
 	bool oom;
 };
 
-static void _cpus_push(struct cpus *c, int cpu)
+static void cpus_push(struct cpus *c, int cpu)
 {
 	if (c->nr == c->cap) {
 		size_t cap = c->cap * 2;
@@ -1075,47 +1075,47 @@ static void _cpus_push(struct cpus *c, int cpu)
 	c->v[c->nr++] = cpu;
 }
 
-static bool _cpu_map(struct strbuf *sb, struct rd *rd, size_t off)
+static bool cpu_map(struct strbuf *sb, struct rd *rd, size_t off)
 {
 	struct cpus c = { .nr = 0, .cap = 64 };
-	uint16_t type = _u16(rd, off);
+	uint16_t type = dump_u16(rd, off);
 	bool ok = true;
 
 	c.v = c.small;
 	if (type == 0) {		/* CPUS: u16 nr, u16 cpu[nr]; 0xffff = -1 */
-		uint64_t nr = _fit(rd, off + 4, 2, _u16(rd, off + 2));
+		uint64_t nr = dump_fit(rd, off + 4, 2, dump_u16(rd, off + 2));
 
-		if (nr < _u16(rd, off + 2))
+		if (nr < dump_u16(rd, off + 2))
 			rd->trunc = true;
 		for (uint64_t i = 0; i < nr; i++) {
-			uint16_t v = _u16(rd, off + 4 + 2 * i);
+			uint16_t v = dump_u16(rd, off + 4 + 2 * i);
 
-			_cpus_push(&c, v == 0xffff ? -1 : v);
+			cpus_push(&c, v == 0xffff ? -1 : v);
 		}
 	} else if (type == 1) {		/* MASK: u16 nr, u16 long_size, words */
-		uint16_t nr = _u16(rd, off + 2);
-		unsigned bits = _u16(rd, off + 4) == 4 ? 32 : 64;
+		uint16_t nr = dump_u16(rd, off + 2);
+		unsigned bits = dump_u16(rd, off + 4) == 4 ? 32 : 64;
 		size_t base = bits == 32 ? off + 6 : off + 10;
 
 		for (uint16_t i = 0; i < nr && !rd->trunc; i++) {
-			uint64_t w = bits == 32 ? _u32(rd, base + 4 * (size_t)i)
-						: _u64(rd, base + 8 * (size_t)i);
+			uint64_t w = bits == 32 ? dump_u32(rd, base + 4 * (size_t)i)
+						: dump_u64(rd, base + 8 * (size_t)i);
 
 			for (unsigned b = 0; b < bits; b++)
 				if (w >> b & 1)
-					_cpus_push(&c, (int)(i * bits + b));
+					cpus_push(&c, (int)(i * bits + b));
 		}
 	} else if (type == 2) {		/* RANGE: u8 any_cpu, u8 pad, u16 start, u16 end */
-		uint16_t lo = _u16(rd, off + 4), hi = _u16(rd, off + 6);
+		uint16_t lo = dump_u16(rd, off + 4), hi = dump_u16(rd, off + 6);
 
-		if (_u8(rd, off + 2))
-			_cpus_push(&c, -1);
+		if (dump_u8(rd, off + 2))
+			cpus_push(&c, -1);
 		/* a range inverted by more than one makes perf print stale stack memory;
 		 * we print "" (lo == hi + 1 is an empty map, printed "0" below) */
-		if (lo > hi + 1 && !_u8(rd, off + 2))
+		if (lo > hi + 1 && !dump_u8(rd, off + 2))
 			goto out;
 		for (unsigned v = lo; v <= hi; v++)
-			_cpus_push(&c, (int)v);
+			cpus_push(&c, (int)v);
 	} else {
 		ok = false;
 		goto out;
@@ -1123,16 +1123,16 @@ static bool _cpu_map(struct strbuf *sb, struct rd *rd, size_t off)
 	if (c.oom)
 		sb->failed = true;
 	else
-		_cpu_list_emit(sb, c.v, c.nr);
+		cpu_list_emit(sb, c.v, c.nr);
 out:
 	if (c.v != c.small)
 		free(c.v);
 	return ok;
 }
 
-static void _fmt_id_index(struct strbuf *sb, struct rd *rd)
+static void fmt_id_index(struct strbuf *sb, struct rd *rd)
 {
-	uint64_t nr = _u64(rd, 8);
+	uint64_t nr = dump_u64(rd, 8);
 	size_t sz = rd->n >= 16 ? rd->n - 16 : 0;
 	bool guest;
 
@@ -1155,27 +1155,27 @@ static void _fmt_id_index(struct strbuf *sb, struct rd *rd)
 		size_t e = 16 + 32 * i, e2 = 16 + 32 * nr + 16 * i;
 
 		strbuf__addstr(sb, " ... id: ");
-		strbuf__add_u64(sb, _u64(rd, e));
+		strbuf__add_u64(sb, dump_u64(rd, e));
 		strbuf__addstr(sb, "  idx: ");
-		strbuf__add_u64(sb, _u64(rd, e + 8));
+		strbuf__add_u64(sb, dump_u64(rd, e + 8));
 		strbuf__addstr(sb, "  cpu: ");
-		strbuf__add_s64(sb, (int64_t)_u64(rd, e + 16));
+		strbuf__add_s64(sb, (int64_t)dump_u64(rd, e + 16));
 		strbuf__addstr(sb, "  tid: ");
-		strbuf__add_s64(sb, (int64_t)_u64(rd, e + 24));
+		strbuf__add_s64(sb, (int64_t)dump_u64(rd, e + 24));
 		if (guest) {
 			strbuf__addstr(sb, "  machine_pid: ");
-			strbuf__add_s64(sb, (int64_t)_u64(rd, e2));
+			strbuf__add_s64(sb, (int64_t)dump_u64(rd, e2));
 			strbuf__addstr(sb, "  vcpu: ");
-			strbuf__add_u64(sb, _u64(rd, e2 + 8));
+			strbuf__add_u64(sb, dump_u64(rd, e2 + 8));
 		}
 		strbuf__addch(sb, '\n');
 	}
 }
 
-static void _fmt_thread_map(struct strbuf *sb, struct rd *rd)
+static void fmt_thread_map(struct strbuf *sb, struct rd *rd)
 {
-	uint64_t nr = _u64(rd, 8);
-	uint64_t fit = _fit(rd, 16, 24, nr);
+	uint64_t nr = dump_u64(rd, 8);
+	uint64_t fit = dump_fit(rd, 16, 24, nr);
 
 	strbuf__addstr(sb, " nr: ");
 	strbuf__add_s64(sb, (int32_t)nr);
@@ -1183,31 +1183,31 @@ static void _fmt_thread_map(struct strbuf *sb, struct rd *rd)
 	for (uint64_t i = 0; i < fit; i++) {
 		if (i)
 			strbuf__addstr(sb, ", ");
-		strbuf__add_s64(sb, (int32_t)_u64(rd, 16 + 24 * i));
+		strbuf__add_s64(sb, (int32_t)dump_u64(rd, 16 + 24 * i));
 	}
 	if (fit < nr)
 		rd->trunc = true;
 	strbuf__addstr(sb, "\n: unhandled!\n");
 }
 
-static void _fmt_cpu_map(struct strbuf *sb, struct rd *rd)
+static void fmt_cpu_map(struct strbuf *sb, struct rd *rd)
 {
 	strbuf__addstr(sb, ": ");
-	if (!_cpu_map(sb, rd, 8))
+	if (!cpu_map(sb, rd, 8))
 		strbuf__addstr(sb, "failed to get cpumap from event");
 	strbuf__addstr(sb, "\n: unhandled!\n");
 }
 
 /* Terms absent from the record print 0 (perf prints uninitialised stack memory). */
-static void _fmt_stat_config(struct strbuf *sb, struct rd *rd)
+static void fmt_stat_config(struct strbuf *sb, struct rd *rd)
 {
-	uint64_t nr = _u64(rd, 8), fit = _fit(rd, 16, 16, nr);
+	uint64_t nr = dump_u64(rd, 8), fit = dump_fit(rd, 16, 16, nr);
 	int64_t aggr_mode = 0;
 	uint64_t scale = 0;
 	uint32_t interval = 0;
 
 	for (uint64_t i = 0; i < fit; i++) {
-		uint64_t tag = _u64(rd, 16 + 16 * i), val = _u64(rd, 24 + 16 * i);
+		uint64_t tag = dump_u64(rd, 16 + 16 * i), val = dump_u64(rd, 24 + 16 * i);
 
 		if (tag == 0)
 			aggr_mode = (int32_t)val;
@@ -1227,48 +1227,48 @@ static void _fmt_stat_config(struct strbuf *sb, struct rd *rd)
 	strbuf__addstr(sb, "\n: unhandled!\n");
 }
 
-static void _fmt_stat(struct strbuf *sb, struct rd *rd)
+static void fmt_stat(struct strbuf *sb, struct rd *rd)
 {
 	strbuf__addstr(sb, "\n... id ");
-	strbuf__add_u64(sb, _u64(rd, 8));
+	strbuf__add_u64(sb, dump_u64(rd, 8));
 	strbuf__addstr(sb, ", cpu ");
-	strbuf__add_s64(sb, (int32_t)_u32(rd, 16));
+	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 16));
 	strbuf__addstr(sb, ", thread ");
-	strbuf__add_s64(sb, (int32_t)_u32(rd, 20));
+	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 20));
 	strbuf__addstr(sb, "\n... value ");
-	strbuf__add_u64(sb, _u64(rd, 24));
+	strbuf__add_u64(sb, dump_u64(rd, 24));
 	strbuf__addstr(sb, ", enabled ");
-	strbuf__add_u64(sb, _u64(rd, 32));
+	strbuf__add_u64(sb, dump_u64(rd, 32));
 	strbuf__addstr(sb, ", running ");
-	strbuf__add_u64(sb, _u64(rd, 40));
+	strbuf__add_u64(sb, dump_u64(rd, 40));
 	strbuf__addstr(sb, "\n: unhandled!\n");
 }
 
-static void _fmt_stat_round(struct strbuf *sb, struct rd *rd)
+static void fmt_stat_round(struct strbuf *sb, struct rd *rd)
 {
-	uint64_t type = _u64(rd, 8);
+	uint64_t type = dump_u64(rd, 8);
 
 	strbuf__addstr(sb, "\n... time ");
-	strbuf__add_u64(sb, _u64(rd, 16));
+	strbuf__add_u64(sb, dump_u64(rd, 16));
 	strbuf__addstr(sb, type == 1 ? ", type FINAL" : ", type INTERVAL");
 	strbuf__addstr(sb, "\n: unhandled!\n");
 }
 
-static void _fmt_event_update(struct strbuf *sb, struct rd *rd)
+static void fmt_event_update(struct strbuf *sb, struct rd *rd)
 {
-	uint64_t type = _u64(rd, 8);
+	uint64_t type = dump_u64(rd, 8);
 
 	strbuf__addstr(sb, "\n... id:    ");
-	strbuf__add_u64(sb, _u64(rd, 16));
+	strbuf__add_u64(sb, dump_u64(rd, 16));
 	strbuf__addch(sb, '\n');
 	switch (type) {
 	case 0:
 		strbuf__addstr(sb, "... unit:  ");
-		_str(sb, rd, 24);
+		dump_str(sb, rd, 24);
 		strbuf__addch(sb, '\n');
 		break;
 	case 1: {
-		uint64_t bits = _u64(rd, 24);
+		uint64_t bits = dump_u64(rd, 24);
 		double d;
 
 		memcpy(&d, &bits, sizeof(d));
@@ -1277,12 +1277,12 @@ static void _fmt_event_update(struct strbuf *sb, struct rd *rd)
 	}
 	case 2:
 		strbuf__addstr(sb, "... name:  ");
-		_str(sb, rd, 24);
+		dump_str(sb, rd, 24);
 		strbuf__addch(sb, '\n');
 		break;
 	case 3:
 		strbuf__addstr(sb, "... ");
-		if (!_cpu_map(sb, rd, 24))
+		if (!cpu_map(sb, rd, 24))
 			strbuf__addstr(sb, "failed to get cpus");
 		strbuf__addch(sb, '\n');
 		break;
@@ -1292,47 +1292,47 @@ static void _fmt_event_update(struct strbuf *sb, struct rd *rd)
 	}
 }
 
-static void _fmt_time_conv(struct strbuf *sb, struct rd *rd)
+static void fmt_time_conv(struct strbuf *sb, struct rd *rd)
 {
 	strbuf__addstr(sb, "\n... Time Shift      ");
-	strbuf__add_u64(sb, _u64(rd, 8));
+	strbuf__add_u64(sb, dump_u64(rd, 8));
 	strbuf__addstr(sb, "\n... Time Muliplier  ");
-	strbuf__add_u64(sb, _u64(rd, 16));
+	strbuf__add_u64(sb, dump_u64(rd, 16));
 	strbuf__addstr(sb, "\n... Time Zero       ");
-	strbuf__add_u64(sb, _u64(rd, 24));
+	strbuf__add_u64(sb, dump_u64(rd, 24));
 	strbuf__addch(sb, '\n');
 	if (rd->n > 32) {	/* perf: the extended fields exist when size > 32 */
 		strbuf__addstr(sb, "... Time Cycles     ");
-		strbuf__add_u64(sb, _u64(rd, 32));
+		strbuf__add_u64(sb, dump_u64(rd, 32));
 		strbuf__addstr(sb, "\n... Time Mask       ");
-		strbuf__add_hex_alt(sb, _u64(rd, 40));
+		strbuf__add_hex_alt(sb, dump_u64(rd, 40));
 		strbuf__addstr(sb, "\n... Cap Time Zero   ");
-		strbuf__add_u64(sb, _u8(rd, 48));
+		strbuf__add_u64(sb, dump_u8(rd, 48));
 		strbuf__addstr(sb, "\n... Cap Time Short  ");
-		strbuf__add_u64(sb, _u8(rd, 49));
+		strbuf__add_u64(sb, dump_u8(rd, 49));
 		strbuf__addch(sb, '\n');
 	}
 	strbuf__addstr(sb, ": unhandled!\n");
 }
 
-static void _fmt_auxtrace(struct strbuf *sb, struct rd *rd)
+static void fmt_auxtrace(struct strbuf *sb, struct rd *rd)
 {
 	strbuf__addstr(sb, " size: ");
-	strbuf__add_hex_alt(sb, _u64(rd, 8));
+	strbuf__add_hex_alt(sb, dump_u64(rd, 8));
 	strbuf__addstr(sb, "  offset: ");
-	strbuf__add_hex_alt(sb, _u64(rd, 16));
+	strbuf__add_hex_alt(sb, dump_u64(rd, 16));
 	strbuf__addstr(sb, "  ref: ");
-	strbuf__add_hex_alt(sb, _u64(rd, 24));
+	strbuf__add_hex_alt(sb, dump_u64(rd, 24));
 	strbuf__addstr(sb, "  idx: ");
-	strbuf__add_u64(sb, _u32(rd, 32));
+	strbuf__add_u64(sb, dump_u32(rd, 32));
 	strbuf__addstr(sb, "  tid: ");
-	strbuf__add_s64(sb, (int32_t)_u32(rd, 36));
+	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 36));
 	strbuf__addstr(sb, "  cpu: ");
-	strbuf__add_s64(sb, (int32_t)_u32(rd, 40));
+	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 40));
 	strbuf__addch(sb, '\n');
 }
 
-static void _fmt_user(struct strbuf *sb, struct rd *rd, const struct record_header *h)
+static void fmt_user(struct strbuf *sb, struct rd *rd, const struct record_header *h)
 {
 	switch (h->type) {
 	case REC_HEADER_ATTR:
@@ -1344,22 +1344,22 @@ static void _fmt_user(struct strbuf *sb, struct rd *rd, const struct record_head
 	case REC_FINISHED_ROUND:
 		strbuf__addch(sb, '\n');
 		break;
-	case REC_ID_INDEX: _fmt_id_index(sb, rd); break;
+	case REC_ID_INDEX: fmt_id_index(sb, rd); break;
 	case REC_AUXTRACE_INFO:
 		/* perf 6.1 then prints PMU-specific details for known AUX types (Intel PT,
 		 * CoreSight, ...), which we do not reproduce; unknown types abort */
 		strbuf__addstr(sb, " type: ");
-		strbuf__add_u64(sb, _u32(rd, 8));
+		strbuf__add_u64(sb, dump_u32(rd, 8));
 		strbuf__addch(sb, '\n');
 		break;
-	case REC_AUXTRACE: _fmt_auxtrace(sb, rd); break;
-	case REC_THREAD_MAP: _fmt_thread_map(sb, rd); break;
-	case REC_CPU_MAP: _fmt_cpu_map(sb, rd); break;
-	case REC_STAT_CONFIG: _fmt_stat_config(sb, rd); break;
-	case REC_STAT: _fmt_stat(sb, rd); break;
-	case REC_STAT_ROUND: _fmt_stat_round(sb, rd); break;
-	case REC_EVENT_UPDATE: _fmt_event_update(sb, rd); break;
-	case REC_TIME_CONV: _fmt_time_conv(sb, rd); break;
+	case REC_AUXTRACE: fmt_auxtrace(sb, rd); break;
+	case REC_THREAD_MAP: fmt_thread_map(sb, rd); break;
+	case REC_CPU_MAP: fmt_cpu_map(sb, rd); break;
+	case REC_STAT_CONFIG: fmt_stat_config(sb, rd); break;
+	case REC_STAT: fmt_stat(sb, rd); break;
+	case REC_STAT_ROUND: fmt_stat_round(sb, rd); break;
+	case REC_EVENT_UPDATE: fmt_event_update(sb, rd); break;
+	case REC_TIME_CONV: fmt_time_conv(sb, rd); break;
 	case REC_AUXTRACE_ERROR:
 	case REC_COMPRESSED:
 	case REC_FINISHED_INIT:
@@ -1385,12 +1385,12 @@ void dump__record(struct strbuf *out, const struct dump_ctx *ctx, const struct d
 	rd.p = r->data;
 	rd.n = h.size < r->size ? h.size : r->size;
 	rd.trunc = false;
-	_head(out, ctx, r, &h, &rd);
+	dump_head(out, ctx, r, &h, &rd);
 	if (h.type < REC_USER_FIRST)
-		_fmt_kernel(out, &rd, ctx, r, &h);
+		fmt_kernel(out, &rd, ctx, r, &h);
 	else
-		_fmt_user(out, &rd, &h);
-	_finish(out, &rd);
+		fmt_user(out, &rd, &h);
+	dump_finish(out, &rd);
 }
 
 /* --- statistics ---------------------------------------------------------------- */
@@ -1407,7 +1407,7 @@ void dump_stats__exit(struct dump_stats *st)
 	memset(st, 0, sizeof(*st));
 }
 
-static int _stats_reserve(struct dump_stats *st, size_t nr)
+static int stats_reserve(struct dump_stats *st, size_t nr)
 {
 	uint32_t *a, *b;
 	size_t cap;
@@ -1433,7 +1433,7 @@ static int _stats_reserve(struct dump_stats *st, size_t nr)
 
 int dump_stats__count_sample(struct dump_stats *st, size_t evsel_idx)
 {
-	if (evsel_idx == SIZE_MAX || _stats_reserve(st, evsel_idx + 1))
+	if (evsel_idx == SIZE_MAX || stats_reserve(st, evsel_idx + 1))
 		return -ENOMEM;
 	st->nr_samples[evsel_idx]++;
 	return 0;
@@ -1441,7 +1441,7 @@ int dump_stats__count_sample(struct dump_stats *st, size_t evsel_idx)
 
 int dump_stats__count_lost_samples(struct dump_stats *st, size_t evsel_idx)
 {
-	if (evsel_idx == SIZE_MAX || _stats_reserve(st, evsel_idx + 1))
+	if (evsel_idx == SIZE_MAX || stats_reserve(st, evsel_idx + 1))
 		return -ENOMEM;
 	st->nr_lost_samples[evsel_idx]++;
 	return 0;
@@ -1451,7 +1451,7 @@ int dump_stats__merge(struct dump_stats *dst, const struct dump_stats *src)
 {
 	for (size_t i = 0; i < DUMP_STATS_NR_TYPES; i++)
 		dst->nr_events[i] += src->nr_events[i];
-	if (_stats_reserve(dst, src->nr_evsels))
+	if (stats_reserve(dst, src->nr_evsels))
 		return -ENOMEM;
 	for (size_t i = 0; i < src->nr_evsels; i++) {
 		dst->nr_samples[i] += src->nr_samples[i];
@@ -1461,7 +1461,7 @@ int dump_stats__merge(struct dump_stats *dst, const struct dump_stats *src)
 }
 
 /* "%16s events: %10d" */
-static void _stat_line(struct strbuf *sb, const char *name, uint32_t n)
+static void stat_line(struct strbuf *sb, const char *name, uint32_t n)
 {
 	size_t len = strlen(name);
 
@@ -1479,7 +1479,7 @@ void dump_stats__print(struct strbuf *out, const struct dump_stats *st,
 }
 
 /* --no-skip-empty: the types perf 6.1 knows get a line even when zero. */
-static bool _known_to_perf61(uint32_t type)
+static bool known_to_perf61(uint32_t type)
 {
 	return type <= REC_FINISHED_INIT && type != REC_CALLCHAIN_DEFERRED &&
 	       strcmp(dump__type_name(type), "UNKNOWN");
@@ -1499,9 +1499,9 @@ void dump_stats__print_opt(struct strbuf *out, const struct dump_stats *st,
 		const char *name = dump__type_name(i);
 
 		if (!strcmp(name, "UNKNOWN") ||
-		    (!st->nr_events[i] && (skip_empty || !_known_to_perf61(i))))
+		    (!st->nr_events[i] && (skip_empty || !known_to_perf61(i))))
 			continue;
-		_stat_line(out, name, st->nr_events[i]);
+		stat_line(out, name, st->nr_events[i]);
 		if (i && total)
 			strbuf__addf(out, "  (%4.1f%%)", 100.0 * st->nr_events[i] / total);
 		strbuf__addch(out, '\n');
@@ -1518,11 +1518,11 @@ void dump_stats__print_opt(struct strbuf *out, const struct dump_stats *st,
 		strbuf__addstr(out, evsel__name(ev));
 		strbuf__addstr(out, " stats:\n");
 		if (ns) {
-			_stat_line(out, "SAMPLE", ns);
+			stat_line(out, "SAMPLE", ns);
 			strbuf__addch(out, '\n');
 		}
 		if (nl) {
-			_stat_line(out, "LOST_SAMPLES", nl);
+			stat_line(out, "LOST_SAMPLES", nl);
 			strbuf__addch(out, '\n');
 		}
 	}

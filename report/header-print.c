@@ -29,7 +29,7 @@ struct hpctx {
 
 /* Append to buf (size bytes) like the kernel's scnprintf: never more than fits. */
 __attribute__((format(printf, 4, 5)))
-static void _bprintf(char *buf, size_t size, size_t *len, const char *fmt, ...)
+static void hp_bprintf(char *buf, size_t size, size_t *len, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -44,7 +44,7 @@ static void _bprintf(char *buf, size_t size, size_t *len, const char *fmt, ...)
 	*len += (size_t)n < size - *len ? (size_t)n : size - *len - 1;
 }
 
-static const char *_str(const char *s)
+static const char *hp_str(const char *s)
 {
 	/* perf passes NULL strings to printf, which glibc prints as "(null)" */
 	return s ? s : "(null)";
@@ -117,28 +117,28 @@ struct attr_out {
 	char buf[1024];
 };
 
-static void _attr_field(struct attr_out *o, const char *name)
+static void attr_field(struct attr_out *o, const char *name)
 {
 	fprintf(o->fp, ", %s = %s", name, o->buf);
 }
 
-static void _attr_u(struct attr_out *o, const char *name, uint64_t v)
+static void attr_u(struct attr_out *o, const char *name, uint64_t v)
 {
 	if (!v)
 		return;
 	snprintf(o->buf, sizeof(o->buf), "%" PRIu64, v);
-	_attr_field(o, name);
+	attr_field(o, name);
 }
 
-static void _attr_x(struct attr_out *o, const char *name, uint64_t v)
+static void attr_x(struct attr_out *o, const char *name, uint64_t v)
 {
 	if (!v)
 		return;
 	snprintf(o->buf, sizeof(o->buf), "%#" PRIx64, v);
-	_attr_field(o, name);
+	attr_field(o, name);
 }
 
-static void _attr_bits(struct attr_out *o, const char *name, uint64_t v,
+static void attr_bits(struct attr_out *o, const char *name, uint64_t v,
 		       const struct bit_name *bits)
 {
 	size_t len = 0;
@@ -154,43 +154,43 @@ static void _attr_bits(struct attr_out *o, const char *name, uint64_t v,
 					first ? "" : "|", bits[i].name);
 		first = false;
 	}
-	_attr_field(o, name);
+	attr_field(o, name);
 }
 
-static void _print_attr(FILE *fp, const struct event_attr *a, uint32_t size_raw)
+static void print_attr(FILE *fp, const struct event_attr *a, uint32_t size_raw)
 {
 	struct attr_out o = { .fp = fp, .buf = "" };
 
-	_attr_u(&o, "type", a->type);
-	_attr_u(&o, "size", size_raw);
-	_attr_x(&o, "config", a->config);
-	_attr_u(&o, "{ sample_period, sample_freq }", a->sample_period);
-	_attr_bits(&o, "sample_type", a->sample_type, sample_type_bits);
-	_attr_bits(&o, "read_format", a->read_format, read_format_bits);
+	attr_u(&o, "type", a->type);
+	attr_u(&o, "size", size_raw);
+	attr_x(&o, "config", a->config);
+	attr_u(&o, "{ sample_period, sample_freq }", a->sample_period);
+	attr_bits(&o, "sample_type", a->sample_type, sample_type_bits);
+	attr_bits(&o, "read_format", a->read_format, read_format_bits);
 	for (size_t i = 0; i < sizeof(attr_flag_fields) / sizeof(attr_flag_fields[0]); i++)
-		_attr_u(&o, attr_flag_fields[i].name,
+		attr_u(&o, attr_flag_fields[i].name,
 			(a->flags >> attr_flag_fields[i].bit) &
 			((1ULL << attr_flag_fields[i].width) - 1));
-	_attr_u(&o, "{ wakeup_events, wakeup_watermark }", a->wakeup_events);
-	_attr_u(&o, "bp_type", a->bp_type);
-	_attr_x(&o, "{ bp_addr, config1 }", a->config1);
-	_attr_x(&o, "{ bp_len, config2 }", a->config2);
-	_attr_bits(&o, "branch_sample_type", a->branch_sample_type,
+	attr_u(&o, "{ wakeup_events, wakeup_watermark }", a->wakeup_events);
+	attr_u(&o, "bp_type", a->bp_type);
+	attr_x(&o, "{ bp_addr, config1 }", a->config1);
+	attr_x(&o, "{ bp_len, config2 }", a->config2);
+	attr_bits(&o, "branch_sample_type", a->branch_sample_type,
 		   branch_sample_type_bits);
-	_attr_x(&o, "sample_regs_user", a->sample_regs_user);
-	_attr_u(&o, "sample_stack_user", a->sample_stack_user);
+	attr_x(&o, "sample_regs_user", a->sample_regs_user);
+	attr_u(&o, "sample_stack_user", a->sample_stack_user);
 	if (a->clockid) {
 		snprintf(o.buf, sizeof(o.buf), "%" PRId64, (int64_t)a->clockid);
-		_attr_field(&o, "clockid");
+		attr_field(&o, "clockid");
 	}
-	_attr_x(&o, "sample_regs_intr", a->sample_regs_intr);
-	_attr_u(&o, "aux_watermark", a->aux_watermark);
-	_attr_u(&o, "sample_max_stack", a->sample_max_stack);
-	_attr_u(&o, "aux_sample_size", a->aux_sample_size);
-	_attr_u(&o, "sig_data", a->sig_data);
+	attr_x(&o, "sample_regs_intr", a->sample_regs_intr);
+	attr_u(&o, "aux_watermark", a->aux_watermark);
+	attr_u(&o, "sample_max_stack", a->sample_max_stack);
+	attr_u(&o, "aux_sample_size", a->aux_sample_size);
+	attr_u(&o, "sig_data", a->sig_data);
 }
 
-static void _print_event_desc(FILE *fp, const struct hpctx *hi)
+static void print_event_desc(FILE *fp, const struct hpctx *hi)
 {
 	const struct features *f = hi->feat;
 
@@ -209,55 +209,55 @@ static void _print_event_desc(FILE *fp, const struct hpctx *hi)
 				fprintf(fp, "%s %" PRIu64, j ? "," : "", ev->ids[j]);
 			fprintf(fp, " }");
 		}
-		_print_attr(fp, &ev->attr_perf61, ev->attr_size_raw);
+		print_attr(fp, &ev->attr_perf61, ev->attr_size_raw);
 		fputc('\n', fp);
 	}
 }
 
 /* ---- simple features ------------------------------------------------------------ */
 
-static void _print_hostname(FILE *fp, const struct hpctx *hi)
+static void print_hostname(FILE *fp, const struct hpctx *hi)
 {
-	fprintf(fp, "# hostname : %s\n", _str(hi->feat->hostname));
+	fprintf(fp, "# hostname : %s\n", hp_str(hi->feat->hostname));
 }
 
-static void _print_osrelease(FILE *fp, const struct hpctx *hi)
+static void print_osrelease(FILE *fp, const struct hpctx *hi)
 {
-	fprintf(fp, "# os release : %s\n", _str(hi->feat->osrelease));
+	fprintf(fp, "# os release : %s\n", hp_str(hi->feat->osrelease));
 }
 
-static void _print_version(FILE *fp, const struct hpctx *hi)
+static void print_version(FILE *fp, const struct hpctx *hi)
 {
-	fprintf(fp, "# perf version : %s\n", _str(hi->feat->version));
+	fprintf(fp, "# perf version : %s\n", hp_str(hi->feat->version));
 }
 
-static void _print_arch(FILE *fp, const struct hpctx *hi)
+static void print_arch(FILE *fp, const struct hpctx *hi)
 {
-	fprintf(fp, "# arch : %s\n", _str(hi->feat->arch));
+	fprintf(fp, "# arch : %s\n", hp_str(hi->feat->arch));
 }
 
-static void _print_nrcpus(FILE *fp, const struct hpctx *hi)
+static void print_nrcpus(FILE *fp, const struct hpctx *hi)
 {
 	fprintf(fp, "# nrcpus online : %u\n", hi->feat->nr_cpus_online);
 	fprintf(fp, "# nrcpus avail : %u\n", hi->feat->nr_cpus_avail);
 }
 
-static void _print_cpudesc(FILE *fp, const struct hpctx *hi)
+static void print_cpudesc(FILE *fp, const struct hpctx *hi)
 {
-	fprintf(fp, "# cpudesc : %s\n", _str(hi->feat->cpudesc));
+	fprintf(fp, "# cpudesc : %s\n", hp_str(hi->feat->cpudesc));
 }
 
-static void _print_cpuid(FILE *fp, const struct hpctx *hi)
+static void print_cpuid(FILE *fp, const struct hpctx *hi)
 {
-	fprintf(fp, "# cpuid : %s\n", _str(hi->feat->cpuid));
+	fprintf(fp, "# cpuid : %s\n", hp_str(hi->feat->cpuid));
 }
 
-static void _print_total_mem(FILE *fp, const struct hpctx *hi)
+static void print_total_mem(FILE *fp, const struct hpctx *hi)
 {
 	fprintf(fp, "# total memory : %" PRIu64 " kB\n", hi->feat->total_mem_kb);
 }
 
-static void _print_cmdline(FILE *fp, const struct hpctx *hi)
+static void print_cmdline(FILE *fp, const struct hpctx *hi)
 {
 	const struct features *f = hi->feat;
 
@@ -275,20 +275,20 @@ static void _print_cmdline(FILE *fp, const struct hpctx *hi)
 	fputc('\n', fp);
 }
 
-static void _print_str_lines(FILE *fp, const char *prefix, char *const *v, uint32_t n)
+static void print_str_lines(FILE *fp, const char *prefix, char *const *v, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
 		fprintf(fp, "%s%s\n", prefix, v[i]);
 }
 
-static void _print_cpu_topology(FILE *fp, const struct hpctx *hi)
+static void print_cpu_topology(FILE *fp, const struct hpctx *hi)
 {
 	const struct feat_cpu_topology *t = &hi->feat->cpu_topo;
 	bool dies = t->nr_die_cpus != 0;
 
-	_print_str_lines(fp, "# sibling sockets : ", t->package_cpus, t->nr_package_cpus);
-	_print_str_lines(fp, "# sibling dies    : ", t->die_cpus, t->nr_die_cpus);
-	_print_str_lines(fp, "# sibling threads : ", t->core_cpus, t->nr_core_cpus);
+	print_str_lines(fp, "# sibling sockets : ", t->package_cpus, t->nr_package_cpus);
+	print_str_lines(fp, "# sibling dies    : ", t->die_cpus, t->nr_die_cpus);
+	print_str_lines(fp, "# sibling threads : ", t->core_cpus, t->nr_core_cpus);
 	if (!t->has_cpus) {
 		if (dies)
 			fprintf(fp, "# Core ID, Die ID and Socket ID information is not "
@@ -309,7 +309,7 @@ static void _print_cpu_topology(FILE *fp, const struct hpctx *hi)
 	}
 }
 
-static void _print_numa_topology(FILE *fp, const struct hpctx *hi)
+static void print_numa_topology(FILE *fp, const struct hpctx *hi)
 {
 	const struct features *f = hi->feat;
 
@@ -321,11 +321,11 @@ static void _print_numa_topology(FILE *fp, const struct hpctx *hi)
 
 		fprintf(fp, "# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64
 			" kB\n", n->node, n->mem_total_kb, n->mem_free_kb);
-		fprintf(fp, "# node%u cpu list : %s\n", n->node, _str(n->cpus_norm));
+		fprintf(fp, "# node%u cpu list : %s\n", n->node, hp_str(n->cpus_norm));
 	}
 }
 
-static void _print_branch_stack(FILE *fp, const struct hpctx *hi)
+static void print_branch_stack(FILE *fp, const struct hpctx *hi)
 {
 	(void)hi;
 	fprintf(fp, "# contains samples with branch stack\n");
@@ -336,7 +336,7 @@ static void _print_branch_stack(FILE *fp, const struct hpctx *hi)
  * finding no PMU mappings in the file, loads those of the machine it runs on (sysfs
  * in readdir order), which it then prints. Returns true when it printed them.
  */
-static bool _print_host_pmu_mappings(FILE *fp, const struct features *f)
+static bool print_host_pmu_mappings(FILE *fp, const struct features *f)
 {
 	const char *arch = f->arch, *sep = "# pmu mappings: ";
 	struct dirent *de;
@@ -378,12 +378,12 @@ static bool _print_host_pmu_mappings(FILE *fp, const struct features *f)
 	return any;
 }
 
-static void _print_pmu_mappings(FILE *fp, const struct hpctx *hi)
+static void print_pmu_mappings(FILE *fp, const struct hpctx *hi)
 {
 	const struct features *f = hi->feat;
 
 	if (!f->nr_pmu_mappings) {
-		if (!_print_host_pmu_mappings(fp, hi->host))
+		if (!print_host_pmu_mappings(fp, hi->host))
 			fprintf(fp, "# pmu mappings: not available\n");
 		return;
 	}
@@ -394,7 +394,7 @@ static void _print_pmu_mappings(FILE *fp, const struct hpctx *hi)
 }
 
 /* perf rebuilds the group leaders on its evlist, then prints every group */
-static void _print_group_desc(FILE *fp, const struct hpctx *hi)
+static void print_group_desc(FILE *fp, const struct hpctx *hi)
 {
 	const struct features *f = hi->feat;
 	struct feat_group_state *g;
@@ -421,19 +421,19 @@ static void _print_group_desc(FILE *fp, const struct hpctx *hi)
 	free(g);
 }
 
-static void _print_auxtrace(FILE *fp, const struct hpctx *hi)
+static void print_auxtrace(FILE *fp, const struct hpctx *hi)
 {
 	(void)hi;
 	fprintf(fp, "# contains AUX area data (e.g. instruction trace)\n");
 }
 
-static void _print_stat(FILE *fp, const struct hpctx *hi)
+static void print_stat(FILE *fp, const struct hpctx *hi)
 {
 	(void)hi;
 	fprintf(fp, "# contains stat data\n");
 }
 
-static void _print_cache(FILE *fp, const struct hpctx *hi)
+static void print_cache(FILE *fp, const struct hpctx *hi)
 {
 	const struct features *f = hi->feat;
 
@@ -446,7 +446,7 @@ static void _print_cache(FILE *fp, const struct hpctx *hi)
 	}
 }
 
-static void _print_sample_time(FILE *fp, const struct hpctx *hi)
+static void print_sample_time(FILE *fp, const struct hpctx *hi)
 {
 	const struct features *f = hi->feat;
 	uint64_t first = f->first_sample_ns, last = f->last_sample_ns;
@@ -459,7 +459,7 @@ static void _print_sample_time(FILE *fp, const struct hpctx *hi)
 }
 
 /* perf's unit_number__scnprintf(): divide by 1024 while the result stays above 1. */
-static void _unit_number(char *buf, size_t size, uint64_t n)
+static void unit_number(char *buf, size_t size, uint64_t n)
 {
 	static const char unit[] = "BKMG";
 	int i = 0;
@@ -471,12 +471,12 @@ static void _unit_number(char *buf, size_t size, uint64_t n)
 	snprintf(buf, size, "%" PRIu64 "%c", n, unit[i]);
 }
 
-static bool _bit(const uint64_t *w, uint64_t i)
+static bool hp_bit(const uint64_t *w, uint64_t i)
 {
 	return w[i / 64] >> (i % 64) & 1;
 }
 
-static void _print_mem_node(FILE *fp, const struct feat_mem_node *n, uint64_t bsize)
+static void print_mem_node(FILE *fp, const struct feat_mem_node *n, uint64_t bsize)
 {
 	char map[100], size[50];
 	uint64_t weight = 0, i = 0;
@@ -484,47 +484,47 @@ static void _print_mem_node(FILE *fp, const struct feat_mem_node *n, uint64_t bs
 	bool first = true;
 
 	for (uint64_t k = 0; k < n->nbits; k++)
-		weight += _bit(n->bits, k);
-	_unit_number(size, sizeof(size), bsize * weight);
+		weight += hp_bit(n->bits, k);
+	unit_number(size, sizeof(size), bsize * weight);
 	/* bitmap_scnprintf(): ranges of set bits, cut to the 100-byte buffer */
 	map[0] = '\0';
 	while (i < n->nbits) {
 		uint64_t lo;
 
-		if (!_bit(n->bits, i)) {
+		if (!hp_bit(n->bits, i)) {
 			i++;
 			continue;
 		}
 		lo = i;
-		while (i + 1 < n->nbits && _bit(n->bits, i + 1))
+		while (i + 1 < n->nbits && hp_bit(n->bits, i + 1))
 			i++;
-		_bprintf(map, sizeof(map), &len, "%s%d", first ? "" : ",", (int)lo);
+		hp_bprintf(map, sizeof(map), &len, "%s%d", first ? "" : ",", (int)lo);
 		if (lo < i)
-			_bprintf(map, sizeof(map), &len, "-%d", (int)i);
+			hp_bprintf(map, sizeof(map), &len, "-%d", (int)i);
 		first = false;
 		i++;
 	}
 	fprintf(fp, "#  %3" PRIu64 " [%s]: %s\n", n->node, size, map);
 }
 
-static void _print_mem_topology(FILE *fp, const struct hpctx *hi)
+static void print_mem_topology(FILE *fp, const struct hpctx *hi)
 {
 	const struct features *f = hi->feat;
 
 	fprintf(fp, "# memory nodes (nr %d, block size 0x%llx):\n", (int)f->nr_mem_nodes,
 		(unsigned long long)f->mem_block_size);
 	for (uint64_t i = 0; i < f->nr_mem_nodes; i++)
-		_print_mem_node(fp, &f->mem_nodes[i], f->mem_block_size);
+		print_mem_node(fp, &f->mem_nodes[i], f->mem_block_size);
 }
 
-static void _print_clockid(FILE *fp, const struct hpctx *hi)
+static void print_clockid(FILE *fp, const struct hpctx *hi)
 {
 	/* perf prints the resolution in ns times 1000 and calls it MHz */
 	fprintf(fp, "# clockid frequency: %" PRIu64 " MHz\n",
 		hi->feat->clockid_res_ns * 1000);
 }
 
-static void _print_dir_format(FILE *fp, const struct hpctx *hi)
+static void print_dir_format(FILE *fp, const struct hpctx *hi)
 {
 	/* perf reads the version only when the input is a directory */
 	fprintf(fp, "# directory data version : %" PRIu64 "\n",
@@ -545,7 +545,7 @@ enum {
 
 /* Bytes at info field `field` (an offset into data) if array `bit` is present and
  * n elements of elem bytes fit; else NULL. */
-static const unsigned char *_bpf_array(const struct feat_bpf_prog *b, int bit, int field,
+static const unsigned char *bpf_array(const struct feat_bpf_prog *b, int bit, int field,
 				       uint64_t n, size_t elem)
 {
 	uint64_t off = bytes__u64(b->info + field);
@@ -564,7 +564,7 @@ struct btf_view {
 	uint32_t strs_len;
 };
 
-static uint32_t _btf_type_size(const unsigned char *t, uint32_t left, bool *ok)
+static uint32_t btf_type_size(const unsigned char *t, uint32_t left, bool *ok)
 {
 	uint32_t info, vlen, extra;
 
@@ -590,7 +590,7 @@ static uint32_t _btf_type_size(const unsigned char *t, uint32_t left, bool *ok)
 	return 12 + extra;
 }
 
-static bool _btf_open(struct btf_view *v, const struct feat_btf *b)
+static bool btf_open(struct btf_view *v, const struct feat_btf *b)
 {
 	const unsigned char *p = b->data;
 	uint32_t hdr_len, type_off, type_len, str_off, str_len, pos = 0;
@@ -617,7 +617,7 @@ static bool _btf_open(struct btf_view *v, const struct feat_btf *b)
 		return false;
 	while (pos < type_len) {
 		bool ok;
-		uint32_t sz = _btf_type_size(v->types + pos, type_len - pos, &ok);
+		uint32_t sz = btf_type_size(v->types + pos, type_len - pos, &ok);
 
 		if (!ok)
 			return false;
@@ -627,7 +627,7 @@ static bool _btf_open(struct btf_view *v, const struct feat_btf *b)
 }
 
 /* Name of type id (1-based), or NULL. */
-static const char *_btf_type_name(const struct btf_view *v, uint32_t id)
+static const char *btf_type_name(const struct btf_view *v, uint32_t id)
 {
 	uint32_t pos = 0, name_off;
 	bool ok;
@@ -635,14 +635,14 @@ static const char *_btf_type_name(const struct btf_view *v, uint32_t id)
 	if (id == 0)
 		return v->strs;		/* void: name offset 0 */
 	while (--id && pos < v->types_len)
-		pos += _btf_type_size(v->types + pos, v->types_len - pos, &ok);
+		pos += btf_type_size(v->types + pos, v->types_len - pos, &ok);
 	if (pos >= v->types_len)
 		return NULL;
 	name_off = bytes__u32(v->types + pos);
 	return name_off < v->strs_len ? v->strs + name_off : NULL;
 }
 
-static const struct feat_btf *_btf_find(const struct features *f, uint32_t id)
+static const struct feat_btf *btf_find(const struct features *f, uint32_t id)
 {
 	for (uint32_t i = 0; i < f->nr_btfs; i++)
 		if (f->btfs[i].id == id)
@@ -651,7 +651,7 @@ static const struct feat_btf *_btf_find(const struct features *f, uint32_t id)
 }
 
 /* perf's synthesize_bpf_prog_name(): bpf_prog_<tag>[_<name>] */
-static void _bpf_prog_name(char *buf, size_t size, const struct feat_bpf_prog *b,
+static void bpf_prog_name(char *buf, size_t size, const struct feat_bpf_prog *b,
 			   const unsigned char *tags, const struct btf_view *btf,
 			   uint32_t sub, uint32_t nr_sub)
 {
@@ -659,16 +659,16 @@ static void _bpf_prog_name(char *buf, size_t size, const struct feat_bpf_prog *b
 	char name[17];
 	size_t len = 0;
 
-	_bprintf(buf, size, &len, "bpf_prog_");
+	hp_bprintf(buf, size, &len, "bpf_prog_");
 	for (int i = 0; i < 8; i++)
-		_bprintf(buf, size, &len, "%02x", tags[sub * 8 + i]);
+		hp_bprintf(buf, size, &len, "%02x", tags[sub * 8 + i]);
 	if (btf) {
 		uint32_t rec = bytes__u32(b->info + BPI_FUNC_INFO_REC_SIZE);
 		const unsigned char *fi = rec >= 8 ?
-			_bpf_array(b, BPIL_FUNC_INFO, BPI_FUNC_INFO, sub + 1, rec) : NULL;
+			bpf_array(b, BPIL_FUNC_INFO, BPI_FUNC_INFO, sub + 1, rec) : NULL;
 
 		if (fi)
-			short_name = _btf_type_name(btf, bytes__u32(fi + sub * rec + 4));
+			short_name = btf_type_name(btf, bytes__u32(fi + sub * rec + 4));
 	} else if (sub == 0 && nr_sub == 1) {
 		memcpy(name, b->info + BPI_NAME, 16);
 		name[16] = '\0';
@@ -678,10 +678,10 @@ static void _bpf_prog_name(char *buf, size_t size, const struct feat_bpf_prog *b
 		short_name = "F";
 	}
 	if (short_name)
-		_bprintf(buf, size, &len, "_%s", short_name);
+		hp_bprintf(buf, size, &len, "_%s", short_name);
 }
 
-static void _print_bpf_prog(FILE *fp, const struct features *f, const struct feat_bpf_prog *b)
+static void print_bpf_prog(FILE *fp, const struct features *f, const struct feat_bpf_prog *b)
 {
 	uint32_t id = bytes__u32(b->info + BPI_ID), btf_id = bytes__u32(b->info + BPI_BTF_ID);
 	uint32_t nr = bytes__u32(b->info + BPI_NR_JITED_KSYMS);
@@ -693,36 +693,36 @@ static void _print_bpf_prog(FILE *fp, const struct features *f, const struct fea
 	if (nr != bytes__u32(b->info + BPI_NR_PROG_TAGS) ||
 	    nr != bytes__u32(b->info + BPI_NR_JITED_FUNC_LENS))
 		return;
-	addrs = _bpf_array(b, BPIL_JITED_KSYMS, BPI_JITED_KSYMS, nr, 8);
-	lens = _bpf_array(b, BPIL_JITED_FUNC_LENS, BPI_JITED_FUNC_LENS, nr, 4);
-	tags = _bpf_array(b, BPIL_PROG_TAGS, BPI_PROG_TAGS, nr, 8);
+	addrs = bpf_array(b, BPIL_JITED_KSYMS, BPI_JITED_KSYMS, nr, 8);
+	lens = bpf_array(b, BPIL_JITED_FUNC_LENS, BPI_JITED_FUNC_LENS, nr, 4);
+	tags = bpf_array(b, BPIL_PROG_TAGS, BPI_PROG_TAGS, nr, 8);
 	if (nr && (!addrs || !lens || !tags))
 		return;		/* perf would read garbage; print nothing */
-	node = btf_id ? _btf_find(f, btf_id) : NULL;
-	if (node && _btf_open(&view, node))
+	node = btf_id ? btf_find(f, btf_id) : NULL;
+	if (node && btf_open(&view, node))
 		btf = &view;
 	if (nr == 1) {
-		_bpf_prog_name(name, sizeof(name), b, tags, btf, 0, nr);
+		bpf_prog_name(name, sizeof(name), b, tags, btf, 0, nr);
 		fprintf(fp, "# bpf_prog_info %u: %s addr 0x%llx size %u\n", id, name,
 			(unsigned long long)bytes__u64(addrs), bytes__u32(lens));
 		return;
 	}
 	fprintf(fp, "# bpf_prog_info %u:\n", id);
 	for (uint32_t i = 0; i < nr; i++) {
-		_bpf_prog_name(name, sizeof(name), b, tags, btf, i, nr);
+		bpf_prog_name(name, sizeof(name), b, tags, btf, i, nr);
 		fprintf(fp, "# \tsub_prog %u: %s addr 0x%llx size %u\n", i, name,
 			(unsigned long long)bytes__u64(addrs + 8 * i),
 			bytes__u32(lens + 4 * i));
 	}
 }
 
-static void _print_bpf_prog_info(FILE *fp, const struct hpctx *hi)
+static void print_bpf_prog_info(FILE *fp, const struct hpctx *hi)
 {
 	for (uint32_t i = 0; i < hi->feat->nr_bpf_progs; i++)
-		_print_bpf_prog(fp, hi->feat, &hi->feat->bpf_progs[i]);
+		print_bpf_prog(fp, hi->feat, &hi->feat->bpf_progs[i]);
 }
 
-static void _print_bpf_btf(FILE *fp, const struct hpctx *hi)
+static void print_bpf_btf(FILE *fp, const struct hpctx *hi)
 {
 	for (uint32_t i = 0; i < hi->feat->nr_btfs; i++)
 		fprintf(fp, "# btf info of id %u\n", hi->feat->btfs[i].id);
@@ -730,7 +730,7 @@ static void _print_bpf_btf(FILE *fp, const struct hpctx *hi)
 
 /* ---- the rest ------------------------------------------------------------------- */
 
-static void _print_compressed(FILE *fp, const struct hpctx *hi)
+static void print_compressed(FILE *fp, const struct hpctx *hi)
 {
 	const struct feat_compressed *c = &hi->feat->comp;
 
@@ -738,7 +738,7 @@ static void _print_compressed(FILE *fp, const struct hpctx *hi)
 		c->type == FEAT_COMP_ZSTD ? "Zstd" : "Unknown", (int)c->level, (int)c->ratio);
 }
 
-static void _print_pmu_caps_one(FILE *fp, const struct feat_pmu_caps *pc, const char *pmu)
+static void print_pmu_caps_one(FILE *fp, const struct feat_pmu_caps *pc, const char *pmu)
 {
 	if (!pc->nr_caps) {
 		fprintf(fp, "# %s pmu capabilities: not available\n", pmu);
@@ -750,20 +750,20 @@ static void _print_pmu_caps_one(FILE *fp, const struct feat_pmu_caps *pc, const 
 	fputc('\n', fp);
 }
 
-static void _print_cpu_pmu_caps(FILE *fp, const struct hpctx *hi)
+static void print_cpu_pmu_caps(FILE *fp, const struct hpctx *hi)
 {
-	_print_pmu_caps_one(fp, &hi->feat->cpu_pmu_caps, "cpu");
+	print_pmu_caps_one(fp, &hi->feat->cpu_pmu_caps, "cpu");
 }
 
-static void _print_pmu_caps(FILE *fp, const struct hpctx *hi)
+static void print_pmu_caps(FILE *fp, const struct hpctx *hi)
 {
 	for (uint32_t i = 0; i < hi->feat->nr_pmu_caps; i++)
-		_print_pmu_caps_one(fp, &hi->feat->pmu_caps[i],
-				    _str(hi->feat->pmu_caps[i].pmu_name));
+		print_pmu_caps_one(fp, &hi->feat->pmu_caps[i],
+				    hp_str(hi->feat->pmu_caps[i].pmu_name));
 }
 
 /* perf's clockid_name() (util/clockid.c): the first name of each clock. */
-static const char *_clockid_name(uint32_t clockid)
+static const char *hp_clockid_name(uint32_t clockid)
 {
 	switch ((int32_t)clockid) {
 	case 1: return "monotonic";
@@ -775,7 +775,7 @@ static const char *_clockid_name(uint32_t clockid)
 	}
 }
 
-static void _print_clock_data(FILE *fp, const struct hpctx *hi)
+static void print_clock_data(FILE *fp, const struct hpctx *hi)
 {
 	const struct feat_clock_data *c = &hi->feat->clock;
 	time_t tod_sec;
@@ -794,18 +794,18 @@ static void _print_clock_data(FILE *fp, const struct hpctx *hi)
 	clk_nsec = (long)(c->clockid_ns % 1000000000);
 	tstr[0] = '\0';
 	if (!localtime_r(&tod_sec, &tm)) {
-		_bprintf(tstr, sizeof(tstr), &len, "<error>");
+		hp_bprintf(tstr, sizeof(tstr), &len, "<error>");
 	} else {
 		if (!strftime(date, sizeof(date), "%F %T", &tm))
 			date[0] = '\0';
-		_bprintf(tstr, sizeof(tstr), &len, "%s.%06d", date, (int)tod_usec);
+		hp_bprintf(tstr, sizeof(tstr), &len, "%s.%06d", date, (int)tod_usec);
 	}
-	fprintf(fp, "# clockid: %s (%u)\n", _clockid_name(c->clockid), c->clockid);
+	fprintf(fp, "# clockid: %s (%u)\n", hp_clockid_name(c->clockid), c->clockid);
 	fprintf(fp, "# reference time: %s = %ld.%06d (TOD) = %ld.%09ld (%s)\n", tstr,
-		(long)tod_sec, (int)tod_usec, clk_sec, clk_nsec, _clockid_name(c->clockid));
+		(long)tod_sec, (int)tod_usec, clk_sec, clk_nsec, hp_clockid_name(c->clockid));
 }
 
-static void _print_hybrid_topology(FILE *fp, const struct hpctx *hi)
+static void print_hybrid_topology(FILE *fp, const struct hpctx *hi)
 {
 	const struct features *f = hi->feat;
 
@@ -823,40 +823,40 @@ static const struct {
 	feat_print_fn print;	/* NULL: perf 6.1 prints nothing */
 	bool full_only;		/* printed only with -I */
 } feat_printers[] = {
-	[FEAT_HOSTNAME] = { _print_hostname, false },
-	[FEAT_OSRELEASE] = { _print_osrelease, false },
-	[FEAT_VERSION] = { _print_version, false },
-	[FEAT_ARCH] = { _print_arch, false },
-	[FEAT_NRCPUS] = { _print_nrcpus, false },
-	[FEAT_CPUDESC] = { _print_cpudesc, false },
-	[FEAT_CPUID] = { _print_cpuid, false },
-	[FEAT_TOTAL_MEM] = { _print_total_mem, false },
-	[FEAT_CMDLINE] = { _print_cmdline, false },
-	[FEAT_EVENT_DESC] = { _print_event_desc, false },
-	[FEAT_CPU_TOPOLOGY] = { _print_cpu_topology, true },
-	[FEAT_NUMA_TOPOLOGY] = { _print_numa_topology, true },
-	[FEAT_BRANCH_STACK] = { _print_branch_stack, false },
-	[FEAT_PMU_MAPPINGS] = { _print_pmu_mappings, false },
-	[FEAT_GROUP_DESC] = { _print_group_desc, false },
-	[FEAT_AUXTRACE] = { _print_auxtrace, false },
-	[FEAT_STAT] = { _print_stat, false },
-	[FEAT_CACHE] = { _print_cache, true },
-	[FEAT_SAMPLE_TIME] = { _print_sample_time, false },
-	[FEAT_MEM_TOPOLOGY] = { _print_mem_topology, true },
-	[FEAT_CLOCKID] = { _print_clockid, false },
-	[FEAT_DIR_FORMAT] = { _print_dir_format, false },
-	[FEAT_BPF_PROG_INFO] = { _print_bpf_prog_info, false },
-	[FEAT_BPF_BTF] = { _print_bpf_btf, false },
-	[FEAT_COMPRESSED] = { _print_compressed, false },
-	[FEAT_CPU_PMU_CAPS] = { _print_cpu_pmu_caps, false },
-	[FEAT_CLOCK_DATA] = { _print_clock_data, false },
-	[FEAT_HYBRID_TOPOLOGY] = { _print_hybrid_topology, true },
-	[FEAT_PMU_CAPS] = { _print_pmu_caps, false },
+	[FEAT_HOSTNAME] = { print_hostname, false },
+	[FEAT_OSRELEASE] = { print_osrelease, false },
+	[FEAT_VERSION] = { print_version, false },
+	[FEAT_ARCH] = { print_arch, false },
+	[FEAT_NRCPUS] = { print_nrcpus, false },
+	[FEAT_CPUDESC] = { print_cpudesc, false },
+	[FEAT_CPUID] = { print_cpuid, false },
+	[FEAT_TOTAL_MEM] = { print_total_mem, false },
+	[FEAT_CMDLINE] = { print_cmdline, false },
+	[FEAT_EVENT_DESC] = { print_event_desc, false },
+	[FEAT_CPU_TOPOLOGY] = { print_cpu_topology, true },
+	[FEAT_NUMA_TOPOLOGY] = { print_numa_topology, true },
+	[FEAT_BRANCH_STACK] = { print_branch_stack, false },
+	[FEAT_PMU_MAPPINGS] = { print_pmu_mappings, false },
+	[FEAT_GROUP_DESC] = { print_group_desc, false },
+	[FEAT_AUXTRACE] = { print_auxtrace, false },
+	[FEAT_STAT] = { print_stat, false },
+	[FEAT_CACHE] = { print_cache, true },
+	[FEAT_SAMPLE_TIME] = { print_sample_time, false },
+	[FEAT_MEM_TOPOLOGY] = { print_mem_topology, true },
+	[FEAT_CLOCKID] = { print_clockid, false },
+	[FEAT_DIR_FORMAT] = { print_dir_format, false },
+	[FEAT_BPF_PROG_INFO] = { print_bpf_prog_info, false },
+	[FEAT_BPF_BTF] = { print_bpf_btf, false },
+	[FEAT_COMPRESSED] = { print_compressed, false },
+	[FEAT_CPU_PMU_CAPS] = { print_cpu_pmu_caps, false },
+	[FEAT_CLOCK_DATA] = { print_clock_data, false },
+	[FEAT_HYBRID_TOPOLOGY] = { print_hybrid_topology, true },
+	[FEAT_PMU_CAPS] = { print_pmu_caps, false },
 };
 
 #define NR_PRINTERS (sizeof(feat_printers) / sizeof(feat_printers[0]))
 
-static void _print_feature(FILE *fp, const struct hpctx *c, unsigned feat)
+static void print_feature(FILE *fp, const struct hpctx *c, unsigned feat)
 {
 	if (feat == 0 || feat >= FEAT_LAST_PERF61 || feat >= NR_PRINTERS ||
 	    !feat_printers[feat].print)
@@ -873,7 +873,7 @@ int header_print__feature(FILE *fp, const struct header_print_info *hi, unsigned
 
 	/* a pipe feature whose reader fails is not printed */
 	if (!features__perf_failed(hi->feat, feat))
-		_print_feature(fp, &c, feat);
+		print_feature(fp, &c, feat);
 	return ferror(fp) ? -EIO : 0;
 }
 
@@ -882,7 +882,7 @@ int header_print__feature(FILE *fp, const struct header_print_info *hi, unsigned
  * reader fails but still prints every feature of the bitmap: later ones print from
  * its empty state (EVENT_DESC excepted: perf re-reads it from the file to print it).
  */
-static void _print_file_feature(FILE *fp, const struct header_print_info *hi,
+static void print_file_feature(FILE *fp, const struct header_print_info *hi,
 				unsigned feat)
 {
 	static const struct features empty;
@@ -890,16 +890,16 @@ static void _print_file_feature(FILE *fp, const struct header_print_info *hi,
 
 	if (feat != FEAT_EVENT_DESC && !features__perf_processed(hi->feat, feat, hi->is_dir))
 		c.feat = &empty;
-	_print_feature(fp, &c, feat);
+	print_feature(fp, &c, feat);
 }
 
-static bool _bitmap_has(const uint64_t *bm, unsigned bit)
+static bool bitmap_has(const uint64_t *bm, unsigned bit)
 {
 	return bm[bit / 64] >> (bit % 64) & 1;
 }
 
 /* ctime()'s text (asctime format, C locale names): "Sun Nov 22 09:02:04 2026\n" */
-static void _print_captured_on(FILE *fp, time_t t)
+static void print_captured_on(FILE *fp, time_t t)
 {
 	static const char days[7][4] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
 	static const char months[12][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
@@ -920,18 +920,18 @@ static void _print_captured_on(FILE *fp, time_t t)
 int header_print__header(FILE *fp, const struct header_print_info *hi)
 {
 	fprintf(fp, "# ========\n");
-	_print_captured_on(fp, hi->mtime);
+	print_captured_on(fp, hi->mtime);
 	fprintf(fp, "# header version : 1\n");
 	fprintf(fp, "# data offset    : %" PRIu64 "\n", hi->is_pipe ? 0 : hi->data_offset);
 	fprintf(fp, "# data size      : %" PRIu64 "\n", hi->is_pipe ? 0 : hi->data_size);
 	fprintf(fp, "# feat offset    : %" PRIu64 "\n", hi->is_pipe ? 0 : hi->feat_offset);
 	if (!hi->is_pipe) {
 		for (unsigned feat = 1; feat < FEAT_LAST_PERF61; feat++)
-			if (_bitmap_has(hi->bitmap, feat))
-				_print_file_feature(fp, hi, feat);
+			if (bitmap_has(hi->bitmap, feat))
+				print_file_feature(fp, hi, feat);
 		fprintf(fp, "# missing features: ");
 		for (unsigned feat = 1; feat < FEAT_LAST_PERF61; feat++)
-			if (!_bitmap_has(hi->bitmap, feat))
+			if (!bitmap_has(hi->bitmap, feat))
 				fprintf(fp, "%s ", feat__name(feat));
 		fputc('\n', fp);
 	}

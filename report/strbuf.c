@@ -135,7 +135,7 @@ void strbuf__addf(struct strbuf *sb, const char *fmt, ...)
 }
 
 /* Decimal digits of v, written backwards ending at end; returns the start. */
-static char *_utoa(char *end, uint64_t v)
+static char *utoa(char *end, uint64_t v)
 {
 	static const char pairs[] =
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -164,7 +164,7 @@ static char *_utoa(char *end, uint64_t v)
 void strbuf__add_u64(struct strbuf *sb, uint64_t v)
 {
 	char tmp[24];
-	char *s = _utoa(tmp + sizeof(tmp), v);
+	char *s = utoa(tmp + sizeof(tmp), v);
 
 	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
 }
@@ -175,7 +175,7 @@ void strbuf__add_s64(struct strbuf *sb, int64_t v)
 	char *s;
 
 	/* negate in unsigned arithmetic so INT64_MIN works */
-	s = _utoa(tmp + sizeof(tmp), v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+	s = utoa(tmp + sizeof(tmp), v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 	if (v < 0)
 		*--s = '-';
 	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
@@ -187,7 +187,7 @@ void strbuf__add_s64_width(struct strbuf *sb, int64_t v, int width)
 	char *s;
 	size_t n, w;
 
-	s = _utoa(tmp + sizeof(tmp), v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+	s = utoa(tmp + sizeof(tmp), v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 	if (v < 0)
 		*--s = '-';
 	n = (size_t)(tmp + sizeof(tmp) - s);
@@ -201,7 +201,7 @@ void strbuf__add_s64_width(struct strbuf *sb, int64_t v, int width)
 
 static const char _hexdig[] = "0123456789abcdef";
 
-static char *_xtoa(char *end, uint64_t v, unsigned min_digits)
+static char *xtoa(char *end, uint64_t v, unsigned min_digits)
 {
 	char *p = end;
 	unsigned n = 0;
@@ -217,7 +217,7 @@ static char *_xtoa(char *end, uint64_t v, unsigned min_digits)
 void strbuf__add_hex(struct strbuf *sb, uint64_t v)
 {
 	char tmp[20];
-	char *s = _xtoa(tmp + sizeof(tmp), v, 1);
+	char *s = xtoa(tmp + sizeof(tmp), v, 1);
 
 	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
 }
@@ -225,7 +225,7 @@ void strbuf__add_hex(struct strbuf *sb, uint64_t v)
 void strbuf__add_hex_alt(struct strbuf *sb, uint64_t v)
 {
 	char tmp[20];
-	char *s = _xtoa(tmp + sizeof(tmp), v, 1);
+	char *s = xtoa(tmp + sizeof(tmp), v, 1);
 
 	if (v) {
 		*--s = 'x';
@@ -237,7 +237,7 @@ void strbuf__add_hex_alt(struct strbuf *sb, uint64_t v)
 void strbuf__add_hex_pad(struct strbuf *sb, uint64_t v, unsigned width)
 {
 	char tmp[20];
-	char *s = _xtoa(tmp + sizeof(tmp), v, width > 16 ? 16 : width);
+	char *s = xtoa(tmp + sizeof(tmp), v, width > 16 ? 16 : width);
 
 	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
 }
