@@ -14,9 +14,9 @@
 # ([kernel.kallsyms]/<build-id>/kallsyms, a copy of /proc/kallsyms) and the vdso
 # ([vdso]/<build-id>/vdso) is merged into samples/buildid-cache.tar.xz, perf's ~/.debug
 # layout, which `make` unpacks into samples/buildid-cache/ (tests/README.md).  Pipe
-# recordings, and --threads -z directories, name no kernel build-id, so perf (and
-# dirreport) can only be given their kernel symbols with --kallsyms: NAME.data.kallsyms
-# is a link to the running kernel's copy.
+# recordings and -z recordings name no kernel build-id, so perf (and dirreport) can only
+# be given their kernel symbols with --kallsyms: NAME.data.kallsyms is a link to the
+# running kernel's copy.
 # User-space binaries come from the stock Debian system and are not cached.
 #
 # After recording, run `sh tests/golden/update.sh` to regenerate perf's golden outputs.
@@ -125,10 +125,10 @@ rec srcline-g.data -g -e cpu-clock -F 4000 -- sh -c 'seq 1 200000 | sort -r | md
 # --per-thread
 rec per-thread.data --per-thread -e cpu-clock -F 1000 -- sh -c "$work"
 
-# Recordings that name no kernel build-id (pipes; perf 6.1 writes the BUILD_ID feature of
-# --threads -z directories with zero build-ids) get NAME.data.kallsyms, a link to the
-# running kernel's kallsyms in the cache: perf and dirreport can only be told their
-# kernel symbols with --kallsyms.
+# Recordings that name no kernel build-id (pipes, and -z recordings: perf 6.1 writes no
+# BUILD_ID feature for them) get NAME.data.kallsyms, a link to the running kernel's
+# kallsyms in the cache: perf and dirreport can only be told their kernel symbols with
+# --kallsyms.
 bid=$(kernel_build_id)
 for s in samples/*.data; do
 	want "$(basename "$s")" || continue

@@ -190,7 +190,8 @@ offset -
 
 # Directory with extra entries: a file that is no data file (README), a data.N name
 # that is not a number (data.x), an empty data.2 and a data.7 after the gap (a copy of
-# data.1).  perf 6.1 reads data.7 and skips the others; so does dirreport.
+# data.1).  perf 6.1 reads every regular, non-empty file named data.* (data.x and data.7
+# too) and skips the others; so does dirreport.
 new dir-extra-files
 cp -R "$samples/threads.data" "$d/input"
 echo "not a data file" >"$d/input/README"
