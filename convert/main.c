@@ -49,6 +49,9 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* getopt's short options (a ':' after those that take an argument). */
+static const char short_opts[] = "i:fj:h";
+
 static int bad_usage(const char *msg)
 {
 	return cli__bad_usage("dirconvert", usage_text, msg);
@@ -61,7 +64,7 @@ int main(int argc, char **argv)
 	char line[1024];
 	int c;
 
-	while ((c = getopt_long(argc, argv, "i:fj:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 'f': o.force = true; break;

@@ -231,11 +231,21 @@ static int setup_machine(struct session *s, const struct report_opts *o,
 	return err;
 }
 
-/* Options followed by a separate argument (for optional_call_graph_arg). */
+/* getopt's short options: the letters of long_opts' entries with one (a ':' after
+ * those that take an argument). */
+static const char short_opts[] = "i:DIj:g:Ghs:F:nt:w:S:C:UqTxfp:v";
+
+/* Options followed by a separate argument (for optional_call_graph_arg): those with
+ * ':' in short_opts (-g's argument is optional: handled by the caller), and the long
+ * options with required_argument. */
 static bool takes_arg(const char *a)
 {
-	if (a[0] == '-' && a[1] != '-')
-		return a[1] && !a[2] && strchr("ijsFtwSCp", a[1]);
+	if (a[0] == '-' && a[1] != '-') {
+		const char *p = a[1] && a[1] != ':' && a[1] != 'g' ? strchr(short_opts, a[1])
+								   : NULL;
+
+		return p && !a[2] && p[1] == ':';
+	}
 	for (const struct option *lo = long_opts; lo->name; lo++)
 		if (lo->has_arg == required_argument && !strcmp(a + 2, lo->name))
 			return true;
@@ -380,50 +390,49 @@ static int finish_stdout(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for, beyond report_opts. */
+struct cmdline {
+	bool dump, stats;
+};
+
+/* Parse argv into o and cl; -1 to go on, else the exit status (usage error, --help). */
+static int parse_options(int argc, char **argv, struct report_opts *o, struct cmdline *cl)
 {
-	struct report_opts o = { .children = -1, .max_stack = -1 };
-	struct session_opts so = { 0 };
-	struct session *s = NULL;
-	struct machine *m = NULL;
-	const struct mode *mode;
-	struct diag d = { .offset = DIAG_NO_OFFSET };
-	bool dump = false, stats = false;
-	char line[1024], *end;
+	char *end;
 	int c, err;
 
-	callchain_param__init(&o.cc);
+	callchain_param__init(&o->cc);
 	optional_call_graph_arg(argc, argv);
-	while ((c = getopt_long(argc, argv, "i:DIj:g:Ghs:F:nt:w:S:C:UqTxfp:v", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'i': o.input = optarg; break;
-		case 'D': dump = true; break;
-		case 'I': o.show_info = true; break;
+		case 'i': o->input = optarg; break;
+		case 'D': cl->dump = true; break;
+		case 'I': o->show_info = true; break;
 		case OPT_STDIO: break;
-		case OPT_HEADER: o.header = true; break;
-		case OPT_HEADER_ONLY: o.header_only = true; break;
-		case OPT_KALLSYMS: o.kallsyms = optarg; break;
-		case OPT_BUILDID_DIR: o.buildid_dir = optarg; break;
-		case OPT_SYMFS: o.symfs = optarg; break;
-		case OPT_NO_CHILDREN: o.children = 0; break;
-		case OPT_CHILDREN: o.children = 1; break;
-		case 'G': o.inverted = true; break;
+		case OPT_HEADER: o->header = true; break;
+		case OPT_HEADER_ONLY: o->header_only = true; break;
+		case OPT_KALLSYMS: o->kallsyms = optarg; break;
+		case OPT_BUILDID_DIR: o->buildid_dir = optarg; break;
+		case OPT_SYMFS: o->symfs = optarg; break;
+		case OPT_NO_CHILDREN: o->children = 0; break;
+		case OPT_CHILDREN: o->children = 1; break;
+		case 'G': o->inverted = true; break;
 		case 'g':
-			err = callchain_param__parse(&o.cc, optarg);
-			o.cc_set = o.cc.mode != CALLCHAIN_NONE;
+			err = callchain_param__parse(&o->cc, optarg);
+			o->cc_set = o->cc.mode != CALLCHAIN_NONE;
 			if (err)
 				return bad_usage("-g: invalid call graph option");
 			break;
-		case 's': o.sort = optarg; break;
-		case 'F': o.fields = optarg; break;
-		case 'n': o.show_nr_samples = true; break;
-		case OPT_SHOW_TOTAL_PERIOD: o.show_total_period = true; break;
-		case 't': o.field_sep = optarg; break;
-		case 'w': o.col_widths = optarg; break;
+		case 's': o->sort = optarg; break;
+		case 'F': o->fields = optarg; break;
+		case 'n': o->show_nr_samples = true; break;
+		case OPT_SHOW_TOTAL_PERIOD: o->show_total_period = true; break;
+		case 't': o->field_sep = optarg; break;
+		case 'w': o->col_widths = optarg; break;
 		case OPT_PERCENTAGE:
 			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute"))
 				return bad_usage("--percentage takes relative or absolute");
-			o.filter_relative = !strcmp(optarg, "relative");
+			o->filter_relative = !strcmp(optarg, "relative");
 			break;
 		case OPT_COMMS:
 		case OPT_DSOS:
@@ -432,7 +441,7 @@ int main(int argc, char **argv)
 				return bad_usage(c == 'S' ? "-S: a symbol is listed twice" :
 						 c == OPT_DSOS ? "--dsos: a dso is listed twice" :
 						 "--comms: a command is listed twice");
-			*(c == 'S' ? &o.symbols : c == OPT_DSOS ? &o.dsos : &o.comms) = optarg;
+			*(c == 'S' ? &o->symbols : c == OPT_DSOS ? &o->dsos : &o->comms) = optarg;
 			break;
 		case OPT_PID:
 		case OPT_TID:
@@ -440,16 +449,16 @@ int main(int argc, char **argv)
 				return bad_usage(c == OPT_PID ? "--pid takes distinct numbers, "
 						 "comma-separated" : "--tid takes distinct numbers, "
 						 "comma-separated");
-			*(c == OPT_PID ? &o.pids : &o.tids) = optarg;
+			*(c == OPT_PID ? &o->pids : &o->tids) = optarg;
 			break;
-		case 'U': o.hide_unresolved = true; break;
-		case 'q': o.quiet = true; break;
-		case 'T': o.show_threads = true; break;
-		case OPT_TASKS: o.tasks = true; break;
-		case OPT_MMAPS: o.mmaps = o.tasks = true; break;
-		case OPT_NS: o.nanosecs = true; break;
-		case 'x': o.exclude_other = true; break;
-		case 'v': o.verbose = true; break;
+		case 'U': o->hide_unresolved = true; break;
+		case 'q': o->quiet = true; break;
+		case 'T': o->show_threads = true; break;
+		case OPT_TASKS: o->tasks = true; break;
+		case OPT_MMAPS: o->mmaps = o->tasks = true; break;
+		case OPT_NS: o->nanosecs = true; break;
+		case 'x': o->exclude_other = true; break;
+		case 'v': o->verbose = true; break;
 		case 'p': {
 			regex_t re;
 
@@ -457,17 +466,17 @@ int main(int argc, char **argv)
 			if (regcomp(&re, optarg, REG_EXTENDED | REG_NOSUB))
 				return bad_usage("-p: invalid regular expression");
 			regfree(&re);
-			o.parent = optarg;
+			o->parent = optarg;
 			break;
 		}
 		case 'f': break;	/* perf: read files of other owners; dirreport does */
-		case OPT_DEMANGLE: o.no_demangle = false; break;
-		case OPT_NO_DEMANGLE: o.no_demangle = true; break;
-		case OPT_SKIP_EMPTY: o.no_skip_empty = false; break;
-		case OPT_NO_SKIP_EMPTY: o.no_skip_empty = true; break;
-		case OPT_RAW_TRACE: o.raw_trace = true; break;
-		case OPT_GROUP: o.group = 1; break;
-		case OPT_NO_GROUP: o.group = -1; break;
+		case OPT_DEMANGLE: o->no_demangle = false; break;
+		case OPT_NO_DEMANGLE: o->no_demangle = true; break;
+		case OPT_SKIP_EMPTY: o->no_skip_empty = false; break;
+		case OPT_NO_SKIP_EMPTY: o->no_skip_empty = true; break;
+		case OPT_RAW_TRACE: o->raw_trace = true; break;
+		case OPT_GROUP: o->group = 1; break;
+		case OPT_NO_GROUP: o->group = -1; break;
 		case OPT_GROUP_SORT_IDX: {
 			char *e;
 			long v;
@@ -476,39 +485,39 @@ int main(int argc, char **argv)
 			v = strtol(optarg, &e, 10);
 			if (e == optarg || *e || errno || v < INT_MIN || v > INT_MAX)
 				return bad_usage("--group-sort-idx takes a number");
-			o.group_sort_idx = (int)v;
+			o->group_sort_idx = (int)v;
 			break;
 		}
-		case OPT_MEM_MODE: o.mem_mode = true; break;
-		case OPT_HIERARCHY: o.hierarchy = true; break;
-		case OPT_STATS: stats = true; break;
+		case OPT_MEM_MODE: o->mem_mode = true; break;
+		case OPT_HIERARCHY: o->hierarchy = true; break;
+		case OPT_STATS: cl->stats = true; break;
 		case OPT_TIME: {
 			struct time_ranges tr;
 
 			/* the syntax only: percentages need the recording */
 			if (time_ranges__parse(&tr, optarg, 0, 0))
 				return bad_usage("--time: invalid time string");
-			o.time_str = optarg;
+			o->time_str = optarg;
 			break;
 		}
 		case 'C':
 			if (!valid_cpu_list(optarg))
 				return bad_usage("-C takes a cpu list like 0-2,5");
-			o.cpus = optarg;
+			o->cpus = optarg;
 			break;
 		case OPT_PERCENT_LIMIT:
 			/* perf: strtof, no checks; also the call graph threshold */
-			o.percent_limit = strtof(optarg, NULL);
-			o.cc.min_percent = o.percent_limit;
+			o->percent_limit = strtof(optarg, NULL);
+			o->cc.min_percent = o->percent_limit;
 			break;
 		case OPT_MAX_STACK:
 			errno = 0;
-			o.max_stack = (int)strtol(optarg, &end, 10);
+			o->max_stack = (int)strtol(optarg, &end, 10);
 			if (errno || *end || end == optarg)
 				return bad_usage("--max-stack takes a number");
 			break;
 		case 'j':
-			if (cli__parse_jobs(optarg, &o.jobs))
+			if (cli__parse_jobs(optarg, &o->jobs))
 				return bad_usage("-j takes a number from 1 to 1024");
 			break;
 		case 'h':
@@ -520,45 +529,67 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument");
-	if (o.mem_mode && o.hierarchy)	/* perf 6.1 mostly crashes (SIGSEGV) */
+	return -1;
+}
+
+/* Combinations perf refuses, or dirreport does not implement; 0 or the exit status.
+ * Also what --hierarchy and -q imply. */
+static int check_combinations(struct report_opts *o, const struct cmdline *cl)
+{
+	int err;
+
+	if (o->mem_mode && o->hierarchy)	/* perf 6.1 mostly crashes (SIGSEGV) */
 		return bad_usage("--mem-mode with --hierarchy is not implemented");
-	if (o.hierarchy && o.fields)	/* perf refuses it too */
+	if (o->hierarchy && o->fields)	/* perf refuses it too */
 		return bad_usage("--hierarchy and -F cannot be used together");
-	if (o.hierarchy && (o.field_sep || o.col_widths))
+	if (o->hierarchy && (o->field_sep || o->col_widths))
 		return bad_usage("--hierarchy with -t or -w is not implemented");
-	if (o.hierarchy && sort_order__has_value_key(o.sort))
+	if (o->hierarchy && sort_order__has_value_key(o->sort))
 		return bad_usage("--hierarchy with overhead, sample or period keys in -s is "
 				 "not implemented");
-	if (o.hierarchy && o.exclude_other)	/* perf prints nodes below hidden ones */
+	if (o->hierarchy && o->exclude_other)	/* perf prints nodes below hidden ones */
 		return bad_usage("--hierarchy with -x is not implemented");
-	if (o.hierarchy) {
+	if (o->hierarchy) {
 		/* perf: no children view in a hierarchy, but chains keep the order the
 		 * children view would give them (the parent key's match, for one) */
-		if (o.children != 0 && !o.cc.order_set)
-			o.cc.order = CALLCHAIN_CALLER;
-		o.children = 0;
+		if (o->children != 0 && !o->cc.order_set)
+			o->cc.order = CALLCHAIN_CALLER;
+		o->children = 0;
 	}
-	err = check_sort_options(&o);
+	err = check_sort_options(o);
 	if (err)
 		return err;
-	if (stats && dump)
+	if (cl->stats && cl->dump)
 		return bad_usage("--stats and -D cannot be combined");
 	/* perf prints no counts when these leave no sample; dirreport does not
 	 * follow it there */
-	if (stats && (o.cpus || o.hide_unresolved || o.time_str || o.tasks))
+	if (cl->stats && (o->cpus || o->hide_unresolved || o->time_str || o->tasks))
 		return bad_usage("--stats cannot be combined with -C, -U, --time, --tasks "
 				 "or --mmaps");
-	if (o.quiet && !dump)	/* perf -q prints no header: the report only */
-		o.header = o.header_only = false;
-	mode = o.header_only ? &modes[3] : dump ? &modes[1] : stats ? &modes[2] : &modes[0];
-	so.path = o.input;
-	so.jobs = o.jobs;
+	if (o->quiet && !cl->dump)	/* perf -q prints no header: the report only */
+		o->header = o->header_only = false;
+	return 0;
+}
+
+/* Open, load and run the mode; the exit status. */
+static int run(const struct report_opts *o, const struct cmdline *cl)
+{
+	struct session_opts so = { .path = o->input, .jobs = o->jobs };
+	struct session *s = NULL;
+	struct machine *m = NULL;
+	struct diag d = { .offset = DIAG_NO_OFFSET };
+	const struct mode *mode;
+	char line[1024];
+	int err;
+
+	mode = o->header_only ? &modes[3] : cl->dump ? &modes[1] : cl->stats ? &modes[2] :
+	       &modes[0];
 	err = session__open(&s, &so, &d);
 	/* perf's default sort with --raw-trace is trace_fields (a column per field)
 	 * where its default is trace (a file of tracepoint events only), which
 	 * dirreport does not have; elsewhere (a pipe, other events) it is perf's
 	 * usual default */
-	if (!err && o.raw_trace && (!o.sort || o.sort[0] == '+') &&
+	if (!err && o->raw_trace && (!o->sort || o->sort[0] == '+') &&
 	    trace_sort__default_is_trace(session__evlist(s), session__is_pipe(s))) {
 		session__close(s);
 		return bad_usage("--raw-trace on a file of tracepoint events needs -s KEYS "
@@ -568,21 +599,21 @@ int main(int argc, char **argv)
 	 * (GROUP_DESC, or --group/--no-group over several events; a pipe has none when
 	 * perf checks), whatever the mode, printing the option's usage (its exit status
 	 * 234 is -EINVAL's low byte; dirreport's usage errors exit with 2) */
-	if (!err && o.group_sort_idx &&
+	if (!err && o->group_sort_idx &&
 	    (session__is_pipe(s) ||
-	     (!session__features(s)->nr_groups && !(o.group && session__evlist(s)->nr > 1)))) {
+	     (!session__features(s)->nr_groups && !(o->group && session__evlist(s)->nr > 1)))) {
 		session__close(s);
 		return bad_usage("--group-sort-idx: the recording has no event groups");
 	}
 	if (!err && (mode->flags & MODE_NEED_MACHINE))
-		err = setup_machine(s, &o, &m);
+		err = setup_machine(s, o, &m);
 	if (!err && ((mode->flags & MODE_NEED_RECORDS) || session__is_pipe(s)))
 		err = session__load(s, &d);
 	if (s)	/* the kernel symbols job, if any, must be done before records replay */
 		workqueue__flush(session__workqueue(s));
 	if (err) {
 		if (d.code == 0)
-			diag__set(&d, o.input ? o.input : "perf.data", DIAG_NO_OFFSET, err, NULL);
+			diag__set(&d, o->input ? o->input : "perf.data", DIAG_NO_OFFSET, err, NULL);
 		fprintf(stderr, "dirreport: %s\n", diag__format(&d, line, sizeof(line)));
 		machine__delete(m);
 		session__close(s);
@@ -590,7 +621,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < session__nr_warnings(s); i++)
 		fprintf(stderr, "dirreport: warning: %s\n", session__warning(s, i));
-	err = mode->run(s, &o, m, stdout);
+	err = mode->run(s, o, m, stdout);
 	machine__delete(m);
 	session__close(s);
 	if (err > 0) {	/* the mode printed its message */
@@ -602,4 +633,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	return finish_stdout();
+}
+
+int main(int argc, char **argv)
+{
+	struct report_opts o = { .children = -1, .max_stack = -1 };
+	struct cmdline cl = { 0 };
+	int ret = parse_options(argc, argv, &o, &cl);
+
+	if (ret >= 0)	/* --help, or a usage error */
+		return ret;
+	ret = check_combinations(&o, &cl);
+	return ret ? ret : run(&o, &cl);
 }
