@@ -639,6 +639,65 @@ static int intern_chain(struct report *rp, const struct pending *pd, uint32_t *n
 	return 0;
 }
 
+/* Pass 3 for a sample: its symbol (and its frames'), its chain, counted. */
+static int count_sample(struct report *rp, struct pending *pd)
+{
+	struct hist_sample hs;
+	int err = 0;
+
+	addr_location__resolve_sym(&pd->al);
+	if (rp->opts->hide_unresolved && !pd->al.sym)
+		return 0;
+	if (rp->opts->mem_mode) {
+		addr_location__resolve_sym(&pd->dal);
+		pd->mem.dso = pd->dal.dso;
+		pd->mem.sym = pd->dal.sym;
+		pd->mem.sym_unmapped_start = pd->dal.sym_unmapped_start;
+	}
+	hs = (struct hist_sample){
+		.comm = pd->comm,
+		.dso = pd->al.dso,
+		.sym = pd->al.sym,
+		.addr = pd->al.addr,
+		.sym_unmapped_start = pd->al.sym_unmapped_start,
+		.map_start = pd->al.dso ? pd->al.map_start : 0,
+		.map_end = pd->al.dso ? pd->al.map_end : 0,
+		.map_pgoff = pd->al.dso ? pd->al.map_pgoff : 0,
+		.time = rp->time_quantum ? pd->time / rp->time_quantum *
+					       rp->time_quantum : pd->time,
+		.weight = pd->weight,
+		.cgroup = pd->cgroup,
+		.code_page_size = pd->code_page_size,
+		.cgroup_dev = pd->cgroup_dev,
+		.cgroup_ino = pd->cgroup_ino,
+		.ins_lat = pd->ins_lat,
+		.p_stage_cyc = pd->p_stage_cyc,
+		.trace = pd->trace,
+		.mem = pd->mem,
+		.cpu = pd->cpu,
+		.socket = socket_of(rp, pd->cpu),
+		.level = pd->al.level,
+		.cpumode = pd->cpumode,
+		.thread = pd->thread,
+		.period = pd->period,
+		.filtered = pd->filtered | symbol_filter(rp->opts, &pd->al, pd->ip),
+	};
+	if (pd->nr_frames) {
+		err = grow_ips(rp, pd->nr_frames);
+		if (!err)
+			err = intern_chain(rp, pd, &hs.chain, rp->ips, &hs.nr_ips,
+					   &hs.parent);
+		hs.ips = rp->ips;
+	}
+	/* perf's symbol__parent_filter(): -x hides entries without a parent
+	 * match (without the parent key no entry has one) */
+	if (rp->opts->exclude_other && !hs.parent)
+		hs.filtered |= FILTER_PARENT;
+	if (!err)
+		err = hists__add(&rp->hists[pd->evsel_idx], &hs);
+	return err;
+}
+
 /*
  * A batch in three passes: (1) replay side-band records and resolve each sample's
  * thread and maps, in order; (2) load the symbol tables this batch needs, one dso per
@@ -710,61 +769,8 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	if (!err && rp->nr_to_load)
 		err = parallel_for(session__workqueue(rp->session), rp->nr_to_load, load_one,
 				   rp);
-	for (size_t i = 0; i < rp->nr_pending && !err; i++) {
-		struct pending *pd = &rp->pending[i];
-		struct hist_sample hs;
-
-		addr_location__resolve_sym(&pd->al);
-		if (rp->opts->hide_unresolved && !pd->al.sym)
-			continue;
-		if (rp->opts->mem_mode) {
-			addr_location__resolve_sym(&pd->dal);
-			pd->mem.dso = pd->dal.dso;
-			pd->mem.sym = pd->dal.sym;
-			pd->mem.sym_unmapped_start = pd->dal.sym_unmapped_start;
-		}
-		hs = (struct hist_sample){
-			.comm = pd->comm,
-			.dso = pd->al.dso,
-			.sym = pd->al.sym,
-			.addr = pd->al.addr,
-			.sym_unmapped_start = pd->al.sym_unmapped_start,
-			.map_start = pd->al.dso ? pd->al.map_start : 0,
-			.map_end = pd->al.dso ? pd->al.map_end : 0,
-			.map_pgoff = pd->al.dso ? pd->al.map_pgoff : 0,
-			.time = rp->time_quantum ? pd->time / rp->time_quantum *
-						       rp->time_quantum : pd->time,
-			.weight = pd->weight,
-			.cgroup = pd->cgroup,
-			.code_page_size = pd->code_page_size,
-			.cgroup_dev = pd->cgroup_dev,
-			.cgroup_ino = pd->cgroup_ino,
-			.ins_lat = pd->ins_lat,
-			.p_stage_cyc = pd->p_stage_cyc,
-			.trace = pd->trace,
-			.mem = pd->mem,
-			.cpu = pd->cpu,
-			.socket = socket_of(rp, pd->cpu),
-			.level = pd->al.level,
-			.cpumode = pd->cpumode,
-			.thread = pd->thread,
-			.period = pd->period,
-			.filtered = pd->filtered | symbol_filter(rp->opts, &pd->al, pd->ip),
-		};
-		if (pd->nr_frames) {
-			err = grow_ips(rp, pd->nr_frames);
-			if (!err)
-				err = intern_chain(rp, pd, &hs.chain, rp->ips, &hs.nr_ips,
-						   &hs.parent);
-			hs.ips = rp->ips;
-		}
-		/* perf's symbol__parent_filter(): -x hides entries without a parent
-		 * match (without the parent key no entry has one) */
-		if (rp->opts->exclude_other && !hs.parent)
-			hs.filtered |= FILTER_PARENT;
-		if (!err)
-			err = hists__add(&rp->hists[pd->evsel_idx], &hs);
-	}
+	for (size_t i = 0; i < rp->nr_pending && !err; i++)
+		err = count_sample(rp, &rp->pending[i]);
 	return err;
 }
 
@@ -826,19 +832,32 @@ static bool has_callchains(const struct evlist *el)
 	return false;
 }
 
+/* The first lines of perf's report (none with --header, which printed the header,
+ * or -q). */
+static void report_preamble(const struct report_opts *o, FILE *out)
+{
+	if (!o->header && !o->quiet)
+		fputs("# To display the perf.data header info, please use "
+		      "--header/--header-only options.\n#\n", out);
+}
+
+/* perf prints the first lines of the report, then refuses: so do we, and say why
+ * (msg: the whole stderr line). */
+static int refuse(const struct report_opts *o, FILE *out, const char *msg)
+{
+	report_preamble(o, out);
+	fputs(msg, stderr);
+	return CMD_ERR_REPORTED;
+}
+
 /* The parent key: perf needs callchains (but in pipes, where it cannot tell), and
  * compiles the -p regex (main() has checked it). */
 static int parent_setup(struct report *rp, struct session *s, const struct report_opts *o,
 			FILE *out)
 {
 	if (!has_callchains(session__evlist(s)) && !session__is_pipe(s)) {
-		/* perf prints the first lines of the report, then refuses */
-		if (!o->header && !o->quiet)
-			fputs("# To display the perf.data header info, please use "
-			      "--header/--header-only options.\n#\n", out);
-		fputs("dirreport: the parent key needs callchains (perf record -g)\n",
-		      stderr);
-		return CMD_ERR_REPORTED;
+		return refuse(o, out, "dirreport: the parent key needs callchains "
+			      "(perf record -g)\n");
 	}
 	if (regcomp(&rp->parent_re, o->parent ? o->parent : PARENT_REGEX_DEFAULT,
 		    REG_EXTENDED))
@@ -900,9 +919,7 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 	}
 	cc.order = rp->order;
 	po.cc = &cc;
-	if (!o->header && !o->quiet)
-		fputs("# To display the perf.data header info, please use "
-		      "--header/--header-only options.\n#\n", out);
+	report_preamble(o, out);
 	sort_list__fprintf_elided(&rp->sl, out);
 	if (no_samples(rp, o)) {
 		report_groups__delete(groups);
@@ -980,39 +997,22 @@ static int trace_setup(struct report *rp, struct session *s, const struct report
 	return 0;
 }
 
-int cmd_report(struct session *s, const struct report_opts *o, struct machine *m,
-	       FILE *out)
+/* What the options need of the recording that it does not have: perf refuses those
+ * (0 when the report can go on). */
+static int check_recording(struct session *s, const struct report_opts *o, FILE *out)
 {
-	struct evlist *el = session__evlist(s);
-	struct report rp = { .session = s, .machine = m, .opts = o };
-	struct time_ranges time;
-	struct read_values threads;
-	int err;
+	const struct evlist *el = session__evlist(s);
+	const struct features *f = session__features(s);
+	bool data_src = false, cpu = true;
 
-	if (o->header) {
-		err = cmd_header(s, o, m, out);
-		if (err)
-			return err;
-	}
-	if (o->cc_set && !has_callchains(el) && !session__is_pipe(s)) {
-		/* perf prints the first lines of the report, then refuses */
-		if (!o->header && !o->quiet)
-			fputs("# To display the perf.data header info, please use "
-			      "--header/--header-only options.\n#\n", out);
-		fputs("dirreport: -g: the recording has no callchains (perf record -g)\n",
-		      stderr);
-		return CMD_ERR_REPORTED;
-	}
-	if (o->hierarchy && session__is_pipe(s)) {
-		/* perf 6.1 finds no samples in a pipe with --hierarchy: it prints the
-		 * first lines of the report, then refuses (exit 0) */
-		if (!o->header && !o->quiet)
-			fputs("# To display the perf.data header info, please use "
-			      "--header/--header-only options.\n#\n", out);
-		fputs("dirreport: --hierarchy: perf 6.1 reports no samples for a pipe\n",
-		      stderr);
-		return CMD_ERR_REPORTED;
-	}
+	if (o->cc_set && !has_callchains(el) && !session__is_pipe(s))
+		return refuse(o, out, "dirreport: -g: the recording has no callchains "
+			      "(perf record -g)\n");
+	/* perf 6.1 finds no samples in a pipe with --hierarchy: it prints the first
+	 * lines of the report, then refuses (exit 0) */
+	if (o->hierarchy && session__is_pipe(s))
+		return refuse(o, out, "dirreport: --hierarchy: perf 6.1 reports no samples "
+			      "for a pipe\n");
 	for (size_t i = 0; o->cc.branch && i < el->nr; i++) {
 		if (!(el->evsels[i]->attr.sample_type & SAMPLE_BRANCH_STACK))
 			continue;
@@ -1020,146 +1020,137 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 		      "implemented\n", stderr);
 		return CMD_ERR_REPORTED;
 	}
-	if (o->time_str) {
-		const struct features *f = session__features(s);
+	if (o->time_str && time_ranges__is_percent(o->time_str) && !f->first_sample_ns &&
+	    !f->last_sample_ns)
+		return refuse(o, out, "dirreport: --time: percentages need the first and "
+			      "last sample times, which the recording does not have\n");
+	for (size_t i = 0; i < el->nr; i++) {
+		data_src |= (el->evsels[i]->attr.sample_type & SAMPLE_DATA_SRC) != 0;
+		cpu &= (el->evsels[i]->attr.sample_type & SAMPLE_CPU) != 0;
+	}
+	if (o->mem_mode && !session__is_pipe(s) && !data_src)
+		return refuse(o, out, "dirreport: --mem-mode: the recording has no data "
+			      "sources in its samples (perf record -d)\n");
+	if (o->cpus && !cpu)
+		return refuse(o, out, "dirreport: -C: the recording has no CPU in its "
+			      "samples\n");
+	return 0;
+}
 
-		if (time_ranges__is_percent(o->time_str) && !f->first_sample_ns &&
-		    !f->last_sample_ns) {
-			/* perf prints the first lines of the report, then refuses */
-			if (!o->header && !o->quiet)
-				fputs("# To display the perf.data header info, please use "
-				      "--header/--header-only options.\n#\n", out);
-			fputs("dirreport: --time: percentages need the first and last "
-			      "sample times, which the recording does not have\n", stderr);
-			return CMD_ERR_REPORTED;
-		}
+/* Everything the report set up (fields left zero or NULL are skipped). */
+static void report_exit(struct report *rp, size_t nr_hists)
+{
+	for (size_t i = 0; rp->hists && i < nr_hists; i++)
+		hists__exit(&rp->hists[i]);
+	free(rp->hists);
+	free(rp->pending);
+	free(rp->frames);
+	free(rp->to_load);
+	free(rp->ips);
+	free(rp->cpu_bitmap);
+	if (rp->threads)
+		read_values__exit(rp->threads);
+	task_ppids__exit(&rp->ppids);
+	task_mmaps__exit(&rp->mmaps);
+	callchains__delete(rp->chains);
+	report_extras_free(rp);
+}
+
+/* The report's keys, callchains, source lines, tracepoints and filters. */
+static int report_setup(struct report *rp, struct session *s, const struct report_opts *o,
+			FILE *out)
+{
+	const struct evlist *el = session__evlist(s);
+	int err = 0;
+
+	if (o->cpus && (err = parse_cpu_list(rp, o->cpus)))
+		return err;
+	rp->max_stack = o->max_stack >= 0 ? o->max_stack : MAX_STACK_DEFAULT;
+	/* perf: -G and the children view default to the caller order */
+	rp->order = o->cc.order;
+	if (o->inverted || (o->children != 0 && !o->cc.order_set))
+		rp->order = CALLCHAIN_CALLER;
+	if (has_callchains(el) && (err = callchains__new(&rp->chains, o->cc.key)))
+		return err;
+	err = report_sort_setup(rp, o, has_callchains(el));
+	/* Callchains are resolved only where the output uses them: perf's
+	 * sample__resolve_callchain() skips them without call graphs (-g none clears
+	 * use_callchain), the children view and the parent key (-p, -x, -s parent) */
+	rp->need_chains = rp->chains && (o->cc.mode != CALLCHAIN_NONE ||
+					 (o->children != 0 && !o->mem_mode) ||
+					 (rp->sl.need & SORT_NEED_PARENT) || o->exclude_other);
+	if (!err && (rp->sl.need & SORT_NEED_PARENT))
+		err = parent_setup(rp, s, o, out);
+	if (!err && ((rp->sl.need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE)) ||
+		     o->cc.key != CALLCHAIN_KEY_FUNCTION))
+		err = srclines__new(&rp->srclines);
+	if (!err && rp->srclines) {
+		rp->lazy = (struct sort_lazy){ lazy_srcline, lazy_srcfile, rp };
+		rp->sl.lazy = &rp->lazy;
+	}
+	if (!err)
+		err = trace_setup(rp, s, o);
+	rp->time_quantum = 100 * 1000000ULL;	/* perf's --time-quantum default, 100 ms */
+	rp->topo = &session__features(s)->cpu_topo;
+	return err;
+}
+
+/* --tasks, --mmaps: the thread tree after the replay. */
+static int print_tasks(struct report *rp, const struct report_opts *o, struct machine *m,
+		       FILE *out)
+{
+	int err = 0;
+
+	sort_list__fprintf_elided(&rp->sl, out);
+	/* perf registers the idle thread, 0/0 "swapper", up front */
+	if (!machine__findnew_thread(m, 0, 0))
+		err = -ENOMEM;
+	if (!err && !no_samples(rp, o))
+		err = tasks__fprintf(m, &rp->ppids, o->mmaps ? &rp->mmaps : NULL, out);
+	if (err == -ENOENT) {
+		fputs("dirreport: --tasks: a thread's parent is unknown\n", stderr);
+		err = CMD_ERR_REPORTED;
+	}
+	return err;
+}
+
+int cmd_report(struct session *s, const struct report_opts *o, struct machine *m,
+	       FILE *out)
+{
+	struct evlist *el = session__evlist(s);
+	struct report rp = { .session = s, .machine = m, .opts = o };
+	const struct features *f = session__features(s);
+	struct time_ranges time;
+	struct read_values threads;
+	int err = 0;
+
+	if (o->header && (err = cmd_header(s, o, m, out)))
+		return err;
+	if ((err = check_recording(s, o, out)))
+		return err;
+	if (o->time_str) {
 		if (time_ranges__parse(&time, o->time_str, f->first_sample_ns,
 				       f->last_sample_ns))
 			return -EINVAL;	/* main() has checked it */
 		rp.time = &time;
 	}
-	if (o->mem_mode && !session__is_pipe(s)) {
-		bool data_src = false;
-
-		for (size_t i = 0; i < el->nr; i++)
-			data_src |= (el->evsels[i]->attr.sample_type & SAMPLE_DATA_SRC) != 0;
-		if (!data_src) {
-			/* perf prints the first lines of the report, then refuses */
-			if (!o->header && !o->quiet)
-				fputs("# To display the perf.data header info, please use "
-				      "--header/--header-only options.\n#\n", out);
-			fputs("dirreport: --mem-mode: the recording has no data sources in "
-			      "its samples (perf record -d)\n", stderr);
-			return CMD_ERR_REPORTED;
-		}
-	}
-	if (o->cpus) {
-		for (size_t i = 0; i < el->nr; i++) {
-			if (el->evsels[i]->attr.sample_type & SAMPLE_CPU)
-				continue;
-			/* perf prints the first lines of the report, then refuses */
-			if (!o->header && !o->quiet)
-				fputs("# To display the perf.data header info, please use "
-				      "--header/--header-only options.\n#\n", out);
-			fputs("dirreport: -C: the recording has no CPU in its samples\n",
-			      stderr);
-			return CMD_ERR_REPORTED;
-		}
-		err = parse_cpu_list(&rp, o->cpus);
-		if (err) {
-			free(rp.cpu_bitmap);
-			return err;
-		}
-	}
-	rp.max_stack = o->max_stack >= 0 ? o->max_stack : MAX_STACK_DEFAULT;
-	/* perf: -G and the children view default to the caller order */
-	rp.order = o->cc.order;
-	if (o->inverted || (o->children != 0 && !o->cc.order_set))
-		rp.order = CALLCHAIN_CALLER;
-	if (has_callchains(el)) {
-		err = callchains__new(&rp.chains, o->cc.key);
-		if (err) {
-			free(rp.cpu_bitmap);
-			return err;
-		}
-	}
-	err = report_sort_setup(&rp, o, has_callchains(el));
-	/* Callchains are resolved only where the output uses them: perf's
-	 * sample__resolve_callchain() skips them without call graphs (-g none clears
-	 * use_callchain), the children view and the parent key (-p, -x, -s parent) */
-	rp.need_chains = rp.chains && (o->cc.mode != CALLCHAIN_NONE ||
-				       (o->children != 0 && !o->mem_mode) ||
-				       (rp.sl.need & SORT_NEED_PARENT) || o->exclude_other);
-	if (!err && (rp.sl.need & SORT_NEED_PARENT))
-		err = parent_setup(&rp, s, o, out);
-	if (!err && ((rp.sl.need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE)) ||
-		     o->cc.key != CALLCHAIN_KEY_FUNCTION))
-		err = srclines__new(&rp.srclines);
-	if (!err && rp.srclines) {
-		rp.lazy = (struct sort_lazy){ lazy_srcline, lazy_srcfile, &rp };
-		rp.sl.lazy = &rp.lazy;
-	}
-	if (!err)
-		err = trace_setup(&rp, s, o);
-	if (err) {
-		report_extras_free(&rp);
-		free(rp.cpu_bitmap);
-		callchains__delete(rp.chains);
-		return err;
-	}
-	rp.time_quantum = 100 * 1000000ULL;	/* perf's --time-quantum default, 100 ms */
-	rp.topo = &session__features(s)->cpu_topo;
-	if (o->show_threads) {
-		err = read_values__init(&threads, el->nr);
-		if (err) {
-			report_extras_free(&rp);
-			free(rp.cpu_bitmap);
-			callchains__delete(rp.chains);
-			return err;
-		}
+	err = report_setup(&rp, s, o, out);
+	if (!err && o->show_threads && !(err = read_values__init(&threads, el->nr)))
 		rp.threads = &threads;
-	}
-	rp.hists = calloc(el->nr, sizeof(*rp.hists));
-	if (!rp.hists) {
-		if (rp.threads)
-			read_values__exit(rp.threads);
-		report_extras_free(&rp);
-		free(rp.cpu_bitmap);
-		callchains__delete(rp.chains);
-		return -ENOMEM;
-	}
+	if (!err && !(rp.hists = calloc(el->nr, sizeof(*rp.hists))))
+		err = -ENOMEM;
+	if (err)
+		goto out;
 	for (size_t i = 0; i < el->nr; i++)
 		hists__init(&rp.hists[i], &rp.sl, rp.chains);
 	err = session__deliver(s, on_batch, &rp, 0);
 	if (err < 0 && rp.trace_diag.code)
 		err = trace_error(&rp.trace_diag);
-	if (!err && (o->tasks || o->mmaps)) {
-		sort_list__fprintf_elided(&rp.sl, out);
-		/* perf registers the idle thread, 0/0 "swapper", up front */
-		if (!machine__findnew_thread(m, 0, 0))
-			err = -ENOMEM;
-		if (!err && !no_samples(&rp, o))
-			err = tasks__fprintf(m, &rp.ppids, o->mmaps ? &rp.mmaps : NULL, out);
-		if (err == -ENOENT) {
-			fputs("dirreport: --tasks: a thread's parent is unknown\n", stderr);
-			err = CMD_ERR_REPORTED;
-		}
-	} else if (!err) {
+	if (!err && (o->tasks || o->mmaps))
+		err = print_tasks(&rp, o, m, out);
+	else if (!err)
 		err = print_report(&rp, o, out);
-	}
-	for (size_t i = 0; i < el->nr; i++)
-		hists__exit(&rp.hists[i]);
-	free(rp.hists);
-	free(rp.pending);
-	free(rp.frames);
-	free(rp.to_load);
-	free(rp.ips);
-	free(rp.cpu_bitmap);
-	if (rp.threads)
-		read_values__exit(rp.threads);
-	task_ppids__exit(&rp.ppids);
-	task_mmaps__exit(&rp.mmaps);
-	callchains__delete(rp.chains);
-	report_extras_free(&rp);
+out:
+	report_exit(&rp, el->nr);
 	return err;
 }
