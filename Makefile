@@ -52,6 +52,7 @@ FORMAT_SRCS := $(wildcard format/*.c)
 READER_SRCS := $(wildcard reader/*.c)
 MACHINE_SRCS := $(wildcard machine/*.c)
 CLI_SRCS := $(wildcard cli/*.c)
+UTIL_SRCS := $(wildcard util/*.c)
 REPORT_SRCS := $(filter-out report/main.c,$(wildcard report/*.c))
 CONVERT_SRCS := $(wildcard convert/*.c)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -60,6 +61,7 @@ FORMAT_OBJS := $(FORMAT_SRCS:%.c=$(BUILD)/%.o)
 READER_OBJS := $(READER_SRCS:%.c=$(BUILD)/%.o)
 MACHINE_OBJS := $(MACHINE_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+UTIL_OBJS := $(UTIL_SRCS:%.c=$(BUILD)/%.o)
 REPORT_OBJS := $(REPORT_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 CONVERT_OBJS := $(CONVERT_SRCS:%.c=$(BUILD)/%.o)
@@ -70,6 +72,7 @@ LIBFORMAT := $(BUILD)/libformat.a
 LIBREADER := $(BUILD)/libreader.a
 LIBMACHINE := $(BUILD)/libmachine.a
 LIBCLI := $(BUILD)/libcli.a
+LIBUTIL := $(BUILD)/libutil.a
 LIBREPORT := $(BUILD)/libreport.a
 LIBCONVERT := $(BUILD)/libconvert.a
 PROGRAMS := $(BUILD)/dirreport $(if $(wildcard convert/main.c),$(BUILD)/dirconvert)
@@ -105,23 +108,25 @@ $(LIBMACHINE): $(MACHINE_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBCLI): $(CLI_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
+$(LIBUTIL): $(UTIL_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBREPORT): $(REPORT_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBCONVERT): $(LIBCONVERT_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/dirreport: $(BUILD)/report/main.o $(LIBCLI) $(LIBREPORT) $(LIBMACHINE) $(LIBREADER) \
-		$(LIBFORMAT)
+		$(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 $(BUILD)/dirconvert: $(BUILD)/convert/main.o $(LIBCLI) $(LIBCONVERT) $(LIBMACHINE) \
-		$(LIBREADER) $(LIBFORMAT)
+		$(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(LIBCLI) $(if $(CONVERT_SRCS),$(LIBCONVERT)) $(LIBREPORT) \
-		$(LIBMACHINE) $(LIBREADER) $(LIBFORMAT)
+		$(LIBMACHINE) $(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>	/* stat, lstat */
 #include <unistd.h>	/* geteuid, read, close */
 
+#include "util/strtab.h"
 #include "banned.h"
 
 static void preload_free(struct dso *dso);
@@ -30,15 +31,6 @@ struct dsos {
 };
 
 #define KERNEL_NAME "[kernel.kallsyms]"
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
 
 static int dup_opt(char **dst, const char *src)
 {
@@ -121,7 +113,7 @@ struct dso *dsos__find(const struct dsos *d, const char *long_name)
 
 	if (!d->cap)
 		return NULL;
-	i = hash_str(long_name) & (d->cap - 1);
+	i = str__hash(long_name) & (d->cap - 1);
 	while (d->v[i]) {
 		if (!strcmp(d->v[i]->long_name, long_name))
 			return d->v[i];
@@ -142,7 +134,7 @@ static int dsos__grow(struct dsos *d)
 
 		if (!d->v[k])
 			continue;
-		i = hash_str(d->v[k]->long_name) & (cap - 1);
+		i = str__hash(d->v[k]->long_name) & (cap - 1);
 		while (v[i])
 			i = (i + 1) & (cap - 1);
 		v[i] = d->v[k];
@@ -202,7 +194,7 @@ struct dso *dsos__findnew(struct dsos *d, const char *long_name)
 	else if (!strncmp(long_name, "/tmp/perf-", 10) &&
 		 sscanf(long_name, "/tmp/perf-%d", &tid) == 1)
 		dso->kind = DSO_KIND_PERF_MAP;
-	i = hash_str(long_name) & (d->cap - 1);
+	i = str__hash(long_name) & (d->cap - 1);
 	while (d->v[i])
 		i = (i + 1) & (d->cap - 1);
 	d->v[i] = dso;

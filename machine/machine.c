@@ -11,13 +11,10 @@
 #include "format/sample.h"
 #include "reader/session.h"
 #include "reader/workqueue.h"
+#include "util/strtab.h"
 #include "banned.h"
 
 /* Interned strings: comm names compare by pointer afterwards. */
-struct strtab {
-	char **v;
-	size_t cap, nr;
-};
 
 struct machine {
 	struct thread **threads;	/* open-addressing hash by tid; owned */
@@ -31,57 +28,6 @@ struct machine {
 	size_t nr_retired;
 	bool comm_exec;			/* exec COMMs are told apart */
 };
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
-static const char *strtab__intern(struct strtab *t, const char *s)
-{
-	size_t i;
-
-	if ((t->nr + 1) * 2 > t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		char **v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return NULL;
-		for (size_t k = 0; k < t->cap; k++) {
-			if (!t->v[k])
-				continue;
-			i = hash_str(t->v[k]) & (cap - 1);
-			while (v[i])
-				i = (i + 1) & (cap - 1);
-			v[i] = t->v[k];
-		}
-		free(t->v);
-		t->v = v;
-		t->cap = cap;
-	}
-	i = hash_str(s) & (t->cap - 1);
-	while (t->v[i]) {
-		if (!strcmp(t->v[i], s))
-			return t->v[i];
-		i = (i + 1) & (t->cap - 1);
-	}
-	t->v[i] = strdup(s);
-	if (!t->v[i])
-		return NULL;
-	t->nr++;
-	return t->v[i];
-}
-
-static void strtab__exit(struct strtab *t)
-{
-	for (size_t i = 0; i < t->cap; i++)
-		free(t->v[i]);
-	free(t->v);
-}
 
 int machine__new(struct machine **out, const char *kallsyms)
 {

@@ -14,6 +14,7 @@
 
 #include "machine/dso.h"
 #include "machine/symbol.h"
+#include "util/strtab.h"
 #include "banned.h"
 
 /* perf's SRCLINE_UNKNOWN */
@@ -52,18 +53,8 @@ struct srclines {
 	size_t nr_files, cap_files;
 	struct sl_memo *memo;		/* open addressing */
 	size_t nr_memo, cap_memo;
-	char **strs;			/* owned interned strings, open addressing */
-	size_t nr_strs, cap_strs;
+	struct strtab strs;		/* the texts handed out, interned */
 };
-
-static uint64_t hash_bytes(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
 
 static uint64_t mix(uint64_t x)
 {
@@ -87,46 +78,17 @@ void srclines__delete(struct srclines *s)
 		if (s->files[i].dwfl)
 			dwfl_end(s->files[i].dwfl);
 	}
-	for (size_t i = 0; i < s->cap_strs; i++)
-		free(s->strs[i]);
+	strtab__exit(&s->strs);
 	free(s->files);
 	free(s->dsos);
 	free(s->memo);
-	free(s->strs);
 	free(s);
 }
 
 /* The interned copy of text; NULL on ENOMEM. */
 static const char *intern(struct srclines *s, const char *text)
 {
-	size_t i;
-
-	if ((s->nr_strs + 1) * 2 > s->cap_strs) {
-		size_t cap = s->cap_strs ? s->cap_strs * 2 : 256;
-		char **v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return NULL;
-		for (size_t k = 0; k < s->cap_strs; k++) {
-			if (!s->strs[k])
-				continue;
-			i = hash_bytes(s->strs[k]) & (cap - 1);
-			while (v[i])
-				i = (i + 1) & (cap - 1);
-			v[i] = s->strs[k];
-		}
-		free(s->strs);
-		s->strs = v;
-		s->cap_strs = cap;
-	}
-	for (i = hash_bytes(text) & (s->cap_strs - 1); s->strs[i]; i = (i + 1) & (s->cap_strs - 1))
-		if (!strcmp(s->strs[i], text))
-			return s->strs[i];
-	s->strs[i] = strdup(text);
-	if (!s->strs[i])
-		return NULL;
-	s->nr_strs++;
-	return s->strs[i];
+	return strtab__intern(&s->strs, text);
 }
 
 static const Dwfl_Callbacks offline_callbacks = {

@@ -15,14 +15,8 @@
 #include "machine/machine.h"
 #include "machine/symbol.h"
 #include "report/trace-event.h"
+#include "util/strtab.h"
 #include "banned.h"
-
-/* One interned text. */
-struct text_slot {
-	char *s;			/* owned; NULL: free slot */
-	size_t len;
-	uint64_t hash;
-};
 
 struct trace_sort {
 	struct trace_event *te;		/* owned; NULL until loaded */
@@ -31,9 +25,7 @@ struct trace_sort {
 	struct machine *machine;	/* borrowed: the resolver's */
 	bool raw;			/* --raw-trace */
 	const char *path;		/* borrowed */
-	/* interned texts: open addressing, owned strings */
-	struct text_slot *texts;
-	size_t cap, nr;
+	struct strtab texts;		/* the texts handed out, interned */
 	/* the format of each evsel index, looked up once */
 	const struct trace_event_format **formats;
 	size_t nr_formats;
@@ -94,9 +86,7 @@ void trace_sort__delete(struct trace_sort *ts)
 	if (!ts)
 		return;
 	trace_event__delete(ts->te);
-	for (size_t i = 0; i < ts->cap; i++)
-		free(ts->texts[i].s);
-	free(ts->texts);
+	strtab__exit(&ts->texts);
 	free(ts->formats);
 	free(ts);
 }
@@ -151,61 +141,11 @@ int trace_sort__check(const struct trace_sort *ts, const struct evlist *el,
 	return 0;
 }
 
-/* A hash of n bytes, a word at a time (texts are long: a tracepoint's fields). */
-static uint64_t text_hash(const char *s, size_t n)
-{
-	uint64_t x = n * 0x9E3779B97F4A7C15ULL, w;
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		x = (x ^ w) * 0xff51afd7ed558ccdULL;
-		x ^= x >> 32;
-	}
-	w = 0;
-	memcpy(&w, s + i, n - i);
-	x = (x ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	return x ^ (x >> 29);
-}
-
 /* The interned copy of s (s is malloc'd: taken over, or freed when a copy exists);
  * NULL on ENOMEM (s freed). */
 static const char *intern(struct trace_sort *ts, char *s)
 {
-	size_t len = strlen(s), i;
-	uint64_t h = text_hash(s, len);
-
-	if ((ts->nr + 1) * 2 > ts->cap) {
-		size_t cap = ts->cap ? ts->cap * 2 : 256;
-		struct text_slot *v = calloc(cap, sizeof(*v));
-
-		if (!v) {
-			free(s);
-			return NULL;
-		}
-		for (size_t k = 0; k < ts->cap; k++) {
-			if (!ts->texts[k].s)
-				continue;
-			i = ts->texts[k].hash & (cap - 1);
-			while (v[i].s)
-				i = (i + 1) & (cap - 1);
-			v[i] = ts->texts[k];
-		}
-		free(ts->texts);
-		ts->texts = v;
-		ts->cap = cap;
-	}
-	for (i = h & (ts->cap - 1); ts->texts[i].s; i = (i + 1) & (ts->cap - 1)) {
-		const struct text_slot *t = &ts->texts[i];
-
-		if (t->hash == h && t->len == len && !memcmp(t->s, s, len)) {
-			free(s);
-			return t->s;
-		}
-	}
-	ts->texts[i] = (struct text_slot){ s, len, h };
-	ts->nr++;
-	return s;
+	return strtab__intern_owned(&ts->texts, s);
 }
 
 /* The format of ev's tracepoint into *fmt (NULL: none); 0 or -ENOMEM. */

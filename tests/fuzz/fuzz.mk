@@ -31,8 +31,8 @@ FUZZ_HELPER_SRCS := tests/fuzz/fuzzlib.c
 # formats (libtraceevent); machine state is machine/
 FUZZ_REPORT_SRCS := $(filter $(addprefix report/,cmd-dump.c dump.c header-print.c \
 	strbuf.c trace-event.c),$(REPORT_SRCS))
-FUZZ_LIB_SRCS := $(FORMAT_SRCS) $(READER_SRCS) $(MACHINE_SRCS) $(FUZZ_REPORT_SRCS) \
-	$(FUZZ_HELPER_SRCS)
+FUZZ_LIB_SRCS := $(FORMAT_SRCS) $(READER_SRCS) $(MACHINE_SRCS) $(UTIL_SRCS) \
+	$(FUZZ_REPORT_SRCS) $(FUZZ_HELPER_SRCS)
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/bin/%)
 
@@ -79,7 +79,8 @@ fuzz-merge: $(FUZZ_BINS)
 FUZZ_REGRESS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/%-regress)
 
 $(BUILD)/tests/fuzz/%-regress: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/regress.o \
-		$(BUILD)/tests/fuzz/fuzzlib.o $(LIBREPORT) $(LIBMACHINE) $(LIBREADER) $(LIBFORMAT)
+		$(BUILD)/tests/fuzz/fuzzlib.o $(LIBREPORT) $(LIBMACHINE) $(LIBREADER) $(LIBFORMAT) \
+		$(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
