@@ -15,6 +15,7 @@
 #include "machine/dso.h"
 #include "machine/symbol.h"
 #include "util/strtab.h"
+#include "util/array.h"
 #include "banned.h"
 
 /* perf's SRCLINE_UNKNOWN */
@@ -130,15 +131,8 @@ static struct sl_file *file_of(struct srclines *s, const char *path)
 	for (size_t i = 0; i < s->nr_files; i++)
 		if (!strcmp(s->files[i].path, path))
 			return &s->files[i];
-	if (s->nr_files == s->cap_files) {
-		size_t cap = s->cap_files ? s->cap_files * 2 : 16;
-		struct sl_file *v = realloc(s->files, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		s->files = v;
-		s->cap_files = cap;
-	}
+	if (array__grow(&s->files, &s->cap_files, s->nr_files + 1, sizeof(*s->files), 16))
+		return NULL;
 	f = &s->files[s->nr_files];
 	*f = (struct sl_file){ .path = strdup(path) };
 	if (!f->path)

@@ -13,6 +13,7 @@
 #include <string.h>	/* memcpy, strlen, strcmp, strchr, strstr */
 #include <unistd.h>	/* close */
 
+#include "util/array.h"
 #include "banned.h"
 
 /* ------------------------------------------------------------------------ */
@@ -239,15 +240,8 @@ static int build_seq(struct symtab_builder *b)
  * symtab_builder__finish() can replay perf's tree when it needs its shape. */
 static int seq_erase(struct symtab_builder *b, uint32_t x)
 {
-	if (b->nr_erased == b->erased_cap) {
-		size_t cap = b->erased_cap ? b->erased_cap * 2 : 64;
-		struct sb_erase *v = realloc(b->erased, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		b->erased = v;
-		b->erased_cap = cap;
-	}
+	if (array__grow(&b->erased, &b->erased_cap, b->nr_erased + 1, sizeof(*b->erased), 64))
+		return -ENOMEM;
 	b->erased[b->nr_erased].node = x;
 	b->erased[b->nr_erased].after = (uint32_t)b->nr;
 	b->nr_erased++;

@@ -4,6 +4,7 @@
 #include <stdlib.h>	/* realloc, free */
 #include <string.h>	/* memset */
 
+#include "util/array.h"
 #include "banned.h"
 
 void ordered_events__init(struct ordered_events *oe)
@@ -28,15 +29,8 @@ int ordered_events__queue(struct ordered_events *oe, uint64_t time,
 	struct oe_item it = { .time = time, .seq = oe->seq++, .ref = ref };
 	size_t i;
 
-	if (oe->nr == oe->cap) {
-		size_t cap = oe->cap ? oe->cap * 2 : 1024;
-		struct oe_item *n = realloc(oe->heap, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		oe->heap = n;
-		oe->cap = cap;
-	}
+	if (array__grow(&oe->heap, &oe->cap, oe->nr + 1, sizeof(*oe->heap), 1024))
+		return -ENOMEM;
 	/* perf appends at the tail when time >= the last queued time, and always sets
 	 * max_timestamp then; an insert into an empty queue sets it too. */
 	if (oe->nr == 0 || time >= oe->max_queued) {

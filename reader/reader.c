@@ -15,6 +15,7 @@
 #include "format/header.h"
 #include "format/record.h"
 #include "format/sample.h"
+#include "util/array.h"
 #include "banned.h"
 
 #define ARENA_CHUNK (1u << 16)	/* small: a file with few records needs little */
@@ -217,15 +218,8 @@ static int fail(struct reader *r, uint64_t off, int code, const char *fmt, ...)
 
 static int push(struct reader *r, const struct record_ref *ref)
 {
-	if (r->nr == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 64;
-		struct record_ref *n = realloc(r->recs, cap * sizeof(*n));
-
-		if (!n)
-			return fail(r, ref->offset, -ENOMEM, "out of memory");
-		r->recs = n;
-		r->cap = cap;
-	}
+	if (array__grow(&r->recs, &r->cap, r->nr + 1, sizeof(*r->recs), 64))
+		return fail(r, ref->offset, -ENOMEM, "out of memory");
 	r->recs[r->nr++] = *ref;
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "reader/ordered.h"
 #include "reader/reader-internal.h"
 #include "reader/workqueue.h"
+#include "util/array.h"
 #include "banned.h"
 
 /* perf reads at least this many on-disk bytes from one file of a directory before it
@@ -411,15 +412,8 @@ static int keep_immediate(struct reader *r, const struct record_ref *ref, uint64
 
 static int add_turn(struct reader *r, uint64_t ordinal)
 {
-	if (r->nr_turns == r->cap_turns) {
-		size_t cap = r->cap_turns ? r->cap_turns * 2 : 16;
-		uint64_t *v = realloc(r->turn_start, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		r->turn_start = v;
-		r->cap_turns = cap;
-	}
+	if (array__grow(&r->turn_start, &r->cap_turns, r->nr_turns + 1, sizeof(*r->turn_start), 16))
+		return -ENOMEM;
 	r->turn_start[r->nr_turns++] = ordinal;
 	return 0;
 }
@@ -830,15 +824,8 @@ static int stream_next(struct session *s, struct stream *st, uint32_t f,
 
 		if (immediate(ref, s->queue_enabled))
 			continue;
-		if (st->n == st->cap) {
-			size_t cap = st->cap ? st->cap * 2 : 64;
-			struct merge_head *v = realloc(st->heap, cap * sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			st->heap = v;
-			st->cap = cap;
-		}
+		if (array__grow(&st->heap, &st->cap, st->n + 1, sizeof(*st->heap), 64))
+			return -ENOMEM;
 		h.time = ref->time;
 		h.turn = turn_of(r, ordinal, &st->tix);
 		h.file = f;

@@ -30,6 +30,7 @@
 #include "report/tasks.h"
 #include "report/time-range.h"
 #include "report/trace-sort.h"
+#include "util/array.h"
 #include "banned.h"
 
 /* perf's PERF_MAX_STACK_DEPTH: --max-stack's default. */
@@ -152,15 +153,8 @@ static int cgroup_add(struct report *rp, const struct record_ref *ref)
 	for (size_t i = 0; i < rp->nr_cgroups; i++)
 		if (rp->cgroups[i].id == id)
 			return 0;
-	if (rp->nr_cgroups == rp->cap_cgroups) {
-		size_t cap = rp->cap_cgroups ? rp->cap_cgroups * 2 : 16;
-		struct cgroup_name *v = realloc(rp->cgroups, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		rp->cgroups = v;
-		rp->cap_cgroups = cap;
-	}
+	if (array__grow(&rp->cgroups, &rp->cap_cgroups, rp->nr_cgroups + 1, sizeof(*rp->cgroups), 16))
+		return -ENOMEM;
 	rp->cgroups[rp->nr_cgroups].path = strndup(path, n);
 	if (!rp->cgroups[rp->nr_cgroups].path)
 		return -ENOMEM;
@@ -367,15 +361,8 @@ static int push_frame(struct report *rp, struct thread *t, uint16_t cpumode, uin
 	struct addr_location al;
 	struct pending_frame *f;
 
-	if (rp->nr_frames == rp->cap_frames) {
-		size_t cap = rp->cap_frames ? rp->cap_frames * 2 : 4096;
-		struct pending_frame *v = realloc(rp->frames, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		rp->frames = v;
-		rp->cap_frames = cap;
-	}
+	if (array__grow(&rp->frames, &rp->cap_frames, rp->nr_frames + 1, sizeof(*rp->frames), 4096))
+		return -ENOMEM;
 	machine__resolve_map(rp->machine, t, cpumode, ip, &al);
 	f = &rp->frames[rp->nr_frames++];
 	*f = (struct pending_frame){

@@ -11,6 +11,7 @@
 #include "machine/machine.h"	/* struct thread */
 #include "report/rbtree.h"
 #include "report/sort.h"
+#include "util/array.h"
 #include "banned.h"
 
 /* Samples that resolve alike: same key attributes and callchain. */
@@ -189,15 +190,8 @@ static bool key_hashable(const struct sort_list *sl, const struct symbol *sym)
 
 static int add_step(struct hists *h, uint32_t group, uint64_t period)
 {
-	if (h->nr_steps == h->cap_steps) {
-		size_t cap = h->cap_steps ? h->cap_steps * 2 : 1024;
-		struct hist_step *v = realloc(h->steps, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		h->steps = v;
-		h->cap_steps = cap;
-	}
+	if (array__grow(&h->steps, &h->cap_steps, h->nr_steps + 1, sizeof(*h->steps), 1024))
+		return -ENOMEM;
 	h->steps[h->nr_steps++] = (struct hist_step){ group, period };
 	return 0;
 }
@@ -225,15 +219,8 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 		}
 		i = (i + 1) & (h->hash_cap - 1);
 	}
-	if (h->nr_groups == h->cap_groups) {
-		size_t cap = h->cap_groups ? h->cap_groups * 2 : 1024;
-		struct hist_group *v = realloc(h->groups, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		h->groups = v;
-		h->cap_groups = cap;
-	}
+	if (array__grow(&h->groups, &h->cap_groups, h->nr_groups + 1, sizeof(*h->groups), 1024))
+		return -ENOMEM;
 	g = &h->groups[h->nr_groups];
 	if (save_ips(h, s, &g->ips))
 		return -ENOMEM;
@@ -369,15 +356,8 @@ static long builder_tree_findnew(struct builder *b, const struct hist_entry *pro
 		left = c < 0;
 		x = left ? b->in.left[x] : b->in.right[x];
 	}
-	if (b->nr == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 1024;
-		struct hist_entry *v = realloc(b->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		b->v = v;
-		b->cap = cap;
-	}
+	if (array__grow(&b->v, &b->cap, b->nr + 1, sizeof(*b->v), 1024))
+		return -1;
 	if (rbtree__reserve(&b->in, b->nr + 1))
 		return -1;
 	b->v[b->nr] = *proto;	/* with the texts its search computed (perf copies
@@ -460,15 +440,8 @@ static int builder_occ(struct builder *b, uint32_t entry, uint32_t group, uint32
 			}
 		}
 	}
-	if (b->nr_occ == b->cap_occ) {
-		size_t cap = b->cap_occ ? b->cap_occ * 2 : 4096;
-		struct occurrence *v = realloc(b->occ, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		b->occ = v;
-		b->cap_occ = cap;
-	}
+	if (array__grow(&b->occ, &b->cap_occ, b->nr_occ + 1, sizeof(*b->occ), 4096))
+		return -ENOMEM;
 	b->occ[b->nr_occ++] = (struct occurrence){ entry, group, skip, period, count };
 	if (merge) {
 		b->occ_hash[i] = (uint32_t)b->nr_occ;
@@ -689,15 +662,8 @@ static int group_keys(const struct builder *b, const struct hists *h,
 			return -ENOMEM;
 		if (check && !c->consistent[k->idx])
 			return 1;
-		if (!check && c->nr_addrs == c->cap_addrs) {
-			size_t cap = c->cap_addrs ? c->cap_addrs * 2 : 1024;
-			struct class_addr *v = realloc(c->addrs, cap * sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			c->addrs = v;
-			c->cap_addrs = cap;
-		}
+		if (array__grow(&c->addrs, &c->cap_addrs, !check && c->nr_addrs + 1, sizeof(*c->addrs), 1024))
+			return -ENOMEM;
 		if (!check)
 			c->addrs[c->nr_addrs++] = (struct class_addr){ k->idx, e.ip };
 	}
@@ -1263,15 +1229,8 @@ static int group_grow(struct group_build *g)
 {
 	size_t m = g->nr - 1, need = g->b[0].nr;
 
-	if (g->nr_tree == g->cap_tree) {
-		size_t cap = g->cap_tree ? g->cap_tree * 2 : 1024;
-		uint32_t *v = realloc(g->tree, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		g->tree = v;
-		g->cap_tree = cap;
-	}
+	if (array__grow(&g->tree, &g->cap_tree, g->nr_tree + 1, sizeof(*g->tree), 1024))
+		return -ENOMEM;
 	if (need > g->cap_pair) {
 		size_t cap = g->cap_pair ? g->cap_pair : 1024;
 		uint32_t *v;

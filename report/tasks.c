@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "machine/machine.h"
+#include "util/array.h"
 #include "banned.h"
 
 int task_ppids__set(struct task_ppids *p, const struct thread *t, int32_t ppid)
@@ -49,15 +50,8 @@ void task_ppids__exit(struct task_ppids *p)
 
 int task_mmaps__add(struct task_mmaps *mm, const struct task_mmap *m)
 {
-	if (mm->nr == mm->cap) {
-		size_t cap = mm->cap ? mm->cap * 2 : 64;
-		struct task_mmap *v = realloc(mm->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		mm->v = v;
-		mm->cap = cap;
-	}
+	if (array__grow(&mm->v, &mm->cap, mm->nr + 1, sizeof(*mm->v), 64))
+		return -ENOMEM;
 	mm->v[mm->nr++] = *m;
 	return 0;
 }
@@ -147,15 +141,8 @@ static long tasks_list(struct task *t, size_t n, size_t i)
 		if (parent < 0)
 			return -2;
 		pt = &t[parent];
-		if (pt->nr_children == pt->cap_children) {
-			size_t cap = pt->cap_children ? pt->cap_children * 2 : 4;
-			size_t *v = realloc(pt->children, cap * sizeof(*v));
-
-			if (!v)
-				return -3;
-			pt->children = v;
-			pt->cap_children = cap;
-		}
+		if (array__grow(&pt->children, &pt->cap_children, pt->nr_children + 1, sizeof(*pt->children), 4))
+			return -3;
 		pt->children[pt->nr_children++] = i;
 		t[i].listed = true;
 		i = (size_t)parent;

@@ -1,12 +1,15 @@
 /*
- * Unit tests of util/strtab: the one string-intern table (machine comms, source lines,
- * tracepoint texts) and its hash, 64-bit FNV-1a (test vectors of the FNV authors).
+ * Unit tests of util/: the string-intern table (machine comms, source lines,
+ * tracepoint texts) and its hash, 64-bit FNV-1a (test vectors of the FNV authors); the
+ * growable array.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* malloc */
 #include <string.h>	/* strcpy is banned: memcpy */
 
+#include "util/array.h"
 #include "util/strtab.h"
 #include "banned.h"
 
@@ -61,14 +64,41 @@ START_TEST(test_intern_owned)
 }
 END_TEST
 
-Suite *strtab_suite(void)
+START_TEST(test_array_grow)
 {
-	Suite *s = suite_create("strtab");
+	int *v = NULL;
+	size_t cap = 0, nr = 0;
+
+	/* from `first`, doubling; elements kept */
+	for (int i = 0; i < 1000; i++) {
+		ck_assert_int_eq(array__grow(&v, &cap, nr + 1, sizeof(*v), 16), 0);
+		v[nr++] = i;
+	}
+	ck_assert_uint_eq(cap, 1024);
+	for (int i = 0; i < 1000; i++)
+		ck_assert_int_eq(v[i], i);
+	/* room already: nothing changes */
+	ck_assert_int_eq(array__grow(&v, &cap, 1024, sizeof(*v), 16), 0);
+	ck_assert_uint_eq(cap, 1024);
+	/* a size that overflows: -ENOMEM, the array untouched */
+	ck_assert_int_eq(array__grow(&v, &cap, (size_t)-1 / 2, sizeof(*v), 16), -ENOMEM);
+	ck_assert_uint_eq(cap, 1024);
+	ck_assert_int_eq(v[999], 999);
+	free(v);
+}
+END_TEST
+
+Suite *util_suite(void)
+{
+	Suite *s = suite_create("util");
 	TCase *tc = tcase_create("strtab");
+	TCase *ta = tcase_create("array");
 
 	tcase_add_test(tc, test_fnv1a);
 	tcase_add_test(tc, test_intern);
 	tcase_add_test(tc, test_intern_owned);
+	tcase_add_test(ta, test_array_grow);
 	suite_add_tcase(s, tc);
+	suite_add_tcase(s, ta);
 	return s;
 }

@@ -1,0 +1,28 @@
+#ifndef DIRREPORT_UTIL_ARRAY_H
+#define DIRREPORT_UTIL_ARRAY_H
+/*
+ * array - room in a growable array: the one doubling-realloc every append site uses.
+ *
+ * Thread safety: touches only the array given.
+ */
+#include <stddef.h>	/* size_t */
+
+/**
+ * @brief Make room for @p need elements of @p elem bytes in the array *@p pv, whose
+ *        capacity is *@p cap elements: nothing when it has that room, else the
+ *        capacity doubles (from @p first when it is 0) until it does and the array is
+ *        reallocated (its elements kept, its address possibly changed).
+ * @param pv     address of the array pointer (a `T **` passed as `void *`)
+ * @return 0, or -ENOMEM (the array and *cap unchanged).
+ */
+int array__grow_slow(void *pv, size_t *cap, size_t need, size_t elem, size_t first);
+
+/** @brief array__grow_slow() after the check that usually says there is room
+ *  (inline: append sites are hot). */
+static inline int array__grow(void *pv, size_t *cap, size_t need, size_t elem,
+			      size_t first)
+{
+	return need <= *cap ? 0 : array__grow_slow(pv, cap, need, elem, first);
+}
+
+#endif
