@@ -20,7 +20,11 @@
 # that the -j 1 and largest -j timings imply by Amdahl's law, s = (N*T_N/T_1 - 1)/(N - 1),
 # with the speedup it predicts on 16 and 64 cores, 1/(s + (1 - s)/P).  That s is an
 # estimate from wall times on this machine (a busy machine inflates it), not a count of
-# serial instructions.  Needs root (system-wide recordings), perf 6.1, GNU time.
+# serial instructions.  A second table measures it: each dirreport/dirconvert command
+# runs once more at the largest -j under `perf record -F 2000`, and the share of its
+# CPU samples taken on the main thread (which runs every serial stage; in the parallel
+# ones it is one worker among the others) bounds the serial fraction from above.
+# Needs root (system-wide recordings), perf 6.1, GNU time.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -105,6 +109,26 @@ for input in dir file; do
 	done
 done
 
+# main_share CMD...: percent of CMD's CPU samples on its main thread (perf record).
+main_share() {
+	perf record -q -F 2000 -o "$tmp/prof.data" -- "$@" >/dev/null 2>&1 || { echo -; return; }
+	perf report -i "$tmp/prof.data" --stdio -s pid 2>/dev/null | grep -v '^#' |
+		awk 'NF { split($2, a, ":"); p[a[1] + 0] = $1 + 0 }
+		     END { m = -1; for (t in p) if (m < 0 || t + 0 < m) m = t + 0
+			   if (m < 0) print "-"; else printf "%.1f\n", p[m] }'
+	rm -f "$tmp/out.db"
+}
+
+maxj=$(echo "$jobs" | tr ' ' '\n' | sort -n | tail -n 1)
+: >"$tmp/shares"
+for input in dir file; do
+	in=${!input}
+	printf '%s report\t%s\n' "$input" "$(main_share "$bin" -j "$maxj" --stdio -i "$in")" >>"$tmp/shares"
+	printf '%s flat\t%s\n' "$input" "$(main_share "$bin" -j "$maxj" --stdio --no-children -g none -i "$in")" >>"$tmp/shares"
+	printf '%s dump\t%s\n' "$input" "$(main_share "$bin" -j "$maxj" -D -i "$in")" >>"$tmp/shares"
+	printf '%s sqlite\t%s\n' "$input" "$(main_share "$conv" -j "$maxj" --no-progress -i "$in" --to-sqlite "$tmp/out.db")" >>"$tmp/shares"
+done
+
 echo
 awk -F'\t' -v maxj="$(echo "$jobs" | tr ' ' '\n' | sort -n | tail -n 1)" '
 	BEGIN {
@@ -136,3 +160,7 @@ awk -F'\t' -v maxj="$(echo "$jobs" | tr ' ' '\n' | sort -n | tail -n 1)" '
 				1 / (s + (1 - s) / 16), 1 / (s + (1 - s) / 64)
 		}
 	}' "$tmp/scaling"
+
+echo
+echo "main thread's share of the CPU samples at -j$maxj (perf record; an upper bound of the serial fraction)"
+awk -F'\t' '{ printf "%-16s %7s %%\n", $1, $2 }' "$tmp/shares"
