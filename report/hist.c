@@ -662,7 +662,8 @@ static int group_keys(const struct builder *b, const struct hists *h,
 			return -ENOMEM;
 		if (check && !c->consistent[k->idx])
 			return 1;
-		if (array__grow(&c->addrs, &c->cap_addrs, !check && c->nr_addrs + 1, sizeof(*c->addrs), 1024))
+		if (!check && array__grow(&c->addrs, &c->cap_addrs, c->nr_addrs + 1,
+					  sizeof(*c->addrs), 1024))
 			return -ENOMEM;
 		if (!check)
 			c->addrs[c->nr_addrs++] = (struct class_addr){ k->idx, e.ip };

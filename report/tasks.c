@@ -141,7 +141,8 @@ static long tasks_list(struct task *t, size_t n, size_t i)
 		if (parent < 0)
 			return -2;
 		pt = &t[parent];
-		if (array__grow(&pt->children, &pt->cap_children, pt->nr_children + 1, sizeof(*pt->children), 4))
+		if (array__grow(&pt->children, &pt->cap_children, pt->nr_children + 1,
+				sizeof(*pt->children), 4))
 			return -3;
 		pt->children[pt->nr_children++] = i;
 		t[i].listed = true;
