@@ -25,6 +25,8 @@
 #            it is this run's ~/.debug, as it was perf's when update.sh made the
 #            goldens, so every case holds on any kernel.  Pipe recordings name no
 #            build-id: their cases pass --kallsyms samples/NAME.data.kallsyms.
+# stress     A fresh system-wide -g recording at 10 kHz: every mode succeeds, no crash,
+#            no sanitizer report (its output is not compared).
 # live       When perf 6.1 is runnable: for every samples/*.data and each of --stdio, -D
 #            and --header-only (recordings with callchains: also --stdio --no-children
 #            -g none), `perf report MODE -i SAMPLE` and `dirreport MODE -i SAMPLE` (and
@@ -239,6 +241,33 @@ for s in samples/*.data $fresh; do
 		done
 	done
 done
+
+# A bigger fresh recording (system-wide, callchains, 10 kHz: thousands of samples and
+# unresolved addresses, as users' recordings have): every mode must succeed without a
+# crash or a sanitizer report.  Its output is not compared (other processes of the
+# machine are in it); the samples above and the goldens check the output.
+if [ -n "$have_perf" ] && perf record -q --no-buildid-cache -a -g -F 10000 \
+	-o "$tmp/stress.data" -- sh -c 'dd if=/dev/zero bs=64k count=1500 2>/dev/null |
+	gzip -1 | sha256sum >/dev/null; seq 1 200000 | sort -r | md5sum >/dev/null' \
+	>/dev/null 2>&1; then
+	for m in "--stdio" "--stdio --no-children -g none" "-D" "--hierarchy" \
+		 "--stdio -s comm,sym -g caller,0.1" "--stdio -s srcline -g none"; do
+		for j in 1 2; do
+			_n="stress:$(echo "$m" | tr ' ' '_'):-j$j"
+			# shellcheck disable=SC2086 # $m holds several words on purpose
+			run "$tmp/out" "$tmp/err" "$bin" -j "$j" $m -i "$tmp/stress.data"
+			crashed "$_n" "$tmp/err" && continue
+			if [ "$rc" -eq 0 ] && [ -s "$tmp/out" ]; then
+				pass "$_n"
+			else
+				fail "$_n" "exit status $rc"
+				head -n 5 "$tmp/err" | sed 's/^/    /'
+			fi
+		done
+	done
+else
+	skip "stress" "${have_perf:+perf record -a failed}${have_perf:-$perf_why}"
+fi
 
 # live_known NAME: the reason when NAME is a live case that may differ from perf on some
 # fresh recordings (README.md, Known differences); status 1 otherwise.  Such a case
