@@ -5,7 +5,8 @@
 #   sh tests/run-cli-tests.sh --update [ARGS]        regenerate golden files (tests/golden/update.sh)
 #   sh tests/run-cli-tests.sh --strip-tip IN OUT     IN without perf's tip block (for update.sh)
 #
-# Three groups, one PASS/FAIL/SKIP line per test, then "N passed, N failed[, N skipped]":
+# The groups below (and dirconvert's, tests/convert/run.sh), one PASS/FAIL/SKIP/XFAIL line
+# per test, then "N passed, N failed[, N skipped]":
 #
 # golden     tests/golden/<case>/cmd holds one line of arguments (whitespace separated, no
 #            quoting), e.g. `-i samples/plain.data --stdio`.  `$BUILD/dirreport ARGS` runs
