@@ -14,6 +14,9 @@
 #                               reported on ERR; status 1 otherwise
 #   have_perf, perf_why         set here: have_perf=1 when perf 6.1 runs, else empty
 #                               and perf_why says why
+#   samples_home DIR            HOME=DIR/home, whose .debug (the build-id cache perf and
+#                               dirreport consult) is a copy of samples/buildid-cache and
+#                               nothing else; exits 2 when it is not unpacked
 TIMEOUT=${TIMEOUT:-60}
 npass=0 nfail=0 nskip=0 nxfail=0
 pass() { npass=$((npass + 1)); echo "PASS $1${2:+ ($2)}"; }
@@ -61,3 +64,17 @@ if command -v perf >/dev/null 2>&1 && _perfver=$(perf version 2>/dev/null); then
 	*) perf_why="$_perfver, not 6.1" ;;
 	esac
 fi
+
+# samples_home DIR: a home whose ~/.debug is the build-id cache the samples carry (the
+# kernel symbols and vdso images they were recorded with, tests/README.md): this
+# machine's own cache is not read.
+samples_home() {
+	if [ ! -f samples/buildid-cache/.unpacked ]; then
+		echo "tests: samples/buildid-cache is not unpacked; run 'make buildid-cache'" >&2
+		exit 2
+	fi
+	mkdir -p "$1/home"
+	cp -R samples/buildid-cache "$1/home/.debug" || exit 2
+	HOME=$1/home
+	export HOME
+}

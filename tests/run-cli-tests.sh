@@ -78,23 +78,14 @@ TIMEOUT=${TIMEOUT:-60}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli-tests.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
-# A home whose ~/.debug, the build-id cache perf and dirreport both consult, is a copy of
-# the one the samples carry (the kernel symbols and vdso images they were recorded with)
-# and nothing else: this machine's own cache is not read, and the fresh recordings below
-# (made with --no-buildid-cache) add nothing to it.
-if [ ! -f samples/buildid-cache/.unpacked ]; then
-	echo "run-cli-tests.sh: samples/buildid-cache is not unpacked; run 'make buildid-cache'" >&2
-	exit 2
-fi
-mkdir -p "$tmp/home"
-cp -R samples/buildid-cache "$tmp/home/.debug" || exit 2
-HOME=$tmp/home
-export HOME
 # shellcheck disable=SC3045 # dash and bash both have ulimit -c; no core files
 ulimit -c 0 2>/dev/null
 
-# pass, skip, fail, run, crashed; have_perf and perf_why
+# pass, skip, fail, run, crashed; have_perf and perf_why; samples_home
 . tests/lib.sh
+# HOME's ~/.debug is the samples' build-id cache only (the fresh recordings below are
+# made with --no-buildid-cache and add nothing to it)
+samples_home "$tmp"
 
 # --- helpers -----------------------------------------------------------------------------
 

@@ -44,16 +44,8 @@ if ! command -v pass >/dev/null 2>&1; then
 	TIMEOUT=${TIMEOUT:-60}
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/convert-tests.XXXXXX") || exit 2
 	trap 'rm -rf "$tmp"' EXIT INT TERM
-	# the build-id cache the samples carry is ~/.debug (see tests/run-cli-tests.sh)
-	if [ ! -f samples/buildid-cache/.unpacked ]; then
-		echo "run.sh: samples/buildid-cache is not unpacked; run 'make buildid-cache'" >&2
-		exit 2
-	fi
-	mkdir -p "$tmp/home"
-	cp -R samples/buildid-cache "$tmp/home/.debug" || exit 2
-	HOME=$tmp/home
-	export HOME
-	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf
+	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf, samples_home
+	samples_home "$tmp"	# ~/.debug: the build-id cache the samples carry
 fi
 
 echo "-- dirconvert (tests/convert)"
