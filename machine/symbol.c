@@ -14,6 +14,7 @@
 #include <unistd.h>	/* close */
 
 #include "util/array.h"
+#include "util/rbtree.h"
 #include "banned.h"
 
 /* ------------------------------------------------------------------------ */
@@ -25,9 +26,7 @@
 struct sb_node {
 	uint64_t start, end;	/* map_ip space, end exclusive */
 	uint32_t name;		/* offset in the builder's pool */
-	uint32_t left, right, parent;	/* node indexes or NIL */
 	uint8_t binding, type;
-	uint8_t red;		/* 1 red, 0 black */
 	uint8_t dead;		/* erased */
 };
 
@@ -65,96 +64,6 @@ static int pool_add(struct symtab_builder *b, const char *name, size_t n, uint32
 	return 0;
 }
 
-static inline bool is_red(const struct symtab_builder *b, uint32_t x)
-{
-	return x != NIL && b->n[x].red;
-}
-
-static void rotate_left(struct symtab_builder *b, uint32_t x)
-{
-	struct sb_node *n = b->n;
-	uint32_t y = n[x].right;
-
-	n[x].right = n[y].left;
-	if (n[y].left != NIL)
-		n[n[y].left].parent = x;
-	n[y].parent = n[x].parent;
-	if (n[x].parent == NIL)
-		b->root = y;
-	else if (x == n[n[x].parent].left)
-		n[n[x].parent].left = y;
-	else
-		n[n[x].parent].right = y;
-	n[y].left = x;
-	n[x].parent = y;
-}
-
-static void rotate_right(struct symtab_builder *b, uint32_t x)
-{
-	struct sb_node *n = b->n;
-	uint32_t y = n[x].left;
-
-	n[x].left = n[y].right;
-	if (n[y].right != NIL)
-		n[n[y].right].parent = x;
-	n[y].parent = n[x].parent;
-	if (n[x].parent == NIL)
-		b->root = y;
-	else if (x == n[n[x].parent].right)
-		n[n[x].parent].right = y;
-	else
-		n[n[x].parent].left = y;
-	n[y].right = x;
-	n[x].parent = y;
-}
-
-/* Textbook insert fix-up (the kernel's __rb_insert takes the same steps). */
-static void insert_fixup(struct symtab_builder *b, uint32_t z)
-{
-	struct sb_node *n = b->n;
-
-	while (is_red(b, n[z].parent)) {
-		uint32_t p = n[z].parent, g = n[p].parent, u;
-
-		if (p == n[g].left) {
-			u = n[g].right;
-			if (is_red(b, u)) {
-				n[p].red = 0;
-				n[u].red = 0;
-				n[g].red = 1;
-				z = g;
-				continue;
-			}
-			if (z == n[p].right) {
-				z = p;
-				rotate_left(b, z);
-				p = n[z].parent;
-			}
-			n[p].red = 0;
-			n[g].red = 1;
-			rotate_right(b, g);
-		} else {
-			u = n[g].left;
-			if (is_red(b, u)) {
-				n[p].red = 0;
-				n[u].red = 0;
-				n[g].red = 1;
-				z = g;
-				continue;
-			}
-			if (z == n[p].left) {
-				z = p;
-				rotate_right(b, z);
-				p = n[z].parent;
-			}
-			n[p].red = 0;
-			n[g].red = 1;
-			rotate_left(b, g);
-		}
-	}
-	n[b->root].red = 0;
-}
-
 int symtab_builder__add(struct symtab_builder *b, uint64_t start, uint64_t size,
 			uint8_t binding, uint8_t type, const char *name, size_t name_len)
 {
@@ -181,8 +90,6 @@ int symtab_builder__add(struct symtab_builder *b, uint64_t start, uint64_t size,
 	nd->name = off;
 	nd->binding = binding;
 	nd->type = type;
-	nd->left = nd->right = nd->parent = NIL;
-	nd->red = 0;
 	nd->dead = 0;
 	b->live++;
 	b->seq_valid = false;
@@ -248,133 +155,6 @@ static int seq_erase(struct symtab_builder *b, uint32_t x)
 	b->n[x].dead = 1;
 	b->live--;
 	return 0;
-}
-
-static uint32_t tree_min(const struct symtab_builder *b, uint32_t x)
-{
-	while (x != NIL && b->n[x].left != NIL)
-		x = b->n[x].left;
-	return x;
-}
-
-static void transplant(struct symtab_builder *b, uint32_t u, uint32_t v)
-{
-	uint32_t p = b->n[u].parent;
-
-	if (p == NIL)
-		b->root = v;
-	else if (u == b->n[p].left)
-		b->n[p].left = v;
-	else
-		b->n[p].right = v;
-	if (v != NIL)
-		b->n[v].parent = p;
-}
-
-static void erase_fixup(struct symtab_builder *b, uint32_t x, uint32_t xp)
-{
-	struct sb_node *n = b->n;
-
-	while (x != b->root && !is_red(b, x)) {
-		uint32_t w;
-
-		if (x == n[xp].left) {
-			w = n[xp].right;
-			if (is_red(b, w)) {
-				n[w].red = 0;
-				n[xp].red = 1;
-				rotate_left(b, xp);
-				w = n[xp].right;
-			}
-			if (!is_red(b, n[w].left) && !is_red(b, n[w].right)) {
-				n[w].red = 1;
-				x = xp;
-				xp = n[x].parent;
-				continue;
-			}
-			if (!is_red(b, n[w].right)) {
-				n[n[w].left].red = 0;
-				n[w].red = 1;
-				rotate_right(b, w);
-				w = n[xp].right;
-			}
-			n[w].red = n[xp].red;
-			n[xp].red = 0;
-			n[n[w].right].red = 0;
-			rotate_left(b, xp);
-			x = b->root;
-		} else {
-			w = n[xp].left;
-			if (is_red(b, w)) {
-				n[w].red = 0;
-				n[xp].red = 1;
-				rotate_right(b, xp);
-				w = n[xp].left;
-			}
-			if (!is_red(b, n[w].left) && !is_red(b, n[w].right)) {
-				n[w].red = 1;
-				x = xp;
-				xp = n[x].parent;
-				continue;
-			}
-			if (!is_red(b, n[w].left)) {
-				n[n[w].right].red = 0;
-				n[w].red = 1;
-				rotate_left(b, w);
-				w = n[xp].left;
-			}
-			n[w].red = n[xp].red;
-			n[xp].red = 0;
-			n[n[w].left].red = 0;
-			rotate_right(b, xp);
-			x = b->root;
-		}
-	}
-	if (x != NIL)
-		n[x].red = 0;
-}
-
-/* Textbook delete with the in-order successor (the kernel's rb_erase does the same). */
-static void tree_erase(struct symtab_builder *b, uint32_t z)
-{
-	struct sb_node *n = b->n;
-	uint32_t x, xp, y = z;
-	uint8_t y_red = n[y].red;
-
-	if (n[z].left == NIL) {
-		x = n[z].right;
-		xp = n[z].parent;
-		transplant(b, z, x);
-	} else if (n[z].right == NIL) {
-		x = n[z].left;
-		xp = n[z].parent;
-		transplant(b, z, x);
-	} else {
-		y = tree_min(b, n[z].right);
-		y_red = n[y].red;
-		x = n[y].right;
-		if (n[y].parent == z) {
-			xp = y;
-		} else {
-			xp = n[y].parent;
-			transplant(b, y, x);
-			n[y].right = n[z].right;
-			n[n[y].right].parent = y;
-		}
-		transplant(b, z, y);
-		n[y].left = n[z].left;
-		n[n[y].left].parent = y;
-		n[y].red = n[z].red;
-	}
-	if (!y_red && xp != NIL)
-		erase_fixup(b, x, xp);
-	else if (x != NIL)
-		n[x].red = 0;
-	n[z].dead = 1;
-	n[z].left = n[z].right = n[z].parent = NIL;
-	b->live--;
-	if (b->root != NIL)
-		n[b->root].red = 0;
 }
 
 static const char *node_name(const struct symtab_builder *b, uint32_t x)
@@ -475,34 +255,35 @@ int symtab_builder__fixup_duplicate(struct symtab_builder *b)
 /* perf's __symbols__insert(): smaller starts left, equal or larger right. */
 static void tree_insert(struct symtab_builder *b, uint32_t z)
 {
-	struct sb_node *n = b->n;
-	uint32_t x = b->root, y = NIL;
-	uint64_t start = n[z].start;
+	const struct rbtree *t = &b->tree;
+	uint32_t x = t->root, y = NIL;
+	uint64_t start = b->n[z].start;
 
-	n[z].left = n[z].right = NIL;
-	n[z].red = 1;
-	n[z].dead = 0;
+	b->n[z].dead = 0;
 	while (x != NIL) {
 		y = x;
-		x = start < n[x].start ? n[x].left : n[x].right;
+		x = start < b->n[x].start ? t->left[x] : t->right[x];
 	}
-	n[z].parent = y;
-	if (y == NIL)
-		b->root = z;
-	else if (start < n[y].start)
-		n[y].left = z;
-	else
-		n[y].right = z;
-	insert_fixup(b, z);
+	rbtree__link(&b->tree, z, y, y != NIL && start < b->n[y].start);
 	b->live++;
 }
 
+/* perf's rb_erase of a symbol (symbols__fixup_duplicate, the end fix-ups). */
+static void tree_erase(struct symtab_builder *b, uint32_t z)
+{
+	rbtree__erase(&b->tree, z);
+	b->n[z].dead = 1;
+	b->live--;
+}
+
 /* Build perf's tree as it stood: every insertion and erasure in their order. */
-static void replay_tree(struct symtab_builder *b)
+static int replay_tree(struct symtab_builder *b)
 {
 	size_t j = 0;
 
-	b->root = NIL;
+	if (rbtree__reserve(&b->tree, b->nr))
+		return -ENOMEM;
+	b->tree.root = NIL;
 	b->live = 0;
 	for (size_t i = 0; i <= b->nr; i++) {
 		while (j < b->nr_erased && b->erased[j].after == i)
@@ -510,20 +291,21 @@ static void replay_tree(struct symtab_builder *b)
 		if (i < b->nr)
 			tree_insert(b, (uint32_t)i);
 	}
+	return 0;
 }
 
 /* perf's symbols__find(): the first node on the search path that contains addr. */
 static uint32_t tree_find(const struct symtab_builder *b, uint64_t addr)
 {
-	uint32_t x = b->root;
+	uint32_t x = b->tree.root;
 
 	while (x != NIL) {
 		const struct sb_node *s = &b->n[x];
 
 		if (addr < s->start)
-			x = s->left;
+			x = b->tree.left[x];
 		else if (addr > s->end || (addr == s->end && addr != s->start))
-			x = s->right;
+			x = b->tree.right[x];
 		else
 			return x;
 	}
@@ -543,6 +325,7 @@ void symtab_builder__exit(struct symtab_builder *b)
 	free(b->pool);
 	free(b->seq);
 	free(b->erased);
+	rbtree__exit(&b->tree);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -634,7 +417,8 @@ static int flatten(struct symtab_builder *b, const uint32_t *order_of, struct sy
 	if (!b->replay_always && flatten_disjoint(b, out))
 		return 0;
 	/* Overlapping symbols: the answer depends on perf's tree. */
-	replay_tree(b);
+	if (replay_tree(b))
+		return -ENOMEM;
 	bounds = boundaries(b, &nb);
 	if (!bounds)
 		return -ENOMEM;

@@ -35,6 +35,8 @@
 #include <stddef.h>	/* size_t */
 #include <stdint.h>	/* uint64_t */
 
+#include "util/rbtree.h"
+
 /** One symbol.  Fields are read-only for users. */
 struct symbol {
 	uint64_t start;		/* first address, map_ip space (see above) */
@@ -78,7 +80,8 @@ struct sb_erase {
 struct symtab_builder {
 	struct sb_node *n;		/* owned, nodes in insertion order */
 	size_t nr, cap;			/* nodes used / allocated (erased ones included) */
-	uint32_t root;			/* root node index when replayed (finish) */
+	struct rbtree tree;		/* perf's tree over the nodes, when replayed
+					 * (finish); zeroed: empty, no storage */
 	size_t live;			/* nodes not erased */
 	uint32_t *seq;			/* owned, live nodes in tree order (if seq_valid) */
 	size_t seq_nr, seq_cap;

@@ -6,7 +6,7 @@
 #include <string.h>	/* memset, strdup, strlen, strncmp, strtok_r */
 
 #include "machine/dso.h"
-#include "report/rbtree.h"
+#include "util/rbtree.h"
 #include "machine/symbol.h"
 #include "banned.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "report/hist.h"
-#include "report/rbtree.h"
+#include "util/rbtree.h"
 #include "report/sort.h"
 
 #include "banned.h"

@@ -15,7 +15,7 @@
  *     their padding, symbols have none);
  *   - nodes are made as perf's hierarchy collapse makes them: every entry, in the
  *     collapsed order, is looked up level by level in its parent's red-black tree
- *     with that level's key comparison (report/rbtree.h replays the trees); a node
+ *     with that level's key comparison (util/rbtree.h replays the trees); a node
  *     has its first entry's attributes;
  *   - siblings, in their tree's order, go into an output tree ordered by the whole
  *     sort order (value columns, then every key, with the nodes' attributes: ties

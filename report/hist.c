@@ -9,7 +9,7 @@
 #include "machine/dso.h"
 #include "report/hierarchy.h"
 #include "machine/machine.h"	/* struct thread */
-#include "report/rbtree.h"
+#include "util/rbtree.h"
 #include "report/sort.h"
 #include "util/array.h"
 #include "banned.h"

@@ -19,7 +19,7 @@
  * raw address when unresolved (the sample's own entry uses the map-relative one).
  *
  * Output order: perf inserts entries into red-black trees whose comparisons are not
- * always transitive (report/rbtree.h); hists__fprintf() replays its three trees
+ * always transitive (util/rbtree.h); hists__fprintf() replays its three trees
  * (input, collapsed, output), which also decides which entries perf merges.
  *
  * Thread safety: one hists per thread.

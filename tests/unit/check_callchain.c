@@ -16,7 +16,7 @@
 #include "report/callchain.h"
 #include "report/hist.h"
 #include "machine/symbol.h"
-#include "report/rbtree.h"
+#include "util/rbtree.h"
 #include "report/sort.h"
 
 #include "banned.h"

@@ -1,4 +1,4 @@
-#include "report/rbtree.h"
+#include "util/rbtree.h"
 
 #include <errno.h>
 #include <stdlib.h>	/* free, realloc */
@@ -117,4 +117,108 @@ size_t rbtree__inorder(const struct rbtree *t, uint32_t *out, uint32_t *stack)
 		x = t->right[x];
 	}
 	return k;
+}
+
+static uint32_t subtree_min(const struct rbtree *t, uint32_t x)
+{
+	while (t->left[x] != RBTREE_NIL)
+		x = t->left[x];
+	return x;
+}
+
+/* Put v (may be NIL) where u hangs. */
+static void transplant(struct rbtree *t, uint32_t u, uint32_t v)
+{
+	uint32_t p = t->parent[u];
+
+	if (p == RBTREE_NIL)
+		t->root = v;
+	else if (u == t->left[p])
+		t->left[p] = v;
+	else
+		t->right[p] = v;
+	if (v != RBTREE_NIL)
+		t->parent[v] = p;
+}
+
+static bool is_red(const struct rbtree *t, uint32_t x)
+{
+	return x != RBTREE_NIL && t->red[x];
+}
+
+/* Restore the colours after removing a black node: x (may be NIL) took its place
+ * under xp. */
+static void erase_fixup(struct rbtree *t, uint32_t x, uint32_t xp)
+{
+	while (x != t->root && !is_red(t, x)) {
+		bool xleft = x == t->left[xp];
+		uint32_t *near = xleft ? t->left : t->right;	/* x's side */
+		uint32_t *far = xleft ? t->right : t->left;
+		uint32_t w = far[xp];
+
+		if (is_red(t, w)) {
+			t->red[w] = 0;
+			t->red[xp] = 1;
+			rotate(t, xp, xleft);
+			w = far[xp];
+		}
+		if (!is_red(t, near[w]) && !is_red(t, far[w])) {
+			t->red[w] = 1;
+			x = xp;
+			xp = t->parent[x];
+			continue;
+		}
+		if (!is_red(t, far[w])) {
+			t->red[near[w]] = 0;
+			t->red[w] = 1;
+			rotate(t, w, !xleft);
+			w = far[xp];
+		}
+		t->red[w] = t->red[xp];
+		t->red[xp] = 0;
+		t->red[far[w]] = 0;
+		rotate(t, xp, xleft);
+		x = t->root;
+	}
+	if (x != RBTREE_NIL)
+		t->red[x] = 0;
+}
+
+void rbtree__erase(struct rbtree *t, uint32_t z)
+{
+	uint32_t x, xp, y = z;
+	bool y_red = t->red[y];
+
+	if (t->left[z] == RBTREE_NIL) {
+		x = t->right[z];
+		xp = t->parent[z];
+		transplant(t, z, x);
+	} else if (t->right[z] == RBTREE_NIL) {
+		x = t->left[z];
+		xp = t->parent[z];
+		transplant(t, z, x);
+	} else {
+		y = subtree_min(t, t->right[z]);
+		y_red = t->red[y];
+		x = t->right[y];
+		if (t->parent[y] == z) {
+			xp = y;
+		} else {
+			xp = t->parent[y];
+			transplant(t, y, x);
+			t->right[y] = t->right[z];
+			t->parent[t->right[y]] = y;
+		}
+		transplant(t, z, y);
+		t->left[y] = t->left[z];
+		t->parent[t->left[y]] = y;
+		t->red[y] = t->red[z];
+	}
+	if (!y_red && xp != RBTREE_NIL)
+		erase_fixup(t, x, xp);
+	else if (x != RBTREE_NIL)
+		t->red[x] = 0;
+	t->left[z] = t->right[z] = t->parent[z] = RBTREE_NIL;
+	if (t->root != RBTREE_NIL)
+		t->red[t->root] = 0;
 }
