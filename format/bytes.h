@@ -128,6 +128,30 @@ static inline bool cursor__bytes(struct cursor *c, size_t n, const unsigned char
 	return true;
 }
 
+/** Borrow the NUL-terminated string at the cursor (*s) and advance past its NUL;
+ *  false (pos unchanged) when no NUL lies within the range. */
+static inline bool cursor__str(struct cursor *c, const char **s)
+{
+	const unsigned char *nul = memchr(c->p + c->pos, 0, cursor__left(c));
+
+	if (!nul)
+		return false;
+	*s = (const char *)c->p + c->pos;
+	c->pos = (size_t)(nul - c->p) + 1;
+	return true;
+}
+
+/** true: this machine stores numbers big-endian (a cursor's swap for data written in
+ *  a known byte order is then `big != bytes__host_big()`). */
+static inline bool bytes__host_big(void)
+{
+	const uint16_t one = 1;
+	unsigned char b;
+
+	memcpy(&b, &one, 1);
+	return b == 0;
+}
+
 static inline bool cursor__skip(struct cursor *c, size_t n)
 {
 	const unsigned char *unused;

@@ -32,6 +32,7 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 
+#include "format/bytes.h"
 #include "format/diag.h"
 #include "banned.h"
 
@@ -69,11 +70,9 @@ struct trace_event {
 	void *resolve_ctx;
 };
 
-/* A bounded reader over the section. */
-struct cursor {
-	const unsigned char *p;
-	size_t size, pos;
-	uint64_t base;		/* file offset of p[0] */
+/* The section being walked: a bounded reader (format/bytes.h) and where its parts go. */
+struct tdata {
+	struct cursor cur;	/* over the section; base: its file offset */
 	bool big;		/* numbers are big-endian */
 	const char *path;
 	struct diag *d;
@@ -83,80 +82,72 @@ struct cursor {
 };
 
 /* About to hand the part starting at `pos` to libtraceevent. */
-static void progress(const struct cursor *c, size_t pos)
+static void progress(const struct tdata *c, size_t pos)
 {
-	uint64_t off = c->base + pos;
+	uint64_t off = c->cur.base + pos;
 
 	if (c->progress_fd >= 0 && write(c->progress_fd, &off, sizeof(off)) < 0)
 		_exit(3);
 }
 
-static int bad(struct cursor *c, size_t at, const char *what)
+static int bad(struct tdata *c, size_t at, const char *what)
 {
-	return diag__set(c->d, c->path ? c->path : "", c->base + at, -DIAG_BAD_FEATURE,
+	return diag__set(c->d, c->path ? c->path : "", c->cur.base + at, -DIAG_BAD_FEATURE,
 			 "TRACING_DATA: %s", what);
 }
 
-static int cut(struct cursor *c, const char *what)
+static int cut(struct tdata *c, const char *what)
 {
 	char msg[160];
 
-	snprintf(msg, sizeof(msg), "section ends inside %s (%zu bytes)", what, c->size);
-	return bad(c, c->pos, msg);
+	snprintf(msg, sizeof(msg), "section ends inside %s (%zu bytes)", what, c->cur.len);
+	return bad(c, c->cur.pos, msg);
 }
 
-static int read_uint(struct cursor *c, unsigned n, uint64_t *v, const char *what)
+static int read_uint(struct tdata *c, unsigned n, uint64_t *v, const char *what)
 {
-	uint64_t x = 0;
+	uint32_t x;
 
-	if (c->size - c->pos < n)
+	if (n == 4 ? !cursor__u32(&c->cur, &x) : !cursor__u64(&c->cur, v))
 		return cut(c, what);
-	for (unsigned i = 0; i < n; i++) {
-		unsigned idx = c->big ? i : n - 1 - i;
-
-		x = x << 8 | c->p[c->pos + idx];
-	}
-	c->pos += n;
-	*v = x;
+	if (n == 4)
+		*v = x;
 	return 0;
 }
 
 /* A NUL-terminated string inside the section; *s borrows it. */
-static int read_str(struct cursor *c, const char **s, const char *what)
+static int read_str(struct tdata *c, const char **s, const char *what)
 {
-	const unsigned char *nul = memchr(c->p + c->pos, 0, c->size - c->pos);
 	char msg[160];
 
-	if (!nul) {
+	if (!cursor__str(&c->cur, s)) {
 		snprintf(msg, sizeof(msg), "%s has no terminating NUL", what);
-		return bad(c, c->pos, msg);
+		return bad(c, c->cur.pos, msg);
 	}
-	*s = (const char *)c->p + c->pos;
-	c->pos = (size_t)(nul - c->p) + 1;
 	return 0;
 }
 
 /* A part of `len` bytes at the cursor, copied with a terminating NUL. */
-static int take_part(struct cursor *c, uint64_t len, char **out, const char *what)
+static int take_part(struct tdata *c, uint64_t len, char **out, const char *what)
 {
 	char msg[160];
 
-	if (len > c->size - c->pos) {
+	if (len > c->cur.len - c->cur.pos) {
 		snprintf(msg, sizeof(msg), "%s of %llu bytes runs past the section end "
-			 "(%zu bytes)", what, (unsigned long long)len, c->size);
-		return bad(c, c->pos, msg);
+			 "(%zu bytes)", what, (unsigned long long)len, c->cur.len);
+		return bad(c, c->cur.pos, msg);
 	}
 	*out = malloc((size_t)len + 1);
 	if (!*out)
 		return -ENOMEM;
-	memcpy(*out, c->p + c->pos, (size_t)len);
+	memcpy(*out, c->cur.p + c->cur.pos, (size_t)len);
 	(*out)[len] = '\0';
-	c->pos += (size_t)len;
+	c->cur.pos += (size_t)len;
 	return 0;
 }
 
 /* One event format file: tep_parse_event() it under `sys`. */
-static int parse_event_file(struct cursor *c, const char *sys, const char *what)
+static int parse_event_file(struct tdata *c, const char *sys, const char *what)
 {
 	uint64_t len = 0;
 	char *buf = NULL;
@@ -166,7 +157,7 @@ static int parse_event_file(struct cursor *c, const char *sys, const char *what)
 
 	if ((err = read_uint(c, 8, &len, what)))
 		return err;
-	start = c->pos;
+	start = c->cur.pos;
 	if ((err = take_part(c, len, &buf, what)))
 		return err;
 	if (!c->tep) {
@@ -216,7 +207,7 @@ static int parse_printk(struct tep_handle *tep, const char *buf)
 }
 
 /* A text part with a u32/u64 size, fed to one of the tep_parse_* text parsers. */
-static int parse_text(struct cursor *c, unsigned size_bytes,
+static int parse_text(struct tdata *c, unsigned size_bytes,
 		      int (*parse)(struct tep_handle *, const char *), const char *what)
 {
 	uint64_t len = 0;
@@ -226,7 +217,7 @@ static int parse_text(struct cursor *c, unsigned size_bytes,
 
 	if ((err = read_uint(c, size_bytes, &len, what)))
 		return err;
-	start = c->pos;
+	start = c->cur.pos;
 	if ((err = take_part(c, len, &buf, what)))
 		return err;
 	/* The text parsers skip lines they do not understand; a failure here can only be
@@ -240,7 +231,7 @@ static int parse_text(struct cursor *c, unsigned size_bytes,
 	return 0;
 }
 
-static int check_fields(struct cursor *c, const struct tep_event *ev,
+static int check_fields(struct tdata *c, const struct tep_event *ev,
 			const struct tep_format_field *f)
 {
 	char msg[200];
@@ -465,7 +456,7 @@ static int cmp_event(const void *a, const void *b)
 }
 
 /* The id table: every parsed event, checked and classified, sorted by id. */
-static int index_events(struct trace_event *te, struct cursor *c)
+static int index_events(struct trace_event *te, struct tdata *c)
 {
 	int n = tep_get_events_count(te->tep);
 	int err;
@@ -493,7 +484,7 @@ static int index_events(struct trace_event *te, struct cursor *c)
 }
 
 /* Walk the layout; with c->tep set, feed every part to libtraceevent. */
-static int walk(struct cursor *c)
+static int walk(struct tdata *c)
 {
 	const char *version, *sys;
 	uint64_t v = 0, count = 0, nr_sys = 0, page_size = 0;
@@ -502,20 +493,21 @@ static int walk(struct cursor *c)
 	size_t start;
 	int err;
 
-	if (c->size < sizeof(magic) || memcmp(c->p, magic, sizeof(magic)))
+	if (c->cur.len < sizeof(magic) || memcmp(c->cur.p, magic, sizeof(magic)))
 		return bad(c, 0, "bad magic (not \"\\027\\010\\104tracing\")");
-	c->pos = sizeof(magic);
+	c->cur.pos = sizeof(magic);
 	if ((err = read_str(c, &version, "version string")))
 		return err;
-	if (c->size - c->pos < 2)
+	if (c->cur.len - c->cur.pos < 2)
 		return cut(c, "endianness and long size");
-	if (c->p[c->pos] > 1)
-		return bad(c, c->pos, "endianness byte is neither 0 (little) nor 1 (big)");
-	c->big = c->p[c->pos] == 1;
-	long_size = c->p[c->pos + 1];
+	if (c->cur.p[c->cur.pos] > 1)
+		return bad(c, c->cur.pos, "endianness byte is neither 0 (little) nor 1 (big)");
+	c->big = c->cur.p[c->cur.pos] == 1;
+	c->cur.swap = c->big != bytes__host_big();
+	long_size = c->cur.p[c->cur.pos + 1];
 	if (long_size != 4 && long_size != 8)
-		return bad(c, c->pos + 1, "long size is neither 4 nor 8");
-	c->pos += 2;
+		return bad(c, c->cur.pos + 1, "long size is neither 4 nor 8");
+	c->cur.pos += 2;
 	if ((err = read_uint(c, 4, &page_size, "page size")))
 		return err;
 	if (c->tep) {
@@ -525,13 +517,13 @@ static int walk(struct cursor *c)
 	}
 
 	/* header_page (ring-buffer page layout) and header_event (its event header) */
-	if (c->size - c->pos < 12 || memcmp(c->p + c->pos, "header_page", 12))
-		return c->size - c->pos < 12 ? cut(c, "the \"header_page\" tag") :
-			bad(c, c->pos, "\"header_page\" tag missing");
-	c->pos += 12;
+	if (c->cur.len - c->cur.pos < 12 || memcmp(c->cur.p + c->cur.pos, "header_page", 12))
+		return c->cur.len - c->cur.pos < 12 ? cut(c, "the \"header_page\" tag") :
+			bad(c, c->cur.pos, "\"header_page\" tag missing");
+	c->cur.pos += 12;
 	if ((err = read_uint(c, 8, &v, "header_page size")))
 		return err;
-	start = c->pos;
+	start = c->cur.pos;
 	if ((err = take_part(c, v, &buf, "header_page")))
 		return err;
 	/* Only ring-buffer pages need it, not a sample's record: failures are ignored. */
@@ -540,15 +532,15 @@ static int walk(struct cursor *c)
 		(void)tep_parse_header_page(c->tep, buf, (unsigned long)v, (int)long_size);
 	}
 	free(buf);
-	if (c->size - c->pos < 13 || memcmp(c->p + c->pos, "header_event", 13))
-		return c->size - c->pos < 13 ? cut(c, "the \"header_event\" tag") :
-			bad(c, c->pos, "\"header_event\" tag missing");
-	c->pos += 13;
+	if (c->cur.len - c->cur.pos < 13 || memcmp(c->cur.p + c->cur.pos, "header_event", 13))
+		return c->cur.len - c->cur.pos < 13 ? cut(c, "the \"header_event\" tag") :
+			bad(c, c->cur.pos, "\"header_event\" tag missing");
+	c->cur.pos += 13;
 	if ((err = read_uint(c, 8, &v, "header_event size")))
 		return err;
-	if (v > c->size - c->pos)
-		return bad(c, c->pos, "header_event runs past the section end");
-	c->pos += (size_t)v;	/* libtraceevent has no use for it */
+	if (v > c->cur.len - c->cur.pos)
+		return bad(c, c->cur.pos, "header_event runs past the section end");
+	c->cur.pos += (size_t)v;	/* libtraceevent has no use for it */
 
 	/* ftrace's own events, then the events of each system */
 	if ((err = read_uint(c, 4, &count, "ftrace format count")))
@@ -585,9 +577,9 @@ extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__
  * expressions trap (x % 0) or nest too deep kills the child, not us, and the parent
  * learns which part it was from the offsets the child wrote before each one.
  */
-static int check_in_child(const struct cursor *layout)
+static int check_in_child(const struct tdata *layout)
 {
-	struct cursor c = *layout;
+	struct tdata c = *layout;
 	uint64_t off, last = DIAG_NO_OFFSET;
 	int fds[2], status = 0;
 	char msg[160];
@@ -672,12 +664,12 @@ static void quiet(void)
 int trace_event__new(struct trace_event **out, const void *data, size_t size,
 		     uint64_t file_offset, const char *path, struct diag *d)
 {
-	struct cursor c = { .p = data, .size = data ? size : 0, .base = file_offset,
-			    .path = path, .d = d, .progress_fd = -1 };
+	struct tdata c = { .path = path, .d = d, .progress_fd = -1 };
 	struct trace_event *te;
 	int err;
 
 	*out = NULL;
+	cursor__init(&c.cur, data, data ? size : 0, file_offset, false);
 	pthread_once(&quiet_once, quiet);
 	/* 1. the layout alone; 2. libtraceevent in a child */
 	if ((err = walk(&c)) || (err = check_in_child(&c)))
@@ -693,7 +685,7 @@ int trace_event__new(struct trace_event **out, const void *data, size_t size,
 	te->tep = tep_alloc();
 	te->scratch = calloc(1, (size_t)RAW_MAX + SCRATCH_PAD);
 	c.tep = te->tep;
-	c.pos = 0;
+	c.cur.pos = 0;
 	/* 3. for real, then the field and print-argument checks */
 	err = !te->tep || !te->scratch ? -ENOMEM : walk(&c);
 	if (!err)
