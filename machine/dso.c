@@ -13,6 +13,7 @@
 #include <sys/stat.h>	/* stat, lstat */
 #include <unistd.h>	/* geteuid, read, close */
 
+#include "util/hashtab.h"
 #include "util/strtab.h"
 #include "banned.h"
 
@@ -113,36 +114,19 @@ struct dso *dsos__find(const struct dsos *d, const char *long_name)
 
 	if (!d->cap)
 		return NULL;
-	i = str__hash(long_name) & (d->cap - 1);
+	i = hashtab__first(str__hash(long_name), d->cap);
 	while (d->v[i]) {
 		if (!strcmp(d->v[i]->long_name, long_name))
 			return d->v[i];
-		i = (i + 1) & (d->cap - 1);
+		i = hashtab__next(i, d->cap);
 	}
 	return NULL;
 }
 
-static int dsos__grow(struct dsos *d)
+static uint64_t dso_slot_hash(const void *ctx, const void *slot)
 {
-	size_t cap = d->cap ? d->cap * 2 : 64;
-	struct dso **v = calloc(cap, sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t k = 0; k < d->cap; k++) {
-		size_t i;
-
-		if (!d->v[k])
-			continue;
-		i = str__hash(d->v[k]->long_name) & (cap - 1);
-		while (v[i])
-			i = (i + 1) & (cap - 1);
-		v[i] = d->v[k];
-	}
-	free(d->v);
-	d->v = v;
-	d->cap = cap;
-	return 0;
+	(void)ctx;
+	return str__hash((*(struct dso *const *)slot)->long_name);
 }
 
 static bool is_vdso_name(const char *s)
@@ -173,7 +157,7 @@ struct dso *dsos__findnew(struct dsos *d, const char *long_name)
 
 	if (dso)
 		return dso;
-	if ((d->nr + 1) * 2 > d->cap && dsos__grow(d))
+	if (hashtab__reserve(&d->v, &d->cap, d->nr, sizeof(*d->v), 64, dso_slot_hash, NULL))
 		return NULL;
 	dso = calloc(1, sizeof(*dso));
 	if (!dso)
@@ -194,9 +178,9 @@ struct dso *dsos__findnew(struct dsos *d, const char *long_name)
 	else if (!strncmp(long_name, "/tmp/perf-", 10) &&
 		 sscanf(long_name, "/tmp/perf-%d", &tid) == 1)
 		dso->kind = DSO_KIND_PERF_MAP;
-	i = str__hash(long_name) & (d->cap - 1);
+	i = hashtab__first(str__hash(long_name), d->cap);
 	while (d->v[i])
-		i = (i + 1) & (d->cap - 1);
+		i = hashtab__next(i, d->cap);
 	d->v[i] = dso;
 	d->nr++;
 	return dso;

@@ -14,6 +14,7 @@
 
 #include "machine/dso.h"
 #include "machine/symbol.h"
+#include "util/hashtab.h"
 #include "util/strtab.h"
 #include "util/array.h"
 #include "banned.h"
@@ -328,40 +329,42 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+static uint64_t memo_key(const struct dso *dso, uint64_t ip, int which)
+{
+	return mix((uintptr_t)dso ^ mix(ip) ^ (uint64_t)which);
+}
+
+static uint64_t memo_hash(const void *ctx, const void *slot)
+{
+	const struct sl_memo *m = slot;
+
+	(void)ctx;
+	return memo_key(m->dso, m->ip, m->which);
+}
+
 /* A remembered answer, or the slot to fill; NULL on ENOMEM. */
 static struct sl_memo *memo_slot(struct srclines *s, const struct dso *dso, uint64_t ip,
 				 int which)
 {
 	size_t i;
 
-	if ((s->nr_memo + 1) * 2 > s->cap_memo) {
-		size_t cap = s->cap_memo ? s->cap_memo * 2 : 1024;
-		struct sl_memo *v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return NULL;
-		for (size_t k = 0; k < s->cap_memo; k++) {
-			const struct sl_memo *m = &s->memo[k];
-
-			if (!m->text)
-				continue;
-			i = mix((uintptr_t)m->dso ^ mix(m->ip) ^ (uint64_t)m->which) & (cap - 1);
-			while (v[i].text)
-				i = (i + 1) & (cap - 1);
-			v[i] = *m;
-		}
-		free(s->memo);
-		s->memo = v;
-		s->cap_memo = cap;
-	}
-	i = mix((uintptr_t)dso ^ mix(ip) ^ (uint64_t)which) & (s->cap_memo - 1);
-	for (; s->memo[i].text; i = (i + 1) & (s->cap_memo - 1)) {
+	if (hashtab__reserve(&s->memo, &s->cap_memo, s->nr_memo, sizeof(*s->memo), 1024,
+			     memo_hash, NULL))
+		return NULL;
+	i = hashtab__first(memo_key(dso, ip, which), s->cap_memo);
+	for (; s->memo[i].text; i = hashtab__next(i, s->cap_memo)) {
 		const struct sl_memo *m = &s->memo[i];
 
 		if (m->dso == dso && m->ip == ip && m->which == which)
 			break;
 	}
 	return &s->memo[i];
+}
+
+static uint64_t dso_hash(const void *ctx, const void *slot)
+{
+	(void)ctx;
+	return mix((uintptr_t)((const struct sl_dso *)slot)->dso);
 }
 
 /* perf's addr2line failure limit (A2L_FAIL_LIMIT): a dso whose first lookups all
@@ -374,26 +377,11 @@ static struct sl_dso *dso_state(struct srclines *s, const struct dso *dso)
 {
 	size_t i;
 
-	if ((s->nr_dsos + 1) * 2 > s->cap_dsos) {
-		size_t cap = s->cap_dsos ? s->cap_dsos * 2 : 64;
-		struct sl_dso *v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return NULL;
-		for (size_t k = 0; k < s->cap_dsos; k++) {
-			if (!s->dsos[k].dso)
-				continue;
-			i = mix((uintptr_t)s->dsos[k].dso) & (cap - 1);
-			while (v[i].dso)
-				i = (i + 1) & (cap - 1);
-			v[i] = s->dsos[k];
-		}
-		free(s->dsos);
-		s->dsos = v;
-		s->cap_dsos = cap;
-	}
-	for (i = mix((uintptr_t)dso) & (s->cap_dsos - 1); s->dsos[i].dso;
-	     i = (i + 1) & (s->cap_dsos - 1))
+	if (hashtab__reserve(&s->dsos, &s->cap_dsos, s->nr_dsos, sizeof(*s->dsos), 64,
+			     dso_hash, NULL))
+		return NULL;
+	for (i = hashtab__first(mix((uintptr_t)dso), s->cap_dsos); s->dsos[i].dso;
+	     i = hashtab__next(i, s->cap_dsos))
 		if (s->dsos[i].dso == dso)
 			return &s->dsos[i];
 	s->dsos[i] = (struct sl_dso){ .dso = dso, .fails = 1 };

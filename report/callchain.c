@@ -6,6 +6,8 @@
 #include <string.h>	/* memset, strdup, strlen, strncmp, strtok_r */
 
 #include "machine/dso.h"
+#include "util/array.h"
+#include "util/hashtab.h"
 #include "util/rbtree.h"
 #include "machine/symbol.h"
 #include "banned.h"
@@ -132,30 +134,33 @@ struct et_node {
 struct callchains {
 	enum callchain_key key;
 	struct cc_frame *frames;
-	uint32_t nr_frames, cap_frames;
+	uint32_t nr_frames;
+	size_t cap_frames;
 	uint32_t *match;		/* per frame: the first frame perf's call
 					 * graphs take as equal (srcline key: same
 					 * text), else itself */
-	uint32_t cap_match;
+	size_t cap_match;
 	uint32_t *shash;		/* srcline key: frame id + 1 by srcline */
-	uint32_t shash_cap, nr_shash;
+	size_t shash_cap, nr_shash;
 	uint32_t *fhash;		/* frame id + 1; 0 = empty slot */
-	uint32_t fhash_cap;
+	size_t fhash_cap;
 	struct cc_node *nodes;		/* nodes[0] is the root */
-	uint32_t nr_nodes, cap_nodes;
+	uint32_t nr_nodes;
+	size_t cap_nodes;
 	uint32_t *nhash;		/* node id; 0 = empty slot */
-	uint32_t nhash_cap;
+	size_t nhash_cap;
 	/* printing scratch, reused for every entry */
 	uint32_t *memo, *memo_stamp;	/* per chain node: entry tree node, stamp */
 	uint32_t *memo_skip;		/* ... and the item's skip it holds for */
 	uint32_t memo_cap, stamp;
 	struct et_node *et;
-	uint32_t nr_et, cap_et;
+	uint32_t nr_et;
+	size_t cap_et;
 	uint32_t *ethash;		/* et index; 0 = empty (the root is never in) */
-	uint32_t ethash_cap;
+	size_t ethash_cap;
 	uint32_t *kids;
 	uint32_t *stack;
-	uint32_t cap_stack;
+	size_t cap_stack;
 	struct rbtree kid_tree;		/* siblings' order, replayed */
 };
 
@@ -202,23 +207,12 @@ static uint64_t node_hash(uint32_t parent, uint32_t frame)
 }
 
 /* Grow an array of elements of size sz to hold at least n. */
-static int grow(void **v, uint32_t *cap, size_t n, size_t sz)
+/* array__grow() for the arrays indexed by uint32_t ids. */
+static int grow(void *pv, size_t *cap, size_t n, size_t sz)
 {
-	size_t c = *cap ? *cap : 64;
-	void *p;
-
-	if (n <= *cap)
-		return 0;
-	while (c < n)
-		c *= 2;
-	if (c > UINT32_MAX / 2)
+	if (n > UINT32_MAX / 2)
 		return -ENOMEM;
-	p = realloc(*v, c * sz);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = (uint32_t)c;
-	return 0;
+	return array__grow(pv, cap, n, sz, 64);
 }
 
 int callchains__new(struct callchains **out, enum callchain_key key)
@@ -230,7 +224,7 @@ int callchains__new(struct callchains **out, enum callchain_key key)
 		return -ENOMEM;
 	cc->key = key;
 	rbtree__init(&cc->kid_tree);
-	if (grow((void **)&cc->nodes, &cc->cap_nodes, 1, sizeof(*cc->nodes))) {
+	if (grow(&cc->nodes, &cc->cap_nodes, 1, sizeof(*cc->nodes))) {
 		free(cc);
 		return -ENOMEM;
 	}
@@ -261,63 +255,40 @@ void callchains__delete(struct callchains *cc)
 	free(cc);
 }
 
-/* Rehash an open-addressing table of ids to a new capacity (power of two). */
-static int rehash(uint32_t **tab, uint32_t *cap, uint32_t new_cap, uint32_t bias,
-		  uint64_t (*hash)(const void *ctx, uint32_t id), const void *ctx)
-{
-	uint32_t *t = calloc(new_cap, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < *cap; i++) {
-		uint32_t id = (*tab)[i], j;
-
-		if (!id)
-			continue;
-		j = (uint32_t)hash(ctx, id - bias) & (new_cap - 1);
-		while (t[j])
-			j = (j + 1) & (new_cap - 1);
-		t[j] = id;
-	}
-	free(*tab);
-	*tab = t;
-	*cap = new_cap;
-	return 0;
-}
-
-static uint64_t frame_hash_id(const void *ctx, uint32_t id)
+/* The hashes of the id tables' slots (util/hashtab.h): frame ids + 1, node ids. */
+static uint64_t frame_slot_hash(const void *ctx, const void *slot)
 {
 	const struct callchains *cc = ctx;
 
-	return frame_hash(cc, &cc->frames[id]);
+	return frame_hash(cc, &cc->frames[*(const uint32_t *)slot - 1]);
 }
 
-static uint64_t node_hash_id(const void *ctx, uint32_t id)
+static uint64_t node_slot_hash(const void *ctx, const void *slot)
+{
+	const struct callchains *cc = ctx;
+	const struct cc_node *n = &cc->nodes[*(const uint32_t *)slot];
+
+	return node_hash(n->parent, n->frame);
+}
+
+static uint64_t srcline_slot_hash(const void *ctx, const void *slot)
 {
 	const struct callchains *cc = ctx;
 
-	return node_hash(cc->nodes[id].parent, cc->nodes[id].frame);
-}
-
-static uint64_t srcline_hash_id(const void *ctx, uint32_t id)
-{
-	const struct callchains *cc = ctx;
-
-	return mix((uint64_t)(uintptr_t)cc->frames[id].srcline);
+	return mix((uint64_t)(uintptr_t)cc->frames[*(const uint32_t *)slot - 1].srcline);
 }
 
 /* The srcline key: frame id's match is the first frame with its srcline. */
 static int match_srcline(struct callchains *cc, uint32_t id)
 {
 	const char *text = cc->frames[id].srcline;
-	uint32_t i;
+	size_t i;
 
-	if ((cc->nr_shash + 1) * 2 > cc->shash_cap &&
-	    rehash(&cc->shash, &cc->shash_cap, cc->shash_cap ? cc->shash_cap * 2 : 256, 1,
-		   srcline_hash_id, cc))
+	if (hashtab__reserve(&cc->shash, &cc->shash_cap, cc->nr_shash, sizeof(*cc->shash),
+			     256, srcline_slot_hash, cc))
 		return -ENOMEM;
-	i = (uint32_t)mix((uint64_t)(uintptr_t)text) & (cc->shash_cap - 1);
-	for (; cc->shash[i]; i = (i + 1) & (cc->shash_cap - 1)) {
+	i = hashtab__first(mix((uint64_t)(uintptr_t)text), cc->shash_cap);
+	for (; cc->shash[i]; i = hashtab__next(i, cc->shash_cap)) {
 		if (cc->frames[cc->shash[i] - 1].srcline == text) {
 			cc->match[id] = cc->shash[i] - 1;
 			return 0;
@@ -330,23 +301,22 @@ static int match_srcline(struct callchains *cc, uint32_t id)
 
 static int intern_frame(struct callchains *cc, const struct cc_frame *f, uint32_t *id)
 {
-	uint32_t i;
+	size_t i;
 
-	if ((cc->nr_frames + 1) * 2 > cc->fhash_cap &&
-	    rehash(&cc->fhash, &cc->fhash_cap, cc->fhash_cap ? cc->fhash_cap * 2 : 1024,
-		   1, frame_hash_id, cc))
+	if (hashtab__reserve(&cc->fhash, &cc->fhash_cap, cc->nr_frames, sizeof(*cc->fhash),
+			     1024, frame_slot_hash, cc))
 		return -ENOMEM;
-	i = (uint32_t)frame_hash(cc, f) & (cc->fhash_cap - 1);
+	i = hashtab__first(frame_hash(cc, f), cc->fhash_cap);
 	while (cc->fhash[i]) {
 		if (frame_eq(cc, &cc->frames[cc->fhash[i] - 1], f)) {
 			*id = cc->fhash[i] - 1;
 			return 0;
 		}
-		i = (i + 1) & (cc->fhash_cap - 1);
+		i = hashtab__next(i, cc->fhash_cap);
 	}
-	if (grow((void **)&cc->frames, &cc->cap_frames, cc->nr_frames + 1,
+	if (grow(&cc->frames, &cc->cap_frames, cc->nr_frames + 1,
 		 sizeof(*cc->frames)) ||
-	    grow((void **)&cc->match, &cc->cap_match, cc->nr_frames + 1,
+	    grow(&cc->match, &cc->cap_match, cc->nr_frames + 1,
 		 sizeof(*cc->match)))
 		return -ENOMEM;
 	cc->frames[cc->nr_frames] = *f;
@@ -361,15 +331,15 @@ static int intern_frame(struct callchains *cc, const struct cc_frame *f, uint32_
 int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_frame *f,
 		       uint32_t *node)
 {
-	uint32_t frame, i;
+	uint32_t frame;
+	size_t i;
 
 	if (intern_frame(cc, f, &frame))
 		return -ENOMEM;
-	if ((cc->nr_nodes + 1) * 2 > cc->nhash_cap &&
-	    rehash(&cc->nhash, &cc->nhash_cap, cc->nhash_cap ? cc->nhash_cap * 2 : 1024,
-		   0, node_hash_id, cc))
+	if (hashtab__reserve(&cc->nhash, &cc->nhash_cap, cc->nr_nodes, sizeof(*cc->nhash),
+			     1024, node_slot_hash, cc))
 		return -ENOMEM;
-	i = (uint32_t)node_hash(parent, frame) & (cc->nhash_cap - 1);
+	i = hashtab__first(node_hash(parent, frame), cc->nhash_cap);
 	while (cc->nhash[i]) {
 		const struct cc_node *n = &cc->nodes[cc->nhash[i]];
 
@@ -377,9 +347,9 @@ int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_f
 			*node = cc->nhash[i];
 			return 0;
 		}
-		i = (i + 1) & (cc->nhash_cap - 1);
+		i = hashtab__next(i, cc->nhash_cap);
 	}
-	if (grow((void **)&cc->nodes, &cc->cap_nodes, cc->nr_nodes + 1, sizeof(*cc->nodes)))
+	if (grow(&cc->nodes, &cc->cap_nodes, cc->nr_nodes + 1, sizeof(*cc->nodes)))
 		return -ENOMEM;
 	cc->nodes[cc->nr_nodes] = (struct cc_node){
 		.parent = parent, .frame = frame, .depth = cc->nodes[parent].depth + 1,
@@ -414,11 +384,12 @@ static uint64_t et_hash(uint32_t parent, uint32_t frame)
 	return node_hash(parent, frame) ^ 0x5555;
 }
 
-static uint64_t et_hash_id(const void *ctx, uint32_t id)
+static uint64_t et_slot_hash(const void *ctx, const void *slot)
 {
 	const struct callchains *cc = ctx;
+	const struct et_node *n = &cc->et[*(const uint32_t *)slot];
 
-	return et_hash(cc->et[id].parent, cc->et[id].key);
+	return et_hash(n->parent, n->key);
 }
 
 /* The child of et node `parent` for match id `key`, created with `frame` if needed;
@@ -426,20 +397,20 @@ static uint64_t et_hash_id(const void *ctx, uint32_t id)
 static uint32_t et_findnew(struct callchains *cc, uint32_t parent, uint32_t key,
 			   uint32_t frame)
 {
-	uint32_t i;
+	size_t i;
 
-	if ((cc->nr_et + 1) * 2 > cc->ethash_cap &&
-	    rehash(&cc->ethash, &cc->ethash_cap, cc->ethash_cap * 2, 0, et_hash_id, cc))
+	if (hashtab__reserve(&cc->ethash, &cc->ethash_cap, cc->nr_et, sizeof(*cc->ethash),
+			     64, et_slot_hash, cc))
 		return UINT32_MAX;
-	i = (uint32_t)et_hash(parent, key) & (cc->ethash_cap - 1);
+	i = hashtab__first(et_hash(parent, key), cc->ethash_cap);
 	while (cc->ethash[i]) {
 		const struct et_node *n = &cc->et[cc->ethash[i]];
 
 		if (n->parent == parent && n->key == key)
 			return cc->ethash[i];
-		i = (i + 1) & (cc->ethash_cap - 1);
+		i = hashtab__next(i, cc->ethash_cap);
 	}
-	if (grow((void **)&cc->et, &cc->cap_et, cc->nr_et + 1, sizeof(*cc->et)))
+	if (grow(&cc->et, &cc->cap_et, cc->nr_et + 1, sizeof(*cc->et)))
 		return UINT32_MAX;
 	cc->et[cc->nr_et] = (struct et_node){
 		.key = key, .frame = frame, .parent = parent,
@@ -468,7 +439,7 @@ static int et_reset(struct callchains *cc)
 {
 	uint32_t cap = 64;
 
-	if (grow((void **)&cc->et, &cc->cap_et, 1, sizeof(*cc->et)))
+	if (grow(&cc->et, &cc->cap_et, 1, sizeof(*cc->et)))
 		return -ENOMEM;
 	cc->et[0] = (struct et_node){
 		.key = UINT32_MAX, .frame = UINT32_MAX, .parent = UINT32_MAX,
@@ -523,7 +494,7 @@ static int et_add(struct callchains *cc, const struct callchain_item *it)
 
 	if (cc->nodes[v].depth <= it->skip)
 		return 0;	/* no frames: perf appends nothing */
-	if (grow((void **)&cc->stack, &cc->cap_stack, cc->nodes[v].depth,
+	if (grow(&cc->stack, &cc->cap_stack, cc->nodes[v].depth,
 		 sizeof(*cc->stack)))
 		return -ENOMEM;
 	while (!(cc->memo_stamp[v] == st && cc->memo_skip[v] == it->skip) &&
@@ -629,7 +600,7 @@ static int et_finish(struct callchains *cc)
 		cc->kids[p->kids + p->nr_kids++] = i;
 	}
 	if (rbtree__reserve(&cc->kid_tree, n) ||
-	    grow((void **)&cc->stack, &cc->cap_stack, n, sizeof(*cc->stack)))
+	    grow(&cc->stack, &cc->cap_stack, n, sizeof(*cc->stack)))
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++)
 		if (et[i].nr_kids > 1)
@@ -933,7 +904,7 @@ static void print_graph(struct printer *pr)
 
 /* Runs with own hits, post-order in rb_root_in order (perf's __sort_chain_flat). */
 static int flat_collect(const struct callchains *cc, uint32_t first, uint64_t min_hit,
-			uint32_t **v, uint32_t *n, uint32_t *cap)
+			uint32_t **v, uint32_t *n, size_t *cap)
 {
 	uint32_t last = first ? run_last(cc, first) : 0;
 	const struct et_node *l = &cc->et[last];
@@ -942,7 +913,7 @@ static int flat_collect(const struct callchains *cc, uint32_t first, uint64_t mi
 		if (flat_collect(cc, cc->kids[l->kids + i], min_hit, v, n, cap))
 			return -ENOMEM;
 	if (first && l->hit && l->hit >= min_hit) {
-		if (grow((void **)v, cap, (size_t)*n * 2 + 2, sizeof(**v)))
+		if (grow(v, cap, (size_t)*n * 2 + 2, sizeof(**v)))
 			return -ENOMEM;
 		(*v)[2 * *n] = last;
 		(*v)[2 * *n + 1] = *n;
@@ -968,7 +939,8 @@ static void print_flat(struct printer *pr, bool folded)
 	const struct callchain_param *cp = pr->p->param;
 	struct callchains *cc = pr->cc;
 	const char *sep = pr->p->field_sep ? pr->p->field_sep : ";";
-	uint32_t *v = NULL, n = 0, cap = 0, *path = NULL;
+	uint32_t *v = NULL, n = 0, *path = NULL;
+	size_t cap = 0;
 	char name[NAME_MAX_LEN + 1];
 
 	if (flat_collect(cc, 0, pr->p->min_hit, &v, &n, &cap)) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>	/* calloc, free */
 #include <string.h>	/* strcmp, strdup */
 
+#include "util/hashtab.h"
 #include "banned.h"
 
 uint64_t str__hash(const char *s)
@@ -14,40 +15,25 @@ uint64_t str__hash(const char *s)
 	return h;
 }
 
-/* Room for one more string (the table stays at most half full). */
+static uint64_t slot_hash(const void *ctx, const void *slot)
+{
+	(void)ctx;
+	return str__hash(*(char *const *)slot);
+}
+
+/* Room for one more string (util/hashtab.h). */
 static int grow(struct strtab *t)
 {
-	size_t cap = t->cap ? t->cap * 2 : 256;
-	char **v;
-
-	if ((t->nr + 1) * 2 <= t->cap)
-		return 0;
-	v = calloc(cap, sizeof(*v));
-	if (!v)
-		return -1;
-	for (size_t k = 0; k < t->cap; k++) {
-		size_t i;
-
-		if (!t->v[k])
-			continue;
-		i = str__hash(t->v[k]) & (cap - 1);
-		while (v[i])
-			i = (i + 1) & (cap - 1);
-		v[i] = t->v[k];
-	}
-	free(t->v);
-	t->v = v;
-	t->cap = cap;
-	return 0;
+	return hashtab__reserve(&t->v, &t->cap, t->nr, sizeof(*t->v), 256, slot_hash, NULL);
 }
 
 /* The slot of s: its string, or the empty slot where it goes. */
 static size_t slot(const struct strtab *t, const char *s)
 {
-	size_t i = str__hash(s) & (t->cap - 1);
+	size_t i = hashtab__first(str__hash(s), t->cap);
 
 	while (t->v[i] && strcmp(t->v[i], s))
-		i = (i + 1) & (t->cap - 1);
+		i = hashtab__next(i, t->cap);
 	return i;
 }
 

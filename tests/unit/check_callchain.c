@@ -1,5 +1,5 @@
 /*
- * Unit tests of report/callchain, report/rbtree and report/hist: -g parsing, the
+ * Unit tests of report/callchain and report/hist: -g parsing, the
  * chain store, perf 6.1's call graph forms and the children view.
  *
  * The expected texts follow perf 6.1's output rules (checked byte for byte against
@@ -16,7 +16,6 @@
 #include "report/callchain.h"
 #include "report/hist.h"
 #include "machine/symbol.h"
-#include "util/rbtree.h"
 #include "report/sort.h"
 
 #include "banned.h"
@@ -312,54 +311,6 @@ START_TEST(test_callchain_srcline_merge)
 }
 END_TEST
 
-/* ---- rbtree --------------------------------------------------------------------- */
-
-static int black_height(const struct rbtree *t, uint32_t x)
-{
-	int l, r;
-
-	if (x == RBTREE_NIL)
-		return 1;
-	if (t->red[x]) {
-		ck_assert(t->left[x] == RBTREE_NIL || !t->red[t->left[x]]);
-		ck_assert(t->right[x] == RBTREE_NIL || !t->red[t->right[x]]);
-	}
-	l = black_height(t, t->left[x]);
-	r = black_height(t, t->right[x]);
-	ck_assert_int_eq(l, r);
-	return l + !t->red[x];
-}
-
-START_TEST(test_rbtree_insert)
-{
-	enum { N = 1000 };
-	struct rbtree t;
-	uint32_t keys[N], out[N], stack[N];
-
-	rbtree__init(&t);
-	ck_assert_int_eq(rbtree__reserve(&t, N), 0);
-	for (uint32_t i = 0; i < N; i++)
-		keys[i] = (i * 7919u) % N;	/* node id == key */
-	for (uint32_t i = 0; i < N; i++) {
-		uint32_t z = keys[i], p = RBTREE_NIL, x = t.root;
-		bool left = false;
-
-		while (x != RBTREE_NIL) {
-			p = x;
-			left = z < x;
-			x = left ? t.left[x] : t.right[x];
-		}
-		rbtree__link(&t, z, p, left);
-	}
-	ck_assert(!t.red[t.root]);
-	black_height(&t, t.root);
-	ck_assert_uint_eq(rbtree__inorder(&t, out, stack), N);
-	for (uint32_t i = 0; i < N; i++)
-		ck_assert_uint_eq(out[i], i);
-	rbtree__exit(&t);
-}
-END_TEST
-
 /* ---- the children view ---------------------------------------------------------- */
 
 START_TEST(test_hist_children)
@@ -442,7 +393,6 @@ Suite *callchain_suite(void)
 	tcase_add_test(tc, test_callchain_graph);
 	tcase_add_test(tc, test_callchain_sibling_order);
 	tcase_add_test(tc, test_callchain_srcline_merge);
-	tcase_add_test(tc, test_rbtree_insert);
 	tcase_add_test(tc, test_hist_children);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,15 +1,20 @@
 /*
  * Unit tests of util/: the string-intern table (machine comms, source lines,
  * tracepoint texts) and its hash, 64-bit FNV-1a (test vectors of the FNV authors); the
- * growable array.
+ * growable array; the red-black tree (insert and erase keep its invariants and order);
+ * the open-addressing hash table (growth, rehash, probing).
  */
 #include <check.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* malloc */
 #include <string.h>	/* strcpy is banned: memcpy */
 
 #include "util/array.h"
+#include "util/hashtab.h"
+#include "util/rbtree.h"
 #include "util/strtab.h"
 #include "banned.h"
 
@@ -88,17 +93,190 @@ START_TEST(test_array_grow)
 }
 END_TEST
 
+/* ---- rbtree --------------------------------------------------------------------- */
+
+static int black_height(const struct rbtree *t, uint32_t x)
+{
+	int l, r;
+
+	if (x == RBTREE_NIL)
+		return 1;
+	if (t->red[x]) {
+		ck_assert(t->left[x] == RBTREE_NIL || !t->red[t->left[x]]);
+		ck_assert(t->right[x] == RBTREE_NIL || !t->red[t->right[x]]);
+	}
+	l = black_height(t, t->left[x]);
+	r = black_height(t, t->right[x]);
+	ck_assert_int_eq(l, r);
+	return l + !t->red[x];
+}
+
+START_TEST(test_rbtree_insert)
+{
+	enum { N = 1000 };
+	struct rbtree t;
+	uint32_t keys[N], out[N], stack[N];
+
+	rbtree__init(&t);
+	ck_assert_int_eq(rbtree__reserve(&t, N), 0);
+	for (uint32_t i = 0; i < N; i++)
+		keys[i] = (i * 7919u) % N;	/* node id == key */
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t z = keys[i], p = RBTREE_NIL, x = t.root;
+		bool left = false;
+
+		while (x != RBTREE_NIL) {
+			p = x;
+			left = z < x;
+			x = left ? t.left[x] : t.right[x];
+		}
+		rbtree__link(&t, z, p, left);
+	}
+	ck_assert(!t.red[t.root]);
+	black_height(&t, t.root);
+	ck_assert_uint_eq(rbtree__inorder(&t, out, stack), N);
+	for (uint32_t i = 0; i < N; i++)
+		ck_assert_uint_eq(out[i], i);
+	rbtree__exit(&t);
+}
+END_TEST
+
+
+/* Insert keys (node id == key) in order, smaller keys left. */
+static void insert_keys(struct rbtree *t, const uint32_t *keys, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t z = keys[i], p = RBTREE_NIL, x = t->root;
+		bool left = false;
+
+		while (x != RBTREE_NIL) {
+			p = x;
+			left = z < x;
+			x = left ? t->left[x] : t->right[x];
+		}
+		rbtree__link(t, z, p, left);
+	}
+}
+
+START_TEST(test_rbtree_erase)
+{
+	enum { N = 1000 };
+	struct rbtree t;
+	uint32_t keys[N], out[N], stack[N];
+	bool gone[N] = { false };
+	size_t nr;
+
+	rbtree__init(&t);
+	ck_assert_int_eq(rbtree__reserve(&t, N), 0);
+	for (uint32_t i = 0; i < N; i++)
+		keys[i] = (i * 7919u) % N;
+	insert_keys(&t, keys, N);
+	/* erase two thirds in a scattered order: still a red-black tree, in order */
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t z = (i * 4099u) % N;
+
+		if (z % 3 == 0)
+			continue;
+		rbtree__erase(&t, z);
+		gone[z] = true;
+		if (i % 97 == 0) {
+			ck_assert(t.root == RBTREE_NIL || !t.red[t.root]);
+			black_height(&t, t.root);
+		}
+	}
+	black_height(&t, t.root);
+	nr = rbtree__inorder(&t, out, stack);
+	ck_assert_uint_eq(nr, (N + 2) / 3);
+	for (size_t i = 0, k = 0; i < N; i++)
+		if (!gone[i])
+			ck_assert_uint_eq(out[k++], i);
+	/* an erased id links again */
+	insert_keys(&t, (const uint32_t[]){ 1 }, 1);
+	ck_assert_uint_eq(rbtree__inorder(&t, out, stack), nr + 1);
+	ck_assert_uint_eq(out[1], 1);
+	/* down to empty */
+	for (uint32_t i = 0; i < N; i++)
+		if (!gone[i] || i == 1)
+			rbtree__erase(&t, i);
+	ck_assert_uint_eq(t.root, RBTREE_NIL);
+	rbtree__exit(&t);
+}
+END_TEST
+
+/* ---- hashtab: a table of ids + 1 into a key array -------------------------------- */
+
+static uint64_t key_of(uint64_t k)
+{
+	return k * 0x9E3779B97F4A7C15ULL;
+}
+
+static uint64_t slot_hash(const void *ctx, const void *slot)
+{
+	const uint64_t *keys = ctx;
+
+	return key_of(keys[*(const uint32_t *)slot - 1]);
+}
+
+START_TEST(test_hashtab)
+{
+	enum { N = 5000 };
+	uint64_t *keys = malloc(N * sizeof(*keys));
+	uint32_t *tab = NULL;
+	size_t cap = 0, nr = 0;
+
+	ck_assert_ptr_nonnull(keys);
+	for (uint32_t i = 0; i < N; i++) {
+		size_t s;
+
+		keys[i] = (uint64_t)i * 1000003u;
+		ck_assert_int_eq(hashtab__reserve(&tab, &cap, nr, sizeof(*tab), 16, slot_hash,
+						  keys), 0);
+		ck_assert_uint_le((nr + 1) * 2, cap);
+		ck_assert_uint_eq(cap & (cap - 1), 0);
+		for (s = hashtab__first(key_of(keys[i]), cap); tab[s]; s = hashtab__next(s, cap))
+			ck_assert_uint_ne(keys[tab[s] - 1], keys[i]);
+		tab[s] = i + 1;
+		nr++;
+	}
+	ck_assert_uint_eq(cap, 16384);
+	/* every key is found where probing from its hash leads, after every growth */
+	for (uint32_t i = 0; i < N; i++) {
+		size_t s = hashtab__first(key_of(keys[i]), cap);
+
+		while (tab[s] && tab[s] != i + 1)
+			s = hashtab__next(s, cap);
+		ck_assert_uint_eq(tab[s], i + 1);
+	}
+	/* room already: nothing moves; an impossible size: -ENOMEM, table kept */
+	ck_assert_int_eq(hashtab__reserve(&tab, &cap, nr, sizeof(*tab), 16, slot_hash, keys),
+			 0);
+	ck_assert_uint_eq(cap, 16384);
+	ck_assert_int_eq(hashtab__reserve(&tab, &cap, (size_t)-1 / 4, sizeof(*tab), 16,
+					  slot_hash, keys), -ENOMEM);
+	ck_assert_uint_eq(cap, 16384);
+	free(tab);
+	free(keys);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
 	TCase *tc = tcase_create("strtab");
 	TCase *ta = tcase_create("array");
+	TCase *tr = tcase_create("rbtree");
+	TCase *th = tcase_create("hashtab");
 
 	tcase_add_test(tc, test_fnv1a);
 	tcase_add_test(tc, test_intern);
 	tcase_add_test(tc, test_intern_owned);
 	tcase_add_test(ta, test_array_grow);
 	suite_add_tcase(s, tc);
+	tcase_add_test(tr, test_rbtree_insert);
+	tcase_add_test(tr, test_rbtree_erase);
+	tcase_add_test(th, test_hashtab);
 	suite_add_tcase(s, ta);
+	suite_add_tcase(s, tr);
+	suite_add_tcase(s, th);
 	return s;
 }

@@ -1,0 +1,47 @@
+#ifndef DIRREPORT_UTIL_HASHTAB_H
+#define DIRREPORT_UTIL_HASHTAB_H
+/*
+ * hashtab - the open-addressing hash table every lookup table of the core uses: a
+ * caller's array of slots (pointers, ids or small structs) with linear probing, a
+ * power-of-two capacity and at most half of it used.  A slot whose bytes are all zero
+ * is empty, so the caller keeps a non-zero key in every used slot (a pointer, an
+ * index + 1, a `used` flag).  The caller probes with hashtab__first() and
+ * hashtab__next() until it finds its key or an empty slot, and calls
+ * hashtab__reserve() before a probe that may insert (growing moves the slots).
+ *
+ * Thread safety: touches only the table given.
+ */
+#include <stddef.h>	/* size_t */
+#include <stdint.h>	/* uint64_t */
+
+/** The hash of a used slot (the one its key was inserted with). */
+typedef uint64_t hashtab_hash_fn(const void *ctx, const void *slot);
+
+/**
+ * @brief Make room for one more used slot: nothing while (nr + 1) * 2 <= *cap; else
+ *        a zeroed array of twice the capacity (@p first slots when it is 0) takes
+ *        every used slot again, at the place @p hash gives it, and replaces *@p pslots.
+ * @param pslots  address of the slot array (a `T **` passed as `void *`; NULL when
+ *                *cap is 0)
+ * @param cap     its capacity in slots, a power of two (or 0)
+ * @param nr      used slots
+ * @param elem    bytes per slot
+ * @param first   the capacity of a first array (a power of two)
+ * @return 0, or -ENOMEM (the table unchanged).
+ */
+int hashtab__reserve(void *pslots, size_t *cap, size_t nr, size_t elem, size_t first,
+		     hashtab_hash_fn *hash, const void *ctx);
+
+/** @brief The first slot to probe for a key of this hash (cap: a power of two, > 0). */
+static inline size_t hashtab__first(uint64_t hash, size_t cap)
+{
+	return (size_t)hash & (cap - 1);
+}
+
+/** @brief The slot probed after slot i. */
+static inline size_t hashtab__next(size_t i, size_t cap)
+{
+	return (i + 1) & (cap - 1);
+}
+
+#endif
