@@ -9,6 +9,7 @@
 #include "format/diag.h"
 #include "format/record.h"
 #include "format/sample.h"
+#include "util/hashtab.h"
 #include "banned.h"
 
 void evlist__init(struct evlist *el)
@@ -24,57 +25,32 @@ void evlist__exit(struct evlist *el)
 		free(el->evsels[i]);
 	}
 	free(el->evsels);
-	free(el->hash_ids);
-	free(el->hash_evsels);
+	free(el->hash);
 	memset(el, 0, sizeof(*el));
 }
 
-static size_t id_slot(uint64_t id, size_t cap)
+static uint64_t id_hash(uint64_t id)
 {
 	id ^= id >> 33;
 	id *= 0xff51afd7ed558ccdULL;
 	id ^= id >> 33;
-	return (size_t)id & (cap - 1);
+	return id;
 }
 
-/* Slot of id, or of the empty slot where it would go. Slot key 0 means empty: id 0 is
- * "synthesized" in perf.data and never stored. */
+static uint64_t slot_hash(const void *ctx, const void *slot)
+{
+	(void)ctx;
+	return id_hash(((const struct evlist_id *)slot)->id);
+}
+
+/* Slot of id, or of the empty slot where it would go. */
 static size_t hash_find(const struct evlist *el, uint64_t id)
 {
-	size_t i = id_slot(id, el->hash_cap);
+	size_t i = hashtab__first(id_hash(id), el->hash_cap);
 
-	while (el->hash_ids[i] && el->hash_ids[i] != id)
-		i = (i + 1) & (el->hash_cap - 1);
+	while (el->hash[i].id && el->hash[i].id != id)
+		i = hashtab__next(i, el->hash_cap);
 	return i;
-}
-
-static int hash_grow(struct evlist *el)
-{
-	size_t cap = el->hash_cap ? el->hash_cap * 2 : 64;
-	uint64_t *old_ids = el->hash_ids;
-	struct evsel **old_ev = el->hash_evsels;
-	size_t old_cap = el->hash_cap;
-
-	el->hash_ids = calloc(cap, sizeof(*el->hash_ids));
-	el->hash_evsels = calloc(cap, sizeof(*el->hash_evsels));
-	if (!el->hash_ids || !el->hash_evsels) {
-		free(el->hash_ids);
-		free(el->hash_evsels);
-		el->hash_ids = old_ids;
-		el->hash_evsels = old_ev;
-		return -ENOMEM;
-	}
-	el->hash_cap = cap;
-	for (size_t i = 0; i < old_cap; i++) {
-		if (!old_ids[i])
-			continue;
-		size_t s = hash_find(el, old_ids[i]);
-		el->hash_ids[s] = old_ids[i];
-		el->hash_evsels[s] = old_ev[i];
-	}
-	free(old_ids);
-	free(old_ev);
-	return 0;
 }
 
 int evsel__add_ids(struct evlist *el, struct evsel *ev, const uint64_t *ids, size_t nr)
@@ -93,16 +69,16 @@ int evsel__add_ids(struct evlist *el, struct evsel *ev, const uint64_t *ids, siz
 
 		if (!ids[i])
 			continue;
-		if ((el->nr_ids + 1) * 2 > el->hash_cap && (err = hash_grow(el)))
+		if ((err = hashtab__reserve(&el->hash, &el->hash_cap, el->nr_ids,
+					    sizeof(*el->hash), 64, slot_hash, NULL)))
 			return err;
 		s = hash_find(el, ids[i]);
-		if (el->hash_ids[s]) {
-			if (el->hash_evsels[s] != ev)
+		if (el->hash[s].id) {
+			if (el->hash[s].evsel != ev)
 				return -DIAG_BAD_ATTR;
 			continue;	/* repeated id of the same event: harmless */
 		}
-		el->hash_ids[s] = ids[i];
-		el->hash_evsels[s] = ev;
+		el->hash[s] = (struct evlist_id){ ids[i], ev };
 		el->nr_ids++;
 		ev->ids[ev->nr_ids++] = ids[i];
 	}
@@ -139,7 +115,7 @@ struct evsel *evlist__find_id(const struct evlist *el, uint64_t id)
 	if (!el->hash_cap || !id)
 		return NULL;
 	s = hash_find(el, id);
-	return el->hash_ids[s] ? el->hash_evsels[s] : NULL;
+	return el->hash[s].id ? el->hash[s].evsel : NULL;
 }
 
 int evlist__check(const struct evlist *el, struct diag *d)

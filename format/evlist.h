@@ -30,9 +30,9 @@ struct evsel {
 struct evlist {
 	struct evsel **evsels;	/* owned array of owned evsels (pointers stay valid) */
 	size_t nr;
-	/* id -> evsel open-addressing hash; owned */
-	uint64_t *hash_ids;
-	struct evsel **hash_evsels;
+	/* id -> evsel, util/hashtab.h; owned.  id 0 (an empty slot) is "synthesized"
+	 * in perf.data and never stored. */
+	struct evlist_id { uint64_t id; struct evsel *evsel; } *hash;
 	size_t hash_cap;	/* power of two, or 0 */
 	size_t nr_ids;
 };
