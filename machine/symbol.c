@@ -70,18 +70,10 @@ int symtab_builder__add(struct symtab_builder *b, uint64_t start, uint64_t size,
 	struct sb_node *nd;
 	uint32_t off;
 
-	if (b->nr == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 256;
-		struct sb_node *v;
-
-		if (cap >= NIL)
-			return -ENOMEM;
-		v = realloc(b->n, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		b->n = v;
-		b->cap = cap;
-	}
+	/* node indexes are uint32_t, NIL excluded */
+	if (b->nr + 1 >= NIL ||
+	    array__grow(&b->n, &b->cap, b->nr + 1, sizeof(*b->n), 256))
+		return -ENOMEM;
 	if (pool_add(b, name, name_len, &off))
 		return -ENOMEM;
 	nd = &b->n[b->nr++];

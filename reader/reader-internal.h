@@ -71,7 +71,7 @@ struct reader {
 	/* Streaming (directories): what the scan pass keeps of this file. */
 	struct record_ref *imm;		/* owned: its immediate records, file order */
 	uint64_t *imm_ordinal;		/* owned: their ordinals in the file */
-	size_t nr_imm, cap_imm;
+	size_t nr_imm, cap_imm, cap_imm_ordinal;
 	struct arena imm_arena;		/* copies of immediate records not in the map */
 	uint64_t *turn_start;		/* owned: ordinal where each round-robin turn
 					 * starts ([0] = 0) */

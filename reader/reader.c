@@ -329,15 +329,9 @@ static int decompress(struct reader *r, const unsigned char *src, size_t len, ui
 		ZSTD_outBuffer out;
 		size_t ret;
 
-		if (st->dbuf_cap - st->dbuf_len < (1 << 16)) {
-			size_t cap = st->dbuf_cap ? st->dbuf_cap * 2 : (1 << 20);
-			unsigned char *n = realloc(st->dbuf, cap);
-
-			if (!n)
-				return fail(r, off, -ENOMEM, "out of memory");
-			st->dbuf = n;
-			st->dbuf_cap = cap;
-		}
+		/* room for 64 KiB more at least */
+		if (array__grow(&st->dbuf, &st->dbuf_cap, st->dbuf_len + (1 << 16), 1, 1 << 20))
+			return fail(r, off, -ENOMEM, "out of memory");
 		out.dst = st->dbuf + st->dbuf_len;
 		out.size = st->dbuf_cap - st->dbuf_len;
 		out.pos = 0;

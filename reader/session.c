@@ -383,19 +383,10 @@ static int keep_immediate(struct reader *r, const struct record_ref *ref, uint64
 {
 	struct record_ref c = *ref;
 
-	if (r->nr_imm == r->cap_imm) {
-		size_t cap = r->cap_imm ? r->cap_imm * 2 : 256;
-		struct record_ref *v = realloc(r->imm, cap * sizeof(*v));
-		uint64_t *o = realloc(r->imm_ordinal, cap * sizeof(*o));
-
-		if (v)
-			r->imm = v;
-		if (o)
-			r->imm_ordinal = o;
-		if (!v || !o)
-			return -ENOMEM;
-		r->cap_imm = cap;
-	}
+	if (array__grow(&r->imm, &r->cap_imm, r->nr_imm + 1, sizeof(*r->imm), 256) ||
+	    array__grow(&r->imm_ordinal, &r->cap_imm_ordinal, r->nr_imm + 1,
+			sizeof(*r->imm_ordinal), 256))
+		return -ENOMEM;
 	/* bytes outside the mapping (decompressed, byte-swapped) go with the window */
 	if (c.data < r->st.map || c.data >= r->st.map + r->st.map_len) {
 		unsigned char *copy = arena__alloc(&r->imm_arena, c.size);

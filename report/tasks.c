@@ -20,20 +20,9 @@ int task_ppids__set(struct task_ppids *p, const struct thread *t, int32_t ppid)
 			return 0;
 		}
 	}
-	if (p->nr == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		const struct thread **t2 = realloc(p->thread, cap * sizeof(*t2));
-		int32_t *pp;
-
-		if (!t2)
-			return -ENOMEM;
-		p->thread = t2;
-		pp = realloc(p->ppid, cap * sizeof(*pp));
-		if (!pp)
-			return -ENOMEM;
-		p->ppid = pp;
-		p->cap = cap;
-	}
+	if (array__grow(&p->thread, &p->cap, p->nr + 1, sizeof(*p->thread), 64) ||
+	    array__grow(&p->ppid, &p->cap_ppid, p->nr + 1, sizeof(*p->ppid), 64))
+		return -ENOMEM;
 	p->thread[p->nr] = t;
 	p->ppid[p->nr++] = ppid;
 	return 0;

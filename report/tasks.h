@@ -17,7 +17,7 @@ struct thread;
 struct task_ppids {
 	const struct thread **thread;	/* owned array; borrowed threads */
 	int32_t *ppid;			/* owned */
-	size_t nr, cap;
+	size_t nr, cap, cap_ppid;
 };
 
 /** @brief Record (or update) @p t's parent tid. @return 0 or -ENOMEM. */
