@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "banned.h"
 
 int read_values__init(struct read_values *v, size_t max_counters)
@@ -38,25 +39,11 @@ static long find_thread(struct read_values *v, uint32_t pid, uint32_t tid)
 	for (size_t i = 0; i < v->nr_threads; i++)
 		if (v->pid[i] == pid && v->tid[i] == tid)
 			return (long)i;
-	if (v->nr_threads == v->cap_threads) {
-		size_t cap = v->cap_threads ? v->cap_threads * 2 : 16;
-		uint32_t *p = realloc(v->pid, cap * sizeof(*p));
-		uint32_t *t;
-		uint64_t *val;
-
-		if (!p)
-			return -1;
-		v->pid = p;
-		t = realloc(v->tid, cap * sizeof(*t));
-		if (!t)
-			return -1;
-		v->tid = t;
-		val = realloc(v->values, cap * v->max_counters * sizeof(*val));
-		if (!val)
-			return -1;
-		v->values = val;
-		v->cap_threads = cap;
-	}
+	if (array__grow(&v->pid, &v->cap_threads, v->nr_threads + 1, sizeof(*v->pid), 16) ||
+	    array__grow(&v->tid, &v->cap_tid, v->nr_threads + 1, sizeof(*v->tid), 16) ||
+	    array__grow(&v->values, &v->cap_values, (v->nr_threads + 1) * v->max_counters,
+			sizeof(*v->values), 16 * v->max_counters))
+		return -1;
 	v->pid[v->nr_threads] = pid;
 	v->tid[v->nr_threads] = tid;
 	memset(v->values + v->nr_threads * v->max_counters, 0,

@@ -17,6 +17,7 @@ struct read_values {
 	size_t *counter_ids;		/* owned: the events' evlist positions */
 	size_t max_counters;
 	size_t nr_threads, cap_threads;	/* threads, in order of their first record */
+	size_t cap_tid, cap_values;	/* tid[] and values[] (elements) */
 	uint32_t *pid, *tid;		/* owned */
 	uint64_t *values;		/* owned: [thread * max_counters + counter] */
 };
