@@ -778,16 +778,6 @@ static int builder_run(struct builder *b, struct hists *h,
 	return err;
 }
 
-void hist_stat__merge(struct hist_stat *into, const struct hist_stat *from)
-{
-	into->period += from->period;
-	into->nr_events += from->nr_events;
-	into->period_sys += from->period_sys;
-	into->period_us += from->period_us;
-	into->period_guest_sys += from->period_guest_sys;
-	into->period_guest_us += from->period_guest_us;
-}
-
 /*
  * perf's collapse (when a key has a collapse function, like comm): the entries, in
  * the input tree's order, go into a new tree (same comparison); an entry the search

@@ -127,12 +127,6 @@ struct hists_print_opts {
  */
 void hists__init(struct hists *h, const struct sort_list *sl, struct callchains *chains);
 
-/**
- * @brief Add every count of @p from to @p into (periods in event units, sample counts).
- * Thread safety: touches only @p into.  Format: none (perf's he_stat__add_stat).
- */
-void hist_stat__merge(struct hist_stat *into, const struct hist_stat *from);
-
 /** @brief Free what the histogram owns (a second call is harmless). */
 void hists__exit(struct hists *h);
 
