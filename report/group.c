@@ -10,6 +10,7 @@
 #include "format/evlist.h"
 #include "format/feature.h"
 #include "report/hist.h"
+#include "report/hist-print.h"
 #include "banned.h"
 
 void report_groups__delete(struct report_groups *g)

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/hist.h"
 #include "util/rbtree.h"
 #include "report/sort.h"
 

@@ -6,8 +6,8 @@
 
 #include "format/record.h"	/* MISC_* */
 #include "report/callchain.h"
+#include "report/hist-internal.h"
 #include "machine/dso.h"
-#include "report/hierarchy.h"
 #include "machine/machine.h"	/* struct thread */
 #include "util/rbtree.h"
 #include "report/sort.h"
@@ -238,35 +238,13 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 
 /* Where a group's samples go in one callchain item: (entry, group, first frame), in
  * the order of their first samples. */
-struct occurrence {
+struct hist_occurrence {
 	uint32_t entry, group, skip;
 	uint64_t period, count;
 };
 
-/*
- * perf's input tree of entries.  Keys whose comparisons are consistent (see
- * hashable()) are found by hash, as a tree search always finds them; others are
- * searched in the replayed tree like perf does, which may miss an equal entry and
- * make a second one.
- */
-struct builder {
-	const struct sort_list *sl;
-	struct hist_entry *v;
-	size_t nr, cap;
-	uint32_t *hash;			/* hashable entries: index + 1 */
-	size_t hash_cap, nr_hashed;
-	struct rbtree in;		/* perf's entries_in */
-	uint32_t *alias;		/* after collapse: the entry each one merged into */
-	struct occurrence *occ;
-	size_t nr_occ, cap_occ;
-	uint32_t *occ_hash;		/* occurrences of unstable groups: index + 1 */
-	size_t occ_hash_cap, nr_occ_hashed;
-	const char *(*cgroup_path)(const void *ctx, uint64_t id);	/* see */
-	const void *cgroup_ctx;		/* hists_print_opts */
-	uint64_t nr_non_filtered_samples;	/* samples whose own entry is shown */
-	uint64_t non_filtered_period;		/* their period (perf's
-						 * callchain_non_filtered_period) */
-};
+/* struct hist_builder: report/hist-internal.h (hashable() says which keys are found
+ * by hash) */
 
 static bool hashable(const struct sort_list *sl, const struct hist_entry *e)
 {
@@ -294,7 +272,7 @@ static uint64_t need_hash(unsigned need, uint64_t x, const struct hist_entry *e)
 /* The lazily known texts of an entry whose dso, symbol or address is set: the
  * srcline and srcfile are computed when needed (sort_list.lazy), the cgroup name
  * now. */
-static void entry_src(const struct builder *b, struct hist_entry *e)
+static void entry_src(const struct hist_builder *b, struct hist_entry *e)
 {
 	unsigned need = b->sl->need;
 
@@ -315,7 +293,7 @@ static uint64_t entry_hash(const struct sort_list *sl, const struct hist_entry *
 	return need_hash(sl->need, 0x1234567, e);
 }
 
-static int builder_rehash(struct builder *b)
+static int builder_rehash(struct hist_builder *b)
 {
 	size_t cap = b->hash_cap ? b->hash_cap * 2 : 1024;
 	uint32_t *t = calloc(cap, sizeof(*t));
@@ -340,7 +318,7 @@ static int builder_rehash(struct builder *b)
 
 /* The entry of proto's key in the builder's entry tree, or a copy of proto linked
  * where perf's search ended (*added then true); -1 on ENOMEM. */
-static long builder_tree_findnew(struct builder *b, const struct hist_entry *proto,
+static long builder_tree_findnew(struct hist_builder *b, const struct hist_entry *proto,
 				 bool *added)
 {
 	uint32_t p = RBTREE_NIL, x = b->in.root;
@@ -368,7 +346,7 @@ static long builder_tree_findnew(struct builder *b, const struct hist_entry *pro
 }
 
 /* The entry of this key, created from `proto` if perf would; -1 on ENOMEM. */
-static long builder_findnew(struct builder *b, const struct hist_entry *proto)
+static long builder_findnew(struct hist_builder *b, const struct hist_entry *proto)
 {
 	bool hashed = hashable(b->sl, proto), added;
 	size_t i = 0;
@@ -395,7 +373,7 @@ static uint64_t occ_hash(uint32_t entry, uint32_t group, uint32_t skip)
 	return mix(((uint64_t)entry << 32 | group) ^ mix(skip));
 }
 
-static int occ_rehash(struct builder *b)
+static int occ_rehash(struct hist_builder *b)
 {
 	size_t cap = b->occ_hash_cap ? b->occ_hash_cap * 2 : 1024;
 	uint32_t *t = calloc(cap, sizeof(*t));
@@ -403,7 +381,7 @@ static int occ_rehash(struct builder *b)
 	if (!t)
 		return -ENOMEM;
 	for (size_t i = 0; i < b->occ_hash_cap; i++) {
-		const struct occurrence *o;
+		const struct hist_occurrence *o;
 		size_t j;
 
 		if (!b->occ_hash[i])
@@ -421,7 +399,7 @@ static int occ_rehash(struct builder *b)
 }
 
 /* Count samples into the item (entry, group, skip); `merge`: it may exist already. */
-static int builder_occ(struct builder *b, uint32_t entry, uint32_t group, uint32_t skip,
+static int builder_occ(struct hist_builder *b, uint32_t entry, uint32_t group, uint32_t skip,
 		       uint64_t period, uint64_t count, bool merge)
 {
 	size_t i = 0;
@@ -431,7 +409,7 @@ static int builder_occ(struct builder *b, uint32_t entry, uint32_t group, uint32
 			return -ENOMEM;
 		i = occ_hash(entry, group, skip) & (b->occ_hash_cap - 1);
 		for (; b->occ_hash[i]; i = (i + 1) & (b->occ_hash_cap - 1)) {
-			struct occurrence *o = &b->occ[b->occ_hash[i] - 1];
+			struct hist_occurrence *o = &b->occ[b->occ_hash[i] - 1];
 
 			if (o->entry == entry && o->group == group && o->skip == skip) {
 				o->period += period;
@@ -442,7 +420,7 @@ static int builder_occ(struct builder *b, uint32_t entry, uint32_t group, uint32
 	}
 	if (array__grow(&b->occ, &b->cap_occ, b->nr_occ + 1, sizeof(*b->occ), 4096))
 		return -ENOMEM;
-	b->occ[b->nr_occ++] = (struct occurrence){ entry, group, skip, period, count };
+	b->occ[b->nr_occ++] = (struct hist_occurrence){ entry, group, skip, period, count };
 	if (merge) {
 		b->occ_hash[i] = (uint32_t)b->nr_occ;
 		b->nr_occ_hashed++;
@@ -489,7 +467,7 @@ static struct hist_entry group_entry(const struct hist_group *g)
  * entry key (perf's he_cache).  A frame without a map keeps the level and cpumode of
  * the frame before it (perf leaves al as it was).
  */
-static int builder_step(struct builder *b, const struct hists *h,
+static int builder_step(struct hist_builder *b, const struct hists *h,
 			const struct hists_print_opts *o, uint32_t gi, uint64_t period,
 			uint64_t count, uint32_t *ids, long *cache)
 {
@@ -634,7 +612,7 @@ static struct key_class *class_of(struct classes *c, const struct sort_list *sl,
 }
 
 /* Visit the unresolved keys of a group's samples (its own and its frames'). */
-static int group_keys(const struct builder *b, const struct hists *h,
+static int group_keys(const struct hist_builder *b, const struct hists *h,
 		      const struct hists_print_opts *o, const struct hist_group *g,
 		      uint32_t *ids, struct classes *c, bool check)
 {
@@ -717,7 +695,7 @@ static int classes_decide(struct classes *c)
  * key) finds its entries like a hash would, sample after sample; the others are
  * replayed sample by sample.
  */
-static int mark_stable(const struct builder *b, struct hists *h,
+static int mark_stable(const struct hist_builder *b, struct hists *h,
 		       const struct hists_print_opts *o, uint32_t *ids)
 {
 	struct classes c = { 0 };
@@ -743,7 +721,7 @@ static int mark_stable(const struct builder *b, struct hists *h,
 }
 
 /* perf's sample-by-sample entry creation, replayed from the steps. */
-static int builder_run(struct builder *b, struct hists *h,
+static int builder_run(struct hist_builder *b, struct hists *h,
 		       const struct hists_print_opts *o)
 {
 	uint32_t max_depth = 0;
@@ -778,23 +756,13 @@ static int builder_run(struct builder *b, struct hists *h,
 	return err;
 }
 
-void hist_stat__merge(struct hist_stat *into, const struct hist_stat *from)
-{
-	into->period += from->period;
-	into->nr_events += from->nr_events;
-	into->period_sys += from->period_sys;
-	into->period_us += from->period_us;
-	into->period_guest_sys += from->period_guest_sys;
-	into->period_guest_us += from->period_guest_us;
-}
-
 /*
  * perf's collapse (when a key has a collapse function, like comm): the entries, in
  * the input tree's order, go into a new tree (same comparison); an entry the search
  * finds equal is merged into the one found (its periods added; its call graph too,
  * but not its depth).  Writes the resulting order to `order` and returns its length.
  */
-static size_t builder_collapse(struct builder *b, uint32_t *order, uint32_t *stack)
+static size_t builder_collapse(struct hist_builder *b, uint32_t *order, uint32_t *stack)
 {
 	struct rbtree t;
 	size_t n = rbtree__inorder(&b->in, order, stack);
@@ -836,7 +804,7 @@ static size_t builder_collapse(struct builder *b, uint32_t *order, uint32_t *sta
 }
 
 /* Items of every entry, grouped by entry (counting sort of the occurrences). */
-static struct callchain_item *builder_items(struct builder *b, const struct hists *h)
+struct callchain_item *hist_builder__items(struct hist_builder *b, const struct hists *h)
 {
 	struct callchain_item *items = malloc((b->nr_occ ? b->nr_occ : 1) * sizeof(*items));
 	uint32_t off = 0;
@@ -853,7 +821,7 @@ static struct callchain_item *builder_items(struct builder *b, const struct hist
 		b->v[i].nr_items = 0;
 	}
 	for (size_t i = 0; i < b->nr_occ; i++) {
-		const struct occurrence *oc = &b->occ[i];
+		const struct hist_occurrence *oc = &b->occ[i];
 		const struct hist_group *g = &h->groups[oc->group];
 		struct hist_entry *e = &b->v[b->alias[oc->entry]];
 
@@ -865,7 +833,7 @@ static struct callchain_item *builder_items(struct builder *b, const struct hist
 	return items;
 }
 
-static void builder_exit(struct builder *b)
+void hist_builder__exit(struct hist_builder *b)
 {
 	free(b->v);
 	free(b->hash);
@@ -873,12 +841,13 @@ static void builder_exit(struct builder *b)
 	free(b->occ);
 	free(b->occ_hash);
 	rbtree__exit(&b->in);
+	*b = (struct hist_builder){ .sl = b->sl, .in = b->in };	/* the tree is empty */
 }
 
 /* The output tree, fed in collapsed order (ties go right).  perf takes each entry's
  * column widths right after placing it (output_resort()). */
-static void output_order(struct builder *b, const struct sort_ctx *c,
-			 struct rbtree *t, uint32_t *order, size_t n, uint32_t *stack)
+void hist_builder__output_order(struct hist_builder *b, const struct sort_ctx *c,
+				struct rbtree *t, uint32_t *order, size_t n, uint32_t *stack)
 {
 	t->root = RBTREE_NIL;
 	for (size_t i = 0; i < n; i++) {
@@ -900,8 +869,9 @@ static void output_order(struct builder *b, const struct sort_ctx *c,
 
 /* Entries in perf's output order (`resort`; else in its collapsed tree's order, the
  * tree left in b->in); *n receives their number. */
-static int hists__order(struct hists *h, const struct hists_print_opts *o, bool graphs,
-			struct builder *b, uint32_t **order, size_t *n, bool resort)
+int hist_builder__order(struct hist_builder *b, struct hists *h,
+			const struct hists_print_opts *o, bool graphs, uint32_t **order,
+			size_t *n, bool resort)
 {
 	uint32_t *stack = NULL;
 	struct sort_ctx ctx = {
@@ -921,264 +891,25 @@ static int hists__order(struct hists *h, const struct hists_print_opts *o, bool 
 	if (!err) {
 		*n = builder_collapse(b, *order, stack);
 		if (resort)
-			output_order(b, &ctx, &b->in, *order, *n, stack);
+			hist_builder__output_order(b, &ctx, &b->in, *order, *n, stack);
 	}
 	free(stack);
 	return err;
 }
 
-/* ---- printing ------------------------------------------------------------------- */
-
-static void print_event_header(FILE *out, uint64_t nr_samples, uint64_t total,
-			       const char *event_name, const char *time_str, bool plural,
-			       const char *mem_sort_order)
+void hist_builder__init(struct hist_builder *b, const struct sort_list *sl,
+			const struct hists_print_opts *o)
 {
-	unsigned long nr = (unsigned long)nr_samples;
-	char unit = ' ';
-
-	/* perf's convert_unit(): K, M, G above 1000 */
-	for (const char *u = "KMG"; *u && nr > 1000; u++) {
-		nr /= 1000;
-		unit = *u;
-	}
-	fprintf(out, "# Samples: %lu%c of event%s '%s'", nr, unit, plural ? "s" : "",
-		event_name);
-	if (time_str)
-		fprintf(out, " (time slices: %s)", time_str);
-	fputc('\n', out);
-	if (mem_sort_order) {	/* perf's --mem-mode header */
-		fprintf(out, "# Total weight : %llu\n# Sort order   : %s\n#\n",
-			(unsigned long long)total, mem_sort_order);
-		return;
-	}
-	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)total);
+	*b = (struct hist_builder){ .sl = sl, .cgroup_path = o->cgroup_path,
+				    .cgroup_ctx = o->cgroup_ctx };
+	rbtree__init(&b->in);
 }
 
-/* --hierarchy: the event header (with --percentage relative perf counts the shown
- * nodes' period, but the unfiltered samples) */
-struct hierarchy_header {
-	uint64_t nr_non_filtered_samples;
-	const struct hists *h;
-	const struct hists_print_opts *o;
-	const char *event_name;
-	const struct callchain_item *items;	/* NULL: no call graphs */
-	struct callchain_print cp;
-	bool group;			/* the group view: the group's sums */
-	uint64_t group_samples, group_count;
-};
-
-/* --hierarchy: the call graph under a node of the last level */
-static int hierarchy_graph(void *ctx, const struct hist_entry *e, FILE *out)
-{
-	struct hierarchy_header *hh = ctx;
-
-	if (!hh->items || !e->nr_items)
-		return 0;
-	hh->cp.parent_total = e->stat.period;
-	/* an entry's chains weigh at most the entry (as in hists__fprintf()) */
-	if (hh->o->cc->mode != CALLCHAIN_GRAPH_REL && hh->cp.parent_total < hh->cp.min_hit)
-		return 0;
-	return callchains__fprintf(hh->o->chains, hh->items + e->first_item, e->nr_items,
-				   &hh->cp, out);
-}
-
-static void hierarchy_header(void *ctx, uint64_t period, uint64_t samples, FILE *out)
-{
-	const struct hierarchy_header *hh = ctx;
-	const struct hists_print_opts *o = hh->o;
-
-	if (o->quiet)
-		return;
-	if (hh->group) {	/* relative: the shown nodes' sums */
-		uint64_t count = o->filter_relative ? period : hh->group_count;
-
-		print_event_header(out, hh->group_samples, count, hh->event_name,
-				   o->time_str, true, o->mem_sort_order);
-		return;
-	}
-	samples = o->filter_relative ? hh->nr_non_filtered_samples : hh->h->nr_samples;
-	if (!o->filter_relative)
-		period = hh->h->total_period;
-	print_event_header(out, samples, period, hh->event_name, o->time_str,
-			   o->leads_group, o->mem_sort_order);
-}
-
-/* --hierarchy: the entries (perf's collapsed ones, in collapsed order) as
- * report/hierarchy.h prints them */
-static int hists__fprintf_hierarchy(const struct hists *h, const struct builder *b,
-				    const uint32_t *sorted, size_t n, const char *event_name,
-				    const struct callchain_item *items,
-				    const struct hists_print_opts *o, FILE *out)
-{
-	struct hierarchy_header hh = {
-		.nr_non_filtered_samples = b->nr_non_filtered_samples,
-		.h = h, .o = o, .event_name = event_name, .items = items,
-	};
-	struct hierarchy_print hp = { .sl = h->sl, .total = h->total_period,
-				      .relative = o->filter_relative,
-				      .percent_limit = o->percent_limit, .quiet = o->quiet,
-				      .event_header = hierarchy_header,
-				      .graph = hierarchy_graph, .ctx = &hh };
-
-	if (items) {	/* as hists__fprintf() sets them up */
-		hh.cp.param = o->cc;
-		hh.cp.total = h->total_period;
-		hh.cp.min_hit = (uint64_t)((double)(o->filter_relative ? b->non_filtered_period
-									: h->total_period) *
-					   (o->cc->min_percent / 100));
-		hh.cp.skip_first = h->sl->sym_first;
-		hh.cp.field_sep = h->sl->field_sep;
-	}
-	const struct hist_entry **v = malloc((n ? n : 1) * sizeof(*v));
-	int err;
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		v[i] = &b->v[sorted[i]];
-	err = hierarchy__fprintf(&hp, v, n, out);
-	free(v);
-	return err;
-}
-
-/* --hierarchy in the group view: the leader's entries (with their pairs) in its
- * collapsed order */
-static int hists__fprintf_group_hierarchy(const struct hists *h, const struct builder *b,
-					  const uint32_t *sorted, size_t n, size_t nr,
-					  const uint64_t *totals, uint64_t nr_samples,
-					  uint64_t count, const char *group_name,
-					  const struct callchain_item *items,
-					  const struct hists_print_opts *o, FILE *out)
-{
-	struct hierarchy_header hh = {
-		.h = h, .o = o, .event_name = group_name, .items = items, .group = true,
-		.group_samples = nr_samples, .group_count = count,
-	};
-	struct hierarchy_print hp = { .sl = h->sl, .total = totals[0],
-				      .relative = o->filter_relative,
-				      .nr_members = (uint32_t)nr, .member_totals = totals + 1,
-				      .group_sort_idx = o->group_sort_idx,
-				      .percent_limit = o->percent_limit, .quiet = o->quiet,
-				      .event_header = hierarchy_header,
-				      .graph = hierarchy_graph, .ctx = &hh };
-	const struct hist_entry **v = malloc((n ? n : 1) * sizeof(*v));
-	int err;
-
-	if (items) {	/* as hists__fprintf_group() sets them up */
-		hh.cp.param = o->cc;
-		hh.cp.total = h->total_period;
-		hh.cp.min_hit = (uint64_t)((double)(o->filter_relative ? b->non_filtered_period
-									: h->total_period) *
-					   (o->cc->min_percent / 100));
-		hh.cp.skip_first = h->sl->sym_first;
-		hh.cp.field_sep = h->sl->field_sep;
-	}
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		v[i] = &b->v[sorted[i]];
-	err = hierarchy__fprintf(&hp, v, n, out);
-	free(v);
-	return err;
-}
-
-int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
-		   const char *event_name, FILE *out)
-{
-	struct builder b = { .sl = h->sl, .cgroup_path = o->cgroup_path,
-			     .cgroup_ctx = o->cgroup_ctx };
-	struct sort_widths w;
-	struct callchain_item *items = NULL;
-	bool graphs = o->cc && o->cc->mode != CALLCHAIN_NONE && h->has_callchains &&
-		      o->chains;
-	struct hists_print_opts eo = *o;
-	struct callchain_print cp = { 0 };
-	uint32_t *sorted = NULL;
-	uint64_t total, total_nf = 0;
-	size_t n = 0;
-	int err;
-
-	rbtree__init(&b.in);
-	if (!h->has_callchains || !o->chains)
-		eo.chains = NULL;
-	if (!graphs)
-		eo.cc = NULL;
-	/* --hierarchy: the collapsed order (which decides ties among siblings) */
-	err = hists__order(h, &eo, graphs, &b, &sorted, &n, !o->hierarchy);
-	if (!err && graphs && !(items = builder_items(&b, h)))
-		err = -ENOMEM;
-	if (err)
-		goto out;
-	/* perf's output_resort(): stats and widths from the unfiltered entries */
-	sort_widths__init(&w, h->sl);
-	for (size_t i = 0; i < n; i++) {
-		if (b.v[sorted[i]].filtered)
-			continue;
-		total_nf += b.v[sorted[i]].stat.period;
-		sort_widths__add(&w, h->sl, &b.v[sorted[i]]);
-	}
-	sort_widths__finish(&w, h->sl);
-	/* perf's hists__total_period() */
-	total = o->filter_relative ? total_nf : h->total_period;
-	if (o->hierarchy) {	/* report/hierarchy.h */
-		err = hists__fprintf_hierarchy(h, &b, sorted, n, event_name, items, o, out);
-		goto done;
-	}
-	if (o->quiet)
-		;	/* perf: neither header */
-	else if (o->filter_relative)
-		print_event_header(out, b.nr_non_filtered_samples, total_nf, event_name,
-				   o->time_str, o->leads_group, o->mem_sort_order);
-	else
-		print_event_header(out, h->nr_samples, h->total_period, event_name,
-				   o->time_str, o->leads_group, o->mem_sort_order);
-	if (!o->quiet)
-		sort_list__fprintf_header(h->sl, &w, out);
-	if (graphs) {
-		cp.param = o->cc;
-		cp.total = h->total_period;
-		/* perf: callchain_total * (min_percent / 100), truncated */
-		/* perf's output_resort(): callchain_(non_filtered_)period */
-		cp.min_hit = (uint64_t)((double)(o->filter_relative ? b.non_filtered_period
-								    : h->total_period) *
-					(o->cc->min_percent / 100));
-		cp.skip_first = h->sl->sym_first;
-		cp.field_sep = h->sl->field_sep;
-	}
-	for (size_t i = 0; i < n && !err; i++) {
-		const struct hist_entry *e = &b.v[sorted[i]];
-		/* perf's hist_entry__get_percent_limit(), a float */
-		uint64_t v = o->children ? e->stat_acc.period : e->stat.period;
-		float percent = total ? (float)((double)v * 100.0 / (double)total) : 0;
-
-		if (e->filtered || percent < o->percent_limit)
-			continue;
-		err = sort_list__fprintf_entry(h->sl, &w, e, total, out);
-		if (err || !graphs || !e->nr_items)
-			continue;
-		cp.parent_total = o->children ? e->stat_acc.period : e->stat.period;
-		/* an entry's chains weigh at most the entry: under an absolute threshold
-		 * no branch of it would print */
-		if (o->cc->mode != CALLCHAIN_GRAPH_REL && cp.parent_total < cp.min_hit)
-			continue;
-		err = callchains__fprintf(o->chains, items + e->first_item, e->nr_items, &cp,
-					  out);
-	}
-done:
-	if (!err)
-		fputs("\n\n", out);
-out:
-	free(sorted);
-	free(items);
-	builder_exit(&b);
-	return err;
-}
-
-/* ---- the group view ------------------------------------------------------------- */
+/* ---- the group view (report/hist-internal.h) ------------------------------------ */
 
 /* The entry of e's key in b's collapsed tree, or RBTREE_NIL (perf's
  * hists__find_entry(): the collapse comparison, node against e). */
-static uint32_t group_find(const struct builder *b, const struct hist_entry *e)
+static uint32_t group_find(const struct hist_builder *b, const struct hist_entry *e)
 {
 	uint32_t x = b->in.root;
 
@@ -1195,7 +926,7 @@ static uint32_t group_find(const struct builder *b, const struct hist_entry *e)
 /* perf's hists__add_dummy_entry(): the leader's entry of pair's key, made with zero
  * counts (and no call graph) where its collapsed tree has none; *added says which.
  * -1 on ENOMEM. */
-static long group_dummy(struct builder *b, const struct hist_entry *pair, bool *added)
+static long group_dummy(struct hist_builder *b, const struct hist_entry *pair, bool *added)
 {
 	long x = builder_tree_findnew(b, pair, added);
 	struct hist_entry *e;
@@ -1212,21 +943,7 @@ static long group_dummy(struct builder *b, const struct hist_entry *pair, bool *
 	return x;
 }
 
-/* What the group view holds while it pairs entries. */
-struct group_build {
-	struct builder *b;		/* one per event, the leader's first */
-	uint32_t **order;		/* each one's collapsed entries, in tree order */
-	size_t *n;
-	size_t nr;			/* events */
-	uint32_t *tree;			/* the leader's entries in its tree: collapsed
-					 * ones, then the dummies */
-	size_t nr_tree, cap_tree;
-	uint32_t *pair;			/* [leader entry * (nr - 1) + member - 1]: the
-					 * member's entry, RBTREE_NIL: none */
-	size_t cap_pair;		/* leader entries it has room for */
-};
-
-static int group_grow(struct group_build *g)
+static int group_grow(struct hist_group_view *g)
 {
 	size_t m = g->nr - 1, need = g->b[0].nr;
 
@@ -1250,9 +967,9 @@ static int group_grow(struct group_build *g)
 }
 
 /* perf's hists__match() and hists__link() of member k into the leader. */
-static int group_link(struct group_build *g, size_t k)
+static int group_link(struct hist_group_view *g, size_t k)
 {
-	struct builder *lb = &g->b[0], *mb = &g->b[k];
+	struct hist_builder *lb = &g->b[0], *mb = &g->b[k];
 	size_t m = g->nr - 1;
 	bool *paired = calloc(mb->nr ? mb->nr : 1, sizeof(*paired));
 	int err = 0;
@@ -1266,7 +983,7 @@ static int group_link(struct group_build *g, size_t k)
 		if (x != RBTREE_NIL)
 			paired[x] = true;
 	}
-	for (size_t i = 0; i < g->n[k] && !err; i++) {
+	for (size_t i = 0; i < g->nr_order[k] && !err; i++) {
 		uint32_t me = g->order[k][i];
 		bool added;
 		long le;
@@ -1286,42 +1003,16 @@ static int group_link(struct group_build *g, size_t k)
 	return err;
 }
 
-int hists__fprintf_group(struct hists *const *hs, size_t nr,
-			 const struct hists_print_opts *o, const char *group_name, FILE *out)
+/* Every histogram made and collapsed (perf's report__collapse_hists), with the
+ * percent bases and the header's sums. */
+static int group_collapse(struct hist_group_view *g, struct hists *const *hs,
+			  const struct hists_print_opts *o, bool graphs)
 {
-	struct hists *h = hs[0];
-	struct group_build g = { .nr = nr };
-	bool graphs = o->cc && o->cc->mode != CALLCHAIN_NONE && h->has_callchains &&
-		      o->chains;
-	struct sort_ctx ctx = {
-		.depth_ties = graphs,
-		.caller_first = graphs && o->cc->order == CALLCHAIN_CALLER,
-		.group_sort_idx = o->group_sort_idx,
-	};
-	const struct hist_entry **pp = NULL;
-	struct callchain_item *items = NULL;
-	struct callchain_print cp = { 0 };
-	uint64_t *totals = calloc(nr, sizeof(*totals));
-	uint64_t nr_samples = 0, count = 0;
-	uint32_t *sorted = NULL, *stack = NULL;
-	struct sort_widths w;
-	size_t n = 0, m = nr - 1;
 	int err = 0;
 
-	g.b = calloc(nr, sizeof(*g.b));
-	g.order = calloc(nr, sizeof(*g.order));
-	g.n = calloc(nr, sizeof(*g.n));
-	if (!totals || !g.b || !g.order || !g.n || nr < 2) {
-		err = nr < 2 ? -EINVAL : -ENOMEM;
-		goto out;
-	}
-	/* every histogram made and collapsed (perf's report__collapse_hists) */
-	for (size_t k = 0; k < nr; k++) {
-		g.b[k] = (struct builder){ .sl = h->sl, .cgroup_path = o->cgroup_path,
-					   .cgroup_ctx = o->cgroup_ctx };
-		rbtree__init(&g.b[k].in);
-	}
-	for (size_t k = 0; k < nr && !err; k++) {
+	for (size_t k = 0; k < g->nr; k++)
+		hist_builder__init(&g->b[k], hs[0]->sl, o);
+	for (size_t k = 0; k < g->nr && !err; k++) {
 		struct hists_print_opts eo = *o;
 		uint64_t total_nf = 0;
 
@@ -1329,114 +1020,86 @@ int hists__fprintf_group(struct hists *const *hs, size_t nr,
 			eo.chains = NULL;
 		if (!graphs || k)	/* only the leader's call graphs are printed */
 			eo.cc = NULL;
-		err = hists__order(hs[k], &eo, graphs && !k, &g.b[k], &g.order[k], &g.n[k],
-				   false);
-		for (size_t i = 0; !err && i < g.n[k]; i++)
-			if (!g.b[k].v[g.order[k][i]].filtered)
-				total_nf += g.b[k].v[g.order[k][i]].stat.period;
+		err = hist_builder__order(&g->b[k], hs[k], &eo, graphs && !k, &g->order[k],
+					  &g->nr_order[k], false);
+		for (size_t i = 0; !err && i < g->nr_order[k]; i++)
+			if (!g->b[k].v[g->order[k][i]].filtered)
+				total_nf += g->b[k].v[g->order[k][i]].stat.period;
 		/* perf's hists__total_period() and the header's sums */
-		totals[k] = o->filter_relative ? total_nf : hs[k]->total_period;
-		count += totals[k];
-		nr_samples += o->filter_relative ? g.b[k].nr_non_filtered_samples
-						 : hs[k]->nr_samples;
+		g->totals[k] = o->filter_relative ? total_nf : hs[k]->total_period;
+		g->count += g->totals[k];
+		g->nr_samples += o->filter_relative ? g->b[k].nr_non_filtered_samples
+						    : hs[k]->nr_samples;
 	}
-	for (size_t i = 0; !err && i < g.n[0]; i++) {
-		err = group_grow(&g);
+	return err;
+}
+
+/* The leader's entries get their pairs (pointers into the members' entries), and
+ * g->sorted the leader's collapsed tree's order. */
+static int group_set_pairs(struct hist_group_view *g)
+{
+	struct hist_builder *lb = &g->b[0];
+	size_t m = g->nr - 1, cap = lb->nr ? lb->nr : 1;
+
+	g->pp = malloc(cap * m * sizeof(*g->pp));
+	g->sorted = malloc(cap * sizeof(*g->sorted));
+	g->stack = malloc(cap * sizeof(*g->stack));
+	if (!g->pp || !g->sorted || !g->stack)
+		return -ENOMEM;
+	for (size_t i = 0; i < g->nr_tree; i++) {
+		uint32_t le = g->tree[i];
+
+		for (size_t k = 1; k < g->nr; k++) {
+			uint32_t x = g->pair[(size_t)le * m + k - 1];
+
+			g->pp[(size_t)le * m + k - 1] = x == RBTREE_NIL ? NULL : &g->b[k].v[x];
+		}
+		lb->v[le].pairs = g->pp + (size_t)le * m;
+		lb->v[le].nr_pairs = (uint32_t)m;
+	}
+	g->n = rbtree__inorder(&lb->in, g->sorted, g->stack);
+	return 0;
+}
+
+int hist_group_view__make(struct hist_group_view *g, struct hists *const *hs, size_t nr,
+			  const struct hists_print_opts *o, bool graphs)
+{
+	int err;
+
+	*g = (struct hist_group_view){ .nr = nr };
+	if (nr < 2)
+		return -EINVAL;
+	g->totals = calloc(nr, sizeof(*g->totals));
+	g->b = calloc(nr, sizeof(*g->b));
+	g->order = calloc(nr, sizeof(*g->order));
+	g->nr_order = calloc(nr, sizeof(*g->nr_order));
+	if (!g->totals || !g->b || !g->order || !g->nr_order)
+		return -ENOMEM;
+	err = group_collapse(g, hs, o, graphs);
+	for (size_t i = 0; !err && i < g->nr_order[0]; i++) {
+		err = group_grow(g);
 		if (!err)
-			g.tree[g.nr_tree++] = g.order[0][i];
+			g->tree[g->nr_tree++] = g->order[0][i];
 	}
 	for (size_t k = 1; k < nr && !err; k++)
-		err = group_link(&g, k);
-	if (err)
-		goto out;
-	/* the pairs, then the leader's output order */
-	pp = malloc((g.b[0].nr ? g.b[0].nr : 1) * m * sizeof(*pp));
-	sorted = malloc((g.b[0].nr ? g.b[0].nr : 1) * sizeof(*sorted));
-	stack = malloc((g.b[0].nr ? g.b[0].nr : 1) * sizeof(*stack));
-	if (!pp || !sorted || !stack) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < g.nr_tree; i++) {
-		uint32_t le = g.tree[i];
+		err = group_link(g, k);
+	return err ? err : group_set_pairs(g);
+}
 
-		for (size_t k = 1; k < nr; k++) {
-			uint32_t x = g.pair[(size_t)le * m + k - 1];
-
-			pp[(size_t)le * m + k - 1] = x == RBTREE_NIL ? NULL : &g.b[k].v[x];
-		}
-		g.b[0].v[le].pairs = pp + (size_t)le * m;
-		g.b[0].v[le].nr_pairs = (uint32_t)m;
-	}
-	n = rbtree__inorder(&g.b[0].in, sorted, stack);
-	if (o->hierarchy) {	/* report/hierarchy.h: from the collapsed order */
-		if (graphs && !(items = builder_items(&g.b[0], h))) {
-			err = -ENOMEM;
-			goto out;
-		}
-		err = hists__fprintf_group_hierarchy(h, &g.b[0], sorted, n, nr, totals,
-						     nr_samples, count, group_name, items, o,
-						     out);
-		goto done;
-	}
-	output_order(&g.b[0], &ctx, &g.b[0].in, sorted, n, stack);
-	if (graphs && !(items = builder_items(&g.b[0], h))) {
-		err = -ENOMEM;
-		goto out;
-	}
-	sort_widths__init(&w, h->sl);
-	w.group_nr = nr;
-	for (size_t i = 0; i < n; i++)
-		if (!g.b[0].v[sorted[i]].filtered)
-			sort_widths__add(&w, h->sl, &g.b[0].v[sorted[i]]);
-	sort_widths__finish(&w, h->sl);
-	if (!o->quiet) {
-		print_event_header(out, nr_samples, count, group_name, o->time_str, true,
-				   o->mem_sort_order);
-		sort_list__fprintf_header(h->sl, &w, out);
-	}
-	if (graphs) {
-		cp.param = o->cc;
-		cp.total = h->total_period;
-		cp.min_hit = (uint64_t)((double)(o->filter_relative ? g.b[0].non_filtered_period
-								    : h->total_period) *
-					(o->cc->min_percent / 100));
-		cp.skip_first = h->sl->sym_first;
-		cp.field_sep = h->sl->field_sep;
-	}
-	for (size_t i = 0; i < n && !err; i++) {
-		const struct hist_entry *e = &g.b[0].v[sorted[i]];
-		uint64_t v = o->children ? e->stat_acc.period : e->stat.period;
-		float percent = totals[0] ? (float)((double)v * 100.0 / (double)totals[0]) : 0;
-
-		if (e->filtered || percent < o->percent_limit)
-			continue;
-		err = sort_list__fprintf_group_entry(h->sl, &w, e, totals, out);
-		if (err || !graphs || !e->nr_items)
-			continue;
-		cp.parent_total = o->children ? e->stat_acc.period : e->stat.period;
-		if (o->cc->mode != CALLCHAIN_GRAPH_REL && cp.parent_total < cp.min_hit)
-			continue;
-		err = callchains__fprintf(o->chains, items + e->first_item, e->nr_items, &cp,
-					  out);
-	}
-done:
-	if (!err)
-		fputs("\n\n", out);
-out:
-	for (size_t k = 0; g.b && k < nr; k++)
-		builder_exit(&g.b[k]);
-	for (size_t k = 0; g.order && k < nr; k++)
-		free(g.order[k]);
-	free(g.b);
-	free(g.order);
-	free(g.n);
-	free(g.tree);
-	free(g.pair);
-	free(pp);
-	free(sorted);
-	free(stack);
-	free(items);
-	free(totals);
-	return err;
+void hist_group_view__exit(struct hist_group_view *g)
+{
+	for (size_t k = 0; g->b && k < g->nr; k++)
+		hist_builder__exit(&g->b[k]);
+	for (size_t k = 0; g->order && k < g->nr; k++)
+		free(g->order[k]);
+	free(g->b);
+	free(g->order);
+	free(g->nr_order);
+	free(g->tree);
+	free(g->pair);
+	free(g->pp);
+	free(g->sorted);
+	free(g->stack);
+	free(g->totals);
+	*g = (struct hist_group_view){ 0 };
 }

@@ -2,8 +2,8 @@
 #define DIRREPORT_REPORT_HIST_H
 /*
  * hist - histogram of samples for one event, with perf 6.1's children (cumulative)
- * accounting and call graphs, and perf's `--stdio` rendering of it.  The columns and
- * keys come from a struct sort_list (report/sort.h).
+ * accounting and call graphs.  The columns and keys come from a struct sort_list
+ * (report/sort.h).  Its `--stdio` rendering is report/hist-print.h.
  *
  * Samples are counted into groups: samples with the same key attributes (those the
  * sort keys use, plus comm, self dso/symbol/address, level, cpumode) and the same
@@ -19,15 +19,15 @@
  * raw address when unresolved (the sample's own entry uses the map-relative one).
  *
  * Output order: perf inserts entries into red-black trees whose comparisons are not
- * always transitive (util/rbtree.h); hists__fprintf() replays its three trees
- * (input, collapsed, output), which also decides which entries perf merges.
+ * always transitive (util/rbtree.h); the printer (report/hist-print.h) replays its
+ * three trees (input, collapsed, output), which also decides which entries perf
+ * merges.
  *
  * Thread safety: one hists per thread.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "report/sort.h"	/* struct hist_mem */
 
@@ -90,7 +90,8 @@ struct hists {
 	bool has_callchains;		/* the event records callchains */
 };
 
-/** How hists__fprintf() prints. */
+/** How hists__fprintf() (report/hist-print.h) prints; the entries are made with
+ *  chains, cc, children, filter_relative and the cgroup names too. */
 struct hists_print_opts {
 	bool children;			/* Children and Self columns (perf's cumulate) */
 	const struct callchain_param *cc; /* call graph form; NULL or mode NONE: none */
@@ -127,12 +128,6 @@ struct hists_print_opts {
  */
 void hists__init(struct hists *h, const struct sort_list *sl, struct callchains *chains);
 
-/**
- * @brief Add every count of @p from to @p into (periods in event units, sample counts).
- * Thread safety: touches only @p into.  Format: none (perf's he_stat__add_stat).
- */
-void hist_stat__merge(struct hist_stat *into, const struct hist_stat *from);
-
 /** @brief Free what the histogram owns (a second call is harmless). */
 void hists__exit(struct hists *h);
 
@@ -144,39 +139,5 @@ void hists__exit(struct hists *h);
  * Thread safety: the histogram's thread.  Format: PERF_RECORD_SAMPLE.
  */
 int hists__add(struct hists *h, const struct hist_sample *s);
-
-/**
- * @brief Print the entries like perf 6.1 `perf report --stdio`: the "# Samples" and
- *        "# Event count" lines, the column headers, one line per entry with its call
- *        graph, and the two blank lines perf prints after each event.  With
- *        o->hierarchy the entries are nested by sort key (report/hierarchy.h).
- * @param event_name  the event's name as perf prints it
- * @return 0 or -ENOMEM (output may then be partial).
- * Thread safety: the histogram's thread; uses scratch space in o->chains.
- * Format: none (perf report --stdio).
- */
-int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
-		   const char *event_name, FILE *out);
-
-/**
- * @brief Print an event group like perf 6.1's group view (`perf report --group`):
- *        each histogram's entries are made and collapsed as hists__fprintf() makes
- *        them; then, member after member, every entry of the leader is paired with
- *        the member's entry of the same key, and every member entry left unpaired
- *        adds a zero entry (perf's dummy) to the leader's collapsed tree (perf's
- *        hists__match() and hists__link()).  The leader's entries are then sorted and
- *        printed with one value per event in every value column; entries, widths,
- *        --percent-limit and call graphs are the leader's.  The header counts are the
- *        group's sums.  With o->hierarchy the leader's entries and their pairs are
- *        nested by sort key (report/hierarchy.h).
- * @param hs  nr histograms, the leader's first, then its members in group order
- *            (each keyed by the same sort_list)
- * @param group_name  perf's evsel__group_desc(), e.g. "anon group { a, b }"
- * @return 0 or -ENOMEM (output may then be partial).
- * Thread safety: the histograms' thread; uses scratch space in o->chains.
- * Format: none (perf report --stdio --group).
- */
-int hists__fprintf_group(struct hists *const *hs, size_t nr,
-			 const struct hists_print_opts *o, const char *group_name, FILE *out);
 
 #endif

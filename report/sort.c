@@ -1385,6 +1385,16 @@ int sort_list__class_cmp(const struct sort_list *l, const struct hist_entry *a,
 	return 0;
 }
 
+void hist_stat__merge(struct hist_stat *into, const struct hist_stat *from)
+{
+	into->period += from->period;
+	into->nr_events += from->nr_events;
+	into->period_sys += from->period_sys;
+	into->period_us += from->period_us;
+	into->period_guest_sys += from->period_guest_sys;
+	into->period_guest_us += from->period_guest_us;
+}
+
 int sort_list__cmp(const struct sort_list *l, const struct hist_entry *a,
 		   const struct hist_entry *b)
 {

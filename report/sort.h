@@ -36,6 +36,12 @@ struct hist_stat {
 };
 
 /**
+ * @brief Add every count of @p from to @p into (periods in event units, sample counts).
+ * Thread safety: touches only @p into.  Format: none (perf's he_stat__add_stat).
+ */
+void hist_stat__merge(struct hist_stat *into, const struct hist_stat *from);
+
+/**
  * --mem-mode: a sample's data access (perf's mem_info daddr): the memory sort keys
  * (mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr, phys_daddr,
  * data_page_size) compare and print it.  All zero but data_src without --mem-mode.

@@ -15,6 +15,7 @@
 
 #include "report/callchain.h"
 #include "report/hist.h"
+#include "report/hist-print.h"
 #include "machine/symbol.h"
 #include "report/sort.h"
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/hist.h"
+#include "report/hist-print.h"
 #include "report/sort.h"
 
 #include "banned.h"
