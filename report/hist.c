@@ -12,6 +12,7 @@
 #include "util/rbtree.h"
 #include "report/sort.h"
 #include "util/array.h"
+#include "util/hashtab.h"
 #include "banned.h"
 
 /* Samples that resolve alike: same key attributes and callchain. */
@@ -140,25 +141,14 @@ static uint64_t sample_hash(const struct hist_sample *s, const uint64_t *ips, un
 	return by_frame_ips(need) ? mix(x ^ ips_hash(ips, s->nr_ips)) : x;
 }
 
-static int rehash_groups(struct hists *h)
+/* The hashes of the lookup tables' slots (util/hashtab.h): group, entry and
+ * occurrence indexes + 1, classes. */
+static uint64_t group_slot_hash(const void *ctx, const void *slot)
 {
-	size_t cap = h->hash_cap ? h->hash_cap * 2 : 1024;
-	uint32_t *t = calloc(cap, sizeof(*t));
+	const struct hists *h = ctx;
+	const struct hist_group *g = &h->groups[*(const uint32_t *)slot - 1];
 
-	if (!t)
-		return -ENOMEM;
-	for (size_t i = 0; i < h->nr_groups; i++) {
-		size_t j = sample_hash(&h->groups[i].s, h->ips + h->groups[i].ips,
-				       h->sl->need) & (cap - 1);
-
-		while (t[j])
-			j = (j + 1) & (cap - 1);
-		t[j] = (uint32_t)i + 1;
-	}
-	free(h->hash);
-	h->hash = t;
-	h->hash_cap = cap;
-	return 0;
+	return sample_hash(&g->s, h->ips + g->ips, h->sl->need);
 }
 
 static int save_ips(struct hists *h, const struct hist_sample *s, size_t *off)
@@ -202,11 +192,12 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 	struct hist_group *g;
 	size_t i;
 
-	if ((h->nr_groups + 1) * 2 > h->hash_cap && rehash_groups(h))
+	if (hashtab__reserve(&h->hash, &h->hash_cap, h->nr_groups, sizeof(*h->hash), 1024,
+			     group_slot_hash, h))
 		return -ENOMEM;
 	h->total_period += s->period;
 	h->nr_samples++;
-	i = sample_hash(s, s->ips, need) & (h->hash_cap - 1);
+	i = hashtab__first(sample_hash(s, s->ips, need), h->hash_cap);
 	while (h->hash[i]) {
 		g = &h->groups[h->hash[i] - 1];
 		if (group_eq(&g->s, s, need) &&
@@ -217,7 +208,7 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 			g->count++;
 			return add_step(h, h->hash[i] - 1, s->period);
 		}
-		i = (i + 1) & (h->hash_cap - 1);
+		i = hashtab__next(i, h->hash_cap);
 	}
 	if (array__grow(&h->groups, &h->cap_groups, h->nr_groups + 1, sizeof(*h->groups), 1024))
 		return -ENOMEM;
@@ -293,27 +284,11 @@ static uint64_t entry_hash(const struct sort_list *sl, const struct hist_entry *
 	return need_hash(sl->need, 0x1234567, e);
 }
 
-static int builder_rehash(struct hist_builder *b)
+static uint64_t entry_slot_hash(const void *ctx, const void *slot)
 {
-	size_t cap = b->hash_cap ? b->hash_cap * 2 : 1024;
-	uint32_t *t = calloc(cap, sizeof(*t));
+	const struct hist_builder *b = ctx;
 
-	if (!t)
-		return -ENOMEM;
-	for (size_t i = 0; i < b->hash_cap; i++) {
-		size_t j;
-
-		if (!b->hash[i])
-			continue;
-		j = entry_hash(b->sl, &b->v[b->hash[i] - 1]) & (cap - 1);
-		while (t[j])
-			j = (j + 1) & (cap - 1);
-		t[j] = b->hash[i];
-	}
-	free(b->hash);
-	b->hash = t;
-	b->hash_cap = cap;
-	return 0;
+	return entry_hash(b->sl, &b->v[*(const uint32_t *)slot - 1]);
 }
 
 /* The entry of proto's key in the builder's entry tree, or a copy of proto linked
@@ -353,10 +328,11 @@ static long builder_findnew(struct hist_builder *b, const struct hist_entry *pro
 	long x;
 
 	if (hashed) {
-		if ((b->nr_hashed + 1) * 2 > b->hash_cap && builder_rehash(b))
+		if (hashtab__reserve(&b->hash, &b->hash_cap, b->nr_hashed, sizeof(*b->hash),
+				     1024, entry_slot_hash, b))
 			return -1;
-		i = entry_hash(b->sl, proto) & (b->hash_cap - 1);
-		for (; b->hash[i]; i = (i + 1) & (b->hash_cap - 1))
+		i = hashtab__first(entry_hash(b->sl, proto), b->hash_cap);
+		for (; b->hash[i]; i = hashtab__next(i, b->hash_cap))
 			if (!sort_list__cmp(b->sl, proto, &b->v[b->hash[i] - 1]))
 				return b->hash[i] - 1;
 	}
@@ -373,29 +349,12 @@ static uint64_t occ_hash(uint32_t entry, uint32_t group, uint32_t skip)
 	return mix(((uint64_t)entry << 32 | group) ^ mix(skip));
 }
 
-static int occ_rehash(struct hist_builder *b)
+static uint64_t occ_slot_hash(const void *ctx, const void *slot)
 {
-	size_t cap = b->occ_hash_cap ? b->occ_hash_cap * 2 : 1024;
-	uint32_t *t = calloc(cap, sizeof(*t));
+	const struct hist_builder *b = ctx;
+	const struct hist_occurrence *o = &b->occ[*(const uint32_t *)slot - 1];
 
-	if (!t)
-		return -ENOMEM;
-	for (size_t i = 0; i < b->occ_hash_cap; i++) {
-		const struct hist_occurrence *o;
-		size_t j;
-
-		if (!b->occ_hash[i])
-			continue;
-		o = &b->occ[b->occ_hash[i] - 1];
-		j = occ_hash(o->entry, o->group, o->skip) & (cap - 1);
-		while (t[j])
-			j = (j + 1) & (cap - 1);
-		t[j] = b->occ_hash[i];
-	}
-	free(b->occ_hash);
-	b->occ_hash = t;
-	b->occ_hash_cap = cap;
-	return 0;
+	return occ_hash(o->entry, o->group, o->skip);
 }
 
 /* Count samples into the item (entry, group, skip); `merge`: it may exist already. */
@@ -405,10 +364,11 @@ static int builder_occ(struct hist_builder *b, uint32_t entry, uint32_t group, u
 	size_t i = 0;
 
 	if (merge) {
-		if ((b->nr_occ_hashed + 1) * 2 > b->occ_hash_cap && occ_rehash(b))
+		if (hashtab__reserve(&b->occ_hash, &b->occ_hash_cap, b->nr_occ_hashed,
+				     sizeof(*b->occ_hash), 1024, occ_slot_hash, b))
 			return -ENOMEM;
-		i = occ_hash(entry, group, skip) & (b->occ_hash_cap - 1);
-		for (; b->occ_hash[i]; i = (i + 1) & (b->occ_hash_cap - 1)) {
+		i = hashtab__first(occ_hash(entry, group, skip), b->occ_hash_cap);
+		for (; b->occ_hash[i]; i = hashtab__next(i, b->occ_hash_cap)) {
 			struct hist_occurrence *o = &b->occ[b->occ_hash[i] - 1];
 
 			if (o->entry == entry && o->group == group && o->skip == skip) {
@@ -579,31 +539,21 @@ static uint64_t class_hash(const struct sort_list *sl, const struct hist_entry *
 	return need_hash(sl->class_need & ~SORT_NEED_SYM, 0x9876543, e);
 }
 
+static uint64_t class_slot_hash(const void *ctx, const void *slot)
+{
+	return class_hash(ctx, &((const struct key_class *)slot)->proto);
+}
+
 /* The class of e (created empty if new); NULL on ENOMEM. */
 static struct key_class *class_of(struct classes *c, const struct sort_list *sl,
 				  const struct hist_entry *e)
 {
 	size_t i;
 
-	if ((c->nr + 1) * 2 > c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		struct key_class *v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return NULL;
-		for (size_t k = 0; k < c->cap; k++) {
-			if (!c->v[k].used)
-				continue;
-			i = class_hash(sl, &c->v[k].proto) & (cap - 1);
-			while (v[i].used)
-				i = (i + 1) & (cap - 1);
-			v[i] = c->v[k];
-		}
-		free(c->v);
-		c->v = v;
-		c->cap = cap;
-	}
-	for (i = class_hash(sl, e) & (c->cap - 1); c->v[i].used; i = (i + 1) & (c->cap - 1))
+	if (hashtab__reserve(&c->v, &c->cap, c->nr, sizeof(*c->v), 256, class_slot_hash, sl))
+		return NULL;
+	for (i = hashtab__first(class_hash(sl, e), c->cap); c->v[i].used;
+	     i = hashtab__next(i, c->cap))
 		if (!sort_list__class_cmp(sl, e, &c->v[i].proto))
 			return &c->v[i];
 	c->v[i] = (struct key_class){ .proto = *e, .idx = (uint32_t)c->nr, .used = true };
