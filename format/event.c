@@ -538,6 +538,16 @@ int event_time_conv__decode(const void *rec, size_t size, struct event_time_conv
 						     : EVENT_TIME_CONV_NFIELDS);
 }
 
+int event_tracing_data__decode(const void *rec, size_t size,
+			       struct event_tracing_data *out)
+{
+	struct fields f;
+
+	fields_init(&f, rec, size);
+	out->size = get_u32(&f, 8);
+	return done(&f, &out->nfields, EVENT_TRACING_DATA_NFIELDS);
+}
+
 int event_auxtrace_info__decode(const void *rec, size_t size,
 				struct event_auxtrace_info *out)
 {

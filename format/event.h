@@ -324,6 +324,15 @@ struct event_time_conv {
 	unsigned nfields;
 };
 
+/* HEADER_TRACING_DATA (66, pipes): 8 size u32 (12 pad u32, not part of the view).
+ * The tracing-data blob of `size` bytes follows the record in the stream, outside
+ * header.size (docs/perf-data-format.md §4.4, §2.4). */
+#define EVENT_TRACING_DATA_NFIELDS 1
+struct event_tracing_data {
+	uint32_t size;			/* bytes of the blob behind the record */
+	unsigned nfields;
+};
+
 /* AUXTRACE_INFO (70): 8 type u32, 12 reserved u32, 16 priv[]. */
 #define EVENT_AUXTRACE_INFO_NFIELDS 2
 struct event_auxtrace_info {
@@ -385,6 +394,8 @@ int event_stat_round__decode(const void *rec, size_t size, struct event_stat_rou
 int event_event_update__decode(const void *rec, size_t size,
 			       struct event_event_update *out);
 int event_time_conv__decode(const void *rec, size_t size, struct event_time_conv *out);
+int event_tracing_data__decode(const void *rec, size_t size,
+			       struct event_tracing_data *out);
 int event_auxtrace_info__decode(const void *rec, size_t size,
 				struct event_auxtrace_info *out);
 int event_auxtrace__decode(const void *rec, size_t size, struct event_auxtrace *out);
