@@ -548,6 +548,55 @@ int event_tracing_data__decode(const void *rec, size_t size,
 	return done(&f, &out->nfields, EVENT_TRACING_DATA_NFIELDS);
 }
 
+int event_build_id__decode(const void *rec, size_t size, struct event_build_id *out)
+{
+	struct fields f;
+
+	fields_init(&f, rec, size);
+	out->misc = misc_of(rec, size);
+	out->pid = (int32_t)get_u32(&f, 8);
+	get_bytes(&f, 12, out->build_id, EVENT_BUILD_ID_MAX);
+	out->size = get_u8(&f, 32);
+	get_str(&f, 36, &out->filename);
+	return done(&f, &out->nfields, EVENT_BUILD_ID_NFIELDS);
+}
+
+int event_auxtrace_error__decode(const void *rec, size_t size,
+				 struct event_auxtrace_error *out)
+{
+	struct fields f;
+	const unsigned char *nul;
+	unsigned char unused[EVENT_AUXTRACE_ERROR_MSG];
+
+	fields_init(&f, rec, size);
+	out->type = get_u32(&f, 8);
+	out->code = get_u32(&f, 12);
+	out->cpu = get_u32(&f, 16);
+	out->pid = get_u32(&f, 20);
+	out->tid = get_u32(&f, 24);
+	out->fmt = get_u32(&f, 28);
+	out->ip = get_u64(&f, 32);
+	out->time = get_u64(&f, 40);
+	/* msg: bounded by its 64 bytes and by the record */
+	out->msg.s = NULL;
+	out->msg.len = 0;
+	out->msg.nul = false;
+	if (size > 48) {
+		size_t max = size - 48 < EVENT_AUXTRACE_ERROR_MSG ? size - 48
+								  : EVENT_AUXTRACE_ERROR_MSG;
+
+		out->msg.s = (const char *)f.p + 48;
+		nul = memchr(f.p + 48, 0, max);
+		out->msg.nul = nul != NULL;
+		out->msg.len = nul ? (size_t)(nul - (f.p + 48)) : max;
+	}
+	get_bytes(&f, 48, unused, sizeof(unused));	/* counts msg when all inside */
+	out->machine_pid = get_u32(&f, 112);
+	out->vcpu = get_u32(&f, 116);
+	out->has_machine_pid = size >= 120;
+	return done(&f, &out->nfields, EVENT_AUXTRACE_ERROR_NFIELDS);
+}
+
 int event_auxtrace_info__decode(const void *rec, size_t size,
 				struct event_auxtrace_info *out)
 {

@@ -333,6 +333,32 @@ struct event_tracing_data {
 	unsigned nfields;
 };
 
+/* HEADER_BUILD_ID (67): 8 pid s32, 12 build_id[20], 32 size u8 (valid when misc has
+ * MISC_BUILD_ID_SIZE; perf 6.1 writes 0 and a reader assumes 20), 36 filename. */
+#define EVENT_BUILD_ID_NFIELDS 4
+struct event_build_id {
+	uint16_t misc;			/* cpumode, MISC_BUILD_ID_SIZE */
+	int32_t pid;
+	uint8_t build_id[EVENT_BUILD_ID_MAX];	/* 0 where beyond the record */
+	uint8_t size;			/* the record's byte, not clamped */
+	struct event_str filename;
+	unsigned nfields;
+};
+
+/* AUXTRACE_ERROR (72): 8 type, 12 code, 16 cpu, 20 pid, 24 tid, 28 fmt (u32), 32 ip,
+ * 40 time (u64), 48 msg[64]; newer perf adds 112 machine_pid u32, 116 vcpu u32, present
+ * when the size reaches them (has_machine_pid). Complete (0) with the fields to msg. */
+#define EVENT_AUXTRACE_ERROR_NFIELDS 9
+#define EVENT_AUXTRACE_ERROR_MSG 64	/* bytes of msg */
+struct event_auxtrace_error {
+	uint32_t type, code, cpu, pid, tid, fmt;
+	uint64_t ip, time;
+	struct event_str msg;		/* bounded by its 64 bytes and the record */
+	bool has_machine_pid;		/* size >= 120 */
+	uint32_t machine_pid, vcpu;	/* 0 without has_machine_pid */
+	unsigned nfields;		/* up to 11 with machine_pid and vcpu */
+};
+
 /* AUXTRACE_INFO (70): 8 type u32, 12 reserved u32, 16 priv[]. */
 #define EVENT_AUXTRACE_INFO_NFIELDS 2
 struct event_auxtrace_info {
@@ -396,6 +422,9 @@ int event_event_update__decode(const void *rec, size_t size,
 int event_time_conv__decode(const void *rec, size_t size, struct event_time_conv *out);
 int event_tracing_data__decode(const void *rec, size_t size,
 			       struct event_tracing_data *out);
+int event_build_id__decode(const void *rec, size_t size, struct event_build_id *out);
+int event_auxtrace_error__decode(const void *rec, size_t size,
+				 struct event_auxtrace_error *out);
 int event_auxtrace_info__decode(const void *rec, size_t size,
 				struct event_auxtrace_info *out);
 int event_auxtrace__decode(const void *rec, size_t size, struct event_auxtrace *out);

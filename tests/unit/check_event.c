@@ -464,6 +464,8 @@ START_TEST(test_built_user_records)
 	struct event_auxtrace_info ai;
 	struct event_auxtrace at;
 	struct event_tracing_data td;
+	struct event_build_id bi;
+	struct event_auxtrace_error ae;
 	uint64_t tag = 9, val = 9;
 
 	rb_init(&b, REC_STAT_CONFIG, 0);
@@ -528,6 +530,61 @@ START_TEST(test_built_user_records)
 	ck_assert_uint_eq(tc.time_mask, 0xffff);
 	ck_assert_uint_eq(tc.cap_user_time_zero, 1);
 	ck_assert_uint_eq(tc.cap_user_time_short, 1);
+
+	/* HEADER_BUILD_ID as perf inject -b writes it: 100 bytes */
+	rb_init(&b, REC_HEADER_BUILD_ID, MISC_USER);
+	rb_u32(&b, (uint32_t)-1);
+	for (uint8_t i = 0; i < 20; i++)
+		rb_u8(&b, (uint8_t)(0xa0 + i));
+	rb_u8(&b, 0);
+	rb_add(&b, "\0\0\0", 3);
+	rb_add(&b, "/usr/lib/libc.so.6", 19);
+	while (b.n < 100)
+		rb_u8(&b, 0);
+	p = rb_done(&b);
+	ck_assert_int_eq(event_build_id__decode(p, 100, &bi), 0);
+	ck_assert_int_eq(bi.pid, -1);
+	ck_assert_uint_eq(bi.misc, MISC_USER);
+	ck_assert_uint_eq(bi.build_id[0], 0xa0);
+	ck_assert_uint_eq(bi.build_id[19], 0xb3);
+	ck_assert_uint_eq(bi.size, 0);
+	ck_assert_uint_eq(bi.filename.len, strlen("/usr/lib/libc.so.6"));
+	ck_assert(bi.filename.nul);
+	ck_assert_int_eq(event_build_id__decode(p, 36, &bi), -DIAG_RECORD_SIZE);
+	ck_assert_uint_eq(bi.nfields, 3);
+
+	/* AUXTRACE_ERROR, old form (112 bytes) then with machine_pid and vcpu */
+	rb_init(&b, REC_AUXTRACE_ERROR, 0);
+	for (uint32_t v = 1; v <= 6; v++)
+		rb_u32(&b, v);
+	rb_u64(&b, 0xffffffff81000000ULL);
+	rb_u64(&b, 999);
+	rb_add(&b, "decoder error", 14);
+	while (b.n < 112)
+		rb_u8(&b, 0);
+	p = rb_done(&b);
+	ck_assert_int_eq(event_auxtrace_error__decode(p, b.n, &ae), 0);
+	ck_assert_uint_eq(ae.type, 1);
+	ck_assert_uint_eq(ae.code, 2);
+	ck_assert_uint_eq(ae.cpu, 3);
+	ck_assert_uint_eq(ae.pid, 4);
+	ck_assert_uint_eq(ae.tid, 5);
+	ck_assert_uint_eq(ae.fmt, 6);
+	ck_assert_uint_eq(ae.ip, 0xffffffff81000000ULL);
+	ck_assert_uint_eq(ae.time, 999);
+	assert_str(&ae.msg, "decoder error");
+	ck_assert(!ae.has_machine_pid);
+	ck_assert_uint_eq(ae.nfields, EVENT_AUXTRACE_ERROR_NFIELDS);
+	rb_u32(&b, 42);
+	rb_u32(&b, 3);
+	p = rb_done(&b);
+	ck_assert_int_eq(event_auxtrace_error__decode(p, b.n, &ae), 0);
+	ck_assert(ae.has_machine_pid);
+	ck_assert_uint_eq(ae.machine_pid, 42);
+	ck_assert_uint_eq(ae.vcpu, 3);
+	ck_assert_int_eq(event_auxtrace_error__decode(p, 111, &ae), -DIAG_RECORD_SIZE);
+	ck_assert_uint_eq(ae.nfields, 8);
+	ck_assert_uint_eq(ae.msg.len, strlen("decoder error"));
 
 	rb_init(&b, REC_HEADER_TRACING_DATA, 0);
 	rb_u32(&b, 0x18b0);
