@@ -7,10 +7,12 @@
  * header included), reads its fixed fields at perf's offsets into a plain struct with
  * perf's field names, and never reads at or past rec + size.
  *
- * Byte order: records must already be in host byte order. The readers swap a
- * cross-endian file's records once, with record__swap() (format/record.h), before
- * anything else sees them (docs/HACKING.md, "Records handed to format/report code are
- * always in host byte order"); these decoders do no swapping.
+ * Byte order: records must already be in host byte order. The reader swaps a
+ * cross-endian file's records once, in reader/reader.c host_order() with
+ * record__swap() (format/record.h, perf's event_swap rules, docs/perf-data-format.md
+ * §12), before any record_ref is handed on (docs/HACKING.md, "Records handed to
+ * format/report code are always in host byte order"); these decoders do no swapping.
+ * A view's `misc` is header.misc, 0 when size < 8.
  *
  * Short records. Every decoder fills `out` as far as the record goes: a field that lies
  * entirely inside [rec, rec + size) gets its value, one that does not is 0. `nfields`
@@ -379,7 +381,8 @@ struct event_auxtrace {
 };
 
 /*
- * The decoders. Each:
+ * The decoders, one per struct above (FORK and EXIT share event_fork, THROTTLE and
+ * UNTHROTTLE event_throttle, SWITCH and SWITCH_CPU_WIDE event_switch). Each:
  * @param rec   the record, header first, host byte order; may be unaligned
  * @param size  bytes readable at rec (normally header.size; less when the caller has
  *              less); nothing at or past rec + size is read
