@@ -368,7 +368,7 @@ int machine__apply_build_ids(struct machine *m, const struct features *f)
 static int process_mmap(struct machine *m, const struct record_ref *ref)
 {
 	struct event_mmap2 mm2;
-	const struct event_str *filename;
+	struct event_str filename;
 	uint16_t misc;
 	int32_t pid, tid;
 	struct map nm = { 0 };
@@ -381,7 +381,7 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 	if (ref->type == REC_MMAP2) {
 		if (event_mmap2__decode(ref->data, ref->size, &mm2))
 			return 0;
-		filename = &mm2.filename;
+		filename = mm2.filename;
 		misc = mm2.misc;
 		pid = (int32_t)mm2.pid;
 		tid = (int32_t)mm2.tid;
@@ -394,7 +394,7 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 
 		if (event_mmap__decode(ref->data, ref->size, &mm))
 			return 0;
-		filename = &mm.filename;	/* borrows from the record, not from mm */
+		filename = mm.filename;	/* a copy: its bytes are the record's */
 		misc = mm.misc;
 		pid = (int32_t)mm.pid;
 		tid = (int32_t)mm.tid;
@@ -403,10 +403,10 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 		nm.pgoff = mm.pgoff;
 		exec = !(misc & MISC_MMAP_DATA);
 	}
-	n = filename->len;
+	n = filename.len;
 	if (n >= sizeof(name))
 		n = sizeof(name) - 1;
-	memcpy(name, filename->s, n);
+	memcpy(name, filename.s, n);
 	name[n] = 0;
 	if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL) {
 		if (!strncmp(name, "[kernel.kallsyms]", 17))
