@@ -8,7 +8,7 @@
 #include <string.h>	/* memset */
 
 #include "format/attr.h"
-#include "format/bytes.h"
+#include "format/event.h"
 #include "format/evlist.h"
 #include "format/record.h"
 #include "format/sample.h"
@@ -845,10 +845,15 @@ static int map_sample(struct exporter *e, const struct record_ref *ref)
  * samples waiting for stage 2. */
 static bool mmap_affects_pending(const struct record_ref *ref)
 {
-	uint16_t misc = ref->size >= 8 ? bytes__u16(ref->data + 4) : 0;
+	struct record_header h = { 0 };
+	uint16_t misc;
+
+	if (ref->size >= RECORD_HEADER_SIZE)
+		record_header__get(&h, ref->data);
+	misc = h.misc;
 
 	return (misc & MISC_CPUMODE_MASK) != MISC_USER ||
-	       (ref->type == REC_MMAP2 && (misc & MISC_EXACT_IP /* build-id form */));
+	       (ref->type == REC_MMAP2 && (misc & MISC_MMAP_BUILD_ID));
 }
 
 /* The kernel's own MMAP ("[kernel.kallsyms]_text"): it gives the kernel dso the
@@ -856,11 +861,24 @@ static bool mmap_affects_pending(const struct record_ref *ref)
 static bool mmap_is_kernel_text(const struct record_ref *ref)
 {
 	static const char name[] = "[kernel.kallsyms]";
-	size_t off = ref->type == REC_MMAP2 ? 72 : 40;
+	struct event_mmap2 mm2;
+	struct event_mmap mm;
+	const struct event_str *filename;
+	uint16_t misc;
 
-	return ref->size >= off + sizeof(name) - 1 &&
-	       (bytes__u16(ref->data + 4) & MISC_CPUMODE_MASK) == MISC_KERNEL &&
-	       !memcmp(ref->data + off, name, sizeof(name) - 1);
+	if (ref->type == REC_MMAP2) {
+		event_mmap2__decode(ref->data, ref->size, &mm2);
+		filename = &mm2.filename;
+		misc = mm2.misc;
+	} else {
+		event_mmap__decode(ref->data, ref->size, &mm);
+		filename = &mm.filename;
+		misc = mm.misc;
+	}
+	/* the name's first bytes, before any NUL and inside the record */
+	return filename->len >= sizeof(name) - 1 &&
+	       (misc & MISC_CPUMODE_MASK) == MISC_KERNEL &&
+	       !memcmp(filename->s, name, sizeof(name) - 1);
 }
 
 /* Side-band MMAPs while deferring: the kernel's symbols may be loading on the worker

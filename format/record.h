@@ -40,6 +40,9 @@ enum {
 	MISC_MMAP_DATA = 1 << 13,	/* also COMM_EXEC, FORK_EXEC, SWITCH_OUT */
 	MISC_EXACT_IP = 1 << 14,	/* also SWITCH_OUT_PREEMPT, MMAP_BUILD_ID */
 	MISC_BUILD_ID_SIZE = 1 << 15,
+	/* the same bits under perf's per-type names (docs/perf-data-format.md §4.1) */
+	MISC_COMM_EXEC = 1 << 13, MISC_FORK_EXEC = 1 << 13, MISC_SWITCH_OUT = 1 << 13,
+	MISC_SWITCH_OUT_PREEMPT = 1 << 14, MISC_MMAP_BUILD_ID = 1 << 14,
 };
 
 /* Callchain context markers (entries >= CONTEXT_MAX are not addresses). */

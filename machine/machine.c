@@ -5,7 +5,7 @@
 #include <stdlib.h>	/* calloc, free, realloc */
 #include <string.h>	/* memcpy, memmove, strcmp, strlen */
 
-#include "format/bytes.h"
+#include "format/event.h"
 #include "format/feature.h"
 #include "format/record.h"
 #include "format/sample.h"
@@ -367,9 +367,9 @@ int machine__apply_build_ids(struct machine *m, const struct features *f)
 
 static int process_mmap(struct machine *m, const struct record_ref *ref)
 {
-	const unsigned char *b = ref->data;
-	uint16_t misc = bytes__u16(b + 4);
-	size_t name_off = ref->type == REC_MMAP2 ? 72 : 40;
+	struct event_mmap2 mm2;
+	struct event_str filename;
+	uint16_t misc;
 	int32_t pid, tid;
 	struct map nm = { 0 };
 	char name[4096], dso_name[4096];
@@ -377,17 +377,36 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 	bool exec;
 	size_t n;
 
-	if (ref->size < name_off + 1)
-		return 0;
-	pid = (int32_t)bytes__u32(b + 8);
-	tid = (int32_t)bytes__u32(b + 12);
-	nm.start = bytes__u64(b + 16);
-	nm.end = nm.start + bytes__u64(b + 24);
-	nm.pgoff = bytes__u64(b + 32);
-	n = strnlen((const char *)b + name_off, ref->size - name_off);
+	/* perf skips records too short for their fields and a byte of file name */
+	if (ref->type == REC_MMAP2) {
+		if (event_mmap2__decode(ref->data, ref->size, &mm2))
+			return 0;
+		filename = mm2.filename;
+		misc = mm2.misc;
+		pid = (int32_t)mm2.pid;
+		tid = (int32_t)mm2.tid;
+		nm.start = mm2.start;
+		nm.end = mm2.start + mm2.len;
+		nm.pgoff = mm2.pgoff;
+		exec = (mm2.prot & 4 /* PROT_EXEC */) != 0;
+	} else {
+		struct event_mmap mm;
+
+		if (event_mmap__decode(ref->data, ref->size, &mm))
+			return 0;
+		filename = mm.filename;	/* a copy: its bytes are the record's */
+		misc = mm.misc;
+		pid = (int32_t)mm.pid;
+		tid = (int32_t)mm.tid;
+		nm.start = mm.start;
+		nm.end = mm.start + mm.len;
+		nm.pgoff = mm.pgoff;
+		exec = !(misc & MISC_MMAP_DATA);
+	}
+	n = filename.len;
 	if (n >= sizeof(name))
 		n = sizeof(name) - 1;
-	memcpy(name, b + name_off, n);
+	memcpy(name, filename.s, n);
 	name[n] = 0;
 	if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL) {
 		if (!strncmp(name, "[kernel.kallsyms]", 17))
@@ -398,8 +417,6 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 		nm.pgoff = nm.start;
 		return maps__insert(&m->kernel_maps, &nm);
 	}
-	exec = ref->type == REC_MMAP2 ? (bytes__u32(b + 64) & 4 /* PROT_EXEC */) != 0
-				      : !(misc & MISC_MMAP_DATA);
 	flags = dso__mmap_name(name, pid, exec, dso_name, sizeof(dso_name));
 	struct thread *t = machine__findnew_thread(m, pid, tid);
 	if (!t)
@@ -412,18 +429,17 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 	else if (flags & DSO_MMAP_VDSO)
 		nm.pgoff = 0;
 	if (ref->type == REC_MMAP2) {
-		if (!(misc & MISC_EXACT_IP)) {	/* the bit says: build-id, no ids */
-			nm.maj = bytes__u32(b + 40);
-			nm.min = bytes__u32(b + 44);
-			nm.ino = bytes__u64(b + 48);
-			nm.ino_generation = bytes__u64(b + 56);
-		}
-		nm.prot = bytes__u32(b + 64);
-		nm.flags = bytes__u32(b + 68);
-	}
-	if (ref->type == REC_MMAP2 && (misc & MISC_EXACT_IP) && ref->size >= 64) {
-		uint8_t bid_size = b[40];
-		dso__set_build_id(nm.dso, b + 44, bid_size <= 20 ? bid_size : 20);
+		/* the build-id form has no ids: the view leaves them 0 */
+		nm.maj = mm2.maj;
+		nm.min = mm2.min;
+		nm.ino = mm2.ino;
+		nm.ino_generation = mm2.ino_generation;
+		nm.prot = mm2.prot;
+		nm.flags = mm2.flags;
+		if (mm2.has_build_id)
+			dso__set_build_id(nm.dso, mm2.build_id,
+					  mm2.build_id_size <= EVENT_BUILD_ID_MAX ?
+					  mm2.build_id_size : EVENT_BUILD_ID_MAX);
 	}
 	return maps__insert(t->maps, &nm);
 }
@@ -456,16 +472,18 @@ static struct thread *replace_thread(struct machine *m, struct thread *old)
 static int process_fork(struct machine *m, const struct record_ref *ref,
 			const struct sample *s)
 {
-	const unsigned char *b = ref->data;
+	struct event_fork ev;
 	int32_t pid, ppid, tid, ptid;
 	struct thread *parent, *child;
 
-	if (ref->size < 24)
+	/* time is not read: a record with the four ids is enough */
+	event_fork__decode(ref->data, ref->size, &ev);
+	if (ev.nfields < EVENT_FORK_IDS)
 		return 0;
-	pid = (int32_t)bytes__u32(b + 8);
-	ppid = (int32_t)bytes__u32(b + 12);
-	tid = (int32_t)bytes__u32(b + 16);
-	ptid = (int32_t)bytes__u32(b + 20);
+	pid = (int32_t)ev.pid;
+	ppid = (int32_t)ev.ppid;
+	tid = (int32_t)ev.tid;
+	ptid = (int32_t)ev.ptid;
 	parent = machine__findnew_thread(m, ppid, ptid);
 	if (!parent)
 		return -ENOMEM;
@@ -493,7 +511,7 @@ static int process_fork(struct machine *m, const struct record_ref *ref,
 		/* a new process: a copy of the parent's maps, except for FORK records
 		 * marked FORK_EXEC (perf writes them for tasks found running at record
 		 * start): perf clones nothing there */
-		bool fork_exec = bytes__u16(ref->data + 4) & MISC_MMAP_DATA;
+		bool fork_exec = ev.misc & MISC_FORK_EXEC;
 
 		child->maps = fork_exec ? maps__new() : maps__clone(parent->maps);
 		if (!child->maps)
@@ -513,23 +531,22 @@ static int process_fork(struct machine *m, const struct record_ref *ref,
 int machine__process(struct machine *m, const struct record_ref *ref,
 		     const struct sample *s)
 {
-	const unsigned char *b = ref->data;
 	struct thread *t;
 	bool exec;
 
 	switch (ref->type) {
 	case REC_COMM: {
+		struct event_comm ev;
 		char comm[17];
 		size_t n;
 
-		if (ref->size < 17)
+		if (event_comm__decode(ref->data, ref->size, &ev))
 			return 0;
-		n = strnlen((const char *)b + 16, ref->size - 16 < 16 ? ref->size - 16 : 16);
-		memcpy(comm, b + 16, n);
+		n = ev.comm.len < 16 ? ev.comm.len : 16;	/* perf's comm is 16 bytes */
+		memcpy(comm, ev.comm.s, n);
 		comm[n] = 0;
-		t = machine__findnew_thread(m, (int32_t)bytes__u32(b + 8),
-					    (int32_t)bytes__u32(b + 12));
-		exec = (bytes__u16(b + 4) & MISC_MMAP_DATA) != 0;	/* COMM_EXEC */
+		t = machine__findnew_thread(m, (int32_t)ev.pid, (int32_t)ev.tid);
+		exec = (ev.misc & MISC_COMM_EXEC) != 0;
 		if (exec)
 			m->comm_exec = true;
 		return t ? set_comm(m, t, comm, s ? s->time : 0, exec) : -ENOMEM;

@@ -12,6 +12,7 @@
 
 #include "format/bytes.h"
 #include "format/diag.h"
+#include "format/event.h"
 #include "format/feature.h"
 #include "format/record.h"
 #include "reader/ordered.h"
@@ -575,15 +576,17 @@ static void name_events_from_updates(struct session *s)
 
 		for (size_t i = 0; i < nr; i++) {
 			const struct record_ref *ref = &v[i];
+			struct event_event_update up;
 			struct evsel *ev;
 
-			if (ref->type != REC_EVENT_UPDATE || ref->size < 25 ||
-			    bytes__u64(ref->data + 8) != 2)
+			/* a NAME with its id and a byte of name */
+			if (ref->type != REC_EVENT_UPDATE ||
+			    event_event_update__decode(ref->data, ref->size, &up) ||
+			    up.type != EVENT_UPDATE_NAME)
 				continue;
-			ev = evlist__find_id(&s->evlist, bytes__u64(ref->data + 16));
+			ev = evlist__find_id(&s->evlist, up.id);
 			if (ev && !ev->name) {
-				size_t n = strnlen((const char *)ref->data + 24, ref->size - 24);
-				char *name = strndup((const char *)ref->data + 24, n);
+				char *name = strndup(up.str.s, up.str.len);
 
 				if (name) {
 					evsel__set_name(ev, name);

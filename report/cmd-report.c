@@ -11,8 +11,8 @@
 #include <stdlib.h>	/* calloc, free, strtol, strtoul */
 #include <string.h>	/* memcmp, strchr, strcmp, strlen */
 
-#include "format/bytes.h"
 #include "format/diag.h"
+#include "format/event.h"
 #include "format/evlist.h"
 #include "format/feature.h"
 #include "format/record.h"
@@ -146,16 +146,20 @@ static const char *lazy_srcfile(void *ctx, const struct hist_entry *e)
 /* perf's cgroup__findnew(): the first CGROUP record of an id names it. */
 static int cgroup_add(struct report *rp, const struct record_ref *ref)
 {
-	const char *path = (const char *)ref->data + 16;
-	size_t max = ref->size - 16, n = strnlen(path, max);
-	uint64_t id = bytes__u64((const unsigned char *)ref->data + 8);
+	struct event_cgroup ev;
+	uint64_t id;
+
+	/* perf needs the id and a byte of path */
+	if (event_cgroup__decode(ref->data, ref->size, &ev))
+		return 0;
+	id = ev.id;
 
 	for (size_t i = 0; i < rp->nr_cgroups; i++)
 		if (rp->cgroups[i].id == id)
 			return 0;
 	if (array__grow(&rp->cgroups, &rp->cap_cgroups, rp->nr_cgroups + 1, sizeof(*rp->cgroups), 16))
 		return -ENOMEM;
-	rp->cgroups[rp->nr_cgroups].path = strndup(path, n);
+	rp->cgroups[rp->nr_cgroups].path = strndup(ev.path.s, ev.path.len);
 	if (!rp->cgroups[rp->nr_cgroups].path)
 		return -ENOMEM;
 	rp->cgroups[rp->nr_cgroups++].id = id;
@@ -176,22 +180,19 @@ static const char *cgroup_path(const void *ctx, uint64_t id)
  * record's namespaces; the cgroup one (index 6) is what the cgroup_id key shows. */
 static int note_namespaces(struct report *rp, const struct record_ref *ref)
 {
-	const unsigned char *b = ref->data;
+	struct event_namespaces ev;
 	struct thread *t;
-	uint64_t nr;
 
-	if (ref->size < 24)
+	/* pid, tid and nr are enough; a cgroup entry counts only when inside */
+	event_namespaces__decode(ref->data, ref->size, &ev);
+	if (ev.nfields < 3)
 		return 0;
-	nr = bytes__u64(b + 16);
-	t = machine__findnew_thread(rp->machine, (int32_t)bytes__u32(b + 8),
-				    (int32_t)bytes__u32(b + 12));
+	t = machine__findnew_thread(rp->machine, (int32_t)ev.pid, (int32_t)ev.tid);
 	if (!t)
 		return -ENOMEM;
 	t->cgroup_ns_dev = t->cgroup_ns_ino = 0;
-	if (nr > 6 && ref->size >= 24 + 7 * 16) {
-		t->cgroup_ns_dev = bytes__u64(b + 24 + 6 * 16);
-		t->cgroup_ns_ino = bytes__u64(b + 24 + 6 * 16 + 8);
-	}
+	event_namespaces__link(&ev, EVENT_NAMESPACES_CGROUP, &t->cgroup_ns_dev,
+			       &t->cgroup_ns_ino);
 	return 0;
 }
 
@@ -487,33 +488,44 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 /* --tasks: perf's thread__fork() makes the parent's tid the child's ppid. */
 static int note_parent(struct report *rp, const struct record_ref *ref)
 {
-	const unsigned char *b = ref->data;
+	struct event_fork ev;
 	struct thread *t;
 
-	if (ref->size < 24)
+	event_fork__decode(ref->data, ref->size, &ev);
+	if (ev.nfields < EVENT_FORK_IDS)	/* time is not needed */
 		return 0;
-	t = machine__find_thread(rp->machine, (int32_t)bytes__u32(b + 8),
-				 (int32_t)bytes__u32(b + 16));
-	return t ? task_ppids__set(&rp->ppids, t, (int32_t)bytes__u32(b + 20)) : 0;
+	t = machine__find_thread(rp->machine, (int32_t)ev.pid, (int32_t)ev.tid);
+	return t ? task_ppids__set(&rp->ppids, t, (int32_t)ev.ptid) : 0;
 }
 
 /* --mmaps: a user MMAP/MMAP2's protection, flags and inode, for the map it made. */
 static int note_mmap(struct report *rp, const struct record_ref *ref)
 {
-	const unsigned char *b = ref->data;
-	uint16_t misc = bytes__u16(b + 4);
 	bool mmap2 = ref->type == REC_MMAP2;
+	struct event_mmap2 mm2 = { 0 };
+	struct event_mmap mm = { 0 };
 	struct task_mmap tm = { 0 };
 	struct addr_location al;
 	struct thread *t;
+	uint16_t misc;
+	int32_t pid, tid;
+	uint64_t start, pgoff;
 
-	if (ref->size < (mmap2 ? 73u : 41u) || (misc & MISC_CPUMODE_MASK) == MISC_KERNEL)
+	/* a record too short for its fields and a byte of file name made no map */
+	if (mmap2 ? event_mmap2__decode(ref->data, ref->size, &mm2)
+		  : event_mmap__decode(ref->data, ref->size, &mm))
 		return 0;
-	t = machine__find_thread(rp->machine, (int32_t)bytes__u32(b + 8),
-				 (int32_t)bytes__u32(b + 12));
+	misc = mmap2 ? mm2.misc : mm.misc;
+	pid = (int32_t)(mmap2 ? mm2.pid : mm.pid);
+	tid = (int32_t)(mmap2 ? mm2.tid : mm.tid);
+	start = mmap2 ? mm2.start : mm.start;
+	pgoff = mmap2 ? mm2.pgoff : mm.pgoff;
+	if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL)
+		return 0;
+	t = machine__find_thread(rp->machine, pid, tid);
 	if (!t)
 		return 0;
-	machine__resolve_map(rp->machine, t, MISC_USER, bytes__u64(b + 16), &al);
+	machine__resolve_map(rp->machine, t, MISC_USER, start, &al);
 	if (!al.dso)
 		return 0;
 	tm.dso = al.dso;
@@ -522,13 +534,13 @@ static int note_mmap(struct report *rp, const struct record_ref *ref)
 	tm.rel = al.map_pgoff - al.map_start;
 	/* identity maps (anonymous, [stack]) map with pgoff = start; perf prints the
 	 * record's pgoff */
-	tm.pgoff = al.map_pgoff == al.map_start ? bytes__u64(b + 32) : al.map_pgoff;
+	tm.pgoff = al.map_pgoff == al.map_start ? pgoff : al.map_pgoff;
 	if (mmap2) {
-		tm.prot = bytes__u32(b + 64);
-		tm.flags = bytes__u32(b + 68);
-		/* a build-id MMAP2 has no inode (perf's dso id stays zero) */
-		if (!(misc & MISC_EXACT_IP))
-			tm.ino = bytes__u64(b + 48);
+		tm.prot = mm2.prot;
+		tm.flags = mm2.flags;
+		/* a build-id MMAP2 has no inode (perf's dso id stays zero): the view's
+		 * ino is 0 there */
+		tm.ino = mm2.ino;
 	} else {
 		tm.prot = misc & MISC_MMAP_DATA ? 0 : 4;	/* PROT_EXEC */
 	}
@@ -713,18 +725,19 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 		case REC_SAMPLE:
 			err = report_sample(rp, ref);
 			break;
-		case REC_READ:
+		case REC_READ: {
 			/* perf's process_read_event(): pid, tid, value */
-			if (rp->threads && ref->evsel && ref->size >= 24)
-				err = read_values__add(rp->threads, bytes__u32(ref->data + 8),
-						       bytes__u32(ref->data + 12),
+			struct event_read rv;
+
+			event_read__decode(ref->data, ref->size, &rv);
+			if (rp->threads && ref->evsel && rv.nfields >= 3)
+				err = read_values__add(rp->threads, rv.pid, rv.tid,
 						       ref->evsel->idx,
-						       evsel__name(ref->evsel),
-						       bytes__u64(ref->data + 16));
+						       evsel__name(ref->evsel), rv.value);
 			break;
+		}
 		case REC_CGROUP:
-			if (ref->size > 16)
-				err = cgroup_add(rp, ref);
+			err = cgroup_add(rp, ref);
 			break;
 		case REC_NAMESPACES:
 			err = note_namespaces(rp, ref);
@@ -733,10 +746,13 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			if (rp->traces)
 				err = trace_sort__load_record(rp->traces, ref, &rp->trace_diag);
 			break;
-		case REC_LOST_SAMPLES:
-			if (ref->size >= 16)
-				rp->total_lost_samples += bytes__u64(ref->data + 8);
+		case REC_LOST_SAMPLES: {
+			struct event_lost_samples ls;
+
+			if (!event_lost_samples__decode(ref->data, ref->size, &ls))
+				rp->total_lost_samples += ls.lost;
 			break;
+		}
 		case REC_COMM:
 		case REC_FORK:
 		case REC_MMAP:

@@ -6,6 +6,7 @@
 
 #include "format/attr.h"
 #include "format/bytes.h"
+#include "format/event.h"
 #include "format/evlist.h"
 #include "format/record.h"
 #include "format/sample.h"
@@ -23,8 +24,11 @@
 
 /* --- bounded record access ------------------------------------------------ */
 
-/* A record being formatted: every read goes through these helpers, which never read
- * past n and set trunc when perf would have read beyond the record. */
+/* A record being formatted. Fixed fields of non-sample records are read through the
+ * views of format/event.h; samples through format/sample.h. The dump_u* helpers below
+ * remain for one case, the cpu-map data of CPU_MAP and EVENT_UPDATE (cpu_map_data()):
+ * a packed, variable encoding of which perf prints a partial map entry by entry. They
+ * never read past n and set trunc when perf would have read beyond the record. */
 struct rd {
 	const unsigned char *p;	/* borrowed record bytes */
 	size_t n;		/* record length in bytes */
@@ -65,25 +69,6 @@ static uint8_t dump_u8(struct rd *r, size_t off)
 		return 0;
 	}
 	return r->p[off];
-}
-
-/* Append the NUL-terminated string at off. perf prints with %s, so a string runs into
- * the trailer bytes until a NUL; we stop at the record end and flag truncation. */
-static void dump_str(struct strbuf *sb, struct rd *r, size_t off)
-{
-	const unsigned char *nul;
-
-	if (off >= r->n) {
-		r->trunc = true;
-		return;
-	}
-	nul = memchr(r->p + off, 0, r->n - off);
-	if (!nul) {
-		r->trunc = true;
-		strbuf__add(sb, r->p + off, r->n - off);
-		return;
-	}
-	strbuf__add(sb, r->p + off, (size_t)(nul - (r->p + off)));
 }
 
 /* True when [ptr, ptr + len) lies inside the record (pointers from struct sample). */
@@ -680,110 +665,154 @@ static void fmt_sample(struct strbuf *sb, struct rd *rd, const struct dump_ctx *
 
 /* --- kernel records -------------------------------------------------------- */
 
-static void pid_tid(struct strbuf *sb, struct rd *rd, size_t off, const char *sep)
+/* The record views of format/event.h print what lies inside the record (fields beyond
+ * it read 0) and say what fits: `nfields` for fixed fields, `nul` for strings. A record
+ * is marked truncated when a field perf prints did not fit. */
+
+/* Append a string view. perf prints with %s, so a string runs into the trailer bytes
+ * until a NUL; the view stops at the record end and we flag truncation. */
+static void dump_estr(struct strbuf *sb, struct rd *rd, const struct event_str *s)
 {
-	strbuf__add_s64(sb, (int32_t)dump_u32(rd, off));
+	if (s->len)
+		strbuf__add(sb, s->s, s->len);
+	if (!s->nul)
+		rd->trunc = true;
+}
+
+/* Mark the record truncated when fewer than `need` of a view's fields fit. */
+static void need_fields(struct rd *rd, unsigned nfields, unsigned need)
+{
+	if (nfields < need)
+		rd->trunc = true;
+}
+
+static void pid_tid(struct strbuf *sb, uint32_t pid, uint32_t tid, const char *sep)
+{
+	strbuf__add_s64(sb, (int32_t)pid);
 	strbuf__addstr(sb, sep);
-	strbuf__add_s64(sb, (int32_t)dump_u32(rd, off + 4));
+	strbuf__add_s64(sb, (int32_t)tid);
 }
 
 static void fmt_mmap(struct strbuf *sb, struct rd *rd, uint16_t misc)
 {
+	struct event_mmap ev;
+
+	event_mmap__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, EVENT_MMAP_NFIELDS - 1);	/* the string: below */
 	strbuf__addch(sb, ' ');
-	pid_tid(sb, rd, 8, "/");
+	pid_tid(sb, ev.pid, ev.tid, "/");
 	strbuf__addstr(sb, ": [");
-	strbuf__add_hex_alt(sb, dump_u64(rd, 16));
+	strbuf__add_hex_alt(sb, ev.start);
 	strbuf__addch(sb, '(');
-	strbuf__add_hex_alt(sb, dump_u64(rd, 24));
+	strbuf__add_hex_alt(sb, ev.len);
 	strbuf__addstr(sb, ") @ ");
-	strbuf__add_hex_alt(sb, dump_u64(rd, 32));
+	strbuf__add_hex_alt(sb, ev.pgoff);
 	strbuf__addstr(sb, "]: ");
 	strbuf__addch(sb, misc & MISC_MMAP_DATA ? 'r' : 'x');
 	strbuf__addch(sb, ' ');
-	dump_str(sb, rd, 40);
+	dump_estr(sb, rd, &ev.filename);
 	strbuf__addch(sb, '\n');
 }
 
 static void fmt_mmap2(struct strbuf *sb, struct rd *rd, uint16_t misc)
 {
-	uint32_t prot, flags;
+	struct event_mmap2 ev;
 
+	/* a missing fixed field leaves the filename (offset 72) without a byte too, so
+	 * dump_estr() marks every short record */
+	event_mmap2__decode(rd->p, rd->n, &ev);
 	strbuf__addch(sb, ' ');
-	pid_tid(sb, rd, 8, "/");
+	pid_tid(sb, ev.pid, ev.tid, "/");
 	strbuf__addstr(sb, ": [");
-	strbuf__add_hex_alt(sb, dump_u64(rd, 16));
+	strbuf__add_hex_alt(sb, ev.start);
 	strbuf__addch(sb, '(');
-	strbuf__add_hex_alt(sb, dump_u64(rd, 24));
+	strbuf__add_hex_alt(sb, ev.len);
 	strbuf__addstr(sb, ") @ ");
-	strbuf__add_hex_alt(sb, dump_u64(rd, 32));
-	if (misc & MISC_EXACT_IP) {	/* MMAP_BUILD_ID: build id instead of inode */
-		unsigned n = dump_u8(rd, 40);
+	strbuf__add_hex_alt(sb, ev.pgoff);
+	/* the form follows the header this dump read (the view's misc is 0 when the
+	 * record is shorter than its header) */
+	if (misc & MISC_MMAP_BUILD_ID) {
+		unsigned n = ev.build_id_size;
 
-		if (n > 20)	/* perf's build-id buffer holds 20 bytes */
-			n = 20;
+		if (n > EVENT_BUILD_ID_MAX)	/* perf's build-id buffer holds 20 bytes */
+			n = EVENT_BUILD_ID_MAX;
 		strbuf__addstr(sb, " <");
 		for (unsigned i = 0; i < n; i++)
-			strbuf__add_hex_pad(sb, dump_u8(rd, 44 + i), 2);
+			strbuf__add_hex_pad(sb, ev.build_id[i], 2);
 		strbuf__addch(sb, '>');
 	} else {
 		strbuf__addch(sb, ' ');
-		strbuf__add_hex_pad(sb, dump_u32(rd, 40), 2);
+		strbuf__add_hex_pad(sb, ev.maj, 2);
 		strbuf__addch(sb, ':');
-		strbuf__add_hex_pad(sb, dump_u32(rd, 44), 2);
+		strbuf__add_hex_pad(sb, ev.min, 2);
 		strbuf__addch(sb, ' ');
-		strbuf__add_u64(sb, dump_u64(rd, 48));
+		strbuf__add_u64(sb, ev.ino);
 		strbuf__addch(sb, ' ');
-		strbuf__add_u64(sb, dump_u64(rd, 56));
+		strbuf__add_u64(sb, ev.ino_generation);
 	}
-	prot = dump_u32(rd, 64);
-	flags = dump_u32(rd, 68);
 	strbuf__addstr(sb, "]: ");
-	strbuf__addch(sb, prot & 1 ? 'r' : '-');
-	strbuf__addch(sb, prot & 2 ? 'w' : '-');
-	strbuf__addch(sb, prot & 4 ? 'x' : '-');
-	strbuf__addch(sb, flags & 1 ? 's' : 'p');	/* MAP_SHARED */
+	strbuf__addch(sb, ev.prot & 1 ? 'r' : '-');
+	strbuf__addch(sb, ev.prot & 2 ? 'w' : '-');
+	strbuf__addch(sb, ev.prot & 4 ? 'x' : '-');
+	strbuf__addch(sb, ev.flags & 1 ? 's' : 'p');	/* MAP_SHARED */
 	strbuf__addch(sb, ' ');
-	dump_str(sb, rd, 72);
+	dump_estr(sb, rd, &ev.filename);
 	strbuf__addch(sb, '\n');
 }
 
 static void fmt_comm(struct strbuf *sb, struct rd *rd, uint16_t misc)
 {
-	strbuf__addstr(sb, misc & MISC_MMAP_DATA ? " exec: " : ": ");	/* COMM_EXEC */
-	dump_str(sb, rd, 16);
+	struct event_comm ev;
+
+	event_comm__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, 2);		/* pid, tid; the string: dump_estr */
+	strbuf__addstr(sb, misc & MISC_COMM_EXEC ? " exec: " : ": ");
+	dump_estr(sb, rd, &ev.comm);
 	strbuf__addch(sb, ':');
-	pid_tid(sb, rd, 8, "/");
+	pid_tid(sb, ev.pid, ev.tid, "/");
 	strbuf__addch(sb, '\n');
 }
 
 static void fmt_fork_exit(struct strbuf *sb, struct rd *rd)
 {
-	/* layout pid, ppid, tid, ptid; printed (pid:tid):(ppid:ptid) */
+	struct event_fork ev;
+
+	/* perf prints pid, ppid, tid, ptid but not time */
+	event_fork__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, EVENT_FORK_IDS);
+	/* printed (pid:tid):(ppid:ptid) */
 	strbuf__addch(sb, '(');
-	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 8));
+	strbuf__add_s64(sb, (int32_t)ev.pid);
 	strbuf__addch(sb, ':');
-	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 16));
+	strbuf__add_s64(sb, (int32_t)ev.tid);
 	strbuf__addstr(sb, "):(");
-	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 12));
+	strbuf__add_s64(sb, (int32_t)ev.ppid);
 	strbuf__addch(sb, ':');
-	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 20));
+	strbuf__add_s64(sb, (int32_t)ev.ptid);
 	strbuf__addstr(sb, ")\n");
 }
 
 static void fmt_lost(struct strbuf *sb, struct rd *rd)
 {
+	struct event_lost ev;
+
+	if (event_lost__decode(rd->p, rd->n, &ev))
+		rd->trunc = true;
 	strbuf__addstr(sb, ": id:");
-	strbuf__add_u64(sb, dump_u64(rd, 8));
+	strbuf__add_u64(sb, ev.id);
 	strbuf__addstr(sb, ": lost:");
-	strbuf__add_u64(sb, dump_u64(rd, 16));
+	strbuf__add_u64(sb, ev.lost);
 	strbuf__addch(sb, '\n');
 }
 
 static void fmt_lost_samples(struct strbuf *sb, struct rd *rd, const struct dump_rec *r)
 {
 	const struct evsel *ev = r->evsel;
+	struct event_lost_samples ls;
 	uint64_t id = UINT64_MAX;
 
+	if (event_lost_samples__decode(rd->p, rd->n, &ls))
+		rd->trunc = true;
 	/* the id comes from the sample_id trailer (ID or IDENTIFIER), else perf's -1 */
 	if (r->sample && ev && attr__flag(&ev->attr, ATTR_SAMPLE_ID_ALL) &&
 	    dump_has(ev, SAMPLE_ID | SAMPLE_IDENTIFIER))
@@ -791,65 +820,80 @@ static void fmt_lost_samples(struct strbuf *sb, struct rd *rd, const struct dump
 	strbuf__addstr(sb, ": id:");
 	strbuf__add_u64(sb, id);
 	strbuf__addstr(sb, ": lost samples :");
-	strbuf__add_u64(sb, dump_u64(rd, 8));
+	strbuf__add_u64(sb, ls.lost);
 	strbuf__addch(sb, '\n');
 }
 
 /* READ: perf reads value, time_enabled, time_running, id and lost at the fixed offsets
- * 16/24/32/40/48 whatever read_format says (docs/perf-data-format.md §4.3 note); only which lines are
- * printed depends on read_format. */
+ * 16/24/32/40/48 whatever read_format says (docs/perf-data-format.md §4.3 note), which
+ * is the view's layout; only which lines are printed depends on read_format. */
 static void fmt_read(struct strbuf *sb, struct rd *rd, const struct dump_rec *r)
 {
-	static const struct {
-		uint64_t bit;
-		size_t off;
-		const char *label;
-	} lines[] = {
-		{ FORMAT_TOTAL_TIME_ENABLED, 24, "... time enabled : " },
-		{ FORMAT_TOTAL_TIME_RUNNING, 32, "... time running : " },
-		{ FORMAT_ID, 40, "... id           : " },
-		{ FORMAT_LOST, 48, "... lost         : " },
-	};
+	struct event_read ev;
 
-	strbuf__addstr(sb, ": ");
-	pid_tid(sb, rd, 8, " ");
-	strbuf__addch(sb, ' ');
-	strbuf__addstr(sb, r->evsel ? evsel__name(r->evsel) : "unknown");
-	strbuf__addch(sb, ' ');
-	strbuf__add_u64(sb, dump_u64(rd, 16));
-	strbuf__addch(sb, '\n');
-	if (!r->evsel)
-		return;
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
-		if (!(r->evsel->attr.read_format & lines[i].bit))
-			continue;
-		strbuf__addstr(sb, lines[i].label);
-		strbuf__add_u64(sb, dump_u64(rd, lines[i].off));
+	event_read__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, 3);		/* pid, tid, value */
+	{
+		const struct {
+			uint64_t bit;
+			unsigned field;		/* index in the view's record order */
+			uint64_t value;
+			const char *label;
+		} lines[] = {
+			{ FORMAT_TOTAL_TIME_ENABLED, 3, ev.time_enabled, "... time enabled : " },
+			{ FORMAT_TOTAL_TIME_RUNNING, 4, ev.time_running, "... time running : " },
+			{ FORMAT_ID, 5, ev.id, "... id           : " },
+			{ FORMAT_LOST, 6, ev.lost, "... lost         : " },
+		};
+
+		strbuf__addstr(sb, ": ");
+		pid_tid(sb, ev.pid, ev.tid, " ");
+		strbuf__addch(sb, ' ');
+		strbuf__addstr(sb, r->evsel ? evsel__name(r->evsel) : "unknown");
+		strbuf__addch(sb, ' ');
+		strbuf__add_u64(sb, ev.value);
 		strbuf__addch(sb, '\n');
+		if (!r->evsel)
+			return;
+		for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+			if (!(r->evsel->attr.read_format & lines[i].bit))
+				continue;
+			need_fields(rd, ev.nfields, lines[i].field + 1);
+			strbuf__addstr(sb, lines[i].label);
+			strbuf__add_u64(sb, lines[i].value);
+			strbuf__addch(sb, '\n');
+		}
 	}
 }
 
-static const char *switch_text(uint16_t misc)
+static const char *switch_text(const struct event_switch *ev)
 {
-	if (!(misc & MISC_MMAP_DATA))		/* SWITCH_OUT */
+	if (!ev->out)
 		return "IN         ";
-	if (!(misc & MISC_EXACT_IP))		/* SWITCH_OUT_PREEMPT */
+	if (!ev->preempt)
 		return "OUT        ";
 	return "OUT preempt";
 }
 
 static void fmt_switch(struct strbuf *sb, struct rd *rd, uint32_t type, uint16_t misc)
 {
+	struct event_switch ev;
+
+	event_switch__decode(rd->p, rd->n, &ev);
+	/* out/preempt from the header this dump read */
+	ev.out = misc & MISC_SWITCH_OUT;
+	ev.preempt = misc & MISC_SWITCH_OUT_PREEMPT;
 	strbuf__addch(sb, ' ');
-	strbuf__addstr(sb, switch_text(misc));
+	strbuf__addstr(sb, switch_text(&ev));
 	if (type == REC_SWITCH) {
 		strbuf__addch(sb, '\n');
 		return;
 	}
-	strbuf__addstr(sb, misc & MISC_MMAP_DATA ? "  next pid/tid: " : "  prev pid/tid: ");
-	strbuf__add_s64_width(sb, (int32_t)dump_u32(rd, 8), 5);
+	need_fields(rd, ev.nfields, EVENT_SWITCH_NFIELDS);
+	strbuf__addstr(sb, ev.out ? "  next pid/tid: " : "  prev pid/tid: ");
+	strbuf__add_s64_width(sb, (int32_t)ev.next_prev_pid, 5);
 	strbuf__addch(sb, '/');
-	strbuf__add_s64_width(sb, (int32_t)dump_u32(rd, 12), -5);
+	strbuf__add_s64_width(sb, (int32_t)ev.next_prev_tid, -5);
 	strbuf__addch(sb, '\n');
 }
 
@@ -858,24 +902,32 @@ static void fmt_namespaces(struct strbuf *sb, struct rd *rd)
 	static const char *const names[] = {
 		"net", "uts", "ipc", "pid", "user", "mnt", "cgroup",
 	};
-	uint32_t nr = (uint32_t)dump_u64(rd, 16);	/* perf keeps the low 32 bits */
-	uint64_t fit = dump_fit(rd, 24, 16, nr);
+	struct event_namespaces ev;
+	uint32_t nr;
+	uint64_t fit;
 
+	event_namespaces__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, 3);		/* pid, tid, nr_namespaces */
+	nr = (uint32_t)ev.nr_namespaces;	/* perf keeps the low 32 bits */
+	fit = nr < ev.nr_fit ? nr : ev.nr_fit;
 	strbuf__addch(sb, ' ');
-	pid_tid(sb, rd, 8, "/");
+	pid_tid(sb, ev.pid, ev.tid, "/");
 	strbuf__addstr(sb, " - nr_namespaces: ");
 	strbuf__add_u64(sb, nr);
 	strbuf__addstr(sb, "\n\t\t[");
 	for (uint32_t i = 0; i < fit; i++) {
+		uint64_t dev = 0, ino = 0;
+
+		event_namespaces__link(&ev, i, &dev, &ino);
 		if (i && i % 4 == 0)
 			strbuf__addstr(sb, "\n\t\t ");
 		strbuf__add_u64(sb, i);
 		strbuf__addch(sb, '/');
 		strbuf__addstr(sb, i < 7 ? names[i] : "UNKNOWN");
 		strbuf__addstr(sb, ": ");
-		strbuf__add_u64(sb, dump_u64(rd, 24 + 16 * (size_t)i));
+		strbuf__add_u64(sb, dev);
 		strbuf__addch(sb, '/');
-		strbuf__add_hex_alt(sb, dump_u64(rd, 32 + 16 * (size_t)i));
+		strbuf__add_hex_alt(sb, ino);
 		strbuf__addstr(sb, i + 1 != nr ? ", " : "]\n");
 	}
 	if (fit < nr)
@@ -884,55 +936,80 @@ static void fmt_namespaces(struct strbuf *sb, struct rd *rd)
 
 static void fmt_ksymbol(struct strbuf *sb, struct rd *rd)
 {
+	struct event_ksymbol ev;
+
+	event_ksymbol__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, EVENT_KSYMBOL_NFIELDS - 1);	/* the name: below */
 	strbuf__addstr(sb, " addr ");
-	strbuf__add_hex(sb, dump_u64(rd, 8));
+	strbuf__add_hex(sb, ev.addr);
 	strbuf__addstr(sb, " len ");
-	strbuf__add_u64(sb, dump_u32(rd, 16));
+	strbuf__add_u64(sb, ev.len);
 	strbuf__addstr(sb, " type ");
-	strbuf__add_u64(sb, dump_u16(rd, 20));
+	strbuf__add_u64(sb, ev.ksym_type);
 	strbuf__addstr(sb, " flags 0x");
-	strbuf__add_hex(sb, dump_u16(rd, 22));
+	strbuf__add_hex(sb, ev.flags);
 	strbuf__addstr(sb, " name ");
-	dump_str(sb, rd, 24);
+	dump_estr(sb, rd, &ev.name);
 	strbuf__addch(sb, '\n');
 }
 
 static void fmt_bpf_event(struct strbuf *sb, struct rd *rd)
 {
+	struct event_bpf_event ev;
+
+	event_bpf_event__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, 3);		/* type, flags, id: not the tag */
 	strbuf__addstr(sb, " type ");
-	strbuf__add_u64(sb, dump_u16(rd, 8));
+	strbuf__add_u64(sb, ev.type);
 	strbuf__addstr(sb, ", flags ");
-	strbuf__add_u64(sb, dump_u16(rd, 10));
+	strbuf__add_u64(sb, ev.flags);
 	strbuf__addstr(sb, ", id ");
-	strbuf__add_u64(sb, dump_u32(rd, 12));
+	strbuf__add_u64(sb, ev.id);
+	strbuf__addch(sb, '\n');
+}
+
+static void fmt_cgroup(struct strbuf *sb, struct rd *rd)
+{
+	struct event_cgroup ev;
+
+	event_cgroup__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, 1);		/* id; the path: dump_estr */
+	strbuf__addstr(sb, " cgroup: ");
+	strbuf__add_u64(sb, ev.id);
+	strbuf__addch(sb, ' ');
+	dump_estr(sb, rd, &ev.path);
 	strbuf__addch(sb, '\n');
 }
 
 static void fmt_aux(struct strbuf *sb, struct rd *rd)
 {
-	uint64_t flags = dump_u64(rd, 24);
+	struct event_aux ev;
 
+	if (event_aux__decode(rd->p, rd->n, &ev))
+		rd->trunc = true;
 	strbuf__addstr(sb, " offset: ");
-	strbuf__add_hex_alt(sb, dump_u64(rd, 8));
+	strbuf__add_hex_alt(sb, ev.aux_offset);
 	strbuf__addstr(sb, " size: ");
-	strbuf__add_hex_alt(sb, dump_u64(rd, 16));
+	strbuf__add_hex_alt(sb, ev.aux_size);
 	strbuf__addstr(sb, " flags: ");
-	strbuf__add_hex_alt(sb, flags);
+	strbuf__add_hex_alt(sb, ev.flags);
 	strbuf__addstr(sb, " [");
-	if (flags & 1)
+	if (ev.flags & 1)
 		strbuf__addch(sb, 'T');	/* TRUNCATED */
-	if (flags & 2)
+	if (ev.flags & 2)
 		strbuf__addch(sb, 'O');	/* OVERWRITE */
-	if (flags & 4)
+	if (ev.flags & 4)
 		strbuf__addch(sb, 'P');	/* PARTIAL */
 	strbuf__addstr(sb, "]\n");
 }
 
-static void poke_bytes(struct strbuf *sb, struct rd *rd, size_t off, unsigned len,
-			const char *label)
+/* len bytes from byte `start` of the poke's bytes; perf prints those that are inside
+ * the record and we mark the rest truncated. */
+static void poke_bytes(struct strbuf *sb, struct rd *rd, const struct event_text_poke *ev,
+			size_t start, unsigned len, const char *label)
 {
 	for (unsigned i = 0; i < len; i++) {
-		if (off + i >= rd->n) {
+		if (start + i >= ev->bytes_avail) {
 			rd->trunc = true;
 			break;
 		}
@@ -942,7 +1019,7 @@ static void poke_bytes(struct strbuf *sb, struct rd *rd, size_t off, unsigned le
 			strbuf__addstr(sb, " bytes:");
 		}
 		strbuf__addch(sb, ' ');
-		strbuf__add_hex_pad(sb, rd->p[off + i], 2);
+		strbuf__add_hex_pad(sb, ev->bytes[start + i], 2);
 		if (i % 16 == 15 || i + 1 == len)
 			strbuf__addch(sb, '\n');
 	}
@@ -950,20 +1027,46 @@ static void poke_bytes(struct strbuf *sb, struct rd *rd, size_t off, unsigned le
 
 static void fmt_text_poke(struct strbuf *sb, struct rd *rd, const struct dump_rec *r)
 {
-	unsigned old_len = dump_u16(rd, 16), new_len = dump_u16(rd, 18);
+	struct event_text_poke ev;
 
+	event_text_poke__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, EVENT_TEXT_POKE_NFIELDS);
 	strbuf__addch(sb, ' ');
-	strbuf__add_hex(sb, dump_u64(rd, 8));
+	strbuf__add_hex(sb, ev.addr);
 	strbuf__addch(sb, ' ');
 	if (r->text_poke_sym)
 		strbuf__addstr(sb, r->text_poke_sym);
 	strbuf__addstr(sb, " old len ");
-	strbuf__add_u64(sb, old_len);
+	strbuf__add_u64(sb, ev.old_len);
 	strbuf__addstr(sb, " new len ");
-	strbuf__add_u64(sb, new_len);
+	strbuf__add_u64(sb, ev.new_len);
 	strbuf__addch(sb, '\n');
-	poke_bytes(sb, rd, 20, old_len, "Old");
-	poke_bytes(sb, rd, 20 + (size_t)old_len, new_len, "New");
+	poke_bytes(sb, rd, &ev, 0, ev.old_len, "Old");
+	poke_bytes(sb, rd, &ev, ev.old_len, ev.new_len, "New");
+}
+
+static void fmt_itrace_start(struct strbuf *sb, struct rd *rd)
+{
+	struct event_itrace_start ev;
+
+	if (event_itrace_start__decode(rd->p, rd->n, &ev))
+		rd->trunc = true;
+	strbuf__addstr(sb, " pid: ");
+	strbuf__add_u64(sb, ev.pid);
+	strbuf__addstr(sb, " tid: ");
+	strbuf__add_u64(sb, ev.tid);
+	strbuf__addch(sb, '\n');
+}
+
+static void fmt_aux_output_hw_id(struct strbuf *sb, struct rd *rd)
+{
+	struct event_aux_output_hw_id ev;
+
+	if (event_aux_output_hw_id__decode(rd->p, rd->n, &ev))
+		rd->trunc = true;
+	strbuf__addstr(sb, " hw_id: ");
+	strbuf__add_hex_alt(sb, ev.hw_id);
+	strbuf__addch(sb, '\n');
 }
 
 static void fmt_kernel(struct strbuf *sb, struct rd *rd, const struct dump_ctx *ctx,
@@ -981,32 +1084,16 @@ static void fmt_kernel(struct strbuf *sb, struct rd *rd, const struct dump_ctx *
 	case REC_SAMPLE: fmt_sample(sb, rd, ctx, r, h->misc); break;
 	case REC_MMAP2: fmt_mmap2(sb, rd, h->misc); break;
 	case REC_AUX: fmt_aux(sb, rd); break;
-	case REC_ITRACE_START:
-		strbuf__addstr(sb, " pid: ");
-		strbuf__add_u64(sb, dump_u32(rd, 8));
-		strbuf__addstr(sb, " tid: ");
-		strbuf__add_u64(sb, dump_u32(rd, 12));
-		strbuf__addch(sb, '\n');
-		break;
+	case REC_ITRACE_START: fmt_itrace_start(sb, rd); break;
 	case REC_LOST_SAMPLES: fmt_lost_samples(sb, rd, r); break;
 	case REC_SWITCH:
 	case REC_SWITCH_CPU_WIDE: fmt_switch(sb, rd, h->type, h->misc); break;
 	case REC_NAMESPACES: fmt_namespaces(sb, rd); break;
 	case REC_KSYMBOL: fmt_ksymbol(sb, rd); break;
 	case REC_BPF_EVENT: fmt_bpf_event(sb, rd); break;
-	case REC_CGROUP:
-		strbuf__addstr(sb, " cgroup: ");
-		strbuf__add_u64(sb, dump_u64(rd, 8));
-		strbuf__addch(sb, ' ');
-		dump_str(sb, rd, 16);
-		strbuf__addch(sb, '\n');
-		break;
+	case REC_CGROUP: fmt_cgroup(sb, rd); break;
 	case REC_TEXT_POKE: fmt_text_poke(sb, rd, r); break;
-	case REC_AUX_OUTPUT_HW_ID:
-		strbuf__addstr(sb, " hw_id: ");
-		strbuf__add_hex_alt(sb, dump_u64(rd, 8));
-		strbuf__addch(sb, '\n');
-		break;
+	case REC_AUX_OUTPUT_HW_ID: fmt_aux_output_hw_id(sb, rd); break;
 	case REC_CALLCHAIN_DEFERRED:	/* newer perf; 6.1 prints UNKNOWN and aborts */
 		strbuf__addstr(sb, ": unhandled!\n");
 		break;
@@ -1075,7 +1162,7 @@ static void cpus_push(struct cpus *c, int cpu)
 	c->v[c->nr++] = cpu;
 }
 
-static bool cpu_map(struct strbuf *sb, struct rd *rd, size_t off)
+static bool cpu_map_data(struct strbuf *sb, struct rd *rd, size_t off)
 {
 	struct cpus c = { .nr = 0, .cap = 64 };
 	uint16_t type = dump_u16(rd, off);
@@ -1130,43 +1217,56 @@ out:
 	return ok;
 }
 
+/* cpu-map data as a view hands it on (a span of the record, event_cpu_map or
+ * event_event_update): decoded by cpu_map_data() with this file's bounded readers, the
+ * one place dump.c still reads at offsets, because perf prints a partial map entry by
+ * entry (docs/perf-data-format.md §4.4, CPU-map data). */
+static bool cpu_map(struct strbuf *sb, struct rd *rd, const unsigned char *data, size_t len)
+{
+	struct rd m = { .p = data, .n = data ? len : 0, .trunc = rd->trunc };
+	bool ok = cpu_map_data(sb, &m, 0);
+
+	rd->trunc = m.trunc;
+	return ok;
+}
+
 static void fmt_id_index(struct strbuf *sb, struct rd *rd)
 {
-	uint64_t nr = dump_u64(rd, 8);
-	size_t sz = rd->n >= 16 ? rd->n - 16 : 0;
-	bool guest;
+	struct event_id_index ev;
 
-	if (rd->trunc)
+	event_id_index__decode(rd->p, rd->n, &ev);
+	if (ev.nfields < EVENT_ID_INDEX_NFIELDS) {
+		rd->trunc = true;
 		return;
-	if (nr > sz / 32) {	/* perf's own check, after which it aborts */
+	}
+	if (ev.nr > ev.max_nr) {	/* perf's own check, after which it aborts */
 		strbuf__addstr(sb, "Too big: nr ");
-		strbuf__add_u64(sb, nr);
+		strbuf__add_u64(sb, ev.nr);
 		strbuf__addstr(sb, " max_nr ");
-		strbuf__add_u64(sb, sz / 32);
+		strbuf__add_u64(sb, ev.max_nr);
 		strbuf__addch(sb, '\n');
 		return;
 	}
-	/* a second array {machine_pid, vcpu} follows when the size allows it */
-	guest = sz >= nr * 48;
 	strbuf__addstr(sb, " nr: ");
-	strbuf__add_u64(sb, nr);
+	strbuf__add_u64(sb, ev.nr);
 	strbuf__addch(sb, '\n');
-	for (uint64_t i = 0; i < nr; i++) {
-		size_t e = 16 + 32 * i, e2 = 16 + 32 * nr + 16 * i;
+	for (uint64_t i = 0; i < ev.nr; i++) {
+		struct event_id_index_entry e;
 
+		event_id_index__entry(&ev, i, &e);
 		strbuf__addstr(sb, " ... id: ");
-		strbuf__add_u64(sb, dump_u64(rd, e));
+		strbuf__add_u64(sb, e.id);
 		strbuf__addstr(sb, "  idx: ");
-		strbuf__add_u64(sb, dump_u64(rd, e + 8));
+		strbuf__add_u64(sb, e.idx);
 		strbuf__addstr(sb, "  cpu: ");
-		strbuf__add_s64(sb, (int64_t)dump_u64(rd, e + 16));
+		strbuf__add_s64(sb, (int64_t)e.cpu);
 		strbuf__addstr(sb, "  tid: ");
-		strbuf__add_s64(sb, (int64_t)dump_u64(rd, e + 24));
-		if (guest) {
+		strbuf__add_s64(sb, (int64_t)e.tid);
+		if (ev.has_vcpu) {	/* the second array {machine_pid, vcpu} */
 			strbuf__addstr(sb, "  machine_pid: ");
-			strbuf__add_s64(sb, (int64_t)dump_u64(rd, e2));
+			strbuf__add_s64(sb, (int64_t)e.machine_pid);
 			strbuf__addstr(sb, "  vcpu: ");
-			strbuf__add_u64(sb, dump_u64(rd, e2 + 8));
+			strbuf__add_u64(sb, e.vcpu);
 		}
 		strbuf__addch(sb, '\n');
 	}
@@ -1174,26 +1274,34 @@ static void fmt_id_index(struct strbuf *sb, struct rd *rd)
 
 static void fmt_thread_map(struct strbuf *sb, struct rd *rd)
 {
-	uint64_t nr = dump_u64(rd, 8);
-	uint64_t fit = dump_fit(rd, 16, 24, nr);
+	struct event_thread_map ev;
 
+	event_thread_map__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, EVENT_THREAD_MAP_NFIELDS);
 	strbuf__addstr(sb, " nr: ");
-	strbuf__add_s64(sb, (int32_t)nr);
-	strbuf__addstr(sb, (int32_t)nr > 1 ? " threads: " : " thread: ");
-	for (uint64_t i = 0; i < fit; i++) {
+	strbuf__add_s64(sb, (int32_t)ev.nr);
+	strbuf__addstr(sb, (int32_t)ev.nr > 1 ? " threads: " : " thread: ");
+	for (uint64_t i = 0; i < ev.nr_fit; i++) {
+		uint64_t pid = 0;
+		struct event_str comm;
+
+		event_thread_map__entry(&ev, i, &pid, &comm);
 		if (i)
 			strbuf__addstr(sb, ", ");
-		strbuf__add_s64(sb, (int32_t)dump_u64(rd, 16 + 24 * i));
+		strbuf__add_s64(sb, (int32_t)pid);
 	}
-	if (fit < nr)
+	if (ev.nr_fit < ev.nr)
 		rd->trunc = true;
 	strbuf__addstr(sb, "\n: unhandled!\n");
 }
 
 static void fmt_cpu_map(struct strbuf *sb, struct rd *rd)
 {
+	struct event_cpu_map ev;
+
+	event_cpu_map__decode(rd->p, rd->n, &ev);
 	strbuf__addstr(sb, ": ");
-	if (!cpu_map(sb, rd, 8))
+	if (!cpu_map(sb, rd, ev.data, ev.data_len))
 		strbuf__addstr(sb, "failed to get cpumap from event");
 	strbuf__addstr(sb, "\n: unhandled!\n");
 }
@@ -1201,14 +1309,17 @@ static void fmt_cpu_map(struct strbuf *sb, struct rd *rd)
 /* Terms absent from the record print 0 (perf prints uninitialised stack memory). */
 static void fmt_stat_config(struct strbuf *sb, struct rd *rd)
 {
-	uint64_t nr = dump_u64(rd, 8), fit = dump_fit(rd, 16, 16, nr);
+	struct event_stat_config ev;
 	int64_t aggr_mode = 0;
 	uint64_t scale = 0;
 	uint32_t interval = 0;
 
-	for (uint64_t i = 0; i < fit; i++) {
-		uint64_t tag = dump_u64(rd, 16 + 16 * i), val = dump_u64(rd, 24 + 16 * i);
+	event_stat_config__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, EVENT_STAT_CONFIG_NFIELDS);
+	for (uint64_t i = 0; i < ev.nr_fit; i++) {
+		uint64_t tag = 0, val = 0;
 
+		event_stat_config__entry(&ev, i, &tag, &val);
 		if (tag == 0)
 			aggr_mode = (int32_t)val;
 		else if (tag == 1)
@@ -1216,7 +1327,7 @@ static void fmt_stat_config(struct strbuf *sb, struct rd *rd)
 		else if (tag == 2)
 			scale = val != 0;	/* a bool in perf */
 	}
-	if (fit < nr)
+	if (ev.nr_fit < ev.nr)
 		rd->trunc = true;
 	strbuf__addstr(sb, "\n... aggr_mode ");
 	strbuf__add_s64(sb, aggr_mode);
@@ -1229,60 +1340,65 @@ static void fmt_stat_config(struct strbuf *sb, struct rd *rd)
 
 static void fmt_stat(struct strbuf *sb, struct rd *rd)
 {
+	struct event_stat ev;
+
+	if (event_stat__decode(rd->p, rd->n, &ev))
+		rd->trunc = true;
 	strbuf__addstr(sb, "\n... id ");
-	strbuf__add_u64(sb, dump_u64(rd, 8));
+	strbuf__add_u64(sb, ev.id);
 	strbuf__addstr(sb, ", cpu ");
-	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 16));
+	strbuf__add_s64(sb, (int32_t)ev.cpu);
 	strbuf__addstr(sb, ", thread ");
-	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 20));
+	strbuf__add_s64(sb, (int32_t)ev.thread);
 	strbuf__addstr(sb, "\n... value ");
-	strbuf__add_u64(sb, dump_u64(rd, 24));
+	strbuf__add_u64(sb, ev.val);
 	strbuf__addstr(sb, ", enabled ");
-	strbuf__add_u64(sb, dump_u64(rd, 32));
+	strbuf__add_u64(sb, ev.ena);
 	strbuf__addstr(sb, ", running ");
-	strbuf__add_u64(sb, dump_u64(rd, 40));
+	strbuf__add_u64(sb, ev.run);
 	strbuf__addstr(sb, "\n: unhandled!\n");
 }
 
 static void fmt_stat_round(struct strbuf *sb, struct rd *rd)
 {
-	uint64_t type = dump_u64(rd, 8);
+	struct event_stat_round ev;
 
+	if (event_stat_round__decode(rd->p, rd->n, &ev))
+		rd->trunc = true;
 	strbuf__addstr(sb, "\n... time ");
-	strbuf__add_u64(sb, dump_u64(rd, 16));
-	strbuf__addstr(sb, type == 1 ? ", type FINAL" : ", type INTERVAL");
+	strbuf__add_u64(sb, ev.time);
+	strbuf__addstr(sb, ev.type == 1 ? ", type FINAL" : ", type INTERVAL");
 	strbuf__addstr(sb, "\n: unhandled!\n");
 }
 
 static void fmt_event_update(struct strbuf *sb, struct rd *rd)
 {
-	uint64_t type = dump_u64(rd, 8);
+	struct event_event_update ev;
 
+	event_event_update__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, 2);		/* type, id; the payload per type */
 	strbuf__addstr(sb, "\n... id:    ");
-	strbuf__add_u64(sb, dump_u64(rd, 16));
+	strbuf__add_u64(sb, ev.id);
 	strbuf__addch(sb, '\n');
-	switch (type) {
-	case 0:
+	switch (ev.type) {
+	case EVENT_UPDATE_UNIT:
 		strbuf__addstr(sb, "... unit:  ");
-		dump_str(sb, rd, 24);
+		dump_estr(sb, rd, &ev.str);
 		strbuf__addch(sb, '\n');
 		break;
-	case 1: {
-		uint64_t bits = dump_u64(rd, 24);
-		double d;
-
-		memcpy(&d, &bits, sizeof(d));
-		strbuf__addf(sb, "... scale: %f\n", d);
+	case EVENT_UPDATE_SCALE:
+		if (!ev.has_scale)
+			rd->trunc = true;
+		strbuf__addf(sb, "... scale: %f\n", ev.scale);
 		break;
-	}
-	case 2:
+	case EVENT_UPDATE_NAME:
 		strbuf__addstr(sb, "... name:  ");
-		dump_str(sb, rd, 24);
+		dump_estr(sb, rd, &ev.str);
 		strbuf__addch(sb, '\n');
 		break;
-	case 3:
+	case EVENT_UPDATE_CPUS:
 		strbuf__addstr(sb, "... ");
-		if (!cpu_map(sb, rd, 24))
+		if (!cpu_map(sb, rd, ev.data, ev.data_len))
 			strbuf__addstr(sb, "failed to get cpus");
 		strbuf__addch(sb, '\n');
 		break;
@@ -1294,41 +1410,63 @@ static void fmt_event_update(struct strbuf *sb, struct rd *rd)
 
 static void fmt_time_conv(struct strbuf *sb, struct rd *rd)
 {
+	struct event_time_conv ev;
+
+	event_time_conv__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, EVENT_TIME_CONV_NFIELDS);
 	strbuf__addstr(sb, "\n... Time Shift      ");
-	strbuf__add_u64(sb, dump_u64(rd, 8));
+	strbuf__add_u64(sb, ev.time_shift);
 	strbuf__addstr(sb, "\n... Time Muliplier  ");
-	strbuf__add_u64(sb, dump_u64(rd, 16));
+	strbuf__add_u64(sb, ev.time_mult);
 	strbuf__addstr(sb, "\n... Time Zero       ");
-	strbuf__add_u64(sb, dump_u64(rd, 24));
+	strbuf__add_u64(sb, ev.time_zero);
 	strbuf__addch(sb, '\n');
-	if (rd->n > 32) {	/* perf: the extended fields exist when size > 32 */
+	if (ev.extended) {	/* perf: the extended fields exist when size > 32 */
+		need_fields(rd, ev.nfields, EVENT_TIME_CONV_EXT_NFIELDS);
 		strbuf__addstr(sb, "... Time Cycles     ");
-		strbuf__add_u64(sb, dump_u64(rd, 32));
+		strbuf__add_u64(sb, ev.time_cycles);
 		strbuf__addstr(sb, "\n... Time Mask       ");
-		strbuf__add_hex_alt(sb, dump_u64(rd, 40));
+		strbuf__add_hex_alt(sb, ev.time_mask);
 		strbuf__addstr(sb, "\n... Cap Time Zero   ");
-		strbuf__add_u64(sb, dump_u8(rd, 48));
+		strbuf__add_u64(sb, ev.cap_user_time_zero);
 		strbuf__addstr(sb, "\n... Cap Time Short  ");
-		strbuf__add_u64(sb, dump_u8(rd, 49));
+		strbuf__add_u64(sb, ev.cap_user_time_short);
 		strbuf__addch(sb, '\n');
 	}
 	strbuf__addstr(sb, ": unhandled!\n");
 }
 
+static void fmt_auxtrace_info(struct strbuf *sb, struct rd *rd)
+{
+	struct event_auxtrace_info ev;
+
+	/* perf 6.1 then prints PMU-specific details for known AUX types (Intel PT,
+	 * CoreSight, ...), which we do not reproduce; unknown types abort */
+	event_auxtrace_info__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, 1);		/* type */
+	strbuf__addstr(sb, " type: ");
+	strbuf__add_u64(sb, ev.type);
+	strbuf__addch(sb, '\n');
+}
+
 static void fmt_auxtrace(struct strbuf *sb, struct rd *rd)
 {
+	struct event_auxtrace ev;
+
+	event_auxtrace__decode(rd->p, rd->n, &ev);
+	need_fields(rd, ev.nfields, 6);		/* all but reserved */
 	strbuf__addstr(sb, " size: ");
-	strbuf__add_hex_alt(sb, dump_u64(rd, 8));
+	strbuf__add_hex_alt(sb, ev.size);
 	strbuf__addstr(sb, "  offset: ");
-	strbuf__add_hex_alt(sb, dump_u64(rd, 16));
+	strbuf__add_hex_alt(sb, ev.offset);
 	strbuf__addstr(sb, "  ref: ");
-	strbuf__add_hex_alt(sb, dump_u64(rd, 24));
+	strbuf__add_hex_alt(sb, ev.reference);
 	strbuf__addstr(sb, "  idx: ");
-	strbuf__add_u64(sb, dump_u32(rd, 32));
+	strbuf__add_u64(sb, ev.idx);
 	strbuf__addstr(sb, "  tid: ");
-	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 36));
+	strbuf__add_s64(sb, (int32_t)ev.tid);
 	strbuf__addstr(sb, "  cpu: ");
-	strbuf__add_s64(sb, (int32_t)dump_u32(rd, 40));
+	strbuf__add_s64(sb, (int32_t)ev.cpu);
 	strbuf__addch(sb, '\n');
 }
 
@@ -1345,13 +1483,7 @@ static void fmt_user(struct strbuf *sb, struct rd *rd, const struct record_heade
 		strbuf__addch(sb, '\n');
 		break;
 	case REC_ID_INDEX: fmt_id_index(sb, rd); break;
-	case REC_AUXTRACE_INFO:
-		/* perf 6.1 then prints PMU-specific details for known AUX types (Intel PT,
-		 * CoreSight, ...), which we do not reproduce; unknown types abort */
-		strbuf__addstr(sb, " type: ");
-		strbuf__add_u64(sb, dump_u32(rd, 8));
-		strbuf__addch(sb, '\n');
-		break;
+	case REC_AUXTRACE_INFO: fmt_auxtrace_info(sb, rd); break;
 	case REC_AUXTRACE: fmt_auxtrace(sb, rd); break;
 	case REC_THREAD_MAP: fmt_thread_map(sb, rd); break;
 	case REC_CPU_MAP: fmt_cpu_map(sb, rd); break;

@@ -7,6 +7,7 @@
 #include "format/attr.h"	/* ATTR_TYPE_TRACEPOINT */
 #include "format/bytes.h"
 #include "format/diag.h"
+#include "format/event.h"
 #include "format/evlist.h"
 #include "format/feature.h"
 #include "format/record.h"	/* REC_HEADER_TRACING_DATA, MISC_KERNEL */
@@ -110,14 +111,15 @@ int trace_sort__load(struct trace_sort *ts, const void *data, size_t size,
 int trace_sort__load_record(struct trace_sort *ts, const struct record_ref *ref,
 			    struct diag *d)
 {
+	struct event_tracing_data td;
 	uint32_t n;
 
 	if (ref->type != REC_HEADER_TRACING_DATA || ts->loaded)
 		return 0;
-	if (ref->size < 12)
+	if (event_tracing_data__decode(ref->data, ref->size, &td))
 		return diag__set(d, ts->path, ref->offset, -DIAG_PIPE,
 				 "TRACING_DATA record too short");
-	n = bytes__u32(ref->data + 8);
+	n = td.size;
 	if (ref->disk_size < ref->size || n > ref->disk_size - ref->size)
 		return diag__set(d, ts->path, ref->offset, -DIAG_PIPE,
 				 "TRACING_DATA payload of %u bytes runs past the record", n);
