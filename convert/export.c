@@ -16,6 +16,8 @@
 #include "machine/dso.h"
 #include "machine/machine.h"
 #include "machine/symbol.h"
+#include "util/array.h"
+#include "util/hashtab.h"
 #include "banned.h"
 
 /* perf resolves at most this many callchain addresses (PERF_MAX_STACK_DEPTH). */
@@ -84,10 +86,17 @@ static uint64_t idmap__get(const struct idmap *m, uint64_t k0, uint64_t k1, uint
 
 	if (!m->cap)
 		return 0;
-	for (i = idmap_hash(k) & (m->cap - 1); m->v[i].id; i = (i + 1) & (m->cap - 1))
+	for (i = hashtab__first(idmap_hash(k), m->cap); m->v[i].id;
+	     i = hashtab__next(i, m->cap))
 		if (m->v[i].k[0] == k0 && m->v[i].k[1] == k1 && m->v[i].k[2] == k2)
 			return m->v[i].id;
 	return 0;
+}
+
+static uint64_t idmap_slot_hash(const void *ctx, const void *slot)
+{
+	(void)ctx;
+	return idmap_hash(((const struct idmap_slot *)slot)->k);
 }
 
 static int idmap__put(struct idmap *m, uint64_t k0, uint64_t k1, uint64_t k2, uint64_t id)
@@ -95,24 +104,11 @@ static int idmap__put(struct idmap *m, uint64_t k0, uint64_t k1, uint64_t k2, ui
 	const uint64_t k[3] = { k0, k1, k2 };
 	size_t i;
 
-	if ((m->nr + 1) * 2 > m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 1024;
-		struct idmap_slot *v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		for (size_t j = 0; j < m->cap; j++) {
-			if (!m->v[j].id)
-				continue;
-			for (i = idmap_hash(m->v[j].k) & (cap - 1); v[i].id; i = (i + 1) & (cap - 1))
-				;
-			v[i] = m->v[j];
-		}
-		free(m->v);
-		m->v = v;
-		m->cap = cap;
-	}
-	for (i = idmap_hash(k) & (m->cap - 1); m->v[i].id; i = (i + 1) & (m->cap - 1))
+	if (hashtab__reserve(&m->v, &m->cap, m->nr, sizeof(*m->v), 1024, idmap_slot_hash,
+			     NULL))
+		return -ENOMEM;
+	for (i = hashtab__first(idmap_hash(k), m->cap); m->v[i].id;
+	     i = hashtab__next(i, m->cap))
 		;
 	m->v[i] = (struct idmap_slot){ { k0, k1, k2 }, id };
 	m->nr++;
@@ -170,6 +166,8 @@ struct exporter {
 	unsigned flags;
 	struct export_sink sink;
 	uint64_t *evsel_ids;		/* owned, per evsel index; 0 = not exported */
+	struct db_ids { uint64_t *v; size_t nr, cap; }	/* owned: the machine's */
+		thread_ids, comm_ids;	/* thread / comm ids -> row ids; 0 = not yet */
 	uint64_t machine_id;		/* 0 until the host machine is exported */
 	uint64_t last[EXPORT__NR_TABLES];	/* last id given, per table */
 	struct idmap dsos;		/* dso pointer -> id */
@@ -279,6 +277,8 @@ void exporter__delete(struct exporter *e)
 	free(e->pending);
 	free(e->chain);
 	free(e->evsel_ids);
+	free(e->thread_ids.v);
+	free(e->comm_ids.v);
 	free(e);
 }
 
@@ -339,36 +339,64 @@ static int export_evsel(struct exporter *e, const struct evsel *ev, uint64_t *id
 	return 0;
 }
 
-static int export_thread(struct exporter *e, struct thread *t, const struct thread *main)
+/* The row id of the machine's thread or comm `id` (0: not exported yet). */
+static uint64_t db_id(const struct db_ids *d, uint32_t id)
 {
-	if (t->priv)
+	return id < d->nr ? d->v[id] : 0;
+}
+
+/* Give machine id `id` its row id; -ENOMEM. */
+static int db_id_set(struct db_ids *d, uint32_t id, uint64_t row)
+{
+	if (array__grow(&d->v, &d->cap, (size_t)id + 1, sizeof(*d->v), 1024))
+		return -ENOMEM;
+	while (d->nr <= id)
+		d->v[d->nr++] = 0;
+	d->v[id] = row;
+	return 0;
+}
+
+static int export_thread(struct exporter *e, const struct thread *t,
+			 const struct thread *main)
+{
+	uint64_t row;
+
+	if (db_id(&e->thread_ids, t->id))
 		return 0;
-	t->priv = ++e->last[EXPORT_THREAD];
-	const int64_t v[] = { (int64_t)t->priv, (int64_t)e->machine_id,
-			      main ? (int64_t)main->priv : 0, t->pid, t->tid };
+	row = ++e->last[EXPORT_THREAD];
+	if (db_id_set(&e->thread_ids, t->id, row))
+		return -ENOMEM;
+	const int64_t v[] = { (int64_t)row, (int64_t)e->machine_id,
+			      main ? (int64_t)db_id(&e->thread_ids, main->id) : 0, t->pid,
+			      t->tid };
 	return emit_ints(e, EXPORT_THREAD, NULL, NULL, NULL, 5, v);
 }
 
 static int export_comm_thread(struct exporter *e, const struct comm *c,
 			      const struct thread *t)
 {
-	const int64_t v[] = { (int64_t)++e->last[EXPORT_COMM_THREAD], (int64_t)c->priv,
-			      (int64_t)t->priv };
+	const int64_t v[] = { (int64_t)++e->last[EXPORT_COMM_THREAD],
+			      (int64_t)db_id(&e->comm_ids, c->id),
+			      (int64_t)db_id(&e->thread_ids, t->id) };
 
 	return emit_ints(e, EXPORT_COMM_THREAD, NULL, NULL, NULL, 3, v);
 }
 
 /* A comm not exported yet: its row, timed, with the thread that had it.  *added
  * tells whether it was new. */
-static int export_comm(struct exporter *e, struct comm *c, const struct thread *t,
+static int export_comm(struct exporter *e, const struct comm *c, const struct thread *t,
 		       bool *added)
 {
-	*added = !c->priv;
-	if (c->priv)
+	uint64_t row;
+
+	*added = !db_id(&e->comm_ids, c->id);
+	if (!*added)
 		return 0;
-	c->priv = ++e->last[EXPORT_COMM];
-	const int64_t v[] = { (int64_t)c->priv, (int64_t)t->priv, (int64_t)c->start,
-			      c->exec };
+	row = ++e->last[EXPORT_COMM];
+	if (db_id_set(&e->comm_ids, c->id, row))
+		return -ENOMEM;
+	const int64_t v[] = { (int64_t)row, (int64_t)db_id(&e->thread_ids, t->id),
+			      (int64_t)c->start, c->exec };
 	return emit_ints(e, EXPORT_COMM, c->str, NULL, NULL, 4, v);
 }
 
@@ -397,10 +425,10 @@ static int export_threads(struct exporter *e, struct thread *t, uint64_t *comm_i
 		if ((err = export_comm(e, comm, main, &added)) ||
 		    (added && (err = export_comm_thread(e, comm, main))))
 			return err;
-		*comm_id = comm->priv;
+		*comm_id = db_id(&e->comm_ids, comm->id);
 	}
 	if (t != main) {
-		bool link = comm && !t->priv;
+		bool link = comm && !db_id(&e->thread_ids, t->id);
 
 		if ((err = export_thread(e, t, main)))
 			return err;
@@ -817,7 +845,7 @@ static int map_sample(struct exporter *e, const struct record_ref *ref)
 	if ((err = export_machine(e)) || (err = export_threads(e, t, &id)))
 		return err;
 	p->comm_id = (uint32_t)id;
-	p->thread_id = (uint32_t)t->priv;
+	p->thread_id = (uint32_t)db_id(&e->thread_ids, t->id);
 	if (!e->nr_pending)
 		e->first_pending_id = e->last[EXPORT_SAMPLE] + 1;
 	++e->last[EXPORT_SAMPLE];

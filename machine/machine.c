@@ -11,6 +11,7 @@
 #include "format/sample.h"
 #include "reader/session.h"
 #include "reader/workqueue.h"
+#include "util/hashtab.h"
 #include "util/strtab.h"
 #include "banned.h"
 
@@ -27,6 +28,7 @@ struct machine {
 					 * them; callers may still hold pointers) */
 	size_t nr_retired;
 	bool comm_exec;			/* exec COMMs are told apart */
+	uint32_t nr_thread_ids, nr_comm_ids;	/* ids handed out (thread.id, comm.id) */
 };
 
 int machine__new(struct machine **out, const char *kallsyms)
@@ -73,10 +75,15 @@ void machine__delete(struct machine *m)
 	free(m);
 }
 
-static size_t tid_slot(int32_t tid, size_t cap)
+static uint64_t tid_hash(int32_t tid)
 {
-	uint64_t h = (uint32_t)tid * 0x9E3779B97F4A7C15ULL;
-	return (size_t)(h >> 20) & (cap - 1);
+	return (uint32_t)tid * 0x9E3779B97F4A7C15ULL >> 20;
+}
+
+static uint64_t thread_slot_hash(const void *ctx, const void *slot)
+{
+	(void)ctx;
+	return tid_hash((*(struct thread *const *)slot)->tid);
 }
 
 static struct thread *find_thread(struct machine *m, int32_t tid)
@@ -85,40 +92,38 @@ static struct thread *find_thread(struct machine *m, int32_t tid)
 
 	if (!m->threads_cap)
 		return NULL;
-	i = tid_slot(tid, m->threads_cap);
+	i = hashtab__first(tid_hash(tid), m->threads_cap);
 	while (m->threads[i]) {
 		if (m->threads[i]->tid == tid)
 			return m->threads[i];
-		i = (i + 1) & (m->threads_cap - 1);
+		i = hashtab__next(i, m->threads_cap);
 	}
 	return NULL;
+}
+
+/* A thread object with the machine's next id; NULL on ENOMEM. */
+static struct thread *thread__new(struct machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	t->tid = tid;
+	t->id = m->nr_thread_ids++;
+	return t;
 }
 
 static int insert_thread(struct machine *m, struct thread *t)
 {
 	size_t i;
 
-	if ((m->nr_threads + 1) * 2 > m->threads_cap) {
-		size_t cap = m->threads_cap ? m->threads_cap * 2 : 1024;
-		struct thread **v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		for (size_t k = 0; k < m->threads_cap; k++) {
-			if (!m->threads[k])
-				continue;
-			i = tid_slot(m->threads[k]->tid, cap);
-			while (v[i])
-				i = (i + 1) & (cap - 1);
-			v[i] = m->threads[k];
-		}
-		free(m->threads);
-		m->threads = v;
-		m->threads_cap = cap;
-	}
-	i = tid_slot(t->tid, m->threads_cap);
+	if (hashtab__reserve(&m->threads, &m->threads_cap, m->nr_threads,
+			     sizeof(*m->threads), 1024, thread_slot_hash, NULL))
+		return -ENOMEM;
+	i = hashtab__first(tid_hash(t->tid), m->threads_cap);
 	while (m->threads[i])
-		i = (i + 1) & (m->threads_cap - 1);
+		i = hashtab__next(i, m->threads_cap);
 	m->threads[i] = t;
 	m->nr_threads++;
 	return 0;
@@ -158,11 +163,9 @@ struct thread *machine__findnew_thread(struct machine *m, int32_t pid, int32_t t
 			t->pid = pid;
 		return t;
 	}
-	t = calloc(1, sizeof(*t));
+	t = thread__new(m, pid, tid);
 	if (!t)
 		return NULL;
-	t->pid = pid;
-	t->tid = tid;
 	/* Threads of a process share the leader's maps. */
 	leader = pid != tid && pid != -1 ? machine__findnew_thread(m, pid, pid) : NULL;
 	if (leader) {
@@ -199,13 +202,14 @@ const char *thread__comm_overridden(const struct thread *t, const char *comm)
 	return c->str;
 }
 
-static struct comm *comm__push(struct thread *t, const char *str, uint64_t start,
-			       bool exec)
+static struct comm *comm__push(struct machine *m, struct thread *t, const char *str,
+			       uint64_t start, bool exec)
 {
 	struct comm *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
+	c->id = m->nr_comm_ids++;
 	c->str = str;
 	c->start = start;
 	c->exec = exec;
@@ -226,7 +230,7 @@ static int set_comm(struct machine *m, struct thread *t, const char *comm, uint6
 		t->comms->str = c;
 		t->comms->start = time;
 		t->comms->exec |= exec;
-	} else if (!comm__push(t, c, time, exec)) {
+	} else if (!comm__push(m, t, c, time, exec)) {
 		return -ENOMEM;
 	}
 	t->comm = c;
@@ -448,7 +452,7 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
  * moves to the retired list (callers may hold it), the new one takes its slot. */
 static struct thread *replace_thread(struct machine *m, struct thread *old)
 {
-	struct thread **r, *t = calloc(1, sizeof(*t));
+	struct thread **r, *t = thread__new(m, old->pid, old->tid);
 	size_t i;
 
 	if (!t)
@@ -460,11 +464,9 @@ static struct thread *replace_thread(struct machine *m, struct thread *old)
 	}
 	m->retired = r;
 	m->retired[m->nr_retired++] = old;
-	t->pid = old->pid;
-	t->tid = old->tid;
-	i = tid_slot(old->tid, m->threads_cap);
+	i = hashtab__first(tid_hash(old->tid), m->threads_cap);
 	while (m->threads[i] != old)
-		i = (i + 1) & (m->threads_cap - 1);
+		i = hashtab__next(i, m->threads_cap);
 	m->threads[i] = t;
 	return t;
 }
@@ -489,11 +491,9 @@ static int process_fork(struct machine *m, const struct record_ref *ref,
 		return -ENOMEM;
 	child = find_thread(m, tid);
 	if (!child) {
-		child = calloc(1, sizeof(*child));
+		child = thread__new(m, pid, tid);
 		if (!child)
 			return -ENOMEM;
-		child->pid = pid;
-		child->tid = tid;
 		if (insert_thread(m, child)) {
 			free(child);
 			return -ENOMEM;
@@ -523,7 +523,7 @@ static int process_fork(struct machine *m, const struct record_ref *ref,
 		child->comm_set = true;
 	}
 	/* perf's thread__fork: the parent's name, timed at the fork, if it had one */
-	if (parent->comm_set && !comm__push(child, parent->comm, s ? s->time : 0, false))
+	if (parent->comm_set && !comm__push(m, child, parent->comm, s ? s->time : 0, false))
 		return -ENOMEM;
 	return 0;
 }
@@ -702,7 +702,7 @@ struct comm *machine__thread_comm(struct machine *m, struct thread *t)
 		return t->comms;
 	if (default_comm(m, t))
 		return NULL;
-	return comm__push(t, t->comm, 0, false);
+	return comm__push(m, t, t->comm, 0, false);
 }
 
 struct comm *machine__thread_exec_comm(struct machine *m, struct thread *t)

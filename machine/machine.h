@@ -54,7 +54,8 @@ struct comm {
 				 * default name */
 	bool exec;		/* set by a COMM with PERF_RECORD_MISC_COMM_EXEC */
 	struct comm *older;	/* owned: the thread's previous name, or NULL */
-	uint64_t priv;		/* for the front end (dirconvert: database id); 0 at first */
+	uint32_t id;		/* 0, 1, 2 ...: the machine's comms in creation order
+				 * (front ends key their own tables by it) */
 };
 
 struct thread {
@@ -64,10 +65,9 @@ struct thread {
 	struct maps *maps;	/* shared by the threads of one process */
 	struct comm *comms;	/* owned, newest first; NULL until a COMM or FORK sets a
 				 * name or machine__thread_comm() makes the default one */
-	uint64_t priv;		/* for the front end (dirconvert: database id); 0 at first */
-	uint64_t cgroup_ns_dev;	/* the cgroup namespace (dev, inode) of the thread's */
-	uint64_t cgroup_ns_ino;	/* latest NAMESPACES record (perf's cgroup_id key);
-				 * 0, 0 without one; set by the report front end */
+	uint32_t id;		/* 0, 1, 2 ...: the machine's threads in creation order,
+				 * replaced ones included (front ends key their own
+				 * tables by it) */
 };
 
 struct machine;

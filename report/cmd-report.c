@@ -31,6 +31,7 @@
 #include "report/time-range.h"
 #include "report/trace-sort.h"
 #include "util/array.h"
+#include "util/hashtab.h"
 #include "banned.h"
 
 /* perf's PERF_MAX_STACK_DEPTH: --max-stack's default. */
@@ -117,6 +118,10 @@ struct report {
 	struct sort_lazy lazy;		/* sl.lazy: texts from srclines */
 	int lazy_err;			/* -ENOMEM from a lazy text, else 0 */
 	struct cgroup_name *cgroups;	/* owned, in record order */
+	/* by thread id (machine.h): the cgroup namespace (dev, inode) of the thread's
+	 * latest NAMESPACES record (perf's cgroup_id key); 0, 0 without one */
+	struct thread_cgns { uint64_t dev, ino; } *cgns;	/* owned */
+	size_t nr_cgns, cap_cgns;	/* initialised (zeroed or set), allocated */
 	size_t nr_cgroups, cap_cgroups;
 	struct trace_sort *traces;	/* owned: trace key; else NULL */
 	struct diag trace_diag;		/* what traces found wrong */
@@ -190,9 +195,13 @@ static int note_namespaces(struct report *rp, const struct record_ref *ref)
 	t = machine__findnew_thread(rp->machine, (int32_t)ev.pid, (int32_t)ev.tid);
 	if (!t)
 		return -ENOMEM;
-	t->cgroup_ns_dev = t->cgroup_ns_ino = 0;
-	event_namespaces__link(&ev, EVENT_NAMESPACES_CGROUP, &t->cgroup_ns_dev,
-			       &t->cgroup_ns_ino);
+	if (array__grow(&rp->cgns, &rp->cap_cgns, (size_t)t->id + 1, sizeof(*rp->cgns), 256))
+		return -ENOMEM;
+	while (rp->nr_cgns <= t->id)
+		rp->cgns[rp->nr_cgns++] = (struct thread_cgns){ 0, 0 };
+	rp->cgns[t->id] = (struct thread_cgns){ 0, 0 };
+	event_namespaces__link(&ev, EVENT_NAMESPACES_CGROUP, &rp->cgns[t->id].dev,
+			       &rp->cgns[t->id].ino);
 	return 0;
 }
 
@@ -344,15 +353,9 @@ static int want_loaded(struct report *rp, struct dso *dso)
 	for (size_t i = 0; i < rp->nr_to_load; i++)
 		if (rp->to_load[i] == dso)
 			return 0;
-	if (rp->nr_to_load == rp->cap_to_load) {
-		size_t cap = rp->cap_to_load ? rp->cap_to_load * 2 : 16;
-		struct dso **v = realloc(rp->to_load, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		rp->to_load = v;
-		rp->cap_to_load = cap;
-	}
+	if (array__grow(&rp->to_load, &rp->cap_to_load, rp->nr_to_load + 1,
+			sizeof(*rp->to_load), 16))
+		return -ENOMEM;
 	rp->to_load[rp->nr_to_load++] = dso;
 	return 0;
 }
@@ -442,8 +445,8 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	p->weight = s.weight;
 	p->cgroup = s.cgroup;
 	p->code_page_size = s.code_page_size;
-	p->cgroup_dev = t->cgroup_ns_dev;
-	p->cgroup_ino = t->cgroup_ns_ino;
+	p->cgroup_dev = t->id < rp->nr_cgns ? rp->cgns[t->id].dev : 0;
+	p->cgroup_ino = t->id < rp->nr_cgns ? rp->cgns[t->id].ino : 0;
 	p->ins_lat = s.ins_lat;
 	p->p_stage_cyc = s.weight_var3;
 	memset(&p->mem, 0, sizeof(p->mem));
@@ -555,33 +558,28 @@ static void load_one(void *ctx, size_t i)
 	(void)dso__load(rp->to_load[i]);
 }
 
+static uint64_t sym_hash(const struct symbol *sym)
+{
+	return ((uintptr_t)sym >> 4) * 0x9E3779B97F4A7C15ULL;
+}
+
+static uint64_t parent_slot_hash(const void *ctx, const void *slot)
+{
+	(void)ctx;
+	return sym_hash(((const struct parent_slot *)slot)->sym);
+}
+
 /* perf's symbol__match_regex() on the parent regex, remembered per symbol; -1 on
  * ENOMEM. */
 static int parent_match(struct report *rp, const struct symbol *sym)
 {
 	size_t i;
 
-	if ((rp->nr_parent + 1) * 2 > rp->parent_cap) {
-		size_t cap = rp->parent_cap ? rp->parent_cap * 2 : 256;
-		struct parent_slot *v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return -1;
-		for (size_t k = 0; k < rp->parent_cap; k++) {
-			if (!rp->parent_cache[k].sym)
-				continue;
-			i = ((uintptr_t)rp->parent_cache[k].sym >> 4) * 0x9E3779B97F4A7C15ULL &
-			    (cap - 1);
-			while (v[i].sym)
-				i = (i + 1) & (cap - 1);
-			v[i] = rp->parent_cache[k];
-		}
-		free(rp->parent_cache);
-		rp->parent_cache = v;
-		rp->parent_cap = cap;
-	}
-	i = ((uintptr_t)sym >> 4) * 0x9E3779B97F4A7C15ULL & (rp->parent_cap - 1);
-	for (; rp->parent_cache[i].sym; i = (i + 1) & (rp->parent_cap - 1))
+	if (hashtab__reserve(&rp->parent_cache, &rp->parent_cap, rp->nr_parent,
+			     sizeof(*rp->parent_cache), 256, parent_slot_hash, NULL))
+		return -1;
+	i = hashtab__first(sym_hash(sym), rp->parent_cap);
+	for (; rp->parent_cache[i].sym; i = hashtab__next(i, rp->parent_cap))
 		if (rp->parent_cache[i].sym == sym)
 			return rp->parent_cache[i].match;
 	rp->parent_cache[i].sym = sym;
@@ -971,6 +969,9 @@ static void report_extras_free(struct report *rp)
 	free(rp->cgroups);
 	rp->cgroups = NULL;
 	rp->nr_cgroups = 0;
+	free(rp->cgns);
+	rp->cgns = NULL;
+	rp->nr_cgns = rp->cap_cgns = 0;
 }
 
 /* A problem of the tracing data or a tracepoint sample, printed. */

@@ -153,18 +153,8 @@ static uint64_t group_slot_hash(const void *ctx, const void *slot)
 
 static int save_ips(struct hists *h, const struct hist_sample *s, size_t *off)
 {
-	if (h->nr_ips + s->nr_ips > h->cap_ips) {
-		size_t cap = h->cap_ips ? h->cap_ips * 2 : 4096;
-		uint64_t *v;
-
-		while (cap < h->nr_ips + s->nr_ips)
-			cap *= 2;
-		v = realloc(h->ips, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		h->ips = v;
-		h->cap_ips = cap;
-	}
+	if (array__grow(&h->ips, &h->cap_ips, h->nr_ips + s->nr_ips, sizeof(*h->ips), 4096))
+		return -ENOMEM;
 	if (s->nr_ips)
 		memcpy(h->ips + h->nr_ips, s->ips, s->nr_ips * sizeof(*s->ips));
 	*off = h->nr_ips;
