@@ -680,6 +680,14 @@ void addr_location__resolve_sym(struct addr_location *al)
 		al->sym_unmapped_start = al->map_start + al->sym->start - al->map_pgoff;
 }
 
+bool addr_location__resolve_sym_loaded(struct addr_location *al)
+{
+	if (al->dso && !al->dso->loaded)
+		return false;
+	addr_location__resolve_sym(al);
+	return true;
+}
+
 void machine__resolve(struct machine *m, struct thread *t, uint16_t cpumode, uint64_t ip,
 		      struct addr_location *al)
 {

@@ -181,6 +181,17 @@ int machine__callchain_walk(const struct sample *s, bool caller, uint64_t max_st
  *  Thread safety: concurrent calls are safe once al->dso is loaded (dso__load). */
 void addr_location__resolve_sym(struct addr_location *al);
 
+/**
+ * @brief addr_location__resolve_sym() where it only reads: when al->dso is NULL or
+ *        already loaded.
+ * @return true when done (al->sym and al->sym_unmapped_start set as
+ *         addr_location__resolve_sym() sets them), false when al->dso is not loaded
+ *         yet (al untouched: the caller resolves it with addr_location__resolve_sym()
+ *         on the thread that may load dsos).
+ * Thread safety: any number of threads at once, while no thread loads al->dso.
+ */
+bool addr_location__resolve_sym_loaded(struct addr_location *al);
+
 /** Current comm of a thread (":<tid>" until it has one). */
 const char *thread__comm(const struct thread *t);
 

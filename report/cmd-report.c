@@ -44,6 +44,8 @@ struct pending_frame {
 	uint64_t addr;			/* map-relative */
 	uint64_t map_start, map_end, map_pgoff;
 	char level;			/* 'k', '.', or 0 without a map */
+	bool sym_done;			/* sym was looked up (lookup_symbols()) */
+	const struct symbol *sym;	/* then: the frame's symbol, or NULL */
 };
 
 /* A sample whose map is known; its symbol is looked up once its dso is loaded. */
@@ -68,6 +70,7 @@ struct pending {
 	struct hist_mem mem;		/* --mem-mode: data_src, addresses, page size */
 	struct addr_location dal;	/* --mem-mode: the data address's map, then
 					 * symbol */
+	bool sym_done;			/* al.sym was looked up (lookup_symbols()) */
 };
 
 /* perf's cgroup list (perf_env cgroups): id -> path of the CGROUP records. */
@@ -373,6 +376,7 @@ static int push_frame(struct report *rp, struct thread *t, uint16_t cpumode, uin
 		.dso = al.dso, .ip = ip, .addr = al.addr, .map_start = al.map_start,
 		.map_end = al.map_end, .map_pgoff = al.map_pgoff,
 		.level = al.dso ? al.level : 0,
+		.sym_done = false,
 	};
 	return want_loaded(rp, al.dso);
 }
@@ -440,6 +444,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	p->cpumode = s.misc & MISC_CPUMODE_MASK;
 	p->evsel_idx = ref->evsel->idx;
 	p->nr_frames = 0;
+	p->sym_done = false;
 	p->filtered = pass1_filter(rp->opts, t, p->comm, p->al.dso);
 	p->ip = s.ip;
 	p->weight = s.weight;
@@ -569,6 +574,34 @@ static uint64_t parent_slot_hash(const void *ctx, const void *slot)
 	return sym_hash(((const struct parent_slot *)slot)->sym);
 }
 
+/* Samples per lookup_one() job. */
+#define LOOKUP_CHUNK 512
+
+/* Pass 2b for the pending samples [i * LOOKUP_CHUNK, ...): the symbols of their
+ * addresses and frames in loaded dsos (read-only lookups, so on any worker); the rest
+ * is left to count_sample(), on the main thread, which may load. */
+static void lookup_one(void *ctx, size_t i)
+{
+	struct report *rp = ctx;
+	size_t end = (i + 1) * LOOKUP_CHUNK;
+
+	if (end > rp->nr_pending)
+		end = rp->nr_pending;
+	for (size_t k = i * LOOKUP_CHUNK; k < end; k++) {
+		struct pending *pd = &rp->pending[k];
+
+		pd->sym_done = addr_location__resolve_sym_loaded(&pd->al);
+		for (size_t j = 0; j < pd->nr_frames; j++) {
+			struct pending_frame *pf = &rp->frames[pd->first_frame + j];
+
+			if (pf->dso && !pf->dso->loaded)
+				continue;
+			pf->sym = pf->dso ? dso__find_symbol(pf->dso, pf->addr) : NULL;
+			pf->sym_done = true;
+		}
+	}
+}
+
 /* perf's symbol__match_regex() on the parent regex, remembered per symbol; -1 on
  * ENOMEM. */
 static int parent_match(struct report *rp, const struct symbol *sym)
@@ -606,7 +639,9 @@ static int intern_chain(struct report *rp, const struct pending *pd, uint32_t *n
 			.map_pgoff = pf->map_pgoff,
 		};
 
-		if (pf->dso)
+		if (pf->sym_done)
+			f.sym = pf->sym;
+		else if (pf->dso)
 			f.sym = dso__find_symbol(pf->dso, pf->addr);
 		if (!f.sym && rp->opts->hide_unresolved)
 			continue;
@@ -642,7 +677,8 @@ static int count_sample(struct report *rp, struct pending *pd)
 	struct hist_sample hs;
 	int err = 0;
 
-	addr_location__resolve_sym(&pd->al);
+	if (!pd->sym_done)
+		addr_location__resolve_sym(&pd->al);
 	if (rp->opts->hide_unresolved && !pd->al.sym)
 		return 0;
 	if (rp->opts->mem_mode) {
@@ -698,7 +734,8 @@ static int count_sample(struct report *rp, struct pending *pd)
 /*
  * A batch in three passes: (1) replay side-band records and resolve each sample's
  * thread and maps, in order; (2) load the symbol tables this batch needs, one dso per
- * worker; (3) look the symbols up and count.
+ * worker, then look the symbols of samples and frames up in chunks on the workers;
+ * (3) count, in order.
  */
 static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 {
@@ -769,6 +806,10 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	}
 	if (!err && rp->nr_to_load)
 		err = parallel_for(session__workqueue(rp->session), rp->nr_to_load, load_one,
+				   rp);
+	if (!err && rp->nr_pending)
+		err = parallel_for(session__workqueue(rp->session),
+				   (rp->nr_pending + LOOKUP_CHUNK - 1) / LOOKUP_CHUNK, lookup_one,
 				   rp);
 	for (size_t i = 0; i < rp->nr_pending && !err; i++)
 		err = count_sample(rp, &rp->pending[i]);
