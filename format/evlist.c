@@ -240,6 +240,69 @@ static const char *const sw_names[] = {
 	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
 };
 
+/* perf's modifiers of a default name (docs/perf-data-format.md §1.3 flags, and perf's
+ * output for each combination): the privilege levels counted when some are excluded
+ * (k, u, h), `p` per precise_ip level, then H and G for the host and guest counted
+ * when the host is excluded or exclude_guest equals what perf's default is (set
+ * when privilege levels or precise_ip are given, else clear). */
+static size_t modifiers(const struct event_attr *a, char *buf)
+{
+	bool k = !attr__flag(a, ATTR_EXCLUDE_KERNEL), u = !attr__flag(a, ATTR_EXCLUDE_USER);
+	bool hv = !attr__flag(a, ATTR_EXCLUDE_HV), guest_default = false;
+	unsigned precise = (unsigned)(a->flags >> ATTR_PRECISE_IP) & 3;
+	size_t n = 1;
+
+	buf[0] = ':';
+	if (!k || !u || !hv) {
+		if (k)
+			buf[n++] = 'k';
+		if (u)
+			buf[n++] = 'u';
+		if (hv)
+			buf[n++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned i = 0; i < precise; i++)
+		buf[n++] = 'p';
+	if (precise)
+		guest_default = true;
+	if (attr__flag(a, ATTR_EXCLUDE_HOST) ||
+	    attr__flag(a, ATTR_EXCLUDE_GUEST) == guest_default) {
+		if (!attr__flag(a, ATTR_EXCLUDE_HOST))
+			buf[n++] = 'H';
+		if (!attr__flag(a, ATTR_EXCLUDE_GUEST))
+			buf[n++] = 'G';
+	}
+	buf[n > 1 ? n : 0] = '\0';
+	return n > 1 ? n : 0;
+}
+
+int evlist__name_defaults(struct evlist *el)
+{
+	for (size_t i = 0; i < el->nr; i++) {
+		struct evsel *ev = el->evsels[i];
+		const struct event_attr *a = &ev->attr;
+		const char *base = NULL;
+		char name[64];
+
+		if (ev->name)
+			continue;
+		if (a->type == ATTR_TYPE_HARDWARE &&
+		    a->config < sizeof(hw_names) / sizeof(hw_names[0]))
+			base = hw_names[a->config];
+		if (a->type == ATTR_TYPE_SOFTWARE &&
+		    a->config < sizeof(sw_names) / sizeof(sw_names[0]))
+			base = sw_names[a->config];
+		if (!base)
+			continue;
+		snprintf(name, sizeof(name), "%s", base);
+		modifiers(a, name + strlen(name));
+		if (evsel__set_name(ev, name))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 const char *evsel__name(const struct evsel *ev)
 {
 	const struct event_attr *a = &ev->attr;

@@ -98,6 +98,17 @@ uint64_t evlist__record_time(const struct evlist *el, const struct evsel *ev,
 /** True when any evsel samples SAMPLE_CPU / SAMPLE_TIME (for -D line prefixes). */
 bool evlist__any_sample_type(const struct evlist *el, uint64_t bits);
 
+/**
+ * @brief Name every evsel the recording did not name (no EVENT_DESC entry, no
+ *        EVENT_UPDATE: old files, pipes of perf before 5.x) as perf 6.1 names it: the
+ *        hardware or software event's name and perf's modifiers from the attr flags
+ *        (`cycles:ppH`, `cpu-clock:u`); other types keep evsel__name()'s fallback.
+ * @return 0 or -ENOMEM.  Format: attr flags exclude_user/kernel/hv/host/guest and
+ *         precise_ip (docs/perf-data-format.md §1.3).
+ * Thread safety: the evlist's thread, before it is shared.
+ */
+int evlist__name_defaults(struct evlist *el);
+
 /** The evsel's name: its own, else perf's default name for its type/config. */
 const char *evsel__name(const struct evsel *ev);
 

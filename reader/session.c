@@ -517,7 +517,7 @@ int session__load(struct session *s, struct diag *d)
 	s->queue_enabled = s->is_pipe || !first || attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
 	name_events_from_desc(s);
 	name_events_from_updates(s);
-	return 0;
+	return evlist__name_defaults(&s->evlist);
 }
 
 

@@ -361,6 +361,70 @@ START_TEST(test_record_names)
 }
 END_TEST
 
+/* Default event names with perf's modifiers: each case's name is what perf 6.1 printed
+ * ("# Samples: ... of event '...'") for a pipe recording without EVENT_DESC (perf 4.4's
+ * piped lost_samples file, from ../shared/external) whose attrs were given these
+ * type, config, exclude_{user,kernel,hv,host,guest} and precise_ip values. */
+START_TEST(test_evlist_default_names)
+{
+	static const struct {
+		uint32_t type;
+		uint64_t config;
+		const char *exclude;	/* user kernel hv host guest */
+		unsigned precise;
+		const char *name;
+	} cases[] = {
+		{ 0, 0, "00001", 2, "cycles:ppH" },
+		{ 0, 0, "00000", 0, "cycles:HG" },
+		{ 0, 1, "01000", 0, "instructions:uh" },
+		{ 0, 4, "10000", 0, "branches:kh" },
+		{ 0, 0, "00001", 0, "cycles" },
+		{ 0, 1, "00010", 0, "instructions:G" },
+		{ 0, 4, "00011", 2, "branches:pp" },
+		{ 1, 0, "01101", 3, "cpu-clock:upppH" },
+		{ 1, 1, "00000", 1, "task-clock:p" },
+		{ 1, 2, "11000", 0, "page-faults:h" },
+		{ 0, 0, "00101", 2, "cycles:kuppH" },
+		{ 0, 1, "11111", 0, "instructions" },
+		{ 0, 4, "00000", 3, "branches:ppp" },
+	};
+	static const enum attr_flag bits[] = {
+		ATTR_EXCLUDE_USER, ATTR_EXCLUDE_KERNEL, ATTR_EXCLUDE_HV, ATTR_EXCLUDE_HOST,
+		ATTR_EXCLUDE_GUEST,
+	};
+	const size_t n = sizeof(cases) / sizeof(cases[0]);
+	struct evlist el;
+
+	evlist__init(&el);
+	for (size_t i = 0; i < n; i++) {
+		struct event_attr a = testlib_attr(SAMPLE_IP);
+
+		a.type = cases[i].type;
+		a.config = cases[i].config;
+		a.flags = (uint64_t)cases[i].precise << ATTR_PRECISE_IP;
+		for (size_t b = 0; b < 5; b++)
+			if (cases[i].exclude[b] == '1')
+				a.flags |= 1ULL << bits[b];
+		ck_assert_int_eq(evlist__add(&el, &a, NULL, 0, NULL), 0);
+	}
+	/* a named event keeps its name; a type without a default name stays unnamed */
+	{
+		struct event_attr a = testlib_attr(SAMPLE_IP);
+
+		ck_assert_int_eq(evlist__add(&el, &a, NULL, 0, NULL), 0);
+		ck_assert_int_eq(evsel__set_name(el.evsels[n], "mine"), 0);
+		a.type = ATTR_TYPE_RAW;
+		ck_assert_int_eq(evlist__add(&el, &a, NULL, 0, NULL), 0);
+	}
+	ck_assert_int_eq(evlist__name_defaults(&el), 0);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(evsel__name(el.evsels[i]), cases[i].name);
+	ck_assert_str_eq(evsel__name(el.evsels[n]), "mine");
+	ck_assert_ptr_null(el.evsels[n + 1]->name);
+	evlist__exit(&el);
+}
+END_TEST
+
 Suite *format_suite(void)
 {
 	Suite *s = suite_create("format");
@@ -373,6 +437,7 @@ Suite *format_suite(void)
 	tcase_add_test(tc, test_sample_every_field);
 	tcase_add_test(tc, test_sample_single_bits);
 	tcase_add_test(tc, test_evlist_lookup);
+	tcase_add_test(tc, test_evlist_default_names);
 	tcase_add_test(tc, test_record_swap_comm);
 	tcase_add_test(tc, test_record_names);
 	suite_add_tcase(s, tc);
