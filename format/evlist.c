@@ -1,6 +1,7 @@
 #include "format/evlist.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* calloc, free, realloc */
 #include <string.h>	/* strdup */
@@ -234,10 +235,12 @@ static const char *const hw_names[] = {
 	"stalled-cycles-backend", "ref-cycles",
 };
 
+/* perf 6.1 names software events 0..9 so; bpf-output (10) and cgroup-switches (11)
+ * it names "unknown-software" (observed), as every larger config. */
 static const char *const sw_names[] = {
 	"cpu-clock", "task-clock", "page-faults", "context-switches",
 	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+	"emulation-faults", "dummy",
 };
 
 /* perf's modifiers of a default name (docs/perf-data-format.md §1.3 flags, and perf's
@@ -277,26 +280,83 @@ static size_t modifiers(const struct event_attr *a, char *buf)
 	return n > 1 ? n : 0;
 }
 
+/* perf's generic cache event names: type, op (its name alone and as a count) and
+ * which ops each type has. */
+static const char *const cache_types[] = {
+	"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node",
+};
+static const char *const cache_ops[][2] = {
+	{ "load", "loads" }, { "store", "stores" }, { "prefetch", "prefetches" },
+};
+static const unsigned char cache_valid_ops[] = {	/* bit op: the type has it */
+	7, 5, 7, 7, 1, 1, 7,
+};
+
+/* perf's name of a PERF_TYPE_HW_CACHE config: cache type | op << 8 | result << 16
+ * (result 0 counts accesses, 1 misses; the bits above are ignored). */
+static void cache_name(uint64_t config, char *buf, size_t n)
+{
+	unsigned type = config & 0xff, op = (config >> 8) & 0xff, res = (config >> 16) & 0xff;
+
+	if (type >= sizeof(cache_types) / sizeof(cache_types[0]))
+		snprintf(buf, n, "unknown-ext-hardware-cache-type");
+	else if (op >= sizeof(cache_ops) / sizeof(cache_ops[0]))
+		snprintf(buf, n, "unknown-ext-hardware-cache-op");
+	else if (res >= 2)
+		snprintf(buf, n, "unknown-ext-hardware-cache-result");
+	else if (!(cache_valid_ops[type] & (1u << op)))
+		snprintf(buf, n, "invalid-cache");
+	else if (res)
+		snprintf(buf, n, "%s-%s-misses", cache_types[type], cache_ops[op][0]);
+	else
+		snprintf(buf, n, "%s-%s", cache_types[type], cache_ops[op][1]);
+}
+
+/* perf's default name of an attr (without modifiers); false: none (tracepoints,
+ * named from their format). */
+static bool default_name(const struct event_attr *a, char *buf, size_t n, bool *mods)
+{
+	*mods = true;
+	switch (a->type) {
+	case ATTR_TYPE_HARDWARE:
+		snprintf(buf, n, "%s", a->config < sizeof(hw_names) / sizeof(hw_names[0]) ?
+			 hw_names[a->config] : "unknown-hardware");
+		return true;
+	case ATTR_TYPE_SOFTWARE:
+		snprintf(buf, n, "%s", a->config < sizeof(sw_names) / sizeof(sw_names[0]) ?
+			 sw_names[a->config] : "unknown-software");
+		return true;
+	case ATTR_TYPE_TRACEPOINT:
+		return false;
+	case ATTR_TYPE_HW_CACHE:
+		cache_name(a->config, buf, n);
+		return true;
+	case ATTR_TYPE_RAW:
+		snprintf(buf, n, "raw 0x%" PRIx64, a->config);
+		return true;
+	case ATTR_TYPE_BREAKPOINT:	/* bp_type: 1 read, 2 write, 4 execute */
+		snprintf(buf, n, "mem:0x%" PRIx64 ":%s%s%s", a->config1,
+			 a->bp_type & 1 ? "r" : "", a->bp_type & 2 ? "w" : "",
+			 a->bp_type & 4 ? "x" : "");
+		return true;
+	default:
+		snprintf(buf, n, "unknown attr type: %" PRIu32, a->type);
+		*mods = false;
+		return true;
+	}
+}
+
 int evlist__name_defaults(struct evlist *el)
 {
 	for (size_t i = 0; i < el->nr; i++) {
 		struct evsel *ev = el->evsels[i];
-		const struct event_attr *a = &ev->attr;
-		const char *base = NULL;
-		char name[64];
+		char name[96];
+		bool mods;
 
-		if (ev->name)
+		if (ev->name || !default_name(&ev->attr, name, sizeof(name) - 16, &mods))
 			continue;
-		if (a->type == ATTR_TYPE_HARDWARE &&
-		    a->config < sizeof(hw_names) / sizeof(hw_names[0]))
-			base = hw_names[a->config];
-		if (a->type == ATTR_TYPE_SOFTWARE &&
-		    a->config < sizeof(sw_names) / sizeof(sw_names[0]))
-			base = sw_names[a->config];
-		if (!base)
-			continue;
-		snprintf(name, sizeof(name), "%s", base);
-		modifiers(a, name + strlen(name));
+		if (mods)
+			modifiers(&ev->attr, name + strlen(name));
 		if (evsel__set_name(ev, name))
 			return -ENOMEM;
 	}

@@ -100,11 +100,14 @@ bool evlist__any_sample_type(const struct evlist *el, uint64_t bits);
 
 /**
  * @brief Name every evsel the recording did not name (no EVENT_DESC entry, no
- *        EVENT_UPDATE: old files, pipes of perf before 5.x) as perf 6.1 names it: the
- *        hardware or software event's name and perf's modifiers from the attr flags
- *        (`cycles:ppH`, `cpu-clock:u`); other types keep evsel__name()'s fallback.
- * @return 0 or -ENOMEM.  Format: attr flags exclude_user/kernel/hv/host/guest and
- *         precise_ip (docs/perf-data-format.md §1.3).
+ *        EVENT_UPDATE: old files, pipes of perf before 5.x) as perf 6.1 names it:
+ *        hardware, software and cache events by their generic names, raw events
+ *        `raw 0xCONFIG`, breakpoints `mem:0xADDR:rwx`, each with perf's modifiers from
+ *        the attr flags (`cycles:ppH`, `L1-dcache-load-misses:u`); other types
+ *        `unknown attr type: N`; tracepoints keep evsel__name()'s fallback.
+ * @return 0 or -ENOMEM.  Format: attr type, config, config1 (bp_addr), bp_type, flags
+ *         exclude_user/kernel/hv/host/guest and precise_ip (docs/perf-data-format.md
+ *         §1.3); the names and the cache table are perf 6.1's output for each case.
  * Thread safety: the evlist's thread, before it is shared.
  */
 int evlist__name_defaults(struct evlist *el);

@@ -364,7 +364,8 @@ END_TEST
 /* Default event names with perf's modifiers: each case's name is what perf 6.1 printed
  * ("# Samples: ... of event '...'") for a pipe recording without EVENT_DESC (perf 4.4's
  * piped lost_samples file, from ../shared/external) whose attrs were given these
- * type, config, exclude_{user,kernel,hv,host,guest} and precise_ip values. */
+ * type, config, exclude_{user,kernel,hv,host,guest} and precise_ip values (and, for
+ * breakpoints, bp_type and bp_addr). */
 START_TEST(test_evlist_default_names)
 {
 	static const struct {
@@ -387,6 +388,20 @@ START_TEST(test_evlist_default_names)
 		{ 0, 0, "00101", 2, "cycles:kuppH" },
 		{ 0, 1, "11111", 0, "instructions" },
 		{ 0, 4, "00000", 3, "branches:ppp" },
+		{ 0, 10, "00000", 0, "unknown-hardware:HG" },
+		{ 1, 10, "11110", 3, "unknown-software:pppG" },	/* bpf-output */
+		{ 1, 9, "00101", 1, "dummy:kupH" },
+		/* cache: type | op << 8 | result << 16 */
+		{ 3, 0 | 0 << 8 | 1 << 16, "00000", 0, "L1-dcache-load-misses:HG" },
+		{ 3, 6 | 2 << 8 | 0 << 16, "00000", 0, "node-prefetches:HG" },
+		{ 3, 1 | 1 << 8 | 1 << 16, "00000", 0, "invalid-cache:HG" },
+		{ 3, 0 | 3 << 8, "00000", 0, "unknown-ext-hardware-cache-op:HG" },
+		{ 3, 0 | 2 << 16, "00000", 0, "unknown-ext-hardware-cache-result:HG" },
+		{ 3, 7, "00000", 0, "unknown-ext-hardware-cache-type:HG" },
+		{ 3, 5 | 1ULL << 40, "00000", 0, "branch-loads:HG" },
+		{ 4, 0, "01110", 2, "raw 0x0:uppG" },
+		{ 4, 0x1234, "01001", 2, "raw 0x1234:uhppH" },
+		{ 6, 0, "00000", 0, "unknown attr type: 6" },
 	};
 	static const enum attr_flag bits[] = {
 		ATTR_EXCLUDE_USER, ATTR_EXCLUDE_KERNEL, ATTR_EXCLUDE_HV, ATTR_EXCLUDE_HOST,
@@ -407,20 +422,36 @@ START_TEST(test_evlist_default_names)
 				a.flags |= 1ULL << bits[b];
 		ck_assert_int_eq(evlist__add(&el, &a, NULL, 0, NULL), 0);
 	}
-	/* a named event keeps its name; a type without a default name stays unnamed */
+	/* a named event keeps its name; a tracepoint (named from its format) stays
+	 * unnamed */
 	{
 		struct event_attr a = testlib_attr(SAMPLE_IP);
 
 		ck_assert_int_eq(evlist__add(&el, &a, NULL, 0, NULL), 0);
 		ck_assert_int_eq(evsel__set_name(el.evsels[n], "mine"), 0);
-		a.type = ATTR_TYPE_RAW;
+		a.type = ATTR_TYPE_TRACEPOINT;
+		ck_assert_int_eq(evlist__add(&el, &a, NULL, 0, NULL), 0);
+	}
+	/* breakpoints (precise_ip 2 and exclude_guest: ppH) */
+	for (uint32_t t = 0; t < 8; t++) {
+		struct event_attr a = testlib_attr(SAMPLE_IP);
+
+		a.type = ATTR_TYPE_BREAKPOINT;
+		a.bp_type = t;
+		a.config1 = 0x1000 * t;
+		a.flags = 2ULL << ATTR_PRECISE_IP | 1ULL << ATTR_EXCLUDE_GUEST;
 		ck_assert_int_eq(evlist__add(&el, &a, NULL, 0, NULL), 0);
 	}
 	ck_assert_int_eq(evlist__name_defaults(&el), 0);
 	for (size_t i = 0; i < n; i++)
 		ck_assert_str_eq(evsel__name(el.evsels[i]), cases[i].name);
 	ck_assert_str_eq(evsel__name(el.evsels[n]), "mine");
-	ck_assert_ptr_null(el.evsels[n + 1]->name);
+	ck_assert_ptr_null(el.evsels[n + 1]->name);	/* a tracepoint */
+	ck_assert_str_eq(evsel__name(el.evsels[n + 2]), "mem:0x0::ppH");
+	ck_assert_str_eq(evsel__name(el.evsels[n + 3]), "mem:0x1000:r:ppH");
+	ck_assert_str_eq(evsel__name(el.evsels[n + 5]), "mem:0x3000:rw:ppH");
+	ck_assert_str_eq(evsel__name(el.evsels[n + 6]), "mem:0x4000:x:ppH");
+	ck_assert_str_eq(evsel__name(el.evsels[n + 9]), "mem:0x7000:rwx:ppH");
 	evlist__exit(&el);
 }
 END_TEST
