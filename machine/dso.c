@@ -444,6 +444,21 @@ static int take_symtab(struct dso *dso, struct symtab_builder *b, enum symtab_or
 	return (int)dso->symtab.nr;
 }
 
+/* take_symtab() after a loader that returned nr: a failure other than -ENOMEM is the
+ * dso's load_err (no symbols, 0 returned), -ENOMEM is returned. */
+static int take_loaded(struct dso *dso, struct symtab_builder *b, int nr,
+		       enum symtab_origin o, const char *path, char letter)
+{
+	if (nr < 0) {
+		symtab_builder__exit(b);
+		if (nr == -ENOMEM)
+			return nr;
+		dso->load_err = nr;
+		return 0;
+	}
+	return take_symtab(dso, b, o, path, letter);
+}
+
 /* Read the build-id from the dso's own file when it has none (perf does this). */
 static void own_build_id(struct dso *dso)
 {
@@ -580,14 +595,7 @@ static int load_perf_map(struct dso *dso)
 		return 0;
 	}
 	nr = symtab__load_perf_map(&b, dso->long_name);
-	if (nr < 0) {
-		symtab_builder__exit(&b);
-		if (nr == -ENOMEM)
-			return nr;
-		dso->load_err = nr;
-		return 0;
-	}
-	return take_symtab(dso, &b, SYMTAB_ORIGIN_PERF_MAP, dso->long_name, 'j');
+	return take_loaded(dso, &b, nr, SYMTAB_ORIGIN_PERF_MAP, dso->long_name, 'j');
 }
 
 /* The running kernel's build-id from a notes file (/sys/kernel/notes). */
@@ -699,14 +707,7 @@ static int load_kernel(struct dso *dso)
 		nr = symtab__load_kallsyms(&b, file, dso->ref_name, dso->ref_addr);
 	}
 	preload_free(dso);
-	if (nr < 0) {
-		symtab_builder__exit(&b);
-		if (nr == -ENOMEM)
-			return nr;
-		dso->load_err = nr;
-		return 0;
-	}
-	return take_symtab(dso, &b, SYMTAB_ORIGIN_KALLSYMS, file, 'k');
+	return take_loaded(dso, &b, nr, SYMTAB_ORIGIN_KALLSYMS, file, 'k');
 }
 
 int dso__load(struct dso *dso)

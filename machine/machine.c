@@ -333,13 +333,19 @@ static void preload_job(void *kdso)
 	(void)dso__preload_kernel(kdso);
 }
 
-int machine__preload_kernel(struct machine *m, struct workqueue *wq)
+/* Queue a job on the kernel dso. */
+static int queue_kernel_job(struct machine *m, struct workqueue *wq, workqueue_fn job)
 {
 	struct dso *k = dsos__kernel(m->dsos);
 
 	if (!k)
 		return -ENOMEM;
-	return workqueue__queue(wq, preload_job, k);
+	return workqueue__queue(wq, job, k);
+}
+
+int machine__preload_kernel(struct machine *m, struct workqueue *wq)
+{
+	return queue_kernel_job(m, wq, preload_job);
 }
 
 static void load_kernel_job(void *kdso)
@@ -350,11 +356,7 @@ static void load_kernel_job(void *kdso)
 
 int machine__load_kernel(struct machine *m, struct workqueue *wq)
 {
-	struct dso *k = dsos__kernel(m->dsos);
-
-	if (!k)
-		return -ENOMEM;
-	return workqueue__queue(wq, load_kernel_job, k);
+	return queue_kernel_job(m, wq, load_kernel_job);
 }
 
 int machine__apply_build_ids(struct machine *m, const struct features *f)

@@ -15,8 +15,8 @@ static bool used(const unsigned char *slot, size_t elem)
 	return false;
 }
 
-int hashtab__reserve(void *pslots, size_t *cap, size_t nr, size_t elem, size_t first,
-		     hashtab_hash_fn *hash, const void *ctx)
+int hashtab__reserve_slow(void *pslots, size_t *cap, size_t nr, size_t elem,
+			  size_t first, hashtab_hash_fn *hash, const void *ctx)
 {
 	unsigned char *old, *v;
 	size_t n = *cap ? *cap : first;

@@ -29,8 +29,17 @@ typedef uint64_t hashtab_hash_fn(const void *ctx, const void *slot);
  * @param first   the capacity of a first array (a power of two)
  * @return 0, or -ENOMEM (the table unchanged).
  */
-int hashtab__reserve(void *pslots, size_t *cap, size_t nr, size_t elem, size_t first,
-		     hashtab_hash_fn *hash, const void *ctx);
+int hashtab__reserve_slow(void *pslots, size_t *cap, size_t nr, size_t elem,
+			  size_t first, hashtab_hash_fn *hash, const void *ctx);
+
+/** @brief hashtab__reserve_slow() after the check that usually says there is room
+ *  (inline: lookups that may insert run once per sample or callchain frame). */
+static inline int hashtab__reserve(void *pslots, size_t *cap, size_t nr, size_t elem,
+				   size_t first, hashtab_hash_fn *hash, const void *ctx)
+{
+	return (nr + 1) * 2 <= *cap ? 0 :
+	       hashtab__reserve_slow(pslots, cap, nr, elem, first, hash, ctx);
+}
 
 /** @brief The first slot to probe for a key of this hash (cap: a power of two, > 0). */
 static inline size_t hashtab__first(uint64_t hash, size_t cap)
