@@ -828,7 +828,7 @@ static int report_sort_setup(struct report *rp, const struct report_opts *o,
 				 ? "trace" : NULL,
 		.col_widths = o->col_widths, .field_sep = o->field_sep,
 		.children = callchains && o->children != 0 && !o->mem_mode,
-		.no_children = o->children == 0,
+		.no_children = o->children == 0 && !o->children_cancelled,
 		.mem_mode = o->mem_mode,
 		.show_nr_samples = o->show_nr_samples,
 		.show_total_period = o->show_total_period,
@@ -1159,10 +1159,12 @@ static int print_tasks(struct report *rp, const struct report_opts *o, struct ma
 	return err;
 }
 
-int cmd_report(struct session *s, const struct report_opts *o, struct machine *m,
+int cmd_report(struct session *s, const struct report_opts *opts, struct machine *m,
 	       FILE *out)
 {
 	struct evlist *el = session__evlist(s);
+	struct report_opts po = *opts;
+	const struct report_opts *o = &po;
 	struct report rp = { .session = s, .machine = m, .opts = o };
 	const struct features *f = session__features(s);
 	struct time_ranges time;
@@ -1173,6 +1175,16 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 		return err;
 	if ((err = check_recording(s, o, out)))
 		return err;
+	/* perf report: a pipe's events are not known when it decides the children
+	 * view, and without callchains in the combined sample_type it cancels it
+	 * ("silently ignore if callchain is missing"); the chains keep the order that
+	 * view gave them (observed with perf 6.1: no Children column, caller graphs) */
+	if (session__is_pipe(s) && po.children != 0) {
+		if (!po.cc.order_set)
+			po.cc.order = CALLCHAIN_CALLER;
+		po.children = 0;
+		po.children_cancelled = true;
+	}
 	if (o->time_str) {
 		if (time_ranges__parse(&time, o->time_str, f->first_sample_ns,
 				       f->last_sample_ns))

@@ -30,6 +30,8 @@ struct report_opts {
 				 * (dsos_opts.symfs); NULL = none */
 	int children;		/* --children 1, --no-children 0, default -1: on when
 				 * the recording has callchains */
+	bool children_cancelled; /* cmd_report(): children was asked for (or the
+				 * default) and perf cancels it (pipes) */
 	bool mem_mode;		/* --mem-mode: the memory sort keys, perf's memory
 				 * default order; an entry's weight is its samples'
 				 * WEIGHT (1 for 0), not their period */

@@ -95,6 +95,9 @@ rec group-g.data -g -e '{cpu-clock,page-faults}' -F 1000 -- sh -c "$work"
 # groups with events that take no samples (major faults of cached programs): a
 # leader (perf skips its whole group) and a member in the middle
 rec group-empty.data -e '{major-faults,cpu-clock},{cpu-clock,major-faults,task-clock}' -F 1000 -- sh -c "$work"
+# -g in pipe format: perf report cancels its children view there (a pipe's events are
+# not known when it decides) and keeps the caller order of that view's call graphs
+pipe pipe-g.data -g -e cpu-clock -F 1000 -- sh -c "$work"
 # a group in pipe format (GROUP_DESC comes as a feature record)
 pipe group-pipe.data -e '{cpu-clock,page-faults}' -F 1000 -- sh -c "$work"
 # page faults with -d --phys-data --data-page-size: non-zero data addresses (the
