@@ -10,7 +10,8 @@
 #
 # golden     tests/golden/<case>/cmd holds one line of arguments (whitespace separated, no
 #            quoting), e.g. `-i samples/plain.data --stdio`.  `$BUILD/dirreport ARGS` runs
-#            from the repository root; its stdout must equal expected.stdout byte for byte,
+#            from the repository root; its stdout must equal expected.stdout (or the
+#            xz-compressed expected.stdout.xz, for outputs over 256 KiB) byte for byte,
 #            its exit status expected.exit (default 0) and, if the file exists, its stderr
 #            expected.stderr.  A case with a file known-difference (its first line
 #            says what differs; README.md lists it) is an XFAIL while its output
@@ -145,12 +146,17 @@ for dir in tests/golden/*/; do
 	fi
 	# every mode: a header printed by --header, --header-only or --stats --header
 	# shows the file's mtime, which a checkout does not keep
+	want=$dir/expected.stdout
+	if [ -f "$dir/expected.stdout.xz" ]; then	# large outputs are kept compressed
+		xz -dc "$dir/expected.stdout.xz" >"$tmp/want.xz-out"
+		want=$tmp/want.xz-out
+	fi
 	case $mode in
 	stdio)
-		strip_tip "$dir/expected.stdout" "$tmp/want.raw"
+		strip_tip "$want" "$tmp/want.raw"
 		strip_tip "$tmp/out" "$tmp/got.raw" ;;
 	*)
-		cp "$dir/expected.stdout" "$tmp/want.raw"
+		cp "$want" "$tmp/want.raw"
 		cp "$tmp/out" "$tmp/got.raw" ;;
 	esac
 	mask_captured "$tmp/want.raw" "$tmp/want"
