@@ -90,6 +90,7 @@ static void dso__delete(struct dso *dso)
 	free(dso->ref_name);
 	preload_free(dso);
 	symtab__exit(&dso->symtab);
+	kmod_symbols__exit(&dso->kmods);
 	free(dso);
 }
 
@@ -186,6 +187,71 @@ struct dso *dsos__findnew(struct dsos *d, const char *long_name)
 	return dso;
 }
 
+/* perf's kmod_path__parse_name(): "[base]" for a (compressed) .ko file, else the
+ * base name; '-' becomes '_' either way. */
+static char *module_short_name(const char *path)
+{
+	const char *base = strrchr(path, '/'), *ext;
+	char *name;
+	size_t len;
+
+	base = base ? base + 1 : path;
+	ext = strrchr(base, '.');
+	if (ext && (!strcmp(ext, ".gz") || !strcmp(ext, ".xz") || !strcmp(ext, ".zst")))
+		ext = ext - base >= 3 ? ext - 3 : NULL;	/* perf steps back over ".ko" */
+	if (ext && ext > base && !strncmp(ext, ".ko", 3)) {
+		len = (size_t)(ext - base);
+		name = malloc(len + 3);
+		if (name)
+			snprintf(name, len + 3, "[%.*s]", (int)len, base);
+	} else {
+		name = strdup(base);
+	}
+	for (char *p = name; p && *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return name;
+}
+
+struct dso *dsos__findnew_module(struct dsos *d, const char *path)
+{
+	struct dso *dso = dsos__findnew(d, path);
+	char *name;
+
+	if (!dso || dso->kind == DSO_KIND_MODULE)
+		return dso;
+	name = module_short_name(path);
+	if (!name)
+		return NULL;
+	free(dso->short_name);
+	dso->short_name = name;
+	dso->kind = DSO_KIND_MODULE;
+	return dso;
+}
+
+int dso__take_module_symbols(struct dso *mod, const struct dso *kernel, uint64_t map_start)
+{
+	int nr;
+
+	if (mod->loaded)
+		return 0;
+	nr = kmod_symbols__table(&kernel->kmods, mod->short_name, map_start, &mod->symtab);
+	if (nr < 0) {
+		symtab__exit(&mod->symtab);
+		return nr;
+	}
+	/* perf -v prints the origin of a .ko module's dso, set when it is made
+	 * (DSO_BINARY_TYPE__SYSTEM_PATH_KMODULE, 'K'), whatever gave the symbols */
+	mod->origin = nr ? SYMTAB_ORIGIN_KALLSYMS : SYMTAB_ORIGIN_NONE;
+	mod->origin_letter = nr && mod->short_name[0] == '[' ? 'K' : '!';
+	if (nr && kernel->symsrc_path && !(mod->symsrc_path = strdup(kernel->symsrc_path))) {
+		symtab__exit(&mod->symtab);
+		return -ENOMEM;
+	}
+	mod->loaded = true;
+	return 0;
+}
+
 struct dso *dsos__kernel(struct dsos *d)
 {
 	return dsos__findnew(d, KERNEL_NAME);
@@ -218,6 +284,16 @@ void dso__set_build_id(struct dso *dso, const uint8_t *id, size_t size)
 	dso->has_build_id = true;
 }
 
+/* A name module_short_name() brackets. */
+static bool is_kmod_path(const char *path)
+{
+	char *name = module_short_name(path);
+	bool kmod = name && name[0] == '[';
+
+	free(name);
+	return kmod;
+}
+
 int dsos__apply_build_id(struct dsos *d, int32_t pid, uint16_t misc, const char *filename,
 			 const uint8_t *id, size_t size)
 {
@@ -227,7 +303,9 @@ int dsos__apply_build_id(struct dsos *d, int32_t pid, uint16_t misc, const char 
 	/* perf keeps guest machines apart; cpumodes 1 kernel, 2 user, 4/5 guest */
 	if (pid != -1 || (cpumode != 1 && cpumode != 2))
 		return 0;
-	dso = dsos__findnew(d, filename);
+	/* perf's __event_process_build_id(): a kernel-space .ko is a module */
+	dso = cpumode == 1 && strcmp(filename, KERNEL_NAME) && is_kmod_path(filename) ?
+	      dsos__findnew_module(d, filename) : dsos__findnew(d, filename);
 	if (!dso)
 		return -ENOMEM;
 	dso__set_build_id(dso, id, size);
@@ -702,10 +780,13 @@ static int load_kernel(struct dso *dso)
 		b = p->b;	/* take the symbols read ahead */
 		memset(&p->b, 0, sizeof(p->b));
 		nr = symtab__finish_kallsyms(&b, &p->text, dso->ref_name != NULL,
-					     dso->ref_addr);
+					     dso->ref_addr, &dso->kmods);
 	} else {
-		nr = symtab__load_kallsyms(&b, file, dso->ref_name, dso->ref_addr);
+		nr = symtab__load_kallsyms(&b, file, dso->ref_name, dso->ref_addr,
+					   &dso->kmods);
 	}
+	if (nr < 0)	/* no kernel symbols, no module symbols */
+		kmod_symbols__exit(&dso->kmods);
 	preload_free(dso);
 	return take_loaded(dso, &b, nr, SYMTAB_ORIGIN_KALLSYMS, file, 'k');
 }
@@ -722,6 +803,12 @@ int dso__load(struct dso *dso)
 		break;
 	case DSO_KIND_PERF_MAP:
 		nr = load_perf_map(dso);
+		break;
+	case DSO_KIND_MODULE:
+		/* perf looks for the module's file (build-id cache, /lib/modules) and
+		 * finds none for a recording from elsewhere; its kallsyms symbols come
+		 * from dso__take_module_symbols() when the kernel loads first */
+		nr = 0;
 		break;
 	default:
 		nr = load_user(dso);

@@ -60,6 +60,9 @@ enum dso_kind {
 	DSO_KIND_KERNEL,	/* [kernel.kallsyms] */
 	DSO_KIND_VDSO,		/* [vdso], [vdso32], [vdsox32] */
 	DSO_KIND_PERF_MAP,	/* /tmp/perf-PID.map (JIT code, anonymous memory) */
+	DSO_KIND_MODULE,	/* a kernel module (a kernel MMAP other than the kernel):
+				 * symbols only from the kernel's kallsyms, given by
+				 * dso__take_module_symbols() */
 };
 
 struct dsos;
@@ -92,6 +95,8 @@ struct dso {
 	const struct dsos *owner;	/* borrowed: options, search paths */
 	struct kallsyms_preload *preload;	/* kernel only: owned; see
 						 * dso__preload_kernel() */
+	struct kmod_symbols kmods;	/* kernel only, once loaded: the module
+					 * symbols of its kallsyms (owned) */
 };
 
 /** Options of a dso collection.  Zero (or NULL) means perf's default. */
@@ -132,6 +137,32 @@ void dsos__delete(struct dsos *d);
  * Format: MMAP/MMAP2 filename, BUILD_ID feature filename.
  */
 struct dso *dsos__findnew(struct dsos *d, const char *long_name);
+
+/**
+ * @brief Find or create the dso of a kernel module or other kernel-space file that a
+ *        kernel MMAP names (perf's machine__findnew_module_dso()).
+ * @param path  the MMAP's file name, e.g. "/lib/modules/6.1.0/kernel/net/x-y.ko"
+ * @return the dso (kind DSO_KIND_MODULE; short name "[x_y]" for a .ko file, also
+ *         compressed .ko.gz/.ko.xz/.ko.zst, else the base name, '-' replaced by '_'
+ *         as perf's kmod_path__parse_name() does), or NULL on ENOMEM.
+ * Thread safety: collection's thread only.
+ * Format: kernel MMAP/MMAP2 filename; BUILD_ID entries of kernel cpumode.
+ */
+struct dso *dsos__findnew_module(struct dsos *d, const char *path);
+
+/**
+ * @brief Give a module its symbols from the kernel's kallsyms, relative to the start
+ *        of its map, as perf's dso__split_kallsyms() does when the kernel loads; a
+ *        module already loaded (perf looked for its file first and found none) gets
+ *        none, as in perf.  The module is loaded afterwards.
+ * @param mod        a DSO_KIND_MODULE dso
+ * @param kernel     the loaded kernel dso (kernel->kmods)
+ * @param map_start  start of the module's map (bytes)
+ * @return 0 or -ENOMEM (the module then stays unloaded).
+ * Thread safety: the collection's thread, with no lookup in @p mod running.
+ * Format: /proc/kallsyms module lines "ADDR TYPE NAME\t[MODULE]".
+ */
+int dso__take_module_symbols(struct dso *mod, const struct dso *kernel, uint64_t map_start);
 
 /** @brief The dso with this long name, or NULL.  Thread safety: collection's thread. */
 struct dso *dsos__find(const struct dsos *d, const char *long_name);

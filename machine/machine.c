@@ -417,10 +417,12 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 	if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL) {
 		if (!strncmp(name, "[kernel.kallsyms]", 17))
 			return kernel_map(m, name, &nm);
-		nm.dso = dsos__findnew(m->dsos, name);	/* a kernel module */
+		/* a kernel module: perf's machine__addnew_module_map() maps it like a
+		 * file at offset 0 (map_ip(ip) = ip - start, module-relative) */
+		nm.dso = dsos__findnew_module(m->dsos, name);
 		if (!nm.dso)
 			return -ENOMEM;
-		nm.pgoff = nm.start;
+		nm.pgoff = 0;
 		return maps__insert(&m->kernel_maps, &nm);
 	}
 	flags = dso__mmap_name(name, pid, exec, dso_name, sizeof(dso_name));
@@ -565,7 +567,14 @@ int machine__process(struct machine *m, const struct record_ref *ref,
 
 /* The first sample in the kernel map loads its symbols; the sample keeps the map, and
  * from then on the map covers the symbols' span (identity mapping: pgoff = start). */
-static void kernel_fixup(struct map *map)
+/*
+ * The first sample in the kernel map loads the kernel (perf's map__load()): the map
+ * moves to the span of its symbols, and the modules mapped by then get their symbols
+ * from its kallsyms (perf's dso__split_kallsyms(), through the first map of each
+ * module in address order).  -ENOMEM leaves a module unloaded: its lookups then find
+ * no symbol.
+ */
+static void kernel_fixup(struct machine *m, struct map *map)
 {
 	uint64_t start, end;
 
@@ -573,6 +582,12 @@ static void kernel_fixup(struct map *map)
 	if (dso__symbol_span(map->dso, &start, &end)) {
 		map->start = map->pgoff = start;
 		map->end = end;
+	}
+	for (size_t i = 0; map->dso->kmods.nr && i < m->kernel_maps.nr; i++) {
+		struct map *km = &m->kernel_maps.v[i];
+
+		if (km->dso && km->dso->kind == DSO_KIND_MODULE)
+			(void)dso__take_module_symbols(km->dso, map->dso, km->start);
 	}
 }
 
@@ -607,7 +622,12 @@ void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 	if (!al->map)
 		return;
 	if (al->map->kernel_fixup)
-		kernel_fixup((struct map *)al->map);
+		kernel_fixup(m, (struct map *)al->map);
+	/* perf loads a module's map on its first sample: when that comes before the
+	 * kernel's, the module finds no file and keeps no kallsyms symbols */
+	else if (al->map->dso && al->map->dso->kind == DSO_KIND_MODULE &&
+		 !al->map->dso->loaded)
+		(void)dso__load(al->map->dso);
 	al->dso = al->map->dso;
 	al->map_start = al->map->start;
 	al->map_end = al->map->end;

@@ -548,8 +548,71 @@ static uint8_t kallsyms_stt(char type)
 	return (t == 'T' || t == 'W') ? 2 /* STT_FUNC */ : 1 /* STT_OBJECT */;
 }
 
-/* Remove module symbols and the x86 entry trampoline, shift the rest by -delta. */
-static int kallsyms_split(struct symtab_builder *b, uint64_t delta)
+/* name + 1 bytes into the pool of k; its offset in *off. */
+static int kmod_pool_add(struct kmod_symbols *k, const char *name, size_t len,
+			 uint32_t *off)
+{
+	if (array__grow(&k->pool, &k->pool_cap, k->pool_len + len + 1, 1, 4096))
+		return -ENOMEM;
+	memcpy(k->pool + k->pool_len, name, len);
+	k->pool[k->pool_len + len] = '\0';
+	*off = (uint32_t)k->pool_len;
+	k->pool_len += len + 1;
+	return 0;
+}
+
+/* Node x ("sym\t[mod]") into k, in order. */
+static int kmod_keep(struct kmod_symbols *k, const struct symtab_builder *b, uint32_t x)
+{
+	const char *name = node_name(b, x), *tab = strchr(name, '\t');
+	struct kmod_sym *m;
+
+	if (array__grow(&k->v, &k->cap, k->nr + 1, sizeof(*k->v), 256))
+		return -ENOMEM;
+	m = &k->v[k->nr];
+	*m = (struct kmod_sym){ .start = b->n[x].start, .end = b->n[x].end,
+				.binding = b->n[x].binding, .type = b->n[x].type };
+	if (kmod_pool_add(k, name, (size_t)(tab - name), &m->name) ||
+	    kmod_pool_add(k, tab + 1, strlen(tab + 1), &m->module))
+		return -ENOMEM;
+	k->nr++;
+	return 0;
+}
+
+int kmod_symbols__table(const struct kmod_symbols *k, const char *module,
+			uint64_t map_start, struct symtab *out)
+{
+	struct symtab_builder b = { 0 };
+	int err = 0;
+
+	for (size_t i = 0; i < k->nr && !err; i++) {
+		const struct kmod_sym *m = &k->v[i];
+		const char *name = k->pool + m->name;
+
+		if (strcmp(k->pool + m->module, module))
+			continue;
+		err = symtab_builder__add(&b, m->start - map_start, m->end - m->start,
+					  m->binding, m->type, name, strlen(name));
+	}
+	if (!err)
+		err = symtab_builder__finish(&b, out);
+	symtab_builder__exit(&b);
+	for (size_t i = 0; !err && i < out->nr; i++)
+		out->syms[i].namelen_extra = (uint16_t)(1 + strlen(module));
+	return err ? err : (int)out->nr;
+}
+
+void kmod_symbols__exit(struct kmod_symbols *k)
+{
+	free(k->v);
+	free(k->pool);
+	memset(k, 0, sizeof(*k));
+}
+
+/* Remove module symbols (into mods, unless NULL) and the x86 entry trampoline, shift
+ * the rest by -delta. */
+static int kallsyms_split(struct symtab_builder *b, uint64_t delta,
+			  struct kmod_symbols *mods)
 {
 	size_t w = 0;
 
@@ -558,8 +621,11 @@ static int kallsyms_split(struct symtab_builder *b, uint64_t delta)
 	for (size_t i = 0; i < b->seq_nr; i++) {
 		uint32_t x = b->seq[i];
 		const char *name = node_name(b, x);
+		bool kmod = strchr(name, '\t') != NULL;
 
-		if (strchr(name, '\t') || !strcmp(name, "__entry_SYSCALL_64_trampoline")) {
+		if (kmod && mods && kmod_keep(mods, b, x))
+			return -ENOMEM;
+		if (kmod || !strcmp(name, "__entry_SYSCALL_64_trampoline")) {
 			if (seq_erase(b, x))
 				return -ENOMEM;
 			continue;
@@ -611,18 +677,18 @@ int symtab__read_kallsyms(struct symtab_builder *b, const char *path,
 }
 
 int symtab__finish_kallsyms(struct symtab_builder *b, const struct kallsyms_text *text,
-			    bool relocate, uint64_t ref_addr)
+			    bool relocate, uint64_t ref_addr, struct kmod_symbols *mods)
 {
 	if (relocate && !text->found)
 		return -ENOENT;
 	if (symtab_builder__fixup_end(b, true) || symtab_builder__fixup_duplicate(b) ||
-	    kallsyms_split(b, relocate ? text->addr - ref_addr : 0))
+	    kallsyms_split(b, relocate ? text->addr - ref_addr : 0, mods))
 		return -ENOMEM;
 	return (int)b->live;
 }
 
 int symtab__load_kallsyms(struct symtab_builder *b, const char *path,
-			  const char *ref_name, uint64_t ref_addr)
+			  const char *ref_name, uint64_t ref_addr, struct kmod_symbols *mods)
 {
 	struct kallsyms_text text;
 	FILE *f;
@@ -650,7 +716,7 @@ int symtab__load_kallsyms(struct symtab_builder *b, const char *path,
 		free(line);
 		fclose(f);
 	}
-	return symtab__finish_kallsyms(b, &text, ref_name != NULL, ref_addr);
+	return symtab__finish_kallsyms(b, &text, ref_name != NULL, ref_addr, mods);
 }
 
 /* ------------------------------------------------------------------------ */

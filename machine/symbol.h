@@ -45,6 +45,9 @@ struct symbol {
 	uint32_t idx;		/* index in the owning table's syms[] (dense id) */
 	uint8_t binding;	/* STB_LOCAL 0, STB_GLOBAL 1, STB_WEAK 2 (ELF values) */
 	uint8_t type;		/* STT_NOTYPE 0, STT_OBJECT 1, STT_FUNC 2, STT_GNU_IFUNC 10 */
+	uint16_t namelen_extra;	/* bytes perf's namelen counts beyond the name: a
+				 * kallsyms module symbol keeps the length of its
+				 * line's "name\t[module]" (the Symbol column's width) */
 };
 
 /** Range of the flattened lookup: [start, next range's start) -> sym. */
@@ -165,8 +168,9 @@ const struct symbol *symtab__find(const struct symtab *t, uint64_t addr);
  * Keeps types T, W, D, B (either case; names starting with '$' are dropped), size 0,
  * binding W -> weak, upper case -> global, else local; T/W are functions, the rest
  * objects.  Fix-ups run with the kallsyms rule; then module symbols ("name\t[mod]")
- * and __entry_SYSCALL_64_trampoline are removed (perf moves module symbols to module
- * maps; without those it discards them), and every remaining symbol is shifted by
+ * and __entry_SYSCALL_64_trampoline are removed (module symbols go to @p mods when it
+ * is not NULL: perf moves them to the module maps), and every remaining symbol is
+ * shifted by
  * delta = (address of @p ref_name in the file) - @p ref_addr, perf's KASLR
  * correction.
  * @param b        empty builder; receives the symbols (finish it afterwards)
@@ -174,14 +178,18 @@ const struct symbol *symtab__find(const struct symtab *t, uint64_t addr);
  * @param ref_name reference symbol from the kernel MMAP name ("_text"), or NULL for
  *                 no relocation (no kernel MMAP was seen)
  * @param ref_addr its address at record time (the kernel MMAP's pgoff)
+ * @param mods     zeroed; receives the module symbols (kmod_symbols__exit() frees
+ *                 them, also on error), or NULL to drop them
  * @return number of symbols kept (>= 0); -errno if the file cannot be read;
  *         -ENOENT if ref_name is not in the file (perf then loads nothing);
  *         -ENOMEM.
  * Thread safety: builder owned by the caller.
  * Format: /proc/kallsyms text "%llx %c %s[\t[module]]".
  */
+struct kmod_symbols;
+
 int symtab__load_kallsyms(struct symtab_builder *b, const char *path,
-			  const char *ref_name, uint64_t ref_addr);
+			  const char *ref_name, uint64_t ref_addr, struct kmod_symbols *mods);
 
 /** The reference symbol perf's kernel MMAP names ("[kernel.kallsyms]_text"). */
 #define KALLSYMS_TEXT "_text"
@@ -203,13 +211,51 @@ int symtab__read_kallsyms(struct symtab_builder *b, const char *path,
 			  struct kallsyms_text *text);
 
 /**
- * @brief Second half: end fix-ups, duplicates, module split, and (when @p relocate)
- *        the KASLR shift by text->addr - ref_addr.
+ * @brief Second half: end fix-ups, duplicates, module split (module symbols into
+ *        @p mods, see symtab__load_kallsyms()), and (when @p relocate) the KASLR
+ *        shift by text->addr - ref_addr.
  * @return number of symbols kept, or -ENOENT when relocating without a _text.
  * Thread safety: builder owned by the caller.
  */
 int symtab__finish_kallsyms(struct symtab_builder *b, const struct kallsyms_text *text,
-			    bool relocate, uint64_t ref_addr);
+			    bool relocate, uint64_t ref_addr, struct kmod_symbols *mods);
+
+/*
+ * Kernel module symbols of a kallsyms file: the lines "ADDR TYPE NAME\t[MODULE]",
+ * which perf's dso__split_kallsyms() moves from the kernel's table to the dso of each
+ * module's map.  Kept in perf's tree order with the ends the kallsyms fix-ups gave
+ * them (absolute addresses, never shifted by the KASLR delta).
+ */
+struct kmod_sym {
+	uint64_t start, end;		/* absolute addresses, end exclusive */
+	uint32_t name, module;		/* offsets in the pool: "sym", "[mod]" */
+	uint8_t binding, type;		/* STB_*, STT_* */
+};
+
+struct kmod_symbols {
+	struct kmod_sym *v;		/* owned */
+	size_t nr, cap;
+	char *pool;			/* owned: the names, NUL-terminated */
+	size_t pool_len, pool_cap;	/* bytes */
+};
+
+/**
+ * @brief The table of one module: its symbols in @p k, made relative to the start of
+ *        the module's map (perf: "so that we look just like we get from .ko files").
+ * @param k          module symbols of the kernel's kallsyms
+ * @param module     the module's dso short name, "[name]"
+ * @param map_start  start of the module's map (bytes)
+ * @param out        zeroed or exited table; receives the symbols (maybe none)
+ * @return the number of symbols, or -ENOMEM.
+ * Ownership: out owns its arrays (symtab__exit()).  Thread safety: k is read only.
+ * Format: none (perf 6.1's dso__split_kallsyms(): start = map_ip(start), the same
+ * for the end).
+ */
+int kmod_symbols__table(const struct kmod_symbols *k, const char *module,
+			uint64_t map_start, struct symtab *out);
+
+/** @brief Free what @p k owns and zero it (safe to call twice). */
+void kmod_symbols__exit(struct kmod_symbols *k);
 
 /**
  * @brief Load a perf map file (/tmp/perf-PID.map, "START SIZE NAME" in hex) like perf

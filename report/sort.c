@@ -1525,6 +1525,7 @@ void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
 		} else {
 			n = 4 + strlen(symbol__name(e->sym));
 		}
+		n += e->sym->namelen_extra;	/* perf's namelen of module symbols */
 		if (l->verbose)	/* the address, 0x, and " O " */
 			n += UNRESOLVED_WIDTH + 2 + 3;
 		col_len(w, HISTC_SYMBOL, n);

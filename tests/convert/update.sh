@@ -56,3 +56,7 @@ for name in plain threads threads-z callchain pipe; do
 done
 make_case callchain-callchains "-i samples/callchain.data" "$tmp/export-callchains.py" \
 	"all callchains" "--callchains"
+# kernel modules of a recording made elsewhere, with symbols from a synthetic kallsyms
+# (tests/external/kallsyms/make.py): [module] short names, module-relative symbols
+make_case ext-kmod-forkexit "-i tests/external/perf.data.forkexit-3.8 --kallsyms \
+tests/external/kallsyms/forkexit-3.8" "$script" ""

@@ -18,7 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/record.h"	/* REC_MMAP, MISC_KERNEL */
 #include "machine/dso.h"
+#include "machine/machine.h"
+#include "format/sample.h"
+#include "reader/session.h"	/* struct record_ref */
 #include "machine/symbol.h"
 #include "testlib.h"
 
@@ -274,7 +278,7 @@ START_TEST(test_symbol_kallsyms_rules)
 	testlib_write_raw(path, fake_kallsyms, strlen(fake_kallsyms));
 
 	/* recorded _text 0x10000000 higher than now: KASLR delta shifts everything */
-	ck_assert_int_gt(symtab__load_kallsyms(&b, path, "_text", 0xffffffff91000000), 0);
+	ck_assert_int_gt(symtab__load_kallsyms(&b, path, "_text", 0xffffffff91000000, NULL), 0);
 	ck_assert_int_eq(symtab_builder__finish(&b, &t), 0);
 	/* _stext and _text share the start: the last one gets the size and wins */
 	ck_assert_str_eq(name_at(&t, 0xffffffff91000000), "_text");
@@ -302,7 +306,7 @@ START_TEST(test_symbol_kallsyms_rules)
 	symtab__exit(&t);
 
 	/* a reference symbol missing from the file loads nothing */
-	ck_assert_int_eq(symtab__load_kallsyms(&b, path, "_nosuch", 0), -ENOENT);
+	ck_assert_int_eq(symtab__load_kallsyms(&b, path, "_nosuch", 0, NULL), -ENOENT);
 	symtab_builder__exit(&b);
 	testlib_rmtree(dir);
 	free(dir);
@@ -332,6 +336,148 @@ START_TEST(test_symbol_kernel_dso)
 	ck_assert_uint_eq(e, 0xffffffff81002000);
 	ck_assert_int_eq(k->origin, SYMTAB_ORIGIN_KALLSYMS);
 	dsos__delete(d);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* ---- kernel modules ----------------------------------------------------------- */
+
+START_TEST(test_symbol_kmod_split)
+{
+	struct symtab_builder b = { 0 };
+	struct kmod_symbols mods = { 0 };
+	struct symtab t = { 0 }, m = { 0 };
+	char *dir = testlib_tmpdir(), path[PATH_MAX];
+	const struct symbol *s;
+
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	testlib_write_raw(path, fake_kallsyms, strlen(fake_kallsyms));
+	ck_assert_int_gt(symtab__load_kallsyms(&b, path, "_text", 0xffffffff91000000, &mods),
+			 0);
+	ck_assert_int_eq(symtab_builder__finish(&b, &t), 0);
+	/* the module symbols are set aside in address order, unshifted, with the
+	 * kallsyms end rules: a module symbol before a kernel one ends at
+	 * roundup(start + 4096), the last one at roundup(start) + 4096 */
+	ck_assert_uint_eq(mods.nr, 2);
+	ck_assert_str_eq(mods.pool + mods.v[0].name, "mod_in_middle");
+	ck_assert_str_eq(mods.pool + mods.v[0].module, "[mod0]");
+	ck_assert_uint_eq(mods.v[0].start, 0xffffffff81000700);
+	ck_assert_uint_eq(mods.v[0].end, 0xffffffff81002000);
+	ck_assert_str_eq(mods.pool + mods.v[1].name, "mod_fn");
+	ck_assert_uint_eq(mods.v[1].end, 0xffffffffc0002000);
+	/* [mod1]'s table, relative to its map at 0xffffffffc0000000 */
+	ck_assert_int_eq(kmod_symbols__table(&mods, "[mod1]", 0xffffffffc0000000, &m), 1);
+	s = symtab__find(&m, 0x1800);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s->name, "mod_fn");
+	ck_assert_uint_eq(s->start, 0x1000);
+	ck_assert_uint_eq(s->end, 0x2000);
+	ck_assert_uint_eq(s->namelen_extra, strlen("\t[mod1]"));	/* perf's namelen */
+	symtab__exit(&m);
+	ck_assert_int_eq(kmod_symbols__table(&mods, "[nosuch]", 0, &m), 0);
+	symtab__exit(&m);
+	symtab__exit(&t);
+	kmod_symbols__exit(&mods);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_symbol_kmod_names)
+{
+	static const struct { const char *path, *name; } cases[] = {
+		{ "/lib/modules/6.1.0/kernel/net/mac80211/mac80211.ko", "[mac80211]" },
+		{ "/lib/modules/3.4/kernel/drivers/media/video/videobuf2-core.ko",
+		  "[videobuf2_core]" },
+		{ "/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko.xz", "[ext4]" },
+		{ "/lib/modules/6.1.0/kernel/fs/xfs/xfs.ko.zst", "[xfs]" },
+		{ "/lib/modules/6.1.0/kernel/fs/btrfs/btrfs.ko.gz", "[btrfs]" },
+		{ "[bpf_prog]", "[bpf_prog]" },		/* not a .ko: the name as is */
+		{ "/usr/lib/some-file.so", "some_file.so" },
+	};
+	struct dsos *d;
+
+	ck_assert_int_eq(dsos__new(&d, NULL), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct dso *m = dsos__findnew_module(d, cases[i].path);
+
+		ck_assert_ptr_nonnull(m);
+		ck_assert_int_eq(m->kind, DSO_KIND_MODULE);
+		ck_assert_str_eq(dso__short_name(m), cases[i].name);
+		ck_assert_str_eq(dso__long_name(m), cases[i].path);
+		ck_assert_ptr_eq(dsos__findnew_module(d, cases[i].path), m);
+	}
+	dsos__delete(d);
+}
+END_TEST
+
+/* A kernel MMAP record (pid -1) of [start, start + len) at pgoff. */
+static void kernel_mmap(struct machine *m, uint64_t start, uint64_t len, uint64_t pgoff,
+			const char *name)
+{
+	struct testlib_buf b = { 0 };
+	uint32_t type = REC_MMAP, pid = (uint32_t)-1, tid = 0;
+	uint16_t misc = MISC_KERNEL, size;
+	size_t n = strlen(name) + 1, pad = (8 - n % 8) % 8;
+	struct record_ref ref = { .type = REC_MMAP };
+	struct sample s;
+	static const char zeros[8];
+
+	size = (uint16_t)(8 + 4 + 4 + 8 + 8 + 8 + n + pad);
+	testlib_buf_add(&b, &type, 4);
+	testlib_buf_add(&b, &misc, 2);
+	testlib_buf_add(&b, &size, 2);
+	testlib_buf_u32(&b, pid);
+	testlib_buf_u32(&b, tid);
+	testlib_buf_u64(&b, start);
+	testlib_buf_u64(&b, len);
+	testlib_buf_u64(&b, pgoff);
+	testlib_buf_add(&b, name, n);
+	testlib_buf_add(&b, zeros, pad);
+	ref.data = b.p;
+	ref.size = (uint32_t)b.len;
+	memset(&s, 0, sizeof(s));
+	ck_assert_int_eq(machine__process(m, &ref, &s), 0);
+	testlib_buf_free(&b);
+}
+
+/* Module maps: perf's short name, module-relative addresses, and the kallsyms
+ * symbols the kernel's first sample gives the modules mapped by then (none to a
+ * module whose own sample came first). */
+START_TEST(test_symbol_kmod_machine)
+{
+	char *dir = testlib_tmpdir(), path[PATH_MAX];
+	struct addr_location al;
+
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	testlib_write_raw(path, fake_kallsyms, strlen(fake_kallsyms));
+	for (int module_first = 0; module_first < 2; module_first++) {
+		struct machine *m;
+
+		ck_assert_int_eq(machine__new(&m, path), 0);
+		kernel_mmap(m, 0xffffffff81000000, 0x1000000, 0xffffffff81000000,
+			    "[kernel.kallsyms]_text");
+		kernel_mmap(m, 0xffffffffc0000000, 0x3000, 0,
+			    "/lib/modules/6.1.0/kernel/drivers/mod1.ko");
+		if (module_first)
+			machine__resolve(m, NULL, MISC_KERNEL, 0xffffffffc0001010, &al);
+		machine__resolve(m, NULL, MISC_KERNEL, 0xffffffff81000105, &al);
+		ck_assert_str_eq(al.sym->name, "strong_fn");
+		machine__resolve(m, NULL, MISC_KERNEL, 0xffffffffc0001010, &al);
+		ck_assert_ptr_nonnull(al.dso);
+		ck_assert_str_eq(dso__short_name(al.dso), "[mod1]");
+		ck_assert_uint_eq(al.addr, 0x1010);	/* module-relative */
+		ck_assert_uint_eq(al.map_pgoff, 0);
+		if (module_first) {
+			ck_assert_ptr_null(al.sym);
+		} else {
+			ck_assert_ptr_nonnull(al.sym);
+			ck_assert_str_eq(al.sym->name, "mod_fn");
+			ck_assert_uint_eq(al.sym_unmapped_start, 0xffffffffc0001000);
+		}
+		machine__delete(m);
+	}
 	testlib_rmtree(dir);
 	free(dir);
 }
@@ -642,6 +788,9 @@ Suite *symbol_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_symbol_kallsyms_rules);
 	tcase_add_test(tc, test_symbol_kernel_dso);
+	tcase_add_test(tc, test_symbol_kmod_split);
+	tcase_add_test(tc, test_symbol_kmod_names);
+	tcase_add_test(tc, test_symbol_kmod_machine);
 	tcase_add_test(tc, test_symbol_elf_self);
 	tcase_add_test(tc, test_symbol_elf_libc);
 	tcase_add_test(tc, test_symbol_build_id_mismatch);
