@@ -4,6 +4,8 @@
 #include <dirent.h>	/* opendir, readdir */
 #include <errno.h>
 #include <fcntl.h>	/* open */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>	/* asprintf */
 #include <stdlib.h>	/* calloc, free, qsort_r */
 #include <string.h>	/* strcmp, strncmp, strdup */
@@ -599,23 +601,80 @@ static void name_events_from_updates(struct session *s)
 
 /* --- delivery in perf's order ------------------------------------------------ */
 
+/*
+ * Pipelined delivery (a session with workers): a producer thread reads the files and
+ * restores perf's order, while the calling thread runs the front end on the batches
+ * already made.  Batches pass through a queue of HANDOFF_DEPTH buffers; the consumer
+ * publishes how many it has finished (done), and a window is freed only when its
+ * records were all delivered and the batches holding them are done.
+ */
+#define HANDOFF_DEPTH 3
+
+struct handoff {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	const struct record_ref **full[HANDOFF_DEPTH];	/* queued batches, in order */
+	size_t full_nr[HANDOFF_DEPTH];
+	size_t head, count;
+	const struct record_ref **spare[HANDOFF_DEPTH];	/* buffers to fill */
+	size_t nr_spare;
+	bool end;			/* the producer is done */
+	int prod_err, cons_err;
+};
+
 struct deliver {
 	session_deliver_fn fn;
 	void *ctx;
 	const struct record_ref **batch;
 	size_t nr, cap;
 	int err;
+	uint64_t seq;			/* number of the batch being filled: 1, 2, ... */
+	_Atomic uint64_t done;		/* batches the front end has finished */
+	struct handoff *ho;		/* pipelined; NULL: fn runs on this thread */
 };
+
+/* The batch being filled goes to the front end (or its queue); -errno or fn's error
+ * stops the delivery. */
+static int hand_over(struct deliver *dl)
+{
+	struct handoff *ho = dl->ho;
+	int err = 0;
+
+	if (!ho) {
+		dl->err = dl->fn(dl->ctx, dl->batch, dl->nr);
+		atomic_store(&dl->done, dl->seq);
+		dl->seq++;
+		dl->nr = 0;
+		return dl->err;
+	}
+	pthread_mutex_lock(&ho->mu);
+	while (!ho->nr_spare && !ho->cons_err)
+		pthread_cond_wait(&ho->cv, &ho->mu);
+	if (ho->cons_err) {
+		err = ho->cons_err;
+	} else {
+		size_t t = (ho->head + ho->count) % HANDOFF_DEPTH;
+
+		ho->full[t] = dl->batch;
+		ho->full_nr[t] = dl->nr;
+		ho->count++;
+		dl->batch = ho->spare[--ho->nr_spare];
+		pthread_cond_broadcast(&ho->cv);
+	}
+	pthread_mutex_unlock(&ho->mu);
+	dl->seq++;
+	dl->nr = 0;
+	dl->err = err;
+	return err;
+}
 
 static int emit(void *p, const struct record_ref *ref)
 {
 	struct deliver *dl = p;
 
 	dl->batch[dl->nr++] = ref;
-	if (dl->nr == dl->cap) {
-		dl->err = dl->fn(dl->ctx, dl->batch, dl->nr);
-		dl->nr = 0;
-	}
+	if (dl->nr == dl->cap)
+		return hand_over(dl);
 	return dl->err;
 }
 
@@ -666,9 +725,22 @@ static void sift_down(struct merge_head *h, size_t n, size_t i)
 static int deliver_flush(struct deliver *dl)
 {
 	if (!dl->err && dl->nr)
-		dl->err = dl->fn(dl->ctx, dl->batch, dl->nr);
+		return hand_over(dl);
 	dl->nr = 0;
 	return dl->err;
+}
+
+/* Wait until the front end has finished every batch handed over (or failed). */
+static void deliver_drain(struct deliver *dl)
+{
+	struct handoff *ho = dl->ho;
+
+	if (!ho)
+		return;
+	pthread_mutex_lock(&ho->mu);
+	while (atomic_load(&dl->done) + 1 < dl->seq && !ho->cons_err)
+		pthread_cond_wait(&ho->cv, &ho->mu);
+	pthread_mutex_unlock(&ho->mu);
 }
 
 /*
@@ -684,6 +756,7 @@ struct window {
 	size_t nr, cap;
 	struct arena arena;		/* the bytes of decompressed records */
 	size_t live;			/* queued records not delivered yet */
+	uint64_t last_batch;		/* the last batch given one of its records */
 	struct window *next;
 };
 
@@ -758,16 +831,16 @@ static void window_free(struct stream *st, struct window *w)
 	free(w);
 }
 
-/* Free the windows whose records were all delivered (call after a batch handover),
- * and the mapped pages below the oldest window still needed. */
-static void stream_gc(struct reader *r, struct stream *st)
+/* Free the windows whose records were all delivered in batches the front end has
+ * finished (`done`), and the mapped pages below the oldest window still needed. */
+static void stream_gc(struct reader *r, struct stream *st, uint64_t done)
 {
 	struct window **p = &st->windows;
 
 	while (*p) {
 		struct window *w = *p;
 
-		if (w->live == 0 && w != st->cur) {
+		if (w->live == 0 && w != st->cur && w->last_batch <= done) {
 			*p = w->next;
 			window_free(st, w);
 		} else {
@@ -870,6 +943,10 @@ static int deliver_streamed(struct session *s, struct deliver *dl)
 				err = emit(dl, &r->imm[ip[f]++]);
 		}
 	}
+	/* the immediate records may point into mapped pages that step 2 releases */
+	if (!err)
+		err = deliver_flush(dl);
+	deliver_drain(dl);
 	/* 2. the queued records: a k-way merge of the files' ordered streams */
 	for (size_t f = 0; f < s->nr_readers && !err; f++) {
 		bool got;
@@ -884,6 +961,7 @@ static int deliver_streamed(struct session *s, struct deliver *dl)
 		bool got;
 
 		h[0].win->live--;
+		h[0].win->last_batch = dl->seq;
 		err = emit(dl, h[0].ref);
 		if (!err)
 			err = stream_next(s, &st[f], f, &h[0], &got);
@@ -895,11 +973,12 @@ static int deliver_streamed(struct session *s, struct deliver *dl)
 			since_gc = 0;
 			err = deliver_flush(dl);
 			for (size_t g = 0; g < s->nr_readers; g++)
-				stream_gc(&s->readers[g], &st[g]);
+				stream_gc(&s->readers[g], &st[g], atomic_load(&dl->done));
 		}
 	}
 	if (!err)
 		err = deliver_flush(dl);
+	deliver_drain(dl);	/* the windows go: nothing may point into them */
 out:
 	for (size_t f = 0; st && f < s->nr_readers; f++) {
 		while (st[f].windows) {
@@ -926,11 +1005,12 @@ struct single {
 	struct stream st;
 };
 
-static void window_unref(struct stream *st, const struct record_ref *ref)
+static void window_unref(struct stream *st, const struct record_ref *ref, uint64_t batch)
 {
 	for (struct window *w = st->windows; w; w = w->next)
 		if (ref >= w->recs && ref < w->recs + w->nr) {
 			w->live--;
+			w->last_batch = batch;
 			return;
 		}
 }
@@ -939,7 +1019,7 @@ static int emit_queued(void *p, const struct record_ref *ref)
 {
 	struct single *sg = p;
 
-	window_unref(&sg->st, ref);
+	window_unref(&sg->st, ref, sg->dl->seq);
 	return emit(sg->dl, ref);
 }
 
@@ -967,6 +1047,7 @@ static int deliver_single_streamed(struct session *s, struct deliver *dl)
 			sg.st.cur->live++;
 			err = ordered_events__queue(&oe, ref->time, ref);
 		} else {
+			sg.st.cur->last_batch = dl->seq;
 			err = emit(dl, ref);
 			if (!err && ref->type == REC_FINISHED_ROUND)
 				err = ordered_events__flush_round(&oe, emit_queued, &sg);
@@ -974,13 +1055,14 @@ static int deliver_single_streamed(struct session *s, struct deliver *dl)
 		if (!err && ++since_gc >= s->window) {
 			since_gc = 0;
 			err = deliver_flush(dl);
-			stream_gc(r, &sg.st);
+			stream_gc(r, &sg.st, atomic_load(&dl->done));
 		}
 	}
 	if (!err)
 		err = ordered_events__flush_all(&oe, emit_queued, &sg);
 	if (!err)
 		err = deliver_flush(dl);
+	deliver_drain(dl);	/* the windows go: nothing may point into them */
 	while (sg.st.windows) {
 		struct window *w = sg.st.windows;
 
@@ -992,9 +1074,9 @@ static int deliver_single_streamed(struct session *s, struct deliver *dl)
 	return err;
 }
 
-int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t batch)
+/* Every record in order into dl's batches (the producer's part). */
+static int deliver_all(struct session *s, struct deliver *dl)
 {
-	struct deliver dl = { .fn = fn, .ctx = ctx, .cap = batch ? batch : 8192 };
 	struct ordered_events oe;
 	size_t *pos = calloc(s->nr_readers, sizeof(*pos)), left = s->nr_readers;
 	const struct evsel *first = evlist__first(&s->evlist);
@@ -1003,18 +1085,14 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
 			     attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
 	int err = 0;
 
-	dl.batch = malloc(dl.cap * sizeof(*dl.batch));
-	if (!pos || !dl.batch) {
-		free(pos);
-		free(dl.batch);
+	if (!pos)
 		return -ENOMEM;
-	}
 	ordered_events__init(&oe);
 	if (s->streamed && s->is_dir) {
-		err = deliver_streamed(s, &dl);
+		err = deliver_streamed(s, dl);
 		left = 0;
 	} else if (s->streamed) {
-		err = deliver_single_streamed(s, &dl);
+		err = deliver_single_streamed(s, dl);
 		left = 0;
 	}
 	/* Round robin over the files, DIR_TURN_BYTES of on-disk records per turn; the
@@ -1034,20 +1112,112 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
 					err = ordered_events__queue(&oe, ref->time, ref);
 					continue;
 				}
-				err = emit(&dl, ref);
+				err = emit(dl, ref);
 				if (!err && ref->type == REC_FINISHED_ROUND)
-					err = ordered_events__flush_round(&oe, emit, &dl);
+					err = ordered_events__flush_round(&oe, emit, dl);
 			}
 			left += pos[f] < r->nr;
 		}
 	}
 	if (!err)
-		err = ordered_events__flush_all(&oe, emit, &dl);
-	if (!err && dl.nr)
-		err = fn(ctx, dl.batch, dl.nr);
+		err = ordered_events__flush_all(&oe, emit, dl);
+	if (!err)
+		err = deliver_flush(dl);
 	ordered_events__exit(&oe);
 	free(pos);
-	free(dl.batch);
+	return err;
+}
+
+struct producer {
+	struct session *s;
+	struct deliver *dl;
+};
+
+static void *producer_main(void *arg)
+{
+	struct producer *p = arg;
+	struct handoff *ho = p->dl->ho;
+	int err = deliver_all(p->s, p->dl);
+
+	pthread_mutex_lock(&ho->mu);
+	ho->end = true;
+	ho->prod_err = err;
+	pthread_cond_broadcast(&ho->cv);
+	pthread_mutex_unlock(&ho->mu);
+	return NULL;
+}
+
+/* The calling thread's part: the queued batches to fn, in order, until the end. */
+static int consume(struct deliver *dl)
+{
+	struct handoff *ho = dl->ho;
+	uint64_t n = 0;
+	int err = 0;
+
+	pthread_mutex_lock(&ho->mu);
+	for (;;) {
+		const struct record_ref **b;
+		size_t nr;
+
+		while (!ho->count && !ho->end)
+			pthread_cond_wait(&ho->cv, &ho->mu);
+		if (!ho->count)
+			break;
+		b = ho->full[ho->head];
+		nr = ho->full_nr[ho->head];
+		ho->head = (ho->head + 1) % HANDOFF_DEPTH;
+		ho->count--;
+		pthread_mutex_unlock(&ho->mu);
+		err = dl->fn(dl->ctx, b, nr);
+		pthread_mutex_lock(&ho->mu);
+		ho->spare[ho->nr_spare++] = b;
+		atomic_store(&dl->done, ++n);
+		if (err)
+			ho->cons_err = err;
+		pthread_cond_broadcast(&ho->cv);
+		if (err)
+			break;
+	}
+	pthread_mutex_unlock(&ho->mu);
+	return err;
+}
+
+int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t batch)
+{
+	struct deliver dl = { .fn = fn, .ctx = ctx, .cap = batch ? batch : 8192, .seq = 1 };
+	struct handoff ho = { .mu = PTHREAD_MUTEX_INITIALIZER,
+			      .cv = PTHREAD_COND_INITIALIZER };
+	struct producer p = { s, &dl };
+	const struct record_ref **bufs[HANDOFF_DEPTH] = { 0 };
+	size_t nbufs = workqueue__nr_workers(s->wq) ? HANDOFF_DEPTH : 1;
+	pthread_t t;
+	int err = 0, cerr;
+
+	atomic_init(&dl.done, 0);
+	for (size_t i = 0; i < nbufs; i++)
+		if (!(bufs[i] = malloc(dl.cap * sizeof(**bufs))))
+			err = -ENOMEM;
+	if (err)
+		goto out;
+	dl.batch = bufs[0];
+	if (nbufs == 1) {	/* no workers: all on this thread */
+		err = deliver_all(s, &dl);
+		goto out;
+	}
+	for (size_t i = 1; i < nbufs; i++)
+		ho.spare[ho.nr_spare++] = bufs[i];
+	dl.ho = &ho;
+	if (pthread_create(&t, NULL, producer_main, &p)) {
+		dl.ho = NULL;	/* no thread: deliver here */
+		err = deliver_all(s, &dl);
+		goto out;
+	}
+	cerr = consume(&dl);
+	pthread_join(t, NULL);
+	err = cerr ? cerr : ho.prod_err;
+out:
+	for (size_t i = 0; i < nbufs; i++)
+		free(bufs[i]);
 	return err;
 }
 

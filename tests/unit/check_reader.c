@@ -196,6 +196,64 @@ static void check_dir_order(const struct seen *sn, bool compressed)
 		ck_assert(sn->flags[first_sample - 1] & RECORD_REF_CONTAINER);
 }
 
+/* A front end that fails on its third batch: the records before it were delivered,
+ * in order, and its error is session__deliver()'s, whether the batches were made on
+ * this thread (-j 1) or by the producer thread (-j 2, pipelined), through windows of
+ * one record (which must outlive the batches in flight). */
+struct failing {
+	struct seen seen;
+	size_t batches;
+};
+
+static int collect_then_fail(void *ctx, const struct record_ref *const *recs, size_t n)
+{
+	struct failing *f = ctx;
+
+	if (++f->batches == 3)
+		return -EIO;
+	return collect(&f->seen, recs, n);
+}
+
+START_TEST(test_deliver_error_stops)
+{
+	struct event_attr a = testlib_attr(0);
+	struct testlib_buf b = { 0 };
+	char *p = path_in("fail.data");
+	struct diag d;
+	size_t n1 = 0;
+
+	for (uint64_t t = 1; t <= 20; t++) {
+		testlib_rec_sample(&b, &a, 1, 1, 1, t * 10, 1, 1);
+		if (t % 4 == 0)
+			testlib_rec_header_only(&b, REC_FINISHED_ROUND);
+	}
+	write_single(p, &b);
+	for (unsigned jobs = 1; jobs <= 2; jobs++) {
+		struct session_opts o = { .path = p, .jobs = jobs, .window = 1 };
+		struct failing *f = calloc(1, sizeof(*f));
+		struct session *s;
+
+		ck_assert_int_eq(session__open(&s, &o, &d), 0);
+		ck_assert_int_eq(session__load(s, &d), 0);
+		ck_assert_int_eq(session__deliver(s, collect_then_fail, f, 2), -EIO);
+		ck_assert_uint_eq(f->batches, 3);
+		/* two batches of at most two (a window's end hands a batch over early),
+		 * the same ones on both paths */
+		ck_assert_uint_ge(f->seen.n, 2);
+		ck_assert_uint_le(f->seen.n, 4);
+		if (jobs == 1)
+			n1 = f->seen.n;
+		ck_assert_uint_eq(f->seen.n, n1);
+		for (size_t i = 1; i < f->seen.n; i++)
+			ck_assert_uint_le(f->seen.time[i - 1], f->seen.time[i]);
+		session__close(s);
+		free(f);
+	}
+	testlib_buf_free(&b);
+	free(p);
+}
+END_TEST
+
 START_TEST(test_order_directory)
 {
 	char *dir = path_in("d.data");
@@ -741,6 +799,7 @@ Suite *reader_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_order_rounds);
 	tcase_add_test(tc, test_order_directory);
+	tcase_add_test(tc, test_deliver_error_stops);
 	tcase_add_test(tc, test_compressed_straddling);
 	tcase_add_test(tc, test_damaged_records);
 	tcase_add_test(tc, test_damaged_zstd);
