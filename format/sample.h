@@ -92,6 +92,31 @@ int sample__parse(struct sample *s, const struct event_attr *attr, const void *r
 int sample__parse_id_trailer(struct sample *s, const struct event_attr *attr,
 			     const void *rec, size_t size);
 
+/** One entry of a sample's branch stack (perf's struct branch_entry). */
+struct sample_branch {
+	uint64_t from, to;		/* instruction addresses */
+	uint64_t flags;			/* the entry's bit fields: mispred (bit 0),
+					 * predicted (1), in_tx (2), abort (3),
+					 * cycles (bits 4-19), type (20-23), ... */
+};
+
+/**
+ * @brief The idx-th entry of the branch stack of a sample parsed by sample__parse().
+ * @param idx  0 <= idx < s->branch_nr (entry 0 is the most recent branch)
+ * @return the entry (from, to, flags), read unaligned from the record.
+ * Thread safety: pure.  Format: docs/perf-data-format.md §5.1, PERF_SAMPLE_BRANCH_STACK
+ *         (nr, hw_idx with PERF_SAMPLE_BRANCH_HW_INDEX, nr × {from, to, flags}).
+ */
+static inline struct sample_branch sample__branch(const struct sample *s, uint64_t idx)
+{
+	struct sample_branch b;
+
+	__builtin_memcpy(&b.from, s->branch + 24 * idx, 8);
+	__builtin_memcpy(&b.to, s->branch + 24 * idx + 8, 8);
+	__builtin_memcpy(&b.flags, s->branch + 24 * idx + 16, 8);
+	return b;
+}
+
 /** Read the idx-th callchain entry. */
 static inline uint64_t sample__callchain_ip(const struct sample *s, uint64_t idx)
 {

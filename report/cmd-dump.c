@@ -19,6 +19,7 @@
 #include "format/sample.h"
 #include "reader/session.h"
 #include "reader/workqueue.h"
+#include "report/branch.h"
 #include "report/dump.h"
 #include "machine/machine.h"
 #include "report/strbuf.h"
@@ -44,13 +45,15 @@ struct dumper {
 	size_t cap;
 	struct strbuf chunks[DUMP_CHUNKS];
 	size_t n;			/* items in the current batch */
+	bool branch_mode;		/* perf's branch view: a sample counts once per
+					 * branch (report/branch.h) */
 };
 
 static int prepare_sample(struct dumper *dp, struct dump_item *it, const struct record_ref *ref)
 {
 	struct thread *t;
 	struct addr_location al;
-	int err;
+	int err = 0;
 
 	if (sample__parse(&it->sample, &ref->evsel->attr, ref->data, ref->size)) {
 		it->rec.sample = NULL;	/* prints the truncated marker */
@@ -71,7 +74,13 @@ static int prepare_sample(struct dumper *dp, struct dump_item *it, const struct 
 		it->rec.dso = "[hypervisor]";
 	else
 		it->rec.dso = al.dso ? dso__long_name(al.dso) : NULL;
-	err = dump_stats__count_sample(&dp->stats, ref->evsel->idx);
+	/* perf runs its report under -D: the branch view counts the branches of a
+	 * sample with a branch stack, and nothing for one without */
+	if (!dp->branch_mode)
+		err = dump_stats__count_sample(&dp->stats, ref->evsel->idx);
+	else if (it->sample.sample_type & SAMPLE_BRANCH_STACK)
+		err = dump_stats__count_samples(&dp->stats, ref->evsel->idx,
+						it->sample.branch_nr);
 	return err;
 }
 
@@ -166,6 +175,10 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 	struct strbuf tail;
 	int err;
 
+	/* perf's report refuses these before it reads a record */
+	if (branch_mode__check(s, o, out))
+		return CMD_ERR_REPORTED;
+	dp.branch_mode = branch_mode__on(s, o->branch_stack);
 	dump_stats__init(&dp.stats);
 	strbuf__init(&tail, 4096);
 	for (size_t c = 0; c < DUMP_CHUNKS; c++)

@@ -19,6 +19,7 @@
 #include "format/sample.h"
 #include "reader/session.h"
 #include "reader/workqueue.h"
+#include "report/branch.h"
 #include "report/callchain.h"
 #include "machine/dso.h"
 #include "report/group.h"
@@ -48,6 +49,15 @@ struct pending_frame {
 	const struct symbol *sym;	/* then: the frame's symbol, or NULL */
 };
 
+/* Branch view: one branch of a sample, both ends resolved to their maps (al.map is
+ * cleared, as for samples); their symbols are looked up once the dsos are loaded. */
+struct pending_branch {
+	struct addr_location from, to;
+	uint64_t from_ip, to_ip;	/* as in the branch stack */
+	uint64_t flags;
+	bool sym_done;			/* both symbols were looked up */
+};
+
 /* A sample whose map is known; its symbol is looked up once its dso is loaded. */
 struct pending {
 	struct addr_location al;
@@ -59,6 +69,7 @@ struct pending {
 	uint8_t cpumode;
 	size_t evsel_idx;
 	size_t first_frame, nr_frames;	/* in report.frames */
+	size_t first_branch, nr_branches;	/* branch view: in report.branches */
 	uint8_t filtered;		/* FILTER_* bits known in pass 1 */
 	uint64_t ip;			/* the sample's address (for -S 0xADDR) */
 	uint64_t weight;		/* WEIGHT / WEIGHT_STRUCT (0 without) */
@@ -97,6 +108,10 @@ struct report {
 	size_t nr_pending, cap_pending;
 	struct pending_frame *frames;	/* owned */
 	size_t nr_frames, cap_frames;
+	struct pending_branch *branches;	/* owned: the batch's (branch view) */
+	size_t nr_branches, cap_branches;
+	bool branch_mode;		/* perf's branch view (report/branch.h): an
+					 * entry per branch of each sample */
 	struct dso **to_load;		/* owned; borrowed dsos */
 	size_t nr_to_load, cap_to_load;
 	uint64_t *ips;			/* owned: one sample's chain addresses */
@@ -410,6 +425,36 @@ static int resolve_callchain(struct report *rp, struct thread *t, const struct s
 	return ret < 0 ? ret : 0;
 }
 
+/* Branch view: both ends of every branch of a sample, resolved to their maps (perf's
+ * sample__resolve_bstack(), after the sample's address and callchain). */
+static int resolve_branches(struct report *rp, struct thread *t, const struct sample *s,
+			    struct pending *p)
+{
+	int err = 0;
+
+	p->first_branch = rp->nr_branches;
+	if (array__grow(&rp->branches, &rp->cap_branches, rp->nr_branches + s->branch_nr,
+			sizeof(*rp->branches), 1024))
+		return -ENOMEM;
+	for (uint64_t i = 0; i < s->branch_nr && !err; i++) {
+		struct sample_branch sb = sample__branch(s, i);
+		struct pending_branch *pb = &rp->branches[rp->nr_branches++];
+
+		branch_end__resolve_map(rp->machine, t, sb.from, &pb->from);
+		branch_end__resolve_map(rp->machine, t, sb.to, &pb->to);
+		pb->from.map = pb->to.map = NULL;	/* see report_sample() */
+		pb->from_ip = sb.from;
+		pb->to_ip = sb.to;
+		pb->flags = sb.flags;
+		pb->sym_done = false;
+		err = want_loaded(rp, pb->from.dso);
+		if (!err)
+			err = want_loaded(rp, pb->to.dso);
+	}
+	p->nr_branches = rp->nr_branches - p->first_branch;
+	return err;
+}
+
 /* Pass 1 for a sample: thread, comm and maps, in delivery order. */
 static int report_sample(struct report *rp, const struct record_ref *ref)
 {
@@ -444,6 +489,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	p->cpumode = s.misc & MISC_CPUMODE_MASK;
 	p->evsel_idx = ref->evsel->idx;
 	p->nr_frames = 0;
+	p->nr_branches = 0;
 	p->sym_done = false;
 	p->filtered = pass1_filter(rp->opts, t, p->comm, p->al.dso);
 	p->ip = s.ip;
@@ -476,8 +522,10 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 		}
 		p->dal.map = NULL;
 	}
-	/* perf drops samples of other cpus after resolving them */
-	if (!cpu_selected(rp, p->cpu)) {
+	/* perf drops samples of other cpus after resolving them, and in the branch
+	 * view those without a branch stack */
+	if (!cpu_selected(rp, p->cpu) ||
+	    (rp->branch_mode && !(s.sample_type & SAMPLE_BRANCH_STACK))) {
 		rp->nr_pending--;
 		return 0;
 	}
@@ -490,6 +538,8 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 		err = want_loaded(rp, p->dal.dso);
 	if (!err && rp->need_chains)
 		err = resolve_callchain(rp, t, &s, p);
+	if (!err && rp->branch_mode)
+		err = resolve_branches(rp, t, &s, p);
 	return err;
 }
 
@@ -591,6 +641,12 @@ static void lookup_one(void *ctx, size_t i)
 		struct pending *pd = &rp->pending[k];
 
 		pd->sym_done = addr_location__resolve_sym_loaded(&pd->al);
+		for (size_t j = 0; j < pd->nr_branches; j++) {
+			struct pending_branch *pb = &rp->branches[pd->first_branch + j];
+			bool from = addr_location__resolve_sym_loaded(&pb->from);
+
+			pb->sym_done = addr_location__resolve_sym_loaded(&pb->to) && from;
+		}
 		for (size_t j = 0; j < pd->nr_frames; j++) {
 			struct pending_frame *pf = &rp->frames[pd->first_frame + j];
 
@@ -671,6 +727,60 @@ static int intern_chain(struct report *rp, const struct pending *pd, uint32_t *n
 	return 0;
 }
 
+/* One end of a pending branch as its entries keep it. */
+static struct hist_branch_end branch_end(const struct addr_location *al, uint64_t ip)
+{
+	return (struct hist_branch_end){
+		.dso = al->dso, .sym = al->sym, .addr = ip, .al_addr = al->addr,
+		.sym_unmapped_start = al->sym_unmapped_start, .level = al->level,
+	};
+}
+
+/*
+ * Branch view: the sample counted once per branch (perf's hist_iter_branch), each
+ * time as its branch's target (perf's al: map, symbol and the raw address), with a
+ * period of 1 and, as perf's iterator leaves it, the first branch's cycles (or 1) as
+ * its weight; no call graph.  -U skips branches with an unresolved end.
+ */
+static int count_branches(struct report *rp, const struct pending *pd,
+			  struct hist_sample *hs)
+{
+	struct hist_branch hb;
+	int err = 0;
+
+	hs->chain = CALLCHAIN_ROOT;
+	hs->ips = NULL;
+	hs->nr_ips = 0;
+	hs->period = 1;
+	hs->weight = 1;
+	if (pd->nr_branches && branch_flags__cycles(rp->branches[pd->first_branch].flags))
+		hs->weight = branch_flags__cycles(rp->branches[pd->first_branch].flags);
+	hs->branch = &hb;
+	for (size_t i = 0; i < pd->nr_branches && !err; i++) {
+		struct pending_branch *pb = &rp->branches[pd->first_branch + i];
+
+		if (!pb->sym_done) {
+			addr_location__resolve_sym(&pb->from);
+			addr_location__resolve_sym(&pb->to);
+		}
+		if (rp->opts->hide_unresolved && !(pb->from.sym && pb->to.sym))
+			continue;
+		hb = (struct hist_branch){
+			.from = branch_end(&pb->from, pb->from_ip),
+			.to = branch_end(&pb->to, pb->to_ip), .flags = pb->flags,
+		};
+		hs->dso = pb->to.dso;
+		hs->sym = pb->to.sym;
+		hs->addr = pb->to_ip;
+		hs->sym_unmapped_start = pb->to.sym_unmapped_start;
+		hs->map_start = pb->to.dso ? pb->to.map_start : 0;
+		hs->map_end = pb->to.dso ? pb->to.map_end : 0;
+		hs->map_pgoff = pb->to.dso ? pb->to.map_pgoff : 0;
+		err = hists__add(&rp->hists[pd->evsel_idx], hs);
+	}
+	return err;
+}
+
 /* Pass 3 for a sample: its symbol (and its frames'), its chain, counted. */
 static int count_sample(struct report *rp, struct pending *pd)
 {
@@ -726,7 +836,9 @@ static int count_sample(struct report *rp, struct pending *pd)
 	 * match (without the parent key no entry has one) */
 	if (rp->opts->exclude_other && !hs.parent)
 		hs.filtered |= FILTER_PARENT;
-	if (!err)
+	if (!err && rp->branch_mode)
+		err = count_branches(rp, pd, &hs);
+	else if (!err)
 		err = hists__add(&rp->hists[pd->evsel_idx], &hs);
 	return err;
 }
@@ -752,6 +864,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	}
 	rp->nr_pending = 0;
 	rp->nr_frames = 0;
+	rp->nr_branches = 0;
 	rp->nr_to_load = 0;
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct record_ref *ref = recs[i];
@@ -830,6 +943,7 @@ static int report_sort_setup(struct report *rp, const struct report_opts *o,
 		.children = callchains && o->children != 0 && !o->mem_mode,
 		.no_children = o->children == 0 && !o->children_cancelled,
 		.mem_mode = o->mem_mode,
+		.branch_mode = rp->branch_mode,
 		.show_nr_samples = o->show_nr_samples,
 		.show_total_period = o->show_total_period,
 		.comm_list = o->comms, .dso_list = o->dsos, .sym_list = o->symbols,
@@ -960,6 +1074,8 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 		return CMD_ERR_REPORTED;
 	}
 	cc.order = rp->order;
+	if (rp->branch_mode)	/* perf appends no chain to a branch's entry */
+		cc.mode = CALLCHAIN_NONE;
 	po.cc = &cc;
 	report_preamble(o, out);
 	sort_list__fprintf_elided(&rp->sl, out);
@@ -1065,6 +1181,8 @@ static int check_recording(struct session *s, const struct report_opts *o, FILE 
 		      "implemented\n", stderr);
 		return CMD_ERR_REPORTED;
 	}
+	if (branch_mode__check(s, o, out))
+		return CMD_ERR_REPORTED;
 	if (o->time_str && time_ranges__is_percent(o->time_str) && !f->first_sample_ns &&
 	    !f->last_sample_ns)
 		return refuse(o, out, "dirreport: --time: percentages need the first and "
@@ -1090,6 +1208,7 @@ static void report_exit(struct report *rp, size_t nr_hists)
 	free(rp->hists);
 	free(rp->pending);
 	free(rp->frames);
+	free(rp->branches);
 	free(rp->to_load);
 	free(rp->ips);
 	free(rp->cpu_bitmap);
@@ -1121,8 +1240,9 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 	/* Callchains are resolved only where the output uses them: perf's
 	 * sample__resolve_callchain() skips them without call graphs (-g none clears
 	 * use_callchain), the children view and the parent key (-p, -x, -s parent) */
-	rp->need_chains = rp->chains && (o->cc.mode != CALLCHAIN_NONE ||
-					 (o->children != 0 && !o->mem_mode) ||
+	rp->need_chains = rp->chains && (((o->cc.mode != CALLCHAIN_NONE ||
+					   (o->children != 0 && !o->mem_mode)) &&
+					  !rp->branch_mode) ||
 					 (rp->sl.need & SORT_NEED_PARENT) || o->exclude_other);
 	if (!err && (rp->sl.need & SORT_NEED_PARENT))
 		err = parent_setup(rp, s, o, out);
@@ -1175,6 +1295,12 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 		return err;
 	if ((err = check_recording(s, o, out)))
 		return err;
+	/* perf's branch view has no children view ("cumulate_callchain = false") */
+	rp.branch_mode = branch_mode__on(s, o->branch_stack);
+	if (rp.branch_mode && po.children != 0) {
+		po.children = 0;
+		po.children_cancelled = true;
+	}
 	/* perf report: a pipe's events are not known when it decides the children
 	 * view, and without callchains in the combined sample_type it cancels it
 	 * ("silently ignore if callchain is missing"); the chains keep the order that

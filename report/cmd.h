@@ -32,6 +32,9 @@ struct report_opts {
 				 * the recording has callchains */
 	bool children_cancelled; /* cmd_report(): children was asked for (or the
 				 * default) and perf cancels it (pipes) */
+	int branch_stack;	/* -b/--branch-stack 1, --no-branch-stack -1, 0:
+				 * neither: perf's branch view when the recording
+				 * has branch stacks (report/branch.h) */
 	bool mem_mode;		/* --mem-mode: the memory sort keys, perf's memory
 				 * default order; an entry's weight is its samples'
 				 * WEIGHT (1 for 0), not their period */

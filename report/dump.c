@@ -1565,9 +1565,14 @@ static int stats_reserve(struct dump_stats *st, size_t nr)
 
 int dump_stats__count_sample(struct dump_stats *st, size_t evsel_idx)
 {
+	return dump_stats__count_samples(st, evsel_idx, 1);
+}
+
+int dump_stats__count_samples(struct dump_stats *st, size_t evsel_idx, uint64_t n)
+{
 	if (evsel_idx == SIZE_MAX || stats_reserve(st, evsel_idx + 1))
 		return -ENOMEM;
-	st->nr_samples[evsel_idx]++;
+	st->nr_samples[evsel_idx] += (uint32_t)n;	/* perf's counter is a u32 too */
 	return 0;
 }
 

@@ -165,6 +165,14 @@ static inline void dump_stats__count(struct dump_stats *st, uint32_t type)
 int dump_stats__count_sample(struct dump_stats *st, size_t evsel_idx);
 
 /**
+ * @brief Count @p n samples at once for the evsel at idx: perf's branch view counts
+ *        one per branch of a sample's branch stack (report/branch.h).
+ * @return 0 or -ENOMEM.
+ * Thread safety: touches only *st. Format: perf's hists stats nr_samples.
+ */
+int dump_stats__count_samples(struct dump_stats *st, size_t evsel_idx, uint64_t n);
+
+/**
  * @brief Count a LOST_SAMPLES record for the evsel at idx. Note: perf 6.1 `report -D`
  *        never increments this (verified), so a caller matching 6.1 does not call it.
  * @return 0 or -ENOMEM.

@@ -19,6 +19,8 @@
 struct hist_group {
 	struct hist_sample s;		/* the first sample (ips: offset in hists.ips) */
 	size_t ips;			/* its chain addresses, in hists.ips */
+	size_t branch;			/* its branch: index + 1 in hists.branches
+					 * (0: none; s.branch is NULL) */
 	uint64_t period, count;
 	bool stable;			/* every sample finds the same entries (see
 					 * mark_stable()) */
@@ -44,6 +46,7 @@ void hists__exit(struct hists *h)
 	free(h->hash);
 	free(h->ips);
 	free(h->steps);
+	free(h->branches);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -117,6 +120,33 @@ static bool group_eq(const struct hist_sample *a, const struct hist_sample *b,
 	return true;
 }
 
+/* A group's branch (branch view), or NULL. */
+static const struct hist_branch *group_branch(const struct hists *h,
+					      const struct hist_group *g)
+{
+	return g->branch ? &h->branches[g->branch - 1] : NULL;
+}
+
+static bool branch_end_eq(const struct hist_branch_end *a, const struct hist_branch_end *b)
+{
+	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
+	       a->al_addr == b->al_addr && a->level == b->level;
+}
+
+/* Samples of two branches count alike (both NULL outside the branch view). */
+static bool branch_eq(const struct hist_branch *a, const struct hist_branch *b)
+{
+	if (!a || !b)
+		return a == b;
+	return a->flags == b->flags && branch_end_eq(&a->from, &b->from) &&
+	       branch_end_eq(&a->to, &b->to);
+}
+
+static uint64_t branch_hash(const struct hist_branch *br)
+{
+	return br ? mix(br->from.addr ^ mix(br->to.addr ^ mix(br->flags))) : 0;
+}
+
 /* The srcline keys tell samples apart by the address in every frame (perf computes
  * each frame entry's text from the sample's own address): their groups also
  * compare and hash the chain addresses. */
@@ -134,9 +164,10 @@ static uint64_t ips_hash(const uint64_t *ips, uint32_t n)
 	return x;
 }
 
-static uint64_t sample_hash(const struct hist_sample *s, const uint64_t *ips, unsigned need)
+static uint64_t sample_hash(const struct hist_sample *s, const uint64_t *ips,
+			    const struct hist_branch *br, unsigned need)
 {
-	uint64_t x = group_hash(s, need);
+	uint64_t x = group_hash(s, need) ^ branch_hash(br);
 
 	return by_frame_ips(need) ? mix(x ^ ips_hash(ips, s->nr_ips)) : x;
 }
@@ -148,7 +179,7 @@ static uint64_t group_slot_hash(const void *ctx, const void *slot)
 	const struct hists *h = ctx;
 	const struct hist_group *g = &h->groups[*(const uint32_t *)slot - 1];
 
-	return sample_hash(&g->s, h->ips + g->ips, h->sl->need);
+	return sample_hash(&g->s, h->ips + g->ips, group_branch(h, g), h->sl->need);
 }
 
 static int save_ips(struct hists *h, const struct hist_sample *s, size_t *off)
@@ -159,6 +190,20 @@ static int save_ips(struct hists *h, const struct hist_sample *s, size_t *off)
 		memcpy(h->ips + h->nr_ips, s->ips, s->nr_ips * sizeof(*s->ips));
 	*off = h->nr_ips;
 	h->nr_ips += s->nr_ips;
+	return 0;
+}
+
+/* A new group's branch, copied (*idx: its index + 1, 0 without one). */
+static int save_branch(struct hists *h, const struct hist_sample *s, size_t *idx)
+{
+	*idx = 0;
+	if (!s->branch)
+		return 0;
+	if (array__grow(&h->branches, &h->cap_branches, h->nr_branches + 1,
+			sizeof(*h->branches), 1024))
+		return -ENOMEM;
+	h->branches[h->nr_branches++] = *s->branch;
+	*idx = h->nr_branches;
 	return 0;
 }
 
@@ -187,10 +232,10 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 		return -ENOMEM;
 	h->total_period += s->period;
 	h->nr_samples++;
-	i = hashtab__first(sample_hash(s, s->ips, need), h->hash_cap);
+	i = hashtab__first(sample_hash(s, s->ips, s->branch, need), h->hash_cap);
 	while (h->hash[i]) {
 		g = &h->groups[h->hash[i] - 1];
-		if (group_eq(&g->s, s, need) &&
+		if (group_eq(&g->s, s, need) && branch_eq(group_branch(h, g), s->branch) &&
 		    (!by_frame_ips(need) || g->s.nr_ips == s->nr_ips) &&
 		    (!by_frame_ips(need) || !s->nr_ips ||
 		     !memcmp(h->ips + g->ips, s->ips, s->nr_ips * sizeof(*s->ips)))) {
@@ -203,10 +248,11 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 	if (array__grow(&h->groups, &h->cap_groups, h->nr_groups + 1, sizeof(*h->groups), 1024))
 		return -ENOMEM;
 	g = &h->groups[h->nr_groups];
-	if (save_ips(h, s, &g->ips))
+	if (save_ips(h, s, &g->ips) || save_branch(h, s, &g->branch))
 		return -ENOMEM;
 	g->s = *s;
 	g->s.ips = NULL;
+	g->s.branch = NULL;
 	g->period = s->period;
 	g->count = 1;
 	g->stable = false;
@@ -394,7 +440,7 @@ static void stat_add(struct hist_stat *st, uint8_t cpumode, uint64_t period,
 }
 
 /* The entry a group's own samples make. */
-static struct hist_entry group_entry(const struct hist_group *g)
+static struct hist_entry group_entry(const struct hists *h, const struct hist_group *g)
 {
 	const struct hist_sample *s = &g->s;
 
@@ -407,7 +453,7 @@ static struct hist_entry group_entry(const struct hist_group *g)
 		.cgroup = s->cgroup, .cgroup_dev = s->cgroup_dev, .cgroup_ino = s->cgroup_ino,
 		.code_page_size = s->code_page_size, .trace = s->trace, .mem = s->mem,
 		.socket = s->socket, .level = s->level, .cpumode = s->cpumode,
-		.filtered = s->filtered,
+		.filtered = s->filtered, .branch = group_branch(h, g),
 	};
 }
 
@@ -425,7 +471,7 @@ static int builder_step(struct hist_builder *b, const struct hists *h,
 	bool graphs = o->cc && o->cc->mode != CALLCHAIN_NONE, merge = !g->stable;
 	bool by_sym = (b->sl->need & SORT_NEED_SYM) != 0;
 	uint32_t depth = o->chains ? callchains__depth(o->chains, g->s.chain) : 0, nc = 0;
-	struct hist_entry proto = group_entry(g);
+	struct hist_entry proto = group_entry(h, g);
 	long e0;
 
 	entry_src(b, &proto);
@@ -558,7 +604,7 @@ static int group_keys(const struct hist_builder *b, const struct hists *h,
 {
 	uint32_t depth = o->children && o->chains ?
 			 callchains__depth(o->chains, g->s.chain) : 0;
-	struct hist_entry e = group_entry(g);
+	struct hist_entry e = group_entry(h, g);
 
 	if (depth)
 		callchains__frames(o->chains, g->s.chain, ids);

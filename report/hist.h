@@ -56,6 +56,11 @@ struct hist_sample {
 	uint64_t cgroup;		/* CGROUP id (0: none) */
 	uint64_t cgroup_dev, cgroup_ino;	/* the thread's cgroup namespace */
 	struct hist_mem mem;		/* --mem-mode: the data access (sort.h) */
+	const struct hist_branch *branch;	/* branch view (report/branch.h): the
+					 * branch this sample counts (dso, sym and
+					 * addr are then its target's); borrowed,
+					 * copied for a group's first sample.  NULL
+					 * otherwise */
 	int32_t cpu, socket;		/* -1: not recorded / unknown */
 	char level;			/* 'k', '.', 'H' */
 	uint8_t cpumode;		/* header.misc & 7 */
@@ -83,6 +88,8 @@ struct hists {
 	uint64_t *ips;			/* owned: the groups' first-sample addresses */
 	size_t nr_ips, cap_ips;
 	struct hist_step *steps;	/* owned: samples in order (see hist.c) */
+	struct hist_branch *branches;	/* owned: the groups' branches (branch view) */
+	size_t nr_branches, cap_branches;
 	size_t nr_steps, cap_steps;
 	struct callchains *chains;	/* borrowed: the chains samples refer to */
 	uint64_t total_period;		/* event count */

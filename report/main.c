@@ -36,8 +36,8 @@ static const char usage_text[] =
 	"                 [--ns] [--demangle | --no-demangle] [-f] [-q] [-v]\n"
 	"                 [--symfs DIR] [--skip-empty | --no-skip-empty] [--raw-trace]\n"
 	"                 [--group | --no-group] [--group-sort-idx N] [--hierarchy]\n"
-	"                 [--mem-mode] [--buildid-dir DIR]\n"
-	"       dirreport -D [-i PATH] [-j N] [--no-skip-empty]\n"
+	"                 [--mem-mode] [-b | --no-branch-stack] [--buildid-dir DIR]\n"
+	"       dirreport -D [-i PATH] [-j N] [--no-skip-empty] [-b | --no-branch-stack]\n"
 	"       dirreport --stats [-i PATH] [-j N] [--no-skip-empty]\n"
 	"       dirreport --tasks [--mmaps] [-i PATH] [-j N]\n"
 	"       dirreport --header-only [-I] [-i PATH]\n"
@@ -82,7 +82,10 @@ static const char usage_text[] =
 	"                           (trace for a file of tracepoint events only);\n"
 	"                           with --mem-mode also mem, snoop, tlb, locked,\n"
 	"                           blocked, symbol_daddr, dso_daddr, phys_daddr,\n"
-	"                           data_page_size, dcacheline, symbol_iaddr\n"
+	"                           data_page_size, dcacheline, symbol_iaddr;\n"
+	"                           in the branch view also dso_from, dso_to,\n"
+	"                           symbol_from, symbol_to, mispredict, in_tx, abort,\n"
+	"                           cycles, addr_from, addr_to\n"
 	"    -F, --fields FIELDS    output columns, in order (same names; +FIELDS adds;\n"
 	"                           also ipc_null)\n"
 	"        --raw-trace        the trace key prints the fields of tracepoint\n"
@@ -91,6 +94,12 @@ static const char usage_text[] =
 	"        --mem-mode         memory accesses: entries weighted by the samples'\n"
 	"                           weight (1 for 0), perf's memory sort order, the\n"
 	"                           memory keys (needs perf record -d)\n"
+	"    -b, --branch-stack     the branch view: an entry per branch of each\n"
+	"                           sample's branch stack (the default for\n"
+	"                           recordings with branch stacks, perf record -b)\n"
+	"        --no-branch-stack  an entry per sample, also with branch stacks\n"
+	"        --branch-history   (perf: branch stacks added to the callchains) not\n"
+	"                           implemented: a usage error\n"
 	"    -n, --show-nr-samples  a Samples column\n"
 	"        --show-total-period  a Period column\n"
 	"    -t, --field-separator SEP  separate columns with SEP instead of spaces\n"
@@ -138,7 +147,7 @@ enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDR
        OPT_TIME, OPT_TASKS, OPT_NS, OPT_DEMANGLE, OPT_NO_DEMANGLE,
        OPT_MMAPS, OPT_SKIP_EMPTY, OPT_NO_SKIP_EMPTY, OPT_SYMFS, OPT_RAW_TRACE,
        OPT_GROUP, OPT_NO_GROUP, OPT_GROUP_SORT_IDX, OPT_MEM_MODE,
-       OPT_HIERARCHY, OPT_BUILDID_DIR };
+       OPT_HIERARCHY, OPT_BUILDID_DIR, OPT_NO_BRANCH_STACK, OPT_BRANCH_HISTORY };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -191,6 +200,9 @@ static const struct option long_opts[] = {
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 	{ "group-sort-idx", required_argument, NULL, OPT_GROUP_SORT_IDX },
 	{ "mem-mode", no_argument, NULL, OPT_MEM_MODE },
+	{ "branch-stack", no_argument, NULL, 'b' },
+	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK },
+	{ "branch-history", no_argument, NULL, OPT_BRANCH_HISTORY },
 	{ "hierarchy", no_argument, NULL, OPT_HIERARCHY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -233,7 +245,7 @@ static int setup_machine(struct session *s, const struct report_opts *o,
 
 /* getopt's short options: the letters of long_opts' entries with one (a ':' after
  * those that take an argument). */
-static const char short_opts[] = "i:DIj:g:Ghs:F:nt:w:S:C:UqTxfp:v";
+static const char short_opts[] = "i:DIj:g:Ghs:F:nt:w:S:C:UqTxfp:vb";
 
 /* Options followed by a separate argument (for optional_call_graph_arg): those with
  * ':' in short_opts (-g's argument is optional: handled by the caller), and the long
@@ -293,10 +305,20 @@ static int check_sort_options(const struct report_opts *o)
 	};
 	struct sort_list sl;
 	char msg[256] = "";
+	int err;
 
 	if (o->field_sep && !o->field_sep[0])
 		return bad_usage("-t needs a separator");
-	if (sort_list__setup(&sl, &so, msg, sizeof(msg)))
+	err = sort_list__setup(&sl, &so, msg, sizeof(msg));
+	/* the branch view's keys: the recording decides whether they exist (the
+	 * report checks again) */
+	if (err && o->branch_stack >= 0 && !o->mem_mode) {
+		so.branch_mode = true;
+		so.children = false;
+		msg[0] = '\0';
+		err = sort_list__setup(&sl, &so, msg, sizeof(msg));
+	}
+	if (err)
 		return bad_usage(msg);
 	return 0;
 }
@@ -489,6 +511,11 @@ static int parse_options(int argc, char **argv, struct report_opts *o, struct cm
 			break;
 		}
 		case OPT_MEM_MODE: o->mem_mode = true; break;
+		case 'b': o->branch_stack = 1; break;
+		case OPT_NO_BRANCH_STACK: o->branch_stack = -1; break;
+		case OPT_BRANCH_HISTORY:
+			return bad_usage("--branch-history (branch stacks added to the "
+					 "callchains) is not implemented");
 		case OPT_HIERARCHY: o->hierarchy = true; break;
 		case OPT_STATS: cl->stats = true; break;
 		case OPT_TIME: {

@@ -9,6 +9,7 @@
 
 #include "machine/dso.h"
 #include "machine/machine.h"
+#include "report/branch.h"
 #include "report/mem.h"
 #include "machine/symbol.h"
 #include "banned.h"
@@ -23,8 +24,12 @@ enum histc {
 	HISTC_MEM_DADDR_SYMBOL, HISTC_MEM_DADDR_DSO, HISTC_MEM_LVL, HISTC_MEM_SNOOP,
 	HISTC_MEM_TLB, HISTC_MEM_LOCKED, HISTC_MEM_BLOCKED, HISTC_MEM_PHYS_DADDR,
 	HISTC_MEM_DATA_PAGE_SIZE, HISTC_TRANSACTION, HISTC_MEM_DCACHELINE,
-	HISTC_MEM_IADDR_SYMBOL, HISTC_NONE,
+	HISTC_MEM_IADDR_SYMBOL, HISTC_DSO_FROM, HISTC_DSO_TO, HISTC_SYMBOL_FROM,
+	HISTC_SYMBOL_TO, HISTC_MISPREDICT, HISTC_IN_TX, HISTC_ABORT, HISTC_CYCLES,
+	HISTC_ADDR_FROM, HISTC_ADDR_TO, HISTC_NONE,
 };
+_Static_assert(HISTC_NONE < sizeof(((struct sort_widths *)0)->col_len) / sizeof(size_t),
+	       "struct sort_widths.col_len has a slot per HISTC_*");
 
 /* perf prints unresolved addresses with the width of a long in hex. */
 #define UNRESOLVED_WIDTH 16
@@ -57,6 +62,10 @@ struct sort_dim {
 	bool no_sort_key;		/* perf 6.1 on x86 drops it from -s silently
 					 * (an arch-specific key); -F shows it */
 	bool mem;			/* a memory key: only with --mem-mode */
+	bool branch;			/* a branch key: only in the branch view */
+	int (*cmp_v)(const struct hist_entry *a, const struct hist_entry *b);	/* -v's */
+	int (*sort_v)(const struct hist_entry *a, const struct hist_entry *b);	/* cmp,
+					 * sort (the branch keys; NULL: as without) */
 	bool field_only;		/* perf 6.1 refuses it in -s (usage, no
 					 * message: ipc_null); -F shows it */
 };
@@ -267,20 +276,22 @@ static int c_parent(const struct hist_entry *a, const struct hist_entry *b)
 }
 
 /* weight, ins_lat, p_stage_cyc: perf keys entries on the sample's value (the local
- * keys print it, the global ones it times the entry's samples). */
+ * keys print it, the global ones it times the entry's samples).  perf's comparisons
+ * are "left - right" (node - new entry): larger values print first among ties
+ * (observed with the branch view's weights, the first branch's cycles). */
 static int c_weight(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return cmp_diff(a->weight, b->weight);
+	return cmp_diff(b->weight, a->weight);
 }
 
 static int c_ins_lat(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return cmp_diff(a->ins_lat, b->ins_lat);
+	return cmp_diff(b->ins_lat, a->ins_lat);
 }
 
 static int c_p_stage_cyc(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return cmp_diff(a->p_stage_cyc, b->p_stage_cyc);
+	return cmp_diff(b->p_stage_cyc, a->p_stage_cyc);
 }
 
 /* perf's srcline / srcfile keys: by text */
@@ -850,6 +861,273 @@ static size_t p_transaction(const struct hist_entry *e, char *buf, size_t len,
 	return put(buf, len, "%-*s", (int)width, "");
 }
 
+/* ---- branch view keys (perf's bstack dimensions, report/branch.h) -----------------
+ *
+ * Written as perf's functions f(l, r), which perf calls with (tree node, new entry)
+ * when it files entries and with (new entry, node) when it orders the output: the
+ * framework's cmp(a: new, b: node) is f(b, a), its output sort -f(a, b).  The two
+ * differ where f is not antisymmetric (mispredict, in_tx, abort: 1 for "differ").
+ */
+
+static int sgn(int64_t v)
+{
+	return v < 0 ? -1 : v > 0;
+}
+
+/* perf's cmp_null(l, r) */
+static int64_t cmp_null(const void *l, const void *r)
+{
+	return !l && !r ? 0 : !l ? -1 : 1;
+}
+
+/* perf's _sort__dso_cmp(map_l, map_r) (the branch keys do not swap it as the dso
+ * key does); -v compares long names */
+static int64_t f_br_dso(const struct dso *l, const struct dso *r, bool verbose)
+{
+	if (!l || !r)
+		return cmp_null(r, l);
+	return verbose ? strcmp(dso__long_name(l), dso__long_name(r))
+		       : strcmp(dso__short_name(l), dso__short_name(r));
+}
+
+/* perf's sort__sym_from_cmp / sort__sym_to_cmp on one end: unresolved ends by
+ * address, else _sort__sym_cmp (no dso: equal ranges of two dsos are one) */
+static int64_t f_br_sym(const struct hist_branch_end *l, const struct hist_branch_end *r)
+{
+	if (!l->sym && !r->sym)
+		return (int64_t)(r->addr - l->addr);
+	if (!l->sym || !r->sym)
+		return cmp_null(l->sym, r->sym);
+	if (l->sym == r->sym)
+		return 0;
+	if (l->sym->start != r->sym->start)
+		return (int64_t)(r->sym->start - l->sym->start);
+	return (int64_t)(r->sym->end - l->sym->end);
+}
+
+/* perf's sort__addr_from_cmp / _to_cmp: the dso, then the address */
+static int64_t f_br_addr(const struct hist_branch_end *l, const struct hist_branch_end *r,
+			 bool verbose)
+{
+	int64_t c = f_br_dso(l->dso, r->dso, verbose);
+
+	return c ? c : (int64_t)(r->addr - l->addr);
+}
+
+enum br_key {
+	BR_DSO_FROM, BR_DSO_TO, BR_SYM_FROM, BR_SYM_TO, BR_MISPREDICT, BR_IN_TX, BR_ABORT,
+	BR_CYCLES, BR_ADDR_FROM, BR_ADDR_TO,
+};
+
+/* perf's comparison of key k, f(l, r); entries without a branch first; -v compares
+ * dsos by long name */
+static int64_t f_branch(enum br_key k, const struct hist_entry *l,
+			const struct hist_entry *r, bool v)
+{
+	const struct hist_branch *a = l->branch, *b = r->branch;
+
+	if (!a || !b)
+		return cmp_null(a, b);
+	switch (k) {
+	case BR_DSO_FROM: return f_br_dso(a->from.dso, b->from.dso, v);
+	case BR_DSO_TO: return f_br_dso(a->to.dso, b->to.dso, v);
+	case BR_SYM_FROM: return f_br_sym(&a->from, &b->from);
+	case BR_SYM_TO: return f_br_sym(&a->to, &b->to);
+	case BR_MISPREDICT:
+		return branch_flags__mispred(a->flags) != branch_flags__mispred(b->flags) ||
+		       branch_flags__predicted(a->flags) != branch_flags__predicted(b->flags);
+	case BR_IN_TX: return branch_flags__in_tx(a->flags) != branch_flags__in_tx(b->flags);
+	case BR_ABORT: return branch_flags__abort(a->flags) != branch_flags__abort(b->flags);
+	case BR_CYCLES:
+		return (int64_t)branch_flags__cycles(a->flags) -
+		       (int64_t)branch_flags__cycles(b->flags);
+	case BR_ADDR_FROM: return f_br_addr(&a->from, &b->from, v);
+	case BR_ADDR_TO: return f_br_addr(&a->to, &b->to, v);
+	}
+	return 0;
+}
+
+/* c_X, s_X and their -v forms cv_X, sv_X */
+#define BR_FNS(name, key) \
+	static int c_##name(const struct hist_entry *a, const struct hist_entry *b) \
+	{ return sgn(f_branch(key, b, a, false)); } \
+	static int s_##name(const struct hist_entry *a, const struct hist_entry *b) \
+	{ return -sgn(f_branch(key, a, b, false)); } \
+	static int cv_##name(const struct hist_entry *a, const struct hist_entry *b) \
+	{ return sgn(f_branch(key, b, a, true)); } \
+	static int sv_##name(const struct hist_entry *a, const struct hist_entry *b) \
+	{ return -sgn(f_branch(key, a, b, true)); }
+
+BR_FNS(dso_from, BR_DSO_FROM)
+BR_FNS(dso_to, BR_DSO_TO)
+BR_FNS(sym_from, BR_SYM_FROM)
+BR_FNS(sym_to, BR_SYM_TO)
+BR_FNS(mispredict, BR_MISPREDICT)
+BR_FNS(in_tx, BR_IN_TX)
+BR_FNS(abort, BR_ABORT)
+BR_FNS(cycles, BR_CYCLES)
+BR_FNS(addr_from, BR_ADDR_FROM)
+BR_FNS(addr_to, BR_ADDR_TO)
+
+static size_t p_br_dso(const struct hist_entry *e, const struct dso *dso, char *buf,
+		       size_t len, size_t width, bool verbose)
+{
+	const char *name = !e->branch ? "N/A" : !dso ? "[unknown]" :
+			   verbose ? dso__long_name(dso) : dso__short_name(dso);
+
+	return put(buf, len, "%-*.*s", (int)width, (int)width, name);
+}
+
+static size_t p_dso_from(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_br_dso(e, e->branch ? e->branch->from.dso : NULL, buf, len, width, false);
+}
+
+static size_t p_dso_to(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_br_dso(e, e->branch ? e->branch->to.dso : NULL, buf, len, width, false);
+}
+
+static size_t p_dso_from_long(const struct hist_entry *e, char *buf, size_t len,
+			      size_t width)
+{
+	return p_br_dso(e, e->branch ? e->branch->from.dso : NULL, buf, len, width, true);
+}
+
+static size_t p_dso_to_long(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_br_dso(e, e->branch ? e->branch->to.dso : NULL, buf, len, width, true);
+}
+
+/* perf's _hist_entry__sym_snprintf() of one end: "[L] " and the symbol (cut to the
+ * width; an object with its offset from the map-relative address) or the
+ * map-relative address; -v prints that address and the dso's symtab origin first */
+static size_t p_br_sym(const struct hist_entry *e, const struct hist_branch_end *end,
+		       char *buf, size_t len, size_t width, bool verbose)
+{
+	size_t n = 0;
+
+	if (!e->branch)
+		return put(buf, len, "%-*.*s", (int)width, (int)width, "N/A");
+	if (verbose)
+		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, end->al_addr,
+			end->dso ? end->dso->origin_letter : '!');
+	n += put(buf + n, len - n, "[%c] ", end->level);
+	if (end->sym && end->dso) {
+		if (end->sym->type == 1 /* STT_OBJECT */)
+			return n + put(buf + n, len - n, "%s+0x%" PRIx64,
+				       symbol__name(end->sym),
+				       end->al_addr - end->sym_unmapped_start);
+		return n + put(buf + n, len - n, "%.*s", (int)width - (int)n,
+			       symbol__name(end->sym));
+	}
+	if (!end->al_addr)	/* "%-#.*llx" prints no 0x for zero */
+		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
+	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, end->al_addr);
+}
+
+static size_t p_sym_from(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_br_sym(e, e->branch ? &e->branch->from : NULL, buf, len, width, false);
+}
+
+static size_t p_sym_to(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_br_sym(e, e->branch ? &e->branch->to : NULL, buf, len, width, false);
+}
+
+static size_t p_sym_from_verbose(const struct hist_entry *e, char *buf, size_t len,
+				 size_t width)
+{
+	return p_br_sym(e, e->branch ? &e->branch->from : NULL, buf, len, width, true);
+}
+
+static size_t p_sym_to_verbose(const struct hist_entry *e, char *buf, size_t len,
+			       size_t width)
+{
+	return p_br_sym(e, e->branch ? &e->branch->to : NULL, buf, len, width, true);
+}
+
+/* perf's _hist_entry__addr_snprintf(): as the symbol, but with the entry's level and
+ * a function's offset (the map-relative address less the symbol's start; not
+ * compared with perf: the recordings at hand resolve no branch symbol) */
+static size_t p_br_addr(const struct hist_entry *e, const struct hist_branch_end *end,
+			char *buf, size_t len, size_t width)
+{
+	size_t n;
+
+	if (!e->branch)
+		return put(buf, len, "%-*.*s", (int)width, (int)width, "N/A");
+	n = put(buf, len, "[%c] ", e->level);
+	if (end->sym && end->dso) {
+		if (end->sym->type == 1 /* STT_OBJECT */)
+			return n + put(buf + n, len - n, "%s+0x%" PRIx64,
+				       symbol__name(end->sym),
+				       end->al_addr - end->sym_unmapped_start);
+		n += put(buf + n, len - n, "%.*s", (int)width - (int)n,
+			 symbol__name(end->sym));
+		if (end->al_addr != end->sym->start)
+			n += put(buf + n, len - n, "+0x%" PRIx64,
+				 end->al_addr - end->sym->start);
+		return n;
+	}
+	if (!end->al_addr)
+		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
+	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, end->al_addr);
+}
+
+static size_t p_addr_from(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_br_addr(e, e->branch ? &e->branch->from : NULL, buf, len, width);
+}
+
+static size_t p_addr_to(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	return p_br_addr(e, e->branch ? &e->branch->to : NULL, buf, len, width);
+}
+
+/* perf's mispredict, in_tx and abort texts live in a static of its print function,
+ * set only by an entry whose flags say something: an entry with neither flag (or
+ * without a branch) prints what the last one printed ("N/A" at first).  Printing is
+ * the main thread's (see sort.h), so one static each, as in perf. */
+static const char *mispredict_text = "N/A", *in_tx_text = "N/A", *abort_text = "N/A";
+
+static size_t p_mispredict(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	if (e->branch && branch_flags__predicted(e->branch->flags))
+		mispredict_text = "N";
+	else if (e->branch && branch_flags__mispred(e->branch->flags))
+		mispredict_text = "Y";
+	return put(buf, len, "%-*.*s", (int)width, (int)width, mispredict_text);
+}
+
+static size_t p_in_tx(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	if (e->branch)
+		in_tx_text = branch_flags__in_tx(e->branch->flags) ? "T" : ".";
+	return put(buf, len, "%-*s", (int)width, in_tx_text);
+}
+
+static size_t p_abort(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	if (e->branch)
+		abort_text = branch_flags__abort(e->branch->flags) ? "A" : ".";
+	return put(buf, len, "%-*s", (int)width, abort_text);
+}
+
+/* cycles: a signed short, "-" for 0 */
+static size_t p_cycles(const struct hist_entry *e, char *buf, size_t len, size_t width)
+{
+	uint16_t c;
+
+	if (!e->branch)
+		return put(buf, len, "%-.*s", (int)width, "N/A");
+	c = branch_flags__cycles(e->branch->flags);
+	if (!c)
+		return put(buf, len, "%-*s", (int)width, "-");
+	return put(buf, len, "%-*d", (int)width, (int)(int16_t)c);
+}
+
 /* ---- the table (perf 6.1's order: a key matches the first name it prefixes) ----- */
 
 #define SE(n, h, hc, c, s, p, nd) \
@@ -961,6 +1239,41 @@ static const struct sort_dim mem_dims[] = {
 	MEM("blocked", "Blocked", HISTC_MEM_BLOCKED, c_mem_blk, p_mem_blk),
 };
 
+#define BR(n, h, hc, fn) \
+	{ .name = n, .kind = DIM_SE, .header = h, .histc = hc, .cmp = c_##fn, \
+	  .sort = s_##fn, .print = p_##fn, .need = SORT_NEED_BRANCH, .branch = true, \
+	  .cmp_v = cv_##fn, .sort_v = sv_##fn }
+
+/* perf 6.1's branch keys (the branch view only), in its order, before the memory
+ * ones; srcline_from, srcline_to and ipc_lbr (IPC from annotations) are not
+ * implemented */
+static const struct sort_dim branch_dims[] = {
+	BR("dso_from", "Source Shared Object", HISTC_DSO_FROM, dso_from),
+	BR("dso_to", "Target Shared Object", HISTC_DSO_TO, dso_to),
+	BR("symbol_from", "Source Symbol", HISTC_SYMBOL_FROM, sym_from),
+	BR("symbol_to", "Target Symbol", HISTC_SYMBOL_TO, sym_to),
+	BR("mispredict", "Branch Mispredicted", HISTC_MISPREDICT, mispredict),
+	BR("abort", "Transaction abort", HISTC_ABORT, abort),
+	BR("in_tx", "Branch in transaction", HISTC_IN_TX, in_tx),
+	BR("cycles", "Basic Block Cycles", HISTC_CYCLES, cycles),
+	{ .name = "srcline_from", .kind = DIM_SE, .unsupported = true, .branch = true },
+	{ .name = "srcline_to", .kind = DIM_SE, .unsupported = true, .branch = true },
+	{ .name = "ipc_lbr", .kind = DIM_SE, .unsupported = true, .branch = true },
+	BR("addr_from", "Source Address", HISTC_ADDR_FROM, addr_from),
+	BR("addr_to", "Target Address", HISTC_ADDR_TO, addr_to),
+};
+
+/* The branch key `tok` is a prefix of, or NULL. */
+static const struct sort_dim *branch_dim_find(const char *tok)
+{
+	size_t n = strlen(tok);
+
+	for (size_t i = 0; i < sizeof(branch_dims) / sizeof(branch_dims[0]); i++)
+		if (!strncasecmp(tok, branch_dims[i].name, n))
+			return &branch_dims[i];
+	return NULL;
+}
+
 /* The memory key `tok` is a prefix of, or NULL. */
 static const struct sort_dim *mem_dim_find(const char *tok)
 {
@@ -1058,6 +1371,8 @@ static int parse_keys(struct sort_list *l, const char *list, bool fields,
 	     tok = strtok_r(NULL, ", ", &save)) {
 		const struct sort_dim *d = dim_find(tok);
 
+		if (!d && l->branch_mode)
+			d = branch_dim_find(tok);
 		if (!d && l->mem_mode)
 			d = mem_dim_find(tok);
 		if (!d) {
@@ -1103,6 +1418,8 @@ static bool hash_safe(const struct sort_list *l)
 			continue;
 		if (d->cmp == c_sym)
 			sym = true;
+		else if (d->branch)	/* addresses by the sign of their difference */
+			return false;
 		else if (d->cmp == c_addr || d->cmp == c_dcacheline || d->cmp == c_iaddr)
 			return false;
 	}
@@ -1232,6 +1549,7 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 		     size_t errlen)
 {
 	const char *def = o->mem_mode ? SORT_MEM_DEFAULT_ORDER :
+			  o->branch_mode ? BRANCH_DEFAULT_SORT_ORDER :
 			  o->default_order ? o->default_order : "comm,dso,symbol";
 	const char *keys = o->sort_order ? o->sort_order : def;
 	bool strict_fields = o->field_order && o->field_order[0] != '+';
@@ -1240,6 +1558,7 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 
 	memset(l, 0, sizeof(*l));
 	l->mem_mode = o->mem_mode;
+	l->branch_mode = o->branch_mode;
 	l->children = o->children;
 	l->strict_fields = strict_fields;
 	l->field_sep = o->field_sep;
@@ -1305,8 +1624,16 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 	/* perf 6.1 shows its IPC column (a key comparing like the symbol key) when
 	 * the -s text contains "symbol" (observed: symbol, symbol_size, symbol_daddr,
 	 * +symbol_size; not sym, symbo, nor the default orders) */
-	if (!ret && !o->field_order && o->sort_order && strstr(o->sort_order, "symbol"))
+	if (!ret && !o->field_order && o->sort_order && strstr(o->sort_order, "symbol")) {
+		/* in the branch view perf's column is ipc_lbr, which needs annotations
+		 * (perf 6.1 crashes on the recordings at hand) */
+		if (o->branch_mode) {
+			snprintf(err, errlen, "-s with \"symbol\" in the branch view: perf's "
+				 "IPC column (ipc_lbr) is not implemented (use -F or sym)");
+			return -ENOTSUP;
+		}
 		ret = add_field(l, &ipc_dim);
+	}
 	for (size_t i = 0; i < l->nr_fields && !ret; i++)
 		ret = add_key(l, l->fields[i], false);
 	if (!ret && o->col_widths)
@@ -1363,7 +1690,18 @@ static int dim_cmp(const struct sort_list *l, const struct sort_dim *d,
 		return c_sym_long(a, b);
 	if (l->verbose && d->cmp == c_dso_daddr)
 		return c_dso_daddr_long(a, b);
+	if (l->verbose && d->cmp_v)
+		return d->cmp_v(a, b);
 	return d->cmp(a, b);
+}
+
+/* A key's output order (perf's se_sort, else se_cmp), -v's where it differs. */
+static int dim_sort(const struct sort_list *l, const struct sort_dim *d,
+		    const struct hist_entry *a, const struct hist_entry *b)
+{
+	if (l->verbose && d->sort_v)
+		return d->sort_v(a, b);
+	return d->sort ? d->sort(a, b) : dim_cmp(l, d, a, b);
 }
 
 int sort_list__class_cmp(const struct sort_list *l, const struct hist_entry *a,
@@ -1469,7 +1807,7 @@ int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
 		if (d->kind == DIM_HPP)
 			r = value_cmp(l, c, d, a, b);
 		else
-			r = -(d->sort ? d->sort(a, b) : dim_cmp(l, d, a, b));
+			r = -dim_sort(l, d, a, b);
 		if (r)
 			return r;
 	}
@@ -1506,6 +1844,32 @@ void sort_widths__init(struct sort_widths *w, const struct sort_list *l)
 	col_len(w, HISTC_MEM_PHYS_DADDR, UNRESOLVED_WIDTH + 4 + 2);
 	col_len(w, HISTC_MEM_DATA_PAGE_SIZE, UNRESOLVED_WIDTH + 4 + 2);
 	col_len(w, HISTC_TRANSACTION, 27);	/* observed, whatever the entries */
+}
+
+/* perf's hists__calc_col_len for one end of a branch: a resolved one its symbol's
+ * name and its dso's, an unresolved one an address's width. */
+static void branch_end_widths(struct sort_widths *w, const struct sort_list *l,
+			      const struct hist_branch_end *end, enum histc sym,
+			      enum histc addr, enum histc dso)
+{
+	if (end->sym) {
+		col_len(w, sym, 4 + strlen(symbol__name(end->sym)) +
+				(l->verbose ? UNRESOLVED_WIDTH + 2 + 3 : 0));
+		if (end->dso)
+			col_len(w, dso, strlen(l->verbose ? dso__long_name(end->dso)
+							  : dso__short_name(end->dso)));
+	} else {
+		col_len(w, sym, UNRESOLVED_WIDTH + 4 + 2);
+		col_len(w, addr, UNRESOLVED_WIDTH + 4 + 2);
+		col_len(w, dso, UNRESOLVED_WIDTH);
+	}
+}
+
+static void branch_widths(struct sort_widths *w, const struct sort_list *l,
+			  const struct hist_branch *b)
+{
+	branch_end_widths(w, l, &b->from, HISTC_SYMBOL_FROM, HISTC_ADDR_FROM, HISTC_DSO_FROM);
+	branch_end_widths(w, l, &b->to, HISTC_SYMBOL_TO, HISTC_ADDR_TO, HISTC_DSO_TO);
 }
 
 /* perf's hists__calc_col_len for one entry. */
@@ -1550,6 +1914,8 @@ void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
 		else if (!l->field_sep && !l->dso_list)
 			col_len(w, HISTC_MEM_DADDR_DSO, UNRESOLVED_WIDTH);
 	}
+	if (e->branch)
+		branch_widths(w, l, e->branch);
 	/* perf measures the thread's current name (thread__comm_len) */
 	n = e->thread ? strlen(thread__comm(e->thread)) : strlen(e->comm);
 	col_len(w, HISTC_COMM, n);
@@ -1676,6 +2042,8 @@ static int fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
 		/* -v: the symbol's address and origin do not count in its width (an
 		 * unresolved one would be cut), perf prints them whole */
 		if (l->verbose && (l->fields[i]->print == p_sym ||
+				   l->fields[i]->print == p_sym_from ||
+				   l->fields[i]->print == p_sym_to ||
 				   l->fields[i]->print == p_daddr_sym ||
 				   l->fields[i]->print == p_dcacheline ||
 				   l->fields[i]->print == p_iaddr))
@@ -1737,6 +2105,14 @@ static int fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
 				n = p_iaddr_verbose(e, at, cap - used, width);
 			else if (l->verbose && d->print == p_dso_daddr)
 				n = p_dso_daddr_long(e, at, cap - used, width);
+			else if (l->verbose && d->print == p_sym_from)
+				n = p_sym_from_verbose(e, at, cap - used, width);
+			else if (l->verbose && d->print == p_sym_to)
+				n = p_sym_to_verbose(e, at, cap - used, width);
+			else if (l->verbose && d->print == p_dso_from)
+				n = p_dso_from_long(e, at, cap - used, width);
+			else if (l->verbose && d->print == p_dso_to)
+				n = p_dso_to_long(e, at, cap - used, width);
 			else
 				n = d->print(e, at, cap - used, width);
 			repsep(l, at);
@@ -1816,7 +2192,7 @@ int sort_list__key_output_cmp(const struct sort_list *l, size_t key,
 		if (d->kind == DIM_HPP)
 			r = value_cmp(l, &c, d, a, b);
 		else if (d == k)
-			r = -(d->sort ? d->sort(a, b) : dim_cmp(l, d, a, b));
+			r = -dim_sort(l, d, a, b);
 		else
 			r = 0;
 		if (r)

@@ -61,6 +61,25 @@ struct hist_mem {
 	uint32_t map_prot, map_flags;
 };
 
+/** Branch view: one end of a branch as perf resolves it (its addr_map_symbol). */
+struct hist_branch_end {
+	struct dso *dso;		/* borrowed: the map's dso; NULL: no map */
+	const struct symbol *sym;	/* borrowed; NULL: unresolved */
+	uint64_t addr;			/* the branch stack's address */
+	uint64_t al_addr;		/* relative to its map (addr without one) */
+	uint64_t sym_unmapped_start;	/* sym's start as a virtual address */
+	char level;			/* where it was found: 'k', '.'; 'H': no map */
+};
+
+/**
+ * Branch view (report/branch.h): one branch of a sample (perf's branch_info), which
+ * the branch keys (dso_from, symbol_to, cycles, ...) compare and print.
+ */
+struct hist_branch {
+	struct hist_branch_end from, to;
+	uint64_t flags;			/* the entry's flags word (report/branch.h) */
+};
+
 /** One line of the report: its key attributes and counts. */
 struct hist_entry {
 	const char *comm;		/* interned, borrowed */
@@ -110,6 +129,8 @@ struct hist_entry {
 					 * only those texts widen the column, see
 					 * src_width) */
 	struct hist_mem mem;		/* --mem-mode: the first sample's */
+	const struct hist_branch *branch;	/* branch view: the branch (borrowed
+					 * from the histogram); NULL otherwise */
 	struct hist_stat stat;		/* self */
 	struct hist_stat stat_acc;	/* children */
 	uint32_t max_depth;		/* longest chain appended (perf's max_depth) */
@@ -145,6 +166,8 @@ enum sort_need {
 					 * by their hist_mem */
 	SORT_NEED_DCACHELINE = 1 << 17,	/* dcacheline: entries differ by the data
 					 * address's map and cache line */
+	SORT_NEED_BRANCH = 1 << 18,	/* the branch keys: entries differ by their
+					 * branch (hist_entry.branch) */
 	SORT_NEED_TXN = 1 << 16,	/* transaction: samples' TRANSACTION words
 					 * must be 0 (the only value checked against
 					 * perf; report/cmd-report.c refuses others) */
@@ -184,6 +207,7 @@ struct sort_list {
 	bool hash_safe;			/* resolved entries may be found by hash (hist.c) */
 	bool need_collapse;		/* perf collapses entries (a key like comm) */
 	bool mem_mode;			/* --mem-mode (sort_opts.mem_mode) */
+	bool branch_mode;		/* the branch view (sort_opts.branch_mode) */
 	unsigned class_need;		/* what the keys before the symbol key use */
 	const char *field_sep;		/* -t; NULL: aligned columns */
 	bool nanosecs;			/* --ns: the time key in nanoseconds */
@@ -227,6 +251,11 @@ struct sort_opts {
 	bool mem_mode;			/* --mem-mode: the memory keys exist, and the
 					 * default order is perf's memory one
 					 * (SORT_MEM_DEFAULT_ORDER) */
+	bool branch_mode;		/* perf's branch view (report/branch.h): the
+					 * branch keys exist, the default order is
+					 * BRANCH_DEFAULT_SORT_ORDER, and a -s text
+					 * holding "symbol" is refused (perf adds its
+					 * IPC column, ipc_lbr, not implemented) */
 	bool has_callchains;		/* some event records callchains (parent) */
 	bool parent_key;		/* -p: the parent key is appended to the sort
 					 * keys (perf's parent_pattern != default) */
@@ -300,7 +329,7 @@ int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
 struct sort_widths {
 	size_t w[SORT_MAX_FIELDS];
 	size_t natural[SORT_MAX_FIELDS];	/* without -w */
-	size_t col_len[40];	/* perf's HISTC_* lengths, see sort.c */
+	size_t col_len[64];	/* perf's HISTC_* lengths, see sort.c */
 	size_t group_nr;	/* group view: events per line (perf's nr_members), set
 				 * between init and finish; 0 or 1: one.  A value
 				 * column is then at least group_nr times its own

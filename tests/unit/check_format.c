@@ -248,6 +248,84 @@ START_TEST(test_sample_every_field)
 }
 END_TEST
 
+/* A branch stack sample of two entries followed by a WEIGHT: with HW_INDEX in
+ * branch_sample_type a hw_idx word comes between nr and the entries. */
+static void branch_record(struct testlib_buf *b, bool hw_idx)
+{
+	testlib_buf_u64(b, 0);		/* header, patched below */
+	testlib_buf_u64(b, 0x401000);	/* ip */
+	testlib_buf_u64(b, 2);		/* branch nr */
+	if (hw_idx)
+		testlib_buf_u64(b, 5);
+	testlib_buf_u64(b, 0x401010); testlib_buf_u64(b, 0x402000);
+	testlib_buf_u64(b, 1ULL << 1 | 7ULL << 4);	/* predicted, 7 cycles */
+	testlib_buf_u64(b, 0xffffffff81000000ULL); testlib_buf_u64(b, 0);
+	testlib_buf_u64(b, 1ULL | 0xa49dULL << 4);	/* mispredicted, 42141 cycles */
+	testlib_buf_u64(b, 300);	/* weight */
+	bytes__put_u32(b->p, REC_SAMPLE);
+	bytes__put_u16(b->p + 4, MISC_USER);
+	bytes__put_u16(b->p + 6, (uint16_t)b->len);
+}
+
+START_TEST(test_sample_branch_stack)
+{
+	struct event_attr a = testlib_attr(0);
+	struct sample s;
+
+	a.sample_type = SAMPLE_IP | SAMPLE_BRANCH_STACK | SAMPLE_WEIGHT;
+	for (int hw = 0; hw < 2; hw++) {
+		struct testlib_buf b = { 0 };
+		struct sample_branch e0, e1;
+
+		a.branch_sample_type = hw ? 1ULL << 17 /* HW_INDEX */ | 1 : 1;
+		branch_record(&b, hw);
+		ck_assert_int_eq(sample__parse(&s, &a, b.p, b.len), 0);
+		ck_assert_uint_eq(s.branch_nr, 2);
+		ck_assert(s.branch_has_hw_idx == (hw != 0));
+		ck_assert_uint_eq(s.branch_hw_idx, hw ? 5 : 0);
+		e0 = sample__branch(&s, 0);
+		e1 = sample__branch(&s, 1);
+		ck_assert_uint_eq(e0.from, 0x401010);
+		ck_assert_uint_eq(e0.to, 0x402000);
+		ck_assert_uint_eq(e0.flags, 2 | 7 << 4);
+		ck_assert_uint_eq(e1.from, 0xffffffff81000000ULL);
+		ck_assert_uint_eq(e1.to, 0);
+		ck_assert_uint_eq(e1.flags, 1 | 0xa49dULL << 4);
+		ck_assert_uint_eq(s.weight, 300);	/* the field after the entries */
+		/* the same bytes read with the other attr misplace every field after nr:
+		 * one word too many to read, or the entries shifted by one */
+		a.branch_sample_type ^= 1ULL << 17;
+		if (!hw) {
+			ck_assert_int_eq(sample__parse(&s, &a, b.p, b.len), -DIAG_BAD_SAMPLE);
+		} else {
+			ck_assert_int_eq(sample__parse(&s, &a, b.p, b.len), 0);
+			ck_assert_uint_eq(sample__branch(&s, 0).from, 5);
+			ck_assert_uint_eq(s.weight, 1 | 0xa49dULL << 4);
+		}
+		a.branch_sample_type ^= 1ULL << 17;
+		for (size_t cut = 8; cut < b.len; cut += 8) {
+			bytes__put_u16(b.p + 6, (uint16_t)cut);
+			ck_assert_int_eq(sample__parse(&s, &a, b.p, cut), -DIAG_BAD_SAMPLE);
+		}
+		testlib_buf_free(&b);
+	}
+	/* nr larger than the record can hold */
+	{
+		struct testlib_buf b = { 0 };
+
+		a.branch_sample_type = 0;
+		a.sample_type = SAMPLE_BRANCH_STACK;
+		testlib_buf_u64(&b, 0);
+		testlib_buf_u64(&b, 1ULL << 59);
+		testlib_buf_u64(&b, 1); testlib_buf_u64(&b, 2); testlib_buf_u64(&b, 3);
+		bytes__put_u32(b.p, REC_SAMPLE);
+		bytes__put_u16(b.p + 6, (uint16_t)b.len);
+		ck_assert_int_eq(sample__parse(&s, &a, b.p, b.len), -DIAG_BAD_SAMPLE);
+		testlib_buf_free(&b);
+	}
+}
+END_TEST
+
 /* Each sample_type bit alone: the parser consumes exactly the bytes of that field. */
 START_TEST(test_sample_single_bits)
 {
@@ -467,6 +545,7 @@ Suite *format_suite(void)
 	tcase_add_test(tc, test_id_pos);
 	tcase_add_test(tc, test_sample_every_field);
 	tcase_add_test(tc, test_sample_single_bits);
+	tcase_add_test(tc, test_sample_branch_stack);
 	tcase_add_test(tc, test_evlist_lookup);
 	tcase_add_test(tc, test_evlist_default_names);
 	tcase_add_test(tc, test_record_swap_comm);
