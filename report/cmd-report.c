@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <inttypes.h>	/* PRIx64 */
+#include <pthread.h>
+#include <stdatomic.h>	/* atomic_bool */
 #include <regex.h>	/* regcomp, regexec, regfree */
 #include <stdlib.h>	/* calloc, free, strtol, strtoul */
 #include <string.h>	/* memcmp, strchr, strcmp, strlen */
@@ -84,6 +86,18 @@ struct pending {
 	bool sym_done;			/* al.sym was looked up (lookup_symbols()) */
 };
 
+/* One batch's samples, resolved to their maps (pass 1), then to their symbols (pass
+ * 2), then counted (pass 3). */
+struct report_batch {
+	struct pending *pending;	/* owned */
+	size_t nr_pending, cap_pending;
+	struct pending_frame *frames;	/* owned */
+	size_t nr_frames, cap_frames;
+	struct pending_branch *branches;	/* owned: the batch's (branch view) */
+	size_t nr_branches, cap_branches;
+	atomic_bool leftover;		/* pass 2 left a symbol to look up */
+};
+
 /* perf's cgroup list (perf_env cgroups): id -> path of the CGROUP records. */
 struct cgroup_name {
 	uint64_t id;
@@ -103,13 +117,12 @@ struct report {
 	struct hists *hists;		/* one per evsel, owned */
 	struct callchains *chains;	/* owned; NULL without callchains */
 	uint64_t total_lost_samples;
-	/* per batch: the samples resolved to their maps, and the dsos to load */
-	struct pending *pending;	/* owned */
-	size_t nr_pending, cap_pending;
-	struct pending_frame *frames;	/* owned */
-	size_t nr_frames, cap_frames;
-	struct pending_branch *branches;	/* owned: the batch's (branch view) */
-	size_t nr_branches, cap_branches;
+	/* per batch: the samples resolved to their maps (two batches: the counter
+	 * thread counts one while this thread resolves the next), the dsos to load */
+	struct report_batch batch[2];	/* owned */
+	struct report_batch *cur;	/* the one being resolved */
+	struct counter *counter;	/* owned: pass 3 on its own thread; NULL:
+					 * on this one */
 	bool branch_mode;		/* perf's branch view (report/branch.h): an
 					 * entry per branch of each sample */
 	struct dso **to_load;		/* owned; borrowed dsos */
@@ -383,10 +396,10 @@ static int push_frame(struct report *rp, struct thread *t, uint16_t cpumode, uin
 	struct addr_location al;
 	struct pending_frame *f;
 
-	if (array__grow(&rp->frames, &rp->cap_frames, rp->nr_frames + 1, sizeof(*rp->frames), 4096))
+	if (array__grow(&rp->cur->frames, &rp->cur->cap_frames, rp->cur->nr_frames + 1, sizeof(*rp->cur->frames), 4096))
 		return -ENOMEM;
 	machine__resolve_map(rp->machine, t, cpumode, ip, &al);
-	f = &rp->frames[rp->nr_frames++];
+	f = &rp->cur->frames[rp->cur->nr_frames++];
 	*f = (struct pending_frame){
 		.dso = al.dso, .ip = ip, .addr = al.addr, .map_start = al.map_start,
 		.map_end = al.map_end, .map_pgoff = al.map_pgoff,
@@ -416,12 +429,12 @@ static int resolve_callchain(struct report *rp, struct thread *t, const struct s
 	struct frame_ctx fc = { rp, t };
 	int ret;
 
-	p->first_frame = rp->nr_frames;
+	p->first_frame = rp->cur->nr_frames;
 	ret = machine__callchain_walk(s, rp->order == CALLCHAIN_CALLER,
 				      (uint64_t)rp->max_stack, report_frame, &fc);
 	if (ret == 1)	/* perf drops the chain */
-		rp->nr_frames = p->first_frame;
-	p->nr_frames = rp->nr_frames - p->first_frame;
+		rp->cur->nr_frames = p->first_frame;
+	p->nr_frames = rp->cur->nr_frames - p->first_frame;
 	return ret < 0 ? ret : 0;
 }
 
@@ -432,13 +445,13 @@ static int resolve_branches(struct report *rp, struct thread *t, const struct sa
 {
 	int err = 0;
 
-	p->first_branch = rp->nr_branches;
-	if (array__grow(&rp->branches, &rp->cap_branches, rp->nr_branches + s->branch_nr,
-			sizeof(*rp->branches), 1024))
+	p->first_branch = rp->cur->nr_branches;
+	if (array__grow(&rp->cur->branches, &rp->cur->cap_branches, rp->cur->nr_branches + s->branch_nr,
+			sizeof(*rp->cur->branches), 1024))
 		return -ENOMEM;
 	for (uint64_t i = 0; i < s->branch_nr && !err; i++) {
 		struct sample_branch sb = sample__branch(s, i);
-		struct pending_branch *pb = &rp->branches[rp->nr_branches++];
+		struct pending_branch *pb = &rp->cur->branches[rp->cur->nr_branches++];
 
 		branch_end__resolve_map(rp->machine, t, sb.from, &pb->from);
 		branch_end__resolve_map(rp->machine, t, sb.to, &pb->to);
@@ -451,7 +464,7 @@ static int resolve_branches(struct report *rp, struct thread *t, const struct sa
 		if (!err)
 			err = want_loaded(rp, pb->to.dso);
 	}
-	p->nr_branches = rp->nr_branches - p->first_branch;
+	p->nr_branches = rp->cur->nr_branches - p->first_branch;
 	return err;
 }
 
@@ -478,7 +491,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	t = machine__findnew_thread(rp->machine, (int32_t)s.pid, (int32_t)s.tid);
 	if (!t)
 		return -ENOMEM;
-	p = &rp->pending[rp->nr_pending++];
+	p = &rp->cur->pending[rp->cur->nr_pending++];
 	machine__resolve_map(rp->machine, t, s.misc & MISC_CPUMODE_MASK, s.ip, &p->al);
 	p->al.map = NULL;	/* not stable across batches; the copied fields are */
 	p->comm = thread__comm(t);
@@ -526,7 +539,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	 * view those without a branch stack */
 	if (!cpu_selected(rp, p->cpu) ||
 	    (rp->branch_mode && !(s.sample_type & SAMPLE_BRANCH_STACK))) {
-		rp->nr_pending--;
+		rp->cur->nr_pending--;
 		return 0;
 	}
 	p->trace = NULL;
@@ -635,24 +648,66 @@ static void lookup_one(void *ctx, size_t i)
 	struct report *rp = ctx;
 	size_t end = (i + 1) * LOOKUP_CHUNK;
 
-	if (end > rp->nr_pending)
-		end = rp->nr_pending;
+	if (end > rp->cur->nr_pending)
+		end = rp->cur->nr_pending;
+	bool left = false;
+
 	for (size_t k = i * LOOKUP_CHUNK; k < end; k++) {
-		struct pending *pd = &rp->pending[k];
+		struct pending *pd = &rp->cur->pending[k];
 
 		pd->sym_done = addr_location__resolve_sym_loaded(&pd->al);
+		left |= !pd->sym_done;
 		for (size_t j = 0; j < pd->nr_branches; j++) {
-			struct pending_branch *pb = &rp->branches[pd->first_branch + j];
+			struct pending_branch *pb = &rp->cur->branches[pd->first_branch + j];
 			bool from = addr_location__resolve_sym_loaded(&pb->from);
 
 			pb->sym_done = addr_location__resolve_sym_loaded(&pb->to) && from;
+			left |= !pb->sym_done;
 		}
 		for (size_t j = 0; j < pd->nr_frames; j++) {
-			struct pending_frame *pf = &rp->frames[pd->first_frame + j];
+			struct pending_frame *pf = &rp->cur->frames[pd->first_frame + j];
 
-			if (pf->dso && !pf->dso->loaded)
+			if (pf->dso && !pf->dso->loaded) {
+				left = true;
 				continue;
+			}
 			pf->sym = pf->dso ? dso__find_symbol(pf->dso, pf->addr) : NULL;
+			pf->sym_done = true;
+		}
+	}
+	if (left)
+		atomic_store_explicit(&rp->cur->leftover, true, memory_order_relaxed);
+}
+
+/* Pass 2c, on this thread (it may load): what pass 2 left (a dso whose loading
+ * failed for memory is loaded again here), and --mem-mode's data symbols.  After it
+ * every symbol of the batch is known: pass 3 only reads. */
+static void finish_lookups(struct report *rp, struct report_batch *b)
+{
+	if (!atomic_load(&b->leftover) && !rp->opts->mem_mode)
+		return;
+	for (size_t k = 0; k < b->nr_pending; k++) {
+		struct pending *pd = &b->pending[k];
+
+		if (!pd->sym_done)
+			addr_location__resolve_sym(&pd->al);
+		pd->sym_done = true;
+		if (rp->opts->mem_mode)
+			addr_location__resolve_sym(&pd->dal);
+		for (size_t j = 0; j < pd->nr_branches; j++) {
+			struct pending_branch *pb = &b->branches[pd->first_branch + j];
+
+			if (!pb->sym_done) {
+				addr_location__resolve_sym(&pb->from);
+				addr_location__resolve_sym(&pb->to);
+			}
+			pb->sym_done = true;
+		}
+		for (size_t j = 0; j < pd->nr_frames; j++) {
+			struct pending_frame *pf = &b->frames[pd->first_frame + j];
+
+			if (!pf->sym_done)
+				pf->sym = pf->dso ? dso__find_symbol(pf->dso, pf->addr) : NULL;
 			pf->sym_done = true;
 		}
 	}
@@ -681,24 +736,22 @@ static int parent_match(struct report *rp, const struct symbol *sym)
  * receives how many frames it has (with -U perf leaves out the unresolved ones:
  * add_callchain_ip), *parent the first resolved frame, in cursor order, that matches
  * the parent regex (perf's add_callchain_ip; NULL without the parent key). */
-static int intern_chain(struct report *rp, const struct pending *pd, uint32_t *node,
+static int intern_chain(struct report *rp, const struct report_batch *b,
+			const struct pending *pd, uint32_t *node,
 			uint64_t *ips, uint32_t *nr, const struct symbol **parent)
 {
 	*node = CALLCHAIN_ROOT;
 	*nr = 0;
 	*parent = NULL;
 	for (size_t k = 0; k < pd->nr_frames; k++) {
-		const struct pending_frame *pf = &rp->frames[pd->first_frame + k];
+		const struct pending_frame *pf = &b->frames[pd->first_frame + k];
 		struct cc_frame f = {
 			.dso = pf->dso, .ip = pf->ip, .level = pf->level,
 			.map_start = pf->map_start, .map_end = pf->map_end,
 			.map_pgoff = pf->map_pgoff,
 		};
 
-		if (pf->sym_done)
-			f.sym = pf->sym;
-		else if (pf->dso)
-			f.sym = dso__find_symbol(pf->dso, pf->addr);
+		f.sym = pf->sym;	/* looked up in pass 2 */
 		if (!f.sym && rp->opts->hide_unresolved)
 			continue;
 		ips[(*nr)++] = pf->ip;
@@ -742,7 +795,8 @@ static struct hist_branch_end branch_end(const struct addr_location *al, uint64_
  * period of 1 and, as perf's iterator leaves it, the first branch's cycles (or 1) as
  * its weight; no call graph.  -U skips branches with an unresolved end.
  */
-static int count_branches(struct report *rp, const struct pending *pd,
+static int count_branches(struct report *rp, const struct report_batch *b,
+			  const struct pending *pd,
 			  struct hist_sample *hs)
 {
 	struct hist_branch hb;
@@ -753,16 +807,12 @@ static int count_branches(struct report *rp, const struct pending *pd,
 	hs->nr_ips = 0;
 	hs->period = 1;
 	hs->weight = 1;
-	if (pd->nr_branches && branch_flags__cycles(rp->branches[pd->first_branch].flags))
-		hs->weight = branch_flags__cycles(rp->branches[pd->first_branch].flags);
+	if (pd->nr_branches && branch_flags__cycles(b->branches[pd->first_branch].flags))
+		hs->weight = branch_flags__cycles(b->branches[pd->first_branch].flags);
 	hs->branch = &hb;
 	for (size_t i = 0; i < pd->nr_branches && !err; i++) {
-		struct pending_branch *pb = &rp->branches[pd->first_branch + i];
+		const struct pending_branch *pb = &b->branches[pd->first_branch + i];
 
-		if (!pb->sym_done) {
-			addr_location__resolve_sym(&pb->from);
-			addr_location__resolve_sym(&pb->to);
-		}
 		if (rp->opts->hide_unresolved && !(pb->from.sym && pb->to.sym))
 			continue;
 		hb = (struct hist_branch){
@@ -782,17 +832,15 @@ static int count_branches(struct report *rp, const struct pending *pd,
 }
 
 /* Pass 3 for a sample: its symbol (and its frames'), its chain, counted. */
-static int count_sample(struct report *rp, struct pending *pd)
+static int count_sample(struct report *rp, const struct report_batch *b,
+			struct pending *pd)
 {
 	struct hist_sample hs;
 	int err = 0;
 
-	if (!pd->sym_done)
-		addr_location__resolve_sym(&pd->al);
 	if (rp->opts->hide_unresolved && !pd->al.sym)
 		return 0;
-	if (rp->opts->mem_mode) {
-		addr_location__resolve_sym(&pd->dal);
+	if (rp->opts->mem_mode) {	/* dal's symbol: finish_lookups() */
 		pd->mem.dso = pd->dal.dso;
 		pd->mem.sym = pd->dal.sym;
 		pd->mem.sym_unmapped_start = pd->dal.sym_unmapped_start;
@@ -828,7 +876,7 @@ static int count_sample(struct report *rp, struct pending *pd)
 	if (pd->nr_frames) {
 		err = grow_ips(rp, pd->nr_frames);
 		if (!err)
-			err = intern_chain(rp, pd, &hs.chain, rp->ips, &hs.nr_ips,
+			err = intern_chain(rp, b, pd, &hs.chain, rp->ips, &hs.nr_ips,
 					   &hs.parent);
 		hs.ips = rp->ips;
 	}
@@ -837,9 +885,128 @@ static int count_sample(struct report *rp, struct pending *pd)
 	if (rp->opts->exclude_other && !hs.parent)
 		hs.filtered |= FILTER_PARENT;
 	if (!err && rp->branch_mode)
-		err = count_branches(rp, pd, &hs);
+		err = count_branches(rp, b, pd, &hs);
 	else if (!err)
 		err = hists__add(&rp->hists[pd->evsel_idx], &hs);
+	return err;
+}
+
+/* Pass 3 for a batch: its samples counted, in order. */
+static int count_batch(struct report *rp, const struct report_batch *b)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < b->nr_pending && !err; i++)
+		err = count_sample(rp, b, &b->pending[i]);
+	return err;
+}
+
+/*
+ * The counter: pass 3 (chains, histograms) on a thread of its own, one batch behind
+ * the thread that resolves (passes 1 and 2), which meanwhile resolves the next batch
+ * into the other buffer.  Pass 3 only reads what passes 1 and 2 made (every symbol is
+ * known: finish_lookups()) and alone writes the chains, histograms, parent cache and
+ * srclines, so the two overlap without locks but this handover.
+ */
+struct counter {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct report *rp;
+	const struct report_batch *job;	/* handed over, not counted yet; NULL: idle */
+	bool quit;
+	int err;			/* the first error of pass 3 */
+};
+
+static void *counter_main(void *arg)
+{
+	struct counter *c = arg;
+
+	pthread_mutex_lock(&c->mu);
+	for (;;) {
+		const struct report_batch *b;
+		int err;
+
+		while (!c->job && !c->quit)
+			pthread_cond_wait(&c->cv, &c->mu);
+		if (!c->job)
+			break;
+		b = c->job;
+		pthread_mutex_unlock(&c->mu);
+		err = c->err ? 0 : count_batch(c->rp, b);
+		pthread_mutex_lock(&c->mu);
+		if (err && !c->err)
+			c->err = err;
+		c->job = NULL;
+		pthread_cond_broadcast(&c->cv);
+	}
+	pthread_mutex_unlock(&c->mu);
+	return NULL;
+}
+
+/* Start the counter; 0 with none (no workers, or no thread: pass 3 stays here). */
+static int counter_start(struct report *rp)
+{
+	struct counter *c;
+
+	if (!workqueue__nr_workers(session__workqueue(rp->session)))
+		return 0;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->rp = rp;
+	pthread_mutex_init(&c->mu, NULL);
+	pthread_cond_init(&c->cv, NULL);
+	if (pthread_create(&c->thread, NULL, counter_main, c)) {
+		pthread_mutex_destroy(&c->mu);
+		pthread_cond_destroy(&c->cv);
+		free(c);
+		return 0;
+	}
+	rp->counter = c;
+	return 0;
+}
+
+/* Hand the current batch to the counter (once it is done with the other one), and
+ * resolve the next batch into the other buffer; the counter's error, if any. */
+static int counter_hand(struct report *rp)
+{
+	struct counter *c = rp->counter;
+	int err;
+
+	pthread_mutex_lock(&c->mu);
+	while (c->job && !c->err)
+		pthread_cond_wait(&c->cv, &c->mu);
+	err = c->err;
+	if (!err) {
+		c->job = rp->cur;
+		rp->cur = rp->cur == &rp->batch[0] ? &rp->batch[1] : &rp->batch[0];
+		pthread_cond_broadcast(&c->cv);
+	}
+	pthread_mutex_unlock(&c->mu);
+	return err;
+}
+
+/* Wait for the last batch, stop the counter; its error, if any. */
+static int counter_stop(struct report *rp)
+{
+	struct counter *c = rp->counter;
+	int err;
+
+	if (!c)
+		return 0;
+	pthread_mutex_lock(&c->mu);
+	while (c->job)
+		pthread_cond_wait(&c->cv, &c->mu);
+	c->quit = true;
+	pthread_cond_broadcast(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+	pthread_join(c->thread, NULL);
+	err = c->err;
+	pthread_mutex_destroy(&c->mu);
+	pthread_cond_destroy(&c->cv);
+	free(c);
+	rp->counter = NULL;
 	return err;
 }
 
@@ -855,16 +1022,17 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	struct sample s;
 	int err = 0;
 
-	if (n > rp->cap_pending) {
-		free(rp->pending);
-		rp->pending = malloc(n * sizeof(*rp->pending));
-		if (!rp->pending)
+	if (n > rp->cur->cap_pending) {
+		free(rp->cur->pending);
+		rp->cur->pending = malloc(n * sizeof(*rp->cur->pending));
+		if (!rp->cur->pending)
 			return -ENOMEM;
-		rp->cap_pending = n;
+		rp->cur->cap_pending = n;
 	}
-	rp->nr_pending = 0;
-	rp->nr_frames = 0;
-	rp->nr_branches = 0;
+	rp->cur->nr_pending = 0;
+	rp->cur->nr_frames = 0;
+	rp->cur->nr_branches = 0;
+	atomic_store(&rp->cur->leftover, false);
 	rp->nr_to_load = 0;
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct record_ref *ref = recs[i];
@@ -920,13 +1088,16 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	if (!err && rp->nr_to_load)
 		err = parallel_for(session__workqueue(rp->session), rp->nr_to_load, load_one,
 				   rp);
-	if (!err && rp->nr_pending)
+	if (!err && rp->cur->nr_pending)
 		err = parallel_for(session__workqueue(rp->session),
-				   (rp->nr_pending + LOOKUP_CHUNK - 1) / LOOKUP_CHUNK, lookup_one,
+				   (rp->cur->nr_pending + LOOKUP_CHUNK - 1) / LOOKUP_CHUNK, lookup_one,
 				   rp);
-	for (size_t i = 0; i < rp->nr_pending && !err; i++)
-		err = count_sample(rp, &rp->pending[i]);
-	return err;
+	if (err)
+		return err;
+	finish_lookups(rp, rp->cur);
+	if (rp->counter)
+		return counter_hand(rp);
+	return count_batch(rp, rp->cur);
 }
 
 /* The keys and columns (main() has checked the options). */
@@ -1206,9 +1377,11 @@ static void report_exit(struct report *rp, size_t nr_hists)
 	for (size_t i = 0; rp->hists && i < nr_hists; i++)
 		hists__exit(&rp->hists[i]);
 	free(rp->hists);
-	free(rp->pending);
-	free(rp->frames);
-	free(rp->branches);
+	for (size_t i = 0; i < 2; i++) {
+		free(rp->batch[i].pending);
+		free(rp->batch[i].frames);
+		free(rp->batch[i].branches);
+	}
 	free(rp->to_load);
 	free(rp->ips);
 	free(rp->cpu_bitmap);
@@ -1289,8 +1462,9 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 	const struct features *f = session__features(s);
 	struct time_ranges time;
 	struct read_values threads;
-	int err = 0;
+	int err = 0, cerr;
 
+	rp.cur = &rp.batch[0];
 	if (o->header && (err = cmd_header(s, o, m, out)))
 		return err;
 	if ((err = check_recording(s, o, out)))
@@ -1326,7 +1500,12 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 		goto out;
 	for (size_t i = 0; i < el->nr; i++)
 		hists__init(&rp.hists[i], &rp.sl, rp.chains);
+	if ((err = counter_start(&rp)))
+		goto out;
 	err = session__deliver(s, on_batch, &rp, 0);
+	cerr = counter_stop(&rp);	/* the last batch counted */
+	if (!err)
+		err = cerr;
 	if (err < 0 && rp.trace_diag.code)
 		err = trace_error(&rp.trace_diag);
 	if (!err && (o->tasks || o->mmaps))
