@@ -102,6 +102,10 @@ typedef int (*session_deliver_fn)(void *ctx, const struct record_ref *const *rec
  * records right after their container); perf's own records and records with time 0
  * are delivered on arrival; the others go through perf's ordered-events queue (7.2),
  * flushed at FINISHED_ROUND and at the end.
+ * Threads: fn always runs on the calling thread, one batch at a time; with workers
+ * (session_opts.jobs >= 2) a producer thread reads and orders the records meanwhile
+ * (up to two batches ahead), so fn must not touch the session's readers; the records
+ * of a batch stay valid until fn returns.  Batches are the same with or without it.
  * @return 0, -ENOMEM, or the first non-zero value fn returned (delivery stops).
  */
 int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t batch);
