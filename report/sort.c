@@ -419,30 +419,38 @@ static size_t p_dso(const struct hist_entry *e, char *buf, size_t len, size_t wi
 	return put(buf, len, "%-*.*s", (int)width, (int)width, dso_name(e));
 }
 
-/* perf's _hist_entry__sym_snprintf: "[k] name" (cut to the width) or the address;
- * with -v the address (a long's hex digits and 0x, left-aligned) and the dso's
- * symtab origin first. */
-static size_t p_sym_any(const struct hist_entry *e, char *buf, size_t len, size_t width,
-			bool verbose)
+/* perf's _hist_entry__sym_snprintf: "[L] name" (cut to the width; an object with its
+ * offset from the address) or the address; with -v the address (a long's hex digits
+ * and 0x, left-aligned) and the dso's symtab origin first.  Entries and branch ends
+ * alike: addr is the entry's (map-relative) address, unmapped_start the symbol's. */
+static size_t sym_text(char *buf, size_t len, size_t width, bool verbose, uint64_t addr,
+		       const struct dso *dso, char level, const struct symbol *sym,
+		       uint64_t unmapped_start)
 {
 	size_t n = 0;
 
 	if (verbose)
-		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, e->ip,
-			e->dso ? e->dso->origin_letter : '!');
-	n += put(buf + n, len - n, "[%c] ", e->level);
-
-	if (e->sym && e->dso) {
-		if (e->sym->type == 1 /* STT_OBJECT */)
-			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(e->sym),
-				       e->ip - e->sym_unmapped_start);
+		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, addr,
+			dso ? dso->origin_letter : '!');
+	n += put(buf + n, len - n, "[%c] ", level);
+	if (sym && dso) {
+		if (sym->type == 1 /* STT_OBJECT */)
+			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(sym),
+				       addr - unmapped_start);
 		/* a negative precision (a narrow -w) does not cut */
 		return n + put(buf + n, len - n, "%.*s", (int)width - (int)n,
-			       symbol__name(e->sym));
+			       symbol__name(sym));
 	}
-	if (!e->ip)	/* "%-#.*llx" prints no 0x for zero */
+	if (!addr)	/* "%-#.*llx" prints no 0x for zero */
 		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
-	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, e->ip);
+	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, addr);
+}
+
+static size_t p_sym_any(const struct hist_entry *e, char *buf, size_t len, size_t width,
+			bool verbose)
+{
+	return sym_text(buf, len, width, verbose, e->ip, e->dso, e->level, e->sym,
+			e->sym_unmapped_start);
 }
 
 static size_t p_sym(const struct hist_entry *e, char *buf, size_t len, size_t width)
@@ -1005,25 +1013,10 @@ static size_t p_dso_to_long(const struct hist_entry *e, char *buf, size_t len, s
 static size_t p_br_sym(const struct hist_entry *e, const struct hist_branch_end *end,
 		       char *buf, size_t len, size_t width, bool verbose)
 {
-	size_t n = 0;
-
 	if (!e->branch)
 		return put(buf, len, "%-*.*s", (int)width, (int)width, "N/A");
-	if (verbose)
-		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, end->al_addr,
-			end->dso ? end->dso->origin_letter : '!');
-	n += put(buf + n, len - n, "[%c] ", end->level);
-	if (end->sym && end->dso) {
-		if (end->sym->type == 1 /* STT_OBJECT */)
-			return n + put(buf + n, len - n, "%s+0x%" PRIx64,
-				       symbol__name(end->sym),
-				       end->al_addr - end->sym_unmapped_start);
-		return n + put(buf + n, len - n, "%.*s", (int)width - (int)n,
-			       symbol__name(end->sym));
-	}
-	if (!end->al_addr)	/* "%-#.*llx" prints no 0x for zero */
-		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
-	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, end->al_addr);
+	return sym_text(buf, len, width, verbose, end->al_addr, end->dso, end->level,
+			end->sym, end->sym_unmapped_start);
 }
 
 static size_t p_sym_from(const struct hist_entry *e, char *buf, size_t len, size_t width)
@@ -1263,40 +1256,35 @@ static const struct sort_dim branch_dims[] = {
 	BR("addr_to", "Target Address", HISTC_ADDR_TO, addr_to),
 };
 
+/* The first of the n keys in v whose name `tok` is a prefix of, or NULL. */
+static const struct sort_dim *dims_find(const struct sort_dim *v, size_t n, const char *tok)
+{
+	size_t len = strlen(tok);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strncasecmp(tok, v[i].name, len))
+			return &v[i];
+	return NULL;
+}
+
 /* The branch key `tok` is a prefix of, or NULL. */
 static const struct sort_dim *branch_dim_find(const char *tok)
 {
-	size_t n = strlen(tok);
-
-	for (size_t i = 0; i < sizeof(branch_dims) / sizeof(branch_dims[0]); i++)
-		if (!strncasecmp(tok, branch_dims[i].name, n))
-			return &branch_dims[i];
-	return NULL;
+	return dims_find(branch_dims, sizeof(branch_dims) / sizeof(branch_dims[0]), tok);
 }
 
 /* The memory key `tok` is a prefix of, or NULL. */
 static const struct sort_dim *mem_dim_find(const char *tok)
 {
-	size_t n = strlen(tok);
-
-	for (size_t i = 0; i < sizeof(mem_dims) / sizeof(mem_dims[0]); i++)
-		if (!strncasecmp(tok, mem_dims[i].name, n))
-			return &mem_dims[i];
-	return NULL;
+	return dims_find(mem_dims, sizeof(mem_dims) / sizeof(mem_dims[0]), tok);
 }
 
 /* perf's sort_dimension__add lookup: the first key `tok` is a prefix of. */
 static const struct sort_dim *dim_find(const char *tok)
 {
-	size_t n = strlen(tok);
+	const struct sort_dim *d = dims_find(se_dims, NR_SE, tok);
 
-	for (size_t i = 0; i < NR_SE; i++)
-		if (!strncasecmp(tok, se_dims[i].name, n))
-			return &se_dims[i];
-	for (size_t i = 0; i < DIM_NR_HPP; i++)
-		if (!strncasecmp(tok, hpp_dims[i].name, n))
-			return &hpp_dims[i];
-	return NULL;
+	return d ? d : dims_find(hpp_dims, DIM_NR_HPP, tok);
 }
 
 /* ---- building the lists ------------------------------------------------------------ */
