@@ -176,6 +176,29 @@ for dir in tests/golden/*/; do
 	fi
 done
 
+# --- newer formats than perf 6.1 reads -------------------------------------------------
+# PERF_RECORD_COMPRESSED2 (perf 6.16+, tests/external/sleep.compressed2.pipe.data, whose
+# last record is cut): perf 6.1 reports nothing; dirreport must read it all.  Counts
+# checked against the records of the stream (the `-D` statistics), the report's header
+# against them.
+echo "-- newer formats (tests/external)"
+c2=tests/external/sleep.compressed2.pipe.data
+run "$tmp/out" "$tmp/err" "$bin" -D -i "$c2"
+if [ "$rc" -eq 0 ] && grep -q '^           TOTAL events:        210$' "$tmp/out" &&
+   grep -q '^     COMPRESSED2 events:          1  ( 0.5%)$' "$tmp/out" &&
+   grep -q '^          SAMPLE events:          7  ( 3.3%)$' "$tmp/out" &&
+   [ "$(grep -c 'file ends inside a record' "$tmp/err")" -eq 1 ]; then
+	pass "newer:compressed2:-D"
+else
+	fail "newer:compressed2:-D" "exit $rc; expected 210 records, 7 samples, one warning"
+fi
+run "$tmp/out" "$tmp/err" "$bin" --stdio -i "$c2"
+if [ "$rc" -eq 0 ] && grep -q "^# Samples: 7  of event 'cycles:P'$" "$tmp/out"; then
+	pass "newer:compressed2:--stdio"
+else
+	fail "newer:compressed2:--stdio" "exit $rc; expected 7 samples of cycles:P"
+fi
+
 # --- live --------------------------------------------------------------------------------
 echo "-- live (perf report vs dirreport on samples/ and on fresh recordings)"
 # Fresh recordings made now, when perf can record here: a file and a --threads
