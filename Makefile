@@ -55,6 +55,7 @@ CLI_SRCS := $(wildcard cli/*.c)
 UTIL_SRCS := $(wildcard util/*.c)
 REPORT_SRCS := $(filter-out report/main.c,$(wildcard report/*.c))
 CONVERT_SRCS := $(wildcard convert/*.c)
+SCRIPT_SRCS := $(wildcard script/*.c)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 
 FORMAT_OBJS := $(FORMAT_SRCS:%.c=$(BUILD)/%.o)
@@ -67,6 +68,9 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 CONVERT_OBJS := $(CONVERT_SRCS:%.c=$(BUILD)/%.o)
 # convert/main.c is dirconvert's main(); the rest is libconvert.a (unit-testable)
 LIBCONVERT_OBJS := $(filter-out $(BUILD)/convert/main.o,$(CONVERT_OBJS))
+SCRIPT_OBJS := $(SCRIPT_SRCS:%.c=$(BUILD)/%.o)
+# script/main.c is dirscript's main(); the rest is libscript.a (unit-testable)
+LIBSCRIPT_OBJS := $(filter-out $(BUILD)/script/main.o,$(SCRIPT_OBJS))
 
 LIBFORMAT := $(BUILD)/libformat.a
 LIBREADER := $(BUILD)/libreader.a
@@ -75,7 +79,9 @@ LIBCLI := $(BUILD)/libcli.a
 LIBUTIL := $(BUILD)/libutil.a
 LIBREPORT := $(BUILD)/libreport.a
 LIBCONVERT := $(BUILD)/libconvert.a
-PROGRAMS := $(BUILD)/dirreport $(if $(wildcard convert/main.c),$(BUILD)/dirconvert)
+LIBSCRIPT := $(BUILD)/libscript.a
+PROGRAMS := $(BUILD)/dirreport $(if $(wildcard convert/main.c),$(BUILD)/dirconvert) \
+	$(if $(wildcard script/main.c),$(BUILD)/dirscript)
 
 all: $(PROGRAMS)
 
@@ -114,6 +120,8 @@ $(LIBREPORT): $(REPORT_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBCONVERT): $(LIBCONVERT_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
+$(LIBSCRIPT): $(LIBSCRIPT_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/dirreport: $(BUILD)/report/main.o $(LIBCLI) $(LIBREPORT) $(LIBMACHINE) $(LIBREADER) \
 		$(LIBFORMAT) $(LIBUTIL)
@@ -125,7 +133,14 @@ $(BUILD)/dirconvert: $(BUILD)/convert/main.o $(LIBCLI) $(LIBCONVERT) $(LIBMACHIN
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(BUILD)/unit-tests: $(UNIT_OBJS) $(LIBCLI) $(if $(CONVERT_SRCS),$(LIBCONVERT)) $(LIBREPORT) \
+# dirscript links no part of report/ (script/README.md)
+$(BUILD)/dirscript: $(BUILD)/script/main.o $(LIBCLI) $(LIBSCRIPT) $(LIBMACHINE) \
+		$(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
+	@[ "$(V)" = 1 ] || echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(LIBCLI) $(if $(CONVERT_SRCS),$(LIBCONVERT)) \
+		$(if $(SCRIPT_SRCS),$(LIBSCRIPT)) $(LIBREPORT) \
 		$(LIBMACHINE) $(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm

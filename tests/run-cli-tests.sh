@@ -5,7 +5,8 @@
 #   sh tests/run-cli-tests.sh --update [ARGS]        regenerate golden files (tests/golden/update.sh)
 #   sh tests/run-cli-tests.sh --strip-tip IN OUT     IN without perf's tip block (for update.sh)
 #
-# The groups below (and dirconvert's, tests/convert/run.sh), one PASS/FAIL/SKIP/XFAIL line
+# The groups below (and dirconvert's, tests/convert/run.sh, and dirscript's,
+# tests/script/run.sh), one PASS/FAIL/SKIP/XFAIL line
 # per test, then "N passed, N failed[, N skipped]":
 #
 # golden     tests/golden/<case>/cmd holds one line of arguments (whitespace separated, no
@@ -464,7 +465,7 @@ fi
 
 # One option table per binary: every long option of long_opts[] and every letter of
 # short_opts[] is in the --help text and in the manual (docs/<binary>.1.md).
-for _b in report:dirreport convert:dirconvert; do
+for _b in report:dirreport convert:dirconvert script:dirscript; do
 	_src=${_b%%:*}/main.c _prog=${_b#*:}
 	run "$tmp/help" "$tmp/err" "$(dirname "$bin")/$_prog" --help
 	_missing=
@@ -590,6 +591,7 @@ else
 fi
 
 . tests/convert/run.sh	# dirconvert: golden vs perf's export-to-sqlite.py, bad input, atomicity
+. tests/script/run.sh	# dirscript: golden vs perf script, folded stacks, bad input
 if [ "$nxfail" -gt 0 ]; then
 	echo "$nxfail known differences from perf (XFAIL lines; README.md, Known differences)"
 fi

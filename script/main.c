@@ -1,0 +1,154 @@
+/*
+ * dirscript - a recording's samples as perf 6.1's `perf script` prints them, or as
+ * folded stacks.  A thin front end: parse options, run, print the one-line
+ * diagnostic, exit.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>	/* strcspn */
+#include <stdlib.h>	/* strtoul */
+#include <sys/stat.h>	/* fstat, S_ISFIFO, S_ISSOCK */
+
+#include "cli/cli.h"
+#include "format/diag.h"
+#include "script/format.h"
+#include "script/script.h"
+#include "banned.h"
+
+/* The SYNOPSIS and OPTIONS of docs/dirscript.1.md. */
+static const char usage_text[] =
+	"usage: dirscript [-i PATH] [-j N] [-F FIELDS | --folded] [--comms LIST]\n"
+	"                 [--pid LIST] [--tid LIST] [-C CPUS] [--max-stack N]\n"
+	"                 [--kallsyms FILE] [--buildid-dir DIR]\n"
+	"\n"
+	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
+	"                           (default: perf.data)\n"
+	"    -j, --jobs N           worker threads (default: online CPUs)\n"
+	"    -F, --fields LIST      comma-separated: comm, tid, pid, time, cpu,\n"
+	"                           event, period, ip, sym, symoff, dso\n"
+	"        --folded           folded stacks (FlameGraph's stackcollapse-perf.pl)\n"
+	"        --comms LIST       only these commands\n"
+	"        --pid LIST         only these process ids\n"
+	"        --tid LIST         only these thread ids\n"
+	"    -C, --cpu CPUS         only these cpus (\"0-2,5\")\n"
+	"        --max-stack N      callchain entries printed at most (default 127)\n"
+	"        --kallsyms FILE    kernel symbols (default: the build-id cache's copy\n"
+	"                           for the recording's kernel, or /proc/kallsyms)\n"
+	"        --buildid-dir DIR  build-id cache (perf --buildid-dir; default:\n"
+	"                           $HOME/.debug)\n"
+	"    -h, --help             this text\n";
+
+enum { OPT_KALLSYMS = 256, OPT_BUILDID_DIR, OPT_FOLDED, OPT_COMMS, OPT_PID, OPT_TID,
+       OPT_MAX_STACK };
+
+static const struct option long_opts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "fields", required_argument, NULL, 'F' },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "comms", required_argument, NULL, OPT_COMMS },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char short_opts[] = "i:j:F:C:h";
+
+static int bad_usage(const char *msg)
+{
+	return cli__bad_usage("dirscript", usage_text, msg);
+}
+
+static void warn(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "dirscript: warning: %s\n", line);
+}
+
+/* Flush and close stdout; a write error is an error unless stdout is a pipe or a
+ * socket (`| head` is fine), as dirreport does. */
+static int close_stdout(void)
+{
+	struct stat st;
+	bool pipe = !fstat(1, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+	int bad = fflush(stdout) != 0 || ferror(stdout);
+
+	bad |= fclose(stdout) != 0;
+	if (bad && !pipe) {
+		fputs("dirscript: standard output: write error\n", stderr);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct script_opts o = { .max_stack = -1, .warn = warn };
+	struct diag d = { .offset = DIAG_NO_OFFSET };
+	char line[1024];
+	const char *bad;
+	unsigned long v;
+	char *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o.input = optarg; break;
+		case OPT_KALLSYMS: o.kallsyms = optarg; break;
+		case OPT_BUILDID_DIR: o.buildid_dir = optarg; break;
+		case OPT_FOLDED: o.folded = true; break;
+		case 'j':
+			if (cli__parse_jobs(optarg, &o.jobs))
+				return bad_usage("-j takes a number from 1 to 1024");
+			break;
+		case 'F':
+			if (script_fields__parse(optarg, &o.fields, &bad)) {
+				snprintf(line, sizeof(line), "-F: unknown or unsupported field "
+					 "'%.*s'", (int)strcspn(bad, ","), bad);
+				return bad_usage(line);
+			}
+			break;
+		case OPT_COMMS: o.comms = optarg; break;
+		case OPT_PID:
+		case OPT_TID:
+			if (!script__valid_int_list(optarg))
+				return bad_usage(c == OPT_PID ? "--pid takes numbers, comma-separated"
+						 : "--tid takes numbers, comma-separated");
+			*(c == OPT_PID ? &o.pids : &o.tids) = optarg;
+			break;
+		case 'C':
+			if (!script__valid_cpu_list(optarg))
+				return bad_usage("-C takes a cpu list such as 0-2,5");
+			o.cpus = optarg;
+			break;
+		case OPT_MAX_STACK:
+			v = strtoul(optarg, &end, 10);
+			if (*optarg < '0' || *optarg > '9' || *end)
+				return bad_usage("--max-stack takes a number");
+			o.max_stack = v > 127 ? 127 : (int)v;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			return bad_usage(NULL);
+		}
+	}
+	if (optind < argc)
+		return bad_usage("unexpected argument");
+	if (o.folded && o.fields)
+		return bad_usage("--folded and -F do not go together");
+	if (script__run(&o, stdout, &d)) {
+		fflush(stdout);
+		fprintf(stderr, "dirscript: %s\n", diag__format(&d, line, sizeof(line)));
+		return 1;
+	}
+	return close_stdout();
+}

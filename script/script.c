@@ -1,0 +1,547 @@
+/*
+ * script - dirscript's run: the session, the machine, perf script's fields per event
+ * type, the filters, and one pass over the records in perf's order (script.h).
+ */
+#include "script/script.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>	/* calloc, free, strtol, strtoul */
+#include <string.h>	/* strcmp, strlen, strncmp */
+
+#include "format/attr.h"
+#include "format/diag.h"
+#include "format/evlist.h"
+#include "format/record.h"
+#include "format/sample.h"
+#include "machine/dso.h"
+#include "machine/machine.h"
+#include "machine/symbol.h"
+#include "reader/session.h"
+#include "script/fold.h"
+#include "script/format.h"
+#include "banned.h"
+
+/* perf's PERF_MAX_STACK_DEPTH: perf script's default --max-stack. */
+#define SCRIPT_MAX_STACK 127
+/* Bytes of text gathered before they are written out. */
+#define FLUSH_BYTES (256u << 10)
+
+/* perf script's output types: the attr types below PERF_TYPE_MAX, and "other". */
+enum { OUT_TYPES = 7, OUT_OTHER = 6 };
+
+struct ev_cfg {
+	unsigned fields;	/* SCRIPT_F_* printed for this event */
+	bool chain;		/* its callchains are printed */
+};
+
+struct run {
+	const struct script_opts *o;
+	struct machine *m;		/* borrowed */
+	struct ev_cfg *cfg;		/* owned, per evsel index */
+	int name_width;
+	struct script_buf out;		/* text not yet written */
+	struct script_buf head;		/* --folded: the header line */
+	struct script_fold *fold;	/* owned, --folded */
+	struct script_fold_frame frames[SCRIPT_MAX_STACK + 1];
+	size_t nr_frames;
+	unsigned max_stack;
+	uint64_t *cpu_bitmap;		/* owned: -C; NULL = every cpu */
+	size_t cpu_bits;
+	FILE *fp;
+	bool write_failed;
+	bool bad;			/* a record failed: its file and offset */
+	uint16_t bad_file;
+	uint64_t bad_offset;
+};
+
+static unsigned output_type(uint32_t type)
+{
+	return type < OUT_OTHER ? type : OUT_OTHER;
+}
+
+/* perf 6.1's default fields of an output type (builtin-script.c's output[]). */
+static unsigned default_fields(unsigned otype)
+{
+	const unsigned base = SCRIPT_F_COMM | SCRIPT_F_TID | SCRIPT_F_CPU | SCRIPT_F_TIME |
+			      SCRIPT_F_EVENT | SCRIPT_F_IP | SCRIPT_F_SYM |
+			      SCRIPT_F_SYMOFF | SCRIPT_F_DSO | SCRIPT_F_PERIOD;
+
+	if (otype == ATTR_TYPE_TRACEPOINT)
+		return SCRIPT_F_COMM | SCRIPT_F_TID | SCRIPT_F_CPU | SCRIPT_F_TIME |
+		       SCRIPT_F_EVENT | SCRIPT_F_TRACE;
+	if (otype == ATTR_TYPE_RAW)
+		return base | SCRIPT_F_RAW_EXTRA;
+	return base;
+}
+
+/* The fields that need a sample_type bit, and perf's name of that bit. */
+static const struct {
+	unsigned field;
+	uint64_t stype;
+	const char *what;
+} needs[] = {
+	{ SCRIPT_F_IP, SAMPLE_IP, "IP" },
+	{ SCRIPT_F_TID, SAMPLE_TID, "TID" },
+	{ SCRIPT_F_PID, SAMPLE_TID, "TID" },
+	{ SCRIPT_F_TIME, SAMPLE_TIME, "TIME" },
+	{ SCRIPT_F_CPU, SAMPLE_CPU, "CPU" },
+	{ SCRIPT_F_RAW_EXTRA, SAMPLE_ADDR | SAMPLE_DATA_SRC | SAMPLE_WEIGHT |
+	  SAMPLE_WEIGHT_STRUCT | SAMPLE_PHYS_ADDR | SAMPLE_DATA_PAGE_SIZE |
+	  SAMPLE_CODE_PAGE_SIZE, "RAW" },
+};
+
+/*
+ * perf's perf_session__check_output_opt(): each output type's fields are checked
+ * against the first event of that type; a default field the event does not record
+ * is dropped, a field asked for with -F is an error.
+ */
+static int check_fields(struct run *r, struct evlist *el, const char *path, bool pipe,
+			struct diag *d)
+{
+	unsigned fields[OUT_TYPES];
+	bool seen[OUT_TYPES] = { false }, use_chain = pipe, tp_chain = false;
+	unsigned user = r->o->fields;
+
+	for (size_t i = 0; i < el->nr; i++)
+		use_chain |= !!(el->evsels[i]->attr.sample_type & SAMPLE_CALLCHAIN);
+	for (unsigned t = 0; t < OUT_TYPES; t++)
+		fields[t] = user ? user : default_fields(t);
+	for (size_t i = 0; i < el->nr; i++) {
+		const struct evsel *ev = el->evsels[i];
+		unsigned t = output_type(ev->attr.type);
+
+		if (seen[t])
+			continue;
+		seen[t] = true;
+		for (size_t k = 0; k < sizeof(needs) / sizeof(needs[0]); k++) {
+			if (!(fields[t] & needs[k].field) || (ev->attr.sample_type & needs[k].stype))
+				continue;
+			if (user)
+				return diag__set(d, path, DIAG_NO_OFFSET, -EINVAL,
+						 "Samples for '%s' event do not have %s attribute "
+						 "set. Cannot print '%s' field.", evsel__name(ev),
+						 needs[k].what, script_field__name(needs[k].field));
+			fields[t] &= ~needs[k].field;
+		}
+		/* perf prints the callchains of tracepoints, with symbols */
+		if (!user && t == ATTR_TYPE_TRACEPOINT && use_chain && !tp_chain &&
+		    (ev->attr.sample_type & SAMPLE_CALLCHAIN)) {
+			tp_chain = true;
+			fields[t] |= SCRIPT_F_IP | SCRIPT_F_SYM | SCRIPT_F_SYMOFF | SCRIPT_F_DSO;
+		}
+	}
+	for (size_t i = 0; i < el->nr; i++) {
+		const struct evsel *ev = el->evsels[i];
+		unsigned f = fields[output_type(ev->attr.type)];
+		size_t len = strlen(evsel__name(ev));
+
+		if ((f & ~SCRIPT_F_SUPPORTED) && !r->o->folded)
+			return diag__set(d, path, DIAG_NO_OFFSET, -ENOTSUP,
+					 "event '%s': perf script's default %s is not "
+					 "implemented (choose fields with -F)", evsel__name(ev),
+					 (f & SCRIPT_F_TRACE) ? "tracepoint output (trace)" :
+					 "raw event output (addr, data_src, weight, ...)");
+		r->cfg[i].fields = f & SCRIPT_F_SUPPORTED;
+		r->cfg[i].chain = use_chain && (ev->attr.sample_type & SAMPLE_CALLCHAIN);
+		if ((int)len > r->name_width)
+			r->name_width = (int)len;
+	}
+	return 0;
+}
+
+/* ---- filters --------------------------------------------------------------------- */
+
+bool script__valid_cpu_list(const char *p)
+{
+	if (!*p)
+		return false;
+	while (*p) {
+		char *end;
+		unsigned long a, b;
+
+		if (*p < '0' || *p > '9')
+			return false;
+		a = b = strtoul(p, &end, 10);
+		p = end;
+		if (*p == '-') {
+			if (p[1] < '0' || p[1] > '9')
+				return false;
+			b = strtoul(p + 1, &end, 10);
+			p = end;
+		}
+		if (b < a || b >= 4096)
+			return false;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			return false;
+	}
+	return true;
+}
+
+bool script__valid_int_list(const char *p)
+{
+	if (!*p)
+		return false;
+	while (*p) {
+		char *end;
+
+		if ((*p < '0' || *p > '9') && *p != '-')
+			return false;
+		(void)strtol(p, &end, 10);
+		if (end == p)
+			return false;
+		p = end;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			return false;
+	}
+	return true;
+}
+
+/* -C as a bitmap (the list was checked by script__valid_cpu_list()). */
+static int parse_cpus(struct run *r, const char *list)
+{
+	r->cpu_bits = 4096;
+	r->cpu_bitmap = calloc(r->cpu_bits / 64, sizeof(uint64_t));
+	if (!r->cpu_bitmap)
+		return -ENOMEM;
+	for (const char *p = list; *p;) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+
+		p = end;
+		if (*p == '-') {
+			b = strtoul(p + 1, &end, 10);
+			p = end;
+		}
+		for (unsigned long c = a; c <= b && c < r->cpu_bits; c++)
+			r->cpu_bitmap[c / 64] |= 1ULL << (c % 64);
+		if (*p == ',')
+			p++;
+		else if (*p)
+			break;
+	}
+	return 0;
+}
+
+static bool cpu_selected(const struct run *r, uint32_t cpu)
+{
+	return cpu < r->cpu_bits && (r->cpu_bitmap[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/* Whether the comma-separated list holds s exactly. */
+static bool str_listed(const char *list, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && !strncmp(p, s, n))
+			return true;
+		p += k + (p[k] == ',');
+	}
+	return false;
+}
+
+static bool int_listed(const char *list, int32_t v)
+{
+	for (const char *p = list; *p;) {
+		char *end;
+		long x = strtol(p, &end, 10);
+
+		if (end == p)
+			return false;
+		if (x == v)
+			return true;
+		p = end + (*end == ',');
+	}
+	return false;
+}
+
+/* perf's thread__is_filtered(): --comms (the current name), --pid, --tid. */
+static bool thread_filtered(const struct script_opts *o, const struct thread *t,
+			    const char *comm)
+{
+	return (o->comms && !str_listed(o->comms, comm)) ||
+	       (o->pids && !int_listed(o->pids, t->pid)) ||
+	       (o->tids && !int_listed(o->tids, t->tid));
+}
+
+/* ---- samples --------------------------------------------------------------------- */
+
+/* One address resolved as perf script prints it. */
+static void resolve(struct run *r, struct thread *t, uint16_t cpumode, uint64_t ip,
+		    struct script_loc *l)
+{
+	struct addr_location al;
+
+	machine__resolve(r->m, t, cpumode, ip, &al);
+	l->ip = ip;
+	l->map_addr = al.addr;
+	l->dso = al.dso ? dso__long_name(al.dso) : NULL;
+	l->sym = al.sym ? symbol__name(al.sym) : NULL;
+	l->symoff = 0;
+	if (al.sym)	/* perf's __symbol__fprintf_symname_offs() */
+		l->symoff = al.addr < al.sym->end ? al.addr - al.sym->start :
+			    al.addr - al.map_start - al.sym->start;
+}
+
+struct chain_ctx {
+	struct run *r;
+	struct thread *t;
+	unsigned fields;
+};
+
+static int print_frame(void *ctx, uint16_t cpumode, uint64_t ip)
+{
+	struct chain_ctx *c = ctx;
+	struct script_loc l;
+	int err;
+
+	resolve(c->r, c->t, cpumode, ip, &l);
+	/* perf 6.1 prints a callchain entry that has a map at its map-relative address
+	 * (al->addr: the same for kernel maps), unlike the sample's own ip (observed) */
+	if (l.dso)
+		l.ip = l.map_addr;
+	if ((err = script_buf__put(&c->r->out, "\t", 1)) ||
+	    (err = script_buf__loc(&c->r->out, c->fields, &l)))
+		return err;
+	return script_buf__put(&c->r->out, "\n", 1);
+}
+
+static int fold_frame(void *ctx, uint16_t cpumode, uint64_t ip)
+{
+	struct chain_ctx *c = ctx;
+	struct run *r = c->r;
+	struct script_loc l;
+
+	resolve(r, c->t, cpumode, ip, &l);
+	if (r->nr_frames < sizeof(r->frames) / sizeof(r->frames[0])) {
+		r->frames[r->nr_frames].sym = l.sym;
+		r->frames[r->nr_frames].dso = l.dso;
+		r->nr_frames++;
+	}
+	return 0;
+}
+
+static int fold_sample(struct run *r, const struct ev_cfg *cfg, const struct sample *s,
+		       struct thread *t, const struct script_head *h,
+		       const struct script_loc *loc)
+{
+	struct chain_ctx c = { r, t, cfg->fields };
+	int err;
+
+	r->head.len = 0;
+	if ((err = script_buf__head(&r->head, cfg->fields, h)))
+		return err;
+	r->nr_frames = 0;
+	if (cfg->chain) {
+		err = machine__callchain_walk(s, false, r->max_stack, fold_frame, &c);
+		if (err == 1)
+			r->nr_frames = 0;	/* perf drops the whole chain */
+		else if (err)
+			return err;
+	} else {
+		r->frames[0].sym = loc->sym;
+		r->frames[0].dso = loc->dso;
+		r->nr_frames = 1;
+	}
+	return script_fold__add(r->fold, r->head.p, r->head.len, r->frames, r->nr_frames);
+}
+
+static int print_sample(struct run *r, const struct ev_cfg *cfg, const struct sample *s,
+			struct thread *t, const struct script_head *h,
+			const struct script_loc *loc)
+{
+	struct chain_ctx c = { r, t, cfg->fields };
+	int err;
+
+	if ((err = script_buf__head(&r->out, cfg->fields, h)))
+		return err;
+	if (cfg->fields & SCRIPT_F_IP) {
+		if (cfg->chain) {
+			size_t mark;
+
+			if ((err = script_buf__put(&r->out, "\n", 1)))
+				return err;
+			mark = r->out.len;
+			err = machine__callchain_walk(s, false, r->max_stack, print_frame, &c);
+			if (err == 1)
+				r->out.len = mark;	/* perf drops the whole chain */
+			else if (err)
+				return err;
+		} else {
+			if ((err = script_buf__put(&r->out, " ", 1)) ||
+			    (err = script_buf__loc(&r->out, cfg->fields, loc)))
+				return err;
+		}
+	}
+	return script_buf__put(&r->out, "\n", 1);
+}
+
+static int on_sample(struct run *r, const struct record_ref *ref)
+{
+	const struct evsel *ev = ref->evsel;
+	const struct ev_cfg *cfg = &r->cfg[ev->idx];
+	struct script_head h;
+	struct script_loc loc;
+	struct sample s;
+	struct thread *t;
+	int err;
+
+	if ((err = sample__parse(&s, &ev->attr, ref->data, ref->size)))
+		return err;
+	if (r->cpu_bitmap && (ev->attr.sample_type & SAMPLE_CPU) && !cpu_selected(r, s.cpu))
+		return 0;
+	t = machine__findnew_thread(r->m, (int32_t)s.pid, (int32_t)s.tid);
+	if (!t)
+		return -ENOMEM;
+	/* perf's machine__resolve(): the sample's own address first (it also gives a
+	 * thread never named its default name) */
+	resolve(r, t, s.misc & MISC_CPUMODE_MASK, s.ip, &loc);
+	h.comm = thread__comm(t);
+	if (thread_filtered(r->o, t, h.comm))
+		return 0;
+	h.comm_unaligned = cfg->chain && (cfg->fields & SCRIPT_F_IP);
+	h.pid = (int32_t)s.pid;
+	h.tid = (int32_t)s.tid;
+	h.cpu = (int32_t)s.cpu;
+	h.time = s.time;
+	h.period = s.period;
+	h.event = evsel__name(ev);
+	h.name_width = r->name_width;
+	if (r->fold) {
+		h.comm_unaligned = true;	/* stackcollapse reads callchain output */
+		return fold_sample(r, cfg, &s, t, &h, &loc);
+	}
+	return print_sample(r, cfg, &s, t, &h, &loc);
+}
+
+static int flush_out(struct run *r)
+{
+	if (r->out.len && fwrite(r->out.p, 1, r->out.len, r->fp) != r->out.len) {
+		r->write_failed = true;
+		return -EIO;
+	}
+	r->out.len = 0;
+	return 0;
+}
+
+static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
+{
+	struct run *r = ctx;
+	struct sample s;
+	int err = 0;
+
+	for (size_t i = 0; i < n && !err; i++) {
+		const struct record_ref *ref = recs[i];
+
+		if (!ref->evsel)
+			continue;
+		switch (ref->type) {
+		case REC_SAMPLE:
+			err = on_sample(r, ref);
+			break;
+		case REC_MMAP:
+		case REC_MMAP2:
+		case REC_COMM:
+		case REC_FORK:
+		case REC_EXIT:
+			sample__parse_id_trailer(&s, &ref->evsel->attr, ref->data, ref->size);
+			err = machine__process(r->m, ref, &s);
+			break;
+		default:
+			break;
+		}
+		if (err && err != -EIO) {
+			r->bad = true;
+			r->bad_file = ref->file;
+			r->bad_offset = ref->offset;
+		}
+	}
+	if (!err && r->out.len >= FLUSH_BYTES)
+		err = flush_out(r);
+	return err;
+}
+
+static int replay(struct run *r, struct session *s, struct diag *d)
+{
+	int err = session__deliver(s, on_batch, r, 0);
+
+	if (!err && !r->fold)
+		err = flush_out(r);
+	if (!err && r->fold && script_fold__write(r->fold, r->fp))
+		err = -EIO;
+	if (err == -EIO || r->write_failed)
+		return diag__set(d, "standard output", DIAG_NO_OFFSET, -EIO, "write error");
+	if (err && r->bad)
+		return diag__set(d, session__file_label(s, r->bad_file), r->bad_offset, err,
+				 NULL);
+	if (err)
+		return diag__set(d, session__path(s), DIAG_NO_OFFSET, err, NULL);
+	return 0;
+}
+
+int script__run(const struct script_opts *o, FILE *out, struct diag *d)
+{
+	struct session_opts so = { .path = o->input, .jobs = o->jobs };
+	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .buildid_dir = o->buildid_dir };
+	const char *path = o->input ? o->input : "perf.data";
+	struct run r = { .o = o, .fp = out };
+	struct session *s = NULL;
+	struct evlist *el;
+	int err;
+
+	r.max_stack = o->max_stack < 0 || o->max_stack > SCRIPT_MAX_STACK ?
+		      SCRIPT_MAX_STACK : (unsigned)o->max_stack;
+	err = session__open(&s, &so, d);
+	if (!err)
+		err = machine__new_opts(&r.m, &dopts);
+	if (!err && !session__is_pipe(s))
+		err = machine__apply_build_ids(r.m, session__features(s));
+	if (!err)
+		err = session__load(s, d);
+	if (!err && session__is_pipe(s))
+		err = machine__apply_build_ids(r.m, session__features(s));
+	if (err) {
+		if (d->code == 0)
+			diag__set(d, path, DIAG_NO_OFFSET, err, NULL);
+		goto out;
+	}
+	for (size_t i = 0; o->warn && i < session__nr_warnings(s); i++)
+		o->warn(o->warn_ctx, session__warning(s, i));
+	el = session__evlist(s);
+	r.cfg = calloc(el->nr ? el->nr : 1, sizeof(*r.cfg));
+	if (!r.cfg || (o->folded && script_fold__new(&r.fold)) ||
+	    (o->cpus && parse_cpus(&r, o->cpus))) {
+		err = diag__set(d, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+		goto out;
+	}
+	if ((err = check_fields(&r, el, path, session__is_pipe(s), d)))
+		goto out;
+	if (o->cpus) {
+		bool any = false;
+
+		for (size_t i = 0; i < el->nr; i++)
+			any |= !!(el->evsels[i]->attr.sample_type & SAMPLE_CPU);
+		if (!any) {
+			err = diag__set(d, path, DIAG_NO_OFFSET, -EINVAL, "File does not "
+					"contain CPU events. Remove -C option to proceed.");
+			goto out;
+		}
+	}
+	err = replay(&r, s, d);
+out:
+	script_buf__exit(&r.out);
+	script_buf__exit(&r.head);
+	script_fold__delete(r.fold);
+	free(r.cpu_bitmap);
+	free(r.cfg);
+	machine__delete(r.m);
+	session__close(s);
+	return err;
+}
