@@ -1,0 +1,58 @@
+#!/bin/sh
+# bench/device/make-payload.sh DIR FILE [OUT] - everything a scaling run needs on
+# another x86-64 machine that has none of our libraries (the device tool), into OUT
+# (default .devrun, which must be git-ignored: `echo /.devrun/ >> .git/info/exclude`):
+#   bin/     dirreport, dirconvert of $BUILD (default build/) as bin/, and zstd
+#   lib/     every library they load, and the dynamic loader (run.sh starts them
+#            through it, whatever the other machine's libc)
+#   payload.tar.zst   the recordings DIR and FILE, and a build-id cache (HOME/.debug)
+#            with the kallsyms and vdso they name and the binaries they have samples
+#            in, cut to their symbols (objcopy --only-keep-debug) with their
+#            /usr/lib/debug files: the other machine resolves as this one does
+#   run.sh, bench.py  the run (bench/device/)
+# The recordings must have been made on this machine's running kernel (its
+# /proc/kallsyms is stored as theirs).  To compare builds, copy another build's two
+# programs into OUT/bin0 (bench.py runs bin0, bin and bin2, those that exist).
+# Run from the repository root; needs perf, objcopy, zstd.
+set -eu
+[ $# -ge 2 ] || { sed -n '2p' "$0" >&2; exit 2; }
+dir=$1 file=$2 out=${3:-.devrun}
+build=${BUILD:-build}
+mkdir -p "$out/bin" "$out/lib"
+cp "$build/dirreport" "$build/dirconvert" "$(command -v zstd)" "$out/bin/"
+for b in "$out"/bin/*; do
+	ldd "$b" | awk '/=>/ { print $3 } /ld-linux/ && !/=>/ { print $1 }'
+done | sort -u | while read -r l; do cp -L "$l" "$out/lib/"; done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/payload.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cp -R "$dir" "$tmp/dir.data"
+cp "$file" "$tmp/file.data"
+cache=$tmp/home/.debug
+mkdir -p "$cache"
+for d in "$dir" "$file"; do perf buildid-list -i "$d" --with-hits 2>/dev/null; done |
+sort -u | while read -r bid path; do
+	hi=$(echo "$bid" | cut -c1-2)
+	lo=$(echo "$bid" | cut -c3-)
+	case $path in
+	'[kernel.kallsyms]')
+		mkdir -p "$cache/[kernel.kallsyms]/$bid"
+		cp /proc/kallsyms "$cache/[kernel.kallsyms]/$bid/kallsyms" ;;
+	'[vdso]')
+		if [ -d "$HOME/.debug/[vdso]/$bid" ]; then
+			mkdir -p "$cache/[vdso]"
+			cp -R "$HOME/.debug/[vdso]/$bid" "$cache/[vdso]/"
+		fi ;;
+	'['*) ;;
+	*)
+		[ -f "$path" ] || continue
+		mkdir -p "$cache/.build-id/$hi/$lo"
+		objcopy --only-keep-debug "$path" "$cache/.build-id/$hi/$lo/elf"
+		if [ -f "/usr/lib/debug/.build-id/$hi/$lo.debug" ]; then
+			cp "/usr/lib/debug/.build-id/$hi/$lo.debug" "$cache/.build-id/$hi/$lo/debug"
+		fi ;;
+	esac
+done
+(cd "$tmp" && tar cf - dir.data file.data home) |
+	zstd -q -T0 -19 --long=27 -o "$out/payload.tar.zst" -f
+cp bench/device/run.sh bench/device/bench.py "$out/"
+du -sh "$out"
