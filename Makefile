@@ -4,6 +4,8 @@
 #   make demo       build, then report on a bundled --threads sample
 #   make SANITIZE=address,undefined check   the same under ASan+UBSan, in build-asan/
 #   make V=1        show full commands
+#   make install    programs, man pages and bash completions under $(DESTDIR)$(PREFIX)
+#                   (PREFIX default /usr/local); make uninstall removes them
 
 .DEFAULT_GOAL := all
 SANITIZE ?=
@@ -19,15 +21,17 @@ CC ?= cc
 OPT ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wundef -Wpointer-arith \
 	-Wcast-align -Wno-missing-field-initializers
+# The version every program prints for --version.
+VERSION := 0.6
 # Feature-test macros are defined here and nowhere else.
-CPPFLAGS += -D_GNU_SOURCE -I. -Icompat
+CPPFLAGS += -D_GNU_SOURCE -I. -Icompat -DDIRREPORT_VERSION='"$(VERSION)"'
 CFLAGS += -std=c11 $(OPT) $(WARN) $(SANFLAGS) -pthread
 DEPFLAGS = -MMD -MP
 LDFLAGS += $(SANFLAGS) -pthread
 
 PKGS := libzstd libdw libelf sqlite3 libtraceevent
 DEB_DEPS := pkg-config libzstd-dev libsqlite3-dev sqlite3 libdw-dev libelf-dev check libc6-dbg \
-	libtraceevent-dev xz-utils
+	libtraceevent-dev xz-utils go-md2man
 
 ifeq ($(V),1)
 Q :=
@@ -165,14 +169,56 @@ check: $(PROGRAMS) $(BUILD)/unit-tests $(BUILDID_CACHE)/.unpacked
 	$(Q)$(BUILD)/unit-tests
 	@echo "== golden and malformed-input tests"
 	$(Q)BUILD=$(BUILD) sh tests/run-cli-tests.sh
+	$(Q)$(MAKE) -s install-check
 
 asan-check:
 	$(MAKE) SANITIZE=address,undefined check
 
+# --- installation ------------------------------------------------------------
+# Man pages: docs/NAME.1.md through go-md2man (Debian's go-md2man), its first line
+# made the .TH title line that go-md2man expects.
+PREFIX ?= /usr/local
+MANPAGES := $(patsubst $(BUILD)/%,$(BUILD)/man/%.1,$(PROGRAMS))
+BASH_COMPLETIONS := $(notdir $(PROGRAMS))
+
+$(BUILD)/man/%.1: docs/%.1.md $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	$(Q){ printf '# %s 1 "" "dirreport $(VERSION)" "User Commands"\n' "$$(echo $* | tr a-z A-Z)"; \
+		tail -n +2 $<; } | go-md2man >$@.tmp && mv $@.tmp $@
+
+man: $(MANPAGES)
+
+install: $(PROGRAMS) $(MANPAGES)
+	$(Q)for p in $(PROGRAMS); do \
+		install -Dm755 $$p $(DESTDIR)$(PREFIX)/bin/$${p##*/} || exit 1; done
+	$(Q)for m in $(MANPAGES); do \
+		install -Dm644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/$${m##*/} || exit 1; done
+	$(Q)for c in $(BASH_COMPLETIONS); do \
+		install -Dm644 tools/bash-completion \
+			$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$c || exit 1; done
+
+uninstall:
+	$(Q)for p in $(BASH_COMPLETIONS); do \
+		rm -f $(DESTDIR)$(PREFIX)/bin/$$p $(DESTDIR)$(PREFIX)/share/man/man1/$$p.1 \
+			$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$p; done
+
+# make install into a scratch DESTDIR, the installed files checked, make uninstall
+# must leave none.
+INSTALL_TEST := $(abspath $(BUILD))/install-test
+install-check: $(PROGRAMS) $(MANPAGES)
+	@echo "== make install / uninstall"
+	$(Q)rm -rf $(INSTALL_TEST)
+	$(Q)$(MAKE) -s install DESTDIR=$(INSTALL_TEST) PREFIX=/usr
+	$(Q)sh tests/install-check.sh $(INSTALL_TEST) $(VERSION)
+	$(Q)$(MAKE) -s uninstall DESTDIR=$(INSTALL_TEST) PREFIX=/usr
+	$(Q)if [ -n "$$(find $(INSTALL_TEST) -type f)" ]; then \
+		echo "FAIL install:uninstall (files left in $(INSTALL_TEST))"; exit 1; \
+	else echo "PASS install:uninstall"; fi
+
 clean:
 	rm -rf build build-asan
 
-.PHONY: all demo check asan-check clean buildid-cache
+.PHONY: all demo check asan-check clean buildid-cache man install uninstall install-check
 
 -include $(wildcard $(BUILD)/*/*.d $(BUILD)/*/*/*.d)
 -include tests/fuzz/fuzz.mk

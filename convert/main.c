@@ -30,9 +30,10 @@ static const char usage_text[] =
 	"        --buildid-dir DIR  build-id cache (perf --buildid-dir; default:\n"
 	"                           $HOME/.debug)\n"
 	"        --no-progress      no progress bar, even on a terminal\n"
-	"    -h, --help             this text\n";
+	"    -h, --help             this text\n"
+	"        --version          the version (\"dirconvert version N\")\n";
 
-enum { OPT_TO_SQLITE = 256, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS,
+enum { OPT_TO_SQLITE = 256, OPT_VERSION, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS,
        OPT_BUILDID_DIR };
 
 static const struct option long_opts[] = {
@@ -46,6 +47,7 @@ static const struct option long_opts[] = {
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -80,6 +82,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
+			return 0;
+		case OPT_VERSION:	/* as perf --version: "perf version X" */
+			printf("%s version %s\n", "dirconvert", DIRREPORT_VERSION);
 			return 0;
 		default:
 			return bad_usage(NULL);

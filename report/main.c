@@ -139,9 +139,10 @@ static const char usage_text[] =
 	"                           out of range: the leader's alone)\n"
 	"        --hierarchy        entries nested by sort key, one level per key\n"
 	"                           (no children view; not with -F, -t, -w or -x)\n"
-	"    -h, --help             this text\n";
+	"    -h, --help             this text\n"
+	"        --version          the version (\"dirreport version N\")\n";
 
-enum { OPT_STDIO = 256, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDREN,
+enum { OPT_STDIO = 256, OPT_VERSION, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDREN,
        OPT_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_SHOW_TOTAL_PERIOD,
        OPT_PERCENTAGE, OPT_COMMS, OPT_PID, OPT_TID, OPT_DSOS, OPT_STATS,
        OPT_TIME, OPT_TASKS, OPT_NS, OPT_DEMANGLE, OPT_NO_DEMANGLE,
@@ -205,6 +206,7 @@ static const struct option long_opts[] = {
 	{ "branch-history", no_argument, NULL, OPT_BRANCH_HISTORY },
 	{ "hierarchy", no_argument, NULL, OPT_HIERARCHY },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -549,6 +551,9 @@ static int parse_options(int argc, char **argv, struct report_opts *o, struct cm
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
+			return 0;
+		case OPT_VERSION:	/* as perf --version: "perf version X" */
+			printf("%s version %s\n", "dirreport", DIRREPORT_VERSION);
 			return 0;
 		default:
 			return bad_usage(NULL);

@@ -38,9 +38,10 @@ static const char usage_text[] =
 	"                           for the recording's kernel, or /proc/kallsyms)\n"
 	"        --buildid-dir DIR  build-id cache (perf --buildid-dir; default:\n"
 	"                           $HOME/.debug)\n"
-	"    -h, --help             this text\n";
+	"    -h, --help             this text\n"
+	"        --version          the version (\"dirscript version N\")\n";
 
-enum { OPT_KALLSYMS = 256, OPT_BUILDID_DIR, OPT_FOLDED, OPT_COMMS, OPT_PID, OPT_TID,
+enum { OPT_KALLSYMS = 256, OPT_VERSION, OPT_BUILDID_DIR, OPT_FOLDED, OPT_COMMS, OPT_PID, OPT_TID,
        OPT_MAX_STACK };
 
 static const struct option long_opts[] = {
@@ -56,6 +57,7 @@ static const struct option long_opts[] = {
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -136,6 +138,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
+			return 0;
+		case OPT_VERSION:	/* as perf --version: "perf version X" */
+			printf("%s version %s\n", "dirscript", DIRREPORT_VERSION);
 			return 0;
 		default:
 			return bad_usage(NULL);
