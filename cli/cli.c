@@ -28,3 +28,9 @@ int cli__bad_usage(const char *prog, const char *usage, const char *msg)
 	fputs(usage, stderr);
 	return 2;
 }
+
+int cli__version(const char *prog)
+{
+	printf("%s version %s\n", prog, DIRREPORT_VERSION);
+	return 0;
+}

@@ -26,4 +26,13 @@ int cli__parse_jobs(const char *arg, unsigned *jobs);
  */
 int cli__bad_usage(const char *prog, const char *usage, const char *msg);
 
+/**
+ * @brief --version: "PROG version VERSION" on stdout, the form of perf --version
+ *        ("perf version 6.1.x"); VERSION is the build's (Makefile VERSION).
+ * @param prog  program name ("dirreport")
+ * @return 0, the exit status.
+ * Format: none.
+ */
+int cli__version(const char *prog);
+
 #endif

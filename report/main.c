@@ -552,9 +552,8 @@ static int parse_options(int argc, char **argv, struct report_opts *o, struct cm
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
-		case OPT_VERSION:	/* as perf --version: "perf version X" */
-			printf("%s version %s\n", "dirreport", DIRREPORT_VERSION);
-			return 0;
+		case OPT_VERSION:
+			return cli__version("dirreport");
 		default:
 			return bad_usage(NULL);
 		}

@@ -139,9 +139,8 @@ int main(int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
-		case OPT_VERSION:	/* as perf --version: "perf version X" */
-			printf("%s version %s\n", "dirscript", DIRREPORT_VERSION);
-			return 0;
+		case OPT_VERSION:
+			return cli__version("dirscript");
 		default:
 			return bad_usage(NULL);
 		}
