@@ -12,6 +12,8 @@ struct diag;
 struct convert_opts {
 	const char *input;	/* -i; NULL = perf.data; "-" = standard input */
 	const char *output;	/* --to-sqlite OUT */
+	const char *conninfo;	/* --to-postgresql CONNINFO */
+	bool append;		/* --append: add to an existing database */
 	unsigned jobs;		/* -j; 0 = online CPUs */
 	bool force;		/* -f: replace an existing OUT */
 	bool callchains;	/* --callchains: call_paths and samples.call_path_id */
@@ -36,5 +38,23 @@ struct convert_opts {
  * Format: perf.data (via the session), perf's export-to-sqlite.py schema.
  */
 int cmd_sqlite(const struct convert_opts *o, struct diag *d);
+
+/**
+ * @brief `dirconvert --to-postgresql`: the recording into a PostgreSQL database with
+ *        perf 6.1's export-to-postgresql.py schema (convert/pg-writer.h), the same
+ *        rows as cmd_sqlite(), in one transaction.  Without append the database is
+ *        created (dropped first with force); with append it must exist.  Connects
+ *        before reading the input.
+ * @param o  options (o->conninfo: libpq connection string or URI)
+ * @param d  filled on error: the input file and offset of damaged input, or
+ *           `database "NAME"` with the server's (or libpq's) message
+ * @return 0; -EEXIST (the database exists, without force or append); -EINTR
+ *         (SIGINT, SIGTERM or SIGHUP: rolled back); the errors of pg_writer__open(),
+ *         pg_writer__row() and pg_writer__commit(); -DIAG_* of the reader.
+ * Thread safety: call from the main thread (installs handlers for SIGINT, SIGTERM
+ *         and SIGHUP, and ignores SIGPIPE).
+ * Format: perf.data (via the session), perf's export-to-postgresql.py schema.
+ */
+int cmd_postgresql(const struct convert_opts *o, struct diag *d);
 
 #endif

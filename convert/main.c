@@ -1,6 +1,6 @@
 /*
  * dirconvert - perf.data recordings (files, pipe streams, data directories,
- * compressed data) into other formats; today perf 6.1's SQLite export.
+ * compressed data) into other formats: perf 6.1's SQLite and PostgreSQL exports.
  * A thin front end: parse options, run the mode, print the one-line diagnostic.
  */
 #include <getopt.h>
@@ -17,11 +17,18 @@ static const char usage_text[] =
 	"usage: dirconvert [-i PATH] --to-sqlite OUT.db [-f] [-j N] [--callchains]\n"
 	"                  [--all-events] [--kallsyms FILE] [--buildid-dir DIR]\n"
 	"                  [--no-progress]\n"
+	"   or: dirconvert [-i PATH] --to-postgresql CONNINFO [--append | -f] [-j N]\n"
+	"                  [--callchains] [--all-events] [--kallsyms FILE]\n"
+	"                  [--buildid-dir DIR] [--no-progress]\n"
 	"\n"
 	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
 	"                           (default: perf.data)\n"
 	"        --to-sqlite OUT    write the database of perf's export-to-sqlite.py\n"
-	"    -f, --force            replace OUT if it exists\n"
+	"        --to-postgresql CONNINFO\n"
+	"                           create the database CONNINFO names (libpq string\n"
+	"                           or URI) as perf's export-to-postgresql.py does\n"
+	"        --append           add to the existing database of --to-postgresql\n"
+	"    -f, --force            replace OUT (or the database) if it exists\n"
 	"    -j, --jobs N           worker threads (default: online CPUs)\n"
 	"        --callchains       also call_paths and samples.call_path_id\n"
 	"        --all-events       also tracepoint samples (perf's export drops them)\n"
@@ -33,12 +40,14 @@ static const char usage_text[] =
 	"    -h, --help             this text\n"
 	"        --version          the version (\"dirconvert version N\")\n";
 
-enum { OPT_TO_SQLITE = 256, OPT_VERSION, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS,
+enum { OPT_TO_SQLITE = 256, OPT_TO_POSTGRESQL, OPT_APPEND, OPT_VERSION, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS,
        OPT_BUILDID_DIR };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "to-sqlite", required_argument, NULL, OPT_TO_SQLITE },
+	{ "to-postgresql", required_argument, NULL, OPT_TO_POSTGRESQL },
+	{ "append", no_argument, NULL, OPT_APPEND },
 	{ "force", no_argument, NULL, 'f' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "callchains", no_argument, NULL, OPT_CALLCHAINS },
@@ -71,6 +80,8 @@ int main(int argc, char **argv)
 		case 'i': o.input = optarg; break;
 		case 'f': o.force = true; break;
 		case OPT_TO_SQLITE: o.output = optarg; break;
+		case OPT_TO_POSTGRESQL: o.conninfo = optarg; break;
+		case OPT_APPEND: o.append = true; break;
 		case OPT_CALLCHAINS: o.callchains = true; break;
 		case OPT_ALL_EVENTS: o.all_events = true; break;
 		case OPT_KALLSYMS: o.kallsyms = optarg; break;
@@ -91,9 +102,15 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument");
-	if (!o.output || !*o.output)
-		return bad_usage("--to-sqlite OUT.db is required");
-	if (cmd_sqlite(&o, &d)) {
+	if (o.output && o.conninfo)
+		return bad_usage("--to-sqlite and --to-postgresql: one at a time");
+	if (o.conninfo ? !*o.conninfo : !o.output || !*o.output)
+		return bad_usage("--to-sqlite OUT.db or --to-postgresql CONNINFO is required");
+	if (o.append && !o.conninfo)
+		return bad_usage("--append adds to a database of --to-postgresql");
+	if (o.append && o.force)
+		return bad_usage("--append and -f: one or the other");
+	if (o.conninfo ? cmd_postgresql(&o, &d) : cmd_sqlite(&o, &d)) {
 		fprintf(stderr, "dirconvert: %s\n", diag__format(&d, line, sizeof(line)));
 		return 1;
 	}

@@ -1,0 +1,213 @@
+/*
+ * The shared run of dirconvert's database exports (see cmd-export.h).
+ */
+#include "convert/cmd-export.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>	/* fprintf */
+#include <string.h>	/* strcmp */
+#include <sys/stat.h>	/* stat */
+
+#include "convert/progress.h"
+#include "format/diag.h"
+#include "reader/session.h"
+#include "reader/workqueue.h"
+#include "machine/machine.h"
+#include "banned.h"
+
+/* Inputs smaller than this convert too fast for a progress bar to help. */
+#define PROGRESS_MIN_BYTES (32u << 20)
+
+struct conv {
+	struct exporter *ex;
+	const struct export_target *t;
+	struct progress prog;
+	bool bad;			/* a record failed: its file and offset (the record
+					 * itself may be gone once delivery returns) */
+	uint16_t bad_file;
+	uint64_t bad_offset;
+	int sink_err;			/* the target failed (not the input) */
+};
+
+unsigned cmd_export_flags(const struct convert_opts *o)
+{
+	return (o->callchains ? EXPORT_CALLCHAINS : 0u) |
+	       (o->all_events ? EXPORT_ALL_EVENTS : 0u);
+}
+
+static int sink_row(void *ctx, const struct export_row *r)
+{
+	struct conv *c = ctx;
+	int err = c->t->row(c->t->ctx, r);
+
+	if (err)
+		c->sink_err = err;
+	return err;
+}
+
+static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
+{
+	struct conv *c = ctx;
+	uint64_t bytes = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int err = exporter__record(c->ex, recs[i]);
+
+		if (err) {
+			c->bad = true;
+			c->bad_file = recs[i]->file;
+			c->bad_offset = recs[i]->offset;
+			return err;
+		}
+		bytes += recs[i]->disk_size;
+	}
+	progress__add(&c->prog, bytes);
+	return 0;
+}
+
+/* Bytes of all the files of the recording (0 when unknown: standard input). */
+static uint64_t input_bytes(struct session *s)
+{
+	uint64_t total = 0;
+	struct stat st;
+
+	if (session__is_pipe(s) && !strcmp(session__path(s), "-"))
+		return 0;
+	for (size_t i = 0; i < session__nr_files(s); i++) {
+		const char *label = session__file_label(s, i);
+
+		if (!strcmp(label, "pipe"))
+			label = session__path(s);
+		if (stat(label, &st))
+			return 0;
+		total += (uint64_t)st.st_size;
+	}
+	return total;
+}
+
+/* The kernel's symbols, read and loaded on a worker of their own (one job after the
+ * other: the flag is set once they are loaded). */
+struct kernel_job {
+	struct workqueue *wq;	/* owned, one worker; NULL with -j 1 */
+	struct machine *m;	/* borrowed */
+	atomic_bool ready;	/* the kernel's symbols are loaded */
+};
+
+static void kernel_read(void *arg)
+{
+	atomic_store_explicit(&((struct kernel_job *)arg)->ready, true, memory_order_release);
+}
+
+static bool kernel_ready(void *arg)
+{
+	return atomic_load_explicit(&((struct kernel_job *)arg)->ready, memory_order_acquire);
+}
+
+static void kernel_wait(void *arg)
+{
+	workqueue__flush(((struct kernel_job *)arg)->wq);
+}
+
+/* Read the kernel's symbols ahead (at once: the file does not depend on the
+ * recording's records)... */
+static int kernel_start(struct kernel_job *kj, struct machine *m)
+{
+	kj->m = m;
+	return machine__preload_kernel(m, kj->wq);
+}
+
+/* ... and load them, on the same worker, once the kernel MMAP gave the reference
+ * symbol; then they are ready. */
+static int kernel_mapped(void *arg)
+{
+	struct kernel_job *kj = arg;
+	int err = machine__load_kernel(kj->m, kj->wq);
+
+	return err ? err : workqueue__queue(kj->wq, kernel_read, kj);
+}
+
+/* Replay everything into the target, then commit. */
+static int convert(struct session *s, struct machine *m, const struct convert_opts *o,
+		   const struct export_target *t, struct kernel_job *kj, struct diag *d)
+{
+	struct conv c = { .t = t };
+	struct export_sink sink = { sink_row, &c };
+	unsigned flags = cmd_export_flags(o);
+	struct export_stats st;
+	int err;
+
+	if (t->open && (err = t->open(t->ctx, flags, o->jobs != 1, d)))
+		return err;
+	err = exporter__new(&c.ex, m, session__evlist(s), flags, &sink);
+	if (!err && kj->wq) {
+		struct export_kernel_wait w = { kernel_ready, kernel_wait, kernel_mapped, kj };
+
+		exporter__defer_kernel(c.ex, &w);
+	}
+	if (!err)
+		err = exporter__begin(c.ex);
+	progress__init(&c.prog, stderr, input_bytes(s),
+		       o->progress && input_bytes(s) >= PROGRESS_MIN_BYTES);
+	if (!err)
+		err = session__deliver(s, on_batch, &c, 0);
+	if (!err)
+		err = exporter__end(c.ex);
+	progress__exit(&c.prog);
+	if (!err) {
+		err = t->commit(t->ctx, d);
+	} else if (c.sink_err || !c.bad) {
+		diag__set(d, t->label, DIAG_NO_OFFSET, err, "%s",
+			  c.sink_err ? t->errmsg(t->ctx) : diag__code_str(err));
+	} else {
+		diag__set(d, session__file_label(s, c.bad_file), c.bad_offset, err, NULL);
+	}
+	if (!err) {
+		exporter__stats(c.ex, &st);
+		if (st.skipped_tracepoint)
+			fprintf(stderr, "dirconvert: note: %llu tracepoint samples not "
+				"exported, as perf's export does (--all-events exports them)\n",
+				(unsigned long long)st.skipped_tracepoint);
+	}
+	exporter__delete(c.ex);
+	return err;
+}
+
+int cmd_export(const struct convert_opts *o, const struct export_target *t, struct diag *d)
+{
+	struct session_opts so = { .path = o->input, .jobs = o->jobs };
+	struct session *s = NULL;
+	struct machine *m = NULL;
+	struct kernel_job kj = { 0 };
+	int err;
+
+	err = session__open(&s, &so, d);
+	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .buildid_dir = o->buildid_dir };
+
+	if (!err && !(err = machine__new_opts(&m, &dopts)))
+		err = machine__apply_build_ids(m, session__features(s));
+	/* the kernel's symbols are read on a worker while the files decode and the
+	 * records replay (build-ids first: they pick the file; a pipe's come with the
+	 * load); with -j 1 they are read at the first kernel sample */
+	if (!err && o->jobs != 1 && !(err = workqueue__new(&kj.wq, 1)) && !session__is_pipe(s))
+		err = kernel_start(&kj, m);
+	if (!err)
+		err = session__load(s, d);
+	if (!err && session__is_pipe(s) && !(err = machine__apply_build_ids(m,
+					session__features(s))) && kj.wq)
+		err = kernel_start(&kj, m);
+	if (err) {
+		if (d->code == 0)
+			diag__set(d, o->input ? o->input : "perf.data", DIAG_NO_OFFSET, err,
+				  NULL);
+		goto out;
+	}
+	for (size_t i = 0; i < session__nr_warnings(s); i++)
+		fprintf(stderr, "dirconvert: warning: %s\n", session__warning(s, i));
+	err = convert(s, m, o, t, &kj, d);
+out:
+	workqueue__delete(kj.wq);	/* waits for the kernel job: it uses the machine */
+	machine__delete(m);
+	session__close(s);
+	return err;
+}

@@ -1,0 +1,45 @@
+#ifndef DIRREPORT_CONVERT_CMD_EXPORT_H
+#define DIRREPORT_CONVERT_CMD_EXPORT_H
+/*
+ * cmd_export - what the database exports of dirconvert have in common: open the
+ * recording, replay it in perf's order through the machine state and the exporter
+ * (the one row producer), read the kernel's symbols on a worker meanwhile, draw the
+ * progress bar, and hand the rows to an export_target: the SQLite file
+ * (cmd-sqlite.c) or the PostgreSQL database (cmd-pgsql.c).
+ */
+#include <stdbool.h>
+
+#include "convert/cmd.h"
+#include "convert/export.h"
+
+struct diag;
+
+/** Where the rows of one export go. */
+struct export_target {
+	/* optional: called once the recording is loaded, before the first row; sets
+	 * *d and returns its code on failure */
+	int (*open)(void *ctx, unsigned flags, bool threaded, struct diag *d);
+	/* one row, in perf's order (export_sink.row); non-zero stops the export */
+	int (*row)(void *ctx, const struct export_row *r);
+	/* after the last row: make the output final; sets *d on failure */
+	int (*commit)(void *ctx, struct diag *d);
+	/* the message of a failed row() */
+	const char *(*errmsg)(void *ctx);
+	const char *label;	/* the output as messages name it */
+	void *ctx;
+};
+
+/**
+ * @brief Export the recording of o->input (and o's options) to t.
+ * @param d  filled on error: the input file and offset of damaged input, or
+ *           t->label with the target's message
+ * @return 0; -errno; -DIAG_* of the reader; the target's error.
+ * Thread safety: the main thread.
+ * Format: perf.data (via the session), perf's database export (export.h).
+ */
+int cmd_export(const struct convert_opts *o, const struct export_target *t, struct diag *d);
+
+/** EXPORT_* flags of o. */
+unsigned cmd_export_flags(const struct convert_opts *o);
+
+#endif
