@@ -19,6 +19,9 @@
 #include "convert/cmd.h"
 #include "convert/db-writer.h"
 #include "convert/export.h"
+#include "convert/pg-schema.h"
+#include "convert/pg-writer.h"
+#include "convert/schema.h"
 #include "format/diag.h"
 #include "format/evlist.h"
 #include "format/record.h"
@@ -492,6 +495,75 @@ START_TEST(test_convert_cmd_output_file)
 }
 END_TEST
 
+/* The PostgreSQL layout agrees with the SQLite one (the same rows feed both): column
+ * for column, text where text is; ids only in bigint columns; and every id refers to
+ * the table itself or one before it (pg_writer sends the tables before a chunk first,
+ * which is what keeps foreign keys satisfied while appending). */
+START_TEST(test_convert_pg_schema_layout)
+{
+	for (int t = 0; t < EXPORT__NR_TABLES; t++) {
+		const char *pg = pg_schema_columns[t], *sq = schema_tables[t].columns;
+		size_t iv = 0;
+
+		ck_assert_uint_eq(strlen(pg), strlen(sq));
+		for (size_t c = 0; sq[c]; c++) {
+			ck_assert_int_eq(pg[c] == 't', sq[c] == 't');
+			if (sq[c] == 't')
+				continue;
+			unsigned ref = pg_schema_refs[t][iv++];
+
+			if (ref) {
+				ck_assert_int_eq(pg[c], 'q');
+				ck_assert_int_le((int)ref - 1, t);
+			}
+		}
+		for (; iv < ES__NR_COLS; iv++)
+			ck_assert_uint_eq(pg_schema_refs[t][iv], 0);
+		/* the first column is the row's own id, except for the fixed branch types */
+		ck_assert_uint_eq(pg_schema_refs[t][0], t == EXPORT_BRANCH_TYPE ? 0u : t + 1u);
+	}
+	ck_assert_uint_eq(pg_schema_refs[EXPORT_SAMPLE][ES_CALL_PATH_ID], EXPORT_CALL_PATH + 1);
+	ck_assert_uint_eq(pg_schema_refs[EXPORT_SAMPLE][ES_TO_SYMBOL_ID], EXPORT_SYMBOL + 1);
+	ck_assert_uint_eq(pg_schema_refs[EXPORT_SAMPLE][ES_IP], 0);
+}
+END_TEST
+
+/* What pg_writer__open refuses before any server is involved, and a server that is
+ * not there: each with its errno and a one-line message. */
+START_TEST(test_convert_pg_writer_open_errors)
+{
+	static const struct {
+		const char *conninfo;
+		bool append;
+		int err;
+		const char *msg;
+	} cases[] = {
+		{ "bogus=1", false, -EINVAL, "invalid connection option \"bogus\"" },
+		{ "host=/nonexistent", false, -EINVAL, "names no database" },
+		{ "dbname=postgres", false, -EINVAL, "the server's own" },
+		{ "postgresql://%zz", false, -EINVAL, NULL },
+		{ "host=/nonexistent dbname=x", false, -ECONNREFUSED, "/nonexistent" },
+		{ "host=/nonexistent dbname=x", true, -ECONNREFUSED, "/nonexistent" },
+	};
+
+	unsetenv("PGDATABASE");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pg_writer_opts o = { .conninfo = cases[i].conninfo,
+					    .append = cases[i].append };
+		struct pg_writer *w = NULL;
+
+		ck_assert_int_eq(pg_writer__open(&w, &o), cases[i].err);
+		ck_assert_ptr_nonnull(w);
+		ck_assert_ptr_null(strchr(pg_writer__errmsg(w), '\n'));
+		if (cases[i].msg)
+			ck_assert_msg(strstr(pg_writer__errmsg(w), cases[i].msg), "%s: %s",
+				      cases[i].conninfo, pg_writer__errmsg(w));
+		pg_writer__delete(w);
+	}
+	pg_writer__delete(NULL);
+}
+END_TEST
+
 Suite *convert_suite(void)
 {
 	Suite *s = suite_create("convert");
@@ -506,6 +578,8 @@ Suite *convert_suite(void)
 	tc = tcase_create("writer");
 	tcase_add_loop_test(tc, test_convert_writer_modes, 0, 4);
 	tcase_add_test(tc, test_convert_cmd_output_file);
+	tcase_add_test(tc, test_convert_pg_schema_layout);
+	tcase_add_test(tc, test_convert_pg_writer_open_errors);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
