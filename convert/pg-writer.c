@@ -224,10 +224,12 @@ static int find_dbname(struct pg_writer *w, const char *conninfo)
 			name = o->val;
 	if (!name)
 		name = getenv("PGDATABASE");
-	if (name && *name)
+	bool named = name && *name;
+
+	if (named)
 		w->dbname = strdup(name);
-	PQconninfoFree(opts);
-	if (!name || !*name)
+	PQconninfoFree(opts);	/* name may point into it: not used from here on */
+	if (!named)
 		return set_err(w, -EINVAL, "the connection string names no database "
 			       "(dbname=NAME, or postgresql://HOST/NAME)");
 	if (!w->dbname)
