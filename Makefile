@@ -29,8 +29,8 @@ CFLAGS += -std=c11 $(OPT) $(WARN) $(SANFLAGS) -pthread
 DEPFLAGS = -MMD -MP
 LDFLAGS += $(SANFLAGS) -pthread
 
-PKGS := libzstd libdw libelf sqlite3 libtraceevent libpq
-DEB_DEPS := pkg-config libzstd-dev libsqlite3-dev sqlite3 libpq-dev libdw-dev libelf-dev check libc6-dbg \
+PKGS := libzstd libdw libelf sqlite3 libtraceevent libpq jansson
+DEB_DEPS := pkg-config libzstd-dev libsqlite3-dev sqlite3 libpq-dev libjansson-dev libdw-dev libelf-dev check libc6-dbg \
 	libtraceevent-dev xz-utils go-md2man
 
 ifeq ($(V),1)

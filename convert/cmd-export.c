@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>	/* fprintf */
+#include <stdlib.h>	/* calloc, free */
 #include <string.h>	/* strcmp */
 #include <sys/stat.h>	/* stat */
 
@@ -173,41 +174,77 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 	return err;
 }
 
-int cmd_export(const struct convert_opts *o, const struct export_target *t, struct diag *d)
+/* The recording opened with its machine (and the kernel's worker). */
+struct cmd_recording {
+	struct session *s;
+	struct machine *m;
+	struct kernel_job kj;
+};
+
+int cmd_recording__open(struct cmd_recording **out, const struct convert_opts *o,
+			bool kernel_worker, struct diag *d)
 {
 	struct session_opts so = { .path = o->input, .jobs = o->jobs };
-	struct session *s = NULL;
-	struct machine *m = NULL;
-	struct kernel_job kj = { 0 };
+	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .buildid_dir = o->buildid_dir };
+	struct cmd_recording *r = calloc(1, sizeof(*r));
 	int err;
 
-	err = session__open(&s, &so, d);
-	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .buildid_dir = o->buildid_dir };
-
-	if (!err && !(err = machine__new_opts(&m, &dopts)))
-		err = machine__apply_build_ids(m, session__features(s));
+	*out = r;
+	if (!r)
+		return diag__set(d, o->input ? o->input : "perf.data", DIAG_NO_OFFSET, -ENOMEM,
+				 NULL);
+	err = session__open(&r->s, &so, d);
+	if (!err && !(err = machine__new_opts(&r->m, &dopts)))
+		err = machine__apply_build_ids(r->m, session__features(r->s));
 	/* the kernel's symbols are read on a worker while the files decode and the
 	 * records replay (build-ids first: they pick the file; a pipe's come with the
 	 * load); with -j 1 they are read at the first kernel sample */
-	if (!err && o->jobs != 1 && !(err = workqueue__new(&kj.wq, 1)) && !session__is_pipe(s))
-		err = kernel_start(&kj, m);
+	if (!err && kernel_worker && o->jobs != 1 && !(err = workqueue__new(&r->kj.wq, 1)) &&
+	    !session__is_pipe(r->s))
+		err = kernel_start(&r->kj, r->m);
 	if (!err)
-		err = session__load(s, d);
-	if (!err && session__is_pipe(s) && !(err = machine__apply_build_ids(m,
-					session__features(s))) && kj.wq)
-		err = kernel_start(&kj, m);
+		err = session__load(r->s, d);
+	if (!err && session__is_pipe(r->s) && !(err = machine__apply_build_ids(r->m,
+					session__features(r->s))) && r->kj.wq)
+		err = kernel_start(&r->kj, r->m);
 	if (err) {
 		if (d->code == 0)
 			diag__set(d, o->input ? o->input : "perf.data", DIAG_NO_OFFSET, err,
 				  NULL);
-		goto out;
+		return err;
 	}
-	for (size_t i = 0; i < session__nr_warnings(s); i++)
-		fprintf(stderr, "dirconvert: warning: %s\n", session__warning(s, i));
-	err = convert(s, m, o, t, &kj, d);
-out:
-	workqueue__delete(kj.wq);	/* waits for the kernel job: it uses the machine */
-	machine__delete(m);
-	session__close(s);
+	for (size_t i = 0; i < session__nr_warnings(r->s); i++)
+		fprintf(stderr, "dirconvert: warning: %s\n", session__warning(r->s, i));
+	return 0;
+}
+
+struct session *cmd_recording__session(struct cmd_recording *r)
+{
+	return r->s;
+}
+
+struct machine *cmd_recording__machine(struct cmd_recording *r)
+{
+	return r->m;
+}
+
+void cmd_recording__close(struct cmd_recording *r)
+{
+	if (!r)
+		return;
+	workqueue__delete(r->kj.wq);	/* waits for the kernel job: it uses the machine */
+	machine__delete(r->m);
+	session__close(r->s);
+	free(r);
+}
+
+int cmd_export(const struct convert_opts *o, const struct export_target *t, struct diag *d)
+{
+	struct cmd_recording *r;
+	int err = cmd_recording__open(&r, o, true, d);
+
+	if (!err)
+		err = convert(r->s, r->m, o, t, &r->kj, d);
+	cmd_recording__close(r);
 	return err;
 }

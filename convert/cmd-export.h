@@ -39,6 +39,32 @@ struct export_target {
  */
 int cmd_export(const struct convert_opts *o, const struct export_target *t, struct diag *d);
 
+struct cmd_recording;
+struct session;
+struct machine;
+
+/**
+ * @brief Open and load the recording of o->input with a machine for it (build ids
+ *        applied); the session's warnings are printed on stderr ("dirconvert:
+ *        warning: ...", front-end code).
+ * @param out            the recording (caller owns: cmd_recording__close(), also on
+ *                       error)
+ * @param kernel_worker  read the kernel's symbols on a worker of their own meanwhile
+ *                       (not with -j 1); only for the exporter, which waits for them
+ * @param d              on error: the input file (and offset) and what is wrong
+ * @return 0; -errno; -DIAG_* of the reader.
+ * Thread safety: the main thread.  Format: perf.data (via the session).
+ */
+int cmd_recording__open(struct cmd_recording **out, const struct convert_opts *o,
+			bool kernel_worker, struct diag *d);
+
+/** The session and the machine of an open recording (borrowed). */
+struct session *cmd_recording__session(struct cmd_recording *r);
+struct machine *cmd_recording__machine(struct cmd_recording *r);
+
+/** @brief Close the recording (NULL is a no-op). */
+void cmd_recording__close(struct cmd_recording *r);
+
 /** EXPORT_* flags of o. */
 unsigned cmd_export_flags(const struct convert_opts *o);
 

@@ -13,6 +13,7 @@ struct convert_opts {
 	const char *input;	/* -i; NULL = perf.data; "-" = standard input */
 	const char *output;	/* --to-sqlite OUT */
 	const char *conninfo;	/* --to-postgresql CONNINFO */
+	const char *json;	/* --to-json OUT */
 	bool append;		/* --append: add to an existing database */
 	unsigned jobs;		/* -j; 0 = online CPUs */
 	bool force;		/* -f: replace an existing OUT */
@@ -56,5 +57,23 @@ int cmd_sqlite(const struct convert_opts *o, struct diag *d);
  * Format: perf.data (via the session), perf's export-to-postgresql.py schema.
  */
 int cmd_postgresql(const struct convert_opts *o, struct diag *d);
+
+/**
+ * @brief `dirconvert --to-json`: the recording as perf 6.1's `perf data convert
+ *        --to-json OUT` writes it (equal as JSON values): "linux-perf-json-version",
+ *        "headers" (header-version, captured-on, data-offset, data-size, feat-offset,
+ *        hostname, os-release, arch, cpu-desc, cpuid, nrcpus-online, nrcpus-avail,
+ *        perf-version, cmdline; the file-layout fields are left out for pipe input,
+ *        where perf 6.1 crashes) and one "samples" entry per sample in perf's
+ *        delivery order (timestamp, pid, tid, cpu when sampled, comm, callchain of
+ *        {ip, symbol, dso}).  Written to OUT.tmp, renamed on success (convert/outfile.h).
+ * @param o  options (o->json: OUT)
+ * @param d  filled on error: the input file and offset of damaged input, or OUT
+ * @return 0; -EEXIST (OUT exists without force, or OUT.tmp exists); -EIO (write
+ *         error); -ENOMEM; -errno; -DIAG_* of the reader.
+ * Thread safety: the main thread (installs outfile's signal handlers).
+ * Format: perf.data (via the session); JSON (RFC 8259) through jansson.
+ */
+int cmd_json(const struct convert_opts *o, struct diag *d);
 
 #endif

@@ -20,6 +20,8 @@ static const char usage_text[] =
 	"   or: dirconvert [-i PATH] --to-postgresql CONNINFO [--append | -f] [-j N]\n"
 	"                  [--callchains] [--all-events] [--kallsyms FILE]\n"
 	"                  [--buildid-dir DIR] [--no-progress]\n"
+	"   or: dirconvert [-i PATH] --to-json OUT.json [-f] [-j N] [--kallsyms FILE]\n"
+	"                  [--buildid-dir DIR]\n"
 	"\n"
 	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
 	"                           (default: perf.data)\n"
@@ -28,6 +30,7 @@ static const char usage_text[] =
 	"                           create the database CONNINFO names (libpq string\n"
 	"                           or URI) as perf's export-to-postgresql.py does\n"
 	"        --append           add to the existing database of --to-postgresql\n"
+	"        --to-json OUT      write perf data convert --to-json's JSON\n"
 	"    -f, --force            replace OUT (or the database) if it exists\n"
 	"    -j, --jobs N           worker threads (default: online CPUs)\n"
 	"        --callchains       also call_paths and samples.call_path_id\n"
@@ -40,7 +43,7 @@ static const char usage_text[] =
 	"    -h, --help             this text\n"
 	"        --version          the version (\"dirconvert version N\")\n";
 
-enum { OPT_TO_SQLITE = 256, OPT_TO_POSTGRESQL, OPT_APPEND, OPT_VERSION, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS,
+enum { OPT_TO_SQLITE = 256, OPT_TO_POSTGRESQL, OPT_APPEND, OPT_TO_JSON, OPT_VERSION, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS,
        OPT_BUILDID_DIR };
 
 static const struct option long_opts[] = {
@@ -48,6 +51,7 @@ static const struct option long_opts[] = {
 	{ "to-sqlite", required_argument, NULL, OPT_TO_SQLITE },
 	{ "to-postgresql", required_argument, NULL, OPT_TO_POSTGRESQL },
 	{ "append", no_argument, NULL, OPT_APPEND },
+	{ "to-json", required_argument, NULL, OPT_TO_JSON },
 	{ "force", no_argument, NULL, 'f' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "callchains", no_argument, NULL, OPT_CALLCHAINS },
@@ -82,6 +86,7 @@ int main(int argc, char **argv)
 		case OPT_TO_SQLITE: o.output = optarg; break;
 		case OPT_TO_POSTGRESQL: o.conninfo = optarg; break;
 		case OPT_APPEND: o.append = true; break;
+		case OPT_TO_JSON: o.json = optarg; break;
 		case OPT_CALLCHAINS: o.callchains = true; break;
 		case OPT_ALL_EVENTS: o.all_events = true; break;
 		case OPT_KALLSYMS: o.kallsyms = optarg; break;
@@ -102,15 +107,16 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument");
-	if (o.output && o.conninfo)
-		return bad_usage("--to-sqlite and --to-postgresql: one at a time");
-	if (o.conninfo ? !*o.conninfo : !o.output || !*o.output)
-		return bad_usage("--to-sqlite OUT.db or --to-postgresql CONNINFO is required");
+	if (!!o.output + !!o.conninfo + !!o.json > 1)
+		return bad_usage("--to-sqlite, --to-postgresql, --to-json: one at a time");
+	if (!(o.output && *o.output) && !(o.conninfo && *o.conninfo) && !(o.json && *o.json))
+		return bad_usage("--to-sqlite OUT.db, --to-postgresql CONNINFO or --to-json "
+				 "OUT.json is required");
 	if (o.append && !o.conninfo)
 		return bad_usage("--append adds to a database of --to-postgresql");
 	if (o.append && o.force)
 		return bad_usage("--append and -f: one or the other");
-	if (o.conninfo ? cmd_postgresql(&o, &d) : cmd_sqlite(&o, &d)) {
+	if (o.conninfo ? cmd_postgresql(&o, &d) : o.json ? cmd_json(&o, &d) : cmd_sqlite(&o, &d)) {
 		fprintf(stderr, "dirconvert: %s\n", diag__format(&d, line, sizeof(line)));
 		return 1;
 	}
