@@ -112,6 +112,8 @@ int main(int argc, char **argv)
 	if (!(o.output && *o.output) && !(o.conninfo && *o.conninfo) && !(o.json && *o.json))
 		return bad_usage("--to-sqlite OUT.db, --to-postgresql CONNINFO or --to-json "
 				 "OUT.json is required");
+	if (o.json && (o.callchains || o.all_events))
+		return bad_usage("--callchains and --all-events are for the database exports");
 	if (o.append && !o.conninfo)
 		return bad_usage("--append adds to a database of --to-postgresql");
 	if (o.append && o.force)

@@ -469,9 +469,9 @@ static int prepare_append(struct pg_writer *w)
 
 	PQclear(r);
 	if (!samples_ok)
-		return set_err(w, -EPROTO, "database \"%s\" has no samples table of perf's "
-			       "export (all columns): not made by dirconvert or perf's "
-			       "export-to-postgresql.py", w->dbname);
+		return set_err(w, -EPROTO, "no samples table of perf's export (all "
+			       "columns): not made by dirconvert or perf's "
+			       "export-to-postgresql.py");
 	if (cc) {
 		if ((err = query(w, w->conn, "SELECT to_regclass('call_paths') IS NULL", &r)))
 			return err;
@@ -479,8 +479,8 @@ static int prepare_append(struct pg_writer *w)
 
 		PQclear(r);
 		if (missing)
-			return set_err(w, -EPROTO, "database \"%s\" has no call_paths table "
-				       "(made without --callchains)", w->dbname);
+			return set_err(w, -EPROTO, "no call_paths table (made without "
+				       "--callchains)");
 	}
 	len = (size_t)snprintf(sql, sizeof(sql), "LOCK TABLE ");
 	for (int t = 0; t < EXPORT__NR_TABLES; t++) {

@@ -46,7 +46,7 @@
 #            database: exit 1 and exactly one stderr line "dirconvert: ..."; usage
 #            errors: exit 2
 #
-# Until dirconvert takes --to-postgresql, it answers a valid command with a usage error
+# A dirconvert without --to-postgresql answers a valid command with a usage error
 # (exit 2): one FAIL line says so and the tests that need it are not run.
 
 pq_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
