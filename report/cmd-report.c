@@ -31,7 +31,7 @@
 #include "report/sort.h"
 #include "machine/srcline.h"
 #include "report/tasks.h"
-#include "report/time-range.h"
+#include "cli/time-range.h"
 #include "report/trace-sort.h"
 #include "util/array.h"
 #include "util/hashtab.h"

@@ -53,7 +53,7 @@ struct report_opts {
 	bool hide_unresolved;	/* -U */
 	bool filter_relative;	/* --percentage relative */
 	bool quiet;		/* -q: entries only (no header, no comment lines) */
-	const char *time_str;	/* --time (report/time-range.h); NULL = all */
+	const char *time_str;	/* --time (cli/time-range.h); NULL = all */
 	bool show_threads;	/* -T: the READ records' values per thread */
 	bool tasks;		/* --tasks: the thread tree instead of the report */
 	bool mmaps;		/* --mmaps: --tasks with each thread's maps */

@@ -19,7 +19,7 @@
 #include "report/cmd.h"
 #include "machine/machine.h"
 #include "report/sort.h"
-#include "report/time-range.h"
+#include "cli/time-range.h"
 #include "report/trace-sort.h"
 #include "cli/cli.h"
 #include "banned.h"

@@ -1,12 +1,12 @@
 /*
- * Unit tests of report/time-range: perf 6.1's --time syntax (absolute and percent
+ * Unit tests of cli/time-range: perf 6.1's --time syntax (absolute and percent
  * ranges, the values checked against perf's pr_debug output semantics) and its
  * sample selection.
  */
 #include <check.h>
 #include <errno.h>
 
-#include "report/time-range.h"
+#include "cli/time-range.h"
 
 #include "banned.h"
 

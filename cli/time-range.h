@@ -1,5 +1,5 @@
-#ifndef DIRREPORT_REPORT_TIME_RANGE_H
-#define DIRREPORT_REPORT_TIME_RANGE_H
+#ifndef DIRREPORT_CLI_TIME_RANGE_H
+#define DIRREPORT_CLI_TIME_RANGE_H
 /*
  * time-range - perf 6.1's `--time` argument (util/time-utils.c's behaviour): absolute
  * ranges "START,STOP" in seconds with up to 9 decimals (either side may be empty;

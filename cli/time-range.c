@@ -1,7 +1,7 @@
 /*
  * time-range - perf 6.1's --time ranges (see time-range.h).
  */
-#include "report/time-range.h"
+#include "cli/time-range.h"
 
 #include <ctype.h>
 #include <errno.h>
