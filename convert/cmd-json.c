@@ -11,8 +11,9 @@
 #include <errno.h>
 #include <inttypes.h>	/* PRIx64 */
 #include <jansson.h>
-#include <stdio.h>	/* FILE, fopen, fputs, snprintf */
-#include <string.h>	/* strcmp */
+#include <stdio.h>	/* FILE, fopen, fputs, fwrite, snprintf */
+#include <stdlib.h>	/* free, realloc */
+#include <string.h>	/* memcpy, strerror */
 #include <time.h>	/* gmtime_r, strftime */
 
 #include "convert/cmd-export.h"
@@ -27,16 +28,65 @@
 #include "machine/machine.h"
 #include "machine/symbol.h"
 #include "reader/session.h"
+#include "reader/workqueue.h"
 #include "banned.h"
 
 /* JSON output settings: perf's file is indented; one sample per line keeps ours
  * greppable and half the size.  Keys in insertion order (perf's). */
 #define DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII * 0)
 
+/* Samples encoded per work item: enough to pay for a hand-over, small enough to
+ * spread a batch over the workers. */
+#define CHUNK_SAMPLES 512
+
+/* One callchain entry resolved on the replaying thread: its JSON object
+ * {"ip", "symbol", "dso"}, made once per distinct entry and shared (borrowed from the
+ * run's cache: the encoding threads take references). */
+struct js_frame {
+	json_t *entry;
+};
+
+/* One sample resolved on the replaying thread, encoded later on any. */
+struct js_sample {
+	uint64_t time;
+	int32_t pid, tid, cpu;
+	bool has_cpu;
+	json_t *comm;		/* the cache's */
+	size_t first, nr;	/* its frames in json_run.frames */
+};
+
+/* JSON strings made once and shared (jansson's reference counts are atomic): the
+ * names by their address (the machine interns comms and keeps dso and symbol names
+ * as long as it lives), the addresses by value.  Open addressing, power-of-two size,
+ * key 0 = empty slot (no name is at address 0; address 0 gets its own slot). */
+struct js_cache {
+	uint64_t *keys;
+	json_t **vals;
+	size_t cap, nr;
+	json_t *zero;		/* key 0 */
+};
+
+/* A growable text buffer (one per chunk of a batch). */
+struct js_text {
+	char *p;
+	size_t len, cap;
+	bool failed;		/* out of memory */
+};
+
 struct json_run {
 	struct machine *m;
+	struct workqueue *wq;	/* borrowed: the session's pool */
 	FILE *fp;
-	uint64_t nr_samples;
+	/* the batch being resolved */
+	struct js_sample *samples;
+	size_t nr_samples, cap_samples;
+	struct js_frame *frames;
+	size_t nr_frames, cap_frames;
+	struct js_text *texts;	/* one per chunk */
+	size_t cap_texts;
+	uint64_t written;	/* samples written so far (the separator) */
+	struct js_cache names;		/* replaying thread only */
+	struct entry_cache *entries;	/* replaying thread only; owned */
 	bool bad;		/* a record failed: its file and offset */
 	uint16_t bad_file;
 	uint64_t bad_offset;
@@ -116,33 +166,207 @@ static json_t *headers(struct session *s)
 	return o;
 }
 
-/* One callchain entry: the address, and its symbol and dso where it has a symbol. */
-static int add_entry(struct json_run *r, json_t *chain, struct thread *t, uint16_t cpumode,
-		     uint64_t ip)
+/* ---- resolving (the replaying thread) ------------------------------------------ */
+
+static size_t js_hash(uint64_t k, size_t cap)
 {
-	struct addr_location al;
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)k & (cap - 1);
+}
+
+static int js_cache_grow(struct js_cache *c)
+{
+	size_t cap = c->cap ? 2 * c->cap : 4096;
+	uint64_t *keys = calloc(cap, sizeof(*keys));
+	json_t **vals = calloc(cap, sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < c->cap; i++) {
+		if (!c->keys[i])
+			continue;
+		size_t j = js_hash(c->keys[i], cap);
+
+		while (keys[j])
+			j = (j + 1) & (cap - 1);
+		keys[j] = c->keys[i];
+		vals[j] = c->vals[i];
+	}
+	free(c->keys);
+	free(c->vals);
+	c->keys = keys;
+	c->vals = vals;
+	c->cap = cap;
+	return 0;
+}
+
+/* The cached JSON string of key, made by make(arg) the first time; NULL: no memory. */
+static json_t *js_cache_get(struct js_cache *c, uint64_t key, json_t *(*make)(const void *),
+			    const void *arg)
+{
+	size_t i;
+
+	if (!key)
+		return c->zero ? c->zero : (c->zero = make(arg));
+	if (2 * (c->nr + 1) > c->cap && js_cache_grow(c))
+		return NULL;
+	for (i = js_hash(key, c->cap); c->keys[i]; i = (i + 1) & (c->cap - 1))
+		if (c->keys[i] == key)
+			return c->vals[i];
+	if (!(c->vals[i] = make(arg)))
+		return NULL;
+	c->keys[i] = key;
+	c->nr++;
+	return c->vals[i];
+}
+
+static void js_cache_exit(struct js_cache *c)
+{
+	for (size_t i = 0; i < c->cap; i++)
+		json_decref(c->vals[i]);
+	json_decref(c->zero);
+	free(c->keys);
+	free(c->vals);
+}
+
+static json_t *make_name(const void *name)
+{
+	return json_string(name);
+}
+
+/* A callchain entry: the address, and its symbol and dso where it has a symbol. */
+struct entry_key {
+	uint64_t ip;
+	json_t *sym, *dso;
+};
+
+static json_t *make_entry(const void *arg)
+{
+	const struct entry_key *k = arg;
 	json_t *e = json_object();
 
-	machine__resolve(r->m, t, cpumode, ip, &al);
-	if (!e || !set(e, "ip", hex(ip)))
-		goto nomem;
-	if (al.sym && symbol__name(al.sym)[0]) {
-		if (!set(e, "symbol", json_string(symbol__name(al.sym))))
-			goto nomem;
-		if (al.dso && !set(e, "dso", json_string(dso__short_name(al.dso))))
-			goto nomem;
+	if (!e || !set(e, "ip", hex(k->ip)) ||
+	    (k->sym && json_object_set(e, "symbol", k->sym)) ||
+	    (k->dso && json_object_set(e, "dso", k->dso))) {
+		json_decref(e);
+		return NULL;
 	}
-	if (json_array_append_new(chain, e))
+	return e;
+}
+
+/* The callchain entries made so far, by (address, symbol, dso): open addressing. */
+struct entry_cache {
+	struct entry_key *keys;
+	json_t **vals;		/* NULL = empty slot */
+	size_t cap, nr;
+};
+
+static size_t entry_hash(const struct entry_key *k, size_t cap)
+{
+	return js_hash(k->ip ^ ((uint64_t)(uintptr_t)k->sym * 0x9e3779b97f4a7c15ULL) ^
+		       (uint64_t)(uintptr_t)k->dso, cap);
+}
+
+static int entry_cache_grow(struct entry_cache *c)
+{
+	size_t cap = c->cap ? 2 * c->cap : 4096;
+	struct entry_key *keys = calloc(cap, sizeof(*keys));
+	json_t **vals = calloc(cap, sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
 		return -ENOMEM;
+	}
+	for (size_t i = 0; i < c->cap; i++) {
+		if (!c->vals[i])
+			continue;
+		size_t j = entry_hash(&c->keys[i], cap);
+
+		while (vals[j])
+			j = (j + 1) & (cap - 1);
+		keys[j] = c->keys[i];
+		vals[j] = c->vals[i];
+	}
+	free(c->keys);
+	free(c->vals);
+	c->keys = keys;
+	c->vals = vals;
+	c->cap = cap;
 	return 0;
-nomem:
-	json_decref(e);
-	return -ENOMEM;
+}
+
+static json_t *entry_json(struct entry_cache *c, const struct entry_key *k)
+{
+	size_t i;
+
+	if (2 * (c->nr + 1) > c->cap && entry_cache_grow(c))
+		return NULL;
+	for (i = entry_hash(k, c->cap); c->vals[i]; i = (i + 1) & (c->cap - 1))
+		if (c->keys[i].ip == k->ip && c->keys[i].sym == k->sym &&
+		    c->keys[i].dso == k->dso)
+			return c->vals[i];
+	if (!(c->vals[i] = make_entry(k)))
+		return NULL;
+	c->keys[i] = *k;
+	c->nr++;
+	return c->vals[i];
+}
+
+static void entry_cache_delete(struct entry_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->cap; i++)
+		json_decref(c->vals[i]);
+	free(c->keys);
+	free(c->vals);
+	free(c);
+}
+
+static json_t *name_json(struct json_run *r, const char *name)
+{
+	return js_cache_get(&r->names, (uint64_t)(uintptr_t)name, make_name, name);
+}
+
+/* One callchain entry: the address, and its symbol and dso where it has a symbol. */
+static int add_frame(struct json_run *r, struct thread *t, uint16_t cpumode, uint64_t ip)
+{
+	struct addr_location al;
+	struct js_frame *f;
+
+	if (r->nr_frames == r->cap_frames) {
+		size_t cap = r->cap_frames ? 2 * r->cap_frames : 4096;
+		struct js_frame *p = realloc(r->frames, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		r->frames = p;
+		r->cap_frames = cap;
+	}
+	machine__resolve(r->m, t, cpumode, ip, &al);
+	f = &r->frames[r->nr_frames];
+	struct entry_key k = { ip, NULL, NULL };
+
+	if (al.sym && symbol__name(al.sym)[0] &&
+	    !(k.sym = name_json(r, symbol__name(al.sym))))
+		return -ENOMEM;
+	if (k.sym && al.dso && !(k.dso = name_json(r, dso__short_name(al.dso))))
+		return -ENOMEM;
+	/* most entries recur (the same call sites in many samples): one object each */
+	if (!(f->entry = entry_json(r->entries, &k)))
+		return -ENOMEM;
+	r->nr_frames++;
+	return 0;
 }
 
 struct chain_ctx {
 	struct json_run *r;
-	json_t *chain;
 	struct thread *t;
 };
 
@@ -150,15 +374,15 @@ static int chain_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 {
 	struct chain_ctx *c = ctx;
 
-	return add_entry(c->r, c->chain, c->t, cpumode, ip);
+	return add_frame(c->r, c->t, cpumode, ip);
 }
 
 static int on_sample(struct json_run *r, const struct record_ref *ref)
 {
 	const struct evsel *ev = ref->evsel;
+	struct js_sample *js;
 	struct sample s;
 	struct thread *t;
-	json_t *o, *chain;
 	int err;
 
 	if ((err = sample__parse(&s, &ev->attr, ref->data, ref->size)))
@@ -166,45 +390,144 @@ static int on_sample(struct json_run *r, const struct record_ref *ref)
 	t = machine__findnew_thread(r->m, (int32_t)s.pid, (int32_t)s.tid);
 	if (!t)
 		return -ENOMEM;
+	if (r->nr_samples == r->cap_samples) {
+		size_t cap = r->cap_samples ? 2 * r->cap_samples : 1024;
+		struct js_sample *p = realloc(r->samples, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		r->samples = p;
+		r->cap_samples = cap;
+	}
 	/* the sample's own address first (perf's machine__resolve(): it also gives a
 	 * thread never named its default name) */
 	struct addr_location al;
 
 	machine__resolve(r->m, t, s.misc & MISC_CPUMODE_MASK, s.ip, &al);
-	o = json_object();
-	chain = json_array();
-	if (!o || !chain ||
-	    !set(o, "timestamp", json_integer((json_int_t)s.time)) ||
-	    !set(o, "pid", json_integer(t->pid)) || !set(o, "tid", json_integer(t->tid)) ||
-	    ((ev->attr.sample_type & SAMPLE_CPU) && !set(o, "cpu", json_integer(s.cpu))) ||
-	    !set(o, "comm", json_string(thread__comm(t)))) {
-		err = -ENOMEM;
-		goto out;
-	}
+	js = &r->samples[r->nr_samples];
+	js->time = s.time;
+	js->pid = t->pid;
+	js->tid = t->tid;
+	js->cpu = (int32_t)s.cpu;
+	js->has_cpu = ev->attr.sample_type & SAMPLE_CPU;
+	if (!(js->comm = name_json(r, thread__comm(t))))
+		return -ENOMEM;
+	js->first = r->nr_frames;
 	if (ev->attr.sample_type & SAMPLE_CALLCHAIN) {
-		struct chain_ctx c = { r, chain, t };
+		struct chain_ctx c = { r, t };
 
 		err = machine__callchain_walk(&s, false, UINT64_MAX, chain_frame, &c);
 		if (err == 1)
 			err = 0;	/* a chain perf cannot walk: what was walked */
 	} else {
-		err = add_entry(r, chain, t, s.misc & MISC_CPUMODE_MASK, s.ip);
+		err = add_frame(r, t, s.misc & MISC_CPUMODE_MASK, s.ip);
 	}
 	if (err)
-		goto out;
-	err = set(o, "callchain", chain) ? 0 : -ENOMEM;
-	chain = NULL;
-	if (err)
-		goto out;
-	if (fputs(r->nr_samples ? ",\n" : "\n", r->fp) == EOF ||
-	    json_dumpf(o, r->fp, DUMP_FLAGS)) {
-		r->write_failed = true;
-		err = -EIO;
-	}
+		return err;
+	js->nr = r->nr_frames - js->first;
 	r->nr_samples++;
-out:
+	return 0;
+}
+
+/* ---- encoding (any thread) ------------------------------------------------------ */
+
+/* json_dump_callback()'s sink: append to a js_text. */
+static int collect(const char *text, size_t size, void *data)
+{
+	struct js_text *b = data;
+
+	if (b->len + size > b->cap) {
+		size_t cap = b->cap ? b->cap : 64u << 10;
+		char *p;
+
+		while (cap < b->len + size)
+			cap *= 2;
+		if (!(p = realloc(b->p, cap)))
+			return -1;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, text, size);
+	b->len += size;
+	return 0;
+}
+
+/* The JSON object of one sample, perf's keys in perf's order. */
+static json_t *sample_object(const struct json_run *r, const struct js_sample *js)
+{
+	json_t *o = json_object(), *chain = json_array();
+
+	if (!o || !chain ||
+	    !set(o, "timestamp", json_integer((json_int_t)js->time)) ||
+	    !set(o, "pid", json_integer(js->pid)) || !set(o, "tid", json_integer(js->tid)) ||
+	    (js->has_cpu && !set(o, "cpu", json_integer(js->cpu))) ||
+	    json_object_set(o, "comm", js->comm))
+		goto nomem;
+	for (size_t i = 0; i < js->nr; i++)
+		if (json_array_append(chain, r->frames[js->first + i].entry))
+			goto nomem;
+	if (!set(o, "callchain", chain)) {
+		chain = NULL;
+		goto nomem;
+	}
+	return o;
+nomem:
 	json_decref(chain);
 	json_decref(o);
+	return NULL;
+}
+
+/* Work item i: the samples of chunk i, each on a line of its own after a comma (the
+ * first sample of the document after a newline only). */
+static void encode_chunk(void *ctx, size_t i)
+{
+	struct json_run *r = ctx;
+	struct js_text *b = &r->texts[i];
+	size_t end = (i + 1) * CHUNK_SAMPLES;
+
+	b->len = 0;
+	b->failed = false;
+	if (end > r->nr_samples)
+		end = r->nr_samples;
+	for (size_t k = i * CHUNK_SAMPLES; k < end && !b->failed; k++) {
+		json_t *o = sample_object(r, &r->samples[k]);
+		bool first = r->written == 0 && k == 0;
+
+		if (!o || collect(first ? "\n" : ",\n", first ? 1 : 2, b) ||
+		    json_dump_callback(o, collect, b, DUMP_FLAGS))
+			b->failed = true;
+		json_decref(o);
+	}
+}
+
+/* Encode the resolved samples of a batch on the workers and write them in order. */
+static int write_batch(struct json_run *r)
+{
+	size_t n = (r->nr_samples + CHUNK_SAMPLES - 1) / CHUNK_SAMPLES;
+	int err = 0;
+
+	if (!n)
+		return 0;
+	if (n > r->cap_texts) {
+		struct js_text *p = realloc(r->texts, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		memset(p + r->cap_texts, 0, (n - r->cap_texts) * sizeof(*p));
+		r->texts = p;
+		r->cap_texts = n;
+	}
+	if ((err = parallel_for(r->wq, n, encode_chunk, r)))
+		return err;
+	for (size_t i = 0; i < n && !err; i++) {
+		if (r->texts[i].failed)
+			err = -ENOMEM;
+		else if (fwrite(r->texts[i].p, 1, r->texts[i].len, r->fp) != r->texts[i].len)
+			r->write_failed = true, err = -EIO;
+	}
+	r->written += r->nr_samples;
+	r->nr_samples = 0;
+	r->nr_frames = 0;
 	return err;
 }
 
@@ -234,36 +557,56 @@ static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 		default:
 			break;
 		}
-		if (err && !r->write_failed) {
+		if (err) {
 			r->bad = true;
 			r->bad_file = ref->file;
 			r->bad_offset = ref->offset;
 		}
 	}
-	return err;
+	/* the names the frames point to stay: nothing the machine frees (maps and
+	 * threads may go; comms, dsos and symbols live as long as the machine) */
+	return err ? err : write_batch(r);
+}
+
+static void json_run__exit(struct json_run *r)
+{
+	for (size_t i = 0; i < r->cap_texts; i++)
+		free(r->texts[i].p);
+	free(r->texts);
+	free(r->samples);
+	free(r->frames);
+	js_cache_exit(&r->names);
+	entry_cache_delete(r->entries);
 }
 
 static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, struct diag *d)
 {
 	struct session *s = cmd_recording__session(rec);
-	struct json_run r = { .m = cmd_recording__machine(rec), .fp = fp };
+	struct json_run r = { .m = cmd_recording__machine(rec), .fp = fp,
+			      .wq = session__workqueue(s),
+			      .entries = calloc(1, sizeof(struct entry_cache)) };
 	json_t *h = headers(s);
 	int err;
 
-	if (!h)
+	if (!h || !r.entries) {
+		json_decref(h);
+		free(r.entries);
 		return diag__set(d, out, DIAG_NO_OFFSET, -ENOMEM, NULL);
+	}
 	/* {"linux-perf-json-version": 1, "headers": {...}, "samples": [ ... ]} */
 	if (fputs("{\n\"linux-perf-json-version\": 1,\n\"headers\": ", fp) == EOF ||
 	    json_dumpf(h, fp, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
 	    fputs(",\n\"samples\": [", fp) == EOF)
 		r.write_failed = true;
 	json_decref(h);
+	json_object_seed(0);	/* before the workers build objects (jansson's advice) */
 	err = r.write_failed ? -EIO : session__deliver(s, on_batch, &r, 0);
+	json_run__exit(&r);
 	if (!err && fputs("\n]\n}\n", fp) == EOF)
 		r.write_failed = true;
 	if (r.write_failed || err == -EIO)
 		return diag__set(d, out, DIAG_NO_OFFSET, -EIO, "write error");
-	if (err && r.bad)
+	if (err && r.bad && err != -ENOMEM)
 		return diag__set(d, session__file_label(s, r.bad_file), r.bad_offset, err, NULL);
 	if (err)
 		return diag__set(d, session__path(s), DIAG_NO_OFFSET, err, NULL);
