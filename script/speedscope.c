@@ -30,6 +30,7 @@ struct ss_slot {
 struct ss_profile {
 	unsigned event_idx;
 	int32_t pid;
+	char *comm;		/* owned */
 	char *name;		/* owned */
 	uint32_t *ids;		/* owned: every entry's frame indices, one after another */
 	size_t nr_ids, cap_ids;
@@ -74,6 +75,7 @@ void script_speedscope__delete(struct script_speedscope *s)
 		return;
 	for (size_t i = 0; i < s->nr_profiles; i++) {
 		free(s->profiles[i].name);
+		free(s->profiles[i].comm);
 		free(s->profiles[i].ids);
 		free(s->profiles[i].start);
 		free(s->profiles[i].weights);
@@ -155,17 +157,22 @@ static int64_t frame_id(struct script_speedscope *s, const char *name, size_t na
 	return (int64_t)s->nr_frames++;
 }
 
+static bool profile_is(const struct ss_profile *p, unsigned event_idx, int32_t pid,
+		       const char *comm)
+{
+	return p->pid == pid && p->event_idx == event_idx && !strcmp(p->comm, comm);
+}
+
 static struct ss_profile *profile(struct script_speedscope *s, unsigned event_idx,
 				  const char *event, int32_t pid, const char *comm)
 {
 	struct ss_profile *p;
 	size_t n;
 
-	if (s->last < s->nr_profiles && s->profiles[s->last].pid == pid &&
-	    s->profiles[s->last].event_idx == event_idx)
+	if (s->last < s->nr_profiles && profile_is(&s->profiles[s->last], event_idx, pid, comm))
 		return &s->profiles[s->last];
 	for (size_t i = 0; i < s->nr_profiles; i++) {
-		if (s->profiles[i].pid == pid && s->profiles[i].event_idx == event_idx) {
+		if (profile_is(&s->profiles[i], event_idx, pid, comm)) {
 			s->last = i;
 			return &s->profiles[i];
 		}
@@ -177,8 +184,12 @@ static struct ss_profile *profile(struct script_speedscope *s, unsigned event_id
 	*p = (struct ss_profile){ .event_idx = event_idx, .pid = pid };
 	n = strlen(comm) + strlen(event) + 32;
 	p->name = malloc(n);
-	if (!p->name)
+	p->comm = strdup(comm);
+	if (!p->name || !p->comm) {
+		free(p->name);
+		free(p->comm);
 		return NULL;
+	}
 	snprintf(p->name, n, "%s (%d) %s", comm, (int)pid, event);
 	s->last = s->nr_profiles++;
 	return p;

@@ -11,8 +11,9 @@
  *                     "samples": [ [ROOT, ..., LEAF], ... ], "weights": [N, ...] } ],
  *     "name": ..., "activeProfileIndex": 0, "exporter": "dirscript VERSION" }
  *
- * One sampled profile per (event, process) - a thread group - in the order of their
- * first samples; its samples in the order they were added (the recording's), each
+ * One sampled profile per (event, process, process name) - a thread group, and a
+ * new profile when the process runs another program (exec changes its name) - in
+ * the order of their first samples; its samples in the order they were added (the recording's), each
  * a list of frame indices from the outermost frame in; consecutive samples with the
  * same stack are one entry whose weight is their number (so the weights add up to
  * the samples).  A frame is a name as `--folded` writes it (script_fold__frame():
@@ -41,7 +42,8 @@ int script_speedscope__new(struct script_speedscope **out, const char *name);
 void script_speedscope__delete(struct script_speedscope *s);
 
 /**
- * @brief Add one sample to the profile of (@p event_idx, @p pid), made when new.
+ * @brief Add one sample to the profile of (@p event_idx, @p pid, @p comm), made
+ *        when new.
  * @param event   the event's name (for a new profile's name; copied)
  * @param comm    the process's name (likewise)
  * @param frames  innermost first, as perf script prints them, @p nr of them
