@@ -23,6 +23,7 @@ struct script_fold {
 	struct script_buf key;	/* the stack being built */
 	struct script_buf pname;
 	uint64_t samples;
+	bool annotate;		/* `_[k]`/`_[j]` suffixes (fold.h) */
 };
 
 int script_fold__new(struct script_fold **out)
@@ -41,6 +42,27 @@ void script_fold__delete(struct script_fold *f)
 	script_buf__exit(&f->key);
 	script_buf__exit(&f->pname);
 	free(f);
+}
+
+void script_fold__annotate(struct script_fold *f)
+{
+	f->annotate = true;
+}
+
+enum script_frame_kind script_fold__part_kind(const char *part, size_t len, size_t *bare)
+{
+	*bare = len;
+	if (len < 4)
+		return SCRIPT_KIND_USER;
+	if (!memcmp(part + len - 4, SCRIPT_FOLD_KERNEL_SUFFIX, 4)) {
+		*bare = len - 4;
+		return SCRIPT_KIND_KERNEL;
+	}
+	if (!memcmp(part + len - 4, SCRIPT_FOLD_OTHER_SUFFIX, 4)) {
+		*bare = len - 4;
+		return SCRIPT_KIND_OTHER;
+	}
+	return SCRIPT_KIND_USER;
 }
 
 uint64_t script_fold__samples(const struct script_fold *f)
@@ -113,7 +135,7 @@ static bool go_method(const char *s, size_t n)
 
 /* One part of a frame (n bytes of s), tidied, appended. */
 static int fold_part(struct script_buf *b, const char *s, size_t n, const char *mod,
-		     bool java, bool inlined)
+		     bool java, bool inlined, const char *suffix)
 {
 	static const char anon[] = "anonymous namespace)";
 	size_t start = b->len, cut;
@@ -153,11 +175,19 @@ static int fold_part(struct script_buf *b, const char *s, size_t n, const char *
 		memmove(b->p + start, b->p + start + 1, b->len - start - 1);
 		b->len--;
 	}
-	return inlined ? script_buf__put(b, "_[i]", 4) : 0;
+	if (inlined && script_buf__put(b, "_[i]", 4))
+		return -ENOMEM;
+	return suffix ? script_buf__put(b, suffix, strlen(suffix)) : 0;
 }
 
 int script_fold__frame(struct script_buf *b, const char *sym, const char *dso, bool java,
 		       size_t *nparts)
+{
+	return script_fold__frame_suffixed(b, sym, dso, java, NULL, nparts);
+}
+
+int script_fold__frame_suffixed(struct script_buf *b, const char *sym, const char *dso,
+				bool java, const char *suffix, size_t *nparts)
 {
 	const char *raw = sym ? sym : "[unknown]", *mod = dso ? dso : "[unknown]";
 	size_t n = strlen(raw), last = 0, k = 0;
@@ -182,7 +212,7 @@ int script_fold__frame(struct script_buf *b, const char *sym, const char *dso, b
 
 		if (k && (err = script_buf__put(b, ";", 1)))
 			return err;
-		if ((err = fold_part(b, raw + f, e - f, mod, java, k > 0)))
+		if ((err = fold_part(b, raw + f, e - f, mod, java, k > 0, suffix)))
 			return err;
 		k++;
 		if (e == last)
@@ -250,8 +280,13 @@ int script_fold__add(struct script_fold *f, const char *header, size_t header_le
 	for (size_t i = nr; i-- > 0;) {
 		size_t mark = k->len;
 
+		const char *sfx = !f->annotate ? NULL :
+			frames[i].kind == SCRIPT_KIND_KERNEL ? SCRIPT_FOLD_KERNEL_SUFFIX :
+			frames[i].kind == SCRIPT_KIND_OTHER ? SCRIPT_FOLD_OTHER_SUFFIX : NULL;
+
 		if ((err = script_buf__put(k, ";", 1)) ||
-		    (err = script_fold__frame(k, frames[i].sym, frames[i].dso, java, &parts)))
+		    (err = script_fold__frame_suffixed(k, frames[i].sym, frames[i].dso, java,
+						       sfx, &parts)))
 			return err;
 		if (!parts)
 			k->len = mark;
@@ -272,7 +307,9 @@ static int slot_cmp(const void *a, const void *b)
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
-int script_fold__write(struct script_fold *f, FILE *out)
+int script_fold__for_each(struct script_fold *f,
+			  int (*fn)(void *ctx, const char *stack, size_t len, uint64_t count),
+			  void *ctx)
 {
 	struct fold_slot **v = malloc((f->nr ? f->nr : 1) * sizeof(*v));
 	size_t n = 0;
@@ -285,8 +322,18 @@ int script_fold__write(struct script_fold *f, FILE *out)
 			v[n++] = &f->v[i];
 	qsort(v, n, sizeof(*v), slot_cmp);
 	for (size_t i = 0; i < n && !err; i++)
-		if (fprintf(out, "%s %llu\n", v[i]->key, (unsigned long long)v[i]->count) < 0)
-			err = -EIO;
+		err = fn(ctx, v[i]->key, v[i]->len, v[i]->count);
 	free(v);
 	return err;
+}
+
+static int write_line(void *ctx, const char *stack, size_t len, uint64_t count)
+{
+	(void)len;
+	return fprintf(ctx, "%s %llu\n", stack, (unsigned long long)count) < 0 ? -EIO : 0;
+}
+
+int script_fold__write(struct script_fold *f, FILE *out)
+{
+	return script_fold__for_each(f, write_line, out);
 }

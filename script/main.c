@@ -22,6 +22,8 @@ static const char usage_text[] =
 	"usage: dirscript [-i PATH] [-j N] [-F FIELDS | --folded] [--comms LIST]\n"
 	"                 [--pid LIST] [--tid LIST] [-C CPUS] [--max-stack N]\n"
 	"                 [--kallsyms FILE] [--buildid-dir DIR]\n"
+	"                 [--flamegraph OUT.svg [--inverted] [--title T]]\n"
+	"                 [--speedscope OUT.json]\n"
 	"\n"
 	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
 	"                           (default: perf.data)\n"
@@ -29,6 +31,12 @@ static const char usage_text[] =
 	"    -F, --fields LIST      comma-separated: comm, tid, pid, time, cpu,\n"
 	"                           event, period, ip, sym, symoff, dso\n"
 	"        --folded           folded stacks (FlameGraph's stackcollapse-perf.pl)\n"
+	"        --flamegraph FILE  an interactive flame graph (SVG) per event: the\n"
+	"                           first into FILE, others into FILE-EVENT.svg\n"
+	"        --inverted         icicle graphs (the root on top)\n"
+	"        --title TEXT       the graphs' title (default \"Flame Graph\")\n"
+	"        --speedscope FILE  a speedscope profile (JSON): one per event and\n"
+	"                           process\n"
 	"        --comms LIST       only these commands\n"
 	"        --pid LIST         only these process ids\n"
 	"        --tid LIST         only these thread ids\n"
@@ -42,13 +50,17 @@ static const char usage_text[] =
 	"        --version          the version (\"dirscript version N\")\n";
 
 enum { OPT_KALLSYMS = 256, OPT_VERSION, OPT_BUILDID_DIR, OPT_FOLDED, OPT_COMMS, OPT_PID, OPT_TID,
-       OPT_MAX_STACK };
+       OPT_MAX_STACK, OPT_FLAMEGRAPH, OPT_INVERTED, OPT_TITLE, OPT_SPEEDSCOPE };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "fields", required_argument, NULL, 'F' },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
+	{ "inverted", no_argument, NULL, OPT_INVERTED },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
 	{ "comms", required_argument, NULL, OPT_COMMS },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
@@ -106,6 +118,10 @@ int main(int argc, char **argv)
 		case OPT_KALLSYMS: o.kallsyms = optarg; break;
 		case OPT_BUILDID_DIR: o.buildid_dir = optarg; break;
 		case OPT_FOLDED: o.folded = true; break;
+		case OPT_FLAMEGRAPH: o.flamegraph = optarg; break;
+		case OPT_INVERTED: o.inverted = true; break;
+		case OPT_TITLE: o.title = optarg; break;
+		case OPT_SPEEDSCOPE: o.speedscope = optarg; break;
 		case 'j':
 			if (cli__parse_jobs(optarg, &o.jobs))
 				return bad_usage("-j takes a number from 1 to 1024");
@@ -149,6 +165,12 @@ int main(int argc, char **argv)
 		return bad_usage("unexpected argument");
 	if (o.folded && o.fields)
 		return bad_usage("--folded and -F do not go together");
+	if ((o.flamegraph || o.speedscope) && o.fields)
+		return bad_usage("--flamegraph and --speedscope do not go with -F");
+	if ((o.inverted || o.title) && !o.flamegraph)
+		return bad_usage("--inverted and --title need --flamegraph");
+	if ((o.flamegraph && !*o.flamegraph) || (o.speedscope && !*o.speedscope))
+		return bad_usage("--flamegraph and --speedscope take a file name");
 	if (script__run(&o, stdout, &d)) {
 		fflush(stdout);
 		fprintf(stderr, "dirscript: %s\n", diag__format(&d, line, sizeof(line)));

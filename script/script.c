@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* calloc, free, strtol, strtoul */
 #include <string.h>	/* strcmp, strlen, strncmp */
 
@@ -18,8 +19,10 @@
 #include "machine/machine.h"
 #include "machine/symbol.h"
 #include "reader/session.h"
+#include "script/flame.h"
 #include "script/fold.h"
 #include "script/format.h"
+#include "script/speedscope.h"
 #include "banned.h"
 
 /* perf's PERF_MAX_STACK_DEPTH: perf script's default --max-stack. */
@@ -42,7 +45,13 @@ struct run {
 	int name_width;
 	struct script_buf out;		/* text not yet written */
 	struct script_buf head;		/* --folded: the header line */
+	struct script_buf pname;	/* --speedscope: its process name */
 	struct script_fold *fold;	/* owned, --folded */
+	struct script_fold **efold;	/* owned, --flamegraph: per evsel index,
+					 * annotated with kinds */
+	size_t nr_efold;
+	struct script_speedscope *ss;	/* owned, --speedscope */
+	bool stacks;			/* any of the three: frames are gathered */
 	struct script_fold_frame frames[SCRIPT_MAX_STACK + 1];
 	size_t nr_frames;
 	unsigned max_stack;
@@ -136,7 +145,7 @@ static int check_fields(struct run *r, struct evlist *el, const char *path, bool
 		unsigned f = fields[output_type(ev->attr.type)];
 		size_t len = strlen(evsel__name(ev));
 
-		if ((f & ~SCRIPT_F_SUPPORTED) && !r->o->folded)
+		if ((f & ~SCRIPT_F_SUPPORTED) && !r->stacks)
 			return diag__set(d, path, DIAG_NO_OFFSET, -ENOTSUP,
 					 "event '%s': perf script's default %s is not "
 					 "implemented (choose fields with -F)", evsel__name(ev),
@@ -313,24 +322,52 @@ static int print_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 	return script_buf__put(&c->r->out, "\n", 1);
 }
 
+/* Whether a dso holds JIT code: perf's map files (/tmp/perf-PID.map), jitdump's
+ * jitted-PID-N.so, anonymous executable memory. */
+static bool jit_dso(const char *dso)
+{
+	const char *base = strrchr(dso, '/');
+
+	base = base ? base + 1 : dso;
+	return !strncmp(dso, "//anon", 6) || !strncmp(dso, "[anon", 5) ||
+	       !strncmp(base, "jitted-", 7) ||
+	       (!strncmp(base, "perf-", 5) && strlen(base) > 4 &&
+		!strcmp(base + strlen(base) - 4, ".map"));
+}
+
+/* The flame graph's kind of a resolved frame (script/fold.h). */
+static enum script_frame_kind frame_kind(uint16_t cpumode, const struct script_loc *l)
+{
+	if (!l->sym || (l->dso && jit_dso(l->dso)))
+		return SCRIPT_KIND_OTHER;
+	if (cpumode == MISC_KERNEL || cpumode == MISC_GUEST_KERNEL)
+		return SCRIPT_KIND_KERNEL;
+	return SCRIPT_KIND_USER;
+}
+
+static void add_frame(struct run *r, uint16_t cpumode, const struct script_loc *l)
+{
+	if (r->nr_frames < sizeof(r->frames) / sizeof(r->frames[0])) {
+		r->frames[r->nr_frames].sym = l->sym;
+		r->frames[r->nr_frames].dso = l->dso;
+		r->frames[r->nr_frames].kind = frame_kind(cpumode, l);
+		r->nr_frames++;
+	}
+}
+
 static int fold_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 {
 	struct chain_ctx *c = ctx;
-	struct run *r = c->r;
 	struct script_loc l;
 
-	resolve(r, c->t, cpumode, ip, &l);
-	if (r->nr_frames < sizeof(r->frames) / sizeof(r->frames[0])) {
-		r->frames[r->nr_frames].sym = l.sym;
-		r->frames[r->nr_frames].dso = l.dso;
-		r->nr_frames++;
-	}
+	resolve(c->r, c->t, cpumode, ip, &l);
+	add_frame(c->r, cpumode, &l);
 	return 0;
 }
 
 static int fold_sample(struct run *r, const struct ev_cfg *cfg, const struct sample *s,
 		       struct thread *t, const struct script_head *h,
-		       const struct script_loc *loc)
+		       const struct script_loc *loc, size_t evsel_idx)
 {
 	struct chain_ctx c = { r, t, cfg->fields };
 	int err;
@@ -346,11 +383,26 @@ static int fold_sample(struct run *r, const struct ev_cfg *cfg, const struct sam
 		else if (err)
 			return err;
 	} else {
-		r->frames[0].sym = loc->sym;
-		r->frames[0].dso = loc->dso;
-		r->nr_frames = 1;
+		add_frame(r, s->misc & MISC_CPUMODE_MASK, loc);
 	}
-	return script_fold__add(r->fold, r->head.p, r->head.len, r->frames, r->nr_frames);
+	if (r->fold &&
+	    (err = script_fold__add(r->fold, r->head.p, r->head.len, r->frames, r->nr_frames)))
+		return err;
+	if (r->efold && (err = script_fold__add(r->efold[evsel_idx], r->head.p, r->head.len,
+						 r->frames, r->nr_frames)))
+		return err;
+	if (r->ss) {
+		bool java;
+
+		/* stackcollapse's naming rule for java processes, as in --folded */
+		r->pname.len = 0;
+		if ((err = script_fold__pname(&r->pname, r->head.p, r->head.len)))
+			return err;
+		java = r->pname.len == 4 && !memcmp(r->pname.p, "java", 4);
+		return script_speedscope__add(r->ss, evsel_idx, h->event, h->pid, h->comm,
+					      r->frames, r->nr_frames, java);
+	}
+	return 0;
 }
 
 static int print_sample(struct run *r, const struct ev_cfg *cfg, const struct sample *s,
@@ -414,9 +466,9 @@ static int on_sample(struct run *r, const struct record_ref *ref)
 	h.period = s.period;
 	h.event = evsel__name(ev);
 	h.name_width = r->name_width;
-	if (r->fold) {
+	if (r->stacks) {
 		h.comm_unaligned = true;	/* stackcollapse reads callchain output */
-		return fold_sample(r, cfg, &s, t, &h, &loc);
+		return fold_sample(r, cfg, &s, t, &h, &loc, ev->idx);
 	}
 	return print_sample(r, cfg, &s, t, &h, &loc);
 }
@@ -468,14 +520,92 @@ static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 	return err;
 }
 
+int script__flame_path(char *buf, size_t len, const char *out, const char *event)
+{
+	size_t n = strlen(out), k;
+
+	if (n >= 4 && !strcmp(out + n - 4, ".svg"))
+		n -= 4;
+	if ((size_t)snprintf(buf, len, "%.*s-%s.svg", (int)n, out, event) >= len)
+		return -ENAMETOOLONG;
+	for (k = n + 1; buf[k + 4]; k++) {
+		char c = buf[k];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
+			buf[k] = '_';
+	}
+	return 0;
+}
+
+static int flame_add(void *ctx, const char *stack, size_t len, uint64_t count)
+{
+	return script_flame__add(ctx, stack, len, count);
+}
+
+/* One event's flame graph into path. */
+static int write_flame(struct run *r, struct script_fold *fold, const struct evsel *ev,
+		       const char *path)
+{
+	struct script_flame_svg_opts so = { .title = r->o->title, .inverted = r->o->inverted };
+	struct script_flame *f = NULL;
+	char sub[512];
+	int err = script_flame__new(&f);
+	uint64_t n = script_fold__samples(fold);
+
+	if (!err)
+		err = script_fold__for_each(fold, flame_add, f);
+	snprintf(sub, sizeof(sub), "%s: %llu sample%s", evsel__name(ev), (unsigned long long)n,
+		 n == 1 ? "" : "s");
+	so.subtitle = sub;
+	if (!err)
+		err = script_flame__write_svg(f, &so, path);
+	script_flame__delete(f);
+	return err;
+}
+
+/* --flamegraph's and --speedscope's files, once every sample is in. */
+static int write_files(struct run *r, struct session *s, struct diag *d)
+{
+	struct evlist *el = session__evlist(s);
+	const char *path = r->o->flamegraph;
+	size_t first = 0;
+	char buf[4096];
+	int err = 0;
+
+	/* the first event with samples goes to the path given (the first event when
+	 * none has any), every other event with samples to its own file */
+	while (first < r->nr_efold && !script_fold__samples(r->efold[first]))
+		first++;
+	if (first == r->nr_efold)
+		first = 0;
+	for (size_t i = 0; i < r->nr_efold && !err; i++) {
+		if (i != first && !script_fold__samples(r->efold[i]))
+			continue;
+		if (i != first && (err = script__flame_path(buf, sizeof(buf), r->o->flamegraph,
+							     evsel__name(el->evsels[i]))))
+			return diag__set(d, r->o->flamegraph, DIAG_NO_OFFSET, err, NULL);
+		path = i == first ? r->o->flamegraph : buf;
+		err = write_flame(r, r->efold[i], el->evsels[i], path);
+	}
+	if (err)
+		return diag__set(d, path, DIAG_NO_OFFSET, err, NULL);
+	if (r->ss && (err = script_speedscope__write(r->ss, "dirscript " DIRREPORT_VERSION,
+						     r->o->speedscope)))
+		return diag__set(d, r->o->speedscope, DIAG_NO_OFFSET, err, NULL);
+	return 0;
+}
+
 static int replay(struct run *r, struct session *s, struct diag *d)
 {
 	int err = session__deliver(s, on_batch, r, 0);
 
-	if (!err && !r->fold)
+	if (!err && !r->stacks)
 		err = flush_out(r);
 	if (!err && r->fold && script_fold__write(r->fold, r->fp))
 		err = -EIO;
+	if (!err && (err = write_files(r, s, d)))
+		return err;
 	if (err == -EIO || r->write_failed)
 		return diag__set(d, "standard output", DIAG_NO_OFFSET, -EIO, "write error");
 	if (err && r->bad)
@@ -483,6 +613,20 @@ static int replay(struct run *r, struct session *s, struct diag *d)
 				 NULL);
 	if (err)
 		return diag__set(d, session__path(s), DIAG_NO_OFFSET, err, NULL);
+	return 0;
+}
+
+/* --flamegraph's sets of stacks, one per event, annotated with kinds. */
+static int new_efolds(struct run *r, size_t n)
+{
+	r->efold = calloc(n ? n : 1, sizeof(*r->efold));
+	if (!r->efold)
+		return -ENOMEM;
+	for (; r->nr_efold < n; r->nr_efold++) {
+		if (script_fold__new(&r->efold[r->nr_efold]))
+			return -ENOMEM;
+		script_fold__annotate(r->efold[r->nr_efold]);
+	}
 	return 0;
 }
 
@@ -516,7 +660,10 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		o->warn(o->warn_ctx, session__warning(s, i));
 	el = session__evlist(s);
 	r.cfg = calloc(el->nr ? el->nr : 1, sizeof(*r.cfg));
+	r.stacks = o->folded || o->flamegraph || o->speedscope;
 	if (!r.cfg || (o->folded && script_fold__new(&r.fold)) ||
+	    (o->flamegraph && new_efolds(&r, el->nr)) ||
+	    (o->speedscope && script_speedscope__new(&r.ss, path)) ||
 	    (o->cpus && parse_cpus(&r, o->cpus))) {
 		err = diag__set(d, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
 		goto out;
@@ -538,7 +685,12 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 out:
 	script_buf__exit(&r.out);
 	script_buf__exit(&r.head);
+	script_buf__exit(&r.pname);
 	script_fold__delete(r.fold);
+	for (size_t i = 0; i < r.nr_efold; i++)
+		script_fold__delete(r.efold[i]);
+	free(r.efold);
+	script_speedscope__delete(r.ss);
 	free(r.cpu_bitmap);
 	free(r.cfg);
 	machine__delete(r.m);

@@ -6,7 +6,7 @@
 #   sh tests/run-cli-tests.sh --strip-tip IN OUT     IN without perf's tip block (for update.sh)
 #
 # The groups below (and dirconvert's, tests/convert/run.sh, and dirscript's,
-# tests/script/run.sh), one PASS/FAIL/SKIP/XFAIL line
+# tests/script/run.sh and tests/flame/run.sh), one PASS/FAIL/SKIP/XFAIL line
 # per test, then "N passed, N failed[, N skipped]":
 #
 # golden     tests/golden/<case>/cmd holds one line of arguments (whitespace separated, no
@@ -594,6 +594,7 @@ fi
 . tests/json/run.sh	# dirconvert --to-json: golden vs perf data convert --to-json, pipes, bad input
 . tests/pgsql/run.sh	# dirconvert --to-postgresql: golden vs perf's export-to-postgresql.py, append, errors
 . tests/script/run.sh	# dirscript: golden vs perf script, folded stacks, bad input
+. tests/flame/run.sh	# dirscript: flame graphs and speedscope files, in Chromium too
 if [ "$nxfail" -gt 0 ]; then
 	echo "$nxfail known differences from perf (XFAIL lines; README.md, Known differences)"
 fi

@@ -2,7 +2,9 @@
  * Unit tests of script/: perf script's sample line text (script/format.h: padding,
  * pid/tid forms, cpu, time truncated to microseconds, [unknown] forms, -F parsing)
  * and the folded stacks (script/fold.h: stackcollapse-perf.pl's naming rules,
- * counting, byte order).  The expectations are perf 6.1's output and
+ * counting, byte order), the flame graph (script/flame.h: tree, layout, colours,
+ * labels, the SVG read back with libxml2) and the speedscope file (read back with
+ * jansson).  The expectations are perf 6.1's output and
  * stackcollapse-perf.pl's rules (tests/script/ compares whole outputs with perf's).
  */
 #include <check.h>
@@ -11,9 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>	/* unlink, access */
+
+#include <jansson.h>		/* reading back a speedscope file */
+#include <libxml/parser.h>	/* reading back an SVG */
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>	/* xmlXPathRegisterNs */
+
+#include "script/flame.h"
 #include "script/fold.h"
 #include "script/format.h"
 #include "script/script.h"
+#include "script/speedscope.h"
 
 #include "banned.h"
 
@@ -221,6 +232,248 @@ START_TEST(test_script_fold_count_sort)
 }
 END_TEST
 
+START_TEST(test_script_fold_annotate)
+{
+	const struct script_fold_frame fr[] = {
+		{ "do_sys", "[kernel.kallsyms]", SCRIPT_KIND_KERNEL },
+		{ NULL, "/tmp/perf-7.map", SCRIPT_KIND_OTHER },
+		{ "main", "/bin/x", SCRIPT_KIND_USER },
+	};
+	static const char h[] = "sh 1 1.0: ";
+	struct script_fold *f;
+	char *out = NULL;
+	size_t len = 0, bare;
+	FILE *fp;
+
+	ck_assert_int_eq(script_fold__new(&f), 0);
+	script_fold__annotate(f);
+	ck_assert_int_eq(script_fold__add(f, h, strlen(h), fr, 3), 0);
+	fp = open_memstream(&out, &len);
+	ck_assert_int_eq(script_fold__write(f, fp), 0);
+	fclose(fp);
+	ck_assert_str_eq(out, "sh;main;[perf-7.map]_[j];do_sys_[k] 1\n");
+	free(out);
+	script_fold__delete(f);
+	ck_assert_int_eq(script_fold__part_kind("do_sys_[k]", 10, &bare), SCRIPT_KIND_KERNEL);
+	ck_assert_uint_eq(bare, 6);
+	ck_assert_int_eq(script_fold__part_kind("a_[j]", 5, &bare), SCRIPT_KIND_OTHER);
+	ck_assert_uint_eq(bare, 1);
+	ck_assert_int_eq(script_fold__part_kind("f_[i]", 5, &bare), SCRIPT_KIND_USER);
+	ck_assert_uint_eq(bare, 5);
+}
+END_TEST
+
+/* A tree of three stacks: siblings merged by name and kind, counts summed. */
+static struct script_flame *small_tree(void)
+{
+	struct script_flame *f;
+
+	ck_assert_int_eq(script_flame__new(&f), 0);
+	ck_assert_int_eq(script_flame__add(f, "sh;main;a", 9, 3), 0);
+	ck_assert_int_eq(script_flame__add(f, "sh;main;b_[k]", 13, 2), 0);
+	ck_assert_int_eq(script_flame__add(f, "sh;main;b", 9, 1), 0);
+	ck_assert_int_eq(script_flame__add(f, "zz", 2, 4), 0);
+	return f;
+}
+
+START_TEST(test_script_flame_tree_layout)
+{
+	struct script_flame *f = small_tree();
+	struct script_flame_frame fr;
+	static const struct { const char *name; uint64_t x, n; unsigned d; int kind; } want[] = {
+		{ "all", 0, 10, 0, SCRIPT_KIND_USER }, { "sh", 0, 6, 1, SCRIPT_KIND_USER },
+		{ "main", 0, 6, 2, SCRIPT_KIND_USER }, { "a", 0, 3, 3, SCRIPT_KIND_USER },
+		{ "b", 3, 2, 3, SCRIPT_KIND_KERNEL }, { "b", 5, 1, 3, SCRIPT_KIND_USER },
+		{ "zz", 6, 4, 1, SCRIPT_KIND_USER },
+	};
+
+	ck_assert_uint_eq(script_flame__samples(f), 10);
+	ck_assert_uint_eq(script_flame__nr_frames(f), 7);
+	script_flame__layout(f);
+	for (size_t i = 0; i < 7; i++) {
+		ck_assert_int_eq(script_flame__frame(f, i, &fr), 0);
+		ck_assert_uint_eq(fr.name_len, strlen(want[i].name));
+		ck_assert(!memcmp(fr.name, want[i].name, fr.name_len));
+		ck_assert_uint_eq(fr.x, want[i].x);
+		ck_assert_uint_eq(fr.n, want[i].n);
+		ck_assert_uint_eq(fr.depth, want[i].d);
+		ck_assert_int_eq(fr.kind, want[i].kind);
+	}
+	ck_assert_int_eq(script_flame__frame(f, 7, &fr), -ERANGE);
+	script_flame__delete(f);
+}
+END_TEST
+
+START_TEST(test_script_flame_color)
+{
+	uint8_t a[3], b[3], k[3], o[3];
+
+	/* the same name, the same colour; kinds have their own palettes */
+	script_flame__color("main", 4, SCRIPT_KIND_USER, a);
+	script_flame__color("main", 4, SCRIPT_KIND_USER, b);
+	ck_assert(!memcmp(a, b, 3));
+	ck_assert_uint_ge(a[0], 200);
+	script_flame__color("main", 4, SCRIPT_KIND_KERNEL, k);
+	ck_assert_uint_ge(k[0], 190);
+	ck_assert_uint_ge(k[1], 90);
+	ck_assert_uint_eq(k[2], 0);
+	script_flame__color("main", 4, SCRIPT_KIND_OTHER, o);
+	ck_assert_uint_ge(o[1], 180);
+	ck_assert_uint_lt(o[0], o[1]);
+	script_flame__color("mainx", 5, SCRIPT_KIND_USER, b);
+	script_flame__color("zzzz", 4, SCRIPT_KIND_USER, a);
+	ck_assert(memcmp(a, b, 3));	/* different names, different shades */
+}
+END_TEST
+
+START_TEST(test_script_flame_fit)
+{
+	struct script_buf b = { 0 };
+
+	/* 7.2 px a character, 3 px margin: 10 characters need 75 px */
+	ck_assert_int_eq(script_flame__fit(&b, "abcdefghij", 10, 75.0), 0);
+	ck_assert_str_eq(text(&b), "abcdefghij");
+	b.len = 0;
+	ck_assert_int_eq(script_flame__fit(&b, "abcdefghij", 10, 60.0), 0);
+	ck_assert_str_eq(text(&b), "abcde..");		/* 7 fit */
+	b.len = 0;
+	ck_assert_int_eq(script_flame__fit(&b, "abcdefghij", 10, 20.0), 0);
+	ck_assert_str_eq(text(&b), "");			/* 2 fit: no label */
+	b.len = 0;
+	/* UTF-8 characters are counted and never cut */
+	ck_assert_int_eq(script_flame__fit(&b, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 8, 40.0), 0);
+	ck_assert_str_eq(text(&b), "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9");
+	b.len = 0;
+	ck_assert_int_eq(script_flame__fit(&b, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9x", 9, 34.0), 0);
+	ck_assert_str_eq(text(&b), "\xc3\xa9\xc3\xa9..");
+	script_buf__exit(&b);
+}
+END_TEST
+
+static int xpath_count(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr r;
+	int n;
+
+	xmlXPathRegisterNs(ctx, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
+	r = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+	ck_assert_ptr_nonnull(r);
+	n = r->nodesetval ? r->nodesetval->nodeNr : 0;
+	xmlXPathFreeObject(r);
+	xmlXPathFreeContext(ctx);
+	return n;
+}
+
+START_TEST(test_script_flame_svg)
+{
+	struct script_flame_svg_opts o = { .title = "T <&> \"q\"", .subtitle = "ev: 10" };
+	struct script_flame *f = small_tree();
+	char path[] = "/tmp/check-flame-XXXXXX", tmp[64];
+	int fd = mkstemp(path);
+	xmlDocPtr doc;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	/* a name with markup and a byte that is not UTF-8 */
+	ck_assert_int_eq(script_flame__add(f, "sh;<a&b>\xff", 9, 1), 0);
+	ck_assert_int_eq(script_flame__write_svg(f, &o, path), 0);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	ck_assert_int_ne(access(tmp, F_OK), 0);	/* renamed */
+	doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(xpath_count(doc, "//s:g[@class='f']"), 8);
+	ck_assert_int_eq(xpath_count(doc, "//s:g[@data-d='3'][@data-n='2']"
+				     "/s:title[text()='b (2 samples, 18.18%)']"), 1);
+	ck_assert_int_eq(xpath_count(doc, "//s:title[text()='<a&b>? (1 sample, 9.09%)']"), 1);
+	ck_assert_int_eq(xpath_count(doc, "//s:text[@id='title'][text()='T <&> \"q\"']"), 1);
+	ck_assert_int_eq(xpath_count(doc, "//s:text[@id='search']"), 1);
+	ck_assert_int_eq(xpath_count(doc, "//s:text[@id='unzoom']"), 1);
+	ck_assert_int_eq(xpath_count(doc, "//s:script"), 1);
+	/* the root: full width (1180 px) at the bottom; kernel frames orange */
+	ck_assert_int_eq(xpath_count(doc, "//s:g[@data-d='0']/s:rect[@width='1180.0']"), 1);
+	ck_assert_int_eq(xpath_count(doc, "//s:g[@data-d='3'][@data-x='3']"
+				     "/s:rect[substring(@fill,string-length(@fill)-2)=',0)']"), 1);
+	xmlFreeDoc(doc);
+	ck_assert_int_eq(unlink(path), 0);
+	/* no directory: an error, nothing left */
+	ck_assert_int_eq(script_flame__write_svg(f, &o, "/nonexistent-dir/x.svg"), -ENOENT);
+	script_flame__delete(f);
+}
+END_TEST
+
+START_TEST(test_script_flame_path)
+{
+	char b[64];
+
+	ck_assert_int_eq(script__flame_path(b, sizeof(b), "out.svg", "cpu-clock:u"), 0);
+	ck_assert_str_eq(b, "out-cpu-clock_u.svg");
+	ck_assert_int_eq(script__flame_path(b, sizeof(b), "d/g", "{a,b}"), 0);
+	ck_assert_str_eq(b, "d/g-_a_b_.svg");
+	ck_assert_int_eq(script__flame_path(b, 8, "out.svg", "cpu-clock"), -ENAMETOOLONG);
+}
+END_TEST
+
+START_TEST(test_script_speedscope_file)
+{
+	const struct script_fold_frame leaf[] = {
+		{ "leaf", "/bin/x", SCRIPT_KIND_USER }, { "main", "/bin/x", SCRIPT_KIND_USER },
+	};
+	const struct script_fold_frame other[] = {
+		{ "a->b", "/bin/x", SCRIPT_KIND_USER }, { "main", "/bin/x", SCRIPT_KIND_USER },
+	};
+	struct script_speedscope *s;
+	char path[] = "/tmp/check-speedscope-XXXXXX";
+	int fd = mkstemp(path);
+	json_error_t e;
+	json_t *doc, *p, *frames, *st;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(script_speedscope__new(&s, "perf.data"), 0);
+	ck_assert_int_eq(script_speedscope__add(s, 0, "cycles", 7, "x", leaf, 2, false), 0);
+	ck_assert_int_eq(script_speedscope__add(s, 0, "cycles", 7, "x", leaf, 2, false), 0);
+	ck_assert_int_eq(script_speedscope__add(s, 0, "cycles", 7, "x", other, 2, false), 0);
+	ck_assert_int_eq(script_speedscope__add(s, 1, "faults", 7, "x", leaf, 1, false), 0);
+	ck_assert_int_eq(script_speedscope__add(s, 0, "cycles", 8, "y", NULL, 0, false), 0);
+	ck_assert_uint_eq(script_speedscope__samples(s), 5);
+	ck_assert_uint_eq(script_speedscope__nr_profiles(s), 3);
+	ck_assert_int_eq(script_speedscope__write(s, "test", path), 0);
+	script_speedscope__delete(s);
+	doc = json_load_file(path, 0, &e);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "$schema")),
+			 "https://www.speedscope.app/file-format-schema.json");
+	frames = json_object_get(json_object_get(doc, "shared"), "frames");
+	/* leaf, main, b_[i], a: four frames, each once */
+	ck_assert_uint_eq(json_array_size(frames), 4);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(frames, 0), "name")),
+			 "leaf");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(frames, 0), "file")),
+			 "/bin/x");
+	ck_assert_uint_eq(json_array_size(json_object_get(doc, "profiles")), 3);
+	p = json_array_get(json_object_get(doc, "profiles"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(p, "name")), "x (7) cycles");
+	ck_assert_str_eq(json_string_value(json_object_get(p, "type")), "sampled");
+	ck_assert_int_eq(json_integer_value(json_object_get(p, "endValue")), 3);
+	/* two equal samples in a row: one entry of weight 2; root first */
+	ck_assert_uint_eq(json_array_size(json_object_get(p, "samples")), 2);
+	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(p, "weights"), 0)), 2);
+	st = json_array_get(json_object_get(p, "samples"), 0);
+	ck_assert_int_eq(json_integer_value(json_array_get(st, 0)), 1);	/* main */
+	ck_assert_int_eq(json_integer_value(json_array_get(st, 1)), 0);	/* leaf */
+	/* "a->b": a, then b_[i] inside it */
+	st = json_array_get(json_object_get(p, "samples"), 1);
+	ck_assert_uint_eq(json_array_size(st), 3);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(frames,
+		json_integer_value(json_array_get(st, 1))), "name")), "a");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(frames,
+		json_integer_value(json_array_get(st, 2))), "name")), "b_[i]");
+	json_decref(doc);
+	ck_assert_int_eq(unlink(path), 0);
+}
+END_TEST
+
 Suite *script_suite(void)
 {
 	Suite *s = suite_create("script");
@@ -235,6 +488,15 @@ Suite *script_suite(void)
 	tcase_add_test(tc, test_script_fold_frame_names);
 	tcase_add_test(tc, test_script_fold_pname);
 	tcase_add_test(tc, test_script_fold_count_sort);
+	tcase_add_test(tc, test_script_fold_annotate);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("flame");
+	tcase_add_test(tc, test_script_flame_tree_layout);
+	tcase_add_test(tc, test_script_flame_color);
+	tcase_add_test(tc, test_script_flame_fit);
+	tcase_add_test(tc, test_script_flame_svg);
+	tcase_add_test(tc, test_script_flame_path);
+	tcase_add_test(tc, test_script_speedscope_file);
 	suite_add_tcase(s, tc);
 	return s;
 }
