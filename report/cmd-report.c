@@ -32,7 +32,7 @@
 #include "machine/srcline.h"
 #include "report/tasks.h"
 #include "cli/time-range.h"
-#include "report/trace-sort.h"
+#include "machine/trace-sort.h"
 #include "util/array.h"
 #include "util/hashtab.h"
 #include "banned.h"
@@ -79,7 +79,7 @@ struct pending {
 	uint64_t cgroup;		/* CGROUP (0 without) */
 	uint64_t code_page_size;	/* CODE_PAGE_SIZE (0 without) */
 	uint64_t cgroup_dev, cgroup_ino;	/* the thread's, at the sample */
-	const char *trace;		/* trace key: its text (report/trace-sort.h) */
+	const char *trace;		/* trace key: its text (machine/trace-sort.h) */
 	struct hist_mem mem;		/* --mem-mode: data_src, addresses, page size */
 	struct addr_location dal;	/* --mem-mode: the data address's map, then
 					 * symbol */
@@ -1311,7 +1311,7 @@ static int trace_error(const struct diag *d)
 	return CMD_ERR_REPORTED;
 }
 
-/* The trace key's texts (report/trace-sort.h); a file whose tracepoints have no
+/* The trace key's texts (machine/trace-sort.h); a file whose tracepoints have no
  * format is refused whatever the keys, as perf refuses to open it. */
 static int trace_setup(struct report *rp, struct session *s, const struct report_opts *o)
 {

@@ -20,7 +20,7 @@
 #include "machine/machine.h"
 #include "report/sort.h"
 #include "cli/time-range.h"
-#include "report/trace-sort.h"
+#include "machine/trace-sort.h"
 #include "cli/cli.h"
 #include "banned.h"
 

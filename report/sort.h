@@ -161,7 +161,7 @@ enum sort_need {
 	SORT_NEED_CGROUP = 1 << 12,	/* cgroup, cgroup_id keys */
 	SORT_NEED_PAGE = 1 << 13,	/* code_page_size */
 	SORT_NEED_TRACE = 1 << 14,	/* trace: entries differ by their Trace output
-					 * text (report/trace-sort.h) */
+					 * text (machine/trace-sort.h) */
 	SORT_NEED_MEM = 1 << 15,	/* the memory keys (--mem-mode): entries differ
 					 * by their hist_mem */
 	SORT_NEED_DCACHELINE = 1 << 17,	/* dcacheline: entries differ by the data
@@ -237,7 +237,7 @@ struct sort_opts {
 	const char *sort_order;		/* -s; NULL = default_order */
 	const char *default_order;	/* perf's default sort order, also what
 					 * "+KEYS" appends to; NULL = "comm,dso,symbol"
-					 * (report/trace-sort.h: "trace") */
+					 * (machine/trace-sort.h: "trace") */
 	const char *field_order;	/* -F; NULL = none */
 	const char *col_widths;		/* -w: comma-separated widths; NULL = none */
 	const char *field_sep;		/* -t */

@@ -27,10 +27,10 @@ FUZZ_SAN := -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitiz
 # clang warns where gcc does not (e.g. -Wcast-align on x86): warnings stay, not -Werror
 FUZZ_CFLAGS = -std=c11 -O1 $(filter-out -Werror,$(WARN)) $(FUZZ_SAN) -pthread
 FUZZ_HELPER_SRCS := tests/fuzz/fuzzlib.c
-# the report/ files the targets reach: -D (cmd_dump), the header text and the tracepoint
-# formats (libtraceevent); machine state is machine/
+# the report/ files the targets reach: -D (cmd_dump) and the header text; machine state
+# and the tracepoint formats (libtraceevent) are machine/
 FUZZ_REPORT_SRCS := $(filter $(addprefix report/,cmd-dump.c dump.c header-print.c \
-	strbuf.c trace-event.c),$(REPORT_SRCS))
+	strbuf.c),$(REPORT_SRCS))
 FUZZ_LIB_SRCS := $(FORMAT_SRCS) $(READER_SRCS) $(MACHINE_SRCS) $(UTIL_SRCS) \
 	$(FUZZ_REPORT_SRCS) $(FUZZ_HELPER_SRCS)
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)

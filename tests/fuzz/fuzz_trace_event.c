@@ -10,13 +10,13 @@
  * flags bit 0: install a resolver (every address resolves to "fn" at addr & ~0xff);
  * bit 1: format with every event id 0..15 and config, not only config.
  * The record and the tracing data are copied to buffers of exactly their size.
- * Format: HEADER_TRACING_DATA (report/trace-event.h), PERF_SAMPLE_RAW.
+ * Format: HEADER_TRACING_DATA (machine/trace-event.h), PERF_SAMPLE_RAW.
  */
 #include <stdlib.h>	/* free */
 #include <string.h>	/* strlen */
 
 #include "format/diag.h"
-#include "report/trace-event.h"
+#include "machine/trace-event.h"
 #include "tests/fuzz/fuzzlib.h"
 #include "banned.h"
 

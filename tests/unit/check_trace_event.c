@@ -23,7 +23,7 @@
 #include "format/record.h"
 #include "format/sample.h"
 #include "reader/session.h"
-#include "report/trace-event.h"
+#include "machine/trace-event.h"
 #include "testlib.h"
 
 #include "banned.h"

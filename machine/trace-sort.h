@@ -1,8 +1,8 @@
-#ifndef DIRREPORT_REPORT_TRACE_SORT_H
-#define DIRREPORT_REPORT_TRACE_SORT_H
+#ifndef DIRREPORT_MACHINE_TRACE_SORT_H
+#define DIRREPORT_MACHINE_TRACE_SORT_H
 /*
  * trace-sort - the report side of perf 6.1's `trace` sort key ("Trace output" column):
- * one recording's tracepoint formats (report/trace-event.h), the text of each
+ * one recording's tracepoint formats (machine/trace-event.h), the text of each
  * tracepoint sample, interned so that equal texts share one pointer (hist.c groups
  * samples by it, sort.c compares it), and perf's choice of the default sort order.
  *
@@ -129,7 +129,7 @@ int trace_sort__check(const struct trace_sort *ts, const struct evlist *el,
  *         pipe whose TRACING_DATA record is missing or comes late) or its print fmt
  *         cannot be evaluated safely (trace_event__format()).
  * Thread safety: the handle's thread.  Format: PERF_SAMPLE_RAW of a tracepoint
- * sample (report/trace-event.h).
+ * sample (machine/trace-event.h).
  */
 int trace_sort__text(struct trace_sort *ts, const struct evsel *ev, const void *raw,
 		     size_t raw_size, uint64_t offset, const char **text, struct diag *d);

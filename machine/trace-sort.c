@@ -1,4 +1,4 @@
-#include "report/trace-sort.h"
+#include "machine/trace-sort.h"
 
 #include <errno.h>
 #include <stdlib.h>	/* calloc, free, realloc */
@@ -15,7 +15,7 @@
 #include "machine/dso.h"
 #include "machine/machine.h"
 #include "machine/symbol.h"
-#include "report/trace-event.h"
+#include "machine/trace-event.h"
 #include "util/strtab.h"
 #include "banned.h"
 

@@ -18,7 +18,7 @@
  *     are 16-bit offsets plus 16-bit lengths, dumps at most 64 KiB); the zeros after the
  *     copy end every string.
  */
-#include "report/trace-event.h"
+#include "machine/trace-event.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
-#ifndef DIRREPORT_REPORT_TRACE_EVENT_H
-#define DIRREPORT_REPORT_TRACE_EVENT_H
+#ifndef DIRREPORT_MACHINE_TRACE_EVENT_H
+#define DIRREPORT_MACHINE_TRACE_EVENT_H
 /*
  * trace-event - tracepoint formats of a recording and the text perf report's `trace`
  * sort key ("Trace output" column) prints for one tracepoint sample.
