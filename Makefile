@@ -127,24 +127,25 @@ $(LIBCONVERT): $(LIBCONVERT_OBJS)
 $(LIBSCRIPT): $(LIBSCRIPT_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/dirreport: $(BUILD)/report/main.o $(LIBCLI) $(LIBREPORT) $(LIBMACHINE) $(LIBREADER) \
+# libcli after the front end's library: both main.o and the library use it
+$(BUILD)/dirreport: $(BUILD)/report/main.o $(LIBREPORT) $(LIBCLI) $(LIBMACHINE) $(LIBREADER) \
 		$(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(BUILD)/dirconvert: $(BUILD)/convert/main.o $(LIBCLI) $(LIBCONVERT) $(LIBMACHINE) \
+$(BUILD)/dirconvert: $(BUILD)/convert/main.o $(LIBCONVERT) $(LIBCLI) $(LIBMACHINE) \
 		$(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 # dirscript links no part of report/ (script/README.md)
-$(BUILD)/dirscript: $(BUILD)/script/main.o $(LIBCLI) $(LIBSCRIPT) $(LIBMACHINE) \
+$(BUILD)/dirscript: $(BUILD)/script/main.o $(LIBSCRIPT) $(LIBCLI) $(LIBMACHINE) \
 		$(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(BUILD)/unit-tests: $(UNIT_OBJS) $(LIBCLI) $(if $(CONVERT_SRCS),$(LIBCONVERT)) \
-		$(if $(SCRIPT_SRCS),$(LIBSCRIPT)) $(LIBREPORT) \
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(if $(CONVERT_SRCS),$(LIBCONVERT)) \
+		$(if $(SCRIPT_SRCS),$(LIBSCRIPT)) $(LIBREPORT) $(LIBCLI) \
 		$(LIBMACHINE) $(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm

@@ -31,6 +31,7 @@
 #include "report/sort.h"
 #include "machine/srcline.h"
 #include "report/tasks.h"
+#include "cli/list.h"
 #include "cli/time-range.h"
 #include "machine/trace-sort.h"
 #include "util/array.h"
@@ -236,38 +237,6 @@ static int note_namespaces(struct report *rp, const struct record_ref *ref)
 	return 0;
 }
 
-/* perf's strlist__has_entry() on a comma-separated list (NULL: no list, false). */
-static bool list_has(const char *list, const char *name, size_t len)
-{
-	while (list) {
-		const char *comma = strchr(list, ',');
-		size_t n = comma ? (size_t)(comma - list) : strlen(list);
-
-		if (n == len && !memcmp(list, name, n))
-			return true;
-		list = comma ? comma + 1 : NULL;
-	}
-	return false;
-}
-
-static bool str_listed(const char *list, const char *name)
-{
-	return list_has(list, name, strlen(name));
-}
-
-/* perf's intlist__has_entry() on a comma-separated list of numbers (main() has
- * checked it; an empty item is 0, as perf's strtol makes it). */
-static bool int_listed(const char *list, long v)
-{
-	while (list) {
-		char *end;
-
-		if (strtol(list, &end, 10) == v)
-			return true;
-		list = *end == ',' ? end + 1 : NULL;
-	}
-	return false;
-}
 
 /* perf's thread__is_filtered() and the dso part of machine__resolve(). */
 static uint8_t pass1_filter(const struct report_opts *o, const struct thread *t,
@@ -275,13 +244,13 @@ static uint8_t pass1_filter(const struct report_opts *o, const struct thread *t,
 {
 	uint8_t f = 0;
 
-	if ((o->comms && !str_listed(o->comms, comm)) ||
-	    (o->pids && !int_listed(o->pids, t->pid)) ||
-	    (o->tids && !int_listed(o->tids, t->tid)))
+	if ((o->comms && !cli__str_listed(o->comms, comm)) ||
+	    (o->pids && !cli__int_listed(o->pids, t->pid)) ||
+	    (o->tids && !cli__int_listed(o->tids, t->tid)))
 		f |= FILTER_THREAD;
-	if (o->dsos && (!dso || !(str_listed(o->dsos, dso__short_name(dso)) ||
+	if (o->dsos && (!dso || !(cli__str_listed(o->dsos, dso__short_name(dso)) ||
 				  (strcmp(dso__short_name(dso), dso__long_name(dso)) &&
-				   str_listed(o->dsos, dso__long_name(dso))))))
+				   cli__str_listed(o->dsos, dso__long_name(dso))))))
 		f |= FILTER_DSO;
 	return f;
 }
@@ -297,10 +266,10 @@ static uint8_t symbol_filter(const struct report_opts *o, const struct addr_loca
 	if (!o->symbols)
 		return 0;
 	if (al->sym) {
-		if (str_listed(o->symbols, al->sym->name))
+		if (cli__str_listed(o->symbols, al->sym->name))
 			return 0;
 		snprintf(addr, sizeof(addr), "0x%" PRIx64, ip);
-		if (str_listed(o->symbols, addr))
+		if (cli__str_listed(o->symbols, addr))
 			return 0;
 	}
 	return FILTER_SYMBOL;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>	/* fstat, S_ISFIFO, S_ISSOCK */
 
 #include "cli/cli.h"
+#include "cli/time-range.h"
 #include "format/diag.h"
 #include "script/format.h"
 #include "script/script.h"
@@ -20,7 +21,8 @@
 /* The SYNOPSIS and OPTIONS of docs/dirscript.1.md. */
 static const char usage_text[] =
 	"usage: dirscript [-i PATH] [-j N] [-F FIELDS | --folded] [--comms LIST]\n"
-	"                 [--pid LIST] [--tid LIST] [-C CPUS] [--max-stack N]\n"
+	"                 [--pid LIST] [--tid LIST] [--dsos LIST] [-C CPUS]\n"
+	"                 [--time RANGES] [--max-stack N]\n"
 	"                 [--kallsyms FILE] [--buildid-dir DIR]\n"
 	"                 [--flamegraph OUT.svg [--inverted] [--title T]]\n"
 	"                 [--speedscope OUT.json]\n"
@@ -40,7 +42,10 @@ static const char usage_text[] =
 	"        --comms LIST       only these commands\n"
 	"        --pid LIST         only these process ids\n"
 	"        --tid LIST         only these thread ids\n"
+	"        --dsos LIST        only samples in these shared objects\n"
 	"    -C, --cpu CPUS         only these cpus (\"0-2,5\")\n"
+	"        --time RANGES      only samples in these times (perf's --time:\n"
+	"                           \"START,STOP\" seconds, or percentages \"10%/2\")\n"
 	"        --max-stack N      callchain entries printed at most (default 127)\n"
 	"        --kallsyms FILE    kernel symbols (default: the build-id cache's copy\n"
 	"                           for the recording's kernel, or /proc/kallsyms)\n"
@@ -50,7 +55,8 @@ static const char usage_text[] =
 	"        --version          the version (\"dirscript version N\")\n";
 
 enum { OPT_KALLSYMS = 256, OPT_VERSION, OPT_BUILDID_DIR, OPT_FOLDED, OPT_COMMS, OPT_PID, OPT_TID,
-       OPT_MAX_STACK, OPT_FLAMEGRAPH, OPT_INVERTED, OPT_TITLE, OPT_SPEEDSCOPE };
+       OPT_MAX_STACK, OPT_FLAMEGRAPH, OPT_INVERTED, OPT_TITLE, OPT_SPEEDSCOPE, OPT_DSOS,
+       OPT_TIME };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -62,6 +68,8 @@ static const struct option long_opts[] = {
 	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
 	{ "comms", required_argument, NULL, OPT_COMMS },
+	{ "dsos", required_argument, NULL, OPT_DSOS },
+	{ "time", required_argument, NULL, OPT_TIME },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "cpu", required_argument, NULL, 'C' },
@@ -134,6 +142,16 @@ int main(int argc, char **argv)
 			}
 			break;
 		case OPT_COMMS: o.comms = optarg; break;
+		case OPT_DSOS: o.dsos = optarg; break;
+		case OPT_TIME: {
+			struct time_ranges tr;
+
+			/* the syntax only: percentages need the recording */
+			if (time_ranges__parse(&tr, optarg, 0, 0))
+				return bad_usage("--time: invalid time string");
+			o.time_str = optarg;
+			break;
+		}
 		case OPT_PID:
 		case OPT_TID:
 			if (!script__valid_int_list(optarg))

@@ -10,11 +10,14 @@
 #include <stdlib.h>	/* calloc, free, strtol, strtoul */
 #include <string.h>	/* strcmp, strlen, strncmp */
 
+#include "cli/list.h"
+#include "cli/time-range.h"
 #include "format/attr.h"
 #include "format/diag.h"
 #include "format/evlist.h"
 #include "format/record.h"
 #include "format/sample.h"
+#include "format/feature.h"
 #include "machine/dso.h"
 #include "machine/machine.h"
 #include "machine/symbol.h"
@@ -55,6 +58,7 @@ struct run {
 	struct script_fold_frame frames[SCRIPT_MAX_STACK + 1];
 	size_t nr_frames;
 	unsigned max_stack;
+	struct time_ranges time;	/* --time (nr 0: every sample) */
 	uint64_t *cpu_bitmap;		/* owned: -C; NULL = every cpu */
 	size_t cpu_bits;
 	FILE *fp;
@@ -241,43 +245,27 @@ static bool cpu_selected(const struct run *r, uint32_t cpu)
 	return cpu < r->cpu_bits && (r->cpu_bitmap[cpu / 64] >> (cpu % 64) & 1);
 }
 
-/* Whether the comma-separated list holds s exactly. */
-static bool str_listed(const char *list, const char *s)
-{
-	size_t n = strlen(s);
-
-	for (const char *p = list; *p;) {
-		size_t k = strcspn(p, ",");
-
-		if (k == n && !strncmp(p, s, n))
-			return true;
-		p += k + (p[k] == ',');
-	}
-	return false;
-}
-
-static bool int_listed(const char *list, int32_t v)
-{
-	for (const char *p = list; *p;) {
-		char *end;
-		long x = strtol(p, &end, 10);
-
-		if (end == p)
-			return false;
-		if (x == v)
-			return true;
-		p = end + (*end == ',');
-	}
-	return false;
-}
-
 /* perf's thread__is_filtered(): --comms (the current name), --pid, --tid. */
 static bool thread_filtered(const struct script_opts *o, const struct thread *t,
 			    const char *comm)
 {
-	return (o->comms && !str_listed(o->comms, comm)) ||
-	       (o->pids && !int_listed(o->pids, t->pid)) ||
-	       (o->tids && !int_listed(o->tids, t->tid));
+	return (o->comms && !cli__str_listed(o->comms, comm)) ||
+	       (o->pids && !cli__int_listed(o->pids, t->pid)) ||
+	       (o->tids && !cli__int_listed(o->tids, t->tid));
+}
+
+/* perf's machine__resolve() --dsos filter: the sample's dso, by its short or long
+ * name; a sample without a dso is left out when there is a list. */
+static bool dso_filtered(struct run *r, struct thread *t, uint16_t cpumode, uint64_t ip)
+{
+	struct addr_location al;
+
+	if (!r->o->dsos)
+		return false;
+	machine__resolve_map(r->m, t, cpumode, ip, &al);
+	return !al.dso || !(cli__str_listed(r->o->dsos, dso__short_name(al.dso)) ||
+			    (strcmp(dso__short_name(al.dso), dso__long_name(al.dso)) &&
+			     cli__str_listed(r->o->dsos, dso__long_name(al.dso))));
 }
 
 /* ---- samples --------------------------------------------------------------------- */
@@ -449,6 +437,8 @@ static int on_sample(struct run *r, const struct record_ref *ref)
 		return err;
 	if (r->cpu_bitmap && (ev->attr.sample_type & SAMPLE_CPU) && !cpu_selected(r, s.cpu))
 		return 0;
+	if (r->time.nr && time_ranges__skip(&r->time, s.time))
+		return 0;
 	t = machine__findnew_thread(r->m, (int32_t)s.pid, (int32_t)s.tid);
 	if (!t)
 		return -ENOMEM;
@@ -456,7 +446,8 @@ static int on_sample(struct run *r, const struct record_ref *ref)
 	 * thread never named its default name) */
 	resolve(r, t, s.misc & MISC_CPUMODE_MASK, s.ip, &loc);
 	h.comm = thread__comm(t);
-	if (thread_filtered(r->o, t, h.comm))
+	if (thread_filtered(r->o, t, h.comm) ||
+	    dso_filtered(r, t, s.misc & MISC_CPUMODE_MASK, s.ip))
 		return 0;
 	h.comm_unaligned = cfg->chain && (cfg->fields & SCRIPT_F_IP);
 	h.pid = (int32_t)s.pid;
@@ -670,6 +661,23 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 	}
 	if ((err = check_fields(&r, el, path, session__is_pipe(s), d)))
 		goto out;
+	if (o->time_str) {
+		const struct features *f = session__features(s);
+
+		if (time_ranges__is_percent(o->time_str) && !f->first_sample_ns &&
+		    !f->last_sample_ns) {
+			err = diag__set(d, path, DIAG_NO_OFFSET, -EINVAL, "--time: percentages "
+					"need the first and last sample times, which the "
+					"recording does not have");
+			goto out;
+		}
+		if (time_ranges__parse(&r.time, o->time_str, f->first_sample_ns,
+				       f->last_sample_ns)) {
+			err = diag__set(d, path, DIAG_NO_OFFSET, -EINVAL,
+					"--time: invalid time string");
+			goto out;
+		}
+	}
 	if (o->cpus) {
 		bool any = false;
 

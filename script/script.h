@@ -29,6 +29,9 @@ struct script_opts {
 	const char *pids;	/* --pid: comma-separated numbers; NULL = all */
 	const char *tids;	/* --tid */
 	const char *cpus;	/* -C: perf's cpu list ("0-2,5"); NULL = all */
+	const char *dsos;	/* --dsos: comma-separated dso names (short or long);
+				 * NULL = all */
+	const char *time_str;	/* --time (cli/time-range.h); NULL = all */
 	int max_stack;		/* --max-stack (entries); < 0 = perf's 127 */
 	bool folded;		/* --folded: stackcollapse-perf.pl's output */
 	/* --flamegraph: the SVG of the first event with samples goes here, each
