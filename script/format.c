@@ -48,7 +48,7 @@ static const struct {
 	{ "comm", SCRIPT_F_COMM }, { "tid", SCRIPT_F_TID }, { "pid", SCRIPT_F_PID },
 	{ "time", SCRIPT_F_TIME }, { "cpu", SCRIPT_F_CPU }, { "event", SCRIPT_F_EVENT },
 	{ "period", SCRIPT_F_PERIOD }, { "ip", SCRIPT_F_IP }, { "sym", SCRIPT_F_SYM },
-	{ "symoff", SCRIPT_F_SYMOFF }, { "dso", SCRIPT_F_DSO },
+	{ "symoff", SCRIPT_F_SYMOFF }, { "dso", SCRIPT_F_DSO }, { "trace", SCRIPT_F_TRACE },
 };
 
 #define NR_FIELD_NAMES (sizeof(field_names) / sizeof(field_names[0]))

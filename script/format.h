@@ -35,15 +35,15 @@ enum script_field {
 	SCRIPT_F_SYM = 1u << 8,
 	SCRIPT_F_SYMOFF = 1u << 9,
 	SCRIPT_F_DSO = 1u << 10,
-	/* fields perf prints by default that dirscript does not implement: the
-	 * tracepoint's formatted payload (`trace`), and the raw-event extras (addr,
-	 * data_src, weight, phys_addr, page sizes, latencies) */
+	/* the tracepoint's payload as libtraceevent formats it (tracepoint events) */
 	SCRIPT_F_TRACE = 1u << 11,
+	/* fields perf prints by default that dirscript does not implement: the
+	 * raw-event extras (addr, data_src, weight, phys_addr, page sizes, latencies) */
 	SCRIPT_F_RAW_EXTRA = 1u << 12,
 };
 
 /** Fields dirscript can print. */
-#define SCRIPT_F_SUPPORTED (SCRIPT_F_TRACE - 1u)
+#define SCRIPT_F_SUPPORTED (SCRIPT_F_RAW_EXTRA - 1u)
 
 /** A growable output buffer (bytes, not NUL-terminated). */
 struct script_buf {
@@ -95,6 +95,8 @@ struct script_head {
 	uint64_t period;
 	const char *event;	/* evsel name; borrowed */
 	int name_width;		/* the recording's longest event name, characters */
+	const char *trace;	/* the tracepoint's payload text (SCRIPT_F_TRACE), or
+				 * NULL; borrowed; printed by the caller after the head */
 };
 
 /**

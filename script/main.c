@@ -31,7 +31,7 @@ static const char usage_text[] =
 	"                           (default: perf.data)\n"
 	"    -j, --jobs N           worker threads (default: online CPUs)\n"
 	"    -F, --fields LIST      comma-separated: comm, tid, pid, time, cpu,\n"
-	"                           event, period, ip, sym, symoff, dso\n"
+	"                           event, period, trace, ip, sym, symoff, dso\n"
 	"        --folded           folded stacks (FlameGraph's stackcollapse-perf.pl)\n"
 	"        --flamegraph FILE  an interactive flame graph (SVG) per event: the\n"
 	"                           first into FILE, others into FILE-EVENT.svg\n"

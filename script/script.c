@@ -21,6 +21,7 @@
 #include "machine/dso.h"
 #include "machine/machine.h"
 #include "machine/symbol.h"
+#include "machine/trace-sort.h"
 #include "reader/session.h"
 #include "script/flame.h"
 #include "script/fold.h"
@@ -59,6 +60,8 @@ struct run {
 	size_t nr_frames;
 	unsigned max_stack;
 	struct time_ranges time;	/* --time (nr 0: every sample) */
+	struct trace_sort *trace;	/* owned: tracepoint formats; NULL = none */
+	struct diag *d;			/* borrowed: the run's diagnostic */
 	uint64_t *cpu_bitmap;		/* owned: -C; NULL = every cpu */
 	size_t cpu_bits;
 	FILE *fp;
@@ -151,10 +154,12 @@ static int check_fields(struct run *r, struct evlist *el, const char *path, bool
 
 		if ((f & ~SCRIPT_F_SUPPORTED) && !r->stacks)
 			return diag__set(d, path, DIAG_NO_OFFSET, -ENOTSUP,
-					 "event '%s': perf script's default %s is not "
-					 "implemented (choose fields with -F)", evsel__name(ev),
-					 (f & SCRIPT_F_TRACE) ? "tracepoint output (trace)" :
-					 "raw event output (addr, data_src, weight, ...)");
+					 "event '%s': perf script's default raw event output "
+					 "(addr, data_src, weight, ...) is not implemented "
+					 "(choose fields with -F)", evsel__name(ev));
+		/* the payload is a tracepoint's only */
+		if (ev->attr.type != ATTR_TYPE_TRACEPOINT)
+			f &= ~SCRIPT_F_TRACE;
 		r->cfg[i].fields = f & SCRIPT_F_SUPPORTED;
 		r->cfg[i].chain = use_chain && (ev->attr.sample_type & SAMPLE_CALLCHAIN);
 		if ((int)len > r->name_width)
@@ -402,6 +407,9 @@ static int print_sample(struct run *r, const struct ev_cfg *cfg, const struct sa
 
 	if ((err = script_buf__head(&r->out, cfg->fields, h)))
 		return err;
+	if ((cfg->fields & SCRIPT_F_TRACE) && h->trace &&
+	    (err = script_buf__put(&r->out, h->trace, strlen(h->trace))))
+		return err;
 	if (cfg->fields & SCRIPT_F_IP) {
 		if (cfg->chain) {
 			size_t mark;
@@ -456,6 +464,11 @@ static int on_sample(struct run *r, const struct record_ref *ref)
 	h.time = s.time;
 	h.period = s.period;
 	h.event = evsel__name(ev);
+	h.trace = NULL;
+	if ((cfg->fields & SCRIPT_F_TRACE) && !r->stacks && s.raw &&
+	    (err = trace_sort__text(r->trace, ev, s.raw, s.raw_size, ref->offset, &h.trace,
+				    r->d)))
+		return err;
 	h.name_width = r->name_width;
 	if (r->stacks) {
 		h.comm_unaligned = true;	/* stackcollapse reads callchain output */
@@ -483,6 +496,16 @@ static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct record_ref *ref = recs[i];
 
+		/* a pipe's tracepoint formats come in its stream */
+		if (ref->type == REC_HEADER_TRACING_DATA && r->trace) {
+			err = trace_sort__load_record(r->trace, ref, r->d);
+			if (err) {
+				r->bad = true;
+				r->bad_file = ref->file;
+				r->bad_offset = ref->offset;
+			}
+			continue;
+		}
 		if (!ref->evsel)
 			continue;
 		switch (ref->type) {
@@ -599,6 +622,8 @@ static int replay(struct run *r, struct session *s, struct diag *d)
 		return err;
 	if (err == -EIO || r->write_failed)
 		return diag__set(d, "standard output", DIAG_NO_OFFSET, -EIO, "write error");
+	if (err && r->bad && d->code)
+		return err;	/* said already, with the file and offset */
 	if (err && r->bad)
 		return diag__set(d, session__file_label(s, r->bad_file), r->bad_offset, err,
 				 NULL);
@@ -626,7 +651,7 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 	struct session_opts so = { .path = o->input, .jobs = o->jobs };
 	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .buildid_dir = o->buildid_dir };
 	const char *path = o->input ? o->input : "perf.data";
-	struct run r = { .o = o, .fp = out };
+	struct run r = { .o = o, .fp = out, .d = d };
 	struct session *s = NULL;
 	struct evlist *el;
 	int err;
@@ -660,6 +685,10 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		goto out;
 	}
 	if ((err = check_fields(&r, el, path, session__is_pipe(s), d)))
+		goto out;
+	/* tracepoint formats: a file's TRACING_DATA feature now (checked against the
+	 * events), a pipe's record when it comes */
+	if ((err = trace_sort__open(&r.trace, s, r.m, false, path, d)))
 		goto out;
 	if (o->time_str) {
 		const struct features *f = session__features(s);
@@ -701,6 +730,7 @@ out:
 	script_speedscope__delete(r.ss);
 	free(r.cpu_bitmap);
 	free(r.cfg);
+	trace_sort__delete(r.trace);
 	machine__delete(r.m);
 	session__close(s);
 	return err;

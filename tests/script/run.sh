@@ -118,17 +118,6 @@ else
 		sc_check script-golden:pipe-script:stdin "$sc_dir"
 	fi
 
-	# --- not implemented: tracepoint payloads ---------------------------------------
-	run "$sc_tmp/out" "$sc_tmp/err" "$sc_bin" -i "$sc_root/samples/trace.data"
-	if ! crashed script-unsupported:trace "$sc_tmp/err"; then
-		if [ "$rc" -eq 1 ] && [ ! -s "$sc_tmp/out" ] &&
-		   [ "$(wc -l <"$sc_tmp/err")" -eq 1 ] && grep -q 'not implemented' "$sc_tmp/err"; then
-			pass script-unsupported:trace
-		else
-			fail script-unsupported:trace "exit $rc, $(head -n 1 "$sc_tmp/err")"
-		fi
-	fi
-
 	# --- bad input ------------------------------------------------------------------
 	sc_gen=$sc_tmp/malformed
 	sc_report=$(dirname "$sc_bin")/dirreport

@@ -14,8 +14,7 @@
 # the samples' build-id cache (as tests/run-cli-tests.sh runs dirscript), and writes
 #   expected.stdout  perf's stdout (over 256 KiB: xz-compressed, expected.stdout.xz);
 #   expected.exit    perf's exit status, only when it is not 0.
-# Recordings of tracepoints are not default cases: perf prints their payloads through
-# libtraceevent, which dirscript does not implement (docs/dirscript.1.md).
+# Tracepoint payloads (the trace field) are printed through libtraceevent by both.
 set -eu
 cd "$(dirname "$0")/../.."
 PATH=/usr/bin:/bin:/usr/sbin:/sbin; export PATH
@@ -38,7 +37,6 @@ if [ -n "$add" ]; then
 	for s in samples/*.data; do
 		[ -e "$s" ] || continue
 		b=$(basename "$s" .data)
-		case $b in trace | pipe-trace) continue ;; esac
 		c=tests/script/golden/$b-script
 		[ -f "$c/cmd" ] && continue
 		mkdir -p "$c"
