@@ -551,6 +551,7 @@ static int write_svg(struct script_flame *f, const struct script_flame_svg_opts 
 	for (size_t i = 0; i < f->nr; i++) {
 		script_flame__frame(f, i, &fr);
 		drawn[i] = total && (double)fr.n * g.scale >= SCRIPT_FLAME_MIN_WIDTH &&
+			   100.0 * (double)fr.n >= o->min_percent * (double)total &&
 			   (!i || drawn[fr.parent]);
 		if (drawn[i] && fr.depth > g.max_depth)
 			g.max_depth = fr.depth;

@@ -124,6 +124,9 @@ struct script_flame_svg_opts {
 	const char *title;	/* NULL = "Flame Graph" ("Icicle Graph" inverted) */
 	const char *subtitle;	/* the line under the title; NULL = none */
 	bool inverted;		/* icicle graph: the root on top */
+	double min_percent;	/* --percent-limit: frames with a smaller share of
+				 * the samples (percent) are not drawn, nor their
+				 * descendants; 0 = every frame wide enough */
 };
 
 /**

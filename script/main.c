@@ -24,7 +24,8 @@ static const char usage_text[] =
 	"                 [--pid LIST] [--tid LIST] [--dsos LIST] [-C CPUS]\n"
 	"                 [--time RANGES] [--max-stack N]\n"
 	"                 [--kallsyms FILE] [--buildid-dir DIR]\n"
-	"                 [--flamegraph OUT.svg [--inverted] [--title T]]\n"
+	"                 [--flamegraph OUT.svg [--inverted] [--title T]\n"
+	"                 [--percent-limit P]]\n"
 	"                 [--speedscope OUT.json]\n"
 	"\n"
 	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
@@ -36,6 +37,8 @@ static const char usage_text[] =
 	"        --flamegraph FILE  an interactive flame graph (SVG) per event: the\n"
 	"                           first into FILE, others into FILE-EVENT.svg\n"
 	"        --inverted         icicle graphs (the root on top)\n"
+	"        --percent-limit P  flame graph frames under P% of the samples are\n"
+	"                           not drawn\n"
 	"        --title TEXT       the graphs' title (default \"Flame Graph\")\n"
 	"        --speedscope FILE  a speedscope profile (JSON): one per event and\n"
 	"                           process\n"
@@ -56,7 +59,7 @@ static const char usage_text[] =
 
 enum { OPT_KALLSYMS = 256, OPT_VERSION, OPT_BUILDID_DIR, OPT_FOLDED, OPT_COMMS, OPT_PID, OPT_TID,
        OPT_MAX_STACK, OPT_FLAMEGRAPH, OPT_INVERTED, OPT_TITLE, OPT_SPEEDSCOPE, OPT_DSOS,
-       OPT_TIME };
+       OPT_TIME, OPT_PERCENT_LIMIT };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -65,6 +68,7 @@ static const struct option long_opts[] = {
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
 	{ "inverted", no_argument, NULL, OPT_INVERTED },
+	{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
 	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
 	{ "comms", required_argument, NULL, OPT_COMMS },
@@ -128,6 +132,14 @@ int main(int argc, char **argv)
 		case OPT_FOLDED: o.folded = true; break;
 		case OPT_FLAMEGRAPH: o.flamegraph = optarg; break;
 		case OPT_INVERTED: o.inverted = true; break;
+		case OPT_PERCENT_LIMIT: {
+			double p = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(p >= 0 && p <= 100))
+				return bad_usage("--percent-limit takes a percentage (0 to 100)");
+			o.percent_limit = p;
+			break;
+		}
 		case OPT_TITLE: o.title = optarg; break;
 		case OPT_SPEEDSCOPE: o.speedscope = optarg; break;
 		case 'j':
@@ -185,8 +197,8 @@ int main(int argc, char **argv)
 		return bad_usage("--folded and -F do not go together");
 	if ((o.flamegraph || o.speedscope) && o.fields)
 		return bad_usage("--flamegraph and --speedscope do not go with -F");
-	if ((o.inverted || o.title) && !o.flamegraph)
-		return bad_usage("--inverted and --title need --flamegraph");
+	if ((o.inverted || o.title || o.percent_limit > 0) && !o.flamegraph)
+		return bad_usage("--inverted, --title and --percent-limit need --flamegraph");
 	if ((o.flamegraph && !*o.flamegraph) || (o.speedscope && !*o.speedscope))
 		return bad_usage("--flamegraph and --speedscope take a file name");
 	if (script__run(&o, stdout, &d)) {

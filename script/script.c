@@ -561,7 +561,8 @@ static int flame_add(void *ctx, const char *stack, size_t len, uint64_t count)
 static int write_flame(struct run *r, struct script_fold *fold, const struct evsel *ev,
 		       const char *path)
 {
-	struct script_flame_svg_opts so = { .title = r->o->title, .inverted = r->o->inverted };
+	struct script_flame_svg_opts so = { .title = r->o->title, .inverted = r->o->inverted,
+					    .min_percent = r->o->percent_limit };
 	struct script_flame *f = NULL;
 	char sub[512];
 	int err = script_flame__new(&f);

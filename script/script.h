@@ -38,6 +38,8 @@ struct script_opts {
 	 * further event's to script__flame_path()'s name; NULL = none */
 	const char *flamegraph;
 	bool inverted;		/* --inverted: icicle graphs */
+	double percent_limit;	/* --percent-limit: flame graph frames under this share
+				 * of their event's samples (percent) not drawn; 0 = all */
 	const char *title;	/* --title; NULL = "Flame Graph" / "Icicle Graph" */
 	const char *speedscope;	/* --speedscope: the file; NULL = none */
 	/* called with each warning of the reader (one complete line, e.g. a file cut

@@ -145,6 +145,34 @@ def cmd_frameset(args):
     return 0
 
 
+def cmd_limit(args):
+    """args: FULL.svg LIMITED.svg P: LIMITED holds exactly FULL's frames of at least
+    P% of the samples whose ancestors all are, unchanged."""
+    full, _ = frames(args[0])
+    lim, _ = frames(args[1])
+    p = float(args[2])
+    if not full:
+        return 0
+    total = full[0]['n']
+    key = lambda f: (f['x'], f['n'], f['d'], f['name'])
+    # FULL's frames come parents first (a parent's index is below its children's):
+    # a frame is kept when it is wide enough and the frame of depth d-1 last seen
+    # before it (its parent) was kept
+    keep, last = [], {}
+    for f in full:
+        ok = 100.0 * f['n'] >= p * total and (f['d'] == 0 or last.get(f['d'] - 1, False))
+        last[f['d']] = ok
+        if ok:
+            keep.append(key(f))
+    if sorted(keep) != sorted(map(key, lim)):
+        print('%d frames of at least %s%%, %d drawn' % (len(keep), args[2], len(lim)))
+        return 1
+    if len(lim) >= len(full) and p > 0 and any(100.0 * f['n'] < p * total for f in full):
+        print('nothing was left out')
+        return 1
+    return 0
+
+
 def cmd_speedscope(args):
     want = folded(args[0])
     with open(args[1], encoding='utf-8', errors='surrogateescape') as f:
@@ -184,7 +212,7 @@ def cmd_speedscope(args):
 
 
 CMDS = dict(svg=cmd_svg, totals=cmd_totals, roots=cmd_roots, frameset=cmd_frameset,
-            speedscope=cmd_speedscope)
+            speedscope=cmd_speedscope, limit=cmd_limit)
 
 if __name__ == '__main__':
     sys.exit(CMDS[sys.argv[1]](sys.argv[2:]))

@@ -16,6 +16,8 @@
 #            (-n -s comm), and with callchains its total is the sum of dirreport's
 #            `-g folded,0,caller,count` lines for that event
 # inverted   --inverted: the same frames, the root on top
+# limit      --percent-limit 5: exactly the frames of at least 5% of the samples (and
+#            whose ancestors are), as the full graph has them
 # speedscope the file's structure, one profile per (event, pid, comm) that perf
 #            script's lines show, and its stacks and weights are --folded's
 # filters    --comms, --pid and -C: the graph holds what --folded holds with them
@@ -172,6 +174,15 @@ else
 			pass "flame-inverted:$fl_s"
 		else
 			fail "flame-inverted:$fl_s" "exit $rc $fl_msg"
+		fi
+		# --percent-limit: the frames of at least 5% of the samples, and no other
+		run "$fl_tmp/out" "$fl_tmp/err" "$fl_bin" -i "$fl_in" --percent-limit 5 \
+			--flamegraph "$fl_tmp/lim-$fl_s.svg"
+		if [ "$rc" -eq 0 ] && fl_msg=$($fl_check limit "$fl_tmp/$fl_s.svg" \
+			"$fl_tmp/lim-$fl_s.svg" 5 2>&1); then
+			pass "flame-percent-limit:$fl_s"
+		else
+			fail "flame-percent-limit:$fl_s" "exit $rc $fl_msg"
 		fi
 		# speedscope: (event, pid, comm) triples of perf script's lines
 		run "$fl_tmp/pairs.raw" "$fl_tmp/err" "$fl_bin" -i "$fl_in" -F comm,pid,event
