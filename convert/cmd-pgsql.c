@@ -95,6 +95,19 @@ int cmd_postgresql(const struct convert_opts *o, struct diag *d)
 			  pt.w ? pg_writer__errmsg(pt.w) : diag__code_str(err));
 	if (!err)
 		err = cmd_export(o, &t, d);
+	if (!err) {
+		uint64_t cut, replaced;
+
+		pg_writer__text_fixes(pt.w, &cut, &replaced);
+		if (cut)
+			fprintf(stderr, "dirconvert: warning: %llu names longer than perf's "
+				"columns allow were cut to fit (symbols.name: 2048 characters, "
+				"dsos.short_name: 256, ...)\n", (unsigned long long)cut);
+		if (replaced)
+			fprintf(stderr, "dirconvert: warning: %llu names with bytes that are "
+				"not UTF-8 were stored with U+FFFD in their place\n",
+				(unsigned long long)replaced);
+	}
 	pg_writer__delete(pt.w);
 	return err;
 }

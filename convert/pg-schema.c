@@ -5,6 +5,8 @@
  */
 #include "convert/pg-schema.h"
 
+#include <string.h>	/* memcpy */
+
 #include "banned.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -154,3 +156,75 @@ const unsigned char pg_schema_refs[EXPORT__NR_TABLES][ES__NR_COLS] = {
 	},
 };
 #undef R
+
+const unsigned short pg_schema_text_max[EXPORT__NR_TABLES][EXPORT_ROW_MAX_TEXT] = {
+	[EXPORT_EVSEL] = { 80 },		/* name */
+	[EXPORT_MACHINE] = { 4096 },		/* root_dir */
+	[EXPORT_COMM] = { 16 },			/* comm */
+	[EXPORT_DSO] = { 256, 4096, 64 },	/* short_name, long_name, build_id */
+	[EXPORT_SYMBOL] = { 2048 },		/* name */
+	[EXPORT_BRANCH_TYPE] = { 80 },		/* name */
+};
+
+/* The length of the well-formed UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len;
+	unsigned lo = 0x80, hi = 0xbf;	/* the second byte's range */
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		if (c == 0xe0)
+			lo = 0xa0;	/* no overlong forms */
+		else if (c == 0xed)
+			hi = 0x9f;	/* no surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;	/* nothing above U+10FFFF */
+	} else {
+		return 0;
+	}
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+size_t pg_text__fit(const char *s, size_t n, size_t max_chars, char *out, unsigned *fixes)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, o = 0, chars = 0;
+
+	*fixes = 0;
+	while (i < n) {
+		size_t k = utf8_seq(p + i, n - i);
+
+		if (chars == max_chars) {
+			*fixes |= PG_TEXT_CUT;
+			break;
+		}
+		if (k) {
+			memcpy(out + o, p + i, k);
+			o += k;
+			i += k;
+		} else {	/* U+FFFD */
+			out[o++] = (char)0xef;
+			out[o++] = (char)0xbf;
+			out[o++] = (char)0xbd;
+			i++;
+			*fixes |= PG_TEXT_REPLACED;
+		}
+		chars++;
+	}
+	return o;
+}

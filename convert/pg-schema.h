@@ -52,4 +52,30 @@ extern const char *const pg_schema_columns[EXPORT__NR_TABLES];
  */
 extern const unsigned char pg_schema_refs[EXPORT__NR_TABLES][ES__NR_COLS];
 
+/**
+ * The size of each text column (varchar(N): characters) of each export_table, in
+ * the order of export_row.text; 0 = no text column there.
+ */
+extern const unsigned short pg_schema_text_max[EXPORT__NR_TABLES][EXPORT_ROW_MAX_TEXT];
+
+/** What pg_text__fit() changed. */
+enum pg_text_fix {
+	PG_TEXT_CUT = 1 << 0,		/* longer than the column: cut */
+	PG_TEXT_REPLACED = 1 << 1,	/* bytes that are not UTF-8: U+FFFD each */
+};
+
+/**
+ * @brief Make @p s (n bytes) a text PostgreSQL takes into a varchar(@p max_chars)
+ *        column of a UTF8 database: every byte that does not start a well-formed
+ *        UTF-8 sequence (RFC 3629: no overlong forms, no surrogates, nothing above
+ *        U+10FFFF) becomes U+FFFD, and the text is cut after @p max_chars characters.
+ *        Well-formed text that fits is copied unchanged.
+ * @param out    receives the text (not NUL-terminated); room for 3 * n bytes
+ * @param fixes  receives PG_TEXT_* bits (0 when unchanged)
+ * @return the bytes written to out.
+ * Thread safety: pure.  Format: UTF-8 (RFC 3629); PostgreSQL's varchar(n) counts
+ *         characters.
+ */
+size_t pg_text__fit(const char *s, size_t n, size_t max_chars, char *out, unsigned *fixes);
+
 #endif

@@ -42,6 +42,7 @@ struct pg_writer {
 	unsigned flags;
 	bool append, created, committed;
 	int64_t base[EXPORT__NR_TABLES];	/* append: the largest ids before */
+	uint64_t nr_cut, nr_replaced;	/* texts changed by pg_text__fit() */
 	PGresult *fkeys;	/* append: the foreign keys dropped for the load
 				 * (table, name, definition), added back at commit */
 	struct chunk *cur[EXPORT__NR_TABLES];	/* being filled */
@@ -94,6 +95,12 @@ static int set_err(struct pg_writer *w, int err, const char *fmt, ...)
 const char *pg_writer__errmsg(const struct pg_writer *w)
 {
 	return w->errmsg[0] ? w->errmsg : "no error";
+}
+
+void pg_writer__text_fixes(const struct pg_writer *w, uint64_t *cut, uint64_t *replaced)
+{
+	*cut = w->nr_cut;
+	*replaced = w->nr_replaced;
 }
 
 const char *pg_writer__dbname(const struct pg_writer *w)
@@ -374,10 +381,11 @@ int pg_writer__row(struct pg_writer *w, const struct export_row *r)
 		return w->err;
 	if (w->append && (t == EXPORT_BRANCH_TYPE || r->v[0] == 0))
 		return 0;	/* already there: fixed rows, the id-0 placeholders */
-	for (const char *k = cols; *k; k++)
-		need += 4 + (*k == 't' ? (r->text[it] ? strlen(r->text[it]) : 0) : 8);
-	for (const char *k = cols; *k; k++)
+	/* text may grow to 3 bytes per byte (U+FFFD for bytes that are not UTF-8) */
+	for (const char *k = cols; *k; k++) {
+		need += 4 + (*k == 't' ? 3 * (r->text[it] ? strlen(r->text[it]) : 0) : 8);
 		it += *k == 't';
+	}
 	c = w->cur[t];
 	if (c && c->len + need + COPY_TRAILER_LEN > c->cap) {
 		int err = flush_through(w, t);
@@ -392,13 +400,15 @@ int pg_writer__row(struct pg_writer *w, const struct export_row *r)
 	it = 0;
 	for (const char *k = cols; *k; k++) {
 		if (*k == 't') {
-			const char *s = r->text[it++];
-			size_t n = s ? strlen(s) : 0;
+			const char *s = r->text[it];
+			unsigned fixes;
+			size_t n = pg_text__fit(s ? s : "", s ? strlen(s) : 0,
+						pg_schema_text_max[t][it], (char *)p + 4, &fixes);
 
-			p = put_be(p, n, 4);
-			if (n)
-				memcpy(p, s, n);
-			p += n;
+			it++;
+			p = put_be(p, n, 4) + n;
+			w->nr_cut += !!(fixes & PG_TEXT_CUT);
+			w->nr_replaced += !!(fixes & PG_TEXT_REPLACED);
 			continue;
 		}
 		int64_t v = r->v[iv];

@@ -27,6 +27,7 @@
  * thread; the writer thread is internal.
  */
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "convert/export.h"
 
@@ -85,6 +86,14 @@ void pg_writer__delete(struct pg_writer *w);
  * Thread safety: after a call of this thread returned an error.  Format: none.
  */
 const char *pg_writer__errmsg(const struct pg_writer *w);
+
+/**
+ * @brief How many texts were changed to fit perf's columns (pg_text__fit()): cut to
+ *        the column's size (perf's export fails on them: "value too long"), or with
+ *        bytes that are not UTF-8 replaced by U+FFFD (the server refuses them).
+ * Thread safety: the caller's thread.  Format: none.
+ */
+void pg_writer__text_fixes(const struct pg_writer *w, uint64_t *cut, uint64_t *replaced);
 
 /**
  * @brief The database the connection string names (for messages), or NULL when it

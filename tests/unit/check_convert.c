@@ -528,6 +528,45 @@ START_TEST(test_convert_pg_schema_layout)
 }
 END_TEST
 
+/* Texts made acceptable to a UTF8 database's varchar(n): unchanged when they are,
+ * cut after n characters (not bytes), each byte that starts no well-formed UTF-8
+ * sequence replaced by U+FFFD. */
+START_TEST(test_convert_pg_text_fit)
+{
+	static const struct {
+		const char *in;
+		size_t max;
+		const char *out;
+		unsigned fixes;
+	} cases[] = {
+		{ "main", 2048, "main", 0 },
+		{ "", 16, "", 0 },
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 16,
+		  "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 0 },
+		{ "abcdef", 4, "abcd", PG_TEXT_CUT },
+		/* characters, not bytes: 3 two-byte characters fit in 3 */
+		{ "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 3, "\xc3\xa9\xc3\xa9\xc3\xa9", PG_TEXT_CUT },
+		{ "a\xff" "b", 16, "a\xef\xbf\xbd" "b", PG_TEXT_REPLACED },
+		/* overlong NUL, a surrogate, above U+10FFFF, a sequence cut short */
+		{ "\xc0\x80", 16, "\xef\xbf\xbd\xef\xbf\xbd", PG_TEXT_REPLACED },
+		{ "\xed\xa0\x80", 16, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", PG_TEXT_REPLACED },
+		{ "\xf4\x90\x80\x80", 1, "\xef\xbf\xbd", PG_TEXT_REPLACED | PG_TEXT_CUT },
+		{ "x\xe2\x82", 16, "x\xef\xbf\xbd\xef\xbf\xbd", PG_TEXT_REPLACED },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char out[64];
+		unsigned fixes;
+		size_t n = pg_text__fit(cases[i].in, strlen(cases[i].in), cases[i].max, out,
+					&fixes);
+
+		ck_assert_msg(n == strlen(cases[i].out) && !memcmp(out, cases[i].out, n),
+			      "case %zu: %zu bytes", i, n);
+		ck_assert_uint_eq(fixes, cases[i].fixes);
+	}
+}
+END_TEST
+
 /* What pg_writer__open refuses before any server is involved, and a server that is
  * not there: each with its errno and a one-line message. */
 START_TEST(test_convert_pg_writer_open_errors)
@@ -579,6 +618,7 @@ Suite *convert_suite(void)
 	tcase_add_loop_test(tc, test_convert_writer_modes, 0, 4);
 	tcase_add_test(tc, test_convert_cmd_output_file);
 	tcase_add_test(tc, test_convert_pg_schema_layout);
+	tcase_add_test(tc, test_convert_pg_text_fit);
 	tcase_add_test(tc, test_convert_pg_writer_open_errors);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
