@@ -29,6 +29,7 @@
 #include "machine/symbol.h"
 #include "reader/session.h"
 #include "reader/workqueue.h"
+#include "util/hashtab.h"
 #include "banned.h"
 
 /* JSON output settings: perf's file is indented; one sample per line keeps ours
@@ -55,16 +56,26 @@ struct js_sample {
 	size_t first, nr;	/* its frames in json_run.frames */
 };
 
-/* JSON strings made once and shared (jansson's reference counts are atomic): the
+/* JSON values made once and shared (jansson's reference counts are atomic): the
  * names by their address (the machine interns comms and keeps dso and symbol names
- * as long as it lives), the addresses by value.  Open addressing, power-of-two size,
- * key 0 = empty slot (no name is at address 0; address 0 gets its own slot). */
-struct js_cache {
-	uint64_t *keys;
-	json_t **vals;
-	size_t cap, nr;
-	json_t *zero;		/* key 0 */
+ * as long as it lives), the callchain entries by address and names.  Tables of
+ * util/hashtab.h: a slot with a NULL value is empty. */
+struct name_slot {
+	const char *name;
+	json_t *val;
 };
+
+/* A callchain entry: the address, and its symbol and dso where it has a symbol. */
+struct entry_key {
+	uint64_t ip;
+	json_t *sym, *dso;	/* the name table's values, or NULL */
+};
+
+struct entry_slot {
+	struct entry_key k;
+	json_t *val;
+};
+
 
 /* A growable text buffer (one per chunk of a batch). */
 struct js_text {
@@ -85,8 +96,11 @@ struct json_run {
 	struct js_text *texts;	/* one per chunk */
 	size_t cap_texts;
 	uint64_t written;	/* samples written so far (the separator) */
-	struct js_cache names;		/* replaying thread only */
-	struct entry_cache *entries;	/* replaying thread only; owned */
+	/* replaying thread only; owned */
+	struct name_slot *names;
+	size_t cap_names, nr_names;
+	struct entry_slot *entries;
+	size_t cap_entries, nr_entries;
 	bool bad;		/* a record failed: its file and offset */
 	uint16_t bad_file;
 	uint64_t bad_offset;
@@ -168,82 +182,51 @@ static json_t *headers(struct session *s)
 
 /* ---- resolving (the replaying thread) ------------------------------------------ */
 
-static size_t js_hash(uint64_t k, size_t cap)
+static uint64_t mix(uint64_t k)
 {
 	k ^= k >> 33;
 	k *= 0xff51afd7ed558ccdULL;
 	k ^= k >> 33;
-	return (size_t)k & (cap - 1);
+	return k;
 }
 
-static int js_cache_grow(struct js_cache *c)
+static uint64_t name_hash(const void *ctx, const void *slot)
 {
-	size_t cap = c->cap ? 2 * c->cap : 4096;
-	uint64_t *keys = calloc(cap, sizeof(*keys));
-	json_t **vals = calloc(cap, sizeof(*vals));
-
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < c->cap; i++) {
-		if (!c->keys[i])
-			continue;
-		size_t j = js_hash(c->keys[i], cap);
-
-		while (keys[j])
-			j = (j + 1) & (cap - 1);
-		keys[j] = c->keys[i];
-		vals[j] = c->vals[i];
-	}
-	free(c->keys);
-	free(c->vals);
-	c->keys = keys;
-	c->vals = vals;
-	c->cap = cap;
-	return 0;
+	(void)ctx;
+	return mix((uint64_t)(uintptr_t)((const struct name_slot *)slot)->name);
 }
 
-/* The cached JSON string of key, made by make(arg) the first time; NULL: no memory. */
-static json_t *js_cache_get(struct js_cache *c, uint64_t key, json_t *(*make)(const void *),
-			    const void *arg)
+static uint64_t entry_key_hash(const struct entry_key *k)
+{
+	return mix(k->ip ^ (uint64_t)(uintptr_t)k->sym * 0x9e3779b97f4a7c15ULL ^
+		   (uint64_t)(uintptr_t)k->dso);
+}
+
+static uint64_t entry_hash(const void *ctx, const void *slot)
+{
+	(void)ctx;
+	return entry_key_hash(&((const struct entry_slot *)slot)->k);
+}
+
+/* The JSON string of a name of the machine (NULL: no memory). */
+static json_t *name_json(struct json_run *r, const char *name)
 {
 	size_t i;
 
-	if (!key)
-		return c->zero ? c->zero : (c->zero = make(arg));
-	if (2 * (c->nr + 1) > c->cap && js_cache_grow(c))
+	if (hashtab__reserve(&r->names, &r->cap_names, r->nr_names, sizeof(*r->names), 1024,
+			     name_hash, NULL))
 		return NULL;
-	for (i = js_hash(key, c->cap); c->keys[i]; i = (i + 1) & (c->cap - 1))
-		if (c->keys[i] == key)
-			return c->vals[i];
-	if (!(c->vals[i] = make(arg)))
+	i = hashtab__first(mix((uint64_t)(uintptr_t)name), r->cap_names);
+	for (; r->names[i].val; i = hashtab__next(i, r->cap_names))
+		if (r->names[i].name == name)
+			return r->names[i].val;
+	if (!(r->names[i].val = json_string(name)))
 		return NULL;
-	c->keys[i] = key;
-	c->nr++;
-	return c->vals[i];
+	r->names[i].name = name;
+	r->nr_names++;
+	return r->names[i].val;
 }
 
-static void js_cache_exit(struct js_cache *c)
-{
-	for (size_t i = 0; i < c->cap; i++)
-		json_decref(c->vals[i]);
-	json_decref(c->zero);
-	free(c->keys);
-	free(c->vals);
-}
-
-static json_t *make_name(const void *name)
-{
-	return json_string(name);
-}
-
-/* A callchain entry: the address, and its symbol and dso where it has a symbol. */
-struct entry_key {
-	uint64_t ip;
-	json_t *sym, *dso;
-};
 
 static json_t *make_entry(const void *arg)
 {
@@ -259,79 +242,24 @@ static json_t *make_entry(const void *arg)
 	return e;
 }
 
-/* The callchain entries made so far, by (address, symbol, dso): open addressing. */
-struct entry_cache {
-	struct entry_key *keys;
-	json_t **vals;		/* NULL = empty slot */
-	size_t cap, nr;
-};
-
-static size_t entry_hash(const struct entry_key *k, size_t cap)
-{
-	return js_hash(k->ip ^ ((uint64_t)(uintptr_t)k->sym * 0x9e3779b97f4a7c15ULL) ^
-		       (uint64_t)(uintptr_t)k->dso, cap);
-}
-
-static int entry_cache_grow(struct entry_cache *c)
-{
-	size_t cap = c->cap ? 2 * c->cap : 4096;
-	struct entry_key *keys = calloc(cap, sizeof(*keys));
-	json_t **vals = calloc(cap, sizeof(*vals));
-
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < c->cap; i++) {
-		if (!c->vals[i])
-			continue;
-		size_t j = entry_hash(&c->keys[i], cap);
-
-		while (vals[j])
-			j = (j + 1) & (cap - 1);
-		keys[j] = c->keys[i];
-		vals[j] = c->vals[i];
-	}
-	free(c->keys);
-	free(c->vals);
-	c->keys = keys;
-	c->vals = vals;
-	c->cap = cap;
-	return 0;
-}
-
-static json_t *entry_json(struct entry_cache *c, const struct entry_key *k)
+/* The callchain entry of k, made on first use (NULL: no memory). */
+static json_t *entry_json(struct json_run *r, const struct entry_key *k)
 {
 	size_t i;
 
-	if (2 * (c->nr + 1) > c->cap && entry_cache_grow(c))
+	if (hashtab__reserve(&r->entries, &r->cap_entries, r->nr_entries,
+			     sizeof(*r->entries), 4096, entry_hash, NULL))
 		return NULL;
-	for (i = entry_hash(k, c->cap); c->vals[i]; i = (i + 1) & (c->cap - 1))
-		if (c->keys[i].ip == k->ip && c->keys[i].sym == k->sym &&
-		    c->keys[i].dso == k->dso)
-			return c->vals[i];
-	if (!(c->vals[i] = make_entry(k)))
+	i = hashtab__first(entry_key_hash(k), r->cap_entries);
+	for (; r->entries[i].val; i = hashtab__next(i, r->cap_entries))
+		if (r->entries[i].k.ip == k->ip && r->entries[i].k.sym == k->sym &&
+		    r->entries[i].k.dso == k->dso)
+			return r->entries[i].val;
+	if (!(r->entries[i].val = make_entry(k)))
 		return NULL;
-	c->keys[i] = *k;
-	c->nr++;
-	return c->vals[i];
-}
-
-static void entry_cache_delete(struct entry_cache *c)
-{
-	if (!c)
-		return;
-	for (size_t i = 0; i < c->cap; i++)
-		json_decref(c->vals[i]);
-	free(c->keys);
-	free(c->vals);
-	free(c);
-}
-
-static json_t *name_json(struct json_run *r, const char *name)
-{
-	return js_cache_get(&r->names, (uint64_t)(uintptr_t)name, make_name, name);
+	r->entries[i].k = *k;
+	r->nr_entries++;
+	return r->entries[i].val;
 }
 
 /* One callchain entry: the address, and its symbol and dso where it has a symbol. */
@@ -359,7 +287,7 @@ static int add_frame(struct json_run *r, struct thread *t, uint16_t cpumode, uin
 	if (k.sym && al.dso && !(k.dso = name_json(r, dso__short_name(al.dso))))
 		return -ENOMEM;
 	/* most entries recur (the same call sites in many samples): one object each */
-	if (!(f->entry = entry_json(r->entries, &k)))
+	if (!(f->entry = entry_json(r, &k)))
 		return -ENOMEM;
 	r->nr_frames++;
 	return 0;
@@ -575,24 +503,24 @@ static void json_run__exit(struct json_run *r)
 	free(r->texts);
 	free(r->samples);
 	free(r->frames);
-	js_cache_exit(&r->names);
-	entry_cache_delete(r->entries);
+	for (size_t i = 0; i < r->cap_names; i++)
+		json_decref(r->names[i].val);
+	for (size_t i = 0; i < r->cap_entries; i++)
+		json_decref(r->entries[i].val);
+	free(r->names);
+	free(r->entries);
 }
 
 static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, struct diag *d)
 {
 	struct session *s = cmd_recording__session(rec);
 	struct json_run r = { .m = cmd_recording__machine(rec), .fp = fp,
-			      .wq = session__workqueue(s),
-			      .entries = calloc(1, sizeof(struct entry_cache)) };
+			      .wq = session__workqueue(s) };
 	json_t *h = headers(s);
 	int err;
 
-	if (!h || !r.entries) {
-		json_decref(h);
-		free(r.entries);
+	if (!h)
 		return diag__set(d, out, DIAG_NO_OFFSET, -ENOMEM, NULL);
-	}
 	/* {"linux-perf-json-version": 1, "headers": {...}, "samples": [ ... ]} */
 	if (fputs("{\n\"linux-perf-json-version\": 1,\n\"headers\": ", fp) == EOF ||
 	    json_dumpf(h, fp, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
