@@ -253,17 +253,23 @@ static int out_level(const struct convert_opts *o, const struct features *f)
 
 /* How a directory is split: by cpu (--split cpu, or by default when every event
  * samples the cpu), in N time chunks, or everything in data.0 (perf reads a recording
- * whose first event lacks sample_id_all in file order). */
+ * whose first event lacks sample_id_all in file order, and delivers every record of a
+ * recording without timestamps at arrival). */
 static int plan_dir(struct write_run *wr, const struct convert_opts *o, struct diag *d)
 {
 	struct evlist *el = session__evlist(wr->s);
 	const struct features *f = session__features(wr->s);
 	const struct evsel *first = evlist__first(el);
-	bool all_cpu = el->nr > 0;
+	bool all_cpu = el->nr > 0, any_time = false;
 
-	for (size_t i = 0; i < el->nr; i++)
+	for (size_t i = 0; i < el->nr; i++) {
 		all_cpu &= (el->evsels[i]->attr.sample_type & SAMPLE_CPU) != 0;
-	if (!first || !attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL)) {
+		any_time |= (el->evsels[i]->attr.sample_type & SAMPLE_TIME) != 0;
+	}
+	/* no queue (perf reads in arrival order) or no timestamps (every record is
+	 * delivered at arrival): one stream keeps the order, and data.0 must not be
+	 * empty (perf refuses a directory without a non-empty data.N) */
+	if (!first || !attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL) || !any_time) {
 		wr->all_in_one = true;
 		wr->nr_files = 1;
 		return 0;

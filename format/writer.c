@@ -472,6 +472,11 @@ int writer__close(struct writer *w, struct diag *d)
 		err = start_data(w);
 	for (unsigned i = 0; !err && i < w->nr_st; i++)
 		err = chunk_end(w, i);
+	/* perf (and our reader) take a data section of size 0 for a recording that was
+	 * not finished and read on into the features: an empty one gets a FINISHED_ROUND,
+	 * which perf's queue, empty then, ignores */
+	if (!err && w->st[0].off == w->data_offset)
+		err = put_round(w, &w->st[0]);
 	if (!err && w->o.comp_level)
 		err = set_comp_feature(w);
 	if (!err && w->o.dir) {

@@ -169,7 +169,8 @@ int writer__round(struct writer *w, unsigned stream);
 /**
  * @brief Finish: flush every stream, report the last chunks, write the feature table
  *        and bodies after the data section, then the final header; close the files and
- *        free the writer (also on error).
+ *        free the writer (also on error).  A data section left empty gets one
+ *        FINISHED_ROUND (perf reads data.size 0 as an unfinished recording).
  * @param d  on error: the file and what is wrong
  * @return 0; -errno of write()/pwrite()/close(); the on_index callback's value.
  * Thread safety: see file comment. Format: docs/perf-data-format.md §1.1, §2.1
