@@ -71,10 +71,11 @@ wr_ks() {
 	esac
 }
 
-# wr_report OUT ERR PROG INPUT KS: PROG's --stdio report of INPUT, tip removed
+# wr_report OUT ERR PROG INPUT KS: PROG's --stdio report of INPUT, tip removed (PROG:
+# dirreport's path, or "perf report")
 wr_report() {
-	# shellcheck disable=SC2086 # KS: options
-	run "$wr_tmp/rep.raw" "$2" "$3" --stdio -i "$4" $5
+	# shellcheck disable=SC2086 # PROG: the words of a command; KS: options
+	run "$wr_tmp/rep.raw" "$2" $3 --stdio -i "$4" $5
 	strip_tip "$wr_tmp/rep.raw" "$1"
 }
 
@@ -96,8 +97,11 @@ else
 		wr_report "$wr_tmp/src.rep" "$wr_tmp/src.err" "$wr_rep" "$wr_in" "$wr_k"
 		wr_src_rc=$rc
 		if [ -n "$have_perf" ]; then
-			wr_report "$wr_tmp/src.perf" "$wr_tmp/src.perr" perf "$wr_in" "$wr_k"
+			wr_report "$wr_tmp/src.perf" "$wr_tmp/src.perr" "perf report" "$wr_in" "$wr_k"
 			wr_src_prc=$rc
+			# the comparison must compare something
+			[ "$rc" -eq 0 ] && ! grep -q '^# Samples: ' "$wr_tmp/src.perf" &&
+				fail "writer:$wr_s:perf" "perf reports no samples on the input"
 		fi
 		# NAME:MODE[:EXTRA], EXTRA's words joined by _
 		wr_convs="file:--to-file dir:--to-dir split2:--to-dir:--split_2
@@ -124,6 +128,9 @@ file-decompress:--to-file:--decompress file-z:--to-file:-z"
 			if [ "$rc" != "$wr_src_rc" ]; then
 				fail "$wr_n" "dirreport: exit $rc on the output, $wr_src_rc on the input"
 				continue
+			elif [ "$rc" -eq 0 ] && ! grep -q '^# Samples: ' "$wr_tmp/got.rep"; then
+				fail "$wr_n" "dirreport reports no samples on the output"
+				continue
 			elif ! cmp -s "$wr_tmp/src.rep" "$wr_tmp/got.rep"; then
 				fail "$wr_n" "dirreport --stdio differs" "$wr_tmp/src.rep" "$wr_tmp/got.rep"
 				continue
@@ -133,7 +140,7 @@ file-decompress:--to-file:--decompress file-z:--to-file:-z"
 				pass "$wr_n" "dirreport only"
 				continue
 			fi
-			wr_report "$wr_tmp/got.perf" "$wr_tmp/got.perr" perf "$wr_tmp/out" "$wr_k"
+			wr_report "$wr_tmp/got.perf" "$wr_tmp/got.perr" "perf report" "$wr_tmp/out" "$wr_k"
 			if [ "$rc" != "$wr_src_prc" ]; then
 				fail "$wr_n" "perf: exit $rc on the output, $wr_src_prc on the input"
 			elif ! cmp -s "$wr_tmp/src.perf" "$wr_tmp/got.perf"; then
@@ -147,6 +154,48 @@ file-decompress:--to-file:--decompress file-z:--to-file:-z"
 		done
 	done
 	[ -n "$wr_perf_skipped" ] && skip "writer:perf-report" "$perf_why"
+
+	# --- a fresh recording of more than 1 MiB: several index chunks, FINISHED_ROUNDs
+	# between them, many COMPRESSED records (the samples are smaller than a chunk) ---
+	if [ -z "$have_perf" ]; then
+		skip "writer:fresh" "$perf_why"
+	elif ! perf record -q --no-buildid-cache -g -e cpu-clock -F 20000 \
+		-o "$wr_tmp/fresh.data" -- sh -c 'seq 1 300000 | sort -r | gzip -1 | md5sum \
+		>/dev/null' >/dev/null 2>&1; then
+		skip "writer:fresh" "perf record failed"
+	else
+		wr_home=$HOME
+		HOME=$wr_tmp/fresh-home	# this machine's recording: not the samples' cache
+		mkdir -p "$HOME"
+		wr_report "$wr_tmp/src.rep" "$wr_tmp/src.err" "$wr_rep" "$wr_tmp/fresh.data" ""
+		wr_report "$wr_tmp/src.perf" "$wr_tmp/src.perr" "perf report" "$wr_tmp/fresh.data" ""
+		for wr_c in file:--to-file file-z:--to-file:-z dir-split3-z:--to-dir:--split_3_-z
+		do
+			wr_n=writer:fresh:${wr_c%%:*}
+			wr_m=${wr_c#*:}
+			wr_x=
+			case $wr_m in *:*) wr_x=$(echo "${wr_m#*:}" | tr '_' ' ') wr_m=${wr_m%%:*} ;; esac
+			rm -rf "$wr_tmp/out"
+			# shellcheck disable=SC2086 # wr_x: options
+			run "$wr_tmp/cout" "$wr_tmp/cerr" "$wr_bin" -i "$wr_tmp/fresh.data" "$wr_m" \
+				"$wr_tmp/out" $wr_x
+			crashed "$wr_n" "$wr_tmp/cerr" && continue
+			wr_report "$wr_tmp/got.rep" "$wr_tmp/got.err" "$wr_rep" "$wr_tmp/out" ""
+			wr_report "$wr_tmp/got.perf" "$wr_tmp/got.perr" "perf report" "$wr_tmp/out" ""
+			if [ "$rc" -ne 0 ]; then
+				fail "$wr_n" "perf report failed: $(head -n 1 "$wr_tmp/got.perr")"
+			elif ! cmp -s "$wr_tmp/src.perf" "$wr_tmp/got.perf"; then
+				fail "$wr_n" "perf report --stdio differs" "$wr_tmp/src.perf" \
+					"$wr_tmp/got.perf"
+			elif ! cmp -s "$wr_tmp/src.rep" "$wr_tmp/got.rep"; then
+				fail "$wr_n" "dirreport --stdio differs" "$wr_tmp/src.rep" \
+					"$wr_tmp/got.rep"
+			else
+				pass "$wr_n"
+			fi
+		done
+		HOME=$wr_home
+	fi
 
 	# --- compression is really there (or not) ----------------------------------
 	wr_in=$wr_root/samples/callchain.data
