@@ -22,6 +22,12 @@ struct convert_opts {
 	bool progress;		/* a progress bar may be drawn (stderr is a terminal) */
 	const char *kallsyms;	/* --kallsyms; NULL = perf's choice (dsos_opts) */
 	const char *buildid_dir; /* --buildid-dir; NULL = $HOME/.debug */
+	const char *to_file;	/* --to-file OUT: a single perf.data file */
+	const char *to_dir;	/* --to-dir OUT: a data directory */
+	bool split_cpu;		/* --split cpu */
+	unsigned split_n;	/* --split N: N data.N files (0: not given) */
+	bool decompress;	/* --decompress: plain records */
+	int comp_level;		/* -z / --compression-level: 1..22; 0 = not given */
 };
 
 /**
@@ -75,5 +81,25 @@ int cmd_postgresql(const struct convert_opts *o, struct diag *d);
  * Format: perf.data (via the session); JSON (RFC 8259) through jansson.
  */
 int cmd_json(const struct convert_opts *o, struct diag *d);
+
+/**
+ * @brief `dirconvert --to-file OUT` / `--to-dir OUT`: the recording rewritten as one
+ *        time-ordered perf.data file, or as a data directory (`data` + `data.N`, split
+ *        by cpu or in N time chunks), in this machine's byte order, that perf 6.1 reads
+ *        as it reads the input; zstd-compressed (COMPRESSED records, one zstd frame
+ *        each) with comp_level or when the input was and not decompress.  Every feature
+ *        section is kept (the input's other byte order: those format/writer.h can
+ *        re-encode), but DIR_FORMAT and COMPRESSED (made anew) and AUXTRACE (its
+ *        offsets would be wrong).  Written as OUT.tmp (a directory for --to-dir),
+ *        renamed on success (convert/outfile.h).
+ * @param o  options (to_file or to_dir, split_cpu/split_n, decompress, comp_level)
+ * @param d  filled on error: the input file and offset of damaged input, or OUT
+ * @return 0; -EEXIST (OUT exists without force, or OUT.tmp exists); -DIAG_USAGE
+ *         (--split cpu on a recording whose events do not sample the cpu); -errno;
+ *         -DIAG_* of the reader and the writer.
+ * Thread safety: the main thread (installs outfile's signal handlers).
+ * Format: perf.data (docs/perf-data-format.md §§1-3, 6, 7) through format/writer.h.
+ */
+int cmd_write(const struct convert_opts *o, struct diag *d);
 
 #endif

@@ -5,6 +5,8 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>	/* strtol */
+#include <string.h>	/* strcmp */
 #include <unistd.h>	/* isatty */
 
 #include "convert/cmd.h"
@@ -22,6 +24,9 @@ static const char usage_text[] =
 	"                  [--buildid-dir DIR] [--no-progress]\n"
 	"   or: dirconvert [-i PATH] --to-json OUT.json [-f] [-j N] [--kallsyms FILE]\n"
 	"                  [--buildid-dir DIR]\n"
+	"   or: dirconvert [-i PATH] --to-file OUT [-f] [-j N] [--decompress | -z[LEVEL]]\n"
+	"   or: dirconvert [-i PATH] --to-dir OUT [--split cpu|N] [-f] [-j N]\n"
+	"                  [--decompress | -z[LEVEL]]\n"
 	"\n"
 	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
 	"                           (default: perf.data)\n"
@@ -31,6 +36,13 @@ static const char usage_text[] =
 	"                           or URI) as perf's export-to-postgresql.py does\n"
 	"        --append           add to the existing database of --to-postgresql\n"
 	"        --to-json OUT      write perf data convert --to-json's JSON\n"
+	"        --to-file OUT      write one time-ordered perf.data file\n"
+	"        --to-dir OUT       write a data directory (data + data.N)\n"
+	"        --split cpu|N      --to-dir: a data.N file per cpu, or N files of\n"
+	"                           time chunks (default: cpu when sampled, else 1)\n"
+	"        --decompress       plain records (no COMPRESSED records)\n"
+	"    -z, --compression-level[=LEVEL]\n"
+	"                           zstd-compress the records (LEVEL 1..22, default 1)\n"
 	"    -f, --force            replace OUT (or the database) if it exists\n"
 	"    -j, --jobs N           worker threads (default: online CPUs)\n"
 	"        --callchains       also call_paths and samples.call_path_id\n"
@@ -44,7 +56,7 @@ static const char usage_text[] =
 	"        --version          the version (\"dirconvert version N\")\n";
 
 enum { OPT_TO_SQLITE = 256, OPT_TO_POSTGRESQL, OPT_APPEND, OPT_TO_JSON, OPT_VERSION, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS,
-       OPT_BUILDID_DIR };
+       OPT_BUILDID_DIR, OPT_TO_FILE, OPT_TO_DIR, OPT_SPLIT, OPT_DECOMPRESS };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -52,6 +64,11 @@ static const struct option long_opts[] = {
 	{ "to-postgresql", required_argument, NULL, OPT_TO_POSTGRESQL },
 	{ "append", no_argument, NULL, OPT_APPEND },
 	{ "to-json", required_argument, NULL, OPT_TO_JSON },
+	{ "to-file", required_argument, NULL, OPT_TO_FILE },
+	{ "to-dir", required_argument, NULL, OPT_TO_DIR },
+	{ "split", required_argument, NULL, OPT_SPLIT },
+	{ "decompress", no_argument, NULL, OPT_DECOMPRESS },
+	{ "compression-level", optional_argument, NULL, 'z' },
 	{ "force", no_argument, NULL, 'f' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "callchains", no_argument, NULL, OPT_CALLCHAINS },
@@ -65,11 +82,23 @@ static const struct option long_opts[] = {
 };
 
 /* getopt's short options (a ':' after those that take an argument). */
-static const char short_opts[] = "i:fj:h";
+static const char short_opts[] = "i:fj:hz::";
 
 static int bad_usage(const char *msg)
 {
 	return cli__bad_usage("dirconvert", usage_text, msg);
+}
+
+/* A whole decimal number from lo to hi; -1 otherwise. */
+static long parse_num(const char *s, long lo, long hi)
+{
+	char *end;
+	long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	v = strtol(s, &end, 10);
+	return *end || v < lo || v > hi ? -1 : v;
 }
 
 int main(int argc, char **argv)
@@ -92,6 +121,26 @@ int main(int argc, char **argv)
 		case OPT_KALLSYMS: o.kallsyms = optarg; break;
 		case OPT_BUILDID_DIR: o.buildid_dir = optarg; break;
 		case OPT_NO_PROGRESS: o.progress = false; break;
+		case OPT_TO_FILE: o.to_file = optarg; break;
+		case OPT_TO_DIR: o.to_dir = optarg; break;
+		case OPT_DECOMPRESS: o.decompress = true; break;
+		case OPT_SPLIT:
+			if (strcmp(optarg, "cpu") == 0) {
+				o.split_cpu = true;
+			} else {
+				long n = parse_num(optarg, 1, 4096);
+
+				if (n < 0)
+					return bad_usage("--split takes cpu or a number from 1 "
+							 "to 4096");
+				o.split_n = (unsigned)n;
+			}
+			break;
+		case 'z':
+			o.comp_level = optarg ? (int)parse_num(optarg, 1, 22) : 1;
+			if (o.comp_level < 0)
+				return bad_usage("-z takes a level from 1 to 22");
+			break;
 		case 'j':
 			if (cli__parse_jobs(optarg, &o.jobs))
 				return bad_usage("-j takes a number from 1 to 1024");
@@ -107,18 +156,31 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument");
-	if (!!o.output + !!o.conninfo + !!o.json > 1)
-		return bad_usage("--to-sqlite, --to-postgresql, --to-json: one at a time");
-	if (!(o.output && *o.output) && !(o.conninfo && *o.conninfo) && !(o.json && *o.json))
-		return bad_usage("--to-sqlite OUT.db, --to-postgresql CONNINFO or --to-json "
-				 "OUT.json is required");
+	if (!!o.output + !!o.conninfo + !!o.json + !!o.to_file + !!o.to_dir > 1)
+		return bad_usage("--to-sqlite, --to-postgresql, --to-json, --to-file, "
+				 "--to-dir: one at a time");
+	if (!(o.output && *o.output) && !(o.conninfo && *o.conninfo) && !(o.json && *o.json) &&
+	    !(o.to_file && *o.to_file) && !(o.to_dir && *o.to_dir))
+		return bad_usage("--to-sqlite OUT.db, --to-postgresql CONNINFO, --to-json "
+				 "OUT.json, --to-file OUT or --to-dir OUT is required");
+	if ((o.split_cpu || o.split_n) && !o.to_dir)
+		return bad_usage("--split is for --to-dir");
+	if ((o.decompress || o.comp_level) && !o.to_file && !o.to_dir)
+		return bad_usage("--decompress and -z are for --to-file and --to-dir");
+	if (o.decompress && o.comp_level)
+		return bad_usage("--decompress and -z: one or the other");
+	if ((o.to_file || o.to_dir) && (o.callchains || o.all_events || o.kallsyms ||
+					o.buildid_dir))
+		return bad_usage("--callchains, --all-events, --kallsyms and --buildid-dir "
+				 "are not for --to-file and --to-dir");
 	if (o.json && (o.callchains || o.all_events))
 		return bad_usage("--callchains and --all-events are for the database exports");
 	if (o.append && !o.conninfo)
 		return bad_usage("--append adds to a database of --to-postgresql");
 	if (o.append && o.force)
 		return bad_usage("--append and -f: one or the other");
-	if (o.conninfo ? cmd_postgresql(&o, &d) : o.json ? cmd_json(&o, &d) : cmd_sqlite(&o, &d)) {
+	if (o.conninfo ? cmd_postgresql(&o, &d) : o.json ? cmd_json(&o, &d) :
+	    o.to_file || o.to_dir ? cmd_write(&o, &d) : cmd_sqlite(&o, &d)) {
 		fprintf(stderr, "dirconvert: %s\n", diag__format(&d, line, sizeof(line)));
 		return 1;
 	}

@@ -4,7 +4,8 @@
 #include "convert/outfile.h"
 
 #include <errno.h>
-#include <fcntl.h>	/* open */
+#include <fcntl.h>	/* open, AT_FDCWD */
+#include <ftw.h>	/* nftw */
 #include <limits.h>	/* PATH_MAX */
 #include <signal.h>	/* sigaction, raise */
 #include <stdio.h>	/* rename, snprintf */
@@ -19,11 +20,50 @@
 static char tmp_path[PATH_MAX];
 static char out_path[PATH_MAX];
 static volatile sig_atomic_t tmp_live;
+/* a data directory (outfile__claim_dir): OUT.tmp/data and data.0 .. data.(nr-1) */
+static volatile sig_atomic_t tmp_is_dir;
+static unsigned tmp_nr_files;
+static char name_buf[PATH_MAX + 32];
+
+/* OUT.tmp/data (i < 0) or OUT.tmp/data.i into name_buf, async-signal-safe (no stdio). */
+static const char *dir_entry(long i)
+{
+	size_t n = strlen(tmp_path);
+	char digits[24];
+	int k = 0;
+
+	memcpy(name_buf, tmp_path, n);
+	memcpy(name_buf + n, "/data", 6);
+	n += 5;
+	if (i >= 0) {
+		name_buf[n++] = '.';
+		do
+			digits[k++] = (char)('0' + i % 10);
+		while ((i /= 10) > 0);
+		while (k)
+			name_buf[n++] = digits[--k];
+		name_buf[n] = 0;
+	}
+	return name_buf;
+}
+
+/* Remove what a writer may have created in OUT.tmp, then OUT.tmp (signal-safe). */
+static void remove_tmp(void)
+{
+	if (!tmp_is_dir) {
+		unlink(tmp_path);
+		return;
+	}
+	unlink(dir_entry(-1));
+	for (unsigned i = 0; i < tmp_nr_files; i++)
+		unlink(dir_entry((long)i));
+	rmdir(tmp_path);
+}
 
 static void on_signal(int sig)
 {
 	if (tmp_live)
-		unlink(tmp_path);
+		remove_tmp();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -70,6 +110,50 @@ int outfile__claim(const char *out, bool force, struct diag *d)
 	return 0;
 }
 
+int outfile__claim_dir(const char *out, bool force, unsigned nr_data_files,
+		       struct diag *d)
+{
+	struct stat st;
+	char data[PATH_MAX];
+
+	if (stat(out, &st) == 0) {
+		if (!force)
+			return diag__set(d, out, DIAG_NO_OFFSET, -EEXIST,
+					 "already exists (use -f to overwrite)");
+		if ((size_t)snprintf(data, sizeof(data), "%s/data", out) >= sizeof(data))
+			return diag__set(d, out, DIAG_NO_OFFSET, -ENAMETOOLONG, NULL);
+		if (S_ISDIR(st.st_mode) && stat(data, &st) != 0)
+			return diag__set(d, out, DIAG_NO_OFFSET, -EEXIST,
+					 "is a directory but not a recording (no data file): "
+					 "not replaced");
+	}
+	if ((size_t)snprintf(tmp_path, sizeof(tmp_path), "%s.tmp", out) >= sizeof(tmp_path) - 32 ||
+	    (size_t)snprintf(out_path, sizeof(out_path), "%s", out) >= sizeof(out_path))
+		return diag__set(d, out, DIAG_NO_OFFSET, -ENAMETOOLONG, NULL);
+	tmp_nr_files = nr_data_files;
+	tmp_is_dir = 1;
+	catch_signals();
+	if (mkdir(tmp_path, 0777)) {
+		int err = -errno;
+
+		if (err == -EEXIST)
+			return diag__set(d, tmp_path, DIAG_NO_OFFSET, err,
+					 "exists: another dirconvert may be writing %s "
+					 "(remove it if not)", out);
+		return diag__set(d, tmp_path, DIAG_NO_OFFSET, err, "cannot create: %s",
+				 strerror(-err));
+	}
+	tmp_live = 1;
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
 const char *outfile__tmp_path(void)
 {
 	return tmp_path;
@@ -77,6 +161,24 @@ const char *outfile__tmp_path(void)
 
 int outfile__commit(struct diag *d)
 {
+	struct stat st;
+
+	if (tmp_is_dir && lstat(out_path, &st) == 0) {
+		/* replace the old recording atomically, then remove it (now at OUT.tmp) */
+		if (renameat2(AT_FDCWD, tmp_path, AT_FDCWD, out_path, RENAME_EXCHANGE)) {
+			int err = -errno;
+
+			return diag__set(d, out_path, DIAG_NO_OFFSET, err,
+					 "cannot replace it with %s: %s", tmp_path,
+					 strerror(-err));
+		}
+		tmp_live = 0;
+		if (S_ISDIR(st.st_mode))
+			nftw(tmp_path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		else
+			unlink(tmp_path);
+		return 0;
+	}
 	if (rename(tmp_path, out_path)) {
 		int err = -errno;
 
@@ -90,7 +192,7 @@ int outfile__commit(struct diag *d)
 void outfile__drop(void)
 {
 	if (tmp_live) {
-		unlink(tmp_path);
+		remove_tmp();
 		tmp_live = 0;
 	}
 }

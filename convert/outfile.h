@@ -26,11 +26,27 @@ struct diag;
  */
 int outfile__claim(const char *out, bool force, struct diag *d);
 
+/**
+ * @brief outfile__claim() for a data directory: OUT.tmp is created as an empty
+ *        directory, in which the caller creates `data` and `data.0` .. `data.N-1`.
+ *        On errors and signals those files and the directory are removed; with force
+ *        an existing OUT (a file, or a directory holding a `data` file: a recording)
+ *        is replaced at outfile__commit().
+ * @param nr_data_files  N, the data.N files the caller may create
+ * @return as outfile__claim(); -EEXIST also when OUT is a directory that is not a
+ *         recording (no `data` in it), even with force.
+ * Thread safety: see file comment.  Format: docs/perf-data-format.md §3 (names).
+ */
+int outfile__claim_dir(const char *out, bool force, unsigned nr_data_files,
+		       struct diag *d);
+
 /** @brief The temporary file's path (valid after outfile__claim()). */
 const char *outfile__tmp_path(void);
 
 /**
- * @brief Rename OUT.tmp to OUT (the output is complete).
+ * @brief Rename OUT.tmp to OUT (the output is complete).  When OUT exists (force) and
+ *        either of them is a directory, the two are exchanged atomically
+ *        (renameat2 RENAME_EXCHANGE) and the old OUT, now at OUT.tmp, is removed.
  * @return 0; -errno of rename() (d says so; OUT.tmp is still there: outfile__drop()).
  * Thread safety: see file comment.  Format: none.
  */

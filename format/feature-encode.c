@@ -1,0 +1,177 @@
+/*
+ * feature-encode - feature bodies re-encoded in host order from parsed features
+ * (writer__encode_feature, writer.h), for input written in the other byte order.
+ *
+ * Format: docs/perf-data-format.md §2.2 (string: u32 len = pad64(strlen + 1), bytes,
+ * zero padded; string list: u32 nr + strings) and §2.3 (one layout per feature).
+ */
+#include "format/writer.h"
+
+#include <errno.h>
+#include <stdlib.h>	/* realloc, free */
+#include <string.h>	/* memcpy, strlen */
+
+#include "format/bytes.h"
+#include "format/feature.h"
+#include "format/header.h"
+#include "banned.h"
+
+struct ebuf {
+	unsigned char *p;	/* owned */
+	size_t len, cap;
+	bool nomem;
+};
+
+static void eb_add(struct ebuf *b, const void *p, size_t n)
+{
+	if (b->nomem)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		unsigned char *q;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		q = realloc(b->p, cap);
+		if (!q) {
+			b->nomem = true;
+			return;
+		}
+		b->p = q;
+		b->cap = cap;
+	}
+	if (n)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+static void eb_u32(struct ebuf *b, uint32_t v) { eb_add(b, &v, 4); }
+static void eb_u64(struct ebuf *b, uint64_t v) { eb_add(b, &v, 8); }
+
+/* perf's do_write_string(): u32 len = pad64(strlen + 1), then the string and zeros. */
+static void eb_str(struct ebuf *b, const char *s)
+{
+	static const unsigned char zeros[64];
+	size_t n = s ? strlen(s) : 0, len = (n + 1 + 63) & ~(size_t)63;
+
+	eb_u32(b, (uint32_t)len);
+	eb_add(b, s ? s : "", n);
+	eb_add(b, zeros, len - n);
+}
+
+static void eb_attr(struct ebuf *b, const struct event_attr *attr)
+{
+	unsigned char a[ATTR_SIZE_VER7];
+	struct event_attr c = *attr;
+
+	c.size = ATTR_SIZE_VER7;
+	attr__encode(&c, a, sizeof(a));
+	eb_add(b, a, sizeof(a));
+}
+
+static void enc_event_desc(struct ebuf *b, const struct features *f)
+{
+	eb_u32(b, f->nr_events);
+	eb_u32(b, ATTR_SIZE_VER7);
+	for (uint32_t i = 0; i < f->nr_events; i++) {
+		const struct feat_event *e = &f->events[i];
+
+		eb_attr(b, &e->attr);
+		eb_u32(b, e->nr_ids);
+		eb_str(b, e->name);
+		for (uint32_t j = 0; j < e->nr_ids; j++)
+			eb_u64(b, e->ids[j]);
+	}
+}
+
+/* BUILD_ID entries: u32 type 0, u16 misc, u16 size, s32 pid, build_id[20], u8 size,
+ * pad[3], file name padded to 64 (perf's write_buildid()). */
+static void enc_build_id(struct ebuf *b, const struct features *f)
+{
+	static const unsigned char zeros[64];
+
+	for (size_t i = 0; i < f->nr_build_ids; i++) {
+		const struct feat_build_id *e = &f->build_ids[i];
+		size_t n = strlen(e->filename), len = (n + 1 + 63) & ~(size_t)63;
+		unsigned char h[36] = { 0 };
+
+		if (36 + len > UINT16_MAX)
+			continue;	/* cannot be stored (perf cannot either) */
+		bytes__put_u16(h + 4, (uint16_t)(e->misc | 0x8000));
+		bytes__put_u16(h + 6, (uint16_t)(36 + len));
+		bytes__put_u32(h + 8, (uint32_t)e->pid);
+		memcpy(h + 12, e->build_id, 20);
+		h[32] = e->size;
+		eb_add(b, h, sizeof(h));
+		eb_add(b, e->filename, n);
+		eb_add(b, zeros, len - n);
+	}
+}
+
+static int encode(struct ebuf *b, const struct features *f, unsigned feat)
+{
+	switch (feat) {
+	case FEAT_HOSTNAME: eb_str(b, f->hostname); break;
+	case FEAT_OSRELEASE: eb_str(b, f->osrelease); break;
+	case FEAT_VERSION: eb_str(b, f->version); break;
+	case FEAT_ARCH: eb_str(b, f->arch); break;
+	case FEAT_CPUDESC: eb_str(b, f->cpudesc); break;
+	case FEAT_CPUID: eb_str(b, f->cpuid); break;
+	case FEAT_NRCPUS:
+		eb_u32(b, f->nr_cpus_avail);
+		eb_u32(b, f->nr_cpus_online);
+		break;
+	case FEAT_TOTAL_MEM: eb_u64(b, f->total_mem_kb); break;
+	case FEAT_CMDLINE:
+		eb_u32(b, f->nr_cmdline);
+		for (uint32_t i = 0; i < f->nr_cmdline; i++)
+			eb_str(b, f->cmdline[i]);
+		break;
+	case FEAT_EVENT_DESC: enc_event_desc(b, f); break;
+	case FEAT_BUILD_ID: enc_build_id(b, f); break;
+	case FEAT_SAMPLE_TIME:
+		eb_u64(b, f->first_sample_ns);
+		eb_u64(b, f->last_sample_ns);
+		break;
+	case FEAT_PMU_MAPPINGS:
+		eb_u32(b, f->nr_pmu_mappings);
+		for (uint32_t i = 0; i < f->nr_pmu_mappings; i++) {
+			eb_u32(b, f->pmu_mappings[i].type);
+			eb_str(b, f->pmu_mappings[i].name);
+		}
+		break;
+	case FEAT_GROUP_DESC:
+		eb_u32(b, f->nr_groups);
+		for (uint32_t i = 0; i < f->nr_groups; i++) {
+			eb_str(b, f->groups[i].name);
+			eb_u32(b, f->groups[i].leader_idx);
+			eb_u32(b, f->groups[i].nr_members);
+		}
+		break;
+	case FEAT_CLOCKID: eb_u64(b, f->clockid_res_ns); break;
+	case FEAT_BRANCH_STACK:
+	case FEAT_STAT:
+		break;	/* empty flags */
+	case FEAT_TRACING_DATA:
+		/* the blob says its own byte order (§2.4): copied as it is */
+		eb_add(b, f->tracing_data.data, f->tracing_data.size);
+		break;
+	default:
+		return -ENOTSUP;
+	}
+	return b->nomem ? -ENOMEM : 0;
+}
+
+int writer__encode_feature(struct writer *w, const struct features *f, unsigned feat)
+{
+	struct ebuf b = { 0 };
+	int err;
+
+	if (!features__has(f, feat))
+		return -ENOENT;
+	err = encode(&b, f, feat);
+	if (!err)
+		err = writer__set_feature(w, feat, b.p, b.len);
+	free(b.p);
+	return err;
+}

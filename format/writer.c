@@ -1,0 +1,532 @@
+/*
+ * writer - perf.data files and data directories (see writer.h).
+ */
+#include "format/writer.h"
+
+#include <errno.h>
+#include <fcntl.h>	/* open */
+#include <limits.h>	/* PATH_MAX */
+#include <stdio.h>	/* snprintf */
+#include <stdlib.h>	/* calloc, free, realloc */
+#include <string.h>	/* memcpy, memset, strerror */
+#include <unistd.h>	/* write, pwrite, close */
+#include <zstd.h>
+#include <zstd_errors.h>	/* ZSTD_getErrorCode, ZSTD_error_dstSize_tooSmall */
+
+#include "format/bytes.h"
+#include "format/diag.h"
+#include "format/feature.h"
+#include "format/header.h"
+#include "format/record.h"
+#include "banned.h"
+
+#define OBUF_SIZE (256u << 10)	/* bytes buffered per file before write() */
+
+struct wstream {
+	int fd;
+	char path[PATH_MAX];
+	uint64_t off;		/* bytes of the file so far, buffered ones included */
+	unsigned char *obuf;	/* owned, OBUF_SIZE */
+	size_t olen;
+	unsigned char *cbuf;	/* owned, WRITER_COMP_CHUNK: records waiting for zstd */
+	size_t clen;
+	/* the chunk being written (index point) */
+	uint64_t chunk_off, chunk_raw, chunk_nr, chunk_first, chunk_last;
+};
+
+struct wevent {
+	struct event_attr attr;
+	uint64_t *ids;		/* owned */
+	size_t nr_ids;
+};
+
+struct wfeat {
+	unsigned char *body;	/* owned; NULL with size 0 for flag features */
+	size_t size;
+	bool set;
+};
+
+struct writer {
+	struct writer_opts o;
+	struct wstream *st;	/* owned, nr_st */
+	unsigned nr_st;
+	struct wevent *ev;	/* owned, nr_ev */
+	size_t nr_ev;
+	struct wfeat feat[FEAT_BITS];
+	uint64_t data_offset;	/* of stream 0 in its file */
+	bool started;		/* a record was written: the events are fixed */
+	ZSTD_CCtx *cctx;	/* owned, when compressing */
+	unsigned char *zbuf;	/* owned, 8 + WRITER_COMP_PAYLOAD_MAX */
+	uint64_t comp_in, comp_out;	/* bytes into and out of compressed records */
+	struct diag diag;
+};
+
+static int io_fail(struct writer *w, struct wstream *s, int err, const char *what)
+{
+	return diag__set(&w->diag, s->path, s->off, err, "%s: %s", what, strerror(-err));
+}
+
+static int flush_obuf(struct writer *w, struct wstream *s)
+{
+	size_t done = 0;
+
+	while (done < s->olen) {
+		ssize_t n = write(s->fd, s->obuf + done, s->olen - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return io_fail(w, s, -errno, "write");
+		done += (size_t)n;
+	}
+	s->olen = 0;
+	return 0;
+}
+
+static int put(struct writer *w, struct wstream *s, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n) {
+		size_t k = OBUF_SIZE - s->olen;
+		int err;
+
+		if (k > n)
+			k = n;
+		memcpy(s->obuf + s->olen, b, k);
+		s->olen += k;
+		s->off += k;
+		b += k;
+		n -= k;
+		if (s->olen == OBUF_SIZE && (err = flush_obuf(w, s)))
+			return err;
+	}
+	return 0;
+}
+
+/* The records waiting in cbuf as one COMPRESSED record holding one zstd frame; as
+ * plain records when the frame would not fit in one record (incompressible data). */
+static int flush_comp(struct writer *w, struct wstream *s)
+{
+	size_t n;
+
+	if (!s->clen)
+		return 0;
+	n = ZSTD_compress2(w->cctx, w->zbuf + 8, WRITER_COMP_PAYLOAD_MAX, s->cbuf, s->clen);
+	if (ZSTD_isError(n)) {
+		if (ZSTD_getErrorCode(n) != ZSTD_error_dstSize_tooSmall)
+			return diag__set(&w->diag, s->path, s->off, -DIAG_ZSTD,
+					 "zstd compression failed: %s", ZSTD_getErrorName(n));
+		n = s->clen;
+		s->clen = 0;
+		return put(w, s, s->cbuf, n);
+	}
+	bytes__put_u32(w->zbuf, REC_COMPRESSED);
+	bytes__put_u16(w->zbuf + 4, 0);
+	bytes__put_u16(w->zbuf + 6, (uint16_t)(8 + n));
+	w->comp_in += s->clen;
+	w->comp_out += 8 + n;
+	s->clen = 0;
+	return put(w, s, w->zbuf, 8 + n);
+}
+
+static void chunk_start(struct wstream *s)
+{
+	s->chunk_off = s->off;
+	s->chunk_raw = s->chunk_nr = s->chunk_first = s->chunk_last = 0;
+}
+
+static int put_round(struct writer *w, struct wstream *s)
+{
+	unsigned char r[8];
+	int err = flush_comp(w, s);
+
+	if (err)
+		return err;
+	bytes__put_u32(r, REC_FINISHED_ROUND);
+	bytes__put_u16(r + 4, 0);
+	bytes__put_u16(r + 6, 8);
+	return put(w, s, r, sizeof(r));
+}
+
+/* End the current chunk of stream i: compressed data out, FINISHED_ROUND (stream 0 with
+ * rounds), report it. */
+static int chunk_end(struct writer *w, unsigned i)
+{
+	struct wstream *s = &w->st[i];
+	struct writer_index_point p;
+	int err = flush_comp(w, s);
+
+	if (err)
+		return err;
+	if (!s->chunk_nr)
+		return 0;
+	if (i == 0 && w->o.rounds && (err = put_round(w, s)))
+		return err;
+	p = (struct writer_index_point){
+		.stream = i, .offset = s->chunk_off, .size = s->off - s->chunk_off,
+		.raw_bytes = s->chunk_raw, .nr_records = s->chunk_nr,
+		.first_time = s->chunk_first, .last_time = s->chunk_last,
+	};
+	chunk_start(s);
+	return w->o.on_index ? w->o.on_index(w->o.ctx, &p) : 0;
+}
+
+static int open_stream(struct writer *w, struct wstream *s, const char *path)
+{
+	if ((size_t)snprintf(s->path, sizeof(s->path), "%s", path) >= sizeof(s->path))
+		return diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENAMETOOLONG, NULL);
+	s->obuf = malloc(OBUF_SIZE);
+	if (!s->obuf || (w->o.comp_level && !(s->cbuf = malloc(WRITER_COMP_CHUNK))))
+		return diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+	s->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (s->fd < 0) {
+		int err = -errno;
+
+		return diag__set(&w->diag, path, DIAG_NO_OFFSET, err, "cannot create: %s",
+				 strerror(-err));
+	}
+	return 0;
+}
+
+static int open_all(struct writer *w, const char *path)
+{
+	char name[PATH_MAX];
+	int err;
+
+	if (!w->o.dir)
+		return open_stream(w, &w->st[0], path);
+	if ((size_t)snprintf(name, sizeof(name), "%s/data", path) >= sizeof(name))
+		return diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENAMETOOLONG, NULL);
+	if ((err = open_stream(w, &w->st[0], name)))
+		return err;
+	for (unsigned i = 1; i < w->nr_st; i++) {
+		if ((size_t)snprintf(name, sizeof(name), "%s/data.%u", path, i - 1) >=
+		    sizeof(name))
+			return diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENAMETOOLONG, NULL);
+		if ((err = open_stream(w, &w->st[i], name)))
+			return err;
+	}
+	return 0;
+}
+
+int writer__open(struct writer **out, const char *path, const struct writer_opts *o,
+		 struct diag *d)
+{
+	struct writer *w;
+	int err;
+
+	*out = NULL;
+	if ((o->dir && o->nr_data_files == 0) || o->comp_level < 0 || o->comp_level > 22)
+		return diag__set(d, path, DIAG_NO_OFFSET, -EINVAL, "bad writer options");
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return diag__set(d, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+	w->o = *o;
+	if (!w->o.index_bytes)
+		w->o.index_bytes = WRITER_INDEX_BYTES;
+	w->nr_st = o->dir ? o->nr_data_files + 1 : 1;
+	w->st = calloc(w->nr_st, sizeof(*w->st));
+	if (!w->st) {
+		free(w);
+		return diag__set(d, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+	}
+	for (unsigned i = 0; i < w->nr_st; i++)
+		w->st[i].fd = -1;
+	err = open_all(w, path);
+	if (!err && o->comp_level) {
+		w->cctx = ZSTD_createCCtx();
+		w->zbuf = malloc(8 + WRITER_COMP_PAYLOAD_MAX);
+		if (!w->cctx || !w->zbuf)
+			err = diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+		else if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
+							     o->comp_level)))
+			err = diag__set(&w->diag, path, DIAG_NO_OFFSET, -EINVAL,
+					"bad zstd level %d", o->comp_level);
+	}
+	if (err) {
+		if (d)
+			*d = w->diag;
+		writer__delete(w);
+		return err;
+	}
+	*out = w;
+	return 0;
+}
+
+int writer__add_event(struct writer *w, const struct event_attr *attr, const uint64_t *ids,
+		      size_t nr_ids)
+{
+	struct wevent *ev;
+
+	if (w->started)
+		return -EBUSY;
+	ev = realloc(w->ev, (w->nr_ev + 1) * sizeof(*w->ev));
+	if (!ev)
+		return -ENOMEM;
+	w->ev = ev;
+	ev = &w->ev[w->nr_ev];
+	ev->attr = *attr;
+	ev->attr.size = attr->config3 ? ATTR_SIZE_VER8 : ATTR_SIZE_VER7;
+	ev->nr_ids = nr_ids;
+	ev->ids = NULL;
+	if (nr_ids) {
+		ev->ids = malloc(nr_ids * sizeof(*ids));
+		if (!ev->ids)
+			return -ENOMEM;
+		memcpy(ev->ids, ids, nr_ids * sizeof(*ids));
+	}
+	w->nr_ev++;
+	return 0;
+}
+
+int writer__set_feature(struct writer *w, unsigned feat, const void *body, size_t size)
+{
+	unsigned char *copy = NULL;
+
+	if (feat == 0 || feat >= FEAT_BITS)
+		return -EINVAL;
+	if (size) {
+		copy = malloc(size);
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, body, size);
+	}
+	free(w->feat[feat].body);
+	w->feat[feat] = (struct wfeat){ .body = copy, .size = size, .set = true };
+	return 0;
+}
+
+/* The attrs-table entry size: every attr has the same size in a file (perf steps by
+ * each attr's own size, and checks attr_size == attr.size + 16). */
+static size_t attr_entry_size(const struct writer *w)
+{
+	uint32_t sz = ATTR_SIZE_VER7;
+
+	for (size_t i = 0; i < w->nr_ev; i++)
+		if (w->ev[i].attr.size > sz)
+			sz = w->ev[i].attr.size;
+	return sz;
+}
+
+/* Ids, then the attrs table, after the 104-byte header of stream 0's file (the layout
+ * perf record writes, docs/perf-data-format.md §1.1). */
+static int start_data(struct writer *w)
+{
+	struct wstream *s = &w->st[0];
+	size_t asz = attr_entry_size(w), nr_ids = 0;
+	unsigned char hdr[FILE_HEADER_SIZE] = { 0 };
+	unsigned char ent[ATTR_SIZE_VER8 + 16];
+	uint64_t ids_off = FILE_HEADER_SIZE;
+	int err;
+
+	w->started = true;
+	if ((err = put(w, s, hdr, sizeof(hdr))))
+		return err;
+	for (size_t i = 0; i < w->nr_ev; i++)
+		for (size_t j = 0; j < w->ev[i].nr_ids; j++) {
+			unsigned char b[8];
+
+			bytes__put_u64(b, w->ev[i].ids[j]);
+			if ((err = put(w, s, b, 8)))
+				return err;
+			nr_ids++;
+		}
+	for (size_t i = 0; i < w->nr_ev; i++) {
+		struct event_attr a = w->ev[i].attr;
+
+		a.size = (uint32_t)asz;
+		if (attr__encode(&a, ent, asz))
+			return diag__set(&w->diag, s->path, s->off, -DIAG_BAD_ATTR,
+					 "cannot encode attr %zu", i);
+		bytes__put_u64(ent + asz, ids_off);
+		bytes__put_u64(ent + asz + 8, 8 * w->ev[i].nr_ids);
+		ids_off += 8 * w->ev[i].nr_ids;
+		if ((err = put(w, s, ent, asz + 16)))
+			return err;
+	}
+	w->data_offset = s->off;
+	(void)nr_ids;
+	for (unsigned i = 0; i < w->nr_st; i++)
+		chunk_start(&w->st[i]);
+	return 0;
+}
+
+int writer__write(struct writer *w, unsigned stream, const void *rec, size_t size,
+		  uint64_t time, unsigned flags)
+{
+	struct wstream *s;
+	struct record_header h;
+	int err;
+
+	if (stream >= w->nr_st || size < RECORD_HEADER_SIZE)
+		return -EINVAL;
+	record_header__get(&h, rec);
+	if (h.size < RECORD_HEADER_SIZE || h.size > size)
+		return -EINVAL;
+	if (!w->started && (err = start_data(w)))
+		return err;
+	s = &w->st[stream];
+	if (w->o.comp_level && !(flags & WRITER_PLAIN) && size <= WRITER_COMP_CHUNK) {
+		if (s->clen + size > WRITER_COMP_CHUNK && (err = flush_comp(w, s)))
+			return err;
+		memcpy(s->cbuf + s->clen, rec, size);
+		s->clen += size;
+	} else if ((err = flush_comp(w, s)) || (err = put(w, s, rec, size))) {
+		return err;
+	}
+	s->chunk_raw += size;
+	s->chunk_nr++;
+	if (time) {
+		if (!s->chunk_first || time < s->chunk_first)
+			s->chunk_first = time;
+		if (time > s->chunk_last)
+			s->chunk_last = time;
+	}
+	if (s->chunk_raw >= w->o.index_bytes)
+		return chunk_end(w, stream);
+	return 0;
+}
+
+int writer__round(struct writer *w, unsigned stream)
+{
+	int err;
+
+	if (stream >= w->nr_st)
+		return -EINVAL;
+	if (!w->started && (err = start_data(w)))
+		return err;
+	return put_round(w, &w->st[stream]);
+}
+
+/* The COMPRESSED feature (u32 version 0, type 1, level, ratio, mmap_len). */
+static int set_comp_feature(struct writer *w)
+{
+	unsigned char b[20];
+	uint32_t ratio = 0;
+
+	if (w->comp_out)
+		ratio = (uint32_t)((double)w->comp_in / (double)w->comp_out + 0.5);
+	bytes__put_u32(b, 0);
+	bytes__put_u32(b + 4, FEAT_COMP_ZSTD);
+	bytes__put_u32(b + 8, (uint32_t)w->o.comp_level);
+	bytes__put_u32(b + 12, ratio);
+	bytes__put_u32(b + 16, WRITER_COMP_MMAP_LEN);
+	return writer__set_feature(w, FEAT_COMPRESSED, b, sizeof(b));
+}
+
+/* Feature table and bodies after the data section, then the header at offset 0. */
+static int finish_file(struct writer *w)
+{
+	struct wstream *s = &w->st[0];
+	unsigned char hdr[FILE_HEADER_SIZE] = { 0 };
+	uint64_t bits[FEAT_BITS / 64] = { 0 };
+	uint64_t data_size = s->off - w->data_offset, body_off;
+	size_t nr = 0, asz = attr_entry_size(w), nr_ids = 0;
+	unsigned char sec[16];
+	int err;
+
+	for (unsigned f = 1; f < FEAT_BITS; f++)
+		if (w->feat[f].set) {
+			bits[f / 64] |= 1ULL << (f % 64);
+			nr++;
+		}
+	body_off = s->off + 16 * nr;
+	for (unsigned f = 1; f < FEAT_BITS; f++) {
+		if (!w->feat[f].set)
+			continue;
+		bytes__put_u64(sec, body_off);
+		bytes__put_u64(sec + 8, w->feat[f].size);
+		body_off += w->feat[f].size;
+		if ((err = put(w, s, sec, sizeof(sec))))
+			return err;
+	}
+	for (unsigned f = 1; f < FEAT_BITS; f++)
+		if (w->feat[f].set && w->feat[f].size &&
+		    (err = put(w, s, w->feat[f].body, w->feat[f].size)))
+			return err;
+	if ((err = flush_obuf(w, s)))
+		return err;
+	for (size_t i = 0; i < w->nr_ev; i++)
+		nr_ids += w->ev[i].nr_ids;
+	bytes__put_u64(hdr, PERF_MAGIC2);
+	bytes__put_u64(hdr + 8, FILE_HEADER_SIZE);
+	bytes__put_u64(hdr + 16, asz + 16);
+	bytes__put_u64(hdr + 24, FILE_HEADER_SIZE + 8 * nr_ids);	/* attrs */
+	bytes__put_u64(hdr + 32, (asz + 16) * w->nr_ev);
+	bytes__put_u64(hdr + 40, w->data_offset);
+	bytes__put_u64(hdr + 48, data_size);
+	for (unsigned i = 0; i < FEAT_BITS / 64; i++)
+		bytes__put_u64(hdr + 72 + 8 * i, bits[i]);
+	if (pwrite(s->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
+		return diag__set(&w->diag, s->path, 0, errno ? -errno : -EIO,
+				 "cannot write the header: %s", strerror(errno ? errno : EIO));
+	return 0;
+}
+
+int writer__close(struct writer *w, struct diag *d)
+{
+	int err = 0;
+
+	if (!w->started)
+		err = start_data(w);
+	for (unsigned i = 0; !err && i < w->nr_st; i++)
+		err = chunk_end(w, i);
+	/* perf (and our reader) take a data section of size 0 for a recording that was
+	 * not finished and read on into the features: an empty one gets a FINISHED_ROUND,
+	 * which perf's queue, empty then, ignores */
+	if (!err && w->st[0].off == w->data_offset)
+		err = put_round(w, &w->st[0]);
+	if (!err && w->o.comp_level)
+		err = set_comp_feature(w);
+	if (!err && w->o.dir) {
+		unsigned char v[8];
+
+		bytes__put_u64(v, 1);	/* PERF_DIR_VERSION */
+		err = writer__set_feature(w, FEAT_DIR_FORMAT, v, sizeof(v));
+	} else if (!err && w->feat[FEAT_DIR_FORMAT].set) {
+		free(w->feat[FEAT_DIR_FORMAT].body);
+		w->feat[FEAT_DIR_FORMAT] = (struct wfeat){ 0 };
+	}
+	if (err == -ENOMEM && w->diag.code == 0)
+		diag__set(&w->diag, w->st[0].path, DIAG_NO_OFFSET, err, NULL);
+	for (unsigned i = 1; !err && i < w->nr_st; i++)
+		err = flush_obuf(w, &w->st[i]);
+	if (!err)
+		err = finish_file(w);
+	for (unsigned i = 0; i < w->nr_st; i++) {
+		if (w->st[i].fd >= 0 && close(w->st[i].fd) && !err)
+			err = io_fail(w, &w->st[i], -errno, "close");
+		w->st[i].fd = -1;
+	}
+	if (err && d)
+		*d = w->diag;
+	writer__delete(w);
+	return err;
+}
+
+void writer__delete(struct writer *w)
+{
+	if (!w)
+		return;
+	for (unsigned i = 0; i < w->nr_st; i++) {
+		if (w->st[i].fd >= 0)
+			close(w->st[i].fd);
+		free(w->st[i].obuf);
+		free(w->st[i].cbuf);
+	}
+	free(w->st);
+	for (size_t i = 0; i < w->nr_ev; i++)
+		free(w->ev[i].ids);
+	free(w->ev);
+	for (unsigned f = 0; f < FEAT_BITS; f++)
+		free(w->feat[f].body);
+	ZSTD_freeCCtx(w->cctx);
+	free(w->zbuf);
+	free(w);
+}
+
+const struct diag *writer__diag(const struct writer *w)
+{
+	return &w->diag;
+}

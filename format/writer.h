@@ -1,0 +1,188 @@
+#ifndef DIRREPORT_FORMAT_WRITER_H
+#define DIRREPORT_FORMAT_WRITER_H
+/*
+ * writer - writes a perf.data recording in this machine's byte order: a single
+ * `perf.data` file, or a data directory (`data` with the header, attrs and features,
+ * `data.0` .. `data.N-1` bare record streams), optionally with the records wrapped in
+ * zstd-compressed PERF_RECORD_COMPRESSED records.
+ *
+ * Life cycle:
+ *   writer__open()           creates the file (or `data` and `data.N` in an existing,
+ *                            empty directory) and reserves the header;
+ *   writer__add_event()      every event (attr + ids), before the first record;
+ *   writer__set_feature()    feature bodies (any time before writer__close());
+ *   writer__write()          records, stream by stream, in the order they are to be read;
+ *   writer__round()          a FINISHED_ROUND (ordering barrier) now;
+ *   writer__close()          flushes, writes the feature table and the final header;
+ *   writer__delete()         abandons a writer (the files stay: the caller removes them).
+ *
+ * Streams: stream 0 is the data section of the file (of `data` in a directory);
+ * stream k >= 1 is `data.(k-1)` of a directory.
+ *
+ * Index points: every stream is cut into chunks of about `index_bytes` of records
+ * (1 MiB by default), at record boundaries. Each chunk starts a fresh zstd frame (every
+ * COMPRESSED record holds one complete frame, ZSTD_e_end), so a chunk decompresses on
+ * its own, and with `rounds` a FINISHED_ROUND closes every chunk of stream 0. The
+ * writer reports each chunk (file, byte offset and size, first/last timestamp, record
+ * count) through the on_index callback: the per-file index is built from them.
+ *
+ * Compression as perf 6.1 `-z` writes it (docs/perf-data-format.md §6 and §2.3
+ * COMPRESSED): type-81 records of at most 65527 payload bytes; the COMPRESSED feature
+ * (version 0, type 1 zstd, level, ratio = round(raw / compressed), mmap_len) is added by
+ * writer__close(). Unlike perf, every COMPRESSED record is a complete zstd frame of whole
+ * records (perf's single unterminated stream per file decodes the same way: a zstd
+ * stream decoder reads frames back to back), and its decompressed size never exceeds
+ * WRITER_COMP_CHUNK, which is below the mmap_len we write (perf 6.1 decompresses each
+ * COMPRESSED record into a buffer of mmap_len bytes and cannot grow it). Records passed
+ * with WRITER_PLAIN are never compressed (perf keeps its own records and the synthesized
+ * ones outside COMPRESSED records).
+ *
+ * Thread safety: a writer belongs to one thread; distinct writers are independent.
+ * Output byte order: the host's (the flag word of each attr is stored as a host u64,
+ * which is perf's layout on little-endian machines).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/attr.h"
+
+struct diag;
+struct features;
+struct writer;
+
+/** Bytes of records between index points when writer_opts.index_bytes is 0. */
+#define WRITER_INDEX_BYTES (1u << 20)
+/** Largest decompressed size of one COMPRESSED record we write, in bytes. */
+#define WRITER_COMP_CHUNK 65536u
+/** Largest zstd payload of one COMPRESSED record (perf: PERF_SAMPLE_MAX_SIZE - 8 - 1). */
+#define WRITER_COMP_PAYLOAD_MAX 65527u
+/** mmap_len written in the COMPRESSED feature: WRITER_COMP_CHUNK plus a page of slack. */
+#define WRITER_COMP_MMAP_LEN (WRITER_COMP_CHUNK + 4096u)
+
+/** One chunk between two index points of a stream. */
+struct writer_index_point {
+	unsigned stream;	/* 0: the data section of the file (or of `data`); k: data.(k-1) */
+	uint64_t offset;	/* bytes from the start of that file to the chunk's first byte */
+	uint64_t size;		/* bytes the chunk takes in the file (COMPRESSED records,
+				 * plain records and the closing FINISHED_ROUND) */
+	uint64_t raw_bytes;	/* bytes of the chunk's records before compression */
+	uint64_t nr_records;	/* records written by writer__write() (a FINISHED_ROUND
+				 * added by the writer is not counted) */
+	uint64_t first_time;	/* ns: smallest non-zero timestamp passed with the chunk's
+				 * records, 0 when none had one */
+	uint64_t last_time;	/* ns: largest timestamp, 0 when none */
+};
+
+/** Called once per finished chunk, in file order per stream; non-zero stops the write
+ *  (returned by the writer__* call that ended the chunk). */
+typedef int (*writer_index_fn)(void *ctx, const struct writer_index_point *p);
+
+struct writer_opts {
+	bool dir;		/* a data directory: PATH/data and PATH/data.N */
+	unsigned nr_data_files;	/* dir: data.0 .. data.(nr-1), at least 1 */
+	int comp_level;		/* 0: plain records; 1..22: zstd level (perf -z LEVEL) */
+	uint64_t index_bytes;	/* bytes of records per index chunk; 0 = WRITER_INDEX_BYTES */
+	bool rounds;		/* a FINISHED_ROUND at the end of every chunk of stream 0
+				 * (single time-ordered files; perf writes none in a
+				 * directory) */
+	writer_index_fn on_index;	/* optional */
+	void *ctx;		/* for on_index */
+};
+
+enum writer_write_flags {
+	WRITER_PLAIN = 1 << 0,	/* never inside a COMPRESSED record */
+};
+
+/**
+ * @brief Create the output and reserve the header.
+ * @param out   the writer (caller owns: writer__close() or writer__delete())
+ * @param path  a file to create (it must not exist), or with o->dir an existing
+ *              directory in which `data` and `data.0` .. `data.N-1` are created
+ * @param o     shape, compression, index interval and callback (copied)
+ * @param d     on error: the file and what is wrong
+ * @return 0; -EINVAL (nr_data_files 0 for a directory, comp_level outside 0..22);
+ *         -EEXIST and the other -errno of open(); -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §1.1 and §3.
+ */
+int writer__open(struct writer **out, const char *path, const struct writer_opts *o,
+		 struct diag *d);
+
+/**
+ * @brief Add an event: its attr goes to the attrs table (128 bytes, perf 6.1's VER7,
+ *        unless config3 is set: then 136) and its ids to the id arrays.
+ * @param attr    host order (copied)
+ * @param ids     nr_ids event ids (copied); NULL when nr_ids is 0
+ * @return 0; -EBUSY after the first record was written; -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §1.2 and §1.3.
+ */
+int writer__add_event(struct writer *w, const struct event_attr *attr, const uint64_t *ids,
+		      size_t nr_ids);
+
+/**
+ * @brief Set the body of feature feat (replacing an earlier one).
+ * @param body, size  the body bytes in host order (copied); size 0 is an empty flag
+ *                    feature (BRANCH_STACK, STAT)
+ * @return 0; -EINVAL for feat 0 or >= 256; -ENOMEM.  DIR_FORMAT and COMPRESSED are
+ *         written by the writer itself (their bodies set here are replaced).
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §2.1, 2.3.
+ */
+int writer__set_feature(struct writer *w, unsigned feat, const void *body, size_t size);
+
+/**
+ * @brief Set feature feat from parsed features (re-encoded in host order): used for
+ *        input of the other byte order, whose raw bodies cannot be copied.
+ * @return 0; -ENOTSUP for the features this encoder does not know (see format/README.md:
+ *         it keeps HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID, NRCPUS,
+ *         TOTAL_MEM, CMDLINE, EVENT_DESC, BUILD_ID, SAMPLE_TIME, PMU_MAPPINGS,
+ *         GROUP_DESC, CLOCKID, BRANCH_STACK, STAT and TRACING_DATA, whose blob names
+ *         its own byte order); -ENOENT when f lacks it; -ENOMEM.
+ * Thread safety: f is only read. Format: docs/perf-data-format.md §2.2, 2.3.
+ */
+int writer__encode_feature(struct writer *w, const struct features *f, unsigned feat);
+
+/**
+ * @brief Append one record to a stream.
+ * @param stream  0, or 1..nr_data_files for data.(stream-1) of a directory
+ * @param rec     the record in host order; its 8-byte header's size may be smaller
+ *                than size when a payload follows it (AUXTRACE, HEADER_TRACING_DATA)
+ * @param size    bytes to write (>= 8 and >= header.size)
+ * @param time    the record's timestamp in ns (0: none), for the index only
+ * @param flags   WRITER_PLAIN
+ * @return 0; -EINVAL (bad stream, size); -errno of write() (d set at close);
+ *         -ENOMEM; -DIAG_ZSTD (the compressor failed); the on_index callback's value.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §4, §6.
+ */
+int writer__write(struct writer *w, unsigned stream, const void *rec, size_t size,
+		  uint64_t time, unsigned flags);
+
+/**
+ * @brief Append a FINISHED_ROUND record to a stream now (after the compressed data
+ *        pending before it). Two in a row with nothing between them make perf 6.1's
+ *        ordered-events queue deliver everything queued so far (§7.2: the first round
+ *        moves the flush limit to the largest timestamp seen).
+ * @return as writer__write().
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §4.4, §7.2.
+ */
+int writer__round(struct writer *w, unsigned stream);
+
+/**
+ * @brief Finish: flush every stream, report the last chunks, write the feature table
+ *        and bodies after the data section, then the final header; close the files and
+ *        free the writer (also on error).  A data section left empty gets one
+ *        FINISHED_ROUND (perf reads data.size 0 as an unfinished recording).
+ * @param d  on error: the file and what is wrong
+ * @return 0; -errno of write()/pwrite()/close(); the on_index callback's value.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §1.1, §2.1
+ *         (feature table at data.offset + data.size, bodies back to back in bit order).
+ */
+int writer__close(struct writer *w, struct diag *d);
+
+/** @brief Abandon a writer: close its files (left as they are) and free it. NULL is a
+ *  no-op. */
+void writer__delete(struct writer *w);
+
+/** @brief The last error's diagnostic (write failures name the file and offset). */
+const struct diag *writer__diag(const struct writer *w);
+
+#endif

@@ -1,0 +1,519 @@
+/*
+ * Unit tests of format/writer.h and dirconvert --to-file/--to-dir (cmd_write): the
+ * header, attrs and feature table read back by format/header.c; records read back by
+ * the session in order; every COMPRESSED record a zstd frame that decompresses alone
+ * (ZSTD_decompress) into whole records; index points that cover the data; a data
+ * directory; a big-endian recording converted to this machine's byte order.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>	/* stat */
+#include <zstd.h>
+
+#include "convert/cmd.h"
+#include "format/bytes.h"
+#include "format/diag.h"
+#include "format/evlist.h"
+#include "format/feature.h"
+#include "format/header.h"
+#include "format/record.h"
+#include "format/writer.h"
+#include "reader/session.h"
+#include "testlib.h"
+
+#define NR_SAMPLES 3000
+
+struct idx_log {
+	struct writer_index_point p[256];
+	size_t n;
+};
+
+static int log_index(void *ctx, const struct writer_index_point *p)
+{
+	struct idx_log *l = ctx;
+
+	ck_assert_uint_lt(l->n, 256);
+	l->p[l->n++] = *p;
+	return 0;
+}
+
+/* The records of a recording in delivery order (containers and FINISHED_ROUNDs left
+ * out), concatenated. */
+struct collect {
+	struct testlib_buf b;
+	size_t nr;
+};
+
+static int collect_batch(void *ctx, const struct record_ref *const *recs, size_t n)
+{
+	struct collect *c = ctx;
+
+	for (size_t i = 0; i < n; i++) {
+		if ((recs[i]->flags & RECORD_REF_CONTAINER) ||
+		    recs[i]->type == REC_FINISHED_ROUND)
+			continue;
+		testlib_buf_add(&c->b, recs[i]->data, recs[i]->size);
+		c->nr++;
+	}
+	return 0;
+}
+
+static void read_records(const char *path, struct collect *c)
+{
+	struct session_opts so = { .path = path, .jobs = 1 };
+	struct diag d = { 0 };
+	struct session *s;
+
+	memset(c, 0, sizeof(*c));
+	ck_assert_msg(session__open(&s, &so, &d) == 0, "%s", d.msg);
+	ck_assert_msg(session__load(s, &d) == 0, "%s", d.msg);
+	ck_assert_int_eq(session__deliver(s, collect_batch, c, 0), 0);
+	session__close(s);
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *p;
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	p = malloc((size_t)n + 1);
+	ck_assert_uint_eq(fread(p, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return p;
+}
+
+/* The records the tests write: a COMM, then samples with rising times (host order). */
+static void make_records(struct testlib_buf *b, const struct event_attr *a, uint64_t id)
+{
+	testlib_rec_comm(b, a, 42, 42, "worker", 0, 0);
+	for (unsigned i = 0; i < NR_SAMPLES; i++)
+		testlib_rec_sample(b, a, 0x400000 + 16 * (i % 97), 42, 42, 1000 + 10 * i, id,
+				   1000);
+}
+
+/* Write b's records through a writer: the COMM plain, the samples compressed. */
+static void write_records(struct writer *w, unsigned stream, const struct testlib_buf *b)
+{
+	for (size_t pos = 0; pos < b->len;) {
+		struct record_header h;
+		bool sample;
+
+		record_header__get(&h, b->p + pos);
+		sample = h.type == REC_SAMPLE;
+		ck_assert_int_eq(writer__write(w, stream, b->p + pos, h.size,
+					       sample ? bytes__u64(b->p + pos + 24) : 0,
+					       sample ? 0 : WRITER_PLAIN), 0);
+		pos += h.size;
+	}
+}
+
+START_TEST(test_writer_file_layout_and_frames)
+{
+	char *dir = testlib_tmpdir(), path[512];
+	struct event_attr a[2] = { testlib_attr(SAMPLE_ID), testlib_attr(SAMPLE_ID) };
+	uint64_t ids0[2] = { 11, 12 }, ids1[1] = { 21 };
+	struct idx_log log = { .n = 0 };
+	struct writer_opts o = { .comp_level = 3, .index_bytes = 16384, .rounds = true,
+				 .on_index = log_index, .ctx = &log };
+	struct testlib_buf recs = { 0 };
+	struct file_header h;
+	struct file_section sec[FEAT_BITS];
+	struct evlist el;
+	struct diag d = { 0 };
+	struct collect got;
+	struct writer *w;
+	unsigned char *f;
+	size_t len, nr_comp = 0, nr_inner = 0;
+	uint64_t feat_off, pos, nr_idx = 0;
+	bool swap;
+
+	a[1].config = 2;
+	snprintf(path, sizeof(path), "%s/out.data", dir);
+	make_records(&recs, &a[0], 12);
+	ck_assert_int_eq(writer__open(&w, path, &o, &d), 0);
+	ck_assert_int_eq(writer__add_event(w, &a[0], ids0, 2), 0);
+	ck_assert_int_eq(writer__add_event(w, &a[1], ids1, 1), 0);
+	ck_assert_int_eq(writer__set_feature(w, FEAT_HOSTNAME, "\x04\0\0\0box", 8), 0);
+	write_records(w, 0, &recs);
+	ck_assert_int_eq(writer__add_event(w, &a[1], ids1, 1), -EBUSY);
+	ck_assert_int_eq(writer__close(w, &d), 0);
+
+	/* header, attrs and ids, feature table: as perf record lays them out */
+	f = slurp(path, &len);
+	ck_assert_int_eq(file_header__read(&h, &swap, f, len, len, path, &d), 0);
+	ck_assert(!swap);
+	ck_assert_uint_eq(h.attr_size, 144);
+	ck_assert_uint_eq(h.attrs.offset, FILE_HEADER_SIZE + 3 * 8);
+	ck_assert_uint_eq(h.attrs.size, 2 * 144);
+	ck_assert_uint_eq(h.data.offset, h.attrs.offset + h.attrs.size);
+	ck_assert(file_header__has_feat(&h, FEAT_HOSTNAME));
+	ck_assert(file_header__has_feat(&h, FEAT_COMPRESSED));
+	ck_assert(!file_header__has_feat(&h, FEAT_DIR_FORMAT));
+	ck_assert_int_eq(file_header__feat_sections(&h, swap, f, len, sec, &feat_off, path,
+						    &d), 0);
+	ck_assert_uint_eq(feat_off, h.data.offset + h.data.size);
+	ck_assert_uint_eq(sec[FEAT_HOSTNAME].size, 8);
+	ck_assert_mem_eq(f + sec[FEAT_HOSTNAME].offset + 4, "box", 3);
+	ck_assert_uint_eq(sec[FEAT_COMPRESSED].size, 20);
+	ck_assert_uint_eq(bytes__u32(f + sec[FEAT_COMPRESSED].offset + 4), 1);	/* zstd */
+	ck_assert_uint_eq(bytes__u32(f + sec[FEAT_COMPRESSED].offset + 8), 3);	/* level */
+	ck_assert_uint_eq(bytes__u32(f + sec[FEAT_COMPRESSED].offset + 16),
+			  WRITER_COMP_MMAP_LEN);
+	evlist__init(&el);
+	ck_assert_int_eq(file_header__read_attrs(&h, swap, f, len, &el, path, &d), 0);
+	ck_assert_uint_eq(el.nr, 2);
+	ck_assert_uint_eq(el.evsels[0]->nr_ids, 2);
+	ck_assert_uint_eq(el.evsels[0]->ids[1], 12);
+	ck_assert_uint_eq(el.evsels[1]->ids[0], 21);
+	ck_assert_uint_eq(el.evsels[1]->attr.config, 2);
+	ck_assert_uint_eq(el.evsels[0]->attr.size, 128);
+	evlist__exit(&el);
+
+	/* every COMPRESSED record is one frame that decompresses alone into whole
+	 * records; no compressed data is larger than the decompression buffer perf
+	 * sizes from mmap_len */
+	for (pos = h.data.offset; pos < h.data.offset + h.data.size;) {
+		struct record_header rh;
+
+		record_header__get(&rh, f + pos);
+		ck_assert_uint_ge(rh.size, 8);
+		if (rh.type == REC_COMPRESSED) {
+			unsigned char *out = malloc(WRITER_COMP_CHUNK);
+			size_t n = ZSTD_decompress(out, WRITER_COMP_CHUNK, f + pos + 8,
+						   rh.size - 8);
+
+			ck_assert_msg(!ZSTD_isError(n), "%s", ZSTD_getErrorName(n));
+			ck_assert_uint_eq(ZSTD_findFrameCompressedSize(f + pos + 8, rh.size - 8),
+					  rh.size - 8u);
+			for (size_t q = 0; q < n;) {
+				struct record_header ih;
+
+				ck_assert_uint_le(q + 8, n);
+				record_header__get(&ih, out + q);
+				ck_assert_uint_le(q + ih.size, n);
+				q += ih.size;
+				nr_inner++;
+			}
+			free(out);
+			nr_comp++;
+		}
+		pos += rh.size;
+	}
+	ck_assert_uint_eq(pos, h.data.offset + h.data.size);
+	ck_assert_uint_gt(nr_comp, 1);
+	ck_assert_uint_eq(nr_inner, NR_SAMPLES);
+
+	/* index points: contiguous chunks of the data section, each starting with a
+	 * record (a COMPRESSED record: a fresh frame) and ending with FINISHED_ROUND */
+	ck_assert_uint_gt(log.n, 2);
+	for (size_t i = 0; i < log.n; i++) {
+		const struct writer_index_point *p = &log.p[i];
+		struct record_header rh;
+
+		ck_assert_uint_eq(p->stream, 0);
+		ck_assert_uint_eq(p->offset, i ? log.p[i - 1].offset + log.p[i - 1].size :
+					      h.data.offset);
+		record_header__get(&rh, f + p->offset + p->size - 8);
+		ck_assert_uint_eq(rh.type, REC_FINISHED_ROUND);
+		if (i) {
+			record_header__get(&rh, f + p->offset);
+			ck_assert_uint_eq(rh.type, REC_COMPRESSED);
+			ck_assert_uint_ge(p->first_time, log.p[i - 1].last_time);
+		}
+		ck_assert_uint_le(p->first_time, p->last_time);
+		nr_idx += p->nr_records;
+	}
+	ck_assert_uint_eq(log.p[log.n - 1].offset + log.p[log.n - 1].size,
+			  h.data.offset + h.data.size);
+	ck_assert_uint_eq(nr_idx, NR_SAMPLES + 1);
+	ck_assert_uint_eq(log.p[log.n - 1].last_time, 1000 + 10 * (NR_SAMPLES - 1));
+
+	/* our reader gives back exactly the records, in order */
+	read_records(path, &got);
+	ck_assert_uint_eq(got.nr, NR_SAMPLES + 1);
+	ck_assert_uint_eq(got.b.len, recs.len);
+	ck_assert_mem_eq(got.b.p, recs.p, recs.len);
+	testlib_buf_free(&got.b);
+	testlib_buf_free(&recs);
+	free(f);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_writer_directory)
+{
+	char *dir = testlib_tmpdir(), path[512], name[600];
+	struct event_attr a = testlib_attr(0);
+	uint64_t id = 7;
+	struct writer_opts o = { .dir = true, .nr_data_files = 2 };
+	struct testlib_buf r0 = { 0 }, r1 = { 0 }, fin = { 0 };
+	struct session_opts so = { .path = path, .jobs = 2 };
+	struct diag d = { 0 };
+	struct collect got;
+	struct session *s;
+	struct writer *w;
+	struct stat st;
+	uint64_t last = 0;
+
+	snprintf(path, sizeof(path), "%s/out.data", dir);
+	ck_assert_int_eq(mkdir(path, 0777), 0);
+	testlib_rec_header_only(&fin, REC_FINISHED_INIT);
+	for (unsigned i = 0; i < 100; i++)
+		testlib_rec_sample(i % 2 ? &r1 : &r0, &a, 0x1000 + i, 5, 5, 100 + i, id, 1);
+	ck_assert_int_eq(writer__open(&w, path, &o, &d), 0);
+	ck_assert_int_eq(writer__add_event(w, &a, &id, 1), 0);
+	write_records(w, 0, &fin);
+	write_records(w, 1, &r0);
+	write_records(w, 2, &r1);
+	ck_assert_int_eq(writer__write(w, 3, fin.p, fin.len, 0, 0), -EINVAL);
+	ck_assert_int_eq(writer__close(w, &d), 0);
+	snprintf(name, sizeof(name), "%s/data.1", path);
+	ck_assert_int_eq(stat(name, &st), 0);
+	ck_assert_uint_eq((uint64_t)st.st_size, r1.len);	/* a bare record stream */
+
+	ck_assert_int_eq(session__open(&s, &so, &d), 0);
+	ck_assert(session__is_dir(s));
+	ck_assert_uint_eq(features__dir_version(session__features(s)), 1);
+	ck_assert_uint_eq(session__nr_files(s), 3);
+	session__close(s);
+	read_records(path, &got);
+	ck_assert_uint_eq(got.nr, 101);
+	/* FINISHED_INIT first, then the samples of both files merged by time */
+	for (size_t pos = 8; pos < got.b.len; pos += 40) {
+		uint64_t t = bytes__u64(got.b.p + pos + 24);
+
+		ck_assert_uint_gt(t, last);
+		last = t;
+	}
+	testlib_buf_free(&got.b);
+	testlib_buf_free(&r0);
+	testlib_buf_free(&r1);
+	testlib_buf_free(&fin);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* --- a big-endian recording, built by hand (docs/perf-data-format.md §12) ---------- */
+
+static void be64(struct testlib_buf *b, uint64_t v)
+{
+	testlib_buf_u64(b, __builtin_bswap64(v));
+}
+
+static void be32(struct testlib_buf *b, uint32_t v)
+{
+	testlib_buf_u32(b, __builtin_bswap32(v));
+}
+
+/* A byte with its bit order reversed (the attr flag word of a big-endian file). */
+static unsigned char rev8(unsigned char c)
+{
+	unsigned char r = 0;
+
+	for (int i = 0; i < 8; i++)
+		if (c & (1u << i))
+			r |= (unsigned char)(0x80u >> i);
+	return r;
+}
+
+/* The attr a (VER7) as a big-endian machine stores it. */
+static void be_attr(struct testlib_buf *b, const struct event_attr *a)
+{
+	unsigned char n[ATTR_SIZE_VER7];
+
+	ck_assert_int_eq(attr__encode(a, n, sizeof(n)), 0);
+	be32(b, bytes__u32(n));
+	be32(b, bytes__u32(n + 4));
+	for (size_t off = 8; off < 40; off += 8)
+		be64(b, bytes__u64(n + off));
+	for (size_t i = 0; i < 8; i++) {
+		unsigned char c = rev8(n[40 + i]);
+
+		testlib_buf_add(b, &c, 1);
+	}
+	be32(b, bytes__u32(n + 48));
+	be32(b, bytes__u32(n + 52));
+	for (size_t off = 56; off < 88; off += 8)
+		be64(b, bytes__u64(n + off));
+	be32(b, bytes__u32(n + 88));
+	be32(b, bytes__u32(n + 92));
+	be64(b, bytes__u64(n + 96));
+	be32(b, bytes__u32(n + 104));
+	testlib_buf_add(b, n + 108, 4);	/* sample_max_stack, reserved: zero */
+	be32(b, bytes__u32(n + 112));
+	testlib_buf_add(b, n + 116, 4);
+	be64(b, bytes__u64(n + 120));
+}
+
+/* A string feature body as a big-endian perf writes it. */
+static void be_str(struct testlib_buf *b, const char *s)
+{
+	unsigned char pad[64] = { 0 };
+
+	be32(b, 64);
+	memcpy(pad, s, strlen(s));
+	testlib_buf_add(b, pad, 64);
+}
+
+START_TEST(test_writer_big_endian_input)
+{
+	char *dir = testlib_tmpdir(), in[512], out[512];
+	struct event_attr a = testlib_attr(0);
+	struct testlib_buf f = { 0 }, host = { 0 };
+	struct convert_opts o = { 0 };
+	struct diag d = { 0 };
+	struct collect want, got;
+	struct session_opts so = { .path = out, .jobs = 1 };
+	struct session *s;
+	const struct features *ft;
+	uint64_t data_off, data_size, feat_pos;
+	unsigned char *raw;
+	size_t len;
+	bool pipe, swap;
+
+	snprintf(in, sizeof(in), "%s/be.data", dir);
+	snprintf(out, sizeof(out), "%s/native.data", dir);
+	/* header placeholder, one id, the attr, the records */
+	testlib_buf_add(&f, (unsigned char[FILE_HEADER_SIZE]){ 0 }, FILE_HEADER_SIZE);
+	be64(&f, 9);
+	be_attr(&f, &a);
+	be64(&f, FILE_HEADER_SIZE);
+	be64(&f, 8);
+	data_off = f.len;
+	/* COMM: type 3, misc 0x2000 (exec), pid/tid, "sh", trailer pid/tid + time */
+	be32(&f, REC_COMM);
+	testlib_buf_add(&f, (unsigned char[]){ 0x20, 0x00, 0, 40 }, 4);
+	be32(&f, 77);
+	be32(&f, 77);
+	testlib_buf_add(&f, "sh\0\0\0\0\0\0", 8);
+	be32(&f, 77);
+	be32(&f, 77);
+	be64(&f, 500);
+	for (unsigned i = 0; i < 3; i++) {	/* SAMPLE: ip, pid/tid, time, period */
+		be32(&f, REC_SAMPLE);
+		testlib_buf_add(&f, (unsigned char[]){ 0x00, 0x02, 0, 40 }, 4);
+		be64(&f, 0x401000 + i);
+		be32(&f, 77);
+		be32(&f, 77);
+		be64(&f, 1000 + i);
+		be64(&f, 250000);
+	}
+	data_size = f.len - data_off;
+	/* features HOSTNAME (3) and NRCPUS (7) */
+	feat_pos = f.len + 32;
+	be64(&f, feat_pos);
+	be64(&f, 68);
+	be64(&f, feat_pos + 68);
+	be64(&f, 8);
+	be_str(&f, "bigbox");
+	be32(&f, 4);	/* nr_cpus_avail */
+	be32(&f, 2);	/* nr_cpus_online */
+	memcpy(f.p, "2ELIFREP", 8);	/* the magic u64 stored big-endian */
+	{
+		uint64_t hv[] = { 0, FILE_HEADER_SIZE, 144, FILE_HEADER_SIZE + 8, 144,
+				  data_off, data_size, 0, 0,
+				  (1ULL << FEAT_HOSTNAME) | (1ULL << FEAT_NRCPUS) };
+
+		for (size_t i = 1; i < sizeof(hv) / sizeof(hv[0]); i++)
+			bytes__put_u64(f.p + 8 * i, __builtin_bswap64(hv[i]));
+	}
+	testlib_write_raw(in, f.p, f.len);
+	raw = slurp(in, &len);
+	ck_assert_int_eq(file_header__probe(raw, len, &pipe, &swap), 0);
+	ck_assert(swap);
+	free(raw);
+	read_records(in, &want);	/* the records in host order, as our reader makes them */
+	ck_assert_uint_eq(want.nr, 4);
+
+	o.input = in;
+	o.to_file = out;
+	o.jobs = 1;
+	ck_assert_msg(cmd_write(&o, &d) == 0, "%s", d.msg);
+	raw = slurp(out, &len);
+	ck_assert_int_eq(file_header__probe(raw, len, &pipe, &swap), 0);
+	ck_assert(!swap);
+	free(raw);
+	read_records(out, &got);
+	ck_assert_uint_eq(got.nr, 4);
+	ck_assert_uint_eq(got.b.len, want.b.len);
+	ck_assert_mem_eq(got.b.p, want.b.p, want.b.len);
+	ck_assert_int_eq(session__open(&s, &so, &d), 0);
+	ft = session__features(s);
+	ck_assert_str_eq(ft->hostname, "bigbox");
+	ck_assert_uint_eq(ft->nr_cpus_avail, 4);
+	ck_assert_uint_eq(ft->nr_cpus_online, 2);
+	ck_assert_uint_eq(session__evlist(s)->evsels[0]->ids[0], 9);
+	ck_assert_uint_eq(session__evlist(s)->evsels[0]->attr.flags, a.flags);
+	session__close(s);
+	testlib_buf_free(&want.b);
+	testlib_buf_free(&got.b);
+	testlib_buf_free(&f);
+	testlib_buf_free(&host);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_writer_incompressible_and_errors)
+{
+	char *dir = testlib_tmpdir(), path[512];
+	struct event_attr a = testlib_attr(0);
+	struct writer_opts o = { .comp_level = 1 }, bad = { .dir = true };
+	unsigned char rec[65528];
+	struct diag d = { 0 };
+	struct collect got;
+	struct writer *w;
+	uint64_t id = 1, x = 88172645463325252ULL;
+
+	snprintf(path, sizeof(path), "%s/x.data", dir);
+	ck_assert_int_eq(writer__open(&w, dir, &bad, &d), -EINVAL);
+	/* a record of random bytes: its frame does not fit a COMPRESSED record, so it
+	 * is written plain (perf mixes plain and COMPRESSED records too) */
+	bytes__put_u32(rec, REC_SAMPLE);
+	bytes__put_u16(rec + 4, 0);
+	bytes__put_u16(rec + 6, 65528);
+	for (size_t i = 8; i < sizeof(rec); i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		rec[i] = (unsigned char)x;
+	}
+	a.sample_type = SAMPLE_RAW;
+	ck_assert_int_eq(writer__open(&w, path, &o, &d), 0);
+	ck_assert_int_eq(writer__add_event(w, &a, &id, 1), 0);
+	bytes__put_u32(rec + 8, 65528 - 12);	/* RAW size */
+	ck_assert_int_eq(writer__write(w, 0, rec, 4, 0, 0), -EINVAL);
+	ck_assert_int_eq(writer__write(w, 0, rec, sizeof(rec), 0, 0), 0);
+	ck_assert_int_eq(writer__close(w, &d), 0);
+	read_records(path, &got);
+	ck_assert_uint_eq(got.nr, 1);
+	ck_assert_mem_eq(got.b.p, rec, sizeof(rec));
+	testlib_buf_free(&got.b);
+	ck_assert_int_eq(writer__open(&w, path, &o, &d), -EEXIST);	/* never replaced */
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+Suite *writer_suite(void)
+{
+	Suite *s = suite_create("writer");
+	TCase *tc = tcase_create("writer");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_writer_file_layout_and_frames);
+	tcase_add_test(tc, test_writer_directory);
+	tcase_add_test(tc, test_writer_big_endian_input);
+	tcase_add_test(tc, test_writer_incompressible_and_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
