@@ -127,8 +127,10 @@ START_TEST(test_script_fields_parse)
 	ck_assert_int_eq(script_fields__parse("comm,tid,time,ip,sym", &f, &bad), 0);
 	ck_assert_uint_eq(f, SCRIPT_F_COMM | SCRIPT_F_TID | SCRIPT_F_TIME | SCRIPT_F_IP |
 			  SCRIPT_F_SYM);
-	ck_assert_int_eq(script_fields__parse("comm,trace", &f, &bad), -EINVAL);
-	ck_assert_str_eq(bad, "trace");
+	ck_assert_int_eq(script_fields__parse("comm,trace", &f, &bad), 0);
+	ck_assert_uint_eq(f, SCRIPT_F_COMM | SCRIPT_F_TRACE);
+	ck_assert_int_eq(script_fields__parse("comm,addr", &f, &bad), -EINVAL);
+	ck_assert_str_eq(bad, "addr");
 	ck_assert_int_eq(script_fields__parse("comm,", &f, &bad), -EINVAL);
 	ck_assert_int_eq(script_fields__parse("", &f, &bad), -EINVAL);
 	ck_assert_str_eq(script_field__name(SCRIPT_F_SYMOFF), "symoff");
