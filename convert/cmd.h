@@ -14,6 +14,7 @@ struct convert_opts {
 	const char *output;	/* --to-sqlite OUT */
 	const char *conninfo;	/* --to-postgresql CONNINFO */
 	const char *json;	/* --to-json OUT */
+	const char *index;	/* --index PATH: build the recording's index */
 	bool append;		/* --append: add to an existing database */
 	unsigned jobs;		/* -j; 0 = online CPUs */
 	bool force;		/* -f: replace an existing OUT */
@@ -81,6 +82,23 @@ int cmd_postgresql(const struct convert_opts *o, struct diag *d);
  * Format: perf.data (via the session); JSON (RFC 8259) through jansson.
  */
 int cmd_json(const struct convert_opts *o, struct diag *d);
+
+/**
+ * @brief `dirconvert --index PATH`: build the recording's per-file index
+ *        (format/index.h) from one pass over its records and write it, atomically,
+ *        to PATH/dirindex (a data directory) or PATH.dirindex (a file), replacing an
+ *        older one.
+ * @param input  the recording (a perf.data file or a data directory; not a pipe)
+ * @param jobs   -j (0: online CPUs)
+ * @param d      on error: the input file and offset of damaged input, or the index
+ * @return 0; -DIAG_USAGE (a pipe, or a directory perf reads as one file); the
+ *         reader's errors; -errno of writing.
+ * Thread safety: the main thread.  Format: perf.data; docs/index-format.md.
+ */
+int cmd_index_build(const char *input, unsigned jobs, struct diag *d);
+
+/** @brief cmd_index_build() of o->index, o->jobs. */
+int cmd_index(const struct convert_opts *o, struct diag *d);
 
 /**
  * @brief `dirconvert --to-file OUT` / `--to-dir OUT`: the recording rewritten as one

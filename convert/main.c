@@ -27,6 +27,7 @@ static const char usage_text[] =
 	"   or: dirconvert [-i PATH] --to-file OUT [-f] [-j N] [--decompress | -z[LEVEL]]\n"
 	"   or: dirconvert [-i PATH] --to-dir OUT [--split cpu|N] [-f] [-j N]\n"
 	"                  [--decompress | -z[LEVEL]]\n"
+	"   or: dirconvert --index PATH [-j N]\n"
 	"\n"
 	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
 	"                           (default: perf.data)\n"
@@ -41,6 +42,8 @@ static const char usage_text[] =
 	"        --split cpu|N      --to-dir: a data.N file per cpu, or N files of\n"
 	"                           time chunks (default: cpu when sampled, else 1)\n"
 	"        --decompress       plain records (no COMPRESSED records)\n"
+	"        --index PATH       build the index of the recording PATH (PATH/dirindex\n"
+	"                           or PATH.dirindex)\n"
 	"    -z, --compression-level[=LEVEL]\n"
 	"                           zstd-compress the records (LEVEL 1..22, default 1)\n"
 	"    -f, --force            replace OUT (or the database) if it exists\n"
@@ -55,7 +58,7 @@ static const char usage_text[] =
 	"    -h, --help             this text\n"
 	"        --version          the version (\"dirconvert version N\")\n";
 
-enum { OPT_TO_SQLITE = 256, OPT_TO_POSTGRESQL, OPT_APPEND, OPT_TO_JSON, OPT_VERSION, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS,
+enum { OPT_TO_SQLITE = 256, OPT_TO_POSTGRESQL, OPT_APPEND, OPT_TO_JSON, OPT_INDEX, OPT_VERSION, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS,
        OPT_BUILDID_DIR, OPT_TO_FILE, OPT_TO_DIR, OPT_SPLIT, OPT_DECOMPRESS };
 
 static const struct option long_opts[] = {
@@ -64,6 +67,7 @@ static const struct option long_opts[] = {
 	{ "to-postgresql", required_argument, NULL, OPT_TO_POSTGRESQL },
 	{ "append", no_argument, NULL, OPT_APPEND },
 	{ "to-json", required_argument, NULL, OPT_TO_JSON },
+	{ "index", required_argument, NULL, OPT_INDEX },
 	{ "to-file", required_argument, NULL, OPT_TO_FILE },
 	{ "to-dir", required_argument, NULL, OPT_TO_DIR },
 	{ "split", required_argument, NULL, OPT_SPLIT },
@@ -116,6 +120,7 @@ int main(int argc, char **argv)
 		case OPT_TO_POSTGRESQL: o.conninfo = optarg; break;
 		case OPT_APPEND: o.append = true; break;
 		case OPT_TO_JSON: o.json = optarg; break;
+		case OPT_INDEX: o.index = optarg; break;
 		case OPT_CALLCHAINS: o.callchains = true; break;
 		case OPT_ALL_EVENTS: o.all_events = true; break;
 		case OPT_KALLSYMS: o.kallsyms = optarg; break;
@@ -156,6 +161,18 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument");
+	if (o.index) {
+		if (!*o.index || o.input || o.output || o.conninfo || o.json || o.to_file ||
+		    o.to_dir || o.force || o.callchains || o.all_events || o.kallsyms ||
+		    o.buildid_dir || o.append || o.decompress || o.comp_level ||
+		    o.split_cpu || o.split_n)
+			return bad_usage("--index PATH takes only -j");
+		if (cmd_index(&o, &d)) {
+			fprintf(stderr, "dirconvert: %s\n", diag__format(&d, line, sizeof(line)));
+			return 1;
+		}
+		return 0;
+	}
 	if (!!o.output + !!o.conninfo + !!o.json + !!o.to_file + !!o.to_dir > 1)
 		return bad_usage("--to-sqlite, --to-postgresql, --to-json, --to-file, "
 				 "--to-dir: one at a time");

@@ -14,6 +14,7 @@
 #include <unistd.h>	/* close, unlink */
 
 #include "format/diag.h"
+#include "format/index.h"	/* DIR_INDEX_DIR_NAME */
 #include "banned.h"
 
 /* The temporary file, for the signal handler (the front end's only global). */
@@ -47,13 +48,27 @@ static const char *dir_entry(long i)
 	return name_buf;
 }
 
-/* Remove what a writer may have created in OUT.tmp, then OUT.tmp (signal-safe). */
+/* OUT.tmp/LEAF into name_buf, async-signal-safe. */
+static const char *dir_named(const char *leaf)
+{
+	size_t n = strlen(tmp_path), k = strlen(leaf);
+
+	memcpy(name_buf, tmp_path, n);
+	name_buf[n] = '/';
+	memcpy(name_buf + n + 1, leaf, k + 1);
+	return name_buf;
+}
+
+/* Remove what a writer may have created in OUT.tmp (the data files and the index),
+ * then OUT.tmp (signal-safe). */
 static void remove_tmp(void)
 {
 	if (!tmp_is_dir) {
 		unlink(tmp_path);
 		return;
 	}
+	unlink(dir_named(DIR_INDEX_DIR_NAME));
+	unlink(dir_named(DIR_INDEX_DIR_NAME ".tmp"));
 	unlink(dir_entry(-1));
 	for (unsigned i = 0; i < tmp_nr_files; i++)
 		unlink(dir_entry((long)i));

@@ -31,7 +31,8 @@
 	X(DIR_VERSION,     "unsupported data directory version") \
 	X(PIPE,            "bad pipe-format stream") \
 	X(MISMATCH,        "events have non-matching sample layouts") \
-	X(USAGE,           "bad usage")
+	X(USAGE,           "bad usage") \
+	X(BAD_INDEX,       "bad index file")
 
 enum diag_code {
 	DIAG__FIRST = 10000,

@@ -4,7 +4,16 @@
  */
 #include "report/cmd.h"
 
+#include <errno.h>
+#include <limits.h>	/* PATH_MAX */
+#include <stdio.h>	/* fprintf, snprintf */
+#include <stdlib.h>	/* free */
+#include <string.h>	/* strdup */
+
+#include "format/diag.h"
+#include "format/evlist.h"
 #include "format/header.h"
+#include "format/index.h"
 #include "format/record.h"
 #include "format/sample.h"
 #include "reader/session.h"
@@ -33,8 +42,71 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	return err;
 }
 
+/* The counts of the recording's index, as the pass over the records would count
+ * them; the events take the names the index recorded (the full load's: EVENT_UPDATE
+ * records can rename them). */
+static int stats_from_index(struct dump_stats *st, struct session *s,
+			    const struct dir_index *ix)
+{
+	struct evlist *el = session__evlist(s);
+	int err = 0;
+
+	for (size_t t = 0; t < DUMP_STATS_NR_TYPES; t++)
+		st->nr_events[t] = (uint32_t)ix->counts[t];
+	for (size_t i = 0; i < ix->nr_events && i < el->nr && !err; i++) {
+		struct evsel *ev = el->evsels[i];
+		char *name = strdup(ix->events[i].name);
+
+		if (!name)
+			return -ENOMEM;
+		free(ev->name);
+		ev->name = name;
+		if (ix->events[i].nr_samples)
+			err = dump_stats__count_samples(st, i, ix->events[i].nr_samples);
+	}
+	return err;
+}
+
+struct dir_index *cmd_stats_index(struct session *s, const char *input)
+{
+	char path[PATH_MAX], why[256];
+	struct diag d = { .offset = DIAG_NO_OFFSET };
+	struct dir_index *ix = NULL;
+	char line[1024];
+	int err;
+
+	if (session__is_pipe(s) ||
+	    dir_index__path(input, session__is_dir(s), path, sizeof(path)))
+		return NULL;
+	err = dir_index__read(&ix, path, &d);
+	if (err == -ENOENT)
+		return NULL;
+	if (err) {
+		fprintf(stderr, "dirreport: warning: index ignored: %s\n",
+			diag__format(&d, line, sizeof(line)));
+		return NULL;
+	}
+	if (ix->nr_files != session__nr_files(s) ||
+	    ix->nr_events != session__evlist(s)->nr) {
+		snprintf(why, sizeof(why), "it describes %zu files and %zu events, the "
+			 "recording has %zu and %zu", ix->nr_files, ix->nr_events,
+			 session__nr_files(s), session__evlist(s)->nr);
+	} else if (dir_index__fresh(ix, input, session__is_dir(s), why, sizeof(why))) {
+		return ix;
+	}
+	fprintf(stderr, "dirreport: warning: index ignored: %s: %s\n", path, why);
+	dir_index__delete(ix);
+	return NULL;
+}
+
 int cmd_stats(struct session *s, const struct report_opts *o, struct machine *m,
 	      FILE *out)
+{
+	return cmd_stats_with(s, o, m, out, NULL);
+}
+
+int cmd_stats_with(struct session *s, const struct report_opts *o, struct machine *m,
+		   FILE *out, const struct dir_index *ix)
 {
 	struct dump_stats st;
 	struct strbuf buf;
@@ -57,7 +129,7 @@ int cmd_stats(struct session *s, const struct report_opts *o, struct machine *m,
 		sort_list__fprintf_elided(&sl, out);
 	dump_stats__init(&st);
 	strbuf__init(&buf, 4096);
-	err = session__deliver(s, on_batch, &st, 0);
+	err = ix ? stats_from_index(&st, s, ix) : session__deliver(s, on_batch, &st, 0);
 	if (!err) {
 		dump_stats__print_opt(&buf, &st, session__evlist(s),
 				      file_header__has_feat(session__header(s), FEAT_AUXTRACE),

@@ -98,6 +98,28 @@ int cmd_report(struct session *s, const struct report_opts *o, struct machine *m
 int cmd_stats(struct session *s, const struct report_opts *o, struct machine *m,
 	      FILE *out);
 
+struct dir_index;
+
+/**
+ * @brief The recording's index (format/index.h) when it can answer --stats: read,
+ *        checked (layout, CRC), fresh (every file's size and mtime) and of the same
+ *        files and events.  A missing index is NULL without a word; a damaged, stale
+ *        or foreign one is NULL with one warning line on stderr ("dirreport:
+ *        warning: index ignored: ...").
+ * @param input  the recording's path as given
+ * @return the index (caller frees with dir_index__delete()), or NULL.
+ * Thread safety: the main thread.  Format: docs/index-format.md.
+ */
+struct dir_index *cmd_stats_index(struct session *s, const char *input);
+
+/**
+ * @brief cmd_stats(), with the counts taken from @p ix (not NULL) instead of a pass
+ *        over the records: the output is the same; the records need not be loaded.
+ * Thread safety: the main thread.
+ */
+int cmd_stats_with(struct session *s, const struct report_opts *o, struct machine *m,
+		   FILE *out, const struct dir_index *ix);
+
 /** @brief `--header-only` / the header part of `--header`.
  *  Pipes need session__load() first (their features are records). */
 int cmd_header(struct session *s, const struct report_opts *o, struct machine *m,

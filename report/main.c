@@ -13,6 +13,7 @@
 #include <sys/stat.h>	/* fstat */
 
 #include "format/diag.h"
+#include "format/index.h"
 #include "format/feature.h"
 #include "reader/session.h"
 #include "reader/workqueue.h"
@@ -610,6 +611,7 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 	struct machine *m = NULL;
 	struct diag d = { .offset = DIAG_NO_OFFSET };
 	const struct mode *mode;
+	struct dir_index *ix;
 	char line[1024];
 	int err;
 
@@ -638,6 +640,19 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 	}
 	if (!err && (mode->flags & MODE_NEED_MACHINE))
 		err = setup_machine(s, o, &m);
+	/* --stats from a fresh index: no pass over the records at all */
+	if (!err && mode->run == cmd_stats && !o->header &&
+	    (ix = cmd_stats_index(s, o->input ? o->input : "perf.data"))) {
+		err = cmd_stats_with(s, o, m, stdout, ix);
+		dir_index__delete(ix);
+		machine__delete(m);
+		session__close(s);
+		if (err) {
+			fprintf(stderr, "dirreport: %s\n", diag__code_str(err));
+			return 1;
+		}
+		return finish_stdout();
+	}
 	if (!err && ((mode->flags & MODE_NEED_RECORDS) || session__is_pipe(s)))
 		err = session__load(s, &d);
 	if (s)	/* the kernel symbols job, if any, must be done before records replay */

@@ -1,0 +1,164 @@
+#!/bin/sh
+# tests/index/run.sh - tests of the per-file index (docs/index-format.md):
+# `dirconvert --index PATH` and `dirreport --stats` answering from it.
+#
+#   BUILD=build sh tests/index/run.sh        standalone: PASS/FAIL/SKIP lines, then
+#                                            "N passed, N failed[, N skipped]"
+#   . tests/index/run.sh                     from tests/run-cli-tests.sh
+#
+# build      --index on every bundled file and directory recording (not pipes): exit 0,
+#            the index is there (FILE.dirindex, DIR/dirindex) and no FILE.dirindex.tmp
+# stats      dirreport --stats with the index equals --stats without it (a copy of the
+#            recording without its index), at -j 1 and -j 2, with no warning
+# ignored    a stale index (a data file touched), a damaged one (a byte changed, cut
+#            short, an empty file), a foreign one (another recording's): one warning
+#            line "index ignored", the same output as without an index
+# writer     --to-dir output carries a fresh index: --stats on it warns nothing and
+#            equals --stats on a copy without the index
+# usage      --index of a pipe: exit 1, one line; --index with other modes: exit 2
+
+ix_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
+[ -f "$ix_root/tests/index/run.sh" ] || ix_root=$(pwd)
+
+ix_standalone=
+if ! command -v pass >/dev/null 2>&1; then
+	ix_standalone=1
+	set -u
+	cd "$ix_root" || exit 2
+	BUILD=${BUILD:-build}
+	TIMEOUT=${TIMEOUT:-60}
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/index-tests.XXXXXX") || exit 2
+	trap 'rm -rf "$tmp"' EXIT INT TERM
+	. tests/lib.sh
+	samples_home "$tmp"
+fi
+
+echo "-- index (tests/index)"
+ix_conv=$(cd "$ix_root/$BUILD" 2>/dev/null && pwd)/dirconvert
+ix_rep=$(cd "$ix_root/$BUILD" 2>/dev/null && pwd)/dirreport
+ix_tmp=$tmp/index
+rm -rf "$ix_tmp"
+mkdir -p "$ix_tmp"
+
+# ix_index_path REC: where its index is
+ix_index_path() {
+	if [ -d "$1" ]; then echo "$1/dirindex"; else echo "$1.dirindex"; fi
+}
+
+# ix_stats NAME REC WANT: dirreport --stats on REC (-j 1 and -j 2) equals WANT and
+# warns nothing
+ix_stats() {
+	for _j in 1 2; do
+		run "$ix_tmp/out" "$ix_tmp/err" "$ix_rep" -j "$_j" --stats -i "$2"
+		crashed "$1:-j$_j" "$ix_tmp/err" && continue
+		if [ "$rc" -ne 0 ]; then
+			fail "$1:-j$_j" "exit $rc: $(head -n 1 "$ix_tmp/err")"
+		elif [ -s "$ix_tmp/err" ]; then
+			fail "$1:-j$_j" "stderr: $(head -n 1 "$ix_tmp/err")"
+		elif ! cmp -s "$3" "$ix_tmp/out"; then
+			fail "$1:-j$_j" "differs from --stats without the index"
+			diff "$3" "$ix_tmp/out" | head -n 5 | sed 's/^/    /'
+		else
+			pass "$1:-j$_j"
+		fi
+	done
+}
+
+# ix_ignored NAME REC WANT: one "index ignored" warning, the output WANT
+ix_ignored() {
+	run "$ix_tmp/out" "$ix_tmp/err" "$ix_rep" --stats -i "$2"
+	crashed "$1" "$ix_tmp/err" && return
+	if [ "$rc" -ne 0 ]; then
+		fail "$1" "exit $rc: $(head -n 1 "$ix_tmp/err")"
+	elif [ "$(wc -l <"$ix_tmp/err")" -ne 1 ] || ! grep -q 'index ignored' "$ix_tmp/err"; then
+		fail "$1" "want one 'index ignored' warning, stderr: $(head -n 2 "$ix_tmp/err")"
+	elif ! cmp -s "$3" "$ix_tmp/out"; then
+		fail "$1" "output differs from --stats without the index"
+	else
+		pass "$1" "$(cut -c1-100 "$ix_tmp/err")"
+	fi
+}
+
+if [ ! -x "$ix_conv" ] || [ ! -x "$ix_rep" ]; then
+	fail "index" "$BUILD/dirconvert or $BUILD/dirreport missing"
+else
+	for ix_src in "$ix_root"/samples/*.data; do
+		ix_s=$(basename "$ix_src" .data)
+		case $ix_s in pipe*|*-pipe) continue ;; esac
+		# a copy, so that the checkout stays as it is
+		ix_rec=$ix_tmp/$ix_s.data
+		rm -rf "$ix_rec" "$ix_rec.dirindex"
+		cp -Rp "$ix_src" "$ix_rec"
+		"$ix_rep" --stats -i "$ix_rec" >"$ix_tmp/want" 2>/dev/null
+		run "$ix_tmp/out" "$ix_tmp/err" "$ix_conv" --index "$ix_rec"
+		crashed "index-build:$ix_s" "$ix_tmp/err" && continue
+		ix_path=$(ix_index_path "$ix_rec")
+		if [ "$rc" -ne 0 ]; then
+			fail "index-build:$ix_s" "exit $rc: $(head -n 1 "$ix_tmp/err")"
+			continue
+		elif [ ! -s "$ix_path" ] || [ -e "$ix_path.tmp" ]; then
+			fail "index-build:$ix_s" "no index (or its .tmp left)"
+			continue
+		fi
+		pass "index-build:$ix_s"
+		ix_stats "index-stats:$ix_s" "$ix_rec" "$ix_tmp/want"
+		case $ix_s in plain | threads | threads-z | two-events) ;; *) continue ;; esac
+		# damaged, stale, foreign: ignored with one warning, the same output
+		cp "$ix_path" "$ix_tmp/good"
+		printf 'X' | dd of="$ix_path" bs=1 seek=100 conv=notrunc 2>/dev/null
+		ix_ignored "index-ignored:$ix_s:byte" "$ix_rec" "$ix_tmp/want"
+		head -c 40 "$ix_tmp/good" >"$ix_path"
+		ix_ignored "index-ignored:$ix_s:cut" "$ix_rec" "$ix_tmp/want"
+		: >"$ix_path"
+		ix_ignored "index-ignored:$ix_s:empty" "$ix_rec" "$ix_tmp/want"
+		cp "$ix_tmp/good" "$ix_path"
+		if [ -d "$ix_rec" ]; then ix_f=$ix_rec/data; else ix_f=$ix_rec; fi
+		touch -d '2001-01-01 00:00:00' "$ix_f"
+		ix_ignored "index-ignored:$ix_s:stale" "$ix_rec" "$ix_tmp/want"
+		# foreign: the index of another recording
+		if [ "$ix_s" = plain ]; then
+			rm -f "$ix_tmp/foreign.data" "$ix_tmp/foreign.data.dirindex"
+			cp "$ix_root/samples/two-events.data" "$ix_tmp/foreign.data"
+			"$ix_conv" --index "$ix_tmp/foreign.data" >/dev/null 2>&1
+			cp "$ix_tmp/foreign.data.dirindex" "$ix_path" 2>/dev/null
+			ix_ignored "index-ignored:$ix_s:foreign" "$ix_rec" "$ix_tmp/want"
+		fi
+	done
+
+	# --to-dir carries a fresh index
+	ix_out=$ix_tmp/todir.data
+	rm -rf "$ix_out" "$ix_tmp/todir-copy.data"
+	run "$ix_tmp/out" "$ix_tmp/err" "$ix_conv" -i "$ix_root/samples/threads.data" \
+		--to-dir "$ix_out"
+	if [ "$rc" -ne 0 ] || [ ! -s "$ix_out/dirindex" ]; then
+		fail "index-writer:to-dir" "exit $rc, index $(ls "$ix_out" 2>/dev/null | tr '\n' ' ')"
+	else
+		cp -Rp "$ix_out" "$ix_tmp/todir-copy.data"
+		rm -f "$ix_tmp/todir-copy.data/dirindex"
+		"$ix_rep" --stats -i "$ix_tmp/todir-copy.data" >"$ix_tmp/want" 2>/dev/null
+		ix_stats "index-writer:to-dir" "$ix_out" "$ix_tmp/want"
+	fi
+
+	# usage
+	run "$ix_tmp/out" "$ix_tmp/err" "$ix_conv" --index "$ix_root/samples/pipe.data"
+	if [ "$rc" -eq 1 ] && [ "$(wc -l <"$ix_tmp/err")" -eq 1 ] &&
+	   [ ! -e "$ix_root/samples/pipe.data.dirindex" ]; then
+		pass "index-usage:pipe" "$(head -n 1 "$ix_tmp/err")"
+	else
+		fail "index-usage:pipe" "exit $rc: $(head -n 2 "$ix_tmp/err")"
+		rm -f "$ix_root/samples/pipe.data.dirindex"
+	fi
+	run "$ix_tmp/out" "$ix_tmp/err" "$ix_conv" --index "$ix_tmp/plain.data" \
+		--to-json "$ix_tmp/x.json"
+	if [ "$rc" -eq 2 ]; then pass "index-usage:with-mode"; else
+		fail "index-usage:with-mode" "exit $rc"; fi
+fi
+
+if [ -n "$ix_standalone" ]; then
+	if [ "$nskip" -gt 0 ]; then
+		echo "$npass passed, $nfail failed, $nskip skipped"
+	else
+		echo "$npass passed, $nfail failed"
+	fi
+	[ "$nfail" -eq 0 ]
+fi
