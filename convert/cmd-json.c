@@ -462,7 +462,6 @@ static int write_batch(struct json_run *r)
 static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 {
 	struct json_run *r = ctx;
-	struct sample s;
 	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++) {
@@ -470,21 +469,8 @@ static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 
 		if (!ref->evsel)
 			continue;
-		switch (ref->type) {
-		case REC_SAMPLE:
-			err = on_sample(r, ref);
-			break;
-		case REC_MMAP:
-		case REC_MMAP2:
-		case REC_COMM:
-		case REC_FORK:
-		case REC_EXIT:
-			sample__parse_id_trailer(&s, &ref->evsel->attr, ref->data, ref->size);
-			err = machine__process(r->m, ref, &s);
-			break;
-		default:
-			break;
-		}
+		err = ref->type == REC_SAMPLE ? on_sample(r, ref)
+					      : machine__process_record(r->m, ref);
 		if (err) {
 			r->bad = true;
 			r->bad_file = ref->file;

@@ -532,6 +532,25 @@ static int process_fork(struct machine *m, const struct record_ref *ref,
 	return 0;
 }
 
+int machine__process_record(struct machine *m, const struct record_ref *ref)
+{
+	struct sample s;
+
+	switch (ref->type) {
+	case REC_MMAP:
+	case REC_MMAP2:
+	case REC_COMM:
+	case REC_FORK:
+	case REC_EXIT:
+		if (!ref->evsel)
+			return 0;
+		sample__parse_id_trailer(&s, &ref->evsel->attr, ref->data, ref->size);
+		return machine__process(m, ref, &s);
+	default:
+		return 0;
+	}
+}
+
 int machine__process(struct machine *m, const struct record_ref *ref,
 		     const struct sample *s)
 {

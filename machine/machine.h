@@ -86,6 +86,16 @@ int machine__process(struct machine *m, const struct record_ref *ref,
 		     const struct sample *s);
 
 /**
+ * @brief machine__process() of a record as the session delivers it: its sample_id
+ *        trailer is parsed with its event's attr first.  Records without an event
+ *        (perf's own) and those that are not side-band are ignored.
+ * @return 0 or -ENOMEM.
+ * Thread safety: the replaying thread.  Format: the sample_id trailer
+ *        (docs/perf-data-format.md §5.2).
+ */
+int machine__process_record(struct machine *m, const struct record_ref *ref);
+
+/**
  * @brief Give the dsos the build-ids of the BUILD_ID feature (before any lookup: they
  *        decide which files may supply symbols, and which kallsyms the kernel uses).
  * @return 0 or -ENOMEM. Format: feature BUILD_ID.
