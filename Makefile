@@ -169,7 +169,7 @@ check: $(PROGRAMS) $(BUILD)/unit-tests $(BUILDID_CACHE)/.unpacked
 	@echo "== unit tests (Check)"
 	$(Q)$(BUILD)/unit-tests
 	@echo "== golden and malformed-input tests"
-	$(Q)BUILD=$(BUILD) sh tests/run-cli-tests.sh
+	$(Q)BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run-cli-tests.sh
 	$(Q)$(MAKE) -s install-check
 
 asan-check:

@@ -538,7 +538,7 @@ static int write_svg(struct script_flame *f, const struct script_flame_svg_opts 
 			      .ypad2 = SCRIPT_FLAME_FONT_SIZE * 2 + 10 };
 	uint64_t total = script_flame__samples(f);
 	struct script_buf tmp = { 0 };
-	struct script_flame_frame fr;
+	struct script_flame_frame fr = { 0 };
 	unsigned char *drawn = calloc(f->nr, 1);
 	int err = 0;
 

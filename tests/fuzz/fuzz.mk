@@ -11,8 +11,9 @@
 #   make fuzz-regress   replay tests/fuzz/corpus/ and tests/fuzz/crashers/ through every
 #                       target without libFuzzer, with $(CC) and the build's flags (so also
 #                       under SANITIZE=address,undefined); part of `make check`
-#   make tsan-check     the reader and workqueue unit tests, and dirreport -D / --stdio
-#                       -j 4 on every sample, under ThreadSanitizer (gcc, build-tsan/)
+#   make tsan-check     the reader and workqueue unit tests, dirreport -D / --stdio
+#                       -j 4 on every sample, dirconvert --to-json and dirscript -j 4
+#                       on three, under ThreadSanitizer (gcc, build-tsan/)
 #   make valgrind-check tests/valgrind.sh: dirreport -D / --stdio / --header-only on every
 #                       sample under valgrind memcheck (not part of make check: minutes)
 
@@ -98,7 +99,8 @@ check: fuzz-regress
 TSAN_BUILD := build-tsan
 
 tsan-check:
-	$(MAKE) SANITIZE=thread BUILD=$(TSAN_BUILD) $(TSAN_BUILD)/unit-tests $(TSAN_BUILD)/dirreport
+	$(MAKE) SANITIZE=thread BUILD=$(TSAN_BUILD) $(TSAN_BUILD)/unit-tests $(TSAN_BUILD)/dirreport \
+		$(TSAN_BUILD)/dirconvert $(TSAN_BUILD)/dirscript
 	@echo "== reader and workqueue unit tests under ThreadSanitizer"
 	$(Q)for suite in reader workqueue; do \
 		CK_FORK=no CK_RUN_SUITE=$$suite TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
@@ -110,6 +112,14 @@ tsan-check:
 			$(TSAN_BUILD)/dirreport $$m -j 4 -i $$f >/dev/null || \
 			{ echo "tsan-check: dirreport $$m -j 4 -i $$f failed"; exit 1; }; \
 	done; done
+	@echo "== dirconvert --to-json (workers encode with shared JSON values) and dirscript -j 4"
+	$(Q)for f in samples/callchain.data samples/system-g.data samples/threads-z.data; do \
+		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirconvert -j 4 -f \
+			-i $$f --to-json $(TSAN_BUILD)/tsan.json >/dev/null || \
+			{ echo "tsan-check: dirconvert --to-json -i $$f failed"; exit 1; }; \
+		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirscript -j 4 \
+			-i $$f >/dev/null || { echo "tsan-check: dirscript -i $$f failed"; exit 1; }; \
+	done
 
 # --- valgrind -------------------------------------------------------------------
 valgrind-check: $(BUILD)/dirreport

@@ -281,7 +281,7 @@ static struct script_flame *small_tree(void)
 START_TEST(test_script_flame_tree_layout)
 {
 	struct script_flame *f = small_tree();
-	struct script_flame_frame fr;
+	struct script_flame_frame fr = { 0 };
 	static const struct { const char *name; uint64_t x, n; unsigned d; int kind; } want[] = {
 		{ "all", 0, 10, 0, SCRIPT_KIND_USER }, { "sh", 0, 6, 1, SCRIPT_KIND_USER },
 		{ "main", 0, 6, 2, SCRIPT_KIND_USER }, { "a", 0, 3, 3, SCRIPT_KIND_USER },
