@@ -12,7 +12,7 @@
 #include <inttypes.h>	/* PRIx64 */
 #include <jansson.h>
 #include <stdio.h>	/* FILE, fopen, fputs, fwrite, snprintf */
-#include <stdlib.h>	/* free, realloc */
+#include <stdlib.h>	/* free */
 #include <string.h>	/* memcpy, strerror */
 #include <time.h>	/* gmtime_r, strftime */
 
@@ -29,6 +29,7 @@
 #include "machine/symbol.h"
 #include "reader/session.h"
 #include "reader/workqueue.h"
+#include "util/array.h"
 #include "util/hashtab.h"
 #include "banned.h"
 
@@ -94,7 +95,7 @@ struct json_run {
 	struct js_frame *frames;
 	size_t nr_frames, cap_frames;
 	struct js_text *texts;	/* one per chunk */
-	size_t cap_texts;
+	size_t nr_texts, cap_texts;	/* texts[0 .. nr_texts) initialised */
 	uint64_t written;	/* samples written so far (the separator) */
 	/* replaying thread only; owned */
 	struct name_slot *names;
@@ -268,15 +269,9 @@ static int add_frame(struct json_run *r, struct thread *t, uint16_t cpumode, uin
 	struct addr_location al;
 	struct js_frame *f;
 
-	if (r->nr_frames == r->cap_frames) {
-		size_t cap = r->cap_frames ? 2 * r->cap_frames : 4096;
-		struct js_frame *p = realloc(r->frames, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		r->frames = p;
-		r->cap_frames = cap;
-	}
+	if (array__grow(&r->frames, &r->cap_frames, r->nr_frames + 1, sizeof(*r->frames),
+			4096))
+		return -ENOMEM;
 	machine__resolve(r->m, t, cpumode, ip, &al);
 	f = &r->frames[r->nr_frames];
 	struct entry_key k = { ip, NULL, NULL };
@@ -318,15 +313,9 @@ static int on_sample(struct json_run *r, const struct record_ref *ref)
 	t = machine__findnew_thread(r->m, (int32_t)s.pid, (int32_t)s.tid);
 	if (!t)
 		return -ENOMEM;
-	if (r->nr_samples == r->cap_samples) {
-		size_t cap = r->cap_samples ? 2 * r->cap_samples : 1024;
-		struct js_sample *p = realloc(r->samples, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		r->samples = p;
-		r->cap_samples = cap;
-	}
+	if (array__grow(&r->samples, &r->cap_samples, r->nr_samples + 1, sizeof(*r->samples),
+			1024))
+		return -ENOMEM;
 	/* the sample's own address first (perf's machine__resolve(): it also gives a
 	 * thread never named its default name) */
 	struct addr_location al;
@@ -364,17 +353,8 @@ static int collect(const char *text, size_t size, void *data)
 {
 	struct js_text *b = data;
 
-	if (b->len + size > b->cap) {
-		size_t cap = b->cap ? b->cap : 64u << 10;
-		char *p;
-
-		while (cap < b->len + size)
-			cap *= 2;
-		if (!(p = realloc(b->p, cap)))
-			return -1;
-		b->p = p;
-		b->cap = cap;
-	}
+	if (array__grow(&b->p, &b->cap, b->len + size, 1, 64u << 10))
+		return -1;
 	memcpy(b->p + b->len, text, size);
 	b->len += size;
 	return 0;
@@ -436,14 +416,11 @@ static int write_batch(struct json_run *r)
 
 	if (!n)
 		return 0;
-	if (n > r->cap_texts) {
-		struct js_text *p = realloc(r->texts, n * sizeof(*p));
-
-		if (!p)
+	if (n > r->nr_texts) {
+		if (array__grow(&r->texts, &r->cap_texts, n, sizeof(*r->texts), 16))
 			return -ENOMEM;
-		memset(p + r->cap_texts, 0, (n - r->cap_texts) * sizeof(*p));
-		r->texts = p;
-		r->cap_texts = n;
+		memset(r->texts + r->nr_texts, 0, (n - r->nr_texts) * sizeof(*r->texts));
+		r->nr_texts = n;
 	}
 	if ((err = parallel_for(r->wq, n, encode_chunk, r)))
 		return err;
@@ -484,7 +461,7 @@ static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 
 static void json_run__exit(struct json_run *r)
 {
-	for (size_t i = 0; i < r->cap_texts; i++)
+	for (size_t i = 0; i < r->nr_texts; i++)
 		free(r->texts[i].p);
 	free(r->texts);
 	free(r->samples);

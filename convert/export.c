@@ -950,10 +950,7 @@ int exporter__record(struct exporter *e, const struct record_ref *ref)
 	case REC_COMM:
 	case REC_FORK:
 	case REC_EXIT:
-		if (!ref->evsel)
-			return 0;
-		sample__parse_id_trailer(&s, &ref->evsel->attr, ref->data, ref->size);
-		return machine__process(e->machine, ref, &s);
+		return machine__process_record(e->machine, ref);
 	default:
 		return 0;
 	}

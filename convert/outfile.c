@@ -97,6 +97,17 @@ static void catch_signals(void)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
+/* OUT.tmp could not be created (open or mkdir failed with -errno err). */
+static int claim_failed(const char *out, int err, struct diag *d)
+{
+	if (err == -EEXIST)
+		return diag__set(d, tmp_path, DIAG_NO_OFFSET, err,
+				 "exists: another dirconvert may be writing %s "
+				 "(remove it if not)", out);
+	return diag__set(d, tmp_path, DIAG_NO_OFFSET, err, "cannot create: %s",
+			 strerror(-err));
+}
+
 int outfile__claim(const char *out, bool force, struct diag *d)
 {
 	struct stat st;
@@ -110,16 +121,8 @@ int outfile__claim(const char *out, bool force, struct diag *d)
 		return diag__set(d, out, DIAG_NO_OFFSET, -ENAMETOOLONG, NULL);
 	catch_signals();
 	fd = open(tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		int err = -errno;
-
-		if (err == -EEXIST)
-			return diag__set(d, tmp_path, DIAG_NO_OFFSET, err,
-					 "exists: another dirconvert may be writing %s "
-					 "(remove it if not)", out);
-		return diag__set(d, tmp_path, DIAG_NO_OFFSET, err, "cannot create: %s",
-				 strerror(-err));
-	}
+	if (fd < 0)
+		return claim_failed(out, -errno, d);
 	close(fd);
 	tmp_live = 1;
 	return 0;
@@ -148,16 +151,8 @@ int outfile__claim_dir(const char *out, bool force, unsigned nr_data_files,
 	tmp_nr_files = nr_data_files;
 	tmp_is_dir = 1;
 	catch_signals();
-	if (mkdir(tmp_path, 0777)) {
-		int err = -errno;
-
-		if (err == -EEXIST)
-			return diag__set(d, tmp_path, DIAG_NO_OFFSET, err,
-					 "exists: another dirconvert may be writing %s "
-					 "(remove it if not)", out);
-		return diag__set(d, tmp_path, DIAG_NO_OFFSET, err, "cannot create: %s",
-				 strerror(-err));
-	}
+	if (mkdir(tmp_path, 0777))
+		return claim_failed(out, -errno, d);
 	tmp_live = 1;
 	return 0;
 }
