@@ -51,6 +51,9 @@ static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 						ref->time ? ref->time : UINT64_MAX,
 						(ref->flags & RECORD_REF_CONTAINER) &&
 						independent_frame(ref));
+		if (!err)
+			err = dir_index_builder__place(r->b, ref->file, ref->offset, ref->type,
+						       ref->disk_size != 0);
 		if (!err && ref->type == REC_SAMPLE && !(ref->flags & RECORD_REF_CONTAINER) &&
 		    ref->evsel && ref->evsel->idx < r->nr_evsels)
 			r->samples[ref->evsel->idx]++;
@@ -97,7 +100,7 @@ static int describe_files(struct dir_index_builder *b, struct session *s, bool i
 	return 0;
 }
 
-int cmd_index_build(const char *input, unsigned jobs, struct diag *d)
+int cmd_index_build(const char *input, unsigned jobs, uint64_t interval, struct diag *d)
 {
 	struct session_opts so = { .path = input, .jobs = jobs };
 	struct session *s = NULL;
@@ -131,12 +134,29 @@ int cmd_index_build(const char *input, unsigned jobs, struct diag *d)
 
 	r.nr_evsels = el->nr;
 	if (!(r.samples = calloc(el->nr ? el->nr : 1, sizeof(*r.samples))) ||
-	    dir_index_builder__new(&r.b, session__nr_files(s), 0)) {
+	    dir_index_builder__new(&r.b, session__nr_files(s), interval)) {
 		err = diag__set(d, input, DIAG_NO_OFFSET, -ENOMEM, NULL);
 		goto out;
 	}
 	if ((err = describe_files(r.b, s, is_dir, input, d)))
 		goto out;
+	/* what the scan pass learnt, so that readers can start without one */
+	for (size_t i = 0; is_dir && i < session__nr_files(s) && !err; i++) {
+		uint64_t lag, *turns, *imm;
+		size_t nr_turns, nr_imm;
+
+		err = session__scan_facts(s, i, &lag, &turns, &nr_turns, &imm, &nr_imm);
+		if (!err)
+			err = dir_index_builder__scan(r.b, i, lag, turns, nr_turns, imm, nr_imm);
+		free(turns);
+		free(imm);
+		if (err == -ENOENT)
+			err = 0;
+	}
+	if (err) {
+		err = diag__set(d, input, DIAG_NO_OFFSET, err, NULL);
+		goto out;
+	}
 	err = session__deliver(s, on_batch, &r, 0);
 	for (size_t i = 0; !err && i < el->nr; i++)
 		err = dir_index_builder__event(r.b, i, evsel__name(el->evsels[i]), r.samples[i]);
@@ -161,5 +181,5 @@ out:
 
 int cmd_index(const struct convert_opts *o, struct diag *d)
 {
-	return cmd_index_build(o->index, o->jobs, d);
+	return cmd_index_build(o->index, o->jobs, o->index_interval, d);
 }

@@ -6,6 +6,7 @@
  * (it owns the output file's life cycle: temporary file, rename, clean-up).
  */
 #include <stdbool.h>
+#include <stdint.h>
 
 struct diag;
 
@@ -15,6 +16,7 @@ struct convert_opts {
 	const char *conninfo;	/* --to-postgresql CONNINFO */
 	const char *json;	/* --to-json OUT */
 	const char *index;	/* --index PATH: build the recording's index */
+	uint64_t index_interval;	/* --index-interval: bytes per entry (0: default) */
 	bool append;		/* --append: add to an existing database */
 	unsigned jobs;		/* -j; 0 = online CPUs */
 	bool force;		/* -f: replace an existing OUT */
@@ -90,14 +92,15 @@ int cmd_json(const struct convert_opts *o, struct diag *d);
  *        older one.
  * @param input  the recording (a perf.data file or a data directory; not a pipe)
  * @param jobs   -j (0: online CPUs)
+ * @param interval  bytes of records per index entry (0: DIR_INDEX_INTERVAL)
  * @param d      on error: the input file and offset of damaged input, or the index
  * @return 0; -DIAG_USAGE (a pipe, or a directory perf reads as one file); the
  *         reader's errors; -errno of writing.
  * Thread safety: the main thread.  Format: perf.data; docs/index-format.md.
  */
-int cmd_index_build(const char *input, unsigned jobs, struct diag *d);
+int cmd_index_build(const char *input, unsigned jobs, uint64_t interval, struct diag *d);
 
-/** @brief cmd_index_build() of o->index, o->jobs. */
+/** @brief cmd_index_build() of o->index, o->jobs, o->index_interval. */
 int cmd_index(const struct convert_opts *o, struct diag *d);
 
 /**

@@ -44,6 +44,9 @@ static const char usage_text[] =
 	"        --decompress       plain records (no COMPRESSED records)\n"
 	"        --index PATH       build the index of the recording PATH (PATH/dirindex\n"
 	"                           or PATH.dirindex)\n"
+	"        --index-interval BYTES\n"
+	"                           --index: bytes of records per index entry (4096 to\n"
+	"                           1 GiB, default 1 MiB)\n"
 	"    -z, --compression-level[=LEVEL]\n"
 	"                           zstd-compress the records (LEVEL 1..22, default 1)\n"
 	"    -f, --force            replace OUT (or the database) if it exists\n"
@@ -59,7 +62,8 @@ static const char usage_text[] =
 	"        --version          the version (\"dirconvert version N\")\n";
 
 enum { OPT_TO_SQLITE = 256, OPT_TO_POSTGRESQL, OPT_APPEND, OPT_TO_JSON, OPT_INDEX, OPT_VERSION, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS,
-       OPT_BUILDID_DIR, OPT_TO_FILE, OPT_TO_DIR, OPT_SPLIT, OPT_DECOMPRESS };
+       OPT_BUILDID_DIR, OPT_TO_FILE, OPT_TO_DIR, OPT_SPLIT, OPT_DECOMPRESS,
+       OPT_INDEX_INTERVAL };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -68,6 +72,7 @@ static const struct option long_opts[] = {
 	{ "append", no_argument, NULL, OPT_APPEND },
 	{ "to-json", required_argument, NULL, OPT_TO_JSON },
 	{ "index", required_argument, NULL, OPT_INDEX },
+	{ "index-interval", required_argument, NULL, OPT_INDEX_INTERVAL },
 	{ "to-file", required_argument, NULL, OPT_TO_FILE },
 	{ "to-dir", required_argument, NULL, OPT_TO_DIR },
 	{ "split", required_argument, NULL, OPT_SPLIT },
@@ -121,6 +126,15 @@ int main(int argc, char **argv)
 		case OPT_APPEND: o.append = true; break;
 		case OPT_TO_JSON: o.json = optarg; break;
 		case OPT_INDEX: o.index = optarg; break;
+		case OPT_INDEX_INTERVAL: {
+			long n = parse_num(optarg, 4096, 1L << 30);
+
+			if (n < 0)
+				return bad_usage("--index-interval takes bytes from 4096 to "
+						 "1073741824");
+			o.index_interval = (uint64_t)n;
+			break;
+		}
 		case OPT_CALLCHAINS: o.callchains = true; break;
 		case OPT_ALL_EVENTS: o.all_events = true; break;
 		case OPT_KALLSYMS: o.kallsyms = optarg; break;
@@ -161,12 +175,14 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument");
+	if (o.index_interval && !o.index)
+		return bad_usage("--index-interval goes with --index");
 	if (o.index) {
 		if (!*o.index || o.input || o.output || o.conninfo || o.json || o.to_file ||
 		    o.to_dir || o.force || o.callchains || o.all_events || o.kallsyms ||
 		    o.buildid_dir || o.append || o.decompress || o.comp_level ||
 		    o.split_cpu || o.split_n)
-			return bad_usage("--index PATH takes only -j");
+			return bad_usage("--index PATH takes only -j and --index-interval");
 		if (cmd_index(&o, &d)) {
 			fprintf(stderr, "dirconvert: %s\n", diag__format(&d, line, sizeof(line)));
 			return 1;

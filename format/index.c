@@ -16,28 +16,32 @@
 
 #include "format/bytes.h"
 #include "format/diag.h"
+#include "util/array.h"
 #include "banned.h"
 
 /*
- * The file (all numbers little-endian):
+ * The file (all numbers little-endian), version 2:
  *   header, 64 bytes:
- *     0  "DIRINDEX"             8  u32 version (1)       12 u32 header size (64)
+ *     0  "DIRINDEX"             8  u32 version (2)       12 u32 header size (64)
  *    16  u64 interval          24  u32 files            28 u32 record types counted
  *    32  u32 events            36  u32 0                40 u64 entries
  *    48  u64 body bytes        56  u32 CRC-32 of the body  60 u32 CRC-32 of bytes 0..59
  *   body:
  *     record counts of the recording: u64 per type
- *     per file, 64 bytes: u64 size, i64 mtime (ns), u64 data offset, u64 data size,
+ *     u64 offsets: how many u64 the offsets part holds
+ *     per file, 104 bytes: u64 size, i64 mtime (ns), u64 data offset, u64 data size,
  *                         u64 first entry, u64 entries, u32 name offset, u32 name bytes,
- *                         u64 0
+ *                         u32 flags, u32 0, u64 lag (ns), u64 first turn, u64 turns,
+ *                         u64 first immediate, u64 immediates
  *     per entry: u64 offset, size, first time, last time, rounds, u32 flags, u32 0,
- *                then u32 per type counted
+ *                u64 first side-band, u64 side-bands, then u32 per type counted
  *     per event: u64 samples, u32 name offset, u32 name bytes
+ *     offsets: u64 each (file offsets the files' and entries' lists point into)
  *     names: each NUL-terminated, at the offsets above (from the start of this part)
  */
 #define HEADER_SIZE 64
-#define FILE_SIZE 64
-#define ENTRY_FIXED 48
+#define FILE_SIZE 104
+#define ENTRY_FIXED 64
 #define EVENT_SIZE 16
 
 int dir_index__path(const char *input, bool is_dir, char *buf, size_t len)
@@ -63,6 +67,7 @@ void dir_index__delete(struct dir_index *ix)
 	free(ix->files);
 	free(ix->entries);
 	free(ix->events);
+	free(ix->offsets);
 	free(ix);
 }
 
@@ -143,6 +148,7 @@ static int encode(const struct dir_index *ix, struct out *o)
 	room(o, HEADER_SIZE);
 	for (size_t t = 0; t < DIR_INDEX_NR_TYPES; t++)
 		put64(o, ix->counts[t]);
+	put64(o, ix->nr_offsets);
 	for (size_t i = 0; i < ix->nr_files; i++) {
 		const struct dir_index_file *f = &ix->files[i];
 
@@ -154,7 +160,13 @@ static int encode(const struct dir_index *ix, struct out *o)
 		put64(o, f->nr_entries);
 		put32(o, name_at(&names_len, f->name));
 		put32(o, (uint32_t)strlen(f->name));
-		put64(o, 0);
+		put32(o, f->flags);
+		put32(o, 0);
+		put64(o, f->lag);
+		put64(o, f->first_turn);
+		put64(o, f->nr_turns);
+		put64(o, f->first_imm);
+		put64(o, f->nr_imm);
 	}
 	for (size_t i = 0; i < ix->nr_entries; i++) {
 		const struct dir_index_entry *e = &ix->entries[i];
@@ -166,6 +178,8 @@ static int encode(const struct dir_index *ix, struct out *o)
 		put64(o, e->nr_rounds);
 		put32(o, e->flags);
 		put32(o, 0);
+		put64(o, e->first_sideband);
+		put64(o, e->nr_sideband);
 		for (size_t t = 0; t < DIR_INDEX_NR_TYPES; t++)
 			put32(o, e->counts[t]);
 	}
@@ -174,6 +188,8 @@ static int encode(const struct dir_index *ix, struct out *o)
 		put32(o, name_at(&names_len, ix->events[i].name));
 		put32(o, (uint32_t)strlen(ix->events[i].name));
 	}
+	for (size_t i = 0; i < ix->nr_offsets; i++)
+		put64(o, ix->offsets[i]);
 	for (size_t i = 0; i < ix->nr_files; i++)
 		put_str(o, ix->files[i].name);
 	for (size_t i = 0; i < ix->nr_events; i++)
@@ -281,12 +297,31 @@ static int get_name(const unsigned char *names, size_t names_len, uint32_t off,
 	return 0;
 }
 
+/* Whether [first, first + n) lies inside the n_all offsets and ascends. */
+static bool list_ok(const struct dir_index *ix, uint64_t first, uint64_t n)
+{
+	if (first > ix->nr_offsets || n > ix->nr_offsets - first)
+		return false;
+	for (uint64_t k = first + 1; k < first + n; k++)
+		if (ix->offsets[k] <= ix->offsets[k - 1])
+			return false;
+	return true;
+}
+
+/* Whether the (ascending) offsets [first, first + n) lie inside f's data. */
+static bool inside(const struct dir_index *ix, const struct dir_index_file *f,
+		   uint64_t first, uint64_t n)
+{
+	return !n || (ix->offsets[first] >= f->data_offset &&
+		      ix->offsets[first + n - 1] - f->data_offset < f->data_size);
+}
+
 static int decode(struct dir_index *ix, const unsigned char *p, size_t len,
 		  const char *path, struct diag *d)
 {
 	uint32_t nr_types, nr_files, nr_events;
-	uint64_t nr_entries, body, entry_size, need;
-	const unsigned char *q, *names;
+	uint64_t nr_entries, nr_offsets, body, entry_size, need, fixed;
+	const unsigned char *q, *names, *offs;
 	size_t names_len;
 
 	if (len < HEADER_SIZE || memcmp(p, DIR_INDEX_MAGIC, 8))
@@ -308,21 +343,32 @@ static int decode(struct dir_index *ix, const unsigned char *p, size_t len,
 	if (nr_types != DIR_INDEX_NR_TYPES)
 		return bad(d, path, 28, "counts a different set of record types");
 	entry_size = ENTRY_FIXED + 4ull * nr_types;
-	need = 8ull * nr_types + (uint64_t)FILE_SIZE * nr_files;
-	if (nr_entries > body / entry_size || need > body - nr_entries * entry_size ||
-	    (uint64_t)EVENT_SIZE * nr_events > body - nr_entries * entry_size - need)
+	fixed = 8ull * nr_types + 8;
+	if (body < fixed)
+		return bad(d, path, 24, "counts do not fit the file");
+	nr_offsets = get64(p + HEADER_SIZE + 8ull * nr_types);
+	need = fixed + (uint64_t)FILE_SIZE * nr_files;
+	if (need > body || nr_entries > (body - need) / entry_size ||
+	    (uint64_t)EVENT_SIZE * nr_events > body - need - nr_entries * entry_size ||
+	    nr_offsets > (body - need - nr_entries * entry_size -
+			  (uint64_t)EVENT_SIZE * nr_events) / 8)
 		return bad(d, path, 24, "counts do not fit the file");
 	q = p + HEADER_SIZE;
-	names = q + need + nr_entries * entry_size + (uint64_t)EVENT_SIZE * nr_events;
+	offs = q + need + nr_entries * entry_size + (uint64_t)EVENT_SIZE * nr_events;
+	names = offs + 8 * nr_offsets;
 	names_len = (size_t)(p + len - names);
 	for (size_t t = 0; t < nr_types; t++)
 		ix->counts[t] = get64(q + 8 * t);
-	q += 8 * nr_types;
+	q += fixed;
 	ix->files = calloc(nr_files ? nr_files : 1, sizeof(*ix->files));
 	ix->entries = calloc(nr_entries ? nr_entries : 1, sizeof(*ix->entries));
 	ix->events = calloc(nr_events ? nr_events : 1, sizeof(*ix->events));
-	if (!ix->files || !ix->entries || !ix->events)
+	ix->offsets = malloc(nr_offsets ? nr_offsets * 8 : 1);
+	if (!ix->files || !ix->entries || !ix->events || !ix->offsets)
 		return -ENOMEM;
+	for (size_t i = 0; i < nr_offsets; i++)
+		ix->offsets[i] = get64(offs + 8 * i);
+	ix->nr_offsets = nr_offsets;
 	for (size_t i = 0; i < nr_files; i++, q += FILE_SIZE) {
 		struct dir_index_file *f = &ix->files[i];
 		int err;
@@ -335,10 +381,20 @@ static int decode(struct dir_index *ix, const unsigned char *p, size_t len,
 		f->nr_entries = get64(q + 40);
 		if ((err = get_name(names, names_len, get32(q + 48), get32(q + 52), &f->name)))
 			return err == -ENOMEM ? err : bad(d, path, (uint64_t)(q - p), "bad file name");
+		f->flags = get32(q + 56);
+		f->lag = get64(q + 64);
+		f->first_turn = get64(q + 72);
+		f->nr_turns = get64(q + 80);
+		f->first_imm = get64(q + 88);
+		f->nr_imm = get64(q + 96);
 		ix->nr_files++;
 		if (f->first_entry > nr_entries || f->nr_entries > nr_entries - f->first_entry ||
 		    f->data_offset > f->file_size || f->data_size > f->file_size - f->data_offset)
 			return bad(d, path, (uint64_t)(q - p), "file entry out of range");
+		if ((f->flags & DIR_INDEX_SCANNED) &&
+		    (!list_ok(ix, f->first_turn, f->nr_turns) ||
+		     !list_ok(ix, f->first_imm, f->nr_imm)))
+			return bad(d, path, (uint64_t)(q - p), "file's scan lists out of range");
 	}
 	for (size_t i = 0; i < nr_entries; i++, q += entry_size) {
 		struct dir_index_entry *e = &ix->entries[i];
@@ -349,8 +405,13 @@ static int decode(struct dir_index *ix, const unsigned char *p, size_t len,
 		e->last_time = get64(q + 24);
 		e->nr_rounds = get64(q + 32);
 		e->flags = get32(q + 40);
+		e->first_sideband = get64(q + 48);
+		e->nr_sideband = get64(q + 56);
 		for (size_t t = 0; t < nr_types; t++)
 			e->counts[t] = get32(q + ENTRY_FIXED + 4 * t);
+		if ((e->flags & DIR_INDEX_SIDEBAND) &&
+		    !list_ok(ix, e->first_sideband, e->nr_sideband))
+			return bad(d, path, (uint64_t)(q - p), "entry's side-band list out of range");
 	}
 	ix->nr_entries = nr_entries;
 	for (size_t i = 0; i < nr_files; i++) {	/* entries inside their file's data */
@@ -360,9 +421,21 @@ static int decode(struct dir_index *ix, const unsigned char *p, size_t len,
 			const struct dir_index_entry *e = &ix->entries[k];
 
 			if (e->offset < f->data_offset || e->size > f->data_size ||
-			    e->offset - f->data_offset > f->data_size - e->size)
+			    e->offset - f->data_offset > f->data_size - e->size ||
+			    (k > f->first_entry && e->offset < e[-1].offset + e[-1].size))
 				return bad(d, path, HEADER_SIZE, "entry outside its file's data");
+			/* side-band records inside their entry */
+			if ((e->flags & DIR_INDEX_SIDEBAND) && e->nr_sideband &&
+			    (ix->offsets[e->first_sideband] < e->offset ||
+			     ix->offsets[e->first_sideband + e->nr_sideband - 1] - e->offset >=
+			     e->size))
+				return bad(d, path, HEADER_SIZE,
+					   "side-band record outside its entry");
 		}
+		if ((f->flags & DIR_INDEX_SCANNED) &&
+		    (!inside(ix, f, f->first_turn, f->nr_turns) ||
+		     !inside(ix, f, f->first_imm, f->nr_imm)))
+			return bad(d, path, HEADER_SIZE, "scan offset outside its file's data");
 	}
 	for (size_t i = 0; i < nr_events; i++, q += EVENT_SIZE) {
 		int err;
@@ -480,6 +553,38 @@ bool dir_index__fresh(const struct dir_index *ix, const char *input, bool is_dir
 	return true;
 }
 
+int dir_index__open(const char *input, bool is_dir, size_t nr_files, size_t nr_events,
+		    struct dir_index **out, char *why, size_t len)
+{
+	struct diag d = { .offset = DIAG_NO_OFFSET };
+	char path[PATH_MAX], reason[256];
+	struct dir_index *ix = NULL;
+	int err;
+
+	*out = NULL;
+	if (dir_index__path(input, is_dir, path, sizeof(path)))
+		return -ENOENT;
+	err = dir_index__read(&ix, path, &d);
+	if (err == -ENOENT || err == -ENOMEM)
+		return err;
+	if (err) {
+		diag__format(&d, why, len);
+		return 1;
+	}
+	if (ix->nr_files != nr_files || ix->nr_events != nr_events) {
+		snprintf(why, len, "%s: it describes %zu files and %zu events, the recording "
+			 "has %zu and %zu", path, ix->nr_files, ix->nr_events, nr_files,
+			 nr_events);
+	} else if (dir_index__fresh(ix, input, is_dir, reason, sizeof(reason))) {
+		*out = ix;
+		return 0;
+	} else {
+		snprintf(why, len, "%s: %s", path, reason);
+	}
+	dir_index__delete(ix);
+	return 1;
+}
+
 /* ---- building ------------------------------------------------------------------ */
 
 struct bfile {
@@ -487,6 +592,12 @@ struct bfile {
 	struct dir_index_entry *entries;	/* one per interval of the data */
 	size_t nr;
 	bool *seen;				/* an entry got a record */
+	bool *off_disk;				/* an entry has a record from
+						 * compressed data */
+	uint64_t *sb;				/* side-band record offsets */
+	size_t nr_sb, cap_sb;
+	uint64_t *turns, *imm;			/* dir_index_builder__scan()'s */
+	size_t nr_turns, nr_imm;
 };
 
 struct dir_index_builder {
@@ -530,7 +641,8 @@ int dir_index_builder__file(struct dir_index_builder *b, size_t i, const char *n
 	f->nr = n;
 	f->entries = calloc(n ? n : 1, sizeof(*f->entries));
 	f->seen = calloc(n ? n : 1, sizeof(*f->seen));
-	if (!f->entries || !f->seen)
+	f->off_disk = calloc(n ? n : 1, sizeof(*f->off_disk));
+	if (!f->entries || !f->seen || !f->off_disk)
 		return -ENOMEM;
 	for (size_t k = 0; k < n; k++) {
 		f->entries[k].offset = UINT64_MAX;
@@ -570,6 +682,59 @@ int dir_index_builder__record(struct dir_index_builder *b, size_t file, uint64_t
 		e->counts[type]++;
 	}
 	e->nr_rounds += type == REC_FINISHED_ROUND;
+	/* a sample without a time is never left out (perf keeps time 0): its entry
+	 * gets no side-band list */
+	if (type == REC_SAMPLE && time == UINT64_MAX)
+		f->off_disk[k] = true;
+	return 0;
+}
+
+int dir_index_builder__place(struct dir_index_builder *b, size_t file, uint64_t offset,
+			     uint32_t type, bool on_disk)
+{
+	struct bfile *f = &b->files[file];
+	size_t k;
+
+	if (offset < f->f.data_offset || offset - f->f.data_offset >= f->f.data_size)
+		return 0;
+	k = (size_t)((offset - f->f.data_offset) / b->interval);
+	if (!on_disk) {
+		f->off_disk[k] = true;
+		return 0;
+	}
+	if (type == REC_SAMPLE)
+		return 0;
+	if (array__grow(&f->sb, &f->cap_sb, f->nr_sb + 1, sizeof(*f->sb), 256))
+		return -ENOMEM;
+	f->sb[f->nr_sb++] = offset;
+	return 0;
+}
+
+static uint64_t *dup_offsets(const uint64_t *v, size_t n)
+{
+	uint64_t *c = malloc(n ? n * sizeof(*c) : 1);
+
+	if (c && n)
+		memcpy(c, v, n * sizeof(*c));
+	return c;
+}
+
+int dir_index_builder__scan(struct dir_index_builder *b, size_t i, uint64_t lag,
+			    const uint64_t *turns, size_t nr_turns, const uint64_t *imm,
+			    size_t nr_imm)
+{
+	struct bfile *f = &b->files[i];
+
+	free(f->turns);
+	free(f->imm);
+	f->turns = dup_offsets(turns, nr_turns);
+	f->imm = dup_offsets(imm, nr_imm);
+	if (!f->turns || !f->imm)
+		return -ENOMEM;
+	f->nr_turns = nr_turns;
+	f->nr_imm = nr_imm;
+	f->f.lag = lag;
+	f->f.flags |= DIR_INDEX_SCANNED;
 	return 0;
 }
 
@@ -599,6 +764,10 @@ void dir_index_builder__delete(struct dir_index_builder *b)
 		free(b->files[i].f.name);
 		free(b->files[i].entries);
 		free(b->files[i].seen);
+		free(b->files[i].off_disk);
+		free(b->files[i].sb);
+		free(b->files[i].turns);
+		free(b->files[i].imm);
 	}
 	for (size_t i = 0; i < b->nr_events; i++)
 		free(b->events[i].name);
@@ -607,34 +776,70 @@ void dir_index_builder__delete(struct dir_index_builder *b)
 	free(b);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 int dir_index_builder__finish(struct dir_index_builder *b, struct dir_index **out)
 {
 	struct dir_index *ix = calloc(1, sizeof(*ix));
-	size_t total = 0;
+	size_t total = 0, nr_off = 0;
 	int err = -ENOMEM;
 
 	*out = NULL;
 	if (!ix)
 		goto out;
-	for (size_t i = 0; i < b->nr_files; i++)
+	for (size_t i = 0; i < b->nr_files; i++) {
 		for (size_t k = 0; k < b->files[i].nr; k++)
 			total += b->files[i].seen[k];
+		nr_off += b->files[i].nr_sb + b->files[i].nr_turns + b->files[i].nr_imm;
+	}
 	ix->interval = b->interval;
 	ix->files = calloc(b->nr_files ? b->nr_files : 1, sizeof(*ix->files));
 	ix->entries = calloc(total ? total : 1, sizeof(*ix->entries));
-	if (!ix->files || !ix->entries)
+	ix->offsets = malloc(nr_off ? nr_off * sizeof(*ix->offsets) : 1);
+	if (!ix->files || !ix->entries || !ix->offsets)
 		goto out;
 	for (size_t i = 0; i < b->nr_files; i++) {
 		struct bfile *f = &b->files[i];
-		size_t first = ix->nr_entries;
+		size_t first = ix->nr_entries, sb = 0;
 
 		ix->files[i] = f->f;
 		f->f.name = NULL;	/* moved */
 		ix->nr_files++;
 		ix->files[i].first_entry = first;
-		for (size_t k = 0; k < f->nr; k++)
-			if (f->seen[k])
-				ix->entries[ix->nr_entries++] = f->entries[k];
+		ix->files[i].first_turn = ix->nr_offsets;
+		ix->files[i].nr_turns = f->nr_turns;
+		memcpy(ix->offsets + ix->nr_offsets, f->turns, f->nr_turns * sizeof(uint64_t));
+		ix->nr_offsets += f->nr_turns;
+		ix->files[i].first_imm = ix->nr_offsets;
+		ix->files[i].nr_imm = f->nr_imm;
+		memcpy(ix->offsets + ix->nr_offsets, f->imm, f->nr_imm * sizeof(uint64_t));
+		ix->nr_offsets += f->nr_imm;
+		qsort(f->sb, f->nr_sb, sizeof(*f->sb), cmp_u64);
+		for (size_t k = 0; k < f->nr; k++) {
+			struct dir_index_entry *e;
+
+			if (!f->seen[k])
+				continue;
+			e = &ix->entries[ix->nr_entries++];
+			*e = f->entries[k];
+			/* the interval's side-band records (an entry runs to the next
+			 * one's first record, which lies in a later interval) */
+			uint64_t lim = f->f.data_offset + (k + 1) * b->interval;
+
+			e->first_sideband = ix->nr_offsets;
+			e->nr_sideband = 0;
+			for (; sb < f->nr_sb && f->sb[sb] < lim; sb++)
+				if (!f->off_disk[k])
+					ix->offsets[ix->nr_offsets++] = f->sb[sb];
+			e->nr_sideband = ix->nr_offsets - e->first_sideband;
+			if (!f->off_disk[k])
+				e->flags |= DIR_INDEX_SIDEBAND;
+		}
 		ix->files[i].nr_entries = ix->nr_entries - first;
 		/* each entry runs to the next one's first record (or the data's end) */
 		for (size_t k = first; k < ix->nr_entries; k++) {

@@ -32,7 +32,7 @@
 struct diag;
 
 #define DIR_INDEX_MAGIC "DIRINDEX"
-#define DIR_INDEX_VERSION 1
+#define DIR_INDEX_VERSION 2
 /** Record types counted (0 = all records, t = type t; types above are not counted). */
 #define DIR_INDEX_NR_TYPES REC_TYPE_MAX
 /** Default bytes of records per entry. */
@@ -46,6 +46,18 @@ enum dir_index_entry_flags {
 	/* the entry starts with a COMPRESSED record whose zstd frame decompresses on its
 	 * own (written by dirconvert: a fresh frame per record) */
 	DIR_INDEX_INDEPENDENT = 1 << 0,
+	/* every record of the entry is on disk (none inside compressed data) and its
+	 * side-band list names every record that is not a SAMPLE: a reader that may
+	 * leave the entry's samples out can read only those */
+	DIR_INDEX_SIDEBAND = 1 << 1,
+};
+
+/** File flags. */
+enum dir_index_file_flags {
+	/* the reader's scan facts (lag, turns, immediate records) are recorded: a
+	 * reader can start without its scan pass.  Only for files whose records are
+	 * all on disk (no compressed data). */
+	DIR_INDEX_SCANNED = 1 << 0,
 };
 
 /** One entry: about `interval` bytes of one file's records. */
@@ -58,6 +70,9 @@ struct dir_index_entry {
 	uint64_t nr_rounds;	/* FINISHED_ROUND records */
 	uint32_t flags;		/* DIR_INDEX_* */
 	uint32_t counts[DIR_INDEX_NR_TYPES];	/* [0] all records, [t] of type t */
+	uint64_t first_sideband;	/* DIR_INDEX_SIDEBAND: its records that are not
+					 * samples, dir_index.offsets[first_sideband ...] */
+	uint64_t nr_sideband;	/* (file offsets, ascending) */
 };
 
 /** One data file. */
@@ -67,6 +82,13 @@ struct dir_index_file {
 	int64_t mtime_ns;	/* modification time, ns since the epoch */
 	uint64_t data_offset, data_size;	/* its records (the data section) */
 	size_t first_entry, nr_entries;	/* its entries in dir_index.entries */
+	uint32_t flags;		/* DIR_INDEX_SCANNED */
+	/* DIR_INDEX_SCANNED: what the reader's scan pass learns (reader/session.c),
+	 * all offsets into dir_index.offsets, file offsets ascending */
+	uint64_t lag;		/* ns: how far a queued record trails the newest queued
+				 * record before it in the file (0: time-sorted) */
+	uint64_t first_turn, nr_turns;	/* where each 2 MiB round-robin turn starts */
+	uint64_t first_imm, nr_imm;	/* the immediate records (perf's own, time 0) */
 };
 
 /** One event of the recording (evsel index order). */
@@ -84,6 +106,9 @@ struct dir_index {
 	uint64_t counts[DIR_INDEX_NR_TYPES];	/* the recording's records per type */
 	struct dir_index_event *events;	/* owned */
 	size_t nr_events;
+	uint64_t *offsets;	/* owned: the file offsets the files' and entries'
+				 * lists point into */
+	size_t nr_offsets;
 };
 
 /**
@@ -126,6 +151,21 @@ void dir_index__delete(struct dir_index *ix);
 bool dir_index__fresh(const struct dir_index *ix, const char *input, bool is_dir,
 		      char *why, size_t len);
 
+/**
+ * @brief Read the index of a recording and check that it holds for it: read and
+ *        checked (dir_index__read()), as many files and events as the recording,
+ *        fresh (dir_index__fresh()).
+ * @param input      the recording's path; is_dir whether it is a data directory
+ * @param nr_files, nr_events  the recording's
+ * @param out        receives the index (caller frees) when 0 is returned
+ * @param why, len   receives "PATH: what is wrong" when 1 is returned
+ * @return 0; -ENOENT when there is no index (no warning is due); 1 when the index is
+ *         there but must be ignored (the caller warns once with @p why); -ENOMEM.
+ * Thread safety: reads the file system.  Format: docs/index-format.md.
+ */
+int dir_index__open(const char *input, bool is_dir, size_t nr_files, size_t nr_events,
+		    struct dir_index **out, char *why, size_t len);
+
 struct dir_index_builder;
 
 /**
@@ -155,6 +195,26 @@ int dir_index_builder__file(struct dir_index_builder *b, size_t i, const char *n
  */
 int dir_index_builder__record(struct dir_index_builder *b, size_t file, uint64_t offset,
 			      uint32_t type, uint64_t time, bool independent);
+
+/**
+ * @brief Where a record of file @p file lies: @p on_disk false for a record that came
+ *        out of compressed data (the entry holding its container then has no
+ *        side-band list); a record on disk that is not a SAMPLE joins its entry's
+ *        side-band list.  Call once per record, with dir_index_builder__record().
+ * @return 0 or -ENOMEM.
+ */
+int dir_index_builder__place(struct dir_index_builder *b, size_t file, uint64_t offset,
+			     uint32_t type, bool on_disk);
+
+/**
+ * @brief Record what the reader's scan pass learnt of file @p i (the file gets
+ *        DIR_INDEX_SCANNED): @p lag in ns, the file offsets where its turns start and
+ *        of its immediate records (ascending; copied).
+ * @return 0 or -ENOMEM.
+ */
+int dir_index_builder__scan(struct dir_index_builder *b, size_t i, uint64_t lag,
+			    const uint64_t *turns, size_t nr_turns, const uint64_t *imm,
+			    size_t nr_imm);
 
 /** @brief Name event @p idx and add @p nr samples to it. @return 0 or -ENOMEM. */
 int dir_index_builder__event(struct dir_index_builder *b, size_t idx, const char *name,

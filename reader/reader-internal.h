@@ -76,6 +76,10 @@ struct reader {
 	uint64_t *turn_start;		/* owned: ordinal where each round-robin turn
 					 * starts ([0] = 0) */
 	size_t nr_turns, cap_turns;
+	uint64_t *turn_off;		/* owned: the file offset of each turn's first
+					 * record (the index's) */
+	size_t cap_turn_off;
+	bool off_disk;			/* a record came out of compressed data */
 	uint64_t lag;			/* ns: how far a queued record trails the newest
 					 * queued record before it (0 = time-sorted) */
 	uint64_t nr_records;		/* records in the file */

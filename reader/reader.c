@@ -192,6 +192,7 @@ void reader__exit(struct reader *r)
 	free(r->imm);
 	free(r->imm_ordinal);
 	free(r->turn_start);
+	free(r->turn_off);
 	arena__exit(&r->imm_arena);
 	arena__exit(&r->arena);
 	free(r->label);

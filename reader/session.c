@@ -16,6 +16,7 @@
 #include "format/diag.h"
 #include "format/event.h"
 #include "format/feature.h"
+#include "format/index.h"
 #include "format/record.h"
 #include "reader/ordered.h"
 #include "reader/reader-internal.h"
@@ -48,6 +49,13 @@ struct session {
 					 * delivered from a second pass (see below) */
 	char **warnings;		/* owned */
 	size_t nr_warnings;
+	bool use_index;			/* session_opts.use_index */
+	struct dir_index *ix;		/* owned: the index load started from, or NULL */
+	bool by_offset;			/* records are keyed by file offset instead of
+					 * ordinal (an index's turns and immediates) */
+	const struct session_time_range *keep;	/* borrowed: session__keep_samples() */
+	size_t nr_keep;
+	uint64_t bytes_read;		/* session__bytes_read() */
 };
 
 static int parse_features(struct session *s, struct diag *d);
@@ -224,6 +232,7 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 	evlist__init(&s->evlist);
 	features__init(&s->features);
 	s->window = opts->window ? opts->window : STREAM_WINDOW;
+	s->use_index = opts->use_index;
 	s->path = strdup(path);
 	if (!s->path) {
 		err = -ENOMEM;
@@ -325,6 +334,7 @@ void session__close(struct session *s)
 	if (!s)
 		return;
 	workqueue__delete(s->wq);
+	dir_index__delete(s->ix);
 	for (size_t i = 0; i < s->nr_readers; i++)
 		reader__exit(&s->readers[i]);
 	free(s->readers);
@@ -404,10 +414,12 @@ static int keep_immediate(struct reader *r, const struct record_ref *ref, uint64
 	return 0;
 }
 
-static int add_turn(struct reader *r, uint64_t ordinal)
+static int add_turn(struct reader *r, uint64_t ordinal, uint64_t offset)
 {
-	if (array__grow(&r->turn_start, &r->cap_turns, r->nr_turns + 1, sizeof(*r->turn_start), 16))
+	if (array__grow(&r->turn_start, &r->cap_turns, r->nr_turns + 1, sizeof(*r->turn_start), 16) ||
+	    array__grow(&r->turn_off, &r->cap_turn_off, r->nr_turns + 1, sizeof(*r->turn_off), 16))
 		return -ENOMEM;
+	r->turn_off[r->nr_turns] = offset;
 	r->turn_start[r->nr_turns++] = ordinal;
 	return 0;
 }
@@ -432,10 +444,11 @@ static void scan_one(void *ctx, size_t i)
 			/* a turn ends once DIR_TURN_BYTES were read and the next record is on
 			 * disk (decompressed records stay with their container) */
 			if (ordinal == 0 || (used >= DIR_TURN_BYTES && ref->disk_size)) {
-				err = add_turn(r, ordinal);
+				err = add_turn(r, ordinal, ref->offset);
 				used = 0;
 			}
 			used += ref->disk_size;
+			r->off_disk |= !ref->disk_size;
 			if (immediate(ref, s->queue_enabled)) {
 				/* files keep only what names events (EVENT_UPDATE) */
 				if (!err && (s->is_dir || ref->type == REC_EVENT_UPDATE))
@@ -481,6 +494,97 @@ static int collect_errors(struct session *s, struct diag *d)
 	return 0;
 }
 
+/*
+ * Start a data directory from its index instead of the scan pass: every file's lag,
+ * turns and immediate records are the index's (read at their offsets), and records
+ * are keyed by file offset (the files have no compressed data, so offsets order
+ * them as ordinals do).  Returns 0 when started, 1 when the scan pass must run (no
+ * index, one that does not hold - warned once - or one without scan facts), or an
+ * error.
+ */
+static int index_start(struct session *s, struct diag *d)
+{
+	char why[1024], *w;
+	struct dir_index *ix;
+	int err;
+
+	if (!s->use_index || !s->is_dir)
+		return 1;
+	err = dir_index__open(s->path, true, s->nr_readers, s->evlist.nr, &ix, why,
+			      sizeof(why));
+	if (err == 1) {
+		if (asprintf(&w, "index ignored: %s", why) < 0)
+			return -ENOMEM;
+		return add_warning(s, w) ? -ENOMEM : 1;
+	}
+	if (err)
+		return err == -ENOENT ? 1 : err;
+	for (size_t i = 0; i < s->nr_readers; i++) {
+		const char *label = s->readers[i].label, *base = strrchr(label, '/');
+
+		if (!(ix->files[i].flags & DIR_INDEX_SCANNED) ||
+		    strcmp(base ? base + 1 : label, ix->files[i].name)) {
+			dir_index__delete(ix);
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < s->nr_readers && !err; i++) {
+		const struct dir_index_file *f = &ix->files[i];
+		struct reader *r = &s->readers[i];
+		uint64_t last_page = UINT64_MAX;
+
+		if (i > 0 && map_data_file(r)) {
+			err = r->err;
+			break;
+		}
+		r->lag = f->lag;
+		if (array__grow(&r->turn_start, &r->cap_turns, f->nr_turns + 1,
+				sizeof(*r->turn_start), 16)) {
+			err = -ENOMEM;
+			break;
+		}
+		memcpy(r->turn_start, ix->offsets + f->first_turn,
+		       f->nr_turns * sizeof(*r->turn_start));
+		r->nr_turns = f->nr_turns;
+		for (size_t k = 0; k < f->nr_entries; k++)
+			r->has_rounds |= ix->entries[f->first_entry + k].nr_rounds != 0;
+		/* the immediate records, read where they are */
+		for (size_t k = 0; k < f->nr_imm && !err; k++) {
+			uint64_t off = ix->offsets[f->first_imm + k];
+
+			if (off < r->st.start || off >= r->st.end) {
+				err = -DIAG_BAD_INDEX;
+				break;
+			}
+			r->st.pos = off;
+			if ((err = reader__fill(r, r->nr + 1)))
+				break;
+			if (r->nr)
+				err = keep_immediate(r, &r->recs[r->nr - 1], off);
+			if (off / 4096 != last_page)
+				s->bytes_read += 4096;
+			last_page = off / 4096;
+		}
+		r->nr = 0;
+		arena__exit(&r->arena);
+		r->base = 0;
+		r->st.pos = r->st.start;
+	}
+	if (err) {
+		for (size_t i = 0; i < s->nr_readers; i++)
+			if (s->readers[i].err) {
+				*d = s->readers[i].diag;
+				break;
+			}
+		dir_index__delete(ix);
+		return err;
+	}
+	s->ix = ix;
+	s->by_offset = true;
+	s->streamed = true;
+	return 0;
+}
+
 int session__load(struct session *s, struct diag *d)
 {
 	const struct evsel *first;
@@ -497,8 +601,13 @@ int session__load(struct session *s, struct diag *d)
 		first = evlist__first(&s->evlist);
 		s->queue_enabled = s->is_pipe || !first ||
 				   attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
-		if ((err = parallel_for(s->wq, s->nr_readers, scan_one, s)))
+		if ((err = index_start(s, d)) < 0)
 			return err;
+		if (err && (err = parallel_for(s->wq, s->nr_readers, scan_one, s)))
+			return err;
+		if (!s->ix)
+			for (size_t i = 0; i < s->nr_readers; i++)
+				s->bytes_read += s->readers[i].st.end - s->readers[i].st.start;
 		s->streamed = true;
 	}
 	if ((err = collect_errors(s, d)))
@@ -773,6 +882,8 @@ struct stream {
 	struct record_ref *spare;	/* owned: a delivered window's array, reused by
 					 * the next window (no fresh pages to fault in) */
 	size_t spare_cap;
+	size_t ent;			/* with an index: the file's entry at or
+					 * after the read position */
 };
 
 static uint32_t turn_of(const struct reader *r, uint64_t ordinal, size_t *tix)
@@ -782,20 +893,88 @@ static uint32_t turn_of(const struct reader *r, uint64_t ordinal, size_t *tix)
 	return (uint32_t)*tix;
 }
 
-/* Read the next window of file f into a new window object. */
-static int stream_fill(struct reader *r, struct stream *st, size_t window)
+/* Whether the samples of index entry e may all be left out (session_opts.keep). */
+static bool entry_skipped(const struct session *s, const struct dir_index_entry *e)
 {
+	if (!s->nr_keep || !(e->flags & DIR_INDEX_SIDEBAND) || e->first_time == UINT64_MAX)
+		return false;
+	for (size_t i = 0; i < s->nr_keep; i++) {
+		const struct session_time_range *k = &s->keep[i];
+
+		if (!((k->start && e->last_time < k->start) ||
+		      (k->end && e->first_time > k->end)))
+			return false;
+	}
+	return true;
+}
+
+/* Read the records of an entry whose samples are left out: its side-band records,
+ * each where it lies (the pages they are on are all that is read of it). */
+static int read_sideband(struct session *s, struct reader *r, const struct dir_index_entry *e)
+{
+	uint64_t last_page = UINT64_MAX;
+
+	for (uint64_t k = 0; k < e->nr_sideband; k++) {
+		uint64_t off = s->ix->offsets[e->first_sideband + k];
+
+		r->st.pos = off;
+		if (reader__fill(r, r->nr + 1))
+			return r->err;
+		for (uint64_t p = off / 4096; p <= (r->st.pos - 1) / 4096; p++)
+			if (p != last_page)
+				s->bytes_read += 4096;
+		last_page = (r->st.pos - 1) / 4096;
+	}
+	r->st.pos = e->offset + e->size;
+	return 0;
+}
+
+/*
+ * Read the next window of file f into a new window object.  With an index and
+ * session_opts.keep, an entry whose samples are all left out is a window of its own
+ * holding its side-band records, and other windows end where such an entry begins.
+ */
+static int stream_fill(struct session *s, uint32_t f, struct stream *st)
+{
+	struct reader *r = &s->readers[f];
 	struct window *w = calloc(1, sizeof(*w)), **tail;
+	const struct dir_index_entry *e = NULL, *skip = NULL;
+	uint64_t end = r->st.end, limit = end, from = r->st.pos;
+	size_t n = 0;
+	int err;
 
 	if (!w)
 		return -ENOMEM;
+	if (s->ix && s->nr_keep) {
+		e = s->ix->entries + s->ix->files[f].first_entry;
+		n = s->ix->files[f].nr_entries;
+		while (st->ent < n && e[st->ent].offset + e[st->ent].size <= from)
+			st->ent++;
+		if (st->ent < n && e[st->ent].offset == from && entry_skipped(s, &e[st->ent]))
+			skip = &e[st->ent];
+		for (size_t k = st->ent; !skip && k < n; k++)
+			if (e[k].offset > from && entry_skipped(s, &e[k])) {
+				if (e[k].offset < end)
+					limit = e[k].offset;
+				break;
+			}
+	}
 	r->nr = 0;
 	if (!r->recs && st->spare) {
 		r->recs = st->spare;
 		r->cap = st->spare_cap;
 		st->spare = NULL;
 	}
-	if (reader__fill(r, window)) {
+	if (skip) {
+		err = read_sideband(s, r, skip);
+	} else {
+		r->st.end = limit;
+		err = reader__fill(r, s->window);
+		if (r->st.end == limit)	/* not cut short */
+			r->st.end = end;
+		s->bytes_read += r->st.pos - from;
+	}
+	if (err) {
 		free(w);
 		return r->err;
 	}
@@ -881,12 +1060,15 @@ static int stream_next(struct session *s, struct stream *st, uint32_t f,
 				st->eof = true;
 				continue;
 			}
-			if ((err = stream_fill(r, st, s->window)))
+			if ((err = stream_fill(s, f, st)))
 				return err;
 			continue;
 		}
 		struct record_ref *ref = &st->cur->recs[st->k];
-		uint64_t ordinal = st->base + st->k++;
+		/* started from an index: turns and immediates are keyed by offset */
+		uint64_t ordinal = s->by_offset ? ref->offset : st->base + st->k;
+
+		st->k++;
 		struct merge_head h;
 
 		if (immediate(ref, s->queue_enabled))
@@ -1039,7 +1221,7 @@ static int deliver_single_streamed(struct session *s, struct deliver *dl)
 		if (!sg.st.cur || sg.st.k == sg.st.cur->nr) {
 			if (r->st.pos >= r->st.end)
 				break;
-			err = stream_fill(r, &sg.st, s->window);
+			err = stream_fill(s, 0, &sg.st);
 			continue;
 		}
 		ref = &sg.st.cur->recs[sg.st.k++];
@@ -1223,6 +1405,42 @@ out:
 
 /* --- accessors ----------------------------------------------------------------- */
 
+int session__scan_facts(const struct session *s, size_t i, uint64_t *lag,
+			uint64_t **turns, size_t *nr_turns, uint64_t **imm, size_t *nr_imm)
+{
+	const struct reader *r = &s->readers[i];
+
+	*turns = *imm = NULL;
+	*nr_turns = *nr_imm = 0;
+	if (!s->is_dir || !s->streamed || s->by_offset || r->off_disk)
+		return -ENOENT;
+	*turns = malloc(r->nr_turns ? r->nr_turns * sizeof(**turns) : 1);
+	*imm = malloc(r->nr_imm ? r->nr_imm * sizeof(**imm) : 1);
+	if (!*turns || !*imm) {
+		free(*turns);
+		free(*imm);
+		*turns = *imm = NULL;
+		return -ENOMEM;
+	}
+	if (r->nr_turns)
+		memcpy(*turns, r->turn_off, r->nr_turns * sizeof(**turns));
+	for (size_t k = 0; k < r->nr_imm; k++)
+		(*imm)[k] = r->imm[k].offset;
+	*nr_turns = r->nr_turns;
+	*nr_imm = r->nr_imm;
+	*lag = r->lag;
+	return 0;
+}
+
+bool session__indexed(const struct session *s) { return s->ix != NULL; }
+
+void session__keep_samples(struct session *s, const struct session_time_range *ranges,
+			   size_t n)
+{
+	s->keep = ranges;
+	s->nr_keep = n;
+}
+uint64_t session__bytes_read(const struct session *s) { return s->bytes_read; }
 struct evlist *session__evlist(struct session *s) { return &s->evlist; }
 const struct features *session__features(const struct session *s) { return &s->features; }
 size_t session__nr_files(const struct session *s) { return s->nr_readers; }

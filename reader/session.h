@@ -29,11 +29,20 @@ struct diag;
 struct session;
 struct workqueue;
 
+/** A time range of samples: [start, end] in ns, 0 = open (cli/time-range.h's). */
+struct session_time_range {
+	uint64_t start, end;
+};
+
 struct session_opts {
 	const char *path;	/* "-" = standard input; NULL = "perf.data" */
 	unsigned jobs;		/* worker threads incl. the caller; 0 = online CPUs */
 	size_t window;		/* records per file held at once when a directory is
 				 * streamed; 0 = default (65536). Tests use tiny ones. */
+	bool use_index;		/* a data directory's index (DIR/dirindex,
+				 * docs/index-format.md), when there is one and it
+				 * holds, replaces the scan pass (session__load); one
+				 * that does not hold adds a warning */
 };
 
 /* One record handed to the caller. */
@@ -109,6 +118,48 @@ typedef int (*session_deliver_fn)(void *ctx, const struct record_ref *const *rec
  * @return 0, -ENOMEM, or the first non-zero value fn returned (delivery stops).
  */
 int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t batch);
+
+/**
+ * @brief Tell the session that the caller drops every SAMPLE outside @p ranges
+ *        (perf's --time): a session started from an index (session__indexed()) then
+ *        leaves out the samples of the index entries whose records all lie outside
+ *        them, reading only those entries' other records; every other record is
+ *        delivered as before, in the same order.  No effect without an index.
+ * @param ranges  [start, end] in ns, 0 = open; borrowed until session__close();
+ *                n 0: every sample is delivered
+ * Thread safety: before session__deliver().  Format: docs/index-format.md
+ *        (DIR_INDEX_SIDEBAND entries).
+ */
+void session__keep_samples(struct session *s, const struct session_time_range *ranges,
+			   size_t n);
+
+/**
+ * @brief What the scan pass learnt of file @p i of a data directory, for its index
+ *        (format/index.h dir_index_builder__scan()): @p lag in ns, and the file
+ *        offsets where its 2 MiB round-robin turns start and of its immediate records.
+ * @param turns, imm  receive malloc'd arrays (caller frees), ascending
+ * @return 0; -ENOENT when there is nothing to record (not a data directory read in
+ *         two passes, or a file with compressed data, whose records have no offsets
+ *         of their own); -ENOMEM.
+ * Thread safety: after session__load(), not during a delivery.  Format:
+ *         docs/perf-data-format.md §7.3, docs/index-format.md.
+ */
+int session__scan_facts(const struct session *s, size_t i, uint64_t *lag,
+			uint64_t **turns, size_t *nr_turns, uint64_t **imm, size_t *nr_imm);
+
+/**
+ * @brief Whether session__load() started from the recording's index (no scan pass).
+ * Thread safety: after session__load().
+ */
+bool session__indexed(const struct session *s);
+
+/**
+ * @brief Bytes of the data files the session has decoded so far: the scan pass and
+ *        every delivery, counting each record read on its own (the side-band records
+ *        of an index entry whose samples were left out) as the pages it lies in.
+ * Thread safety: not during a delivery.
+ */
+uint64_t session__bytes_read(const struct session *s);
 
 struct features;
 

@@ -1430,6 +1430,7 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 	struct report rp = { .session = s, .machine = m, .opts = o };
 	const struct features *f = session__features(s);
 	struct time_ranges time;
+	struct session_time_range keep[TIME_RANGES_MAX];
 	struct read_values threads;
 	int err = 0, cerr;
 
@@ -1459,6 +1460,11 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 				       f->last_sample_ns))
 			return -EINVAL;	/* main() has checked it */
 		rp.time = &time;
+		/* samples outside the ranges are dropped first thing (report_sample):
+		 * the session may leave them out */
+		for (int i = 0; i < time.nr; i++)
+			keep[i] = (struct session_time_range){ time.r[i].start, time.r[i].end };
+		session__keep_samples(s, keep, (size_t)time.nr);
 	}
 	err = report_setup(&rp, s, o, out);
 	if (!err && o->show_threads && !(err = read_values__init(&threads, el->nr)))

@@ -69,34 +69,15 @@ static int stats_from_index(struct dump_stats *st, struct session *s,
 
 struct dir_index *cmd_stats_index(struct session *s, const char *input)
 {
-	char path[PATH_MAX], why[256];
-	struct diag d = { .offset = DIAG_NO_OFFSET };
 	struct dir_index *ix = NULL;
-	char line[1024];
-	int err;
+	char why[1024];
 
-	if (session__is_pipe(s) ||
-	    dir_index__path(input, session__is_dir(s), path, sizeof(path)))
+	if (session__is_pipe(s))
 		return NULL;
-	err = dir_index__read(&ix, path, &d);
-	if (err == -ENOENT)
-		return NULL;
-	if (err) {
-		fprintf(stderr, "dirreport: warning: index ignored: %s\n",
-			diag__format(&d, line, sizeof(line)));
-		return NULL;
-	}
-	if (ix->nr_files != session__nr_files(s) ||
-	    ix->nr_events != session__evlist(s)->nr) {
-		snprintf(why, sizeof(why), "it describes %zu files and %zu events, the "
-			 "recording has %zu and %zu", ix->nr_files, ix->nr_events,
-			 session__nr_files(s), session__evlist(s)->nr);
-	} else if (dir_index__fresh(ix, input, session__is_dir(s), why, sizeof(why))) {
-		return ix;
-	}
-	fprintf(stderr, "dirreport: warning: index ignored: %s: %s\n", path, why);
-	dir_index__delete(ix);
-	return NULL;
+	if (dir_index__open(input, session__is_dir(s), session__nr_files(s),
+			    session__evlist(s)->nr, &ix, why, sizeof(why)) == 1)
+		fprintf(stderr, "dirreport: warning: index ignored: %s\n", why);
+	return ix;
 }
 
 int cmd_stats(struct session *s, const struct report_opts *o, struct machine *m,

@@ -606,7 +606,7 @@ static int check_combinations(struct report_opts *o, const struct cmdline *cl)
 /* Open, load and run the mode; the exit status. */
 static int run(const struct report_opts *o, const struct cmdline *cl)
 {
-	struct session_opts so = { .path = o->input, .jobs = o->jobs };
+	struct session_opts so = { .path = o->input, .jobs = o->jobs, .use_index = true };
 	struct session *s = NULL;
 	struct machine *m = NULL;
 	struct diag d = { .offset = DIAG_NO_OFFSET };
@@ -617,6 +617,9 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 
 	mode = o->header_only ? &modes[3] : cl->dump ? &modes[1] : cl->stats ? &modes[2] :
 	       &modes[0];
+	/* --stats reads a fresh index alone (cmd_stats_index() warns about one that
+	 * does not hold); the other modes start the session from it */
+	so.use_index = mode->run != cmd_stats;
 	err = session__open(&s, &so, &d);
 	/* perf's default sort with --raw-trace is trace_fields (a column per field)
 	 * where its default is trace (a file of tracepoint events only), which
@@ -668,6 +671,11 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 	for (size_t i = 0; i < session__nr_warnings(s); i++)
 		fprintf(stderr, "dirreport: warning: %s\n", session__warning(s, i));
 	err = mode->run(s, o, m, stdout);
+	/* for bench/index.sh and tests/index: how much of the records was read */
+	if (getenv("DIRREPORT_IO_STATS"))
+		fprintf(stderr, "dirreport: io: %llu bytes of records read%s\n",
+			(unsigned long long)session__bytes_read(s),
+			session__indexed(s) ? " (started from the index)" : "");
 	machine__delete(m);
 	session__close(s);
 	if (err > 0) {	/* the mode printed its message */

@@ -636,7 +636,8 @@ static int new_efolds(struct run *r, size_t n)
 
 int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 {
-	struct session_opts so = { .path = o->input, .jobs = o->jobs };
+	struct session_opts so = { .path = o->input, .jobs = o->jobs, .use_index = true };
+	struct session_time_range keep[TIME_RANGES_MAX];
 	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .buildid_dir = o->buildid_dir };
 	const char *path = o->input ? o->input : "perf.data";
 	struct run r = { .o = o, .fp = out, .d = d };
@@ -700,6 +701,11 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 					"--time: invalid time string");
 			goto out;
 		}
+		/* on_sample() drops samples outside the ranges before anything else */
+		for (int i = 0; i < r.time.nr; i++)
+			keep[i] = (struct session_time_range){ r.time.r[i].start,
+							       r.time.r[i].end };
+		session__keep_samples(s, keep, (size_t)r.time.nr);
 	}
 	if (o->cpus) {
 		bool any = false;
