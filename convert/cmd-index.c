@@ -141,7 +141,7 @@ int cmd_index_build(const char *input, unsigned jobs, uint64_t interval, struct 
 	if ((err = describe_files(r.b, s, is_dir, input, d)))
 		goto out;
 	/* what the scan pass learnt, so that readers can start without one */
-	for (size_t i = 0; is_dir && i < session__nr_files(s) && !err; i++) {
+	for (size_t i = 0; i < session__nr_files(s) && !err; i++) {
 		uint64_t lag, *turns, *imm;
 		size_t nr_turns, nr_imm;
 

@@ -495,10 +495,10 @@ static int collect_errors(struct session *s, struct diag *d)
 }
 
 /*
- * Start a data directory from its index instead of the scan pass: every file's lag,
- * turns and immediate records are the index's (read at their offsets), and records
- * are keyed by file offset (the files have no compressed data, so offsets order
- * them as ordinals do).  Returns 0 when started, 1 when the scan pass must run (no
+ * Start a recording from its index instead of the scan pass: every file's lag, turns
+ * and immediate records (a single file: its EVENT_UPDATE records) are the index's,
+ * read at their offsets, and records are keyed by file offset (the files have no
+ * compressed data, so offsets order them as ordinals do).  Returns 0 when started, 1 when the scan pass must run (no
  * index, one that does not hold - warned once - or one without scan facts), or an
  * error.
  */
@@ -508,9 +508,9 @@ static int index_start(struct session *s, struct diag *d)
 	struct dir_index *ix;
 	int err;
 
-	if (!s->use_index || !s->is_dir)
+	if (!s->use_index || s->is_pipe)
 		return 1;
-	err = dir_index__open(s->path, true, s->nr_readers, s->evlist.nr, &ix, why,
+	err = dir_index__open(s->path, s->is_dir, s->nr_readers, s->evlist.nr, &ix, why,
 			      sizeof(why));
 	if (err == 1) {
 		if (asprintf(&w, "index ignored: %s", why) < 0)
@@ -945,7 +945,9 @@ static int stream_fill(struct session *s, uint32_t f, struct stream *st)
 
 	if (!w)
 		return -ENOMEM;
-	if (s->ix && s->nr_keep) {
+	/* a single file's queue model depends on every queued record: only a
+	 * directory's samples are left out */
+	if (s->ix && s->nr_keep && s->is_dir) {
 		e = s->ix->entries + s->ix->files[f].first_entry;
 		n = s->ix->files[f].nr_entries;
 		while (st->ent < n && e[st->ent].offset + e[st->ent].size <= from)
@@ -1412,7 +1414,7 @@ int session__scan_facts(const struct session *s, size_t i, uint64_t *lag,
 
 	*turns = *imm = NULL;
 	*nr_turns = *nr_imm = 0;
-	if (!s->is_dir || !s->streamed || s->by_offset || r->off_disk)
+	if (s->is_pipe || !s->streamed || s->ix || r->off_disk)
 		return -ENOENT;
 	*turns = malloc(r->nr_turns ? r->nr_turns * sizeof(**turns) : 1);
 	*imm = malloc(r->nr_imm ? r->nr_imm * sizeof(**imm) : 1);

@@ -39,10 +39,11 @@ struct session_opts {
 	unsigned jobs;		/* worker threads incl. the caller; 0 = online CPUs */
 	size_t window;		/* records per file held at once when a directory is
 				 * streamed; 0 = default (65536). Tests use tiny ones. */
-	bool use_index;		/* a data directory's index (DIR/dirindex,
-				 * docs/index-format.md), when there is one and it
-				 * holds, replaces the scan pass (session__load); one
-				 * that does not hold adds a warning */
+	bool use_index;		/* the recording's index (DIR/dirindex or
+				 * FILE.dirindex, docs/index-format.md), when there is
+				 * one and it holds, replaces the scan pass
+				 * (session__load); one that does not hold adds a
+				 * warning */
 };
 
 /* One record handed to the caller. */
@@ -121,10 +122,11 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
 
 /**
  * @brief Tell the session that the caller drops every SAMPLE outside @p ranges
- *        (perf's --time): a session started from an index (session__indexed()) then
- *        leaves out the samples of the index entries whose records all lie outside
- *        them, reading only those entries' other records; every other record is
- *        delivered as before, in the same order.  No effect without an index.
+ *        (perf's --time): a data directory started from an index
+ *        (session__indexed()) then leaves out the samples of the index entries whose
+ *        records all lie outside them, reading only those entries' other records; every other record is
+ *        delivered as before, in the same order.  No effect without an index, nor on
+ *        a single file (perf's queue model there depends on every queued record).
  * @param ranges  [start, end] in ns, 0 = open; borrowed until session__close();
  *                n 0: every sample is delivered
  * Thread safety: before session__deliver().  Format: docs/index-format.md
@@ -134,13 +136,14 @@ void session__keep_samples(struct session *s, const struct session_time_range *r
 			   size_t n);
 
 /**
- * @brief What the scan pass learnt of file @p i of a data directory, for its index
+ * @brief What the scan pass learnt of file @p i, for the recording's index
  *        (format/index.h dir_index_builder__scan()): @p lag in ns, and the file
- *        offsets where its 2 MiB round-robin turns start and of its immediate records.
+ *        offsets where its 2 MiB round-robin turns start and of its immediate records
+ *        (a single file: of its EVENT_UPDATE records).
  * @param turns, imm  receive malloc'd arrays (caller frees), ascending
- * @return 0; -ENOENT when there is nothing to record (not a data directory read in
- *         two passes, or a file with compressed data, whose records have no offsets
- *         of their own); -ENOMEM.
+ * @return 0; -ENOENT when there is nothing to record (a pipe, a session started from
+ *         an index, or a file with compressed data, whose records have no offsets of
+ *         their own); -ENOMEM.
  * Thread safety: after session__load(), not during a delivery.  Format:
  *         docs/perf-data-format.md §7.3, docs/index-format.md.
  */

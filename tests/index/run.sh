@@ -15,6 +15,15 @@
 #            line "index ignored", the same output as without an index
 # writer     --to-dir output carries a fresh index: --stats on it warns nothing and
 #            equals --stats on a copy without the index
+# reader     every bundled data directory, three files made directories (--to-dir) and
+#            five single files, indexed in 4 KiB entries (--index-interval 4096): the
+#            session starts from the index (no scan pass; compressed ones scan), and
+#            dirreport --stdio, -D, --stdio with --time slices (a directory's session
+#            leaves out the samples of entries outside them) and dirscript --time print
+#            the same, stdout and stderr, as on a copy without the index, at -j 1 and
+#            -j 2; a --time slice reads fewer bytes of records with the index
+#            (DIRREPORT_IO_STATS)
+# report-ignored  a stale index under --stdio: one warning, the same report
 # usage      --index of a pipe: exit 1, one line; --index with other modes: exit 2
 
 ix_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
@@ -137,6 +146,106 @@ else
 		rm -f "$ix_tmp/todir-copy.data/dirindex"
 		"$ix_rep" --stats -i "$ix_tmp/todir-copy.data" >"$ix_tmp/want" 2>/dev/null
 		ix_stats "index-writer:to-dir" "$ix_out" "$ix_tmp/want"
+	fi
+
+	# reader: started from the index, samples outside --time left out
+	ix_script=$(cd "$ix_root/$BUILD" 2>/dev/null && pwd)/dirscript
+	for ix_src in "$ix_root"/samples/threads*.data dir:srcline-g dir:trace dir:system-g \
+		file:plain file:two-events file:trace file:srcline-g file:group-mixed; do
+		case $ix_src in
+		/*) ix_s=$(basename "$ix_src" .data)
+		    rm -rf "$ix_tmp/r-$ix_s.data"
+		    cp -Rp "$ix_src" "$ix_tmp/r-$ix_s.data" ;;
+		dir:*) ix_s=${ix_src#dir:}
+		   rm -rf "$ix_tmp/r-$ix_s.data"
+		   "$ix_conv" -i "$ix_root/samples/$ix_s.data" --to-dir "$ix_tmp/r-$ix_s.data" \
+			>/dev/null 2>&1 ;;
+		file:*) ix_s=file-${ix_src#file:}
+		   rm -rf "$ix_tmp/r-$ix_s.data"
+		   cp -p "$ix_root/samples/${ix_src#file:}.data" "$ix_tmp/r-$ix_s.data" ;;
+		esac
+		ix_rec=$ix_tmp/r-$ix_s.data
+		ix_path=$(ix_index_path "$ix_rec")
+		rm -f "$ix_path"
+		rm -rf "$ix_tmp/n-$ix_s.data" "$ix_tmp/n-$ix_s.data.dirindex"
+		cp -Rp "$ix_rec" "$ix_tmp/n-$ix_s.data"
+		run "$ix_tmp/out" "$ix_tmp/err" "$ix_conv" --index "$ix_rec" --index-interval 4096
+		if [ "$rc" -ne 0 ] || [ ! -s "$ix_path" ]; then
+			fail "index-reader:$ix_s" "--index: exit $rc: $(head -n 1 "$ix_tmp/err")"
+			continue
+		fi
+		if DIRREPORT_IO_STATS=1 "$ix_rep" --stdio -i "$ix_rec" 2>&1 >/dev/null |
+			grep -q 'started from the index'; then
+			pass "index-reader:$ix_s:started"
+		else
+			case $ix_s in
+			*-z*) pass "index-reader:$ix_s:scanned" "compressed: the scan pass runs" ;;
+			*) fail "index-reader:$ix_s:started" "the session did not start from the index" ;;
+			esac
+		fi
+		for ix_args in "--stdio" "-D" "--stdio --time 0%-30%" \
+			"--stdio --no-children --time 40%-60%" "--stdio --time 85%-100%" \
+			"--stdio --sort comm,dso,sym --time 10%/3" "--stdio -g caller --time 50%-"; do
+			for _j in 1 2; do
+				ix_n="index-reader:$ix_s:$(echo "$ix_args" | tr ' ' '_'):-j$_j"
+				# shellcheck disable=SC2086
+				run "$ix_tmp/want" "$ix_tmp/wanterr" "$ix_rep" -j "$_j" $ix_args \
+					-i "$ix_tmp/n-$ix_s.data"
+				# shellcheck disable=SC2086
+				run "$ix_tmp/out" "$ix_tmp/err" "$ix_rep" -j "$_j" $ix_args -i "$ix_rec"
+				crashed "$ix_n" "$ix_tmp/err" && continue
+				# -D names the files: the copies' names differ
+				for _f in want wanterr out err; do
+					sed "s#$ix_tmp/[nr]-#DIR/#g" "$ix_tmp/$_f" >"$ix_tmp/$_f.s"
+					mv "$ix_tmp/$_f.s" "$ix_tmp/$_f"
+				done
+				if ! cmp -s "$ix_tmp/want" "$ix_tmp/out"; then
+					fail "$ix_n" "differs from the run without the index"
+					diff "$ix_tmp/want" "$ix_tmp/out" | head -n 5 | sed 's/^/    /'
+				elif ! cmp -s "$ix_tmp/wanterr" "$ix_tmp/err"; then
+					fail "$ix_n" "stderr differs: $(head -n 1 "$ix_tmp/err")"
+				else
+					pass "$ix_n"
+				fi
+			done
+		done
+		run "$ix_tmp/want" "$ix_tmp/wanterr" "$ix_script" --time 30%-70% \
+			-i "$ix_tmp/n-$ix_s.data"
+		run "$ix_tmp/out" "$ix_tmp/err" "$ix_script" --time 30%-70% -i "$ix_rec"
+		for _f in want wanterr out err; do
+			sed "s#$ix_tmp/[nr]-#DIR/#g" "$ix_tmp/$_f" >"$ix_tmp/$_f.s"
+			mv "$ix_tmp/$_f.s" "$ix_tmp/$_f"
+		done
+		if cmp -s "$ix_tmp/want" "$ix_tmp/out" && cmp -s "$ix_tmp/wanterr" "$ix_tmp/err"
+		then
+			pass "index-reader:$ix_s:dirscript-time"
+		else
+			fail "index-reader:$ix_s:dirscript-time" "differs from the run without the index"
+		fi
+	done
+	# the slice reads less with the index (srcline-g: 4 KiB entries, few side-band records)
+	ix_bytes() {
+		DIRREPORT_IO_STATS=1 "$ix_rep" --stdio --time 0%-10% -i "$1" 2>&1 >/dev/null |
+			sed -n 's/^dirreport: io: \([0-9]*\) bytes.*/\1/p'
+	}
+	ix_with=$(ix_bytes "$ix_tmp/r-srcline-g.data")
+	ix_without=$(ix_bytes "$ix_tmp/n-srcline-g.data")
+	if [ -n "$ix_with" ] && [ -n "$ix_without" ] && [ "$ix_with" -lt "$ix_without" ] &&
+	   DIRREPORT_IO_STATS=1 "$ix_rep" --stdio -i "$ix_tmp/r-srcline-g.data" 2>&1 >/dev/null |
+		grep -q 'started from the index'; then
+		pass "index-reader:bytes-read" "$ix_with bytes with the index, $ix_without without"
+	else
+		fail "index-reader:bytes-read" "with the index '$ix_with', without '$ix_without'"
+	fi
+	# a stale index under a report: one warning, the same report
+	touch -d '2001-01-01 00:00:00' "$ix_tmp/r-srcline-g.data/data.0"
+	run "$ix_tmp/out" "$ix_tmp/err" "$ix_rep" --stdio --time 0%-10% -i "$ix_tmp/r-srcline-g.data"
+	"$ix_rep" --stdio --time 0%-10% -i "$ix_tmp/n-srcline-g.data" >"$ix_tmp/want" 2>/dev/null
+	if [ "$rc" -eq 0 ] && [ "$(wc -l <"$ix_tmp/err")" -eq 1 ] &&
+	   grep -q 'index ignored: .*changed since' "$ix_tmp/err" && cmp -s "$ix_tmp/want" "$ix_tmp/out"; then
+		pass "index-report-ignored:stale" "$(cut -c1-100 "$ix_tmp/err")"
+	else
+		fail "index-report-ignored:stale" "exit $rc, stderr: $(head -n 2 "$ix_tmp/err")"
 	fi
 
 	# usage

@@ -34,6 +34,17 @@ static struct dir_index *build(const char *name, uint64_t size, int64_t mtime)
 						   false), 0);
 	ck_assert_int_eq(dir_index_builder__record(b, 0, 2500, REC_COMPRESSED, 90, true), 0);
 	ck_assert_int_eq(dir_index_builder__record(b, 0, 2500, REC_SAMPLE, 90, false), 0);
+	/* where they lie: the sample at 2500 came out of the container */
+	ck_assert_int_eq(dir_index_builder__place(b, 0, 700, REC_SAMPLE, true), 0);
+	ck_assert_int_eq(dir_index_builder__place(b, 0, 100, REC_COMM, true), 0);
+	ck_assert_int_eq(dir_index_builder__place(b, 0, 1100, REC_FINISHED_ROUND, true), 0);
+	ck_assert_int_eq(dir_index_builder__place(b, 0, 2500, REC_COMPRESSED, true), 0);
+	ck_assert_int_eq(dir_index_builder__place(b, 0, 2500, REC_SAMPLE, false), 0);
+	{
+		static const uint64_t turns[] = { 100, 2500 }, imm[] = { 1100 };
+
+		ck_assert_int_eq(dir_index_builder__scan(b, 0, 40, turns, 2, imm, 1), 0);
+	}
 	/* outside the data section: counted for the recording, in no entry */
 	ck_assert_int_eq(dir_index_builder__record(b, 0, 10, REC_ID_INDEX, UINT64_MAX,
 						   false), 0);
@@ -63,6 +74,21 @@ START_TEST(test_index_builder)
 	ck_assert_uint_eq(ix->entries[2].offset, 2500);
 	ck_assert_uint_eq(ix->entries[2].size, 500);	/* up to the data's end */
 	ck_assert_uint_eq(ix->entries[2].flags, DIR_INDEX_INDEPENDENT);
+	/* side-band lists: entry 0 the COMM (not the sample), entry 1 the round; entry
+	 * 2 has a record from compressed data: none */
+	ck_assert_uint_eq(ix->entries[0].flags, DIR_INDEX_SIDEBAND);
+	ck_assert_uint_eq(ix->entries[0].nr_sideband, 1);
+	ck_assert_uint_eq(ix->offsets[ix->entries[0].first_sideband], 100);
+	ck_assert_uint_eq(ix->entries[1].flags, DIR_INDEX_SIDEBAND);
+	ck_assert_uint_eq(ix->entries[1].nr_sideband, 1);
+	ck_assert_uint_eq(ix->offsets[ix->entries[1].first_sideband], 1100);
+	/* the scan facts */
+	ck_assert_uint_eq(ix->files[0].flags, DIR_INDEX_SCANNED);
+	ck_assert_uint_eq(ix->files[0].lag, 40);
+	ck_assert_uint_eq(ix->files[0].nr_turns, 2);
+	ck_assert_uint_eq(ix->offsets[ix->files[0].first_turn + 1], 2500);
+	ck_assert_uint_eq(ix->files[0].nr_imm, 1);
+	ck_assert_uint_eq(ix->offsets[ix->files[0].first_imm], 1100);
 	ck_assert_uint_eq(ix->counts[0], 6);
 	ck_assert_uint_eq(ix->counts[REC_SAMPLE], 2);
 	ck_assert_uint_eq(ix->counts[REC_ID_INDEX], 1);
@@ -98,6 +124,11 @@ START_TEST(test_index_round_trip_and_damage)
 	ck_assert_int_eq(memcmp(back->entries, ix->entries,
 				ix->nr_entries * sizeof(*ix->entries)), 0);
 	ck_assert_int_eq(memcmp(back->counts, ix->counts, sizeof(ix->counts)), 0);
+	ck_assert_uint_eq(back->nr_offsets, ix->nr_offsets);
+	ck_assert_int_eq(memcmp(back->offsets, ix->offsets,
+				ix->nr_offsets * sizeof(*ix->offsets)), 0);
+	ck_assert_uint_eq(back->files[0].lag, 40);
+	ck_assert_uint_eq(back->files[0].flags, DIR_INDEX_SCANNED);
 	ck_assert_str_eq(back->files[0].name, "prof.data");
 	ck_assert_int_eq(back->files[0].mtime_ns, 42);
 	ck_assert_str_eq(back->events[0].name, "cpu-clock");
