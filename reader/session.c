@@ -508,7 +508,7 @@ static int index_start(struct session *s, struct diag *d)
 	struct dir_index *ix;
 	int err;
 
-	if (!s->use_index || s->is_pipe)
+	if (!s->use_index || s->is_pipe || !strcmp(s->path, "-"))
 		return 1;
 	err = dir_index__open(s->path, s->is_dir, s->nr_readers, s->evlist.nr, &ix, why,
 			      sizeof(why));
