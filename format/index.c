@@ -813,13 +813,18 @@ int dir_index_builder__finish(struct dir_index_builder *b, struct dir_index **ou
 		ix->files[i].first_entry = first;
 		ix->files[i].first_turn = ix->nr_offsets;
 		ix->files[i].nr_turns = f->nr_turns;
-		memcpy(ix->offsets + ix->nr_offsets, f->turns, f->nr_turns * sizeof(uint64_t));
+		if (f->nr_turns)
+			memcpy(ix->offsets + ix->nr_offsets, f->turns,
+			       f->nr_turns * sizeof(uint64_t));
 		ix->nr_offsets += f->nr_turns;
 		ix->files[i].first_imm = ix->nr_offsets;
 		ix->files[i].nr_imm = f->nr_imm;
-		memcpy(ix->offsets + ix->nr_offsets, f->imm, f->nr_imm * sizeof(uint64_t));
+		if (f->nr_imm)
+			memcpy(ix->offsets + ix->nr_offsets, f->imm,
+			       f->nr_imm * sizeof(uint64_t));
 		ix->nr_offsets += f->nr_imm;
-		qsort(f->sb, f->nr_sb, sizeof(*f->sb), cmp_u64);
+		if (f->nr_sb)
+			qsort(f->sb, f->nr_sb, sizeof(*f->sb), cmp_u64);
 		for (size_t k = 0; k < f->nr; k++) {
 			struct dir_index_entry *e;
 
