@@ -120,6 +120,14 @@ tsan-check:
 		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirscript -j 4 \
 			-i $$f >/dev/null || { echo "tsan-check: dirscript -i $$f failed"; exit 1; }; \
 	done
+	@echo "== a data directory started from its index, samples left out by --time, -j 4"
+	$(Q)rm -rf $(TSAN_BUILD)/tsan-ix.data && cp -Rp samples/threads.data $(TSAN_BUILD)/tsan-ix.data && \
+		$(TSAN_BUILD)/dirconvert --index $(TSAN_BUILD)/tsan-ix.data --index-interval 4096 && \
+		for m in -D --stdio "--stdio --time 20%-60%"; do \
+		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
+			$(TSAN_BUILD)/dirreport $$m -j 4 -i $(TSAN_BUILD)/tsan-ix.data >/dev/null || \
+			{ echo "tsan-check: dirreport $$m -j 4 on an indexed directory failed"; exit 1; }; \
+	done
 
 # --- valgrind -------------------------------------------------------------------
 valgrind-check: $(BUILD)/dirreport
