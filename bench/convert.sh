@@ -24,18 +24,14 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 runs=3 secs=10 keep='' check=1 callchains=''
 
 usage() { sed -n '4p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
-while [ $# -gt 0 ]; do
+opt() {
 	case $1 in
-	-n) runs=${2:?}; shift 2 ;;
-	-s) secs=${2:?}; shift 2 ;;
-	-k) keep=1; shift ;;
-	-c) callchains=1; shift ;;
-	--no-check) check=''; shift ;;
-	-h | --help) usage ;;
-	-*) usage ;;
-	*) break ;;
+	-c) callchains=1; took=1 ;;
+	--no-check) check=''; took=1 ;;
 	esac
-done
+}
+bench_opts opt "$@"
+set -- "${bench_args[@]}"
 [ $# -le 1 ] || usage
 data=${1:-}
 

@@ -26,17 +26,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 runs=3 secs=60 keep='' slice=45%-55%
 
 usage() { sed -n '4p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
-while [ $# -gt 0 ]; do
-	case $1 in
-	-n) runs=${2:?}; shift 2 ;;
-	-s) secs=${2:?}; shift 2 ;;
-	-t) slice=${2:?}; shift 2 ;;
-	-k) keep=1; shift ;;
-	-h | --help) usage ;;
-	-*) usage ;;
-	*) break ;;
-	esac
-done
+opt() { case $1 in -t) slice=${2:?}; took=2 ;; esac; }
+bench_opts opt "$@"
+set -- "${bench_args[@]}"
 [ $# -le 1 ] || usage
 data=${1:-}
 

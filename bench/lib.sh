@@ -1,7 +1,12 @@
-# bench/lib.sh - what bench/run.sh and bench/convert.sh share; sourced by them (bash),
-# from the repository root, after they have parsed their options into $runs, $secs,
-# $keep and $data.
+# bench/lib.sh - what the bench scripts share; sourced by them (bash), from the
+# repository root, after they have set their defaults ($runs, $secs, $keep) and defined
+# usage(); $data is the operand bench_opts leaves.
 #
+#   bench_opts FN ARGS   the options every bench takes: -n RUNS, -s SECONDS, -k, -h
+#                        (usage, which the script defines); any other option goes to
+#                        the script's FN OPTION [VALUE...], which sets $took to the
+#                        words it took (0: not its option, a usage error); the
+#                        operands left are in the array bench_args
 #   bench_init BIN       check $BUILD/BIN, perf 6.1 and GNU time (installed when missing:
 #                        Debian package `time`); make $tmp (removed at exit unless -k)
 #   bench_data           record $secs seconds with $MAKE_DATA into $tmp when $data is
@@ -17,6 +22,26 @@
 BUILD=${BUILD:-build}
 MAKE_DATA=${MAKE_DATA:-../shared/bench/make-data.sh}
 out=
+
+bench_opts() {
+	local fn=$1
+	shift
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-n) runs=${2:?}; shift 2 ;;
+		-s) secs=${2:?}; shift 2 ;;
+		-k) keep=1; shift ;;
+		-h | --help) usage ;;
+		-*)
+			took=0
+			[ -z "$fn" ] || "$fn" "$@"
+			[ "$took" -gt 0 ] || usage
+			shift "$took" ;;
+		*) break ;;
+		esac
+	done
+	bench_args=("$@")
+}
 
 bench_init() {
 	bin=$BUILD/$1

@@ -31,17 +31,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 runs=3 secs=10 keep='' callchains=''
 
 usage() { sed -n '5p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
-while [ $# -gt 0 ]; do
-	case $1 in
-	-n) runs=${2:?}; shift 2 ;;
-	-s) secs=${2:?}; shift 2 ;;
-	-k) keep=1; shift ;;
-	-c) callchains=1; shift ;;
-	-h | --help) usage ;;
-	-*) usage ;;
-	*) break ;;
-	esac
-done
+opt() { case $1 in -c) callchains=1; took=1 ;; esac; }
+bench_opts opt "$@"
+set -- "${bench_args[@]}"
 [ $# -le 1 ] || usage
 data=${1:-}
 

@@ -33,17 +33,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 runs=3 secs=10 keep='' jobs="1 2"
 
 usage() { sed -n '4p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
-while [ $# -gt 0 ]; do
-	case $1 in
-	-n) runs=${2:?}; shift 2 ;;
-	-s) secs=${2:?}; shift 2 ;;
-	-j) jobs=${2:?}; shift 2 ;;
-	-k) keep=1; shift ;;
-	-h | --help) usage ;;
-	-*) usage ;;
-	*) break ;;
-	esac
-done
+opt() { case $1 in -j) jobs=${2:?}; took=2 ;; esac; }
+bench_opts opt "$@"
+set -- "${bench_args[@]}"
 [ $# -le 2 ] || usage
 data=${1:-}
 file=${2:-}

@@ -24,17 +24,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 runs=5 secs=10 keep='' check=1
 
 usage() { sed -n '4p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
-while [ $# -gt 0 ]; do
-	case $1 in
-	-n) runs=${2:?}; shift 2 ;;
-	-s) secs=${2:?}; shift 2 ;;
-	-k) keep=1; shift ;;
-	--no-check) check=''; shift ;;
-	-h | --help) usage ;;
-	-*) usage ;;
-	*) break ;;
-	esac
-done
+opt() { case $1 in --no-check) check=''; took=1 ;; esac; }
+bench_opts opt "$@"
+set -- "${bench_args[@]}"
 [ $# -le 1 ] || usage
 data=${1:-}
 
