@@ -89,6 +89,10 @@ static int describe_files(struct dir_index_builder *b, struct session *s, bool i
 			off = 0;
 			size = (uint64_t)st.st_size;
 		}
+		/* a recording perf did not finish (data size 0) is read to the file's
+		 * end, as the reader does */
+		if (!size && off <= (uint64_t)st.st_size)
+			size = (uint64_t)st.st_size - off;
 		if (off > (uint64_t)st.st_size || size > (uint64_t)st.st_size - off)
 			size = off > (uint64_t)st.st_size ? 0 : (uint64_t)st.st_size - off;
 		err = dir_index_builder__file(b, i, name, (uint64_t)st.st_size,

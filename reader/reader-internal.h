@@ -59,6 +59,8 @@ struct reader {
 	bool is_pipe;
 	bool cut_is_warning;		/* a record cut at `end` is a truncation, not damage */
 	bool rewound;			/* read before: pipe header records were applied */
+	bool scanned;			/* a whole pass validated every record and warned
+					 * of a cut (the scan pass); later passes skip both */
 	bool cut_warned;		/* the file was reported cut short already */
 	struct reader_state st;
 	struct evlist *evlist;		/* borrowed; mutated only by a pipe reader */

@@ -243,9 +243,9 @@ static int classify(struct reader *r, struct record_ref *ref, uint64_t off)
 	if (err)
 		return fail(r, off, err, "%s record too short for its sample id",
 			    record__type_name(ref->type));
-	/* the scan pass checked that it parses; the delivery pass (rewound) reads the
-	 * same bytes again */
-	if (r->rewound)
+	/* the scan pass checked that it parses; the delivery pass reads the same bytes
+	 * again (a session started from its index has had no scan pass: it checks) */
+	if (r->scanned)
 		err = 0;
 	else if (ref->type == REC_SAMPLE)
 		err = sample__parse(&s, &ref->evsel->attr, ref->data, ref->size);
@@ -553,7 +553,7 @@ int reader__fill(struct reader *r, size_t limit)
 	}
 	return 0;
 cut:
-	if (!r->cut_warned && !r->rewound && asprintf(&r->warning, "%s: offset %#llx: file ends inside a record; "
+	if (!r->cut_warned && !r->scanned && asprintf(&r->warning, "%s: offset %#llx: file ends inside a record; "
 		     "reporting the records before it", r->fspath,
 		     (unsigned long long)st->pos) < 0)
 		r->warning = NULL;

@@ -56,6 +56,8 @@ struct session {
 	const struct session_time_range *keep;	/* borrowed: session__keep_samples() */
 	size_t nr_keep;
 	uint64_t bytes_read;		/* session__bytes_read() */
+	struct diag deliver_diag;	/* session__deliver_error(): a reader's error
+					 * during a delivery (code 0: none) */
 };
 
 static int parse_features(struct session *s, struct diag *d);
@@ -464,6 +466,7 @@ static void scan_one(void *ctx, size_t i)
 		reader__recycle(r);
 	}
 	r->nr_records = r->base;
+	r->scanned = r->err == 0;
 	if (!err)
 		err = reader__rewind(r);
 	if (err)
@@ -494,29 +497,121 @@ static int collect_errors(struct session *s, struct diag *d)
 	return 0;
 }
 
+/* Undo what index_start() applied to a reader, for the scan pass to run instead. */
+static void index_unapply(struct reader *r, uint64_t end)
+{
+	r->nr = 0;
+	arena__exit(&r->arena);
+	arena__exit(&r->imm_arena);
+	r->nr_imm = 0;
+	r->nr_turns = 0;
+	r->lag = 0;
+	r->has_rounds = false;
+	r->base = 0;
+	r->err = 0;
+	memset(&r->diag, 0, sizeof(r->diag));
+	free(r->warning);
+	r->warning = NULL;
+	r->st.pos = r->st.start;
+	r->st.end = end;
+}
+
+/*
+ * Apply an index's facts of file i to its reader: the lag, the turns, the immediate
+ * records (read where the index says), and the tail - the records of the file's last
+ * entry are read, so that a file cut inside a record is warned of now, as the scan
+ * pass would.  Returns 0, or 1 with *why set when the index does not fit the file.
+ */
+static int index_apply(struct session *s, const struct dir_index *ix, size_t i,
+		       char *why, size_t len)
+{
+	const struct dir_index_file *f = &ix->files[i];
+	struct reader *r = &s->readers[i];
+	uint64_t last_page = UINT64_MAX;
+
+	if (f->data_offset != r->st.start || f->data_offset + f->data_size < r->st.end) {
+		snprintf(why, len, "%s: its data section is not the index's", r->label);
+		return 1;
+	}
+	r->lag = f->lag;
+	if (array__grow(&r->turn_start, &r->cap_turns, f->nr_turns + 1,
+			sizeof(*r->turn_start), 16))
+		return -ENOMEM;
+	if (f->nr_turns)
+		memcpy(r->turn_start, ix->offsets + f->first_turn,
+		       f->nr_turns * sizeof(*r->turn_start));
+	r->nr_turns = f->nr_turns;
+	for (size_t k = 0; k < f->nr_entries; k++)
+		r->has_rounds |= ix->entries[f->first_entry + k].nr_rounds != 0;
+	for (size_t k = 0; k < f->nr_imm; k++) {
+		uint64_t off = ix->offsets[f->first_imm + k];
+		int err;
+
+		r->st.pos = off;
+		if (off < r->st.start || off >= r->st.end || reader__fill(r, r->nr + 1) ||
+		    r->st.pos == off || !r->nr || r->recs[r->nr - 1].offset != off ||
+		    !immediate(&r->recs[r->nr - 1], s->queue_enabled)) {
+			snprintf(why, len, "%s: offset %#llx: no immediate record there",
+				 r->label, (unsigned long long)off);
+			return 1;
+		}
+		if ((err = keep_immediate(r, &r->recs[r->nr - 1], off)))
+			return err;
+		if (off / 4096 != last_page)
+			s->bytes_read += 4096;
+		last_page = off / 4096;
+	}
+	r->nr = 0;
+	arena__exit(&r->arena);
+	/* the tail: validated, a cut warned of (the file's end is then the cut) */
+	if (f->nr_entries) {
+		const struct dir_index_entry *e = &ix->entries[f->first_entry + f->nr_entries - 1];
+
+		r->st.pos = e->offset;
+		while (r->st.pos < r->st.end) {
+			uint64_t from = r->st.pos;
+
+			if (reader__fill(r, s->window)) {
+				diag__format(&r->diag, why, len);
+				return 1;
+			}
+			s->bytes_read += r->st.pos - from;
+			r->nr = 0;
+			arena__exit(&r->arena);
+			if (r->st.pos == from)
+				break;	/* cut short: st.end is now here */
+		}
+		if (r->warning)
+			r->cut_warned = true;
+	}
+	r->nr = 0;
+	arena__exit(&r->arena);
+	r->base = 0;
+	r->st.pos = r->st.start;
+	return 0;
+}
+
 /*
  * Start a recording from its index instead of the scan pass: every file's lag, turns
  * and immediate records (a single file: its EVENT_UPDATE records) are the index's,
  * read at their offsets, and records are keyed by file offset (the files have no
- * compressed data, so offsets order them as ordinals do).  Returns 0 when started, 1 when the scan pass must run (no
- * index, one that does not hold - warned once - or one without scan facts), or an
- * error.
+ * compressed data, so offsets order them as ordinals do).  Returns 0 when started,
+ * 1 when the scan pass must run (no index, one that does not hold or does not fit -
+ * warned once - or one without scan facts), or an error.
  */
-static int index_start(struct session *s, struct diag *d)
+static int index_start(struct session *s)
 {
-	char why[1024], *w;
+	char why[1024] = "", *w;
 	struct dir_index *ix;
-	int err;
+	uint64_t *ends;
+	int err = 0;
 
 	if (!s->use_index || s->is_pipe || !strcmp(s->path, "-"))
 		return 1;
 	err = dir_index__open(s->path, s->is_dir, s->nr_readers, s->evlist.nr, &ix, why,
 			      sizeof(why));
-	if (err == 1) {
-		if (asprintf(&w, "index ignored: %s", why) < 0)
-			return -ENOMEM;
-		return add_warning(s, w) ? -ENOMEM : 1;
-	}
+	if (err == 1)
+		goto ignored;
 	if (err)
 		return err == -ENOENT ? 1 : err;
 	for (size_t i = 0; i < s->nr_readers; i++) {
@@ -528,61 +623,40 @@ static int index_start(struct session *s, struct diag *d)
 			return 1;
 		}
 	}
+	if (!(ends = calloc(s->nr_readers, sizeof(*ends)))) {
+		dir_index__delete(ix);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < s->nr_readers && !err; i++) {
-		const struct dir_index_file *f = &ix->files[i];
-		struct reader *r = &s->readers[i];
-		uint64_t last_page = UINT64_MAX;
-
-		if (i > 0 && map_data_file(r)) {
-			err = r->err;
+		if (i > 0 && !s->readers[i].st.map && map_data_file(&s->readers[i])) {
+			err = 1;	/* the scan pass reports it */
 			break;
 		}
-		r->lag = f->lag;
-		if (array__grow(&r->turn_start, &r->cap_turns, f->nr_turns + 1,
-				sizeof(*r->turn_start), 16)) {
-			err = -ENOMEM;
-			break;
-		}
-		memcpy(r->turn_start, ix->offsets + f->first_turn,
-		       f->nr_turns * sizeof(*r->turn_start));
-		r->nr_turns = f->nr_turns;
-		for (size_t k = 0; k < f->nr_entries; k++)
-			r->has_rounds |= ix->entries[f->first_entry + k].nr_rounds != 0;
-		/* the immediate records, read where they are */
-		for (size_t k = 0; k < f->nr_imm && !err; k++) {
-			uint64_t off = ix->offsets[f->first_imm + k];
-
-			if (off < r->st.start || off >= r->st.end) {
-				err = -DIAG_BAD_INDEX;
-				break;
-			}
-			r->st.pos = off;
-			if ((err = reader__fill(r, r->nr + 1)))
-				break;
-			if (r->nr)
-				err = keep_immediate(r, &r->recs[r->nr - 1], off);
-			if (off / 4096 != last_page)
-				s->bytes_read += 4096;
-			last_page = off / 4096;
-		}
-		r->nr = 0;
-		arena__exit(&r->arena);
-		r->base = 0;
-		r->st.pos = r->st.start;
+		ends[i] = s->readers[i].st.end;
+		err = index_apply(s, ix, i, why, sizeof(why));
 	}
 	if (err) {
 		for (size_t i = 0; i < s->nr_readers; i++)
-			if (s->readers[i].err) {
-				*d = s->readers[i].diag;
-				break;
-			}
+			index_unapply(&s->readers[i], ends[i] ? ends[i] : s->readers[i].st.end);
+		s->bytes_read = 0;
+	}
+	free(ends);
+	if (err) {
 		dir_index__delete(ix);
-		return err;
+		if (err < 0)
+			return err;
+		if (!*why)
+			return 1;
+		goto ignored;
 	}
 	s->ix = ix;
 	s->by_offset = true;
 	s->streamed = true;
 	return 0;
+ignored:
+	if (asprintf(&w, "index ignored: %s", why) < 0)
+		return -ENOMEM;
+	return add_warning(s, w) ? -ENOMEM : 1;
 }
 
 int session__load(struct session *s, struct diag *d)
@@ -601,7 +675,7 @@ int session__load(struct session *s, struct diag *d)
 		first = evlist__first(&s->evlist);
 		s->queue_enabled = s->is_pipe || !first ||
 				   attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
-		if ((err = index_start(s, d)) < 0)
+		if ((err = index_start(s)) < 0)
 			return err;
 		if (err && (err = parallel_for(s->wq, s->nr_readers, scan_one, s)))
 			return err;
@@ -920,6 +994,8 @@ static int read_sideband(struct session *s, struct reader *r, const struct dir_i
 		r->st.pos = off;
 		if (reader__fill(r, r->nr + 1))
 			return r->err;
+		if (r->st.pos <= off)
+			return 0;	/* cut short here: the file ends (st.end) */
 		for (uint64_t p = off / 4096; p <= (r->st.pos - 1) / 4096; p++)
 			if (p != last_page)
 				s->bytes_read += 4096;
@@ -978,6 +1054,8 @@ static int stream_fill(struct session *s, uint32_t f, struct stream *st)
 	}
 	if (err) {
 		free(w);
+		if (r->err)
+			s->deliver_diag = r->diag;
 		return r->err;
 	}
 	/* take the window's storage from the reader */
@@ -1402,6 +1480,15 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
 out:
 	for (size_t i = 0; i < nbufs; i++)
 		free(bufs[i]);
+	/* what a delivery found to warn of (a session started from its index reads
+	 * some files' damage only now): the session's warnings after the others */
+	for (size_t i = 0; i < s->nr_readers; i++)
+		if (s->readers[i].warning) {
+			s->readers[i].cut_warned = true;
+			if (add_warning(s, s->readers[i].warning) && !err)
+				err = -ENOMEM;
+			s->readers[i].warning = NULL;
+		}
 	return err;
 }
 
@@ -1435,6 +1522,14 @@ int session__scan_facts(const struct session *s, size_t i, uint64_t *lag,
 }
 
 bool session__indexed(const struct session *s) { return s->ix != NULL; }
+
+bool session__deliver_error(const struct session *s, struct diag *d)
+{
+	if (!s || !s->deliver_diag.code)
+		return false;
+	*d = s->deliver_diag;
+	return true;
+}
 
 void session__keep_samples(struct session *s, const struct session_time_range *ranges,
 			   size_t n)

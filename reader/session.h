@@ -116,6 +116,8 @@ typedef int (*session_deliver_fn)(void *ctx, const struct record_ref *const *rec
  * (session_opts.jobs >= 2) a producer thread reads and orders the records meanwhile
  * (up to two batches ahead), so fn must not touch the session's readers; the records
  * of a batch stay valid until fn returns.  Batches are the same with or without it.
+ * Warnings: one the delivery finds (a session started from its index has had no scan
+ * pass: a file cut inside a record) is added to session__warning()'s list.
  * @return 0, -ENOMEM, or the first non-zero value fn returned (delivery stops).
  */
 int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t batch);
@@ -149,6 +151,15 @@ void session__keep_samples(struct session *s, const struct session_time_range *r
  */
 int session__scan_facts(const struct session *s, size_t i, uint64_t *lag,
 			uint64_t **turns, size_t *nr_turns, uint64_t **imm, size_t *nr_imm);
+
+/**
+ * @brief The file, offset and message of the damaged record that stopped the last
+ *        session__deliver() (possible only after a session started from its index:
+ *        otherwise the scan pass has found the damage first).
+ * @param d  receives it
+ * @return true when there is one.  Thread safety: after session__deliver() returned.
+ */
+bool session__deliver_error(const struct session *s, struct diag *d);
 
 /**
  * @brief Whether session__load() started from the recording's index (no scan pass).

@@ -668,18 +668,31 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 		session__close(s);
 		return 1;
 	}
-	for (size_t i = 0; i < session__nr_warnings(s); i++)
+	size_t nr_warned = session__nr_warnings(s);
+
+	for (size_t i = 0; i < nr_warned; i++)
 		fprintf(stderr, "dirreport: warning: %s\n", session__warning(s, i));
 	err = mode->run(s, o, m, stdout);
+	/* and those the delivery found */
+	for (size_t i = nr_warned; i < session__nr_warnings(s); i++)
+		fprintf(stderr, "dirreport: warning: %s\n", session__warning(s, i));
 	/* for bench/index.sh and tests/index: how much of the records was read */
 	if (getenv("DIRREPORT_IO_STATS"))
 		fprintf(stderr, "dirreport: io: %llu bytes of records read%s\n",
 			(unsigned long long)session__bytes_read(s),
 			session__indexed(s) ? " (started from the index)" : "");
+	/* a damaged record found while delivering (a session started from its index
+	 * has had no scan pass): its file, offset and what is wrong */
+	bool damaged = err < 0 && session__deliver_error(s, &d);
+
 	machine__delete(m);
 	session__close(s);
 	if (err > 0) {	/* the mode printed its message */
 		finish_stdout();
+		return 1;
+	}
+	if (damaged) {
+		fprintf(stderr, "dirreport: %s\n", diag__format(&d, line, sizeof(line)));
 		return 1;
 	}
 	if (err) {

@@ -612,6 +612,8 @@ static int replay(struct run *r, struct session *s, struct diag *d)
 		return diag__set(d, "standard output", DIAG_NO_OFFSET, -EIO, "write error");
 	if (err && r->bad && d->code)
 		return err;	/* said already, with the file and offset */
+	if (err && session__deliver_error(s, d))
+		return err;	/* a damaged record the reader found */
 	if (err && r->bad)
 		return diag__set(d, session__file_label(s, r->bad_file), r->bad_offset, err,
 				 NULL);
@@ -643,6 +645,7 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 	struct run r = { .o = o, .fp = out, .d = d };
 	struct session *s = NULL;
 	struct evlist *el;
+	size_t nr_warned = 0;
 	int err;
 
 	r.max_stack = o->max_stack < 0 || o->max_stack > SCRIPT_MAX_STACK ?
@@ -667,7 +670,8 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 			diag__set(d, path, DIAG_NO_OFFSET, err, NULL);
 		goto out;
 	}
-	for (size_t i = 0; o->warn && i < session__nr_warnings(s); i++)
+	nr_warned = session__nr_warnings(s);
+	for (size_t i = 0; o->warn && i < nr_warned; i++)
 		o->warn(o->warn_ctx, session__warning(s, i));
 	el = session__evlist(s);
 	r.cfg = calloc(el->nr ? el->nr : 1, sizeof(*r.cfg));
@@ -719,6 +723,9 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		}
 	}
 	err = replay(&r, s, d);
+	/* and what the delivery found to warn of */
+	for (size_t i = nr_warned; o->warn && i < session__nr_warnings(s); i++)
+		o->warn(o->warn_ctx, session__warning(s, i));
 out:
 	script_buf__exit(&r.out);
 	script_buf__exit(&r.head);

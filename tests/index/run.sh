@@ -24,6 +24,11 @@
 #            -j 2; a --time slice reads fewer bytes of records with the index
 #            (DIRREPORT_IO_STATS)
 # report-ignored  a stale index under --stdio: one warning, the same report
+# damaged    data under a fresh index (a file cut inside a record; bytes changed and
+#            the modification time put back; a file perf did not finish, data size
+#            0): the same warning or the same one-line error (file, offset) as
+#            without the index, never a hang (a --time slice does not see damage in
+#            the samples it leaves out)
 # usage      --index of a pipe: exit 1, one line; --index with other modes: exit 2
 
 ix_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
@@ -247,6 +252,77 @@ else
 	else
 		fail "index-report-ignored:stale" "exit $rc, stderr: $(head -n 2 "$ix_tmp/err")"
 	fi
+
+	# damaged data under a fresh index: what the run without the index says
+	# ix_same_err NAME ARGS...: dirreport ARGS -i DIR/w.data and -i DIR/n.data (the
+	# copy without the index) agree on the exit status, stdout and stderr
+	ix_same_err() {
+		_n=$1
+		shift
+		run "$ix_tmp/want" "$ix_tmp/wanterr" "$ix_rep" "$@" -i "$ix_tmp/dmg/n.data"
+		_wrc=$rc
+		run "$ix_tmp/out" "$ix_tmp/err" "$ix_rep" "$@" -i "$ix_tmp/dmg/w.data"
+		crashed "$_n" "$ix_tmp/err" && return
+		sed 's#/n\.data#/w.data#g' "$ix_tmp/wanterr" >"$ix_tmp/wanterr.s"
+		sed 's#/n\.data#/w.data#g' "$ix_tmp/want" >"$ix_tmp/want.s"
+		mv "$ix_tmp/want.s" "$ix_tmp/want"
+		if [ "$rc" -ne "$_wrc" ]; then
+			fail "$_n" "exit $rc, without the index $_wrc: $(head -n 1 "$ix_tmp/err")"
+		elif ! cmp -s "$ix_tmp/wanterr.s" "$ix_tmp/err"; then
+			fail "$_n" "stderr: $(head -n 1 "$ix_tmp/err"), without the index: $(head -n 1 "$ix_tmp/wanterr.s")"
+		elif [ "$rc" -eq 0 ] && ! cmp -s "$ix_tmp/want" "$ix_tmp/out"; then
+			fail "$_n" "output differs from the run without the index"
+		else
+			pass "$_n" "exit $rc $(head -n 1 "$ix_tmp/err" | cut -c1-80)"
+		fi
+	}
+	# ix_damage KIND SRC: w.data (indexed, then damaged) and n.data (the same, no index)
+	ix_damage() {
+		rm -rf "$ix_tmp/dmg"
+		mkdir -p "$ix_tmp/dmg"
+		cp -Rp "$2" "$ix_tmp/dmg/w.data"
+		if [ "$1" = cut ]; then
+			truncate -s 12800 "$ix_tmp/dmg/w.data/data.1"
+			"$ix_conv" --index "$ix_tmp/dmg/w.data" --index-interval 4096 >/dev/null 2>&1
+		elif [ "$1" = bytes ]; then
+			"$ix_conv" --index "$ix_tmp/dmg/w.data" --index-interval 4096 >/dev/null 2>&1
+			printf '\077\000' | dd of="$ix_tmp/dmg/w.data/data.1" bs=1 seek=376 \
+				conv=notrunc 2>/dev/null
+			touch -r "$2/data.1" "$ix_tmp/dmg/w.data/data.1"
+		elif [ "$1" = size ]; then
+			"$ix_conv" --index "$ix_tmp/dmg/w.data" --index-interval 4096 >/dev/null 2>&1
+			printf '\377\377' | dd of="$ix_tmp/dmg/w.data/data.1" bs=1 seek=6 \
+				conv=notrunc 2>/dev/null
+			touch -r "$2/data.1" "$ix_tmp/dmg/w.data/data.1"
+		else	# unfinished: a single file with data size 0, cut after its data
+			rm -rf "$ix_tmp/dmg/w.data"
+			cp -p "$2" "$ix_tmp/dmg/w.data"
+			# shellcheck disable=SC2046
+			set -- $(od -An -tu8 -j40 -N16 "$2")
+			truncate -s $(($1 + $2)) "$ix_tmp/dmg/w.data"
+			printf '\000\000\000\000\000\000\000\000' |
+				dd of="$ix_tmp/dmg/w.data" bs=1 seek=48 conv=notrunc 2>/dev/null
+			"$ix_conv" --index "$ix_tmp/dmg/w.data" --index-interval 4096 >/dev/null 2>&1
+		fi
+		cp -Rp "$ix_tmp/dmg/w.data" "$ix_tmp/dmg/n.data"
+		rm -f "$ix_tmp/dmg/n.data/dirindex" "$ix_tmp/dmg/n.data.dirindex" 2>/dev/null
+		[ -s "$ix_tmp/dmg/w.data/dirindex" ] || [ -s "$ix_tmp/dmg/w.data.dirindex" ] ||
+			fail "index-damaged:$1" "no index was made"
+	}
+	for ix_kind in cut bytes size unfinished; do
+		if [ "$ix_kind" = unfinished ]; then
+			ix_damage "$ix_kind" "$ix_root/samples/plain.data"
+		else
+			ix_damage "$ix_kind" "$ix_root/samples/threads.data"
+		fi
+		ix_same_err "index-damaged:$ix_kind:stdio" --stdio
+		ix_same_err "index-damaged:$ix_kind:-j1" -j 1 --stdio
+		ix_same_err "index-damaged:$ix_kind:dump" -D
+		# a --time slice does not read the samples it leaves out: damage there
+		# (bytes) goes unseen, the rest is the same
+		[ "$ix_kind" = bytes ] ||
+			ix_same_err "index-damaged:$ix_kind:time" --stdio --time 345.5,
+	done
 
 	# usage
 	run "$ix_tmp/out" "$ix_tmp/err" "$ix_conv" --index "$ix_root/samples/pipe.data"
