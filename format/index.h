@@ -6,9 +6,11 @@
  * and modification time (the staleness check), its data section, and an entry about
  * every interval (1 MiB by default) of records: the byte offset of a record boundary
  * (a COMPRESSED record's, inside compressed data), the entry's bytes, first and last
- * timestamp, records per type and FINISHED_ROUNDs; and for the whole recording the
- * records per type and the samples per event, with the events' names, as
- * `dirreport --stats` counts them.
+ * timestamp, records per type and FINISHED_ROUNDs, and the offsets of its records that
+ * are not samples (its side-band list); what the reader's scan pass learns of each file
+ * (lag, turn starts, immediate records: reader/session.c starts from them instead);
+ * and for the whole recording the records per type and the samples per event, with
+ * the events' names, as `dirreport --stats` counts them.
  *
  * The index is a file of its own, never named data.* (perf reads those): `DIR/dirindex`
  * inside a data directory, `FILE.dirindex` beside a single file.  Its numbers are
