@@ -83,3 +83,41 @@ samples_home() {
 	HOME=$1/home
 	export HOME
 }
+
+# strip_tip IN OUT: copy IN to OUT without perf's closing tip block (last three lines
+# "#", "# (Tip: ...)" or "# (Cannot load tips.txt file, please install perf!)", "#").
+strip_tip() {
+	if [ -s "$1" ] && [ -z "$(tail -c 1 "$1")" ] &&
+		tail -n 3 "$1" | awk '
+			NR == 1 || NR == 3 { ok += ($0 == "#") }
+			NR == 2 { ok += ($0 ~ /^# \((Tip: .*|Cannot load tips\.txt file, please install perf!)\)$/) }
+			END { exit !(NR == 3 && ok == 3) }'; then
+		_n=$(wc -l <"$1")
+		head -n $((_n - 3)) "$1" >"$2"
+	else
+		cp "$1" "$2"
+	fi
+}
+
+# suite_standalone NAME: a suite run on its own (`sh tests/NAME/run.sh`, not from
+# tests/run-cli-tests.sh): set -u, BUILD and TIMEOUT defaults, a temporary directory
+# $tmp removed at exit, and the samples' build-id cache as ~/.debug (samples_home).
+suite_standalone() {
+	set -u
+	BUILD=${BUILD:-build}
+	TIMEOUT=${TIMEOUT:-60}
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$1-tests.XXXXXX") || exit 2
+	trap 'rm -rf "$tmp"' EXIT INT TERM
+	samples_home "$tmp"
+}
+
+# suite_summary: a standalone suite's last line ("N passed, N failed[, N skipped]");
+# its status is the suite's (0: nothing failed).
+suite_summary() {
+	if [ "$nskip" -gt 0 ]; then
+		echo "$npass passed, $nfail failed, $nskip skipped"
+	else
+		echo "$npass passed, $nfail failed"
+	fi
+	[ "$nfail" -eq 0 ]
+}

@@ -55,21 +55,6 @@ if [ "${1:-}" = --update ]; then
 	exec sh tests/golden/update.sh "$@"
 fi
 
-# strip_tip IN OUT: copy IN to OUT without perf's closing tip block (last three lines
-# "#", "# (Tip: ...)" or "# (Cannot load tips.txt file, please install perf!)", "#").
-strip_tip() {
-	if [ -s "$1" ] && [ -z "$(tail -c 1 "$1")" ] &&
-		tail -n 3 "$1" | awk '
-			NR == 1 || NR == 3 { ok += ($0 == "#") }
-			NR == 2 { ok += ($0 ~ /^# \((Tip: .*|Cannot load tips\.txt file, please install perf!)\)$/) }
-			END { exit !(NR == 3 && ok == 3) }'; then
-		_n=$(wc -l <"$1")
-		head -n $((_n - 3)) "$1" >"$2"
-	else
-		cp "$1" "$2"
-	fi
-}
-
 # perf_out IN OUT: strip_tip for perf's output, and a [vdso] that has no build-id in the
 # recording named [vdso] again: perf -D names it after the temporary copy of its own vdso
 # that it read symbols from, /tmp/perf-vdso.so-XXXXXX, a new name on every run (README.md,

@@ -38,14 +38,9 @@ cv_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
 cv_standalone=
 if ! command -v pass >/dev/null 2>&1; then
 	cv_standalone=1
-	set -u
 	cd "$cv_root" || exit 2
-	BUILD=${BUILD:-build}
-	TIMEOUT=${TIMEOUT:-60}
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/convert-tests.XXXXXX") || exit 2
-	trap 'rm -rf "$tmp"' EXIT INT TERM
-	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf, samples_home
-	samples_home "$tmp"	# ~/.debug: the build-id cache the samples carry
+	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf, suite_standalone
+	suite_standalone convert
 fi
 
 echo "-- dirconvert (tests/convert)"
@@ -370,10 +365,5 @@ else
 fi
 
 if [ -n "$cv_standalone" ]; then
-	if [ "$nskip" -gt 0 ]; then
-		echo "$npass passed, $nfail failed, $nskip skipped"
-	else
-		echo "$npass passed, $nfail failed"
-	fi
-	[ "$nfail" -eq 0 ]
+	suite_summary
 fi

@@ -37,14 +37,9 @@ fl_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
 fl_standalone=
 if ! command -v pass >/dev/null 2>&1; then
 	fl_standalone=1
-	set -u
 	cd "$fl_root" || exit 2
-	BUILD=${BUILD:-build}
-	TIMEOUT=${TIMEOUT:-60}
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/flame-tests.XXXXXX") || exit 2
-	trap 'rm -rf "$tmp"' EXIT INT TERM
-	. tests/lib.sh	# pass, skip, fail, run, crashed, samples_home
-	samples_home "$tmp"
+	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf, suite_standalone
+	suite_standalone flame
 fi
 
 echo "-- dirscript --flamegraph, --speedscope (tests/flame)"
@@ -286,10 +281,5 @@ else
 fi
 
 if [ -n "$fl_standalone" ]; then
-	if [ "$nskip" -gt 0 ]; then
-		echo "$npass passed, $nfail failed, $nskip skipped"
-	else
-		echo "$npass passed, $nfail failed"
-	fi
-	[ "$nfail" -eq 0 ]
+	suite_summary
 fi

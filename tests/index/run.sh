@@ -37,14 +37,9 @@ ix_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
 ix_standalone=
 if ! command -v pass >/dev/null 2>&1; then
 	ix_standalone=1
-	set -u
 	cd "$ix_root" || exit 2
-	BUILD=${BUILD:-build}
-	TIMEOUT=${TIMEOUT:-60}
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/index-tests.XXXXXX") || exit 2
-	trap 'rm -rf "$tmp"' EXIT INT TERM
-	. tests/lib.sh
-	samples_home "$tmp"
+	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf, suite_standalone
+	suite_standalone index
 fi
 
 echo "-- index (tests/index)"
@@ -340,10 +335,5 @@ else
 fi
 
 if [ -n "$ix_standalone" ]; then
-	if [ "$nskip" -gt 0 ]; then
-		echo "$npass passed, $nfail failed, $nskip skipped"
-	else
-		echo "$npass passed, $nfail failed"
-	fi
-	[ "$nfail" -eq 0 ]
+	suite_summary
 fi

@@ -27,14 +27,9 @@ js_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
 js_standalone=
 if ! command -v pass >/dev/null 2>&1; then
 	js_standalone=1
-	set -u
 	cd "$js_root" || exit 2
-	BUILD=${BUILD:-build}
-	TIMEOUT=${TIMEOUT:-60}
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/json-tests.XXXXXX") || exit 2
-	trap 'rm -rf "$tmp"' EXIT INT TERM
-	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf, samples_home
-	samples_home "$tmp"
+	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf, suite_standalone
+	suite_standalone json
 fi
 
 echo "-- dirconvert --to-json (tests/json)"
@@ -210,10 +205,5 @@ else
 fi
 
 if [ -n "$js_standalone" ]; then
-	if [ "$nskip" -gt 0 ]; then
-		echo "$npass passed, $nfail failed, $nskip skipped"
-	else
-		echo "$npass passed, $nfail failed"
-	fi
-	[ "$nfail" -eq 0 ]
+	suite_summary
 fi

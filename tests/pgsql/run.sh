@@ -56,14 +56,9 @@ pq_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
 pq_standalone=
 if ! command -v pass >/dev/null 2>&1; then
 	pq_standalone=1
-	set -u
 	cd "$pq_root" || exit 2
-	BUILD=${BUILD:-build}
-	TIMEOUT=${TIMEOUT:-60}
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgsql-tests.XXXXXX") || exit 2
-	trap 'rm -rf "$tmp"' EXIT INT TERM
-	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf, samples_home
-	samples_home "$tmp"	# ~/.debug: the build-id cache the samples carry
+	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf, suite_standalone
+	suite_standalone pgsql
 fi
 
 echo "-- dirconvert --to-postgresql (tests/pgsql)"
@@ -591,10 +586,5 @@ if [ -n "$pq_srv" ]; then
 fi
 
 if [ -n "$pq_standalone" ]; then
-	if [ "$nskip" -gt 0 ]; then
-		echo "$npass passed, $nfail failed, $nskip skipped"
-	else
-		echo "$npass passed, $nfail failed"
-	fi
-	[ "$nfail" -eq 0 ]
+	suite_summary
 fi

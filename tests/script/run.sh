@@ -29,14 +29,9 @@ sc_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
 sc_standalone=
 if ! command -v pass >/dev/null 2>&1; then
 	sc_standalone=1
-	set -u
 	cd "$sc_root" || exit 2
-	BUILD=${BUILD:-build}
-	TIMEOUT=${TIMEOUT:-60}
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/script-tests.XXXXXX") || exit 2
-	trap 'rm -rf "$tmp"' EXIT INT TERM
-	. tests/lib.sh	# pass, skip, fail, run, crashed, samples_home
-	samples_home "$tmp"
+	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf, suite_standalone
+	suite_standalone script
 fi
 
 echo "-- dirscript (tests/script)"
@@ -180,10 +175,5 @@ docs/dirscript.1.md" "$sc_tmp/synopsis" "$sc_tmp/help.synopsis"
 fi
 
 if [ -n "$sc_standalone" ]; then
-	if [ "$nskip" -gt 0 ]; then
-		echo "$npass passed, $nfail failed, $nskip skipped"
-	else
-		echo "$npass passed, $nfail failed"
-	fi
-	[ "$nfail" -eq 0 ]
+	suite_summary
 fi

@@ -34,26 +34,9 @@ wr_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
 wr_standalone=
 if ! command -v pass >/dev/null 2>&1; then
 	wr_standalone=1
-	set -u
 	cd "$wr_root" || exit 2
-	BUILD=${BUILD:-build}
-	TIMEOUT=${TIMEOUT:-60}
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/writer-tests.XXXXXX") || exit 2
-	trap 'rm -rf "$tmp"' EXIT INT TERM
-	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf, samples_home
-	samples_home "$tmp"
-	# strip_tip IN OUT: as tests/run-cli-tests.sh (perf's random closing tip block)
-	strip_tip() {
-		if [ -s "$1" ] && tail -n 3 "$1" | awk '
-			NR == 1 || NR == 3 { ok += ($0 == "#") }
-			NR == 2 { ok += ($0 ~ /^# \((Tip: .*|Cannot load tips\.txt file, please install perf!)\)$/) }
-			END { exit !(NR == 3 && ok == 3) }'; then
-			_n=$(wc -l <"$1")
-			head -n $((_n - 3)) "$1" >"$2"
-		else
-			cp "$1" "$2"
-		fi
-	}
+	. tests/lib.sh	# pass, skip, fail, run, crashed, have_perf, suite_standalone
+	suite_standalone writer
 fi
 
 echo "-- dirconvert --to-file / --to-dir (tests/writer)"
@@ -302,10 +285,5 @@ file-decompress:--to-file:--decompress file-z:--to-file:-z"
 fi
 
 if [ -n "$wr_standalone" ]; then
-	if [ "$nskip" -gt 0 ]; then
-		echo "$npass passed, $nfail failed, $nskip skipped"
-	else
-		echo "$npass passed, $nfail failed"
-	fi
-	[ "$nfail" -eq 0 ]
+	suite_summary
 fi
