@@ -505,6 +505,17 @@ static bool candidate(const struct dso *dso, enum cand c, char *out, size_t len)
 	}
 }
 
+bool dso__data_path(const struct dso *dso, char *out, size_t len)
+{
+	if (dso->kind != DSO_KIND_USER && dso->kind != DSO_KIND_VDSO)
+		return false;
+	/* perf's binary_type_data[]: the build-id cache, then the system path */
+	if (candidate(dso, CAND_BUILDID_CACHE, out, len) && is_regular_file(out))
+		return true;
+	return dso->kind == DSO_KIND_USER && candidate(dso, CAND_SYSTEM_PATH, out, len) &&
+	       is_regular_file(out);
+}
+
 static int take_symtab(struct dso *dso, struct symtab_builder *b, enum symtab_origin o,
 		       const char *path, char letter)
 {

@@ -114,6 +114,17 @@ struct dsos_opts {
 };
 
 /**
+ * @brief The file of a dso's bytes, as perf opens it to read its code and CFI
+ *        (dso__data_get_fd(), binary_type_data[]): the build-id cache's copy
+ *        (BUILDID_DIR/.build-id/xx/yyy/elf, vdso for [vdso]), else the recorded path
+ *        under --symfs.  Kernel, module and anonymous dsos have none.
+ * @param out  receives the path (NUL-terminated), @p len bytes at most
+ * @return true when such a regular file exists.
+ * Thread safety: reads only the dso and the file system; safe on any thread.
+ */
+bool dso__data_path(const struct dso *dso, char *out, size_t len);
+
+/**
  * @brief Create an empty dso collection.
  * @param out   receives the collection
  * @param opts  options, copied (strings too); NULL for defaults

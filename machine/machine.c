@@ -129,12 +129,22 @@ static int insert_thread(struct machine *m, struct thread *t)
 	return 0;
 }
 
+/* A new struct maps.gen: unique in the run, whatever machine or thread asks. */
+static uint64_t maps_next_gen(void)
+{
+	static uint64_t gen;
+
+	return __atomic_add_fetch(&gen, 1, __ATOMIC_RELAXED);
+}
+
 static struct maps *maps__new(void)
 {
 	struct maps *mp = calloc(1, sizeof(*mp));
 
-	if (mp)
+	if (mp) {
 		mp->refs = 1;
+		mp->gen = maps_next_gen();
+	}
 	return mp;
 }
 
@@ -293,10 +303,11 @@ static int maps__insert(struct maps *mp, const struct map *nm)
 	mp->v = out;
 	mp->nr = n;
 	mp->cap = cap;
+	mp->gen = maps_next_gen();
 	return 0;
 }
 
-static const struct map *maps__find(const struct maps *mp, uint64_t addr)
+const struct map *maps__find(const struct maps *mp, uint64_t addr)
 {
 	size_t lo = 0, hi = mp->nr;
 
@@ -710,6 +721,31 @@ int machine__callchain_walk(const struct sample *s, bool caller, uint64_t max_st
 		err = frame(ctx, cpumode, ip);
 	}
 	return err;
+}
+
+/* The unwound user frames in walk order. */
+static int walk_unwound(const uint64_t *ips, size_t nr, bool caller,
+			callchain_frame_fn frame, void *ctx)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < nr && !err; i++)
+		err = frame(ctx, MISC_USER, ips[caller ? nr - i - 1 : i]);
+	return err;
+}
+
+int machine__callchain_walk_unwound(const struct sample *s, bool caller,
+				    uint64_t max_stack, const uint64_t *user_ips,
+				    size_t nr_user, callchain_frame_fn frame, void *ctx)
+{
+	int err;
+
+	if (caller) {
+		err = walk_unwound(user_ips, nr_user, true, frame, ctx);
+		return err ? err : machine__callchain_walk(s, true, max_stack, frame, ctx);
+	}
+	err = machine__callchain_walk(s, false, max_stack, frame, ctx);
+	return err ? err : walk_unwound(user_ips, nr_user, false, frame, ctx);
 }
 
 void addr_location__resolve_sym(struct addr_location *al)

@@ -39,6 +39,9 @@ struct maps {
 	struct map *v;		/* owned, sorted by start, non-overlapping */
 	size_t nr, cap;
 	unsigned refs;		/* threads sharing these maps */
+	uint64_t gen;		/* changes whenever the maps change, and differs between
+				 * any two maps objects of the process's run (a cache of
+				 * what was built from them keys on it: unwind.h) */
 };
 
 /*
@@ -71,6 +74,12 @@ struct thread {
 };
 
 struct machine;
+
+/**
+ * @brief The map of @p mp holding virtual address @p addr, or NULL.
+ * Thread safety: reads only @p mp (not concurrently with machine__process()).
+ */
+const struct map *maps__find(const struct maps *mp, uint64_t addr);
 
 /** @brief Create an empty machine. kallsyms: path of kernel symbols (NULL =
  *         /proc/kallsyms). @return 0 or -ENOMEM. */
@@ -186,6 +195,21 @@ typedef int (*callchain_frame_fn)(void *ctx, uint16_t cpumode, uint64_t ip);
  */
 int machine__callchain_walk(const struct sample *s, bool caller, uint64_t max_stack,
 			    callchain_frame_fn frame, void *ctx);
+
+/**
+ * @brief perf's thread__resolve_callchain() for a sample with unwound user frames
+ *        (unwind.h): in callee order the callchain's entries
+ *        (machine__callchain_walk()) then the user frames, in caller order the user
+ *        frames (root first) then the callchain's entries.  The user frames count
+ *        apart from @p max_stack (the unwinder was given it).
+ * @param user_ips  nr_user user addresses in callee order (the sample's IP first)
+ * @return as machine__callchain_walk(): 1 when perf drops the chain (its whole
+ *         cursor: the caller discards every frame passed).
+ * Thread safety: reads only its arguments.  Format: see machine__callchain_walk().
+ */
+int machine__callchain_walk_unwound(const struct sample *s, bool caller,
+				    uint64_t max_stack, const uint64_t *user_ips,
+				    size_t nr_user, callchain_frame_fn frame, void *ctx);
 
 /** @brief The symbol part: al->sym and al->sym_unmapped_start from al->dso/al->addr.
  *  Thread safety: concurrent calls are safe once al->dso is loaded (dso__load). */

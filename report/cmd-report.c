@@ -27,6 +27,7 @@
 #include "report/group.h"
 #include "report/hist.h"
 #include "machine/machine.h"
+#include "machine/unwind.h"
 #include "report/read-values.h"
 #include "report/sort.h"
 #include "machine/srcline.h"
@@ -130,6 +131,8 @@ struct report {
 	size_t nr_to_load, cap_to_load;
 	uint64_t *ips;			/* owned: one sample's chain addresses */
 	size_t cap_ips;
+	struct unwinder *unwinder;	/* owned: --call-graph dwarf samples; else NULL */
+	uint64_t *user_ips;		/* owned: one sample's unwound user frames */
 	struct sort_list sl;		/* the report's keys and columns */
 	uint64_t time_quantum;		/* ns: the time key's resolution */
 	const struct feat_cpu_topology *topo;	/* borrowed: sockets */
@@ -398,9 +401,15 @@ static int resolve_callchain(struct report *rp, struct thread *t, const struct s
 	struct frame_ctx fc = { rp, t };
 	int ret;
 
+	size_t nr_user = 0;
+
 	p->first_frame = rp->cur->nr_frames;
-	ret = machine__callchain_walk(s, rp->order == CALLCHAIN_CALLER,
-				      (uint64_t)rp->max_stack, report_frame, &fc);
+	if (rp->unwinder && (ret = unwinder__unwind(rp->unwinder, t, s, rp->user_ips,
+						     (size_t)rp->max_stack, &nr_user)))
+		return ret;
+	ret = machine__callchain_walk_unwound(s, rp->order == CALLCHAIN_CALLER,
+					      (uint64_t)rp->max_stack, rp->user_ips, nr_user,
+					      report_frame, &fc);
 	if (ret == 1)	/* perf drops the chain */
 		rp->cur->nr_frames = p->first_frame;
 	p->nr_frames = rp->cur->nr_frames - p->first_frame;
@@ -1256,6 +1265,8 @@ static void report_extras_free(struct report *rp)
 	free(rp->parent_cache);
 	rp->parent_cache = NULL;
 	srclines__delete(rp->srclines);
+	unwinder__delete(rp->unwinder);
+	free(rp->user_ips);
 	rp->srclines = NULL;
 	trace_sort__delete(rp->traces);
 	rp->traces = NULL;
@@ -1362,6 +1373,14 @@ static void report_exit(struct report *rp, size_t nr_hists)
 	report_extras_free(rp);
 }
 
+static int unwind_setup(struct report *rp, struct session *s)
+{
+	rp->user_ips = malloc((size_t)rp->max_stack * sizeof(*rp->user_ips));
+	if (!rp->user_ips)
+		return -ENOMEM;
+	return unwinder__new(&rp->unwinder, session__features(s)->arch);
+}
+
 /* The report's keys, callchains, source lines, tracepoints and filters. */
 static int report_setup(struct report *rp, struct session *s, const struct report_opts *o,
 			FILE *out)
@@ -1386,6 +1405,8 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 					   (o->children != 0 && !o->mem_mode)) &&
 					  !rp->branch_mode) ||
 					 (rp->sl.need & SORT_NEED_PARENT) || o->exclude_other);
+	if (!err && rp->need_chains && rp->max_stack > 0 && unwind__wanted(el))
+		err = unwind_setup(rp, s);
 	if (!err && (rp->sl.need & SORT_NEED_PARENT))
 		err = parent_setup(rp, s, o, out);
 	if (!err && ((rp->sl.need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE)) ||

@@ -20,6 +20,7 @@
 #include "format/feature.h"
 #include "machine/dso.h"
 #include "machine/machine.h"
+#include "machine/unwind.h"
 #include "machine/symbol.h"
 #include "machine/trace-sort.h"
 #include "reader/session.h"
@@ -60,6 +61,8 @@ struct run {
 	struct script_fold_frame frames[SCRIPT_MAX_STACK + 1];
 	size_t nr_frames;
 	unsigned max_stack;
+	struct unwinder *uw;		/* owned: --call-graph dwarf stacks; else NULL */
+	uint64_t user_ips[SCRIPT_MAX_STACK + 1];	/* one sample's unwound frames */
 	struct time_ranges time;	/* --time (nr 0: every sample) */
 	struct trace_sort *trace;	/* owned: tracepoint formats; NULL = none */
 	struct diag *d;			/* borrowed: the run's diagnostic */
@@ -359,6 +362,21 @@ static int fold_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 	return 0;
 }
 
+/* A sample's callchain walked in perf's cursor order, its unwound user stack
+ * included (machine__callchain_walk_unwound()). */
+static int walk_chain(struct run *r, const struct sample *s, struct thread *t,
+		      callchain_frame_fn fn, void *ctx)
+{
+	size_t nr_user = 0;
+	int err;
+
+	if (r->uw && r->max_stack &&
+	    (err = unwinder__unwind(r->uw, t, s, r->user_ips, r->max_stack, &nr_user)))
+		return err;
+	return machine__callchain_walk_unwound(s, false, r->max_stack, r->user_ips, nr_user,
+					       fn, ctx);
+}
+
 static int fold_sample(struct run *r, const struct ev_cfg *cfg, const struct sample *s,
 		       struct thread *t, const struct script_head *h,
 		       const struct script_loc *loc, size_t evsel_idx)
@@ -371,7 +389,7 @@ static int fold_sample(struct run *r, const struct ev_cfg *cfg, const struct sam
 		return err;
 	r->nr_frames = 0;
 	if (cfg->chain) {
-		err = machine__callchain_walk(s, false, r->max_stack, fold_frame, &c);
+		err = walk_chain(r, s, t, fold_frame, &c);
 		if (err == 1)
 			r->nr_frames = 0;	/* perf drops the whole chain */
 		else if (err)
@@ -418,7 +436,7 @@ static int print_sample(struct run *r, const struct ev_cfg *cfg, const struct sa
 			if ((err = script_buf__put(&r->out, "\n", 1)))
 				return err;
 			mark = r->out.len;
-			err = machine__callchain_walk(s, false, r->max_stack, print_frame, &c);
+			err = walk_chain(r, s, t, print_frame, &c);
 			if (err == 1)
 				r->out.len = mark;	/* perf drops the whole chain */
 			else if (err)
@@ -685,6 +703,11 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 	}
 	if ((err = check_fields(&r, el, path, session__is_pipe(s), d)))
 		goto out;
+	if (unwind__wanted(el) &&
+	    unwinder__new(&r.uw, session__features(s)->arch)) {
+		err = diag__set(d, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+		goto out;
+	}
 	/* tracepoint formats: a file's TRACING_DATA feature now (checked against the
 	 * events), a pipe's record when it comes */
 	if ((err = trace_sort__open(&r.trace, s, r.m, false, path, d)))
@@ -738,6 +761,7 @@ out:
 	free(r.cpu_bitmap);
 	free(r.cfg);
 	trace_sort__delete(r.trace);
+	unwinder__delete(r.uw);
 	machine__delete(r.m);
 	session__close(s);
 	return err;

@@ -1,0 +1,75 @@
+#ifndef DIRREPORT_MACHINE_UNWIND_H
+#define DIRREPORT_MACHINE_UNWIND_H
+/*
+ * unwind - the user-space call chain of a `perf record --call-graph dwarf` sample,
+ * unwound from the registers and the copy of the stack the sample carries
+ * (PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER), with libdwfl and the CFI
+ * (.eh_frame) of the files the process had mapped at the time of the sample.
+ *
+ * What perf 6.1 does (its libunwind unwinder, observed and read in its documentation):
+ *  - the first address is the sample's user IP register as is; every further one is
+ *    a return address minus one (the call instruction), except in signal frames;
+ *  - memory is read from the stack copy when the 8 bytes lie inside
+ *    [SP, SP + dynamic size - 1) (perf's bound leaves the last word out), else from
+ *    the file of the map holding the address (its file offset: addr - map start +
+ *    map pgoff), else the read fails;
+ *  - an unwinding step that fails ends the chain; an address 0 is not kept.
+ *  - the files are the dsos' data files: the build-id cache's copy, else the path
+ *    (under --symfs).
+ *  Registers are mapped per architecture in one table (x86_64 only so far: perf's
+ *  PERF_REG_X86_* order to DWARF's register numbers); samples of other
+ *  architectures or ABIs get their IP alone.
+ *
+ * One libdwfl session is kept per process (per struct maps) and reused across its
+ * samples: the files it reported stay open.  It is dropped when the process's maps
+ * change (struct maps.gen).
+ *
+ * Thread safety: a struct unwinder belongs to one thread, the one that replays the
+ * side-band records (the maps must not change during a call).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct evlist;
+struct machine;
+struct thread;
+struct sample;
+struct unwinder;
+
+/**
+ * @brief Create an unwinder for the recording of architecture @p arch (the ARCH
+ *        feature, e.g. "x86_64"; NULL: the machine this runs on).
+ * @return 0 or -ENOMEM.  Ownership: *out is the caller's (unwinder__delete()).
+ */
+int unwinder__new(struct unwinder **out, const char *arch);
+
+/** @brief Free an unwinder and every session it keeps (NULL is a no-op). */
+void unwinder__delete(struct unwinder *u);
+
+/**
+ * @brief Unwind one sample's user stack in callee order (the sample's own user
+ *        address first).
+ * @param t    the sample's thread; its maps are those of the sample's time
+ * @param s    the parsed sample: user_regs (ABI, mask) and user_stack
+ * @param ips  receives at most @p max addresses (virtual addresses of the process)
+ * @param nr   receives their number: 0 when the sample carries no user registers or
+ *             no stack (perf then unwinds nothing), 1 when nothing could be
+ *             unwound beyond the IP
+ * @return 0, or -ENOMEM.  A stack that cannot be unwound is not an error.
+ */
+int unwinder__unwind(struct unwinder *u, struct thread *t, const struct sample *s,
+		     uint64_t *ips, size_t max, size_t *nr);
+
+/**
+ * @brief Whether perf unwinds user stacks in this recording: some event samples
+ *        both the user registers and the user stack (perf's
+ *        thread__resolve_callchain_unwind()).
+ */
+bool unwind__wanted(const struct evlist *el);
+
+/** @brief Samples unwound so far with at least one frame beyond their IP, and all
+ *         samples given: a front end warns when no sample could be unwound. */
+void unwinder__stats(const struct unwinder *u, uint64_t *unwound, uint64_t *tried);
+
+#endif
