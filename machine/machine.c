@@ -730,7 +730,7 @@ static int walk_unwound(const uint64_t *ips, size_t nr, bool caller,
 	int err = 0;
 
 	for (size_t i = 0; i < nr && !err; i++)
-		err = frame(ctx, MISC_USER, ips[caller ? nr - i - 1 : i]);
+		err = frame(ctx, MISC_USER | CALLCHAIN_UNWOUND, ips[caller ? nr - i - 1 : i]);
 	return err;
 }
 

@@ -170,6 +170,11 @@ void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 
 struct sample;
 
+/** The bit machine__callchain_walk_unwound() adds to the cpumode of the frames it
+ *  takes from the unwound user stack (perf expands only those into their inlined
+ *  functions: machine.c's unwind_entry()). */
+#define CALLCHAIN_UNWOUND 0x8000
+
 /** What machine__callchain_walk() calls for each kept entry of a callchain. */
 typedef int (*callchain_frame_fn)(void *ctx, uint16_t cpumode, uint64_t ip);
 
@@ -200,7 +205,8 @@ int machine__callchain_walk(const struct sample *s, bool caller, uint64_t max_st
  * @brief perf's thread__resolve_callchain() for a sample with unwound user frames
  *        (unwind.h): in callee order the callchain's entries
  *        (machine__callchain_walk()) then the user frames, in caller order the user
- *        frames (root first) then the callchain's entries.  The user frames count
+ *        frames (root first) then the callchain's entries.  The user frames come
+ *        with cpumode MISC_USER | CALLCHAIN_UNWOUND.  The user frames count
  *        apart from @p max_stack (the unwinder was given it).
  * @param user_ips  nr_user user addresses in callee order (the sample's IP first)
  * @return as machine__callchain_walk(): 1 when perf drops the chain (its whole

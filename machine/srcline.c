@@ -3,6 +3,7 @@
  */
 #include "machine/srcline.h"
 
+#include <dwarf.h>		/* DW_AT_*, DW_TAG_* */
 #include <elfutils/libdw.h>	/* dwarf_* */
 #include <elfutils/libdwfl.h>	/* dwfl_* */
 #include <errno.h>
@@ -520,4 +521,169 @@ const char *srclines__file(struct srclines *s, struct dso *dso, const struct sym
 	if (!dso)
 		return intern(s, "");
 	return resolve(s, dso, sym, ip, 1);
+}
+
+/* ---- inlined functions (perf's dso__parse_addr_inlines) -------------------------- */
+
+/* A function DIE's name as binutils takes it: the linkage name (mangled C++, perf
+ * demangles it) when there is one, else DW_AT_name, through abstract origins and
+ * specifications.  *linkage says which. */
+static const char *die_function_name(Dwarf_Die *die, bool *linkage)
+{
+	Dwarf_Attribute a;
+	const char *name;
+
+	*linkage = true;
+	if ((dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	     dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a)) &&
+	    (name = dwarf_formstring(&a)))
+		return name;
+	*linkage = false;
+	return dwarf_attr_integrate(die, DW_AT_name, &a) ? dwarf_formstring(&a) : NULL;
+}
+
+/* The length of the range of a function DIE that holds addr (0: none). */
+static uint64_t range_len(Dwarf_Die *die, uint64_t addr)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0)
+		if (addr >= start && addr < end)
+			return end - start;
+	return 0;
+}
+
+/*
+ * binutils' choice among the CU's functions holding addr (its
+ * lookup_address_in_function_table()): the smallest range, the last DIE on ties
+ * (assembler CUs have a DIE per symbol, aliases included).  *die is the one
+ * dwarf_getscopes() found; it is replaced by a later top-level one of the same size.
+ */
+static void last_equal_function(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *die)
+{
+	uint64_t len = range_len(die, addr);
+	Dwarf_Die child;
+
+	if (!len || dwarf_child(cu, &child))
+		return;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_subprogram &&
+		    dwarf_dieoffset(&child) > dwarf_dieoffset(die) &&
+		    range_len(&child, addr) == len)
+			*die = child;
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+/* Append one name to the '\n'-joined list; -ENOMEM. */
+static int put_name(char **p, size_t *len, size_t *cap, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (array__grow(p, cap, *len + n + 2, 1, 256))
+		return -ENOMEM;
+	if (*len)
+		(*p)[(*len)++] = '\n';
+	memcpy(*p + *len, name, n);
+	*len += n;
+	(*p)[*len] = '\0';
+	return 0;
+}
+
+/*
+ * The names addr2line -f -i prints for addr of file f (binutils 2.40), joined by
+ * '\n' (interned), or "" when it prints "??".  The innermost function at addr, then
+ * for each inlined instance the function it was inlined into, up to the subprogram.
+ * A function is named by its linkage name (a C declaration with an asm label has
+ * one), else DW_AT_name.
+ */
+static const char *inline_text(struct srclines *s, struct sl_file *f, uint64_t addr)
+{
+	Dwarf_Addr bias = 0, cubias = 0;
+	Dwarf_Die *cu, *scopes = NULL;
+	char *out = NULL;
+	size_t len = 0, cap = 0;
+	const char *text = "";
+	int n, i = 0, err = 0;
+
+	if (!f->dwfl)
+		return "";
+	(void)dwfl_module_getdwarf(f->mod, &bias);
+	if (!dwfl_module_getsrc(f->mod, addr + bias))
+		return "";	/* no line: addr2line's "??:0", a record perf drops */
+	cu = dwfl_module_addrdie(f->mod, addr + bias, &cubias);
+	if (!cu)
+		return "";
+	n = dwarf_getscopes(cu, addr + bias - cubias, &scopes);
+	while (i < n && !err) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *name;
+		char *dem = NULL;
+		bool linkage;
+
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine) {
+			i++;
+			continue;
+		}
+		if (tag == DW_TAG_subprogram && i + 1 < n &&
+		    dwarf_tag(&scopes[i + 1]) == DW_TAG_compile_unit)
+			last_equal_function(cu, addr + bias - cubias, &scopes[i]);
+		name = die_function_name(&scopes[i], &linkage);
+		if (linkage && name)
+			dem = symbol__demangle(name);
+		err = put_name(&out, &len, &cap, dem ? dem : name ? name : "??");
+		free(dem);
+		if (tag == DW_TAG_subprogram)
+			break;
+		/* the scopes the instance was inlined into (its concrete parents) */
+		{
+			Dwarf_Die *up = NULL;
+			int m = dwarf_getscopes_die(&scopes[i], &up);
+
+			free(scopes);
+			scopes = up;
+			n = m;
+			i = 1;
+		}
+	}
+	free(scopes);
+	if (err) {
+		free(out);
+		return NULL;
+	}
+	if (len)
+		text = intern(s, out);
+	free(out);
+	return text;
+}
+
+const char *srclines__inlines(struct srclines *s, struct dso *dso, uint64_t addr)
+{
+	const char *path = dso_file(dso);
+	uint64_t oaddr;
+	struct sl_memo *m;
+	struct sl_file *f;
+
+	if (!path)
+		return "";
+	oaddr = objdump_addr(s, path, addr);
+	m = memo_slot(s, dso, oaddr, 5);
+	if (!m)
+		return NULL;
+	if (m->text)
+		return m->text;
+	f = file_of(s, path);
+	if (!f)
+		return NULL;
+	m = memo_slot(s, dso, oaddr, 5);	/* file_of() may not move it, but be sure */
+	if (!m || !(m->text = inline_text(s, f, oaddr))) {
+		if (m)
+			m->text = NULL;
+		return NULL;
+	}
+	m->dso = dso;
+	m->ip = oaddr;
+	m->which = 5;
+	s->nr_memo++;
+	return m->text;
 }

@@ -239,6 +239,10 @@ int script_buf__loc(struct script_buf *b, unsigned fields, const struct script_l
 		    ((err = script_buf__put(b, "+0x", 3)) || (err = put_hex(b, l->symoff, 0))))
 			return err;
 	}
+	/* perf's sample__fprintf_callchain(): an inlined function has no dso, and
+	 * " (inlined)" after it whatever the fields */
+	if (l->inlined)
+		return script_buf__put(b, " (inlined)", 10);
 	if (fields & SCRIPT_F_DSO) {
 		const char *d = l->dso ? l->dso : unknown;
 

@@ -115,6 +115,8 @@ struct script_loc {
 	const char *sym;	/* symbol name, NULL when unresolved; borrowed */
 	uint64_t symoff;	/* bytes from the symbol's start */
 	const char *dso;	/* dso name, NULL without a map; borrowed */
+	bool inlined;		/* sym is an inlined function of the frame (perf
+				 * prints " (inlined)" instead of the dso) */
 };
 
 /**

@@ -20,6 +20,7 @@
 #include "format/feature.h"
 #include "machine/dso.h"
 #include "machine/machine.h"
+#include "machine/srcline.h"
 #include "machine/unwind.h"
 #include "machine/symbol.h"
 #include "machine/trace-sort.h"
@@ -29,6 +30,7 @@
 #include "script/fold.h"
 #include "script/format.h"
 #include "script/speedscope.h"
+#include "util/strtab.h"
 #include "banned.h"
 
 /* perf's PERF_MAX_STACK_DEPTH: perf script's default --max-stack. */
@@ -62,6 +64,11 @@ struct run {
 	size_t nr_frames;
 	unsigned max_stack;
 	struct unwinder *uw;		/* owned: --call-graph dwarf stacks; else NULL */
+	struct srclines *inl;		/* owned with uw: inlined functions of unwound
+					 * frames */
+	const char *inl_text;		/* resolve(): the frame's inline list, or NULL */
+	int inl_err;			/* -ENOMEM from an inline lookup, else 0 */
+	struct strtab inl_names;	/* inlined names of folded frames */
 	uint64_t user_ips[SCRIPT_MAX_STACK + 1];	/* one sample's unwound frames */
 	struct time_ranges time;	/* --time (nr 0: every sample) */
 	struct trace_sort *trace;	/* owned: tracepoint formats; NULL = none */
@@ -285,38 +292,92 @@ static void resolve(struct run *r, struct thread *t, uint16_t cpumode, uint64_t 
 {
 	struct addr_location al;
 
-	machine__resolve(r->m, t, cpumode, ip, &al);
+	machine__resolve(r->m, t, cpumode & ~CALLCHAIN_UNWOUND, ip, &al);
 	l->ip = ip;
 	l->map_addr = al.addr;
 	l->dso = al.dso ? dso__long_name(al.dso) : NULL;
 	l->sym = al.sym ? symbol__name(al.sym) : NULL;
+	l->inlined = false;
 	l->symoff = 0;
 	if (al.sym)	/* perf's __symbol__fprintf_symname_offs() */
 		l->symoff = al.addr < al.sym->end ? al.addr - al.sym->start :
 			    al.addr - al.map_start - al.sym->start;
+	/* an unwound frame with a symbol: its inlined functions (perf's
+	 * append_inlines()), kept for the frame walkers */
+	r->inl_text = NULL;
+	if ((cpumode & CALLCHAIN_UNWOUND) && al.sym && al.dso && r->inl) {
+		r->inl_text = srclines__inlines(r->inl, al.dso, al.addr);
+		if (!r->inl_text)
+			r->inl_err = -ENOMEM;
+		else if (!*r->inl_text)
+			r->inl_text = NULL;
+	}
+}
+
+/* The next name of an inline list (names joined by '\n'); *len its length. */
+static const char *next_inline(const char **text, size_t *len)
+{
+	const char *name = *text, *nl = strchr(name, '\n');
+
+	*len = nl ? (size_t)(nl - name) : strlen(name);
+	*text = nl ? nl + 1 : NULL;
+	return name;
+}
+
+/* Each function of an inline list as its own location: perf's new_inline_sym()
+ * keeps the frame's symbol for the name it has, others are "inlined". */
+static int each_inline(struct run *r, const struct script_loc *l,
+		       int (*fn)(struct run *r, const struct script_loc *l, void *ctx),
+		       void *ctx)
+{
+	const char *text = r->inl_text;
+	int err = 0;
+
+	while (text && !err) {
+		struct script_loc il = *l;
+		size_t len;
+		const char *name = next_inline(&text, &len);
+		char buf[1024];
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
+		il.inlined = strcmp(buf, l->sym) != 0;
+		il.sym = il.inlined ? buf : l->sym;
+		err = fn(r, &il, ctx);
+	}
+	return err ? err : r->inl_err;
 }
 
 struct chain_ctx {
 	struct run *r;
 	struct thread *t;
 	unsigned fields;
+	uint16_t cpumode;	/* fold_frame(): the frame's, for its inlined ones */
 };
+
+static int put_frame(struct run *r, const struct script_loc *l, void *ctx)
+{
+	const struct chain_ctx *c = ctx;
+	int err;
+
+	if ((err = script_buf__put(&r->out, "\t", 1)) ||
+	    (err = script_buf__loc(&r->out, c->fields, l)))
+		return err;
+	return script_buf__put(&r->out, "\n", 1);
+}
 
 static int print_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 {
 	struct chain_ctx *c = ctx;
 	struct script_loc l;
-	int err;
 
 	resolve(c->r, c->t, cpumode, ip, &l);
 	/* perf 6.1 prints a callchain entry that has a map at its map-relative address
 	 * (al->addr: the same for kernel maps), unlike the sample's own ip (observed) */
 	if (l.dso)
 		l.ip = l.map_addr;
-	if ((err = script_buf__put(&c->r->out, "\t", 1)) ||
-	    (err = script_buf__loc(&c->r->out, c->fields, &l)))
-		return err;
-	return script_buf__put(&c->r->out, "\n", 1);
+	if (c->r->inl_text)
+		return each_inline(c->r, &l, put_frame, c);
+	return put_frame(c->r, &l, c);
 }
 
 /* Whether a dso holds JIT code: perf's map files (/tmp/perf-PID.map), jitdump's
@@ -346,10 +407,29 @@ static void add_frame(struct run *r, uint16_t cpumode, const struct script_loc *
 {
 	if (r->nr_frames < sizeof(r->frames) / sizeof(r->frames[0])) {
 		r->frames[r->nr_frames].sym = l->sym;
-		r->frames[r->nr_frames].dso = l->dso;
-		r->frames[r->nr_frames].kind = frame_kind(cpumode, l);
+		/* stackcollapse reads an inlined function's "(inlined)" as its module */
+		r->frames[r->nr_frames].dso = l->inlined ? "inlined" : l->dso;
+		r->frames[r->nr_frames].kind = frame_kind(cpumode & ~CALLCHAIN_UNWOUND, l);
 		r->nr_frames++;
 	}
+}
+
+static int add_inline_frame(struct run *r, const struct script_loc *l, void *ctx)
+{
+	const struct chain_ctx *c = ctx;
+
+	/* the name lives in each_inline()'s buffer: keep a copy */
+	if (l->inlined) {
+		struct script_loc il = *l;
+
+		il.sym = strtab__intern(&r->inl_names, l->sym);
+		if (!il.sym)
+			return -ENOMEM;
+		add_frame(r, c->cpumode, &il);
+		return 0;
+	}
+	add_frame(r, c->cpumode, l);
+	return 0;
 }
 
 static int fold_frame(void *ctx, uint16_t cpumode, uint64_t ip)
@@ -358,6 +438,10 @@ static int fold_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 	struct script_loc l;
 
 	resolve(c->r, c->t, cpumode, ip, &l);
+	if (c->r->inl_text) {
+		c->cpumode = cpumode;
+		return each_inline(c->r, &l, add_inline_frame, c);
+	}
 	add_frame(c->r, cpumode, &l);
 	return 0;
 }
@@ -704,7 +788,7 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 	if ((err = check_fields(&r, el, path, session__is_pipe(s), d)))
 		goto out;
 	if (unwind__wanted(el) &&
-	    unwinder__new(&r.uw, session__features(s)->arch)) {
+	    (unwinder__new(&r.uw, session__features(s)->arch) || srclines__new(&r.inl))) {
 		err = diag__set(d, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
 		goto out;
 	}
@@ -762,6 +846,8 @@ out:
 	free(r.cfg);
 	trace_sort__delete(r.trace);
 	unwinder__delete(r.uw);
+	srclines__delete(r.inl);
+	strtab__exit(&r.inl_names);
 	machine__delete(r.m);
 	session__close(s);
 	return err;
