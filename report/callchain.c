@@ -8,6 +8,7 @@
 #include "machine/dso.h"
 #include "util/array.h"
 #include "util/hashtab.h"
+#include "util/strtab.h"
 #include "util/rbtree.h"
 #include "machine/symbol.h"
 #include "banned.h"
@@ -142,6 +143,9 @@ struct callchains {
 	size_t cap_match;
 	uint32_t *shash;		/* srcline key: frame id + 1 by srcline */
 	size_t shash_cap, nr_shash;
+	uint32_t *ihash;		/* function key: inlined frames (id + 1) by
+					 * name */
+	size_t ihash_cap, nr_ihash;
 	uint32_t *fhash;		/* frame id + 1; 0 = empty slot */
 	size_t fhash_cap;
 	struct cc_node *nodes;		/* nodes[0] is the root */
@@ -241,6 +245,7 @@ void callchains__delete(struct callchains *cc)
 	free(cc->frames);
 	free(cc->match);
 	free(cc->shash);
+	free(cc->ihash);
 	free(cc->fhash);
 	free(cc->nodes);
 	free(cc->nhash);
@@ -299,6 +304,36 @@ static int match_srcline(struct callchains *cc, uint32_t id)
 	return 0;
 }
 
+static uint64_t inline_slot_hash(const void *ctx, const void *slot)
+{
+	const struct callchains *cc = ctx;
+
+	return str__hash(cc->frames[*(const uint32_t *)slot - 1].sym->name);
+}
+
+/* The function key: an inlined function's frame matches the first inlined frame of
+ * its name, whatever its dso or the symbol it was inlined into (perf's match_chain()
+ * compares inlined functions by name). */
+static int match_inline(struct callchains *cc, uint32_t id)
+{
+	const char *name = cc->frames[id].sym->name;
+	size_t i;
+
+	if (hashtab__reserve(&cc->ihash, &cc->ihash_cap, cc->nr_ihash, sizeof(*cc->ihash),
+			     256, inline_slot_hash, cc))
+		return -ENOMEM;
+	i = hashtab__first(str__hash(name), cc->ihash_cap);
+	for (; cc->ihash[i]; i = hashtab__next(i, cc->ihash_cap)) {
+		if (!strcmp(cc->frames[cc->ihash[i] - 1].sym->name, name)) {
+			cc->match[id] = cc->ihash[i] - 1;
+			return 0;
+		}
+	}
+	cc->ihash[i] = id + 1;
+	cc->nr_ihash++;
+	return 0;
+}
+
 static int intern_frame(struct callchains *cc, const struct cc_frame *f, uint32_t *id)
 {
 	size_t i;
@@ -325,6 +360,8 @@ static int intern_frame(struct callchains *cc, const struct cc_frame *f, uint32_
 	cc->match[*id] = *id;
 	if (cc->key == CALLCHAIN_KEY_SRCLINE && f->srcline)
 		return match_srcline(cc, *id);
+	if (cc->key == CALLCHAIN_KEY_FUNCTION && f->sym && f->sym->inlined)
+		return match_inline(cc, *id);
 	return 0;
 }
 
@@ -542,6 +579,13 @@ static int et_cmp(const struct callchains *cc, uint32_t na, uint32_t nb)
 		c = strcmp(a->srcline, b->srcline);
 		return c < 0 ? -1 : c > 0;
 	}
+	/* inlined functions compare by name (perf's match_chain()) */
+	if (by_function(cc) && a->sym && b->sym && (a->sym->inlined || b->sym->inlined)) {
+		int c = strcmp(a->sym->name, b->sym->name);
+
+		if (c)
+			return c < 0 ? -1 : 1;
+	}
 	if (da != db)
 		return da < db ? -1 : 1;
 	if (by_function(cc) && a->sym && b->sym) {
@@ -716,16 +760,13 @@ static void frame_name(const struct callchains *cc, uint32_t frame, char *buf)
 {
 	const struct cc_frame *f = &cc->frames[frame];
 
-	if (f->sym && f->srcline && cc->key != CALLCHAIN_KEY_FUNCTION) {
-		/* perf's callchain_list__sym_name(): "name srcline" */
-		snprintf(buf, NAME_MAX_LEN + 1, "%s %s", f->sym->name, f->srcline);
-	} else if (f->sym) {
-		size_t n = strlen(f->sym->name);
+	/* perf's callchain_list__sym_name(): "name srcline", " (inlined)" after */
+	const char *inl = f->sym && f->sym->inlined ? " (inlined)" : "";
 
-		if (n > NAME_MAX_LEN)
-			n = NAME_MAX_LEN;
-		memcpy(buf, f->sym->name, n);
-		buf[n] = 0;
+	if (f->sym && f->srcline && cc->key != CALLCHAIN_KEY_FUNCTION) {
+		snprintf(buf, NAME_MAX_LEN + 1, "%s %s%s", f->sym->name, f->srcline, inl);
+	} else if (f->sym) {
+		snprintf(buf, NAME_MAX_LEN + 1, "%s%s", f->sym->name, inl);
 	} else {
 		snprintf(buf, NAME_MAX_LEN + 1, "%#" PRIx64, f->ip);
 	}

@@ -28,6 +28,7 @@
 #include "report/hist.h"
 #include "machine/machine.h"
 #include "machine/unwind.h"
+#include "util/strtab.h"
 #include "report/read-values.h"
 #include "report/sort.h"
 #include "machine/srcline.h"
@@ -50,6 +51,8 @@ struct pending_frame {
 	uint64_t map_start, map_end, map_pgoff;
 	char level;			/* 'k', '.', or 0 without a map */
 	bool sym_done;			/* sym was looked up (lookup_symbols()) */
+	bool unwound;			/* from the unwound user stack: perf expands
+					 * it into its inlined functions */
 	const struct symbol *sym;	/* then: the frame's symbol, or NULL */
 };
 
@@ -98,6 +101,9 @@ struct report_batch {
 	struct pending_branch *branches;	/* owned: the batch's (branch view) */
 	size_t nr_branches, cap_branches;
 	atomic_bool leftover;		/* pass 2 left a symbol to look up */
+	bool unwound;			/* some frame is unwound (expand_inlines()) */
+	struct pending_frame *spare;	/* owned: expand_inlines()'s other array */
+	size_t cap_spare;
 };
 
 /* perf's cgroup list (perf_env cgroups): id -> path of the CGROUP records. */
@@ -133,6 +139,11 @@ struct report {
 	size_t cap_ips;
 	struct unwinder *unwinder;	/* owned: --call-graph dwarf samples; else NULL */
 	uint64_t *user_ips;		/* owned: one sample's unwound user frames */
+	struct srclines *inl;		/* owned with unwinder: inlined functions */
+	struct inline_sym { const struct symbol *base; const char *name;
+			    struct symbol *sym; } *inl_syms;	/* owned (and sym) */
+	size_t inl_cap, nr_inl;		/* by (base, name), open addressing */
+	struct strtab inl_names;	/* their names */
 	struct sort_list sl;		/* the report's keys and columns */
 	uint64_t time_quantum;		/* ns: the time key's resolution */
 	const struct feat_cpu_topology *topo;	/* borrowed: sockets */
@@ -367,7 +378,10 @@ static int push_frame(struct report *rp, struct thread *t, uint16_t cpumode, uin
 {
 	struct addr_location al;
 	struct pending_frame *f;
+	bool unwound = cpumode & CALLCHAIN_UNWOUND;
 
+	cpumode &= (uint16_t)~CALLCHAIN_UNWOUND;
+	rp->cur->unwound |= unwound;
 	if (array__grow(&rp->cur->frames, &rp->cur->cap_frames, rp->cur->nr_frames + 1, sizeof(*rp->cur->frames), 4096))
 		return -ENOMEM;
 	machine__resolve_map(rp->machine, t, cpumode, ip, &al);
@@ -376,7 +390,7 @@ static int push_frame(struct report *rp, struct thread *t, uint16_t cpumode, uin
 		.dso = al.dso, .ip = ip, .addr = al.addr, .map_start = al.map_start,
 		.map_end = al.map_end, .map_pgoff = al.map_pgoff,
 		.level = al.dso ? al.level : 0,
-		.sym_done = false,
+		.sym_done = false, .unwound = unwound,
 	};
 	return want_loaded(rp, al.dso);
 }
@@ -689,6 +703,113 @@ static void finish_lookups(struct report *rp, struct report_batch *b)
 			pf->sym_done = true;
 		}
 	}
+}
+
+static uint64_t inline_sym_hash(const void *ctx, const void *slot)
+{
+	const struct inline_sym *is = slot;
+
+	(void)ctx;
+	return sym_hash(is->base) ^ str__hash(is->name);
+}
+
+/* perf's new_inline_sym(): the frame's own symbol for its own name, else a symbol of
+ * that name over the same range marked inlined, one per (symbol, name); NULL on
+ * ENOMEM. */
+static const struct symbol *inline_sym(struct report *rp, const struct symbol *base,
+				       const char *name, size_t len)
+{
+	char buf[1024];
+	struct inline_sym *is;
+	size_t i;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
+	if (!strcmp(buf, base->name))
+		return base;
+	name = strtab__intern(&rp->inl_names, buf);
+	if (!name || hashtab__reserve(&rp->inl_syms, &rp->inl_cap, rp->nr_inl,
+				      sizeof(*rp->inl_syms), 256, inline_sym_hash, NULL))
+		return NULL;
+	i = hashtab__first(sym_hash(base) ^ str__hash(name), rp->inl_cap);
+	for (; (is = &rp->inl_syms[i])->sym; i = hashtab__next(i, rp->inl_cap))
+		if (is->base == base && is->name == name)
+			return is->sym;
+	is->sym = malloc(sizeof(*is->sym));
+	if (!is->sym)
+		return NULL;
+	*is->sym = (struct symbol){ .start = base->start, .end = base->end, .name = name,
+				    .binding = base->binding, .type = base->type,
+				    .inlined = 1 };
+	is->base = base;
+	is->name = name;
+	rp->nr_inl++;
+	return is->sym;
+}
+
+/*
+ * Pass 2d, on this thread: perf's append_inlines() for the unwound frames (only
+ * those: machine.c's unwind_entry()) that have a symbol: each becomes one frame per
+ * function addr2line -i names at its address, in the cursor's order (the innermost
+ * first from the callee).  The batch's frames are rewritten into its spare array.
+ */
+static int expand_inlines(struct report *rp, struct report_batch *b)
+{
+	size_t out = 0;
+
+	if (!b->unwound || !rp->inl)
+		return 0;
+	for (size_t k = 0; k < b->nr_pending; k++) {
+		struct pending *pd = &b->pending[k];
+		size_t first = out;
+
+		for (size_t j = 0; j < pd->nr_frames; j++) {
+			const struct pending_frame *pf = &b->frames[pd->first_frame + j];
+			const char *text = pf->unwound && pf->sym && pf->dso ?
+					   srclines__inlines(rp->inl, pf->dso, pf->addr) : "";
+			const char *names[64];
+			size_t lens[64], n = 0;
+
+			if (!text)
+				return -ENOMEM;
+			while (*text && n < 64) {
+				const char *nl = strchr(text, '\n');
+
+				names[n] = text;
+				lens[n++] = nl ? (size_t)(nl - text) : strlen(text);
+				text = nl ? nl + 1 : "";
+			}
+			if (array__grow(&b->spare, &b->cap_spare, out + (n ? n : 1),
+					sizeof(*b->spare), 4096))
+				return -ENOMEM;
+			if (!n) {
+				b->spare[out++] = *pf;
+				continue;
+			}
+			for (size_t m = 0; m < n; m++) {
+				size_t x = rp->order == CALLCHAIN_CALLER ? n - 1 - m : m;
+				const struct symbol *sym = inline_sym(rp, pf->sym, names[x],
+								      lens[x]);
+
+				if (!sym)
+					return -ENOMEM;
+				b->spare[out] = *pf;
+				b->spare[out++].sym = sym;
+			}
+		}
+		pd->first_frame = first;
+		pd->nr_frames = out - first;
+	}
+	{
+		struct pending_frame *t = b->frames;
+		size_t cap = b->cap_frames;
+
+		b->frames = b->spare;
+		b->cap_frames = b->cap_spare;
+		b->nr_frames = out;
+		b->spare = t;
+		b->cap_spare = cap;
+	}
+	return 0;
 }
 
 /* perf's symbol__match_regex() on the parent regex, remembered per symbol; -1 on
@@ -1010,6 +1131,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	rp->cur->nr_pending = 0;
 	rp->cur->nr_frames = 0;
 	rp->cur->nr_branches = 0;
+	rp->cur->unwound = false;
 	atomic_store(&rp->cur->leftover, false);
 	rp->nr_to_load = 0;
 	for (size_t i = 0; i < n && !err; i++) {
@@ -1073,6 +1195,8 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	if (err)
 		return err;
 	finish_lookups(rp, rp->cur);
+	if ((err = expand_inlines(rp, rp->cur)))
+		return err;
 	if (rp->counter)
 		return counter_hand(rp);
 	return count_batch(rp, rp->cur);
@@ -1267,6 +1391,11 @@ static void report_extras_free(struct report *rp)
 	srclines__delete(rp->srclines);
 	unwinder__delete(rp->unwinder);
 	free(rp->user_ips);
+	srclines__delete(rp->inl);
+	for (size_t i = 0; i < rp->inl_cap; i++)
+		free(rp->inl_syms[i].sym);
+	free(rp->inl_syms);
+	strtab__exit(&rp->inl_names);
 	rp->srclines = NULL;
 	trace_sort__delete(rp->traces);
 	rp->traces = NULL;
@@ -1360,6 +1489,7 @@ static void report_exit(struct report *rp, size_t nr_hists)
 	for (size_t i = 0; i < 2; i++) {
 		free(rp->batch[i].pending);
 		free(rp->batch[i].frames);
+		free(rp->batch[i].spare);
 		free(rp->batch[i].branches);
 	}
 	free(rp->to_load);
@@ -1377,6 +1507,8 @@ static int unwind_setup(struct report *rp, struct session *s)
 {
 	rp->user_ips = malloc((size_t)rp->max_stack * sizeof(*rp->user_ips));
 	if (!rp->user_ips)
+		return -ENOMEM;
+	if (srclines__new(&rp->inl))
 		return -ENOMEM;
 	return unwinder__new(&rp->unwinder, session__features(s)->arch);
 }

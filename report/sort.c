@@ -210,6 +210,16 @@ static int c_sym_nodso(const struct hist_entry *a, const struct hist_entry *b)
 		return a->sym ? -1 : 1;
 	if (a->sym == b->sym)
 		return 0;
+	/* perf's _sort__sym_cmp(): inlined functions by name, equal when their
+	 * symbols overlap */
+	if (a->sym->inlined || b->sym->inlined) {
+		int c = strcmp(a->sym->name, b->sym->name);
+
+		if (c)
+			return c < 0 ? -1 : 1;
+		if (a->sym->start <= b->sym->end && a->sym->end >= b->sym->start)
+			return 0;
+	}
 	if (a->sym->start != b->sym->start)
 		return cmp_diff(a->sym->start, b->sym->start);
 	return cmp_diff(a->sym->end, b->sym->end);
@@ -438,8 +448,8 @@ static size_t sym_text(char *buf, size_t len, size_t width, bool verbose, uint64
 			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(sym),
 				       addr - unmapped_start);
 		/* a negative precision (a narrow -w) does not cut */
-		return n + put(buf + n, len - n, "%.*s", (int)width - (int)n,
-			       symbol__name(sym));
+		n += put(buf + n, len - n, "%.*s", (int)width - (int)n, symbol__name(sym));
+		return n + (sym->inlined ? put(buf + n, len - n, " (inlined)") : 0);
 	}
 	if (!addr)	/* "%-#.*llx" prints no 0x for zero */
 		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
