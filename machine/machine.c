@@ -161,6 +161,8 @@ static struct maps *maps__clone(const struct maps *src)
 	}
 	memcpy(mp->v, src->v, src->nr * sizeof(*mp->v));
 	mp->nr = mp->cap = src->nr;
+	for (size_t i = 0; i < mp->nr; i++)	/* perf clones each map object */
+		mp->v[i].id = maps_next_gen();
 	return mp;
 }
 
@@ -283,10 +285,12 @@ static int maps__insert(struct maps *mp, const struct map *nm)
 		if (o.start < nm->start) {	/* head survives */
 			struct map h = o;
 			h.end = nm->start;
+			h.id = maps_next_gen();
 			out[n++] = h;
 		}
 		if (o.end > nm->end) {		/* tail survives */
 			struct map tl = o;
+			tl.id = maps_next_gen();
 			tl.pgoff += nm->end - o.start;
 			tl.start = nm->end;
 			out[n++] = tl;
@@ -298,6 +302,7 @@ static int maps__insert(struct maps *mp, const struct map *nm)
 		at++;
 	memmove(&out[at + 1], &out[at], (n - at) * sizeof(*out));
 	out[at] = *nm;
+	out[at].id = maps_next_gen();
 	n++;
 	free(mp->v);
 	mp->v = out;
@@ -660,6 +665,7 @@ void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 		(void)dso__load(al->map->dso);
 	al->dso = al->map->dso;
 	al->map_start = al->map->start;
+	al->map_id = al->map->id;
 	al->map_end = al->map->end;
 	al->map_pgoff = al->map->pgoff;
 	al->addr = ip - al->map->start + al->map->pgoff;

@@ -33,6 +33,9 @@ struct map {
 	uint32_t maj, min;	/* device numbers */
 	uint64_t ino, ino_generation;
 	uint32_t prot, flags;	/* PROT_*, MAP_* of mmap(2) */
+	uint64_t id;		/* the identity of perf's map object: new for each MMAP,
+				 * for the pieces an overlapping map leaves and for
+				 * every map a FORK copies (unique in the run) */
 };
 
 struct maps {
@@ -149,6 +152,7 @@ struct addr_location {
 					 * sym->start - map.pgoff), for symbol__format */
 	char level;			/* 'k' kernel, '.' user, 'H' hypervisor, ... */
 	uint64_t map_end;		/* al->map's end (0 without a map) */
+	uint64_t map_id;		/* al->map's id (0 without a map) */
 };
 
 /**

@@ -52,6 +52,24 @@ struct symbol {
 				 * line's "name\t[module]" (the Symbol column's width) */
 };
 
+/**
+ * A frame's inlined function as perf 6.1 makes one (new_inline_sym()): named after
+ * the function, over the range of the symbol the frame resolved to (its base), with
+ * sym.inlined set.  Front ends allocate them; symbol__inline_base() gives the base.
+ */
+struct inline_symbol {
+	struct symbol sym;
+	const struct symbol *base;	/* borrowed: the frame's own symbol */
+};
+
+/** @brief The symbol an inlined function's symbol stands over (itself when not
+ *  inlined): what perf's map__find_symbol() finds at its start. */
+static inline const struct symbol *symbol__inline_base(const struct symbol *sym)
+{
+	return sym && sym->inlined ? ((const struct inline_symbol *)(const void *)sym)->base
+				   : sym;
+}
+
 /** Range of the flattened lookup: [start, next range's start) -> sym. */
 struct symtab_range {
 	uint64_t start;		/* first address of the range */

@@ -192,13 +192,14 @@ static uint64_t frame_hash(const struct callchains *cc, const struct cc_frame *f
 	uint64_t v = by_function(cc) && f->sym ? (uint64_t)(uintptr_t)f->sym : ~f->ip;
 
 	return mix((uint64_t)(uintptr_t)f->dso * 0x9E3779B97F4A7C15ULL ^ v ^
-		   (uint64_t)(uintptr_t)f->srcline);
+		   (uint64_t)(uintptr_t)f->srcline ^ mix(f->map_id));
 }
 
 static bool frame_eq(const struct callchains *cc, const struct cc_frame *a,
 		     const struct cc_frame *b)
 {
-	if (a->dso != b->dso || a->srcline != b->srcline)	/* interned */
+	if (a->dso != b->dso || a->srcline != b->srcline ||	/* interned */
+	    a->map_id != b->map_id)
 		return false;
 	if (by_function(cc) && (a->sym || b->sym))
 		return a->sym == b->sym;

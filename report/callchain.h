@@ -110,6 +110,9 @@ struct cc_frame {
 	uint64_t sym_unmapped_start;	/* sym->start as a virtual address */
 	uint64_t map_start, map_end, map_pgoff;	/* the map (first seen; 0: none) */
 	char level;			/* 'k' kernel map, '.' user map, 0 no map */
+	uint64_t map_id;		/* an inlined function's frame: its map's
+					 * identity (machine.h), which perf's entries
+					 * compare (hist.c); else 0 */
 	const char *srcline;		/* keys address and srcline: the frame's text
 					 * (machine/srcline.h, interned; borrowed), NULL
 					 * none */

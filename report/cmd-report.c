@@ -49,6 +49,7 @@ struct pending_frame {
 	uint64_t ip;			/* as in the chain */
 	uint64_t addr;			/* map-relative */
 	uint64_t map_start, map_end, map_pgoff;
+	uint64_t map_id;		/* the map object's identity (machine.h) */
 	char level;			/* 'k', '.', or 0 without a map */
 	bool sym_done;			/* sym was looked up (lookup_symbols()) */
 	bool unwound;			/* from the unwound user stack: perf expands
@@ -141,7 +142,7 @@ struct report {
 	uint64_t *user_ips;		/* owned: one sample's unwound user frames */
 	struct srclines *inl;		/* owned with unwinder: inlined functions */
 	struct inline_sym { const struct symbol *base; const char *name;
-			    struct symbol *sym; } *inl_syms;	/* owned (and sym) */
+			    struct inline_symbol *sym; } *inl_syms;	/* owned (and sym) */
 	size_t inl_cap, nr_inl;		/* by (base, name), open addressing */
 	struct strtab inl_names;	/* their names */
 	struct sort_list sl;		/* the report's keys and columns */
@@ -388,7 +389,7 @@ static int push_frame(struct report *rp, struct thread *t, uint16_t cpumode, uin
 	f = &rp->cur->frames[rp->cur->nr_frames++];
 	*f = (struct pending_frame){
 		.dso = al.dso, .ip = ip, .addr = al.addr, .map_start = al.map_start,
-		.map_end = al.map_end, .map_pgoff = al.map_pgoff,
+		.map_end = al.map_end, .map_pgoff = al.map_pgoff, .map_id = al.map_id,
 		.level = al.dso ? al.level : 0,
 		.sym_done = false, .unwound = unwound,
 	};
@@ -733,17 +734,19 @@ static const struct symbol *inline_sym(struct report *rp, const struct symbol *b
 	i = hashtab__first(sym_hash(base) ^ str__hash(name), rp->inl_cap);
 	for (; (is = &rp->inl_syms[i])->sym; i = hashtab__next(i, rp->inl_cap))
 		if (is->base == base && is->name == name)
-			return is->sym;
+			return &is->sym->sym;
 	is->sym = malloc(sizeof(*is->sym));
 	if (!is->sym)
 		return NULL;
-	*is->sym = (struct symbol){ .start = base->start, .end = base->end, .name = name,
-				    .binding = base->binding, .type = base->type,
-				    .inlined = 1 };
+	*is->sym = (struct inline_symbol){
+		.sym = { .start = base->start, .end = base->end, .name = name,
+			 .binding = base->binding, .type = base->type, .inlined = 1 },
+		.base = base,
+	};
 	is->base = base;
 	is->name = name;
 	rp->nr_inl++;
-	return is->sym;
+	return &is->sym->sym;
 }
 
 /*
@@ -864,6 +867,8 @@ static int intern_chain(struct report *rp, const struct report_batch *b,
 		}
 		if (f.sym)
 			f.sym_unmapped_start = pf->map_start + f.sym->start - pf->map_pgoff;
+		if (f.sym && f.sym->inlined)	/* see cc_frame.map_id */
+			f.map_id = pf->map_id;
 		if (rp->opts->cc.key != CALLCHAIN_KEY_FUNCTION && pf->dso) {
 			int err;
 
@@ -1638,8 +1643,13 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 		err = trace_error(&rp.trace_diag);
 	if (!err && (o->tasks || o->mmaps))
 		err = print_tasks(&rp, o, m, out);
-	else if (!err)
+	else if (!err) {
+		/* inlined functions compare by name or by address: perf's trees of
+		 * entries are replayed sample by sample, none found by hash */
+		if (rp.nr_inl)
+			rp.sl.hash_safe = false;
 		err = print_report(&rp, o, out);
+	}
 out:
 	report_exit(&rp, el->nr);
 	return err;

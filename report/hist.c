@@ -339,8 +339,18 @@ static long builder_tree_findnew(struct hist_builder *b, const struct hist_entry
 	while (x != RBTREE_NIL) {
 		int c = sort_list__cmp(b->sl, proto, &b->v[x]);
 
-		if (!c)
+		if (!c) {
+			struct hist_entry *e = &b->v[x];
+
+			/* perf's hists__findnew_entry(): an entry found from another
+			 * map object takes that map, and its symbol is looked up
+			 * again there (an inlined function's becomes the real one) */
+			if ((b->sl->need & SORT_NEED_SYM) && e->sym && e->sym->inlined &&
+			    e->map_id != proto->map_id)
+				e->sym = symbol__inline_base(e->sym);
+			e->map_id = proto->map_id;
 			return x;
+		}
 		p = x;
 		left = c < 0;
 		x = left ? b->in.left[x] : b->in.right[x];
@@ -439,6 +449,24 @@ static void stat_add(struct hist_stat *st, uint8_t cpumode, uint64_t period,
 	}
 }
 
+/* perf's hist_entry__fast__sym_diff(): _sort__sym_cmp() alone (inlined functions
+ * by name, equal when their ranges overlap), or the addresses without symbols. */
+static bool sym_differs(const struct hist_entry *a, const struct hist_entry *b)
+{
+	const struct symbol *l = a->sym, *r = b->sym;
+
+	if (!l && !r)
+		return a->ip != b->ip;
+	if (!l || !r)
+		return true;
+	if (l == r)
+		return false;
+	if ((l->inlined || r->inlined) && !strcmp(l->name, r->name) &&
+	    l->start <= r->end && l->end >= r->start)
+		return false;
+	return l->start != r->start || l->end != r->end;
+}
+
 /* The entry a group's own samples make. */
 static struct hist_entry group_entry(const struct hists *h, const struct hist_group *g)
 {
@@ -513,6 +541,7 @@ static int builder_step(struct hist_builder *b, const struct hists *h,
 		proto.map_start = f->map_start;
 		proto.map_end = f->map_end;
 		proto.map_pgoff = f->map_pgoff;
+		proto.map_id = f->map_id;
 		entry_src(b, &proto);
 		/* the address and srcline call graph keys give frames a srcline, which
 		 * perf's frame entries take (fill_callchain_info()) */
@@ -526,8 +555,8 @@ static int builder_step(struct hist_builder *b, const struct hists *h,
 			const struct hist_entry *c = &b->v[cache[k]];
 
 			/* perf's quick check first: with a symbol key, entries of other
-			 * symbols (or addresses) differ */
-			if (by_sym && (c->sym != tmp.sym || (!c->sym && c->ip != tmp.ip)))
+			 * symbols (or addresses) differ (hist_entry__fast__sym_diff()) */
+			if (by_sym && sym_differs(c, &tmp))
 				continue;
 			seen = !sort_list__cmp(b->sl, &tmp, c);
 		}

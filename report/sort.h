@@ -110,6 +110,8 @@ struct hist_entry {
 	uint64_t sym_unmapped_start;	/* see addr_location */
 	uint64_t map_start, map_end;	/* the map of ip (0, 0: none) */
 	uint64_t map_pgoff;
+	uint64_t map_id;		/* an inlined function's entry: the map
+					 * object it was last seen in (hist.c) */
 	uint64_t time;			/* ns, quantized (time key) */
 	uint64_t weight;		/* the first sample's WEIGHT (var1) */
 	uint64_t ins_lat;		/* ... and WEIGHT_STRUCT var2 (perf's ins_lat)
