@@ -213,7 +213,8 @@ static int c_sym_nodso(const struct hist_entry *a, const struct hist_entry *b)
 	/* perf's _sort__sym_cmp(): inlined functions by name, equal when their
 	 * symbols overlap */
 	if (a->sym->inlined || b->sym->inlined) {
-		int c = strcmp(a->sym->name, b->sym->name);
+		/* perf's strcmp(left, right): the node's name first */
+		int c = strcmp(b->sym->name, a->sym->name);
 
 		if (c)
 			return c < 0 ? -1 : 1;
@@ -2046,6 +2047,9 @@ static int fprintf_entry(const struct sort_list *l, const struct sort_widths *w,
 				   l->fields[i]->print == p_dcacheline ||
 				   l->fields[i]->print == p_iaddr))
 			cap += UNRESOLVED_WIDTH + 2 + 3;
+		/* an inlined function's " (inlined)" is not in perf's width either */
+		if (l->fields[i]->print == p_sym)
+			cap += sizeof(" (inlined)");
 		/* the group view: perf prints every member's value whole */
 		if (l->fields[i]->kind == DIM_HPP && e->nr_pairs)
 			cap += (e->nr_pairs + 1) * ((size_t)(l->user_len[i] > 0 ?
