@@ -508,9 +508,10 @@ static int dwarf_step(struct unwinder *u, Dwfl *dwfl, struct uw_cursor *c)
 	if (c->loc[DW_RIP].kind == LOC_NULL) {
 		c->ip = 0;
 		ret = STEP_END;
-	} else if (loc_get(u, c, c->loc[DW_RIP], &c->ip)) {
-		goto out;
 	} else {
+		/* perf's access_mem() answers 0 for what it cannot read */
+		if (loc_get(u, c, c->loc[DW_RIP], &c->ip))
+			c->ip = 0;
 		ret = STEP_OK;
 	}
 	if (c->ip == prev_ip && c->cfa == prev_cfa)

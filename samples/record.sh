@@ -127,6 +127,17 @@ rec pagesize.data --code-page-size -e cpu-clock -F 1000 -- sh -c "$work"
 rec srcline-g.data -g -e cpu-clock -F 4000 -- sh -c 'seq 1 200000 | sort -r | md5sum >/dev/null'
 # --per-thread
 rec per-thread.data --per-thread -e cpu-clock -F 1000 -- sh -c "$work"
+# --call-graph dwarf: user registers and a copy of the user stack, unwound at report
+# time (4096 bytes, less than the programs' stacks: unwinding stops where the copy
+# ends).  Processes that fork and exec keep their parent's maps (perf's libunwind
+# then finds no CFI in their libraries); libc6-dbg's DWARF names inlined functions.
+dwarf='--call-graph dwarf,4096 -e cpu-clock -F 300'
+rec dwarf.data $dwarf -- sh -c "$work"
+# ... a directory, -z, and interpreters (one process each, deep stacks)
+rec dwarf-threads.data --threads $dwarf -- sh -c "$work"
+rec dwarf-z.data -z $dwarf -- sh -c "$work"
+rec dwarf-perl.data -z $dwarf -F 1000 -- perl -e 'my $s = 0; $s += sqrt($_) for 1 .. 4000000; print "$s\n"'
+rec dwarf-python.data -z $dwarf -F 1000 -- python3 -c 'print(sum(i * i for i in range(3000000)))'
 
 # Recordings that name no kernel build-id (pipes, and -z recordings: perf 6.1 writes no
 # BUILD_ID feature for them) get NAME.data.kallsyms, a link to the running kernel's
