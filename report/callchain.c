@@ -5,6 +5,7 @@
 #include <stdlib.h>	/* calloc, free, malloc, qsort_r, realloc, strtod, strtoul */
 #include <string.h>	/* memset, strdup, strlen, strncmp, strtok_r */
 
+#include "format/record.h"
 #include "machine/dso.h"
 #include "util/array.h"
 #include "util/hashtab.h"
@@ -1010,12 +1011,19 @@ static void print_flat(struct printer *pr, bool folded)
 			value(pr, l->cumul, l->cumul_count, pr->p->total);
 			put(pr, "\n");
 		}
-		while (len--) {
+		for (bool first = true; len--;) {
+			const struct cc_frame *f = &cc->frames[cc->et[path[len]].frame];
+
+			/* perf skips addresses in the context marker range (an unwound
+			 * return address of 0 becomes -1) */
+			if (f->ip >= CONTEXT_MAX)
+				continue;
 			frame_name(cc, cc->et[path[len]].frame, name);
 			if (folded) {
-				put(pr, name);
-				if (len)
+				if (!first)
 					put(pr, sep);
+				put(pr, name);
+				first = false;
 			} else {
 				put(pr, "                ");
 				put(pr, name);
