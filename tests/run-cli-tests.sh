@@ -55,6 +55,9 @@ if [ "${1:-}" = --update ]; then
 	exec sh tests/golden/update.sh "$@"
 fi
 
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+
 # perf_out IN OUT: strip_tip for perf's output, and a [vdso] that has no build-id in the
 # recording named [vdso] again: perf -D names it after the temporary copy of its own vdso
 # that it read symbols from, /tmp/perf-vdso.so-XXXXXX, a new name on every run (README.md,
@@ -80,8 +83,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # shellcheck disable=SC3045 # dash and bash both have ulimit -c; no core files
 ulimit -c 0 2>/dev/null
 
-# pass, skip, fail, run, crashed; have_perf and perf_why; samples_home
-. tests/lib.sh
+# (tests/lib.sh, sourced above: pass, skip, fail, run, crashed; have_perf, perf_why, samples_home)
 # HOME's ~/.debug is the samples' build-id cache only (the fresh recordings below are
 # made with --no-buildid-cache and add nothing to it)
 samples_home "$tmp"
