@@ -7,18 +7,20 @@
 #include <elfutils/libdwfl.h>	/* dwfl_*, dwarf_cfi_addrframe */
 #include <gelf.h>		/* gelf_getphdr */
 #include <errno.h>
+#include <inttypes.h>		/* PRIu64 */
 #include <fcntl.h>		/* open */
 #include <limits.h>		/* PATH_MAX */
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>		/* calloc, free */
 #include <string.h>		/* memcpy, strcmp */
 #include <unistd.h>		/* close, pread */
 
 #include "format/evlist.h"
+#include "format/feature.h"
 #include "format/sample.h"
 #include "machine/dso.h"
 #include "machine/machine.h"
+#include "reader/session.h"
 #include "util/array.h"
 #include "banned.h"
 
@@ -122,6 +124,22 @@ bool unwind__wanted(const struct evlist *el)
 		if ((el->evsels[i]->attr.sample_type & both) == both)
 			return true;
 	return false;
+}
+
+int unwinder__warn(const struct unwinder *u, struct session *s)
+{
+	const char *arch = session__features(s)->arch;
+
+	if (!u->tried || u->unwound)
+		return 0;
+	if (!u->supported)
+		return session__warn(s, "none of the %" PRIu64 " user stacks of --call-graph "
+				     "dwarf samples could be unwound: the recording's "
+				     "architecture %s is not supported (x86_64 is)", u->tried,
+				     arch ? arch : "(unknown)");
+	return session__warn(s, "none of the %" PRIu64 " user stacks of --call-graph dwarf "
+			     "samples could be unwound: the files their processes ran "
+			     "(their .eh_frame) are not here", u->tried);
 }
 
 void unwinder__stats(const struct unwinder *u, uint64_t *unwound, uint64_t *tried)

@@ -68,6 +68,16 @@ int unwinder__unwind(struct unwinder *u, struct thread *t, const struct sample *
  */
 bool unwind__wanted(const struct evlist *el);
 
+struct session;
+
+/**
+ * @brief When no user stack given so far could be unwound (the recording's
+ *        architecture is not supported, or the files its processes ran are not
+ *        here), add one warning saying so to the session's (session__warn()).
+ * @return 0 or -ENOMEM.
+ */
+int unwinder__warn(const struct unwinder *u, struct session *s);
+
 /** @brief Samples unwound so far with at least one frame beyond their IP, and all
  *         samples given: a front end warns when no sample could be unwound. */
 void unwinder__stats(const struct unwinder *u, uint64_t *unwound, uint64_t *tried);

@@ -3,6 +3,7 @@
 
 #include <dirent.h>	/* opendir, readdir */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>	/* open */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -91,6 +92,20 @@ static int add_warning(struct session *s, char *w)
 	s->warnings = n;
 	s->warnings[s->nr_warnings++] = w;
 	return 0;
+}
+
+int session__warn(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *w = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&w, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	return add_warning(s, w);
 }
 
 static int open_fd(const char *fspath, const char *label, struct diag *d)

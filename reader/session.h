@@ -219,6 +219,17 @@ uint64_t session__feat_offset(const struct session *s);
 size_t session__nr_warnings(const struct session *s);
 const char *session__warning(const struct session *s, size_t i);
 
+/**
+ * @brief Add a front end's warning (printf-style, one line, no newline) to the list
+ *        of session__warning(): the front ends print the ones added during the
+ *        delivery after the run.
+ * @return 0, or -ENOMEM (the warning is lost).
+ * Thread safety: the caller's thread, not during session__deliver()'s callbacks'
+ *         concurrent use of the list (there is none: only front ends add).
+ */
+int session__warn(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /** The session's worker pool (jobs - 1 threads; the caller is the last runner),
  *  for front ends that format in parallel. Borrowed. */
 struct workqueue *session__workqueue(struct session *s);

@@ -1641,6 +1641,8 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 		err = cerr;
 	if (err < 0 && rp.trace_diag.code)
 		err = trace_error(&rp.trace_diag);
+	if (!err && rp.unwinder)
+		err = unwinder__warn(rp.unwinder, s);
 	if (!err && (o->tasks || o->mmaps))
 		err = print_tasks(&rp, o, m, out);
 	else if (!err) {

@@ -830,6 +830,8 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		}
 	}
 	err = replay(&r, s, d);
+	if (!err && r.uw && unwinder__warn(r.uw, s))
+		err = diag__set(d, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
 	/* and what the delivery found to warn of */
 	for (size_t i = nr_warned; o->warn && i < session__nr_warnings(s); i++)
 		o->warn(o->warn_ctx, session__warning(s, i));
