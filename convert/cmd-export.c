@@ -12,6 +12,7 @@
 
 #include "convert/progress.h"
 #include "format/diag.h"
+#include "format/feature.h"
 #include "reader/session.h"
 #include "reader/workqueue.h"
 #include "machine/machine.h"
@@ -141,6 +142,8 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 	if (t->open && (err = t->open(t->ctx, flags, o->jobs != 1, d)))
 		return err;
 	err = exporter__new(&c.ex, m, session__evlist(s), flags, &sink);
+	if (!err)
+		err = exporter__unwind(c.ex, session__features(s)->arch);
 	if (!err && kj->wq) {
 		struct export_kernel_wait w = { kernel_ready, kernel_wait, kernel_mapped, kj };
 

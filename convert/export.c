@@ -4,6 +4,7 @@
 #include "convert/export.h"
 
 #include <errno.h>
+#include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* calloc, free */
 #include <string.h>	/* memset */
 
@@ -15,13 +16,19 @@
 #include "reader/session.h"
 #include "machine/dso.h"
 #include "machine/machine.h"
+#include "machine/srcline.h"
+#include "machine/unwind.h"
 #include "machine/symbol.h"
 #include "util/array.h"
 #include "util/hashtab.h"
+#include "util/strtab.h"
 #include "banned.h"
 
 /* perf resolves at most this many callchain addresses (PERF_MAX_STACK_DEPTH). */
 #define EXPORT_MAX_STACK 127
+/* A sample's callchain entries at most: the recorded chain, then as many unwound
+ * user frames (perf limits both parts alike) */
+#define CHAIN_SAMPLE_MAX (2 * EXPORT_MAX_STACK)
 
 /* Software event configs whose ADDR is a data address perf resolves (page faults). */
 enum { SW_PAGE_FAULTS = 2, SW_PAGE_FAULTS_MIN = 5, SW_PAGE_FAULTS_MAJ = 6 };
@@ -143,6 +150,7 @@ struct ploc {
 	uint64_t addr;		/* PLOC_MAPPED: map-relative address */
 	uint64_t ip;		/* the address as recorded */
 	uint8_t state;		/* enum ploc_state */
+	bool unwound;		/* from the unwound user stack (inlined functions) */
 };
 
 /* A sample after stage 1: the row's values known then, and its locations. */
@@ -181,6 +189,13 @@ struct exporter {
 	struct idmap unknown;		/* (dso pointer, addr) -> id of "unknown" */
 	struct idmap paths;		/* (parent id, symbol id, ip) -> call path id */
 	uint64_t root_path_id;		/* 0 until the call path root is exported */
+	struct unwinder *uw;		/* owned: --call-graph dwarf stacks; else NULL */
+	struct srclines *inl;		/* owned with uw: inlined functions */
+	struct idmap inl_syms;		/* (dso, address, level) -> symbol id of an
+					 * inlined function (perf's objects per
+					 * inline node) */
+	uint64_t user_ips[EXPORT_MAX_STACK];	/* one sample's unwound frames */
+	struct strtab inl_names;	/* their names (rows keep pointers to them) */
 	struct bid_text *bids;		/* owned list */
 	struct export_stats stats;
 
@@ -241,7 +256,7 @@ int exporter__new(struct exporter **out, struct machine *m, struct evlist *el,
 	}
 	e->pending = malloc(PENDING_MAX * sizeof(*e->pending));
 	e->chain = (flags & EXPORT_CALLCHAINS) ? malloc(CHAIN_MAX * sizeof(*e->chain))
-					      : malloc(EXPORT_MAX_STACK * sizeof(*e->chain));
+					      : malloc(CHAIN_SAMPLE_MAX * sizeof(*e->chain));
 	if (!e->pending || !e->chain) {
 		exporter__delete(e);
 		return -ENOMEM;
@@ -274,12 +289,25 @@ void exporter__delete(struct exporter *e)
 	idmap__exit(&e->syms);
 	idmap__exit(&e->unknown);
 	idmap__exit(&e->paths);
+	idmap__exit(&e->inl_syms);
+	strtab__exit(&e->inl_names);
+	unwinder__delete(e->uw);
+	srclines__delete(e->inl);
 	free(e->pending);
 	free(e->chain);
 	free(e->evsel_ids);
 	free(e->thread_ids.v);
 	free(e->comm_ids.v);
 	free(e);
+}
+
+int exporter__unwind(struct exporter *e, const char *arch)
+{
+	if (!unwind__wanted(e->evlist) || e->uw)
+		return 0;
+	if (unwinder__new(&e->uw, arch) || srclines__new(&e->inl))
+		return -ENOMEM;
+	return 0;
 }
 
 int exporter__begin(struct exporter *e)
@@ -660,6 +688,72 @@ static int chain_entry(struct exporter *e, struct xloc *loc, uint64_t ip, uint64
 	return call_path(e, *cur, (uint64_t)sid, ip, cur);
 }
 
+/*
+ * perf's append_inlines() for an unwound entry: one entry per function addr2line -i
+ * names at its address, root first here (perf's ORDER_CALLER list), each with the
+ * frame's symbol when the name is its own, else an inlined function's symbol: perf
+ * makes one per (dso, address, level), exported under its name over the frame
+ * symbol's range.  The frame's symbol may be the "unknown" an earlier row inserted
+ * at the address (perf's dso__insert_symbol()), found like a real one.
+ */
+static int inline_entries(struct exporter *e, const struct xloc *frame, uint64_t ip,
+			  const char *text, uint64_t *cur)
+{
+	const char *names[64];
+	size_t lens[64], n = 0;
+	int err = 0;
+
+	while (*text && n < 64) {
+		const char *nl = strchr(text, '\n');
+
+		names[n] = text;
+		lens[n++] = nl ? (size_t)(nl - text) : strlen(text);
+		text = nl ? nl + 1 : "";
+	}
+	for (size_t m = n; m-- > 0 && !err;) {
+		struct xloc loc = *frame;
+		const struct symbol *base = frame->sym;
+		/* an inserted "unknown" is a zero-size local symbol at the address */
+		uint64_t start = base ? base->start : frame->addr;
+		uint64_t end = base ? base->end : frame->addr;
+		int binding = base ? base->binding : 0;
+		uint64_t did, sid;
+		char name[1024];
+
+		snprintf(name, sizeof(name), "%.*s", (int)lens[m], names[m]);
+		if (!strcmp(name, base ? symbol__name(base) : "unknown")) {
+			err = chain_entry(e, &loc, ip, cur);
+			continue;
+		}
+		if ((err = export_dso(e, frame->dso, &did)))
+			break;
+		sid = idmap__get(&e->inl_syms, (uintptr_t)frame->dso, frame->addr, m + 1);
+		if (!sid) {
+			const char *kept = strtab__intern(&e->inl_names, name);
+
+			if (!kept) {
+				err = -ENOMEM;
+				break;
+			}
+			sid = ++e->last[EXPORT_SYMBOL];
+			if ((err = idmap__put(&e->inl_syms, (uintptr_t)frame->dso, frame->addr,
+					      m + 1, sid)))
+				break;
+			const int64_t v[] = { (int64_t)sid, (int64_t)did, (int64_t)start,
+					      (int64_t)end, binding };
+			if ((err = emit_ints(e, EXPORT_SYMBOL, kept, NULL, NULL, 5, v)))
+				break;
+		}
+		if (!e->root_path_id) {	/* as chain_entry() */
+			if ((err = call_path(e, 0, 0, 0, &e->root_path_id)))
+				break;
+			*cur = e->root_path_id;
+		}
+		err = call_path(e, *cur, sid, ip, cur);
+	}
+	return err;
+}
+
 struct chain_ctx {
 	struct exporter *e;
 	struct thread *t;
@@ -669,8 +763,10 @@ struct chain_ctx {
 static int chain_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 {
 	struct chain_ctx *cc = ctx;
+	struct ploc *pl = &cc->e->chain[cc->e->nr_chain++];
 
-	map_loc(cc->e, cc->t, cpumode, ip, &cc->e->chain[cc->e->nr_chain++]);
+	map_loc(cc->e, cc->t, cpumode & ~CALLCHAIN_UNWOUND, ip, pl);
+	pl->unwound = cpumode & CALLCHAIN_UNWOUND;
 	cc->p->chain_nr++;
 	return 0;
 }
@@ -682,10 +778,16 @@ static void map_callchain(struct exporter *e, struct thread *t, const struct sam
 			  struct pending *p)
 {
 	struct chain_ctx cc = { e, t, p };
+	size_t nr_user = 0;
 
 	p->chain_first = (uint32_t)e->nr_chain;
 	p->chain_nr = 0;
-	if (machine__callchain_walk(s, true, EXPORT_MAX_STACK, chain_frame, &cc) == 1) {
+	/* perf's thread__resolve_callchain(): the unwound user stack too (out of
+	 * memory there unwinds nothing) */
+	if (e->uw && unwinder__unwind(e->uw, t, s, e->user_ips, EXPORT_MAX_STACK, &nr_user))
+		nr_user = 0;
+	if (machine__callchain_walk_unwound(s, true, EXPORT_MAX_STACK, e->user_ips, nr_user,
+					    chain_frame, &cc) == 1) {
 		p->chain_nr = 0;	/* perf discards it all */
 		e->nr_chain = p->chain_first;
 	}
@@ -695,7 +797,7 @@ static void map_callchain(struct exporter *e, struct thread *t, const struct sam
  * before exporting it), then the path; *id = 0 when it is empty. */
 static int export_callchain(struct exporter *e, const struct pending *p, uint64_t *id)
 {
-	struct xloc loc[EXPORT_MAX_STACK];
+	struct xloc loc[CHAIN_SAMPLE_MAX];
 	const struct ploc *pl = e->chain + p->chain_first;
 	uint64_t cur = e->root_path_id;
 	int err;
@@ -703,9 +805,20 @@ static int export_callchain(struct exporter *e, const struct pending *p, uint64_
 	*id = 0;
 	for (uint32_t i = 0; i < p->chain_nr; i++)
 		finish_loc(e, &pl[i], &loc[i]);
-	for (uint32_t i = 0; i < p->chain_nr; i++)
-		if ((err = chain_entry(e, &loc[i], pl[i].ip, &cur)))
+	for (uint32_t i = 0; i < p->chain_nr; i++) {
+		const char *inl = NULL;
+
+		/* the frame's symbol may be an "unknown" an earlier row inserted */
+		if (pl[i].unwound && loc[i].dso && (loc[i].sym || loc[i].sym_id) && e->inl &&
+		    !(inl = srclines__inlines(e->inl, loc[i].dso, loc[i].addr)))
+			return -ENOMEM;
+		if (inl && *inl)
+			err = inline_entries(e, &loc[i], pl[i].ip, inl, &cur);
+		else
+			err = chain_entry(e, &loc[i], pl[i].ip, &cur);
+		if (err)
 			return err;
+	}
 	*id = p->chain_nr ? cur : 0;
 	return 0;
 }
@@ -827,7 +940,7 @@ static int map_sample(struct exporter *e, const struct record_ref *ref)
 		return 0;
 	}
 	if (e->deferring && (e->nr_pending == PENDING_MAX ||
-			     e->nr_chain + EXPORT_MAX_STACK > CHAIN_MAX) &&
+			     e->nr_chain + CHAIN_SAMPLE_MAX > CHAIN_MAX) &&
 	    (err = stop_deferring(e)))
 		return err;
 	t = machine__findnew_thread(e->machine, (int32_t)s.pid, (int32_t)s.tid);

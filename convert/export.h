@@ -122,6 +122,15 @@ int exporter__new(struct exporter **out, struct machine *m, struct evlist *el,
 void exporter__delete(struct exporter *e);
 
 /**
+ * @brief Unwind the user stacks of --call-graph dwarf samples into their callchains
+ *        (machine/unwind.h), their frames expanded into inlined functions as perf's
+ *        export does; nothing when no event samples user stacks.
+ * @param arch  the recording's architecture (ARCH feature), NULL: this machine's
+ * @return 0 or -ENOMEM.  Call before the first record.
+ */
+int exporter__unwind(struct exporter *e, const char *arch);
+
+/**
  * @brief Write the placeholder rows (id 0 of every table) and the branch_types table.
  * @return 0 or the sink's error.
  * Thread safety: the replaying thread.  Format: none.

@@ -210,9 +210,10 @@ static size_t section_of(Elf *elf, uint64_t addr)
  * section with the highest address not above addr (larger size on ties), and the
  * STT_FILE symbol before it when the function is local or no other symbol came
  * between that file symbol and the previous one; the line is then unknown (0).
- * NULL when there is none.
+ * NULL when there is none.  *func (when func is not NULL) receives that symbol's
+ * name, NULL without one.
  */
-static const char *symtab_file(Dwfl_Module *mod, uint64_t addr)
+static const char *symtab_best(Dwfl_Module *mod, uint64_t addr, const char **func)
 {
 	GElf_Addr ebias;
 	Elf *elf = dwfl_module_getelf(mod, &ebias);
@@ -222,6 +223,8 @@ static const char *symtab_file(Dwfl_Module *mod, uint64_t addr)
 	bool found = false, sym_seen = false, file_after_sym = false;
 	size_t scn = elf ? section_of(elf, addr) : 0;
 
+	if (func)
+		*func = NULL;
 	if (!scn || nsyms <= 0)
 		return NULL;
 	for (int i = 1; i < nsyms; i++) {
@@ -249,6 +252,8 @@ static const char *symtab_file(Dwfl_Module *mod, uint64_t addr)
 		found = true;
 		best = value;
 		best_size = sym.st_size;
+		if (func)
+			*func = name;
 		best_file = file && (GELF_ST_BIND(sym.st_info) == STB_LOCAL || !file_after_sym)
 			    ? file : NULL;
 	}
@@ -272,7 +277,7 @@ int srclines__lookup(struct srclines *s, const char *path, uint64_t addr,
 	l = dwfl_module_getsrc(f->mod, addr + bias);
 	if (!l) {
 		/* addr2line: "FILE:?", which perf reads as line 0 */
-		name = symtab_file(f->mod, addr);
+		name = symtab_best(f->mod, addr, NULL);
 		lineno = 0;
 	} else {
 		Dwarf_Addr lbias;
@@ -609,11 +614,24 @@ static const char *inline_text(struct srclines *s, struct sl_file *f, uint64_t a
 	if (!f->dwfl)
 		return "";
 	(void)dwfl_module_getdwarf(f->mod, &bias);
-	if (!dwfl_module_getsrc(f->mod, addr + bias))
-		return "";	/* no line: addr2line's "??:0", a record perf drops */
-	cu = dwfl_module_addrdie(f->mod, addr + bias, &cubias);
-	if (!cu)
-		return "";
+	cu = dwfl_module_getsrc(f->mod, addr + bias) ?
+	     dwfl_module_addrdie(f->mod, addr + bias, &cubias) : NULL;
+	if (!cu) {
+		/* no line: addr2line names the ELF symbol before the address (its
+		 * elf_find_function(), even past the symbol's end) with "??:0";
+		 * perf keeps that record unless the name is "??" too */
+		const char *func;
+
+		char *dem;
+
+		(void)symtab_best(f->mod, addr, &func);
+		if (!func)
+			return "";
+		dem = symbol__demangle(func);	/* perf's new_inline_sym() demangles */
+		func = intern(s, dem ? dem : func);
+		free(dem);
+		return func;
+	}
 	n = dwarf_getscopes(cu, addr + bias - cubias, &scopes);
 	while (i < n && !err) {
 		int tag = dwarf_tag(&scopes[i]);

@@ -481,6 +481,23 @@ for a in "samples/plain.data" "samples/group-pipe.data" "samples/two-events.data
 	fi
 done
 
+# --call-graph dwarf: a recording whose stacks cannot be unwound (the files are not
+# under --symfs) says so once, still reports (the user frames are the IPs alone) and
+# exits 0; one whose files are here says nothing.
+run "$tmp/out" "$tmp/err" "$bin" -i samples/dwarf.data --symfs "$tmp/no-such-dir" --stdio
+if [ "$rc" -eq 0 ] && [ "$(grep -c 'user stacks of --call-graph dwarf samples could be unwound' "$tmp/err")" = 1 ] &&
+   grep -q '^# Samples: 39 ' "$tmp/out"; then
+	pass "unwind:warning-when-none"
+else
+	fail "unwind:warning-when-none" "exit status $rc, $(head -n 1 "$tmp/err")"
+fi
+run "$tmp/out" "$tmp/err" "$bin" -i samples/dwarf.data --stdio
+if [ "$rc" -eq 0 ] && ! grep -q 'could be unwound' "$tmp/err"; then
+	pass "unwind:no-warning"
+else
+	fail "unwind:no-warning" "exit status $rc, $(head -n 1 "$tmp/err")"
+fi
+
 # --- malformed ---------------------------------------------------------------------------
 echo "-- malformed (tests/malformed)"
 gen=$BUILD/malformed

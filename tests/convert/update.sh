@@ -56,6 +56,12 @@ for name in plain threads threads-z callchain pipe; do
 done
 make_case callchain-callchains "-i samples/callchain.data" "$tmp/export-callchains.py" \
 	"all callchains" "--callchains"
+# --call-graph dwarf: the unwound user stacks in the call paths, with perf's inlined
+# functions (their own symbols), in a shell that forks and execs and in python3
+make_case dwarf-callchains "-i samples/dwarf.data" "$tmp/export-callchains.py" \
+	"all callchains" "--callchains"
+make_case dwarf-python-callchains "-i samples/dwarf-python.data --kallsyms \
+samples/dwarf-python.data.kallsyms" "$tmp/export-callchains.py" "all callchains" "--callchains"
 # kernel modules of a recording made elsewhere, with symbols from a synthetic kallsyms
 # (tests/external/kallsyms/make.py): [module] short names, module-relative symbols
 make_case ext-kmod-forkexit "-i tests/external/perf.data.forkexit-3.8 --kallsyms \
