@@ -3,26 +3,34 @@
 /*
  * unwind - the user-space call chain of a `perf record --call-graph dwarf` sample,
  * unwound from the registers and the copy of the stack the sample carries
- * (PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER), with libdwfl and the CFI
- * (.eh_frame) of the files the process had mapped at the time of the sample.
+ * (PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER) with the CFI (.eh_frame) of the
+ * files the process had mapped at the time of the sample.
  *
- * What perf 6.1 does (its libunwind unwinder, observed and read in its documentation):
- *  - the first address is the sample's user IP register as is; every further one is
- *    a return address minus one (the call instruction), except in signal frames;
+ * perf 6.1 unwinds with libunwind; its answers are the contract, quirks included
+ * (observed on real recordings, facts from perf's and libunwind's documentation):
+ *  - the first address is the user IP register as is; every further one is a
+ *    return address minus one, except in signal frames;
+ *  - registers are kept as locations and read only when a rule needs them
+ *    (libunwind's lazy cursor); RSP's value is the CFA;
  *  - memory is read from the stack copy when the 8 bytes lie inside
- *    [SP, SP + dynamic size - 1) (perf's bound leaves the last word out), else from
- *    the file of the map holding the address (its file offset: addr - map start +
- *    map pgoff), else the read fails;
- *  - an unwinding step that fails ends the chain; an address 0 is not kept.
- *  - the files are the dsos' data files: the build-id cache's copy, else the path
- *    (under --symfs).
- *  Registers are mapped per architecture in one table (x86_64 only so far: perf's
- *  PERF_REG_X86_* order to DWARF's register numbers); samples of other
- *  architectures or ABIs get their IP alone.
- *
- * One libdwfl session is kept per process (per struct maps) and reused across its
- * samples: the files it reported stay open.  It is dropped when the process's maps
- * change (struct maps.gen).
+ *    [SP, SP + dynamic size - 8) (perf's bound leaves the last word out), else
+ *    from the file mapped at the address (file offset addr - map start + pgoff);
+ *    what cannot be read reads as 0 for the return address (perf's access_mem()
+ *    answers 0), and fails the step elsewhere;
+ *  - perf looks a file's CFI table up relative to the lowest address any map of
+ *    that file has in the process, less the file's first PT_LOAD address: when a
+ *    process that exec'd keeps a stale copy of a library lower down (its parent's
+ *    maps), no CFI is found there;
+ *  - without CFI, libunwind's x86_64 fallbacks: a PLT entry, else the frame
+ *    pointer (RBP), checked to lie a little above the CFA; an RBP of 0 ends the
+ *    chain, and a frame whose return address reads 0 is still kept (as -1);
+ *  - an undefined RBP or return address after a CFI step ends the chain.
+ *  The CFI rules come from libdw (dwarf_cfi_addrframe()); the files are the dsos'
+ *  data files (the build-id cache's copy, else the path under --symfs), reported to
+ *  a libdwfl session per process as addresses need them and reused across samples
+ *  until the process's maps change (struct maps.gen).  Registers are mapped per
+ *  architecture in one table (x86_64 only so far: perf's PERF_REG_X86_* order to
+ *  DWARF numbers); samples of other architectures or ABIs get their IP alone.
  *
  * Thread safety: a struct unwinder belongs to one thread, the one that replays the
  * side-band records (the maps must not change during a call).
