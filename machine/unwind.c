@@ -185,10 +185,13 @@ static bool read_mem(struct unwinder *u, uint64_t addr, uint64_t *val)
 {
 	uint64_t end = u->sp + u->s->user_stack_dyn_size;
 
-	if (addr + 8 < addr)
-		return false;
-	if (addr < u->sp || addr + 8 >= end)	/* perf's bound */
-		return read_dso_mem(u, addr, val);
+	if (addr + 8 < addr || addr < u->sp || addr + 8 >= end) {	/* perf's bound */
+		/* what perf's access_mem() cannot read reads as 0 (observed: the
+		 * unwinding goes on with it) */
+		if (!read_dso_mem(u, addr, val))
+			*val = 0;
+		return true;
+	}
 	memcpy(val, u->s->user_stack + (addr - u->sp), 8);
 	return true;
 }
