@@ -46,6 +46,8 @@ struct uw_proc {
 	const struct maps *maps;	/* the key, with gen; NULL: free slot */
 	uint64_t gen;
 	Dwfl *dwfl;			/* owned */
+	bool any_file;			/* some map has a file perf can read (else
+					 * perf sets up no unwinding for it) */
 	uint64_t used;			/* the unwinder's clock at its last use */
 };
 
@@ -233,8 +235,16 @@ static Dwfl_Module *module_of(struct unwinder *u, Dwfl *dwfl, const struct map *
  * (a map's file may overlap the stale remains of another's). */
 static int proc_open(struct uw_proc *p, const struct thread *t)
 {
+	char path[PATH_MAX];
+
 	p->maps = t->maps;
 	p->gen = t->maps->gen;
+	/* perf's unwind__prepare_access() needs a map whose file tells the ELF class
+	 * (dso__type()); a process without one gets no user frames at all */
+	p->any_file = false;
+	for (size_t i = 0; i < t->maps->nr && !p->any_file; i++)
+		p->any_file = t->maps->v[i].dso &&
+			      dso__data_path(t->maps->v[i].dso, path, sizeof(path));
 	p->dwfl = dwfl_begin(&dwfl_callbacks);
 	return p->dwfl ? 0 : -ENOMEM;
 }
@@ -287,6 +297,9 @@ struct uw_cursor {
 	struct uw_loc loc[UW_NREGS];
 	uint64_t cfa, ip;
 	bool use_prev_instr;
+	bool signal;		/* the last step applied a signal frame's CFI (its
+				 * FDE's 'S'): libunwind's unw_is_signal_frame() after
+				 * the step, which keeps the new address whole */
 };
 
 enum { STEP_END = 0, STEP_OK = 1, STEP_ERR = -1, STEP_NOINFO = -2 };
@@ -526,6 +539,7 @@ static int dwarf_step(struct unwinder *u, Dwfl *dwfl, struct uw_cursor *c)
 	memcpy(c->loc, next, sizeof(next));
 	c->cfa = cfa;
 	c->use_prev_instr = !signal;
+	c->signal = signal;
 	if (c->loc[DW_RIP].kind == LOC_NULL) {
 		c->ip = 0;
 		ret = STEP_END;
@@ -542,16 +556,6 @@ out:
 	return ret;
 }
 
-/* libunwind's unw_is_signal_frame() on x86_64 Linux: the rt_sigreturn trampoline
- * (mov $15, %rax; syscall) at ip. */
-static bool is_signal_frame(struct unwinder *u, uint64_t ip)
-{
-	uint64_t w0, w1;
-
-	return read_mem(u, ip, &w0) && read_mem(u, ip + 8, &w1) &&
-	       w0 == 0x0f0000000fc0c748ULL && (w1 & 0xff) == 0x05;
-}
-
 /* libunwind's unw_step() on x86_64: CFI, else a PLT entry or the frame pointer. */
 static int step(struct unwinder *u, Dwfl *dwfl, struct uw_cursor *c)
 {
@@ -562,8 +566,9 @@ static int step(struct unwinder *u, Dwfl *dwfl, struct uw_cursor *c)
 		return STEP_ERR;
 	if (ret >= 0)	/* the ABI's end of the chain: an undefined RBP */
 		return c->loc[DW_RBP].kind == LOC_NULL ? STEP_END : ret;
-	if (is_signal_frame(u, c->ip))
-		return STEP_END;	/* signal frames without CFI: not followed */
+	/* (libunwind's signal-frame case here never applies: its
+	 * unw_is_signal_frame() answers from the step's own state, reset) */
+	c->signal = false;
 	if (read_mem(u, c->ip, &w0) && read_mem(u, c->ip + 8, &w1) &&
 	    (w0 & 0xffff) == 0x25ff && ((w0 >> 48) & 0xff) == 0x68 &&
 	    ((w1 >> 24) & 0xff) == 0xe9) {
@@ -611,7 +616,7 @@ int unwinder__unwind(struct unwinder *u, struct thread *t, const struct sample *
 		     uint64_t *ips, size_t max, size_t *nr)
 {
 	struct uw_cursor c = { .use_prev_instr = false };
-	struct uw_proc *p;
+	struct uw_proc *p = NULL;
 	uint64_t ip, val;
 	size_t n = 0;
 	int err;
@@ -622,14 +627,18 @@ int unwinder__unwind(struct unwinder *u, struct thread *t, const struct sample *
 	if (!sample_reg(s, X86_64_REG_IP, &ip))
 		return 0;
 	u->tried++;
+	if (t && t->maps) {
+		p = proc_of(u, t, &err);
+		if (!p)
+			return err;
+		if (!p->any_file)
+			return 0;
+	}
 	ips[n++] = ip;
 	*nr = n;
 	if (!u->supported || s->user_regs_abi != REGS_ABI_64 || !t || !t->maps ||
 	    !sample_reg(s, X86_64_REG_SP, &u->sp) || max < 2)
 		return 0;
-	p = proc_of(u, t, &err);
-	if (!p)
-		return err;
 	u->t = t;
 	u->s = s;
 	for (unsigned r = 0; r < UW_NREGS; r++)
@@ -639,7 +648,7 @@ int unwinder__unwind(struct unwinder *u, struct thread *t, const struct sample *
 	c.ip = ip;
 	/* perf's get_entries(): each step's ip, less one but in signal frames */
 	while (n < max && step(u, p->dwfl, &c) == STEP_OK) {
-		ips[n++] = is_signal_frame(u, c.ip) ? c.ip : c.ip - 1;
+		ips[n++] = c.signal ? c.ip : c.ip - 1;
 	}
 	/* perf keeps every address but 0 */
 	*nr = 0;
