@@ -857,7 +857,9 @@ static int intern_chain(struct report *rp, const struct report_batch *b,
 		if (!f.sym && rp->opts->hide_unresolved)
 			continue;
 		ips[(*nr)++] = pf->ip;
-		if (f.sym && rp->parent_on && !*parent) {
+		/* perf matches the parent regex in add_callchain_ip() only, not in the
+		 * unwound entries (unwind_entry()) */
+		if (f.sym && rp->parent_on && !*parent && !pf->unwound) {
 			int m = parent_match(rp, f.sym);
 
 			if (m < 0)
