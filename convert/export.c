@@ -703,11 +703,12 @@ static int inline_entries(struct exporter *e, const struct xloc *frame, uint64_t
 	size_t lens[64], n = 0;
 	int err = 0;
 
-	while (*text && n < 64) {
-		const char *nl = strchr(text, '\n');
+	while (*text && n < 64) {	/* records "NAME\tFILE:LINE" */
+		const char *nl = strchr(text, '\n'), *tab = strchr(text, '\t');
 
 		names[n] = text;
-		lens[n++] = nl ? (size_t)(nl - text) : strlen(text);
+		lens[n++] = tab && (!nl || tab < nl) ? (size_t)(tab - text) :
+			    nl ? (size_t)(nl - text) : strlen(text);
 		text = nl ? nl + 1 : "";
 	}
 	for (size_t m = n; m-- > 0 && !err;) {

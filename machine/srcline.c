@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <gelf.h>		/* gelf_getehdr, gelf_getshdr */
 #include <inttypes.h>		/* PRIu64, PRIx64 */
+#include <limits.h>		/* PATH_MAX */
 #include <stdio.h>		/* snprintf */
 #include <stdlib.h>		/* calloc, free, malloc */
 #include <string.h>		/* memcpy, strcmp, strlen, strrchr */
@@ -580,33 +581,58 @@ static void last_equal_function(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *die)
 	} while (!dwarf_siblingof(&child, &child));
 }
 
-/* Append one name to the '\n'-joined list; -ENOMEM. */
-static int put_name(char **p, size_t *len, size_t *cap, const char *name)
+/* Append one record "NAME\tFILE:LINE" to the '\n'-joined list; -ENOMEM. */
+static int put_name(char **p, size_t *len, size_t *cap, const char *name, const char *where)
 {
-	size_t n = strlen(name);
+	size_t n = strlen(name), w = strlen(where);
 
-	if (array__grow(p, cap, *len + n + 2, 1, 256))
+	if (array__grow(p, cap, *len + n + w + 3, 1, 256))
 		return -ENOMEM;
 	if (*len)
 		(*p)[(*len)++] = '\n';
 	memcpy(*p + *len, name, n);
 	*len += n;
+	(*p)[(*len)++] = '\t';
+	memcpy(*p + *len, where, w);
+	*len += w;
 	(*p)[*len] = '\0';
 	return 0;
 }
 
+/* "FILE:LINE" of an inlined instance's call (DW_AT_call_file, DW_AT_call_line), the
+ * file without its directories; "??:0" when unknown. */
+static void call_site(Dwarf_Die *inst, char *where, size_t size)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word fi = 0, line = 0;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char *file = NULL;
+
+	if (dwarf_attr(inst, DW_AT_call_file, &a) && !dwarf_formudata(&a, &fi) &&
+	    dwarf_diecu(inst, &cu, NULL, NULL) && !dwarf_getsrcfiles(&cu, &files, &nfiles) &&
+	    fi < nfiles)
+		file = dwarf_filesrc(files, fi, NULL, NULL);
+	if (dwarf_attr(inst, DW_AT_call_line, &a))
+		(void)dwarf_formudata(&a, &line);
+	snprintf(where, size, "%s:%u", file ? base_name(file) : "??", (unsigned)line);
+}
+
 /*
- * The names addr2line -f -i prints for addr of file f (binutils 2.40), joined by
- * '\n' (interned), or "" when it prints "??".  The innermost function at addr, then
- * for each inlined instance the function it was inlined into, up to the subprogram.
- * A function is named by its linkage name (a C declaration with an asm label has
- * one), else DW_AT_name.
+ * The records addr2line -f -i prints for addr of file f (binutils 2.40), each
+ * "NAME\tFILE:LINE" (perf's inline_list: the name and srcline_from_fileline()),
+ * joined by '\n' (interned), or "" when it prints "??".  The innermost function at
+ * addr with the address's line, then for each inlined instance the function it was
+ * inlined into with the place of that call, up to the subprogram.  A function is
+ * named by its linkage name (a C declaration with an asm label has one), else
+ * DW_AT_name.
  */
 static const char *inline_text(struct srclines *s, struct sl_file *f, uint64_t addr)
 {
 	Dwarf_Addr bias = 0, cubias = 0;
 	Dwarf_Die *cu, *scopes = NULL;
-	char *out = NULL;
+	char *out = NULL, where[PATH_MAX + 32];
 	size_t len = 0, cap = 0;
 	const char *text = "";
 	int n, i = 0, err = 0;
@@ -614,23 +640,36 @@ static const char *inline_text(struct srclines *s, struct sl_file *f, uint64_t a
 	if (!f->dwfl)
 		return "";
 	(void)dwfl_module_getdwarf(f->mod, &bias);
-	cu = dwfl_module_getsrc(f->mod, addr + bias) ?
-	     dwfl_module_addrdie(f->mod, addr + bias, &cubias) : NULL;
+	cu = dwfl_module_addrdie(f->mod, addr + bias, &cubias);
 	if (!cu) {
 		/* no line: addr2line names the ELF symbol before the address (its
 		 * elf_find_function(), even past the symbol's end) with "??:0";
 		 * perf keeps that record unless the name is "??" too */
 		const char *func;
-
 		char *dem;
 
 		(void)symtab_best(f->mod, addr, &func);
 		if (!func)
 			return "";
 		dem = symbol__demangle(func);	/* perf's new_inline_sym() demangles */
-		func = intern(s, dem ? dem : func);
+		err = put_name(&out, &len, &cap, dem ? dem : func, "??:0");
 		free(dem);
-		return func;
+		text = err ? NULL : intern(s, out);
+		free(out);
+		return text;
+	}
+	/* the innermost record's place: the address's line (addr2line's first) */
+	{
+		const char *file = NULL;
+		int line = 0;
+
+		int e = dwfl_module_getsrc(f->mod, addr + bias) ?
+			srclines__lookup(s, f->path, addr, &file, &line) : -ENOENT;
+
+		if (e == -ENOMEM)
+			return NULL;
+		/* a CU without a line for the address: addr2line prints ":?" */
+		snprintf(where, sizeof(where), "%s:%d", e ? "" : base_name(file), e ? 0 : line);
 	}
 	n = dwarf_getscopes(cu, addr + bias - cubias, &scopes);
 	while (i < n && !err) {
@@ -649,10 +688,12 @@ static const char *inline_text(struct srclines *s, struct sl_file *f, uint64_t a
 		name = die_function_name(&scopes[i], &linkage);
 		if (linkage && name)
 			dem = symbol__demangle(name);
-		err = put_name(&out, &len, &cap, dem ? dem : name ? name : "??");
+		err = put_name(&out, &len, &cap, dem ? dem : name ? name : "??", where);
 		free(dem);
 		if (tag == DW_TAG_subprogram)
 			break;
+		/* the next record's place: where this instance was inlined */
+		call_site(&scopes[i], where, sizeof(where));
 		/* the scopes the instance was inlined into (its concrete parents) */
 		{
 			Dwarf_Die *up = NULL;

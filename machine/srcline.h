@@ -90,8 +90,12 @@ const char *srclines__callchain(struct srclines *s, struct dso *dso,
  *        (addr2line's "??", which perf drops), and so do dsos without a file
  *        (kernel, [vdso], perf maps).
  * @param addr  the frame's map-relative address
- * @return the names joined by '\n' (interned, owned by @p s), "" for none, NULL on
- *         ENOMEM.  Remembered per (dso, address).
+ *        Each record also has the place addr2line gives it, FILE:LINE (the file
+ *        without its directories, as perf keeps it): the address's line for the
+ *        innermost, the call site of the instance inlined into it for the others,
+ *        "??:0" for an ELF symbol's name.
+ * @return the records "NAME\tFILE:LINE" joined by '\n' (interned, owned by @p s),
+ *         "" for none, NULL on ENOMEM.  Remembered per (dso, address).
  * Thread safety: see file comment.  Format: DWARF .debug_info
  *         (DW_TAG_subprogram, DW_TAG_inlined_subroutine scopes), .debug_line.
  */

@@ -54,6 +54,8 @@ struct pending_frame {
 	bool sym_done;			/* sym was looked up (lookup_symbols()) */
 	bool unwound;			/* from the unwound user stack: perf expands
 					 * it into its inlined functions */
+	const char *srcline;		/* an expanded frame: its inline record's
+					 * FILE:LINE (perf's node srcline); else NULL */
 	const struct symbol *sym;	/* then: the frame's symbol, or NULL */
 };
 
@@ -749,6 +751,15 @@ static const struct symbol *inline_sym(struct report *rp, const struct symbol *b
 	return &is->sym->sym;
 }
 
+/* An inline record's FILE:LINE, interned. */
+static const char *inline_where(struct report *rp, const char *w, size_t len)
+{
+	char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, w);
+	return strtab__intern(&rp->inl_names, buf);
+}
+
 /*
  * Pass 2d, on this thread: perf's append_inlines() for the unwound frames (only
  * those: machine.c's unwind_entry()) that have a symbol: each becomes one frame per
@@ -769,16 +780,22 @@ static int expand_inlines(struct report *rp, struct report_batch *b)
 			const struct pending_frame *pf = &b->frames[pd->first_frame + j];
 			const char *text = pf->unwound && pf->sym && pf->dso ?
 					   srclines__inlines(rp->inl, pf->dso, pf->addr) : "";
-			const char *names[64];
-			size_t lens[64], n = 0;
+			const char *names[64], *wheres[64];
+			size_t lens[64], wlens[64], n = 0;
 
 			if (!text)
 				return -ENOMEM;
-			while (*text && n < 64) {
-				const char *nl = strchr(text, '\n');
+			while (*text && n < 64) {	/* records "NAME\tFILE:LINE" */
+				const char *nl = strchr(text, '\n'), *tab = strchr(text, '\t');
+				size_t end = nl ? (size_t)(nl - text) : strlen(text);
 
+				if (!tab || (nl && tab > nl))
+					tab = text + end;
 				names[n] = text;
-				lens[n++] = nl ? (size_t)(nl - text) : strlen(text);
+				lens[n] = (size_t)(tab - text);
+				wheres[n] = tab < text + end ? tab + 1 : tab;
+				wlens[n] = (size_t)(text + end - wheres[n]);
+				n++;
 				text = nl ? nl + 1 : "";
 			}
 			if (array__grow(&b->spare, &b->cap_spare, out + (n ? n : 1),
@@ -796,7 +813,11 @@ static int expand_inlines(struct report *rp, struct report_batch *b)
 				if (!sym)
 					return -ENOMEM;
 				b->spare[out] = *pf;
-				b->spare[out++].sym = sym;
+				b->spare[out].sym = sym;
+				/* perf's node srcline: the record's place */
+				b->spare[out].srcline = inline_where(rp, wheres[x], wlens[x]);
+				if (!b->spare[out++].srcline)
+					return -ENOMEM;
 			}
 		}
 		pd->first_frame = first;
@@ -871,7 +892,12 @@ static int intern_chain(struct report *rp, const struct report_batch *b,
 			f.sym_unmapped_start = pf->map_start + f.sym->start - pf->map_pgoff;
 		if (f.sym && f.sym->inlined)	/* see cc_frame.map_id */
 			f.map_id = pf->map_id;
-		if (rp->opts->cc.key != CALLCHAIN_KEY_FUNCTION && pf->dso) {
+		if (pf->srcline && (rp->opts->cc.key != CALLCHAIN_KEY_FUNCTION ||
+				    ((rp->sl.need & SORT_NEED_SRCLINE) && f.sym->inlined))) {
+			/* an inline record's place (with the function key only an
+			 * inlined function's: its frames match by name anyway) */
+			f.srcline = pf->srcline;
+		} else if (rp->opts->cc.key != CALLCHAIN_KEY_FUNCTION && pf->dso) {
 			int err;
 
 			f.srcline = srclines__callchain(rp->srclines, pf->dso, f.sym, pf->addr,

@@ -314,12 +314,14 @@ static void resolve(struct run *r, struct thread *t, uint16_t cpumode, uint64_t 
 	}
 }
 
-/* The next name of an inline list (names joined by '\n'); *len its length. */
+/* The next name of an inline list (records "NAME\tFILE:LINE" joined by '\n'); *len
+ * its length. */
 static const char *next_inline(const char **text, size_t *len)
 {
-	const char *name = *text, *nl = strchr(name, '\n');
+	const char *name = *text, *nl = strchr(name, '\n'), *tab = strchr(name, '\t');
 
-	*len = nl ? (size_t)(nl - name) : strlen(name);
+	*len = tab && (!nl || tab < nl) ? (size_t)(tab - name) :
+	       nl ? (size_t)(nl - name) : strlen(name);
 	*text = nl ? nl + 1 : NULL;
 	return name;
 }
