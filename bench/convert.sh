@@ -23,7 +23,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/lib.sh
 runs=3 secs=10 keep='' check=1 callchains=''
 
-usage() { sed -n '4p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
 opt() {
 	case $1 in
 	-c) callchains=1; took=1 ;;

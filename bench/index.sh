@@ -25,7 +25,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/lib.sh
 runs=3 secs=60 keep='' slice=45%-55%
 
-usage() { sed -n '4p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
 opt() { case $1 in -t) slice=${2:?}; took=2 ;; esac; }
 bench_opts opt "$@"
 set -- "${bench_args[@]}"

@@ -19,6 +19,9 @@
 #   bench_table MODE_RE  print $tmp/results with time and RSS ratios to the `perf ...`
 #                        line of the same mode; a line is of mode 1 when its name matches
 #                        the awk regex MODE_RE, else of mode 0.
+#   bench_data_arg FN ARGS  bench_opts FN ARGS, then at most one operand: $data
+#   usage, no_check_opt  the synopsis (line 4 of the script) on stderr, exit 2; the
+#                        --no-check option (check='') for bench_opts
 BUILD=${BUILD:-build}
 MAKE_DATA=${MAKE_DATA:-../shared/bench/make-data.sh}
 out=
@@ -41,6 +44,18 @@ bench_opts() {
 		esac
 	done
 	bench_args=("$@")
+}
+
+usage() { sed -n '4p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
+no_check_opt() { case $1 in --no-check) check=''; took=1 ;; esac; }
+
+bench_data_arg() {
+	local fn=$1
+	shift
+	bench_opts "$fn" "$@"
+	set -- "${bench_args[@]}"
+	[ $# -le 1 ] || usage
+	data=${1:-}
 }
 
 bench_init() {

@@ -32,7 +32,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/lib.sh
 runs=3 secs=10 keep='' jobs="1 2"
 
-usage() { sed -n '4p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
 opt() { case $1 in -j) jobs=${2:?}; took=2 ;; esac; }
 bench_opts opt "$@"
 set -- "${bench_args[@]}"

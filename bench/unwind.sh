@@ -21,12 +21,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/lib.sh
 runs=3 secs=10 keep='' check=1
 
-usage() { sed -n '4p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
-opt() { case $1 in --no-check) check=''; took=1 ;; esac; }
-bench_opts opt "$@"
-set -- "${bench_args[@]}"
-[ $# -le 1 ] || usage
-data=${1:-}
+bench_data_arg no_check_opt "$@"
 
 bench_init dirreport
 script=$BUILD/dirscript
