@@ -699,18 +699,10 @@ static int chain_entry(struct exporter *e, struct xloc *loc, uint64_t ip, uint64
 static int inline_entries(struct exporter *e, const struct xloc *frame, uint64_t ip,
 			  const char *text, uint64_t *cur)
 {
-	const char *names[64];
-	size_t lens[64], n = 0;
+	struct inline_record rec[INLINE_RECORDS_MAX];
+	size_t n = srclines__inline_records(text, rec, INLINE_RECORDS_MAX);
 	int err = 0;
 
-	while (*text && n < 64) {	/* records "NAME\tFILE:LINE" */
-		const char *nl = strchr(text, '\n'), *tab = strchr(text, '\t');
-
-		names[n] = text;
-		lens[n++] = tab && (!nl || tab < nl) ? (size_t)(tab - text) :
-			    nl ? (size_t)(nl - text) : strlen(text);
-		text = nl ? nl + 1 : "";
-	}
 	for (size_t m = n; m-- > 0 && !err;) {
 		struct xloc loc = *frame;
 		const struct symbol *base = frame->sym;
@@ -721,7 +713,7 @@ static int inline_entries(struct exporter *e, const struct xloc *frame, uint64_t
 		uint64_t did, sid;
 		char name[1024];
 
-		snprintf(name, sizeof(name), "%.*s", (int)lens[m], names[m]);
+		snprintf(name, sizeof(name), "%.*s", (int)rec[m].name_len, rec[m].name);
 		if (!strcmp(name, base ? symbol__name(base) : "unknown")) {
 			err = chain_entry(e, &loc, ip, cur);
 			continue;

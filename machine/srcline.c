@@ -716,6 +716,24 @@ static const char *inline_text(struct srclines *s, struct sl_file *f, uint64_t a
 	return text;
 }
 
+size_t srclines__inline_records(const char *text, struct inline_record *out, size_t max)
+{
+	size_t n = 0;
+
+	while (text && *text && n < max) {
+		const char *nl = strchr(text, '\n'), *end = nl ? nl : text + strlen(text);
+		const char *tab = memchr(text, '\t', (size_t)(end - text));
+
+		out[n].name = text;
+		out[n].name_len = (size_t)((tab ? tab : end) - text);
+		out[n].where = tab ? tab + 1 : end;
+		out[n].where_len = (size_t)(end - out[n].where);
+		n++;
+		text = nl ? nl + 1 : NULL;
+	}
+	return n;
+}
+
 const char *srclines__inlines(struct srclines *s, struct dso *dso, uint64_t addr)
 {
 	const char *path = dso_file(dso);

@@ -23,6 +23,7 @@
  * Thread safety: a struct srclines belongs to one thread.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct dso;
@@ -100,6 +101,23 @@ const char *srclines__callchain(struct srclines *s, struct dso *dso,
  *         (DW_TAG_subprogram, DW_TAG_inlined_subroutine scopes), .debug_line.
  */
 const char *srclines__inlines(struct srclines *s, struct dso *dso, uint64_t addr);
+
+/** One record of srclines__inlines()'s text: pointers into it, not terminated. */
+struct inline_record {
+	const char *name, *where;	/* the function; its FILE:LINE */
+	size_t name_len, where_len;
+};
+
+/** Records at most perf's front ends expand a frame into (more are dropped). */
+#define INLINE_RECORDS_MAX 64
+
+/**
+ * @brief Split srclines__inlines()'s text into its records, in its order (innermost
+ *        first).
+ * @return the number written to @p out, at most @p max.
+ * Thread safety: pure.  Format: see srclines__inlines().
+ */
+size_t srclines__inline_records(const char *text, struct inline_record *out, size_t max);
 
 /**
  * @brief The file name and line of an address of an ELF file, read with libdw.

@@ -144,12 +144,6 @@ int unwinder__warn(const struct unwinder *u, struct session *s)
 			     "(their .eh_frame) are not here", u->tried);
 }
 
-void unwinder__stats(const struct unwinder *u, uint64_t *unwound, uint64_t *tried)
-{
-	*unwound = u->unwound;
-	*tried = u->tried;
-}
-
 /* The open data file of a dso (-1: none); -ENOMEM as -2. */
 static int dso_fd(struct unwinder *u, const struct dso *dso)
 {
@@ -544,9 +538,8 @@ static int dwarf_step(struct unwinder *u, Dwfl *dwfl, struct uw_cursor *c)
 		c->ip = 0;
 		ret = STEP_END;
 	} else {
-		/* perf's access_mem() answers 0 for what it cannot read */
-		if (loc_get(u, c, c->loc[DW_RIP], &c->ip))
-			c->ip = 0;
+		/* a location that is not NULL always reads (read_mem()) */
+		(void)loc_get(u, c, c->loc[DW_RIP], &c->ip);
 		ret = STEP_OK;
 	}
 	if (c->ip == prev_ip && c->cfa == prev_cfa)
@@ -559,7 +552,7 @@ out:
 /* libunwind's unw_step() on x86_64: CFI, else a PLT entry or the frame pointer. */
 static int step(struct unwinder *u, Dwfl *dwfl, struct uw_cursor *c)
 {
-	uint64_t prev_ip = c->ip, prev_cfa = c->cfa, w0, w1, rbp, rbp1;
+	uint64_t prev_ip = c->ip, prev_cfa = c->cfa, w0, w1, rbp;
 	int ret = dwarf_step(u, dwfl, c);
 
 	if (ret == STEP_ERR)
@@ -590,7 +583,7 @@ static int step(struct unwinder *u, Dwfl *dwfl, struct uw_cursor *c)
 			rsp_loc = (struct uw_loc){ LOC_VAL, rbp + 16 };
 			rip_loc = (struct uw_loc){ LOC_MEM, rbp + 8 };
 			/* libunwind's check of its guess: RBP a little above the CFA */
-			if (!read_mem(u, rbp, &rbp1) || rbp < c->cfa || rbp - c->cfa > 0x4000)
+			if (rbp < c->cfa || rbp - c->cfa > 0x4000)
 				rip_loc = rbp_loc = (struct uw_loc){ LOC_NULL, 0 };
 			c->cfa += 16;
 		}

@@ -86,8 +86,4 @@ struct session;
  */
 int unwinder__warn(const struct unwinder *u, struct session *s);
 
-/** @brief Samples unwound so far with at least one frame beyond their IP, and all
- *         samples given: a front end warns when no sample could be unwound. */
-void unwinder__stats(const struct unwinder *u, uint64_t *unwound, uint64_t *tried);
-
 #endif

@@ -780,24 +780,12 @@ static int expand_inlines(struct report *rp, struct report_batch *b)
 			const struct pending_frame *pf = &b->frames[pd->first_frame + j];
 			const char *text = pf->unwound && pf->sym && pf->dso ?
 					   srclines__inlines(rp->inl, pf->dso, pf->addr) : "";
-			const char *names[64], *wheres[64];
-			size_t lens[64], wlens[64], n = 0;
+			struct inline_record rec[INLINE_RECORDS_MAX];
+			size_t n;
 
 			if (!text)
 				return -ENOMEM;
-			while (*text && n < 64) {	/* records "NAME\tFILE:LINE" */
-				const char *nl = strchr(text, '\n'), *tab = strchr(text, '\t');
-				size_t end = nl ? (size_t)(nl - text) : strlen(text);
-
-				if (!tab || (nl && tab > nl))
-					tab = text + end;
-				names[n] = text;
-				lens[n] = (size_t)(tab - text);
-				wheres[n] = tab < text + end ? tab + 1 : tab;
-				wlens[n] = (size_t)(text + end - wheres[n]);
-				n++;
-				text = nl ? nl + 1 : "";
-			}
+			n = srclines__inline_records(text, rec, INLINE_RECORDS_MAX);
 			if (array__grow(&b->spare, &b->cap_spare, out + (n ? n : 1),
 					sizeof(*b->spare), 4096))
 				return -ENOMEM;
@@ -807,15 +795,16 @@ static int expand_inlines(struct report *rp, struct report_batch *b)
 			}
 			for (size_t m = 0; m < n; m++) {
 				size_t x = rp->order == CALLCHAIN_CALLER ? n - 1 - m : m;
-				const struct symbol *sym = inline_sym(rp, pf->sym, names[x],
-								      lens[x]);
+				const struct symbol *sym = inline_sym(rp, pf->sym, rec[x].name,
+								      rec[x].name_len);
 
 				if (!sym)
 					return -ENOMEM;
 				b->spare[out] = *pf;
 				b->spare[out].sym = sym;
 				/* perf's node srcline: the record's place */
-				b->spare[out].srcline = inline_where(rp, wheres[x], wlens[x]);
+				b->spare[out].srcline = inline_where(rp, rec[x].where,
+								     rec[x].where_len);
 				if (!b->spare[out++].srcline)
 					return -ENOMEM;
 			}

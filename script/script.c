@@ -314,34 +314,21 @@ static void resolve(struct run *r, struct thread *t, uint16_t cpumode, uint64_t 
 	}
 }
 
-/* The next name of an inline list (records "NAME\tFILE:LINE" joined by '\n'); *len
- * its length. */
-static const char *next_inline(const char **text, size_t *len)
-{
-	const char *name = *text, *nl = strchr(name, '\n'), *tab = strchr(name, '\t');
-
-	*len = tab && (!nl || tab < nl) ? (size_t)(tab - name) :
-	       nl ? (size_t)(nl - name) : strlen(name);
-	*text = nl ? nl + 1 : NULL;
-	return name;
-}
-
 /* Each function of an inline list as its own location: perf's new_inline_sym()
  * keeps the frame's symbol for the name it has, others are "inlined". */
 static int each_inline(struct run *r, const struct script_loc *l,
 		       int (*fn)(struct run *r, const struct script_loc *l, void *ctx),
 		       void *ctx)
 {
-	const char *text = r->inl_text;
+	struct inline_record rec[INLINE_RECORDS_MAX];
+	size_t n = srclines__inline_records(r->inl_text, rec, INLINE_RECORDS_MAX);
 	int err = 0;
 
-	while (text && !err) {
+	for (size_t i = 0; i < n && !err; i++) {
 		struct script_loc il = *l;
-		size_t len;
-		const char *name = next_inline(&text, &len);
 		char buf[1024];
 
-		snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
+		snprintf(buf, sizeof(buf), "%.*s", (int)rec[i].name_len, rec[i].name);
 		il.inlined = strcmp(buf, l->sym) != 0;
 		il.sym = il.inlined ? buf : l->sym;
 		err = fn(r, &il, ctx);
