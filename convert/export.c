@@ -777,7 +777,7 @@ static void map_callchain(struct exporter *e, struct thread *t, const struct sam
 	p->chain_nr = 0;
 	/* perf's thread__resolve_callchain(): the unwound user stack too (out of
 	 * memory there unwinds nothing) */
-	if (e->uw && unwinder__unwind(e->uw, t, s, e->user_ips, EXPORT_MAX_STACK, &nr_user))
+	if (e->uw && unwinder__unwind(e->uw, t ? t->maps : NULL, s, e->user_ips, EXPORT_MAX_STACK, &nr_user))
 		nr_user = 0;
 	if (machine__callchain_walk_unwound(s, true, EXPORT_MAX_STACK, e->user_ips, nr_user,
 					    chain_frame, &cc) == 1) {

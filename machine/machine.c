@@ -12,6 +12,7 @@
 #include "reader/session.h"
 #include "reader/workqueue.h"
 #include "util/hashtab.h"
+#include "util/array.h"
 #include "util/strtab.h"
 #include "banned.h"
 
@@ -29,6 +30,9 @@ struct machine {
 	size_t nr_retired;
 	bool comm_exec;			/* exec COMMs are told apart */
 	uint32_t nr_thread_ids, nr_comm_ids;	/* ids handed out (thread.id, comm.id) */
+	struct map **old_maps;		/* owned: arrays maps__insert() replaced
+					 * while a copy read them (maps__copy()) */
+	size_t nr_old_maps, cap_old_maps;
 };
 
 int machine__new(struct machine **out, const char *kallsyms)
@@ -70,6 +74,8 @@ void machine__delete(struct machine *m)
 	free(m->retired);
 	free(m->threads);
 	free(m->kernel_maps.v);
+	machine__release_maps(m);
+	free(m->old_maps);
 	strtab__exit(&m->comms);
 	dsos__delete(m->dsos);
 	free(m);
@@ -267,7 +273,7 @@ static int default_comm(struct machine *m, struct thread *t)
 }
 
 /* Insert a map, cutting the parts of older maps it overlaps. */
-static int maps__insert(struct maps *mp, const struct map *nm)
+static int maps__insert(struct machine *m, struct maps *mp, const struct map *nm)
 {
 	struct map *out;
 	size_t n = 0, cap = mp->nr + 2;
@@ -275,6 +281,12 @@ static int maps__insert(struct maps *mp, const struct map *nm)
 	out = malloc(cap * sizeof(*out));
 	if (!out)
 		return -ENOMEM;
+	if (mp->pinned &&
+	    array__grow(&m->old_maps, &m->cap_old_maps, m->nr_old_maps + 1,
+			sizeof(*m->old_maps), 64)) {
+		free(out);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < mp->nr; i++) {
 		struct map o = mp->v[i];
 
@@ -304,12 +316,31 @@ static int maps__insert(struct maps *mp, const struct map *nm)
 	out[at] = *nm;
 	out[at].id = maps_next_gen();
 	n++;
-	free(mp->v);
+	if (mp->pinned)
+		m->old_maps[m->nr_old_maps++] = mp->v;
+	else
+		free(mp->v);
+	mp->pinned = false;
 	mp->v = out;
 	mp->nr = n;
 	mp->cap = cap;
 	mp->gen = maps_next_gen();
 	return 0;
+}
+
+void maps__copy(struct maps *mp, struct maps *out)
+{
+	*out = *mp;
+	out->refs = 0;
+	out->pinned = false;
+	mp->pinned = mp->v != NULL;
+}
+
+void machine__release_maps(struct machine *m)
+{
+	for (size_t i = 0; i < m->nr_old_maps; i++)
+		free(m->old_maps[i]);
+	m->nr_old_maps = 0;
 }
 
 const struct map *maps__find(const struct maps *mp, uint64_t addr)
@@ -340,7 +371,7 @@ static int kernel_map(struct machine *m, const char *name, struct map *nm)
 	nm->dso = m->kernel;
 	nm->pgoff = nm->start;
 	nm->kernel_fixup = true;
-	return maps__insert(&m->kernel_maps, nm);
+	return maps__insert(m, &m->kernel_maps, nm);
 }
 
 static void preload_job(void *kdso)
@@ -439,7 +470,7 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 		if (!nm.dso)
 			return -ENOMEM;
 		nm.pgoff = 0;
-		return maps__insert(&m->kernel_maps, &nm);
+		return maps__insert(m, &m->kernel_maps, &nm);
 	}
 	flags = dso__mmap_name(name, pid, exec, dso_name, sizeof(dso_name));
 	struct thread *t = machine__findnew_thread(m, pid, tid);
@@ -465,7 +496,7 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 					  mm2.build_id_size <= EVENT_BUILD_ID_MAX ?
 					  mm2.build_id_size : EVENT_BUILD_ID_MAX);
 	}
-	return maps__insert(t->maps, &nm);
+	return maps__insert(m, t->maps, &nm);
 }
 
 /* perf removes a thread whose tid a FORK reuses and makes a new one: the old object
@@ -626,6 +657,17 @@ static void kernel_fixup(struct machine *m, struct map *map)
 	}
 }
 
+/* The map's fields an addr_location copies, and ip's address in the map's file. */
+static void al_set_map(struct addr_location *al, const struct map *map, uint64_t ip)
+{
+	al->dso = map->dso;
+	al->map_start = map->start;
+	al->map_id = map->id;
+	al->map_end = map->end;
+	al->map_pgoff = map->pgoff;
+	al->addr = ip - map->start + map->pgoff;
+}
+
 void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 			  uint64_t ip, struct addr_location *al)
 {
@@ -663,12 +705,16 @@ void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 	else if (al->map->dso && al->map->dso->kind == DSO_KIND_MODULE &&
 		 !al->map->dso->loaded)
 		(void)dso__load(al->map->dso);
-	al->dso = al->map->dso;
-	al->map_start = al->map->start;
-	al->map_id = al->map->id;
-	al->map_end = al->map->end;
-	al->map_pgoff = al->map->pgoff;
-	al->addr = ip - al->map->start + al->map->pgoff;
+	al_set_map(al, al->map, ip);
+}
+
+void maps__resolve_user(const struct maps *mp, uint64_t ip, struct addr_location *al)
+{
+	memset(al, 0, sizeof(*al));
+	al->addr = ip;
+	al->level = '.';
+	if (mp && (al->map = maps__find(mp, ip)))
+		al_set_map(al, al->map, ip);
 }
 
 /* A context marker's cpumode, or 0 for one perf rejects. */

@@ -45,6 +45,8 @@ struct maps {
 	uint64_t gen;		/* changes whenever the maps change, and differs between
 				 * any two maps objects of the process's run (a cache of
 				 * what was built from them keys on it: unwind.h) */
+	bool pinned;		/* a copy reads v (maps__copy()): a change keeps it
+				 * until machine__release_maps() */
 };
 
 /*
@@ -80,9 +82,29 @@ struct machine;
 
 /**
  * @brief The map of @p mp holding virtual address @p addr, or NULL.
- * Thread safety: reads only @p mp (not concurrently with machine__process()).
+ * Thread safety: reads only @p mp (not concurrently with machine__process(), unless
+ *        @p mp is a copy: maps__copy()).
  */
 const struct map *maps__find(const struct maps *mp, uint64_t addr);
+
+/**
+ * @brief Copy a process's maps as they are now into @p out, for other threads to
+ *        read (maps__find(), maps__resolve_user(), unwinder__unwind()) while this
+ *        one goes on replaying: the copy stays valid and unchanged until the next
+ *        machine__release_maps(), even when MMAP/MMAP2 records change @p mp (the
+ *        array it reads is then kept, not freed).  A FORK makes a new struct maps
+ *        and changes no array.  Not for the kernel's maps (their map moves in place
+ *        on the first kernel sample: machine__resolve_map()).
+ * Thread safety: the replaying thread only.
+ */
+void maps__copy(struct maps *mp, struct maps *out);
+
+/**
+ * @brief Free the map arrays kept for copies (maps__copy()) since the last call:
+ *        every copy taken before it becomes invalid.
+ * Thread safety: the replaying thread only, while no other reads such a copy.
+ */
+void machine__release_maps(struct machine *m);
 
 /** @brief Create an empty machine. kallsyms: path of kernel symbols (NULL =
  *         /proc/kallsyms). @return 0 or -ENOMEM. */
@@ -171,6 +193,16 @@ void machine__resolve(struct machine *m, struct thread *t, uint16_t cpumode, uin
  */
 void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 			  uint64_t ip, struct addr_location *al);
+
+/**
+ * @brief machine__resolve_map() of a user-mode address (cpumode MISC_USER, level
+ *        '.') against the maps @p mp (a thread's, or a copy: maps__copy()): the map holding @p ip, its dso and identity, and
+ *        the map-relative address; al->thread is NULL and no symbol is looked up.
+ *        A user map needs nothing loaded, so this only reads.
+ * @param mp NULL: no map ([unknown]).
+ * Thread safety: reads only @p mp (see maps__find()).
+ */
+void maps__resolve_user(const struct maps *mp, uint64_t ip, struct addr_location *al);
 
 struct sample;
 

@@ -1,10 +1,10 @@
 /*
- * unwind - user stacks of --call-graph dwarf samples, unwound with libdwfl.
+ * unwind - user stacks of --call-graph dwarf samples, unwound over libdw's CFI.
  */
 #include "machine/unwind.h"
 
 #include <dwarf.h>		/* DW_OP_* */
-#include <elfutils/libdwfl.h>	/* dwfl_*, dwarf_cfi_addrframe */
+#include <elfutils/libdw.h>	/* dwarf_getcfi_elf, dwarf_cfi_addrframe */
 #include <gelf.h>		/* gelf_getphdr */
 #include <errno.h>
 #include <inttypes.h>		/* PRIu64 */
@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdlib.h>		/* calloc, free */
 #include <string.h>		/* memcpy, strcmp */
+#include <pthread.h>
 #include <unistd.h>		/* close, pread */
 
 #include "format/evlist.h"
@@ -41,32 +42,53 @@ static const uint8_t x86_64_regs[] = {
 #define X86_64_REG_SP 7		/* perf index */
 #define X86_64_REG_IP 8
 
-/* One process's libdwfl session. */
+/* What the unwinder remembers of a process's maps (struct maps.gen): whether
+ * some map has a file perf can read (else perf sets up no unwinding for it). */
 struct uw_proc {
-	const struct maps *maps;	/* the key, with gen; NULL: free slot */
-	uint64_t gen;
-	Dwfl *dwfl;			/* owned */
-	bool any_file;			/* some map has a file perf can read (else
-					 * perf sets up no unwinding for it) */
+	uint64_t gen;			/* the key; 0: free slot */
+	bool any_file;
 	uint64_t used;			/* the unwinder's clock at its last use */
 };
 
-/* A dso's data file, open for reads of code outside the stack copy. */
+/* The dsos' data files, opened once for all the unwinders that share them (a file
+ * descriptor each, whatever the number of threads). */
+struct uw_shared {
+	pthread_mutex_t lock;
+	struct uw_fd { const struct dso *dso; int fd; } *v;	/* owned; fd -1: none */
+	size_t nr, cap;
+	unsigned refs;			/* unwinders (under lock) */
+};
+
+/* A dso's data file: open for reads of code outside the stack copy, and its CFI. */
 struct uw_file {
 	const struct dso *dso;
-	int fd;				/* -1: none */
+	int fd;				/* the shared one; -1: none */
+	bool elf_tried;			/* elf and cfi were looked for */
+	Elf *elf;			/* owned; NULL: not an ELF file */
+	Dwarf_CFI *cfi;			/* owned: its .eh_frame; NULL: none */
+	bool exec;			/* ET_EXEC: loaded where its addresses say */
+	uint64_t load_vaddr;		/* the first PT_LOAD's address, aligned down
+					 * to its p_align (libdwfl's module start) */
+	uint64_t load_end;		/* the end of the last PT_LOAD */
+	uint64_t elf_base;		/* the first PT_LOAD's address, page-aligned
+					 * (perf's elf_base_address()) */
 };
 
 struct unwinder {
 	bool supported;			/* the recording's architecture is known */
 	struct uw_proc procs[UW_PROCS];
 	uint64_t clock;
-	struct uw_file *files;
+	struct uw_shared *shared;	/* the open files (refcounted) */
+	struct uw_file *files;		/* owned */
 	size_t nr_files, cap_files;
+	uint32_t *file_slots;		/* owned: files by dso, open addressing;
+					 * index + 1, 0 empty */
+	size_t cap_slots;		/* a power of two (or 0) */
 	/* the sample being unwound (the callbacks' argument) */
-	const struct thread *t;
+	const struct maps *maps;
 	const struct sample *s;
 	uint64_t sp;
+	bool nomem;			/* a file could not be remembered */
 	uint64_t unwound, tried;
 };
 
@@ -82,6 +104,62 @@ static bool sample_reg(const struct sample *s, unsigned idx, uint64_t *val)
 	return true;
 }
 
+static void shared_put(struct uw_shared *sh)
+{
+	unsigned left;
+
+	if (!sh)
+		return;
+	pthread_mutex_lock(&sh->lock);
+	left = --sh->refs;
+	pthread_mutex_unlock(&sh->lock);
+	if (left)
+		return;
+	for (size_t i = 0; i < sh->nr; i++)
+		if (sh->v[i].fd >= 0)
+			close(sh->v[i].fd);
+	free(sh->v);
+	pthread_mutex_destroy(&sh->lock);
+	free(sh);
+}
+
+/* The open data file of a dso, opened by the first unwinder that asks (-1: none);
+ * -ENOMEM as -2. */
+static int shared_fd(struct uw_shared *sh, const struct dso *dso)
+{
+	char path[PATH_MAX];
+	int fd = -2;
+
+	pthread_mutex_lock(&sh->lock);
+	for (size_t i = 0; i < sh->nr; i++)
+		if (sh->v[i].dso == dso) {
+			fd = sh->v[i].fd;
+			goto out;
+		}
+	if (array__grow(&sh->v, &sh->cap, sh->nr + 1, sizeof(*sh->v), 64))
+		goto out;
+	fd = dso__data_path(dso, path, sizeof(path)) ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	sh->v[sh->nr++] = (struct uw_fd){ dso, fd };
+out:
+	pthread_mutex_unlock(&sh->lock);
+	return fd;
+}
+
+int unwinder__new_sibling(struct unwinder **out, struct unwinder *first)
+{
+	int err = unwinder__new(out, NULL);
+
+	if (err)
+		return err;
+	(*out)->supported = first->supported;
+	shared_put((*out)->shared);
+	pthread_mutex_lock(&first->shared->lock);
+	first->shared->refs++;
+	pthread_mutex_unlock(&first->shared->lock);
+	(*out)->shared = first->shared;
+	return 0;
+}
+
 int unwinder__new(struct unwinder **out, const char *arch)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
@@ -89,6 +167,14 @@ int unwinder__new(struct unwinder **out, const char *arch)
 	*out = NULL;
 	if (!u)
 		return -ENOMEM;
+	u->shared = calloc(1, sizeof(*u->shared));
+	if (!u->shared || pthread_mutex_init(&u->shared->lock, NULL)) {
+		free(u->shared);
+		free(u);
+		return -ENOMEM;
+	}
+	u->shared->refs = 1;
+	(void)elf_version(EV_CURRENT);
 #if defined(__x86_64__)
 	u->supported = !arch || !strcmp(arch, "x86_64");
 #else
@@ -98,23 +184,23 @@ int unwinder__new(struct unwinder **out, const char *arch)
 	return 0;
 }
 
-static void proc_drop(struct uw_proc *p)
+static void file_close(struct uw_file *f)
 {
-	if (p->dwfl)
-		dwfl_end(p->dwfl);
-	*p = (struct uw_proc){ 0 };
+	if (f->cfi)
+		dwarf_cfi_end(f->cfi);
+	if (f->elf)
+		elf_end(f->elf);
 }
 
 void unwinder__delete(struct unwinder *u)
 {
 	if (!u)
 		return;
-	for (size_t i = 0; i < UW_PROCS; i++)
-		proc_drop(&u->procs[i]);
 	for (size_t i = 0; i < u->nr_files; i++)
-		if (u->files[i].fd >= 0)
-			close(u->files[i].fd);
+		file_close(&u->files[i]);
 	free(u->files);
+	free(u->file_slots);
+	shared_put(u->shared);
 	free(u);
 }
 
@@ -126,6 +212,12 @@ bool unwind__wanted(const struct evlist *el)
 		if ((el->evsels[i]->attr.sample_type & both) == both)
 			return true;
 	return false;
+}
+
+void unwinder__add_counts(struct unwinder *u, const struct unwinder *from)
+{
+	u->tried += from->tried;
+	u->unwound += from->unwound;
 }
 
 int unwinder__warn(const struct unwinder *u, struct session *s)
@@ -144,36 +236,117 @@ int unwinder__warn(const struct unwinder *u, struct session *s)
 			     "(their .eh_frame) are not here", u->tried);
 }
 
-/* The open data file of a dso (-1: none); -ENOMEM as -2. */
-static int dso_fd(struct unwinder *u, const struct dso *dso)
+static size_t slot_of(const struct dso *dso, size_t cap)
 {
-	char path[PATH_MAX];
-	struct uw_file *f;
+	uint64_t h = (uint64_t)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL;
 
-	for (size_t i = 0; i < u->nr_files; i++)
-		if (u->files[i].dso == dso)
-			return u->files[i].fd;
-	if (array__grow(&u->files, &u->cap_files, u->nr_files + 1, sizeof(*u->files), 16))
-		return -2;
-	f = &u->files[u->nr_files++];
-	f->dso = dso;
-	f->fd = dso__data_path(dso, path, sizeof(path)) ? open(path, O_RDONLY | O_CLOEXEC)
-							 : -1;
-	return f->fd;
+	return (size_t)(h >> 32) & (cap - 1);
+}
+
+static int slots_grow(struct unwinder *u)
+{
+	size_t cap = u->cap_slots ? u->cap_slots * 2 : 64;
+	uint32_t *v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < u->nr_files; i++) {
+		size_t at = slot_of(u->files[i].dso, cap);
+
+		while (v[at])
+			at = (at + 1) & (cap - 1);
+		v[at] = (uint32_t)i + 1;
+	}
+	free(u->file_slots);
+	u->file_slots = v;
+	u->cap_slots = cap;
+	return 0;
+}
+
+/* The data file of a dso, opened on first use (its CFI is read later, when a step
+ * needs it: file_cfi()); NULL only without memory. */
+static struct uw_file *file_of(struct unwinder *u, const struct dso *dso)
+{
+	struct uw_file *f;
+	size_t at;
+
+	if (u->cap_slots) {
+		for (at = slot_of(dso, u->cap_slots); u->file_slots[at];
+		     at = (at + 1) & (u->cap_slots - 1))
+			if (u->files[u->file_slots[at] - 1].dso == dso)
+				return &u->files[u->file_slots[at] - 1];
+	}
+	if (((u->nr_files + 1) * 2 > u->cap_slots && slots_grow(u)) ||
+	    array__grow(&u->files, &u->cap_files, u->nr_files + 1, sizeof(*u->files), 16)) {
+		u->nomem = true;
+		return NULL;
+	}
+	f = &u->files[u->nr_files];
+	*f = (struct uw_file){ .dso = dso, .fd = shared_fd(u->shared, dso) };
+	if (f->fd == -2) {
+		u->nomem = true;
+		return NULL;
+	}
+	for (at = slot_of(dso, u->cap_slots); u->file_slots[at];
+	     at = (at + 1) & (u->cap_slots - 1))
+		;
+	u->file_slots[at] = (uint32_t)++u->nr_files;
+	return f;
+}
+
+/*
+ * The file's .eh_frame CFI and load addresses, read once (libdw: dwarf_getcfi_elf()).
+ * The addresses are those libdwfl gives a module reported at a base address: an
+ * ET_EXEC file sits where its addresses say, any other is moved by the base less its
+ * first PT_LOAD's address aligned down to p_align.
+ */
+static const struct uw_file *file_cfi(struct uw_file *f)
+{
+	size_t nph = 0;
+	GElf_Ehdr eh;
+	bool first = true;
+
+	if (f->elf_tried)
+		return f->cfi ? f : NULL;
+	f->elf_tried = true;
+	if (f->fd < 0)
+		return NULL;
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &eh) ||
+	    elf_getphdrnum(f->elf, &nph))
+		return NULL;
+	f->exec = eh.e_type == ET_EXEC;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (first) {
+			f->load_vaddr = ph.p_vaddr & -(ph.p_align ? ph.p_align : 1);
+			f->elf_base = ph.p_vaddr & ~(uint64_t)4095;
+			first = false;
+		}
+		if (ph.p_vaddr + ph.p_memsz > f->load_end)
+			f->load_end = ph.p_vaddr + ph.p_memsz;
+	}
+	if (first)
+		return NULL;
+	f->cfi = dwarf_getcfi_elf(f->elf);
+	return f->cfi ? f : NULL;
 }
 
 /* perf's access_dso_mem(): 8 bytes of the file mapped at addr. */
 static bool read_dso_mem(struct unwinder *u, uint64_t addr, uint64_t *val)
 {
-	const struct map *map = maps__find(u->t->maps, addr);
-	int fd;
+	const struct map *map = maps__find(u->maps, addr);
+	const struct uw_file *f;
 
 	if (!map || !map->dso)
 		return false;
-	fd = dso_fd(u, map->dso);
-	if (fd < 0)
+	f = file_of(u, map->dso);
+	if (!f || f->fd < 0)
 		return false;
-	return pread(fd, val, 8, (off_t)(addr - map->start + map->pgoff)) == 8;
+	return pread(f->fd, val, 8, (off_t)(addr - map->start + map->pgoff)) == 8;
 }
 
 /* perf's access_mem(): the stack copy, else the file mapped there. */
@@ -192,82 +365,32 @@ static bool read_mem(struct unwinder *u, uint64_t addr, uint64_t *val)
 	return true;
 }
 
-/* Debug files are not searched: the CFI comes from the files themselves (.eh_frame),
- * as perf's unwinder reads it. */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-			GElf_Word debuglink_crc, char **debuginfo_file_name)
-{
-	(void)mod; (void)userdata; (void)modname; (void)base; (void)file_name;
-	(void)debuglink_file; (void)debuglink_crc; (void)debuginfo_file_name;
-	return -1;
-}
-
-static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_debuginfo = no_debuginfo,
-};
-
-/* The module holding addr: the file of its map reported to the session at the base
- * the map puts it (map start - pgoff), once.  NULL when no file is mapped there. */
-static Dwfl_Module *module_of(struct unwinder *u, Dwfl *dwfl, const struct map *m,
-			      uint64_t addr)
+/*
+ * Whether some map of the process has a file perf can read: perf's
+ * unwind__prepare_access() needs one to tell the ELF class (dso__type()), and a
+ * process without one gets no user frames at all.  Remembered per maps generation.
+ */
+static bool proc_any_file(struct unwinder *u, const struct maps *mp)
 {
 	char path[PATH_MAX];
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
-
-	if (mod || !dso__data_path(m->dso, path, sizeof(path)))
-		return mod;
-	(void)u;
-	dwfl_report_begin_add(dwfl);
-	mod = dwfl_report_elf(dwfl, dso__short_name(m->dso), path, -1, m->start - m->pgoff,
-			      false);
-	dwfl_report_end(dwfl, NULL, NULL);
-	return mod && dwfl_addrmodule(dwfl, addr) == mod ? mod : NULL;
-}
-
-/* A session for the thread's process; modules are reported as addresses need them
- * (a map's file may overlap the stale remains of another's). */
-static int proc_open(struct uw_proc *p, const struct thread *t)
-{
-	char path[PATH_MAX];
-
-	p->maps = t->maps;
-	p->gen = t->maps->gen;
-	/* perf's unwind__prepare_access() needs a map whose file tells the ELF class
-	 * (dso__type()); a process without one gets no user frames at all */
-	p->any_file = false;
-	for (size_t i = 0; i < t->maps->nr && !p->any_file; i++)
-		p->any_file = t->maps->v[i].dso &&
-			      dso__data_path(t->maps->v[i].dso, path, sizeof(path));
-	p->dwfl = dwfl_begin(&dwfl_callbacks);
-	return p->dwfl ? 0 : -ENOMEM;
-}
-
-/* The session of t's process (made or remade as its maps are now). */
-static struct uw_proc *proc_of(struct unwinder *u, const struct thread *t, int *err)
-{
 	struct uw_proc *p = NULL, *lru = &u->procs[0];
 
-	*err = 0;
 	for (size_t i = 0; i < UW_PROCS && !p; i++) {
-		if (u->procs[i].maps == t->maps)
+		if (u->procs[i].gen == mp->gen)
 			p = &u->procs[i];
 		else if (u->procs[i].used < lru->used)
 			lru = &u->procs[i];
 	}
-	if (p && p->gen != t->maps->gen)
-		proc_drop(p);
-	else if (p) {
-		p->used = ++u->clock;
-		return p;
-	}
 	if (!p) {
 		p = lru;
-		proc_drop(p);
+		p->gen = mp->gen;
+		p->any_file = false;
+		for (size_t i = 0; i < mp->nr && !p->any_file; i++)
+			p->any_file = mp->v[i].dso &&
+				      dso__data_path(mp->v[i].dso, path, sizeof(path));
 	}
-	*err = proc_open(p, t);
 	p->used = ++u->clock;
-	return *err ? NULL : p;
+	return p->any_file;
 }
 
 /*
@@ -439,59 +562,46 @@ static int eval_ops(struct unwinder *u, const struct uw_cursor *c, uint64_t cfa,
  * (perf's -EINVAL ends the chain); STEP_NOINFO: no row (libunwind falls back to the
  * frame pointer).
  */
-static int find_frame(struct unwinder *u, Dwfl *dwfl, uint64_t ip, Dwarf_CFI **cfi_out,
-		      Dwarf_Frame **frame)
+static int find_frame(struct unwinder *u, uint64_t ip, Dwarf_Frame **frame)
 {
-	const struct map *m = maps__find(u->t->maps, ip);
-	const struct maps *mp = u->t->maps;
-	uint64_t lowest = UINT64_MAX, elf_base = 0;
-	Dwfl_Module *mod;
-	Dwarf_CFI *cfi;
-	Dwarf_Addr bias;
-	GElf_Addr ebias;
-	Elf *elf;
-	size_t nph = 0;
+	const struct maps *mp = u->maps;
+	const struct map *m = maps__find(mp, ip);
+	uint64_t lowest = UINT64_MAX, bias;
+	struct uw_file *uf;
+	const struct uw_file *f;
 
 	if (!m || !m->dso)
 		return STEP_ERR;
-	mod = module_of(u, dwfl, m, ip);
-	if (!mod)
+	uf = file_of(u, m->dso);
+	f = uf ? file_cfi(uf) : NULL;
+	if (!f)
 		return STEP_ERR;
-	cfi = dwfl_module_eh_cfi(mod, &bias);
-	elf = dwfl_module_getelf(mod, &ebias);
-	if (!cfi || !elf)
+	/* where libdwfl would put the file reported at this map's base; an address
+	 * outside its PT_LOAD span is in no module */
+	bias = f->exec ? 0 : m->start - m->pgoff - f->load_vaddr;
+	if (ip - bias < f->load_vaddr || ip - bias >= f->load_end)
 		return STEP_ERR;
-	for (size_t i = 0; !elf_getphdrnum(elf, &nph) && i < nph; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
-			elf_base = ph.p_vaddr & ~(uint64_t)4095;
-			break;
-		}
-	}
 	for (size_t i = 0; i < mp->nr; i++)
 		if (mp->v[i].dso == m->dso && mp->v[i].start < lowest)
 			lowest = mp->v[i].start;
-	if (lowest - elf_base != bias)
+	if (lowest - f->elf_base != bias)
 		return STEP_NOINFO;
-	if (dwarf_cfi_addrframe(cfi, ip - bias, frame))
+	if (dwarf_cfi_addrframe(f->cfi, ip - bias, frame))
 		return STEP_NOINFO;
-	*cfi_out = cfi;
 	return STEP_OK;
 }
 
 /* libunwind's dwarf_step(): apply the CFI row of the cursor's ip. */
-static int dwarf_step(struct unwinder *u, Dwfl *dwfl, struct uw_cursor *c)
+static int dwarf_step(struct unwinder *u, struct uw_cursor *c)
 {
 	uint64_t lookup = c->ip - (c->use_prev_instr ? 1 : 0), cfa, prev_ip = c->ip;
 	uint64_t prev_cfa = c->cfa;
 	struct uw_loc next[UW_NREGS];
-	Dwarf_CFI *cfi;
 	Dwarf_Frame *frame = NULL;
 	Dwarf_Op ops_mem[3], *ops;
 	size_t nops;
 	bool signal = false;
-	int ret = find_frame(u, dwfl, lookup, &cfi, &frame);
+	int ret = find_frame(u, lookup, &frame);
 
 	if (ret != STEP_OK)
 		return ret;
@@ -550,10 +660,10 @@ out:
 }
 
 /* libunwind's unw_step() on x86_64: CFI, else a PLT entry or the frame pointer. */
-static int step(struct unwinder *u, Dwfl *dwfl, struct uw_cursor *c)
+static int step(struct unwinder *u, struct uw_cursor *c)
 {
 	uint64_t prev_ip = c->ip, prev_cfa = c->cfa, w0, w1, rbp;
-	int ret = dwarf_step(u, dwfl, c);
+	int ret = dwarf_step(u, c);
 
 	if (ret == STEP_ERR)
 		return STEP_ERR;
@@ -605,14 +715,12 @@ static int step(struct unwinder *u, Dwfl *dwfl, struct uw_cursor *c)
 	return STEP_OK;		/* even at ip 0 (observed: perf keeps such a frame) */
 }
 
-int unwinder__unwind(struct unwinder *u, struct thread *t, const struct sample *s,
+int unwinder__unwind(struct unwinder *u, const struct maps *mp, const struct sample *s,
 		     uint64_t *ips, size_t max, size_t *nr)
 {
 	struct uw_cursor c = { .use_prev_instr = false };
-	struct uw_proc *p = NULL;
 	uint64_t ip, val;
 	size_t n = 0;
-	int err;
 
 	*nr = 0;
 	if (!s->user_regs || !s->user_stack_size || !s->user_stack_dyn_size || !max)
@@ -620,29 +728,24 @@ int unwinder__unwind(struct unwinder *u, struct thread *t, const struct sample *
 	if (!sample_reg(s, X86_64_REG_IP, &ip))
 		return 0;
 	u->tried++;
-	if (t && t->maps) {
-		p = proc_of(u, t, &err);
-		if (!p)
-			return err;
-		if (!p->any_file)
-			return 0;
-	}
+	if (mp && !proc_any_file(u, mp))
+		return 0;
 	ips[n++] = ip;
 	*nr = n;
-	if (!u->supported || s->user_regs_abi != REGS_ABI_64 || !t || !t->maps ||
+	if (!u->supported || s->user_regs_abi != REGS_ABI_64 || !mp ||
 	    !sample_reg(s, X86_64_REG_SP, &u->sp) || max < 2)
 		return 0;
-	u->t = t;
+	u->maps = mp;
 	u->s = s;
+	u->nomem = false;
 	for (unsigned r = 0; r < UW_NREGS; r++)
 		if (r != DW_RIP && sample_reg(s, x86_64_regs[r], &val))
 			c.loc[r] = (struct uw_loc){ LOC_REG, val };
 	c.cfa = u->sp;
 	c.ip = ip;
 	/* perf's get_entries(): each step's ip, less one but in signal frames */
-	while (n < max && step(u, p->dwfl, &c) == STEP_OK) {
+	while (n < max && step(u, &c) == STEP_OK)
 		ips[n++] = c.signal ? c.ip : c.ip - 1;
-	}
 	/* perf keeps every address but 0 */
 	*nr = 0;
 	for (size_t i = 0; i < n; i++)
@@ -650,7 +753,7 @@ int unwinder__unwind(struct unwinder *u, struct thread *t, const struct sample *
 			ips[(*nr)++] = ips[i];
 	if (*nr > 1)
 		u->unwound++;
-	u->t = NULL;
+	u->maps = NULL;
 	u->s = NULL;
-	return 0;
+	return u->nomem ? -ENOMEM : 0;
 }

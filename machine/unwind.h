@@ -25,15 +25,18 @@
  *    pointer (RBP), checked to lie a little above the CFA; an RBP of 0 ends the
  *    chain, and a frame whose return address reads 0 is still kept (as -1);
  *  - an undefined RBP or return address after a CFI step ends the chain.
- *  The CFI rules come from libdw (dwarf_cfi_addrframe()); the files are the dsos'
- *  data files (the build-id cache's copy, else the path under --symfs), reported to
- *  a libdwfl session per process as addresses need them and reused across samples
- *  until the process's maps change (struct maps.gen).  Registers are mapped per
- *  architecture in one table (x86_64 only so far: perf's PERF_REG_X86_* order to
- *  DWARF numbers); samples of other architectures or ABIs get their IP alone.
+ *  The CFI rules come from libdw (dwarf_getcfi_elf(), dwarf_cfi_addrframe()); the
+ *  files are the dsos' data files (the build-id cache's copy, else the path under
+ *  --symfs), each opened and its .eh_frame read once per unwinder and kept for every
+ *  process that maps it (where a file sits comes from each sample's maps).
+ *  Registers are mapped per architecture in one table (x86_64 only so far: perf's
+ *  PERF_REG_X86_* order to DWARF numbers); samples of other architectures or ABIs
+ *  get their IP alone.
  *
- * Thread safety: a struct unwinder belongs to one thread, the one that replays the
- * side-band records (the maps must not change during a call).
+ * Thread safety: a struct unwinder is used by one thread at a time (its files and
+ * their libdw state are its own); unwinders used at once by several threads share
+ * nothing but the dsos, which they only read, and the maps they are given, which
+ * must not change during a call.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,7 +44,7 @@
 
 struct evlist;
 struct machine;
-struct thread;
+struct maps;
 struct sample;
 struct unwinder;
 
@@ -52,13 +55,25 @@ struct unwinder;
  */
 int unwinder__new(struct unwinder **out, const char *arch);
 
-/** @brief Free an unwinder and every session it keeps (NULL is a no-op). */
+/**
+ * @brief Create an unwinder for another thread that shares @p first's open files
+ *        (one file descriptor per file, whatever the number of unwinders) and its
+ *        architecture.  Each keeps its own libdw state.
+ * @return 0 or -ENOMEM.  Ownership: *out is the caller's (unwinder__delete(), in any
+ *         order with @p first).
+ * Thread safety: the unwinders may be used at once by different threads.
+ */
+int unwinder__new_sibling(struct unwinder **out, struct unwinder *first);
+
+/** @brief Free an unwinder and what it keeps (NULL is a no-op). */
 void unwinder__delete(struct unwinder *u);
 
 /**
  * @brief Unwind one sample's user stack in callee order (the sample's own user
  *        address first).
- * @param t    the sample's thread; its maps are those of the sample's time
+ * @param mp   the maps of the sample's process at the sample's time (a thread's
+ *             maps, or a copy of them taken then: their array must stay as it was
+ *             during the call); NULL: no process, the sample gets its IP alone
  * @param s    the parsed sample: user_regs (ABI, mask) and user_stack
  * @param ips  receives at most @p max addresses (virtual addresses of the process)
  * @param nr   receives their number: 0 when the sample carries no user registers or
@@ -66,7 +81,7 @@ void unwinder__delete(struct unwinder *u);
  *             unwound beyond the IP
  * @return 0, or -ENOMEM.  A stack that cannot be unwound is not an error.
  */
-int unwinder__unwind(struct unwinder *u, struct thread *t, const struct sample *s,
+int unwinder__unwind(struct unwinder *u, const struct maps *mp, const struct sample *s,
 		     uint64_t *ips, size_t max, size_t *nr);
 
 /**
@@ -85,5 +100,12 @@ struct session;
  * @return 0 or -ENOMEM.
  */
 int unwinder__warn(const struct unwinder *u, struct session *s);
+
+/**
+ * @brief Add @p from's counts of stacks tried and unwound to @p u's, so that
+ *        unwinder__warn() on @p u speaks for both (unwinders of several threads).
+ * Thread safety: neither is in use by another thread.
+ */
+void unwinder__add_counts(struct unwinder *u, const struct unwinder *from);
 
 #endif

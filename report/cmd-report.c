@@ -92,6 +92,23 @@ struct pending {
 	struct addr_location dal;	/* --mem-mode: the data address's map, then
 					 * symbol */
 	bool sym_done;			/* al.sym was looked up (lookup_symbols()) */
+	/* --call-graph dwarf: the user stack, unwound on the workers (pass 1b) */
+	bool unwind;			/* to unwind */
+	bool chain_dropped;		/* perf dropped the chain: the unwound
+					 * frames are not kept */
+	const struct record_ref *ref;	/* its record, valid during the batch */
+	struct maps maps;		/* the process's maps at the sample (a copy:
+					 * maps__copy()) */
+	size_t first_user, nr_user;	/* then: its user frames in the chunk's
+					 * array (unwind_chunk) */
+};
+
+/* Pass 1b's output for the pending samples [i * UNWIND_CHUNK, ...): their unwound
+ * user frames, each resolved to its map, in the chain's order. */
+struct unwind_chunk {
+	struct pending_frame *frames;	/* owned */
+	size_t nr, cap;
+	int err;			/* -ENOMEM, else 0 */
 };
 
 /* One batch's samples, resolved to their maps (pass 1), then to their symbols (pass
@@ -107,6 +124,16 @@ struct report_batch {
 	bool unwound;			/* some frame is unwound (expand_inlines()) */
 	struct pending_frame *spare;	/* owned: expand_inlines()'s other array */
 	size_t cap_spare;
+	struct unwind_chunk *chunks;	/* owned: pass 1b's (unwinding) */
+	size_t cap_chunks;
+	bool to_unwind;			/* some pending sample is to be unwound */
+};
+
+/* An unwinder of pass 1b: one per thread that can run a job at once. */
+struct unwind_slot {
+	struct unwinder *u;		/* owned */
+	uint64_t *ips;			/* owned: max_stack addresses */
+	atomic_flag busy;
 };
 
 /* perf's cgroup list (perf_env cgroups): id -> path of the CGROUP records. */
@@ -140,8 +167,10 @@ struct report {
 	size_t nr_to_load, cap_to_load;
 	uint64_t *ips;			/* owned: one sample's chain addresses */
 	size_t cap_ips;
-	struct unwinder *unwinder;	/* owned: --call-graph dwarf samples; else NULL */
-	uint64_t *user_ips;		/* owned: one sample's unwound user frames */
+	struct unwinder *unwinder;	/* --call-graph dwarf samples: uw[0].u; else
+					 * NULL */
+	struct unwind_slot *uw;		/* owned: the workers' unwinders */
+	size_t nr_uw;
 	struct srclines *inl;		/* owned with unwinder: inlined functions */
 	struct inline_sym { const struct symbol *base; const char *name;
 			    struct inline_symbol *sym; } *inl_syms;	/* owned (and sym) */
@@ -411,25 +440,31 @@ static int report_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 }
 
 /* The frames of a sample's callchain, in cursor order, each resolved to its map
- * (machine__callchain_walk: perf's walk, markers, --max-stack). */
+ * (machine__callchain_walk: perf's walk, markers, --max-stack).  A sample whose user
+ * stack perf unwinds keeps the process's maps as they are now: its user frames are
+ * unwound and spliced in on the workers (pass 1b, unwind_batch()). */
 static int resolve_callchain(struct report *rp, struct thread *t, const struct sample *s,
-			     struct pending *p)
+			     const struct record_ref *ref, struct pending *p)
 {
 	struct frame_ctx fc = { rp, t };
 	int ret;
 
-	size_t nr_user = 0;
-
 	p->first_frame = rp->cur->nr_frames;
-	if (rp->unwinder && (ret = unwinder__unwind(rp->unwinder, t, s, rp->user_ips,
-						     (size_t)rp->max_stack, &nr_user)))
-		return ret;
-	ret = machine__callchain_walk_unwound(s, rp->order == CALLCHAIN_CALLER,
-					      (uint64_t)rp->max_stack, rp->user_ips, nr_user,
-					      report_frame, &fc);
+	ret = machine__callchain_walk(s, rp->order == CALLCHAIN_CALLER,
+				      (uint64_t)rp->max_stack, report_frame, &fc);
 	if (ret == 1)	/* perf drops the chain */
 		rp->cur->nr_frames = p->first_frame;
 	p->nr_frames = rp->cur->nr_frames - p->first_frame;
+	if (ret >= 0 && rp->unwinder) {
+		/* unwound even when the chain is dropped: the counts of the
+		 * warning (unwinder__warn()) */
+		p->unwind = true;
+		p->ref = ref;
+		maps__copy(t->maps, &p->maps);
+		p->nr_user = 0;
+		rp->cur->to_unwind = true;
+		p->chain_dropped = ret == 1;
+	}
 	return ret < 0 ? ret : 0;
 }
 
@@ -499,6 +534,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	p->nr_frames = 0;
 	p->nr_branches = 0;
 	p->sym_done = false;
+	p->unwind = false;
 	p->filtered = pass1_filter(rp->opts, t, p->comm, p->al.dso);
 	p->ip = s.ip;
 	p->weight = s.weight;
@@ -545,7 +581,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	if (!err && rp->opts->mem_mode)
 		err = want_loaded(rp, p->dal.dso);
 	if (!err && rp->need_chains)
-		err = resolve_callchain(rp, t, &s, p);
+		err = resolve_callchain(rp, t, &s, ref, p);
 	if (!err && rp->branch_mode)
 		err = resolve_branches(rp, t, &s, p);
 	return err;
@@ -630,6 +666,141 @@ static uint64_t parent_slot_hash(const void *ctx, const void *slot)
 {
 	(void)ctx;
 	return sym_hash(((const struct parent_slot *)slot)->sym);
+}
+
+/* The batch's spare array, filled with @p nr frames, becomes its frames. */
+static void swap_frames(struct report_batch *b, size_t nr)
+{
+	struct pending_frame *t = b->frames;
+	size_t cap = b->cap_frames;
+
+	b->frames = b->spare;
+	b->cap_frames = b->cap_spare;
+	b->nr_frames = nr;
+	b->spare = t;
+	b->cap_spare = cap;
+}
+
+/* Pending samples per unwind_one() job. */
+#define UNWIND_CHUNK 64
+
+/* A frame of the unwound user stack: resolved to its map in the sample's copy of
+ * the maps (only reads: see maps__copy()). */
+static int unwound_frame(struct unwind_chunk *c, const struct maps *mp, uint64_t ip)
+{
+	struct addr_location al;
+
+	if (array__grow(&c->frames, &c->cap, c->nr + 1, sizeof(*c->frames), 256))
+		return -ENOMEM;
+	maps__resolve_user(mp, ip, &al);
+	c->frames[c->nr++] = (struct pending_frame){
+		.dso = al.dso, .ip = ip, .addr = al.addr, .map_start = al.map_start,
+		.map_end = al.map_end, .map_pgoff = al.map_pgoff, .map_id = al.map_id,
+		.level = al.dso ? al.level : 0, .unwound = true,
+	};
+	return 0;
+}
+
+/* Pass 1b for the pending samples [i * UNWIND_CHUNK, ...), on any worker: each
+ * one's user stack unwound against its copy of the maps with a free unwinder. */
+static void unwind_one(void *ctx, size_t i)
+{
+	struct report *rp = ctx;
+	struct report_batch *b = rp->cur;
+	struct unwind_chunk *c = &b->chunks[i];
+	struct unwind_slot *slot = NULL;
+	size_t end = (i + 1) * UNWIND_CHUNK;
+
+	c->nr = 0;
+	c->err = 0;
+	if (end > b->nr_pending)
+		end = b->nr_pending;
+	/* as many slots as threads can run jobs: one is free */
+	for (size_t k = 0; !slot; k = (k + 1) % rp->nr_uw)
+		if (!atomic_flag_test_and_set_explicit(&rp->uw[k].busy,
+						       memory_order_acquire))
+			slot = &rp->uw[k];
+	for (size_t k = i * UNWIND_CHUNK; k < end && !c->err; k++) {
+		struct pending *pd = &b->pending[k];
+		struct sample smp;
+		size_t nr = 0;
+
+		if (!pd->unwind)
+			continue;
+		pd->first_user = c->nr;
+		if (sample__parse(&smp, &pd->ref->evsel->attr, pd->ref->data, pd->ref->size) ||
+		    (c->err = unwinder__unwind(slot->u, &pd->maps, &smp, slot->ips,
+						(size_t)rp->max_stack, &nr)))
+			continue;	/* pass 1 parsed it */
+		for (size_t f = 0; f < nr && !pd->chain_dropped && !c->err; f++)
+			c->err = unwound_frame(c, &pd->maps,
+					       slot->ips[rp->order == CALLCHAIN_CALLER ?
+							 nr - f - 1 : f]);
+		pd->nr_user = c->nr - pd->first_user;
+	}
+	atomic_flag_clear_explicit(&slot->busy, memory_order_release);
+}
+
+/*
+ * Pass 1b: the user stacks of the batch's --call-graph dwarf samples unwound on the
+ * workers, then spliced into each sample's chain where perf's walk puts them
+ * (machine__callchain_walk_unwound(): before the recorded chain from the caller,
+ * after it from the callee).  The batch's frames are rewritten into its spare array.
+ */
+static int unwind_batch(struct report *rp, struct report_batch *b)
+{
+	size_t nr_chunks = (b->nr_pending + UNWIND_CHUNK - 1) / UNWIND_CHUNK, out = 0;
+	bool caller = rp->order == CALLCHAIN_CALLER;
+	int err;
+
+	if (!b->to_unwind)
+		return 0;
+	if (nr_chunks > b->cap_chunks) {
+		struct unwind_chunk *v = realloc(b->chunks, nr_chunks * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		memset(v + b->cap_chunks, 0, (nr_chunks - b->cap_chunks) * sizeof(*v));
+		b->chunks = v;
+		b->cap_chunks = nr_chunks;
+	}
+	if ((err = parallel_for(session__workqueue(rp->session), nr_chunks, unwind_one, rp)))
+		return err;
+	for (size_t i = 0; i < nr_chunks; i++)
+		if (b->chunks[i].err)
+			return b->chunks[i].err;
+	if (array__grow(&b->spare, &b->cap_spare, b->nr_frames + 1, sizeof(*b->spare), 4096))
+		return -ENOMEM;
+	for (size_t k = 0; k < b->nr_pending; k++) {
+		struct pending *pd = &b->pending[k];
+		const struct pending_frame *user = NULL;
+		size_t nr_user = pd->unwind ? pd->nr_user : 0, first = out;
+
+		if (nr_user)
+			user = &b->chunks[k / UNWIND_CHUNK].frames[pd->first_user];
+		if (array__grow(&b->spare, &b->cap_spare, out + pd->nr_frames + nr_user + 1,
+				sizeof(*b->spare), 4096))
+			return -ENOMEM;
+		if (caller && nr_user) {
+			memcpy(&b->spare[out], user, nr_user * sizeof(*user));
+			out += nr_user;
+		}
+		memcpy(&b->spare[out], &b->frames[pd->first_frame],
+		       pd->nr_frames * sizeof(*b->spare));
+		out += pd->nr_frames;
+		if (!caller && nr_user) {
+			memcpy(&b->spare[out], user, nr_user * sizeof(*user));
+			out += nr_user;
+		}
+		for (size_t f = 0; f < nr_user; f++)
+			if ((err = want_loaded(rp, user[f].dso)))
+				return err;
+		b->unwound |= nr_user > 0;
+		pd->first_frame = first;
+		pd->nr_frames = out - first;
+	}
+	swap_frames(b, out);
+	return 0;
 }
 
 /* Samples per lookup_one() job. */
@@ -812,16 +983,7 @@ static int expand_inlines(struct report *rp, struct report_batch *b)
 		pd->first_frame = first;
 		pd->nr_frames = out - first;
 	}
-	{
-		struct pending_frame *t = b->frames;
-		size_t cap = b->cap_frames;
-
-		b->frames = b->spare;
-		b->cap_frames = b->cap_spare;
-		b->nr_frames = out;
-		b->spare = t;
-		b->cap_spare = cap;
-	}
+	swap_frames(b, out);
 	return 0;
 }
 
@@ -1154,7 +1316,10 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	rp->cur->nr_frames = 0;
 	rp->cur->nr_branches = 0;
 	rp->cur->unwound = false;
+	rp->cur->to_unwind = false;
 	atomic_store(&rp->cur->leftover, false);
+	if (rp->unwinder)	/* the last batch's copies of maps are done with */
+		machine__release_maps(rp->machine);
 	rp->nr_to_load = 0;
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct record_ref *ref = recs[i];
@@ -1207,6 +1372,8 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			break;
 		}
 	}
+	if (!err)
+		err = unwind_batch(rp, rp->cur);
 	if (!err && rp->nr_to_load)
 		err = parallel_for(session__workqueue(rp->session), rp->nr_to_load, load_one,
 				   rp);
@@ -1411,8 +1578,14 @@ static void report_extras_free(struct report *rp)
 	free(rp->parent_cache);
 	rp->parent_cache = NULL;
 	srclines__delete(rp->srclines);
-	unwinder__delete(rp->unwinder);
-	free(rp->user_ips);
+	for (size_t i = 0; i < rp->nr_uw; i++) {
+		unwinder__delete(rp->uw[i].u);
+		free(rp->uw[i].ips);
+	}
+	free(rp->uw);
+	rp->uw = NULL;
+	rp->nr_uw = 0;
+	rp->unwinder = NULL;
 	srclines__delete(rp->inl);
 	for (size_t i = 0; i < rp->inl_cap; i++)
 		free(rp->inl_syms[i].sym);
@@ -1513,6 +1686,9 @@ static void report_exit(struct report *rp, size_t nr_hists)
 		free(rp->batch[i].frames);
 		free(rp->batch[i].spare);
 		free(rp->batch[i].branches);
+		for (size_t c = 0; c < rp->batch[i].cap_chunks; c++)
+			free(rp->batch[i].chunks[c].frames);
+		free(rp->batch[i].chunks);
 	}
 	free(rp->to_load);
 	free(rp->ips);
@@ -1527,12 +1703,22 @@ static void report_exit(struct report *rp, size_t nr_hists)
 
 static int unwind_setup(struct report *rp, struct session *s)
 {
-	rp->user_ips = malloc((size_t)rp->max_stack * sizeof(*rp->user_ips));
-	if (!rp->user_ips)
+	const char *arch = session__features(s)->arch;
+
+	/* pass 1b: a job runs on each worker and on this thread */
+	rp->nr_uw = workqueue__nr_workers(session__workqueue(s)) + 1;
+	rp->uw = calloc(rp->nr_uw, sizeof(*rp->uw));
+	if (!rp->uw || srclines__new(&rp->inl))
 		return -ENOMEM;
-	if (srclines__new(&rp->inl))
-		return -ENOMEM;
-	return unwinder__new(&rp->unwinder, session__features(s)->arch);
+	for (size_t i = 0; i < rp->nr_uw; i++) {
+		atomic_flag_clear(&rp->uw[i].busy);
+		rp->uw[i].ips = malloc((size_t)rp->max_stack * sizeof(*rp->uw[i].ips));
+		if (!rp->uw[i].ips || (i ? unwinder__new_sibling(&rp->uw[i].u, rp->uw[0].u)
+					 : unwinder__new(&rp->uw[i].u, arch)))
+			return -ENOMEM;
+	}
+	rp->unwinder = rp->uw[0].u;
+	return 0;
 }
 
 /* The report's keys, callchains, source lines, tracepoints and filters. */
@@ -1658,8 +1844,11 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 		err = cerr;
 	if (err < 0 && rp.trace_diag.code)
 		err = trace_error(&rp.trace_diag);
-	if (!err && rp.unwinder)
+	if (!err && rp.unwinder) {
+		for (size_t i = 1; i < rp.nr_uw; i++)
+			unwinder__add_counts(rp.unwinder, rp.uw[i].u);
 		err = unwinder__warn(rp.unwinder, s);
+	}
 	if (!err && (o->tasks || o->mmaps))
 		err = print_tasks(&rp, o, m, out);
 	else if (!err) {

@@ -444,7 +444,7 @@ static int walk_chain(struct run *r, const struct sample *s, struct thread *t,
 	int err;
 
 	if (r->uw && r->max_stack &&
-	    (err = unwinder__unwind(r->uw, t, s, r->user_ips, r->max_stack, &nr_user)))
+	    (err = unwinder__unwind(r->uw, t ? t->maps : NULL, s, r->user_ips, r->max_stack, &nr_user)))
 		return err;
 	return machine__callchain_walk_unwound(s, false, r->max_stack, r->user_ips, nr_user,
 					       fn, ctx);

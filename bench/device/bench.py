@@ -5,14 +5,16 @@ for each build present in DEVRUN/bin0, bin, bin2, interleaved run by run so that
 noisy machine treats them alike: the median wall, CPU and peak RSS of 5 runs after a
 warm-up, then each build's speedup at the largest -j and the serial fraction it
 implies (Amdahl), and whether every build's --stdio output is the same at -j 1 and
-the largest -j."""
+the largest -j.  BENCH_INPUTS and BENCH_CMDS (comma-separated names) pick inputs
+(dir, file, dwarf: those in the payload) and commands; BENCH_RUNS the runs."""
 import hashlib, os, statistics, subprocess, sys, time
 
 D = os.environ['DEVRUN']
 L = D + '/lib'
 LD = [L + '/ld-linux-x86-64.so.2', '--library-path', L]
 variants = [v for v in ('bin0', 'bin', 'bin2') if os.path.exists(D + '/' + v + '/dirreport')]
-inputs = {'dir': '/tmp/w/dir.data', 'file': '/tmp/w/file.data'}
+inputs = {n: '/tmp/w/%s.data' % n for n in ('dir', 'file', 'dwarf')
+          if os.path.exists('/tmp/w/%s.data' % n)}
 cmds = {
     'report': lambda b, j, i: LD + [b + '/dirreport', '-j', str(j), '-i', i, '--stdio'],
     'flat': lambda b, j, i: LD + [b + '/dirreport', '-j', str(j), '-i', i, '--stdio',
@@ -21,8 +23,13 @@ cmds = {
     'sqlite': lambda b, j, i: LD + [b + '/dirconvert', '-j', str(j), '--no-progress',
                                     '-i', i, '--to-sqlite', '/tmp/w/out.db'],
 }
+if os.environ.get('BENCH_INPUTS'):
+    inputs = {n: p for n, p in inputs.items() if n in os.environ['BENCH_INPUTS'].split(',')}
+report_cmd = cmds['report']
+if os.environ.get('BENCH_CMDS'):
+    cmds = {n: c for n, c in cmds.items() if n in os.environ['BENCH_CMDS'].split(',')}
 jobs = [int(x) for x in sys.argv[1:]] or [1, 2, 4, 8, 16]
-runs = 5
+runs = int(os.environ.get('BENCH_RUNS', '5'))
 
 
 def once(argv):
@@ -75,7 +82,7 @@ for iname, ipath in inputs.items():
     sums = set()
     for v in variants:
         for j in (1, N):
-            p = subprocess.run(cmds['report'](D + '/' + v, j, ipath), capture_output=True)
+            p = subprocess.run(report_cmd(D + '/' + v, j, ipath), capture_output=True)
             sums.add(hashlib.md5(p.stdout).hexdigest())
     print('%s --stdio output, every build, -j1 and -j%d: %s' % (iname, N,
           'same' if len(sums) == 1 else 'DIFFERENT (%d)' % len(sums)))

@@ -13,6 +13,8 @@
 # The recordings must have been made on this machine's running kernel (its
 # /proc/kallsyms is stored as theirs).  To compare builds, copy another build's two
 # programs into OUT/bin0 (bench.py runs bin0, bin and bin2, those that exist).
+# DWARF=REC adds a --call-graph dwarf recording (dwarf.data); the binaries it has
+# samples in are kept whole (unwinding reads their .eh_frame and code).
 # Run from the repository root; needs perf, objcopy, zstd.
 set -eu
 [ $# -ge 2 ] || { sed -n '2p' "$0" >&2; exit 2; }
@@ -27,10 +29,16 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/payload.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cp -R "$dir" "$tmp/dir.data"
 cp "$file" "$tmp/file.data"
+whole=
+if [ -n "${DWARF:-}" ]; then
+	cp -R "$DWARF" "$tmp/dwarf.data"
+	whole=$(perf buildid-list -i "$DWARF" --with-hits 2>/dev/null | awk '{ print $1 }')
+fi
 cache=$tmp/home/.debug
 mkdir -p "$cache"
-for d in "$dir" "$file"; do perf buildid-list -i "$d" --with-hits 2>/dev/null; done |
-sort -u | while read -r bid path; do
+for d in "$dir" "$file" ${DWARF:+"$DWARF"}; do
+	perf buildid-list -i "$d" --with-hits 2>/dev/null
+done | sort -u | while read -r bid path; do
 	hi=$(echo "$bid" | cut -c1-2)
 	lo=$(echo "$bid" | cut -c3-)
 	case $path in
@@ -46,13 +54,16 @@ sort -u | while read -r bid path; do
 	*)
 		[ -f "$path" ] || continue
 		mkdir -p "$cache/.build-id/$hi/$lo"
-		objcopy --only-keep-debug "$path" "$cache/.build-id/$hi/$lo/elf"
+		case " $(echo $whole) " in
+		*" $bid "*) cp "$path" "$cache/.build-id/$hi/$lo/elf" ;;
+		*) objcopy --only-keep-debug "$path" "$cache/.build-id/$hi/$lo/elf" ;;
+		esac
 		if [ -f "/usr/lib/debug/.build-id/$hi/$lo.debug" ]; then
 			cp "/usr/lib/debug/.build-id/$hi/$lo.debug" "$cache/.build-id/$hi/$lo/debug"
 		fi ;;
 	esac
 done
-(cd "$tmp" && tar cf - dir.data file.data home) |
+(cd "$tmp" && tar cf - dir.data file.data ${DWARF:+dwarf.data} home) |
 	zstd -q -T0 -19 --long=27 -o "$out/payload.tar.zst" -f
 cp bench/device/run.sh bench/device/bench.py "$out/"
 du -sh "$out"

@@ -98,7 +98,7 @@ check: fuzz-regress
 # --- ThreadSanitizer ------------------------------------------------------------
 TSAN_BUILD := build-tsan
 
-tsan-check:
+tsan-check: samples/buildid-cache/.unpacked
 	$(MAKE) SANITIZE=thread BUILD=$(TSAN_BUILD) $(TSAN_BUILD)/unit-tests $(TSAN_BUILD)/dirreport \
 		$(TSAN_BUILD)/dirconvert $(TSAN_BUILD)/dirscript
 	@echo "== reader and workqueue unit tests under ThreadSanitizer"
@@ -107,9 +107,11 @@ tsan-check:
 			$(TSAN_BUILD)/unit-tests || exit 1; \
 	done
 	@echo "== dirreport -D / --stdio -j 4 on every sample under ThreadSanitizer"
+	@echo "   (the samples' build-id cache: --call-graph dwarf stacks are unwound)"
 	$(Q)for f in samples/*.data; do for m in -D --stdio; do \
 		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
-			$(TSAN_BUILD)/dirreport $$m -j 4 -i $$f >/dev/null || \
+			$(TSAN_BUILD)/dirreport --buildid-dir samples/buildid-cache $$m -j 4 \
+			-i $$f >/dev/null || \
 			{ echo "tsan-check: dirreport $$m -j 4 -i $$f failed"; exit 1; }; \
 	done; done
 	@echo "== dirconvert --to-json (workers encode with shared JSON values) and dirscript -j 4"

@@ -412,13 +412,13 @@ START_TEST(test_symbol_kmod_names)
 }
 END_TEST
 
-/* A kernel MMAP record (pid -1) of [start, start + len) at pgoff. */
-static void kernel_mmap(struct machine *m, uint64_t start, uint64_t len, uint64_t pgoff,
-			const char *name)
+/* An MMAP record of [start, start + len) at pgoff, replayed into m. */
+static void mmap_record(struct machine *m, uint16_t misc, uint32_t pid, uint32_t tid,
+			uint64_t start, uint64_t len, uint64_t pgoff, const char *name)
 {
 	struct testlib_buf b = { 0 };
-	uint32_t type = REC_MMAP, pid = (uint32_t)-1, tid = 0;
-	uint16_t misc = MISC_KERNEL, size;
+	uint32_t type = REC_MMAP;
+	uint16_t size;
 	size_t n = strlen(name) + 1, pad = (8 - n % 8) % 8;
 	struct record_ref ref = { .type = REC_MMAP };
 	struct sample s;
@@ -441,6 +441,64 @@ static void kernel_mmap(struct machine *m, uint64_t start, uint64_t len, uint64_
 	ck_assert_int_eq(machine__process(m, &ref, &s), 0);
 	testlib_buf_free(&b);
 }
+
+/* A kernel MMAP record (pid -1) of [start, start + len) at pgoff. */
+static void kernel_mmap(struct machine *m, uint64_t start, uint64_t len, uint64_t pgoff,
+			const char *name)
+{
+	mmap_record(m, MISC_KERNEL, (uint32_t)-1, 0, start, len, pgoff, name);
+}
+
+/* maps__copy(): a copy of a process's maps taken before an MMAP that cuts them
+ * still resolves as the maps were (what pass 1b of dirreport unwinds against on
+ * the workers), the thread's own maps as they are now; machine__release_maps()
+ * frees the old array (ASan and valgrind see it go, and see it kept until then). */
+START_TEST(test_symbol_maps_copy)
+{
+	struct machine *m;
+	struct thread *t;
+	struct maps snap;
+	struct addr_location al;
+
+	ck_assert_int_eq(machine__new(&m, NULL), 0);
+	for (int copy = 0; copy < 2; copy++) {
+		uint32_t pid = 100 + (uint32_t)copy;
+
+		mmap_record(m, MISC_USER, pid, pid, 0x400000, 0x3000, 0, "/bin/a");
+		t = machine__findnew_thread(m, (int32_t)pid, (int32_t)pid);
+		ck_assert_ptr_nonnull(t);
+		if (copy)
+			maps__copy(t->maps, &snap);
+		/* /bin/b cuts /bin/a in two: a new array */
+		mmap_record(m, MISC_USER, pid, pid, 0x401000, 0x1000, 0x5000, "/bin/b");
+		if (copy) {
+			ck_assert_uint_ne(snap.gen, t->maps->gen);
+			maps__resolve_user(&snap, 0x401010, &al);
+			ck_assert_ptr_nonnull(al.dso);
+			ck_assert_str_eq(dso__long_name(al.dso), "/bin/a");
+			ck_assert_uint_eq(al.addr, 0x1010);
+			ck_assert_uint_eq(al.map_start, 0x400000);
+			ck_assert_int_eq(al.level, '.');
+			ck_assert_ptr_null(al.sym);
+		}
+		maps__resolve_user(t->maps, 0x401010, &al);
+		ck_assert_ptr_nonnull(al.dso);
+		ck_assert_str_eq(dso__long_name(al.dso), "/bin/b");
+		ck_assert_uint_eq(al.addr, 0x5010);
+		ck_assert_uint_eq(al.map_start, 0x401000);
+		maps__resolve_user(t->maps, 0x402010, &al);	/* /bin/a's tail */
+		ck_assert_str_eq(dso__long_name(al.dso), "/bin/a");
+		ck_assert_uint_eq(al.addr, 0x2010);
+		maps__resolve_user(t->maps, 0x403000, &al);	/* no map */
+		ck_assert_ptr_null(al.dso);
+		ck_assert_uint_eq(al.addr, 0x403000);
+		maps__resolve_user(NULL, 0x401010, &al);
+		ck_assert_ptr_null(al.dso);
+		machine__release_maps(m);
+	}
+	machine__delete(m);
+}
+END_TEST
 
 /* Module maps: perf's short name, module-relative addresses, and the kallsyms
  * symbols the kernel's first sample gives the modules mapped by then (none to a
@@ -791,6 +849,7 @@ Suite *symbol_suite(void)
 	tcase_add_test(tc, test_symbol_kmod_split);
 	tcase_add_test(tc, test_symbol_kmod_names);
 	tcase_add_test(tc, test_symbol_kmod_machine);
+	tcase_add_test(tc, test_symbol_maps_copy);
 	tcase_add_test(tc, test_symbol_elf_self);
 	tcase_add_test(tc, test_symbol_elf_libc);
 	tcase_add_test(tc, test_symbol_build_id_mismatch);
