@@ -535,6 +535,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	p->nr_branches = 0;
 	p->sym_done = false;
 	p->unwind = false;
+	p->nr_user = 0;
 	p->filtered = pass1_filter(rp->opts, t, p->comm, p->al.dso);
 	p->ip = s.ip;
 	p->weight = s.weight;
@@ -684,6 +685,31 @@ static void swap_frames(struct report_batch *b, size_t nr)
 /* Pending samples per unwind_one() job. */
 #define UNWIND_CHUNK 64
 
+/*
+ * Frame k of a pending sample's chain, in cursor order: the frames pass 1 resolved
+ * (the recorded chain) and, --call-graph dwarf, the user frames pass 1b unwound, in
+ * their chunk's array, where perf's walk puts them (machine__callchain_walk_unwound():
+ * before the recorded chain from the caller, after it from the callee).  A chain has
+ * nr_frames + nr_user frames.
+ */
+static struct pending_frame *frame_at(const struct report *rp, const struct report_batch *b,
+				      const struct pending *pd, size_t k)
+{
+	if (pd->nr_user) {
+		struct pending_frame *user = b->chunks[(size_t)(pd - b->pending) /
+						       UNWIND_CHUNK].frames + pd->first_user;
+
+		if (rp->order == CALLCHAIN_CALLER) {
+			if (k < pd->nr_user)
+				return &user[k];
+			k -= pd->nr_user;
+		} else if (k >= pd->nr_frames) {
+			return &user[k - pd->nr_frames];
+		}
+	}
+	return &b->frames[pd->first_frame + k];
+}
+
 /* A frame of the unwound user stack: resolved to its map in the sample's copy of
  * the maps (only reads: see maps__copy()). */
 static int unwound_frame(struct unwind_chunk *c, const struct maps *mp, uint64_t ip)
@@ -743,14 +769,12 @@ static void unwind_one(void *ctx, size_t i)
 
 /*
  * Pass 1b: the user stacks of the batch's --call-graph dwarf samples unwound on the
- * workers, then spliced into each sample's chain where perf's walk puts them
- * (machine__callchain_walk_unwound(): before the recorded chain from the caller,
- * after it from the callee).  The batch's frames are rewritten into its spare array.
+ * workers.  Their frames stay in the chunks' arrays (frame_at() reads them in the
+ * chain); expand_inlines() writes the chains out whole.
  */
 static int unwind_batch(struct report *rp, struct report_batch *b)
 {
-	size_t nr_chunks = (b->nr_pending + UNWIND_CHUNK - 1) / UNWIND_CHUNK, out = 0;
-	bool caller = rp->order == CALLCHAIN_CALLER;
+	size_t nr_chunks = (b->nr_pending + UNWIND_CHUNK - 1) / UNWIND_CHUNK;
 	int err;
 
 	if (!b->to_unwind)
@@ -769,37 +793,16 @@ static int unwind_batch(struct report *rp, struct report_batch *b)
 	for (size_t i = 0; i < nr_chunks; i++)
 		if (b->chunks[i].err)
 			return b->chunks[i].err;
-	if (array__grow(&b->spare, &b->cap_spare, b->nr_frames + 1, sizeof(*b->spare), 4096))
-		return -ENOMEM;
 	for (size_t k = 0; k < b->nr_pending; k++) {
-		struct pending *pd = &b->pending[k];
-		const struct pending_frame *user = NULL;
-		size_t nr_user = pd->unwind ? pd->nr_user : 0, first = out;
+		const struct pending *pd = &b->pending[k];
+		const struct pending_frame *user =
+			&b->chunks[k / UNWIND_CHUNK].frames[pd->first_user];
 
-		if (nr_user)
-			user = &b->chunks[k / UNWIND_CHUNK].frames[pd->first_user];
-		if (array__grow(&b->spare, &b->cap_spare, out + pd->nr_frames + nr_user + 1,
-				sizeof(*b->spare), 4096))
-			return -ENOMEM;
-		if (caller && nr_user) {
-			memcpy(&b->spare[out], user, nr_user * sizeof(*user));
-			out += nr_user;
-		}
-		memcpy(&b->spare[out], &b->frames[pd->first_frame],
-		       pd->nr_frames * sizeof(*b->spare));
-		out += pd->nr_frames;
-		if (!caller && nr_user) {
-			memcpy(&b->spare[out], user, nr_user * sizeof(*user));
-			out += nr_user;
-		}
-		for (size_t f = 0; f < nr_user; f++)
+		for (size_t f = 0; f < pd->nr_user; f++)
 			if ((err = want_loaded(rp, user[f].dso)))
 				return err;
-		b->unwound |= nr_user > 0;
-		pd->first_frame = first;
-		pd->nr_frames = out - first;
+		b->unwound |= pd->nr_user > 0;
 	}
-	swap_frames(b, out);
 	return 0;
 }
 
@@ -830,8 +833,8 @@ static void lookup_one(void *ctx, size_t i)
 			pb->sym_done = addr_location__resolve_sym_loaded(&pb->to) && from;
 			left |= !pb->sym_done;
 		}
-		for (size_t j = 0; j < pd->nr_frames; j++) {
-			struct pending_frame *pf = &rp->cur->frames[pd->first_frame + j];
+		for (size_t j = 0; j < pd->nr_frames + pd->nr_user; j++) {
+			struct pending_frame *pf = frame_at(rp, rp->cur, pd, j);
 
 			if (pf->dso && !pf->dso->loaded) {
 				left = true;
@@ -869,8 +872,8 @@ static void finish_lookups(struct report *rp, struct report_batch *b)
 			}
 			pb->sym_done = true;
 		}
-		for (size_t j = 0; j < pd->nr_frames; j++) {
-			struct pending_frame *pf = &b->frames[pd->first_frame + j];
+		for (size_t j = 0; j < pd->nr_frames + pd->nr_user; j++) {
+			struct pending_frame *pf = frame_at(rp, b, pd, j);
 
 			if (!pf->sym_done)
 				pf->sym = pf->dso ? dso__find_symbol(pf->dso, pf->addr) : NULL;
@@ -947,8 +950,8 @@ static int expand_inlines(struct report *rp, struct report_batch *b)
 		struct pending *pd = &b->pending[k];
 		size_t first = out;
 
-		for (size_t j = 0; j < pd->nr_frames; j++) {
-			const struct pending_frame *pf = &b->frames[pd->first_frame + j];
+		for (size_t j = 0; j < pd->nr_frames + pd->nr_user; j++) {
+			const struct pending_frame *pf = frame_at(rp, b, pd, j);
 			const char *text = pf->unwound && pf->sym && pf->dso ?
 					   srclines__inlines(rp->inl, pf->dso, pf->addr) : "";
 			struct inline_record rec[INLINE_RECORDS_MAX];
@@ -982,6 +985,7 @@ static int expand_inlines(struct report *rp, struct report_batch *b)
 		}
 		pd->first_frame = first;
 		pd->nr_frames = out - first;
+		pd->nr_user = 0;	/* written out with the others */
 	}
 	swap_frames(b, out);
 	return 0;
@@ -1017,8 +1021,8 @@ static int intern_chain(struct report *rp, const struct report_batch *b,
 	*node = CALLCHAIN_ROOT;
 	*nr = 0;
 	*parent = NULL;
-	for (size_t k = 0; k < pd->nr_frames; k++) {
-		const struct pending_frame *pf = &b->frames[pd->first_frame + k];
+	for (size_t k = 0; k < pd->nr_frames + pd->nr_user; k++) {
+		const struct pending_frame *pf = frame_at(rp, b, pd, k);
 		struct cc_frame f = {
 			.dso = pf->dso, .ip = pf->ip, .level = pf->level,
 			.map_start = pf->map_start, .map_end = pf->map_end,
@@ -1156,8 +1160,8 @@ static int count_sample(struct report *rp, const struct report_batch *b,
 		.period = pd->period,
 		.filtered = pd->filtered | symbol_filter(rp->opts, &pd->al, pd->ip),
 	};
-	if (pd->nr_frames) {
-		err = grow_ips(rp, pd->nr_frames);
+	if (pd->nr_frames + pd->nr_user) {
+		err = grow_ips(rp, pd->nr_frames + pd->nr_user);
 		if (!err)
 			err = intern_chain(rp, b, pd, &hs.chain, rp->ips, &hs.nr_ips,
 					   &hs.parent);
@@ -1175,9 +1179,12 @@ static int count_sample(struct report *rp, const struct report_batch *b,
 }
 
 /* Pass 3 for a batch: its samples counted, in order. */
-static int count_batch(struct report *rp, const struct report_batch *b)
+/* Pass 3 of a batch: its unwound frames expanded into their inlined functions
+ * (which may read DWARF: on the counter thread, beside the next batch's passes 1-2),
+ * then its samples counted. */
+static int count_batch(struct report *rp, struct report_batch *b)
 {
-	int err = 0;
+	int err = expand_inlines(rp, b);
 
 	for (size_t i = 0; i < b->nr_pending && !err; i++)
 		err = count_sample(rp, b, &b->pending[i]);
@@ -1196,7 +1203,7 @@ struct counter {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct report *rp;
-	const struct report_batch *job;	/* handed over, not counted yet; NULL: idle */
+	struct report_batch *job;	/* handed over, not counted yet; NULL: idle */
 	bool quit;
 	int err;			/* the first error of pass 3 */
 };
@@ -1207,7 +1214,7 @@ static void *counter_main(void *arg)
 
 	pthread_mutex_lock(&c->mu);
 	for (;;) {
-		const struct report_batch *b;
+		struct report_batch *b;
 		int err;
 
 		while (!c->job && !c->quit)
@@ -1384,8 +1391,6 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	if (err)
 		return err;
 	finish_lookups(rp, rp->cur);
-	if ((err = expand_inlines(rp, rp->cur)))
-		return err;
 	if (rp->counter)
 		return counter_hand(rp);
 	return count_batch(rp, rp->cur);
