@@ -56,6 +56,9 @@ struct pending_frame {
 					 * it into its inlined functions */
 	const char *srcline;		/* an expanded frame: its inline record's
 					 * FILE:LINE (perf's node srcline); else NULL */
+	const char *inl_text;		/* an unwound frame with a symbol: its
+					 * inlined functions (srclines__inlines(),
+					 * pass 2d); else NULL */
 	const struct symbol *sym;	/* then: the frame's symbol, or NULL */
 };
 
@@ -171,7 +174,14 @@ struct report {
 					 * NULL */
 	struct unwind_slot *uw;		/* owned: the workers' unwinders */
 	size_t nr_uw;
-	struct srclines *inl;		/* owned with unwinder: inlined functions */
+	/* with the unwinder: inlined functions, a srclines per dso (pass 2d looks a
+	 * dso's addresses up on one worker at a time) */
+	struct inl_dso { const struct dso *dso; struct srclines *sl;
+			 struct pending_frame **todo; size_t nr_todo, cap_todo; } *inl_dsos;
+	size_t inl_dsos_cap, nr_inl_dsos;	/* owned, open addressing by dso */
+	struct inl_dso **inl_busy;	/* owned: those with frames in this batch */
+	size_t nr_inl_busy, cap_inl_busy;
+	atomic_int inl_err;		/* pass 2d's -ENOMEM */
 	struct inline_sym { const struct symbol *base; const char *name;
 			    struct inline_symbol *sym; } *inl_syms;	/* owned (and sym) */
 	size_t inl_cap, nr_inl;		/* by (base, name), open addressing */
@@ -934,6 +944,95 @@ static const char *inline_where(struct report *rp, const char *w, size_t len)
 	return strtab__intern(&rp->inl_names, buf);
 }
 
+static uint64_t inl_dso_hash(const void *ctx, const void *slot)
+{
+	(void)ctx;
+	return sym_hash((const void *)((const struct inl_dso *)slot)->dso);
+}
+
+/* The inline state of a dso, made on first use; NULL on ENOMEM. */
+static struct inl_dso *inl_dso_of(struct report *rp, const struct dso *dso)
+{
+	size_t i;
+	struct inl_dso *d;
+
+	if (hashtab__reserve(&rp->inl_dsos, &rp->inl_dsos_cap, rp->nr_inl_dsos,
+			     sizeof(*rp->inl_dsos), 64, inl_dso_hash, NULL))
+		return NULL;
+	i = hashtab__first(sym_hash((const void *)dso), rp->inl_dsos_cap);
+	for (; (d = &rp->inl_dsos[i])->dso; i = hashtab__next(i, rp->inl_dsos_cap))
+		if (d->dso == dso)
+			return d;
+	if (srclines__new(&d->sl))
+		return NULL;
+	d->dso = dso;
+	rp->nr_inl_dsos++;
+	return d;
+}
+
+/* Pass 2d for one dso with frames in the batch, on any worker: their inlined
+ * functions looked up in the dso's own srclines (one job per dso at a time). */
+static void inline_one(void *ctx, size_t i)
+{
+	struct report *rp = ctx;
+	struct inl_dso *d = rp->inl_busy[i];
+
+	for (size_t k = 0; k < d->nr_todo; k++) {
+		struct pending_frame *pf = d->todo[k];
+
+		pf->inl_text = srclines__inlines(d->sl, pf->dso, pf->addr);
+		if (!pf->inl_text) {
+			atomic_store(&rp->inl_err, -ENOMEM);
+			return;
+		}
+	}
+}
+
+/*
+ * Pass 2d: the inlined functions of every unwound frame with a symbol (perf's
+ * append_inlines() asks addr2line -i), looked up on the workers a dso per job: the
+ * DWARF of each file is read there, and each dso's answers are memoized in its own
+ * srclines.  expand_inlines() reads them.
+ */
+static int lookup_inlines(struct report *rp, struct report_batch *b)
+{
+	int err;
+
+	if (!b->unwound)
+		return 0;
+	rp->nr_inl_busy = 0;
+	for (size_t k = 0; k < b->nr_pending; k++) {
+		const struct pending *pd = &b->pending[k];
+
+		for (size_t j = 0; j < pd->nr_user; j++) {
+			struct pending_frame *pf = frame_at(rp, b, pd, rp->order ==
+							    CALLCHAIN_CALLER ? j : pd->nr_frames + j);
+			struct inl_dso *d;
+
+			pf->inl_text = NULL;
+			if (!pf->sym || !pf->dso)
+				continue;
+			if (!(d = inl_dso_of(rp, pf->dso)))
+				return -ENOMEM;
+			if (!d->nr_todo &&
+			    array__grow(&rp->inl_busy, &rp->cap_inl_busy, rp->nr_inl_busy + 1,
+					sizeof(*rp->inl_busy), 16))
+				return -ENOMEM;
+			if (!d->nr_todo)
+				rp->inl_busy[rp->nr_inl_busy++] = d;
+			if (array__grow(&d->todo, &d->cap_todo, d->nr_todo + 1,
+					sizeof(*d->todo), 256))
+				return -ENOMEM;
+			d->todo[d->nr_todo++] = pf;
+		}
+	}
+	atomic_store(&rp->inl_err, 0);
+	err = parallel_for(session__workqueue(rp->session), rp->nr_inl_busy, inline_one, rp);
+	for (size_t i = 0; i < rp->nr_inl_busy; i++)
+		rp->inl_busy[i]->nr_todo = 0;
+	return err ? err : atomic_load(&rp->inl_err);
+}
+
 /*
  * Pass 2d, on this thread: perf's append_inlines() for the unwound frames (only
  * those: machine.c's unwind_entry()) that have a symbol: each becomes one frame per
@@ -944,7 +1043,7 @@ static int expand_inlines(struct report *rp, struct report_batch *b)
 {
 	size_t out = 0;
 
-	if (!b->unwound || !rp->inl)
+	if (!b->unwound)
 		return 0;
 	for (size_t k = 0; k < b->nr_pending; k++) {
 		struct pending *pd = &b->pending[k];
@@ -952,13 +1051,10 @@ static int expand_inlines(struct report *rp, struct report_batch *b)
 
 		for (size_t j = 0; j < pd->nr_frames + pd->nr_user; j++) {
 			const struct pending_frame *pf = frame_at(rp, b, pd, j);
-			const char *text = pf->unwound && pf->sym && pf->dso ?
-					   srclines__inlines(rp->inl, pf->dso, pf->addr) : "";
+			const char *text = pf->unwound && pf->inl_text ? pf->inl_text : "";
 			struct inline_record rec[INLINE_RECORDS_MAX];
 			size_t n;
 
-			if (!text)
-				return -ENOMEM;
 			n = srclines__inline_records(text, rec, INLINE_RECORDS_MAX);
 			if (array__grow(&b->spare, &b->cap_spare, out + (n ? n : 1),
 					sizeof(*b->spare), 4096))
@@ -1391,6 +1487,8 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	if (err)
 		return err;
 	finish_lookups(rp, rp->cur);
+	if ((err = lookup_inlines(rp, rp->cur)))
+		return err;
 	if (rp->counter)
 		return counter_hand(rp);
 	return count_batch(rp, rp->cur);
@@ -1591,7 +1689,12 @@ static void report_extras_free(struct report *rp)
 	rp->uw = NULL;
 	rp->nr_uw = 0;
 	rp->unwinder = NULL;
-	srclines__delete(rp->inl);
+	for (size_t i = 0; i < rp->inl_dsos_cap; i++) {
+		srclines__delete(rp->inl_dsos[i].sl);
+		free(rp->inl_dsos[i].todo);
+	}
+	free(rp->inl_dsos);
+	free(rp->inl_busy);
 	for (size_t i = 0; i < rp->inl_cap; i++)
 		free(rp->inl_syms[i].sym);
 	free(rp->inl_syms);
@@ -1713,7 +1816,7 @@ static int unwind_setup(struct report *rp, struct session *s)
 	/* pass 1b: a job runs on each worker and on this thread */
 	rp->nr_uw = workqueue__nr_workers(session__workqueue(s)) + 1;
 	rp->uw = calloc(rp->nr_uw, sizeof(*rp->uw));
-	if (!rp->uw || srclines__new(&rp->inl))
+	if (!rp->uw)
 		return -ENOMEM;
 	for (size_t i = 0; i < rp->nr_uw; i++) {
 		atomic_flag_clear(&rp->uw[i].busy);
