@@ -668,9 +668,14 @@ static void load_one(void *ctx, size_t i)
 	(void)dso__load(rp->to_load[i]);
 }
 
+static uint64_t ptr_hash(const void *p)
+{
+	return ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ULL;
+}
+
 static uint64_t sym_hash(const struct symbol *sym)
 {
-	return ((uintptr_t)sym >> 4) * 0x9E3779B97F4A7C15ULL;
+	return ptr_hash(sym);
 }
 
 static uint64_t parent_slot_hash(const void *ctx, const void *slot)
@@ -947,7 +952,7 @@ static const char *inline_where(struct report *rp, const char *w, size_t len)
 static uint64_t inl_dso_hash(const void *ctx, const void *slot)
 {
 	(void)ctx;
-	return sym_hash((const void *)((const struct inl_dso *)slot)->dso);
+	return ptr_hash(((const struct inl_dso *)slot)->dso);
 }
 
 /* The inline state of a dso, made on first use; NULL on ENOMEM. */
@@ -959,7 +964,7 @@ static struct inl_dso *inl_dso_of(struct report *rp, const struct dso *dso)
 	if (hashtab__reserve(&rp->inl_dsos, &rp->inl_dsos_cap, rp->nr_inl_dsos,
 			     sizeof(*rp->inl_dsos), 64, inl_dso_hash, NULL))
 		return NULL;
-	i = hashtab__first(sym_hash((const void *)dso), rp->inl_dsos_cap);
+	i = hashtab__first(ptr_hash(dso), rp->inl_dsos_cap);
 	for (; (d = &rp->inl_dsos[i])->dso; i = hashtab__next(i, rp->inl_dsos_cap))
 		if (d->dso == dso)
 			return d;
@@ -1034,10 +1039,12 @@ static int lookup_inlines(struct report *rp, struct report_batch *b)
 }
 
 /*
- * Pass 2d, on this thread: perf's append_inlines() for the unwound frames (only
- * those: machine.c's unwind_entry()) that have a symbol: each becomes one frame per
- * function addr2line -i names at its address, in the cursor's order (the innermost
- * first from the callee).  The batch's frames are rewritten into its spare array.
+ * Pass 3's first step (the counter thread, or this one without workers): perf's
+ * append_inlines() for the unwound frames (only those: machine.c's unwind_entry())
+ * that have a symbol: each becomes one frame per function addr2line -i names at its
+ * address (looked up in pass 2d), in the cursor's order (the innermost first from
+ * the callee).  The batch's chains, unwound frames included, are written out into
+ * its spare array, which becomes its frames.
  */
 static int expand_inlines(struct report *rp, struct report_batch *b)
 {

@@ -3,6 +3,8 @@
 # under valgrind memcheck (with -j 1 and -j 2): no invalid access, no use of uninitialised
 # values, no leak. `make valgrind-check` runs it (not part of `make check`: it takes
 # minutes). Output goes to /dev/null; on a finding valgrind's report is printed.
+# The samples' build-id cache (samples/buildid-cache, unpacked by make) is passed
+# with --buildid-dir, so that --call-graph dwarf stacks are unwound here too.
 # Environment: BUILD (default build), VALGRIND_FLAGS (extra flags).
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -11,6 +13,8 @@ bin=$build/dirreport
 log=${TMPDIR:-/tmp}/dirreport-valgrind.$$
 command -v valgrind >/dev/null || { echo "valgrind.sh: valgrind not installed" >&2; exit 1; }
 [ -x "$bin" ] || { echo "valgrind.sh: $bin not built" >&2; exit 1; }
+cache=samples/buildid-cache
+[ -d "$cache" ] || { echo "valgrind.sh: $cache not unpacked (make buildid-cache)" >&2; exit 1; }
 fail=0 runs=0
 for input in samples/*.data; do
 	for mode in -D --stdio --header-only; do
@@ -19,7 +23,7 @@ for input in samples/*.data; do
 			# shellcheck disable=SC2086 # VALGRIND_FLAGS is a list of flags
 			valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible \
 				--errors-for-leak-kinds=definite,indirect,possible \
-				${VALGRIND_FLAGS:-} "$bin" $mode -j $j -i "$input" \
+				${VALGRIND_FLAGS:-} "$bin" --buildid-dir "$cache" $mode -j $j -i "$input" \
 				>/dev/null 2>"$log"
 			rc=$?
 			# exit 0 (or 1 with a diagnostic) is dirreport's; 99 and signals are findings

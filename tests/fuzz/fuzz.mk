@@ -132,7 +132,7 @@ tsan-check: samples/buildid-cache/.unpacked
 	done
 
 # --- valgrind -------------------------------------------------------------------
-valgrind-check: $(BUILD)/dirreport
+valgrind-check: $(BUILD)/dirreport samples/buildid-cache/.unpacked
 	$(if $(SANITIZE),$(error valgrind-check runs the plain build: no SANITIZE))
 	$(Q)sh tools/ensure-deps.sh valgrind
 	$(Q)BUILD=$(BUILD) sh tests/valgrind.sh
