@@ -1,7 +1,6 @@
 #include "machine/dso.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <fcntl.h>	/* open */
 #include <gelf.h>	/* GElf_Shdr, gelf_getshdr, elf_getscn: .gnu_debuglink */
 #include <elfutils/libdwelf.h>	/* dwelf_elf_gnu_build_id */
@@ -517,9 +516,13 @@ bool dso__data_path(const struct dso *dso, char *out, size_t len)
 	       is_regular_file(out);
 }
 
-/* The dso's symbol table is in place: where it came from. */
-static int took_symtab(struct dso *dso, enum symtab_origin o, const char *path, char letter)
+static int take_symtab(struct dso *dso, struct symtab_builder *b, enum symtab_origin o,
+		       const char *path, char letter)
 {
+	int err = symtab_builder__finish(b, &dso->symtab);
+
+	if (err)
+		return err;
 	dso->origin = dso->symtab.nr ? o : SYMTAB_ORIGIN_NONE;
 	dso->origin_letter = dso->symtab.nr ? letter : '!';
 	if (path && dso->symtab.nr) {
@@ -528,14 +531,6 @@ static int took_symtab(struct dso *dso, enum symtab_origin o, const char *path, 
 			return -ENOMEM;
 	}
 	return (int)dso->symtab.nr;
-}
-
-static int take_symtab(struct dso *dso, struct symtab_builder *b, enum symtab_origin o,
-		       const char *path, char letter)
-{
-	int err = symtab_builder__finish(b, &dso->symtab);
-
-	return err ? err : took_symtab(dso, o, path, letter);
 }
 
 /* take_symtab() after a loader that returned nr: a failure other than -ENOMEM is the
@@ -745,104 +740,35 @@ static const char *kallsyms_file(const struct dso *dso, char *path, size_t len)
 
 struct kallsyms_preload {
 	char path[PATH_MAX];		/* the file that was read */
-	struct symtab_builder b;	/* its symbols, fixed up unless finished */
+	struct symtab_builder b;	/* its symbols, not fixed up yet */
 	struct kallsyms_text text;
 	int err;			/* reading failed: load normally */
-	/* finished ahead as dso__load() finishes them when the recording's kernel
-	 * sits where the file's does (no relocation: most recordings) */
-	bool finished;
-	int nr;				/* symtab__finish_kallsyms()'s answer */
-	struct symtab symtab;		/* owned until taken */
-	struct kmod_symbols kmods;	/* owned until taken */
-	pthread_t thread;		/* dso__preload_kernel_async()'s */
-	bool running;			/* thread is to be joined */
 };
 
-/* Read and finish the preload's file (touches nothing but p). */
-static void preload_read(struct kallsyms_preload *p)
-{
-	p->err = symtab__read_kallsyms(&p->b, p->path, &p->text);
-	if (!p->err) {
-		/* the sorting and fix-ups too, unrelocated: load_kernel() takes them
-		 * when the kernel's reference address is the file's (else it reads the
-		 * file again) */
-		p->nr = symtab__finish_kallsyms(&p->b, &p->text, false, 0, &p->kmods);
-		if (p->nr < 0 || symtab_builder__finish(&p->b, &p->symtab))
-			p->err = -ENOMEM;
-		p->finished = !p->err;
-	}
-}
-
-static void *preload_main(void *p)
-{
-	preload_read(p);
-	return NULL;
-}
-
-/* The kernel dso's preload, its file chosen as dso__load() will; NULL with nothing
- * to preload, -ENOMEM in *err. */
-static struct kallsyms_preload *preload_new(struct dso *dso, int *err)
+int dso__preload_kernel(struct dso *dso)
 {
 	struct kallsyms_preload *p;
 	char path[PATH_MAX];
 	const char *file;
 
-	*err = 0;
 	if (dso->kind != DSO_KIND_KERNEL || dso->loaded || dso->preload)
-		return NULL;
+		return 0;
 	file = kallsyms_file(dso, path, sizeof(path));
 	if (!file)
-		return NULL;
+		return 0;
 	p = calloc(1, sizeof(*p));
-	if (!p) {
-		*err = -ENOMEM;
-		return NULL;
-	}
+	if (!p)
+		return -ENOMEM;
 	snprintf(p->path, sizeof(p->path), "%s", file);
+	p->err = symtab__read_kallsyms(&p->b, p->path, &p->text);
 	dso->preload = p;
-	return p;
-}
-
-int dso__preload_kernel(struct dso *dso)
-{
-	int err;
-	struct kallsyms_preload *p = preload_new(dso, &err);
-
-	if (!p)
-		return err;
-	preload_read(p);
 	return p->err == -ENOMEM ? -ENOMEM : 0;
-}
-
-int dso__preload_kernel_async(struct dso *dso)
-{
-	int err;
-	struct kallsyms_preload *p = preload_new(dso, &err);
-
-	if (!p)
-		return err;
-	p->running = !pthread_create(&p->thread, NULL, preload_main, p);
-	if (!p->running)	/* no thread: here, now */
-		preload_read(p);
-	return 0;
-}
-
-/* The preload thread, finished. */
-static void preload_join(struct kallsyms_preload *p)
-{
-	if (p && p->running) {
-		pthread_join(p->thread, NULL);
-		p->running = false;
-	}
 }
 
 static void preload_free(struct dso *dso)
 {
 	if (dso->preload) {
-		preload_join(dso->preload);
 		symtab_builder__exit(&dso->preload->b);
-		symtab__exit(&dso->preload->symtab);
-		kmod_symbols__exit(&dso->preload->kmods);
 		free(dso->preload);
 		dso->preload = NULL;
 	}
@@ -856,25 +782,20 @@ static int load_kernel(struct dso *dso)
 	struct kallsyms_preload *p = dso->preload;
 	int nr;
 
-	preload_join(p);
 	if (!file) {
 		dso->load_err = -ENOENT;
 		return 0;
 	}
-	if (p && p->finished && !strcmp(p->path, file) &&
-	    (!dso->ref_name || (!strcmp(dso->ref_name, KALLSYMS_TEXT) && p->text.found &&
-				p->text.addr == dso->ref_addr))) {
-		/* finished ahead (no relocation): what symtab__finish_kallsyms() and
-		 * symtab_builder__finish() give here */
-		dso->symtab = p->symtab;
-		memset(&p->symtab, 0, sizeof(p->symtab));
-		kmod_symbols__exit(&dso->kmods);
-		dso->kmods = p->kmods;
-		memset(&p->kmods, 0, sizeof(p->kmods));
-		preload_free(dso);
-		return took_symtab(dso, SYMTAB_ORIGIN_KALLSYMS, file, 'k');
+	if (p && !p->err && !strcmp(p->path, file) &&
+	    (!dso->ref_name || !strcmp(dso->ref_name, KALLSYMS_TEXT))) {
+		b = p->b;	/* take the symbols read ahead */
+		memset(&p->b, 0, sizeof(p->b));
+		nr = symtab__finish_kallsyms(&b, &p->text, dso->ref_name != NULL,
+					     dso->ref_addr, &dso->kmods);
+	} else {
+		nr = symtab__load_kallsyms(&b, file, dso->ref_name, dso->ref_addr,
+					   &dso->kmods);
 	}
-	nr = symtab__load_kallsyms(&b, file, dso->ref_name, dso->ref_addr, &dso->kmods);
 	if (nr < 0)	/* no kernel symbols, no module symbols */
 		kmod_symbols__exit(&dso->kmods);
 	preload_free(dso);

@@ -246,11 +246,8 @@ int dso__load(struct dso *dso);
 struct kallsyms_preload;
 
 /**
- * @brief Read the kernel dso's kallsyms file ahead of time and build its symbol table
- *        as dso__load() would without relocation (the slow part of loading it), so
- *        the first kernel sample only takes it; when the recording's kernel sits
- *        elsewhere than the file's (its reference symbol's address differs, or the
- *        reference is not _text) dso__load() reads the file again.
+ * @brief Read the kernel dso's kallsyms file ahead of time (the slow part of loading
+ *        it), so the first kernel sample only applies the recording's relocation.
  *        Picks the file exactly as dso__load() will (apply build-ids first).
  * @param kdso  the kernel dso (dsos__kernel)
  * @return 0, or -ENOMEM; an unreadable file is left for dso__load() to report.
@@ -259,16 +256,6 @@ struct kallsyms_preload;
  *        must wait for it to finish before any lookup in the kernel dso.
  */
 int dso__preload_kernel(struct dso *kdso);
-
-/**
- * @brief dso__preload_kernel() on a thread of its own, started here: it touches
- *        nothing but its own state, so the caller goes on using the collection (and
- *        this dso) at once; dso__load() of the kernel dso, and freeing it, wait for
- *        the thread.  Without a thread the file is read here.
- * @return 0, or -ENOMEM (nothing started).
- * Thread safety: the collection's thread.
- */
-int dso__preload_kernel_async(struct dso *kdso);
 
 /**
  * @brief The symbol perf 6.1 picks for a map-relative address.

@@ -392,14 +392,6 @@ static int queue_kernel_job(struct machine *m, struct workqueue *wq, workqueue_f
 
 int machine__preload_kernel(struct machine *m, struct workqueue *wq)
 {
-	struct dso *k = dsos__kernel(m->dsos);
-
-	if (!k)
-		return -ENOMEM;
-	/* with workers: a thread of its own, that no parallel pass waits for (the
-	 * first kernel sample's dso__load() does); without: here */
-	if (wq && workqueue__nr_workers(wq))
-		return dso__preload_kernel_async(k);
 	return queue_kernel_job(m, wq, preload_job);
 }
 

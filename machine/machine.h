@@ -139,20 +139,17 @@ int machine__apply_build_ids(struct machine *m, const struct features *f);
 struct workqueue;
 
 /**
- * @brief Read the kernel's symbols ahead, to overlap it with decoding and replaying
- *        the recording (machine__apply_build_ids() first: it picks the file): with
- *        workers on @p wq on a thread of its own (dso__preload_kernel_async()), which
- *        the kernel dso's loading waits for (the first kernel sample, or
- *        machine__load_kernel()), so no parallel pass waits for it; without workers
- *        here, now.
+ * @brief Queue the reading of the kernel's symbols on wq, to overlap it with decoding
+ *        the recording (machine__apply_build_ids() first: it picks the file).
+ *        The caller must workqueue__flush(wq) before the machine processes records.
  * @return 0 or -ENOMEM.
  */
 int machine__preload_kernel(struct machine *m, struct workqueue *wq);
 
 /**
- * @brief Queue the loading of the kernel's symbols on wq (dso__load(): what
- *        machine__preload_kernel() read ahead is used when the kernel MMAP's
- *        reference symbol says the kernel was not moved), so that the first kernel sample finds
+ * @brief Queue the loading of the kernel's symbols on wq (dso__load(): the file
+ *        machine__preload_kernel() read ahead on the same wq is used, fixed up with
+ *        the kernel MMAP's reference symbol), so that the first kernel sample finds
  *        them loaded.  Call after the kernel MMAP ("[kernel.kallsyms]_text") was
  *        processed; until the job is done the caller must not process another such
  *        MMAP nor look up kernel addresses (workqueue__flush(wq) first).

@@ -746,14 +746,13 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		err = machine__new_opts(&r.m, &dopts);
 	if (!err && !session__is_pipe(s))
 		err = machine__apply_build_ids(r.m, session__features(s));
-	/* the kernel's symbols are read on a thread of their own while the files are
-	 * scanned (a pipe's build-ids come with its records: read at the first
-	 * kernel sample) */
+	/* the kernel's symbols are read on a worker while the files are scanned (a
+	 * pipe's build-ids come with its records: read at the first kernel sample) */
 	if (!err && !session__is_pipe(s))
 		err = machine__preload_kernel(r.m, session__workqueue(s));
 	if (!err)
 		err = session__load(s, d);
-	if (s)	/* queued work finishes before any record is replayed */
+	if (s)	/* the preload finishes before any record is replayed */
 		workqueue__flush(session__workqueue(s));
 	if (!err && session__is_pipe(s))
 		err = machine__apply_build_ids(r.m, session__features(s));
