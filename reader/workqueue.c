@@ -12,6 +12,7 @@
 struct work {
 	workqueue_fn fn;
 	void *arg;
+	struct wq_group *group;	/* NULL, or the group it counts in */
 	struct work *next;
 };
 
@@ -19,6 +20,7 @@ struct workqueue {
 	pthread_mutex_t lock;
 	pthread_cond_t more;	/* signalled when work is queued or on stop */
 	pthread_cond_t idle;	/* signalled when pending drops to 0 */
+	pthread_cond_t done;	/* signalled when a group's last item is done */
 	struct work *head, *tail;
 	size_t pending;		/* queued + running */
 	bool stop;
@@ -44,10 +46,12 @@ static void *worker(void *p)
 			wq->tail = NULL;
 		pthread_mutex_unlock(&wq->lock);
 		w->fn(w->arg);
-		free(w);
 		pthread_mutex_lock(&wq->lock);
+		if (w->group && --w->group->left == 0)
+			pthread_cond_broadcast(&wq->done);
 		if (--wq->pending == 0)
 			pthread_cond_broadcast(&wq->idle);
+		free(w);
 	}
 	pthread_mutex_unlock(&wq->lock);
 	return NULL;
@@ -64,6 +68,7 @@ int workqueue__new(struct workqueue **out, unsigned nr_workers)
 	pthread_mutex_init(&wq->lock, NULL);
 	pthread_cond_init(&wq->more, NULL);
 	pthread_cond_init(&wq->idle, NULL);
+	pthread_cond_init(&wq->done, NULL);
 	if (nr_workers) {
 		wq->threads = calloc(nr_workers, sizeof(*wq->threads));
 		if (!wq->threads) {
@@ -94,13 +99,14 @@ void workqueue__delete(struct workqueue *wq)
 	for (unsigned i = 0; i < wq->nr; i++)
 		pthread_join(wq->threads[i], NULL);
 	free(wq->threads);
+	pthread_cond_destroy(&wq->done);
 	pthread_cond_destroy(&wq->idle);
 	pthread_cond_destroy(&wq->more);
 	pthread_mutex_destroy(&wq->lock);
 	free(wq);
 }
 
-int workqueue__queue(struct workqueue *wq, workqueue_fn fn, void *arg)
+static int enqueue(struct workqueue *wq, struct wq_group *g, workqueue_fn fn, void *arg)
 {
 	struct work *w;
 
@@ -113,6 +119,7 @@ int workqueue__queue(struct workqueue *wq, workqueue_fn fn, void *arg)
 		return -ENOMEM;
 	w->fn = fn;
 	w->arg = arg;
+	w->group = g;
 	pthread_mutex_lock(&wq->lock);
 	if (wq->tail)
 		wq->tail->next = w;
@@ -120,9 +127,63 @@ int workqueue__queue(struct workqueue *wq, workqueue_fn fn, void *arg)
 		wq->head = w;
 	wq->tail = w;
 	wq->pending++;
+	if (g)
+		g->left++;
 	pthread_cond_signal(&wq->more);
 	pthread_mutex_unlock(&wq->lock);
 	return 0;
+}
+
+int workqueue__queue(struct workqueue *wq, workqueue_fn fn, void *arg)
+{
+	return enqueue(wq, NULL, fn, arg);
+}
+
+int workqueue__queue_group(struct workqueue *wq, struct wq_group *g, workqueue_fn fn,
+			   void *arg)
+{
+	return enqueue(wq, g, fn, arg);
+}
+
+void workqueue__group_wait(struct workqueue *wq, struct wq_group *g)
+{
+	struct work *mine = NULL, **tail = &mine, **pp;
+
+	if (!wq->nr)
+		return;
+	/* the group's items no worker has taken yet are run here, in queue order */
+	pthread_mutex_lock(&wq->lock);
+	wq->tail = NULL;
+	for (pp = &wq->head; *pp;) {
+		struct work *w = *pp;
+
+		if (w->group == g) {
+			*pp = w->next;
+			w->next = NULL;
+			*tail = w;
+			tail = &w->next;
+			continue;
+		}
+		wq->tail = w;
+		pp = &w->next;
+	}
+	pthread_mutex_unlock(&wq->lock);
+	while (mine) {
+		struct work *w = mine;
+
+		mine = w->next;
+		w->fn(w->arg);
+		free(w);
+		pthread_mutex_lock(&wq->lock);
+		g->left--;
+		if (--wq->pending == 0)
+			pthread_cond_broadcast(&wq->idle);
+		pthread_mutex_unlock(&wq->lock);
+	}
+	pthread_mutex_lock(&wq->lock);
+	while (g->left)
+		pthread_cond_wait(&wq->done, &wq->lock);
+	pthread_mutex_unlock(&wq->lock);
 }
 
 void workqueue__flush(struct workqueue *wq)
@@ -159,6 +220,7 @@ int parallel_for(struct workqueue *wq, size_t n, void (*fn)(void *ctx, size_t i)
 		 void *ctx)
 {
 	struct pfor pf = { .fn = fn, .ctx = ctx, .n = n };
+	struct wq_group g = { 0 };
 	unsigned helpers;
 	int err = 0;
 
@@ -171,9 +233,11 @@ int parallel_for(struct workqueue *wq, size_t n, void (*fn)(void *ctx, size_t i)
 	/* The caller is one runner; at most n-1 workers help it. */
 	helpers = wq->nr < n - 1 ? wq->nr : (unsigned)(n - 1);
 	for (unsigned k = 0; k < helpers && !err; k++)
-		err = workqueue__queue(wq, pfor_run, &pf);
+		err = workqueue__queue_group(wq, &g, pfor_run, &pf);
 	pfor_run(&pf);
-	workqueue__flush(wq);
+	/* helpers still queued (behind other work) find nothing left: they are run
+	 * here at once, so other queued work does not hold this loop up */
+	workqueue__group_wait(wq, &g);
 	return err;
 }
 

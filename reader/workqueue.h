@@ -11,6 +11,12 @@
  * Thread safety: model (c) of the style guide: the pool's own lock protects its queue.
  * queue/flush may be called from one controlling thread; work functions must not call
  * back into the same workqueue.
+ *
+ * Groups: items queued in a struct wq_group can be waited for alone
+ * (workqueue__group_wait()), so a caller can start work early (a dso's files read
+ * while the recording is still being replayed) and wait for exactly that work later,
+ * while other items stay queued; parallel_for() waits on a group of its own, so work
+ * queued before it does not hold it up.
  */
 #include <stddef.h>
 
@@ -36,6 +42,31 @@ void workqueue__delete(struct workqueue *wq);
  */
 int workqueue__queue(struct workqueue *wq, workqueue_fn fn, void *arg);
 
+/** Items queued together and waited for together.  Zero-initialise; the counter
+ *  is the pool's (read and written under its lock). */
+struct wq_group {
+	size_t left;		/* items queued or running */
+};
+
+/**
+ * @brief Queue fn(arg) as an item of group @p g (on an inline pool: run it now).
+ * @return 0 or -ENOMEM (then fn was not queued).
+ * Thread safety: the controlling thread only; @p g must live until
+ *         workqueue__group_wait() on it returns.
+ */
+int workqueue__queue_group(struct workqueue *wq, struct wq_group *g, workqueue_fn fn,
+			   void *arg);
+
+/**
+ * @brief Wait until every item of @p g has run: those no worker has started yet
+ *        are taken off the queue and run on the calling thread (in queue order),
+ *        then the running ones are waited for.  Other items stay queued.
+ *        Afterwards the items' effects are visible to the caller (the pool's lock
+ *        orders them), and @p g may be reused or freed.
+ * Thread safety: the controlling thread only.
+ */
+void workqueue__group_wait(struct workqueue *wq, struct wq_group *g);
+
 /** @brief Wait until every item queued so far has run. */
 void workqueue__flush(struct workqueue *wq);
 
@@ -45,7 +76,9 @@ unsigned workqueue__nr_workers(const struct workqueue *wq);
 /**
  * @brief Run fn(ctx, i) for i in [0, n) on the pool and wait for all of them.
  *        The calling thread takes items too, so k workers run up to k+1 at once; an
- *        inline pool (0 workers) runs them in index order on the caller.
+ *        inline pool (0 workers) runs them in index order on the caller.  Items
+ *        queued on the pool before the call may still be running or queued when it
+ *        returns (it waits only for its own).
  * @return 0 or -ENOMEM. Thread safety: fn must be safe to run concurrently for
  *         different i.
  */

@@ -57,6 +57,56 @@ START_TEST(test_parallel_for)
 }
 END_TEST
 
+static void block_until_released(void *p)
+{
+	atomic_int *gate = p;
+
+	atomic_store(&gate[1], 1);	/* started */
+	while (!atomic_load(&gate[0]))
+		;
+}
+
+/* A group is waited for alone: its items run (on the caller when the only worker is
+ * busy) while an earlier item of no group is still running; parallel_for too. */
+START_TEST(test_workqueue_group)
+{
+	struct workqueue *wq;
+	struct wq_group g = { 0 };
+	atomic_int gate[2], n;
+	size_t v[100];
+
+	atomic_init(&gate[0], 0);
+	atomic_init(&gate[1], 0);
+	atomic_init(&n, 0);
+	ck_assert_int_eq(workqueue__new(&wq, 1), 0);
+	ck_assert_int_eq(workqueue__queue(wq, block_until_released, gate), 0);
+	while (!atomic_load(&gate[1]))	/* the worker is busy with it */
+		;
+	for (int i = 0; i < 10; i++)
+		ck_assert_int_eq(workqueue__queue_group(wq, &g, add_one, &n), 0);
+	workqueue__group_wait(wq, &g);
+	ck_assert_int_eq(atomic_load(&n), 10);
+	ck_assert_uint_eq(g.left, 0);
+	ck_assert_int_eq(parallel_for(wq, 100, square, v), 0);
+	ck_assert_uint_eq(v[99], 99 * 99);
+	ck_assert_int_eq(atomic_load(&gate[0]), 0);	/* still blocked */
+	atomic_store(&gate[0], 1);
+	workqueue__flush(wq);
+	/* with free workers, a group's items run on them and are waited for */
+	for (int i = 0; i < 1000; i++)
+		ck_assert_int_eq(workqueue__queue_group(wq, &g, add_one, &n), 0);
+	workqueue__group_wait(wq, &g);
+	ck_assert_int_eq(atomic_load(&n), 1010);
+	workqueue__delete(wq);
+	/* an inline pool runs them at once */
+	ck_assert_int_eq(workqueue__new(&wq, 0), 0);
+	ck_assert_int_eq(workqueue__queue_group(wq, &g, add_one, &n), 0);
+	ck_assert_int_eq(atomic_load(&n), 1011);
+	workqueue__group_wait(wq, &g);
+	workqueue__delete(wq);
+}
+END_TEST
+
 Suite *workqueue_suite(void)
 {
 	Suite *s = suite_create("workqueue");
@@ -65,6 +115,7 @@ Suite *workqueue_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_workqueue_runs_everything);
 	tcase_add_test(tc, test_parallel_for);
+	tcase_add_test(tc, test_workqueue_group);
 	suite_add_tcase(s, tc);
 	return s;
 }
