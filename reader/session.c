@@ -808,6 +808,10 @@ static void name_events_from_updates(struct session *s)
  */
 #define HANDOFF_DEPTH 3
 
+#ifndef DELIVER_BATCH_BYTES
+#define DELIVER_BATCH_BYTES (2u << 20)
+#endif
+
 struct handoff {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -825,6 +829,7 @@ struct deliver {
 	void *ctx;
 	const struct record_ref **batch;
 	size_t nr, cap;
+	size_t bytes;			/* of the records in the batch */
 	int err;
 	uint64_t seq;			/* number of the batch being filled: 1, 2, ... */
 	_Atomic uint64_t done;		/* batches the front end has finished */
@@ -843,6 +848,7 @@ static int hand_over(struct deliver *dl)
 		atomic_store(&dl->done, dl->seq);
 		dl->seq++;
 		dl->nr = 0;
+		dl->bytes = 0;
 		return dl->err;
 	}
 	pthread_mutex_lock(&ho->mu);
@@ -862,6 +868,7 @@ static int hand_over(struct deliver *dl)
 	pthread_mutex_unlock(&ho->mu);
 	dl->seq++;
 	dl->nr = 0;
+	dl->bytes = 0;
 	dl->err = err;
 	return err;
 }
@@ -871,7 +878,8 @@ static int emit(void *p, const struct record_ref *ref)
 	struct deliver *dl = p;
 
 	dl->batch[dl->nr++] = ref;
-	if (dl->nr == dl->cap)
+	dl->bytes += ref->size;
+	if (dl->nr == dl->cap || dl->bytes >= DELIVER_BATCH_BYTES)
 		return hand_over(dl);
 	return dl->err;
 }
