@@ -600,12 +600,75 @@ static int load_self_vdso(struct dso *dso, struct symtab_builder *b)
 	return nr;
 }
 
+/*
+ * perf's choice of symbol sources: the first candidate file with a .symtab (syms)
+ * and the first with a .dynsym (rt), each the other where one is missing.  Opens up
+ * to two files into srcs (the caller closes the returned number of them) and
+ * writes their origin letters.
+ */
+static int pick_symsrcs(const struct dso *dso, struct symsrc srcs[2], char letters[2],
+			struct symsrc **syms, struct symsrc **rt)
+{
+	char path[PATH_MAX];
+	int used = 0;
+
+	*syms = *rt = NULL;
+	for (int c = 0; c < CAND__NR && used < 2; c++) {
+		struct symsrc *ss = &srcs[used];
+		bool keep = false;
+
+		if (!candidate(dso, (enum cand)c, path, sizeof(path)) ||
+		    !is_regular_file(path))
+			continue;
+		if (symsrc__open(ss, path, dso->has_build_id ? dso->build_id : NULL,
+				 dso->build_id_size))
+			continue;
+		if (!*syms && ss->has_symtab) {
+			*syms = ss;
+			keep = true;
+		}
+		if (!*rt && ss->has_dynsym) {
+			*rt = ss;
+			keep = true;
+		}
+		if (!keep) {
+			symsrc__close(ss);
+			continue;
+		}
+		letters[used++] = cand_origin[c];
+		if (*syms && *rt)
+			break;
+	}
+	if (!*syms)
+		*syms = *rt;
+	if (!*rt)
+		*rt = *syms;
+	return used;
+}
+
+int dso__symsrc_guess(const struct dso *dso, char *out, size_t len)
+{
+	struct symsrc srcs[2], *syms, *rt;
+	char letters[2];
+	int used, err = -ENOENT;
+
+	/* without a build-id, dso__load() reads the file's own first */
+	if (dso->kind != DSO_KIND_USER || !dso->has_build_id)
+		return -ENOENT;
+	used = pick_symsrcs(dso, srcs, letters, &syms, &rt);
+	if (syms && syms->path)
+		err = pathf(out, len, "%s", syms->path) ? 0 : -ENAMETOOLONG;
+	for (int i = 0; i < used; i++)
+		symsrc__close(&srcs[i]);
+	return err;
+}
+
 /* perf's dso__load() for user-space dsos. */
 static int load_user(struct dso *dso)
 {
 	struct symtab_builder b = { 0 };
 	struct symsrc srcs[2], *syms = NULL, *rt = NULL;
-	char path[PATH_MAX], letters[2] = { '!', '!' };
+	char letters[2] = { '!', '!' };
 	int nr = 0, used = 0;
 
 	if (dso->kind == DSO_KIND_VDSO && !dso->has_build_id) {
@@ -618,36 +681,7 @@ static int load_user(struct dso *dso)
 		return take_symtab(dso, &b, SYMTAB_ORIGIN_ELF, "[vdso] of this process", 'd');
 	}
 	own_build_id(dso);
-	for (int c = 0; c < CAND__NR && used < 2; c++) {
-		struct symsrc *ss = &srcs[used];
-		bool keep = false;
-
-		if (!candidate(dso, (enum cand)c, path, sizeof(path)) ||
-		    !is_regular_file(path))
-			continue;
-		if (symsrc__open(ss, path, dso->has_build_id ? dso->build_id : NULL,
-				 dso->build_id_size))
-			continue;
-		if (!syms && ss->has_symtab) {
-			syms = ss;
-			keep = true;
-		}
-		if (!rt && ss->has_dynsym) {
-			rt = ss;
-			keep = true;
-		}
-		if (!keep) {
-			symsrc__close(ss);
-			continue;
-		}
-		letters[used++] = cand_origin[c];
-		if (syms && rt)
-			break;
-	}
-	if (!syms)
-		syms = rt;
-	if (!rt)
-		rt = syms;
+	used = pick_symsrcs(dso, srcs, letters, &syms, &rt);
 	if (syms)
 		nr = symtab__load_elf(&b, syms, rt, !dso->owner->no_demangle);
 	if (nr >= 0)

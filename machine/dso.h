@@ -243,6 +243,22 @@ int dsos__load_all(struct dsos *d);
  */
 int dso__load(struct dso *dso);
 
+/**
+ * @brief The file dso__load() would take a user dso's symbols from (its symsrc_path
+ *        once loaded), found as it finds it, without loading or changing the dso:
+ *        for reading what else that file holds (its DWARF) ahead of the load, on
+ *        another thread.
+ * @param out, len  receives the path (NUL-terminated)
+ * @return 0; -ENOENT when the dso is not a user dso, has no build-id yet (the load
+ *         reads the file's own first, which may change the choice) or no file has
+ *         symbols; -ENAMETOOLONG.
+ * Thread safety: reads the dso and opens files; may run on any thread while no
+ *         other thread writes the dso (its build-id is set before the replay).
+ * Format: perf's symbol source search (dso__load(): build-id cache, debug
+ *         directories, debuglink, the file).
+ */
+int dso__symsrc_guess(const struct dso *dso, char *out, size_t len);
+
 struct kallsyms_preload;
 
 /**

@@ -418,6 +418,26 @@ int machine__apply_build_ids(struct machine *m, const struct features *f)
 	return 0;
 }
 
+size_t machine__build_id_dsos(struct machine *m, const struct features *f,
+			      struct dso **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->nr_build_ids; i++) {
+		const struct feat_build_id *b = &f->build_ids[i];
+		struct dso *dso;
+
+		/* dsos__apply_build_id()'s user-space entries */
+		if (b->pid != -1 || (b->misc & 7) != MISC_USER ||
+		    !(dso = dsos__find(m->dsos, b->filename)))
+			continue;
+		if (n < max)
+			out[n] = dso;
+		n++;
+	}
+	return n;
+}
+
 static int process_mmap(struct machine *m, const struct record_ref *ref)
 {
 	struct event_mmap2 mm2;

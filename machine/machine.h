@@ -136,6 +136,18 @@ int machine__process_record(struct machine *m, const struct record_ref *ref);
  */
 int machine__apply_build_ids(struct machine *m, const struct features *f);
 
+/**
+ * @brief The host user-space dsos the BUILD_ID feature names (those with samples
+ *        at record time, as perf record marks them), in the feature's order.
+ * @param out  receives up to @p max borrowed dsos (machine__apply_build_ids()
+ *             made them)
+ * @return how many there are (may exceed @p max: then only @p max were written).
+ * Thread safety: the replaying thread.  Format: feature BUILD_ID (pid -1, user
+ *        cpumode).
+ */
+size_t machine__build_id_dsos(struct machine *m, const struct features *f,
+			      struct dso **out, size_t max);
+
 struct workqueue;
 
 /**

@@ -734,6 +734,26 @@ size_t srclines__inline_records(const char *text, struct inline_record *out, siz
 	return n;
 }
 
+int srclines__prepare_file(struct srclines *s, const char *path)
+{
+	struct sl_file *f = file_of(s, path);
+	Dwarf_Addr bias = 0, cubias;
+
+	if (!f)
+		return -ENOMEM;
+	if (f->dwfl && dwfl_module_getdwarf(f->mod, &bias))
+		/* the first address lookup reads the address ranges of every CU */
+		(void)dwfl_module_addrdie(f->mod, bias, &cubias);
+	return 0;
+}
+
+int srclines__prepare(struct srclines *s, const struct dso *dso)
+{
+	const char *path = dso_file(dso);
+
+	return path ? srclines__prepare_file(s, path) : 0;
+}
+
 const char *srclines__inlines(struct srclines *s, struct dso *dso, uint64_t addr)
 {
 	const char *path = dso_file(dso);

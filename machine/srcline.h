@@ -102,6 +102,27 @@ const char *srclines__callchain(struct srclines *s, struct dso *dso,
  */
 const char *srclines__inlines(struct srclines *s, struct dso *dso, uint64_t addr);
 
+/**
+ * @brief Open the file the lookups of @p dso read (see srclines__inlines()) and
+ *        read its DWARF now: libdw inflates compressed debug sections and indexes
+ *        the CUs' address ranges on first use, which can take longer than all the
+ *        lookups after it (0.1 s for glibc's debug file), so a caller may do it
+ *        ahead of time, on another thread than the lookups'.
+ * @return 0 (also for a dso without a file or without DWARF: nothing to read), or
+ *         -ENOMEM.
+ * Thread safety: as every function here, one thread at a time per struct srclines.
+ */
+int srclines__prepare(struct srclines *s, const struct dso *dso);
+
+/**
+ * @brief srclines__prepare() for the file at @p path (the one a dso's lookups will
+ *        read once it is loaded: dso__symsrc_guess()), before the dso is loaded.
+ * @return 0 (also when the file cannot be read: the lookups then find nothing, as
+ *         they would), or -ENOMEM.
+ * Thread safety: see srclines__prepare().
+ */
+int srclines__prepare_file(struct srclines *s, const char *path);
+
 /** One record of srclines__inlines()'s text: pointers into it, not terminated. */
 struct inline_record {
 	const char *name, *where;	/* the function; its FILE:LINE */

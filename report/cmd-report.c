@@ -9,6 +9,7 @@
 #include <inttypes.h>	/* PRIx64 */
 #include <pthread.h>
 #include <stdatomic.h>	/* atomic_bool */
+#include <limits.h>	/* PATH_MAX */
 #include <regex.h>	/* regcomp, regexec, regfree */
 #include <stdlib.h>	/* calloc, free, strtol, strtoul */
 #include <string.h>	/* memcmp, strchr, strcmp, strlen */
@@ -166,8 +167,13 @@ struct report {
 					 * on this one */
 	bool branch_mode;		/* perf's branch view (report/branch.h): an
 					 * entry per branch of each sample */
-	struct dso **to_load;		/* owned; borrowed dsos */
+	struct to_load { struct dso *dso; bool dwarf, queued; } *to_load;
+					/* owned; borrowed dsos; see want_loaded() */
 	size_t nr_to_load, cap_to_load;
+	struct wq_group loads;		/* the batch's load jobs (load_job()) */
+	struct wq_group dwarf;		/* DWARF read ahead (dwarf_job()) */
+	bool load_early;		/* this batch queues a dso's load at its first
+					 * use (load_ahead()) */
 	uint64_t *ips;			/* owned: one sample's chain addresses */
 	size_t cap_ips;
 	struct unwinder *unwinder;	/* --call-graph dwarf samples: uw[0].u; else
@@ -177,6 +183,7 @@ struct report {
 	/* with the unwinder: inlined functions, a srclines per dso (pass 2d looks a
 	 * dso's addresses up on one worker at a time) */
 	struct inl_dso { const struct dso *dso; struct srclines *sl;
+			 bool prepared;	/* its DWARF job was queued */
 			 struct pending_frame **todo; size_t nr_todo, cap_todo; } *inl_dsos;
 	size_t inl_dsos_cap, nr_inl_dsos;	/* owned, open addressing by dso */
 	struct inl_dso **inl_busy;	/* owned: those with frames in this batch */
@@ -402,18 +409,192 @@ static int grow_ips(struct report *rp, size_t n)
 	return 0;
 }
 
-static int want_loaded(struct report *rp, struct dso *dso)
+/* A dso's symbols read on a worker. */
+static void load_job(void *dso)
 {
-	if (!dso || dso->loaded)
+	/* -ENOMEM leaves the dso unloaded: its lookups then load (and fail) again */
+	(void)dso__load(dso);
+}
+
+static int queue_load(struct report *rp, struct to_load *tl)
+{
+	int err = workqueue__queue_group(session__workqueue(rp->session), &rp->loads,
+					 load_job, tl->dso);
+
+	tl->queued = !err;
+	return err;
+}
+
+/* What a dso's inline lookups read, read ahead on a worker. */
+struct dwarf_job {
+	struct dso *dso;
+	struct srclines *sl;
+};
+
+static void dwarf_job(void *arg)
+{
+	struct dwarf_job *dj = arg;
+
+	/* -ENOMEM: pass 2d reads it (and fails) again */
+	(void)srclines__prepare(dj->sl, dj->dso);
+	free(dj);
+}
+
+static struct inl_dso *inl_dso_of(struct report *rp, const struct dso *dso);
+
+/* Pass 2d will look the dso's unwound frames up: its DWARF is read from now on. */
+static int queue_dwarf(struct report *rp, struct dso *dso)
+{
+	struct inl_dso *d = inl_dso_of(rp, dso);
+	struct dwarf_job *dj;
+	int err;
+
+	if (!d)
+		return -ENOMEM;
+	if (d->prepared)
 		return 0;
+	if (!(dj = malloc(sizeof(*dj))))
+		return -ENOMEM;
+	dj->dso = dso;
+	dj->sl = d->sl;
+	err = workqueue__queue_group(session__workqueue(rp->session), &rp->dwarf, dwarf_job, dj);
+	if (err)
+		free(dj);
+	d->prepared = !err;
+	return err;
+}
+
+/*
+ * The batch will need @p dso loaded.  Where the batch lets it (load_ahead()), a
+ * file's load is queued at once, so a worker reads it while this thread goes on
+ * replaying; finish_loads() waits for it.  @p dwarf: the dso's inline lookups are
+ * wanted too.
+ */
+static int want_loaded(struct report *rp, struct dso *dso, bool dwarf)
+{
+	struct to_load *tl;
+
+	if (!dso)
+		return 0;
+	/* the batch's dsos first: a worker may be loading one (writing it) */
 	for (size_t i = 0; i < rp->nr_to_load; i++)
-		if (rp->to_load[i] == dso)
+		if (rp->to_load[i].dso == dso) {
+			rp->to_load[i].dwarf |= dwarf;	/* if not queued yet */
 			return 0;
+		}
+	if (dso->loaded)
+		return 0;
 	if (array__grow(&rp->to_load, &rp->cap_to_load, rp->nr_to_load + 1,
 			sizeof(*rp->to_load), 16))
 		return -ENOMEM;
-	rp->to_load[rp->nr_to_load++] = dso;
+	tl = &rp->to_load[rp->nr_to_load++];
+	*tl = (struct to_load){ dso, dwarf, false };
+	/* other kinds are loaded by the replay itself (kernel, modules) or cheap */
+	if (rp->load_early && dso->kind == DSO_KIND_USER)
+		return queue_load(rp, tl);
 	return 0;
+}
+
+/*
+ * Whether a batch may load its dsos early: loading reads a dso's build-id and the
+ * files it names, and an MMAP2 of the build-id form sets the build-id of a dso not
+ * loaded yet (perf's order: it applies when the dso is loaded after it), so a batch
+ * with one loads its dsos after its replay, as perf would have.
+ */
+static bool load_ahead(const struct record_ref *const *recs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint16_t misc;
+
+		if (recs[i]->type != REC_MMAP2)
+			continue;
+		memcpy(&misc, recs[i]->data + 4, sizeof(misc));
+		if (misc & MISC_MMAP_BUILD_ID)
+			return false;
+	}
+	return true;
+}
+
+/* The DWARF of a dso with samples, read before the dso is loaded. */
+struct early_dwarf {
+	struct dso dso;		/* a copy: the replay may write the dso meanwhile */
+	struct srclines *sl;
+};
+
+static void early_dwarf_job(void *arg)
+{
+	struct early_dwarf *ej = arg;
+	char path[PATH_MAX];
+
+	/* -ENOMEM: pass 2d reads it (and fails) again */
+	if (!dso__symsrc_guess(&ej->dso, path, sizeof(path)))
+		(void)srclines__prepare_file(ej->sl, path);
+	free(ej);
+}
+
+/*
+ * With --call-graph dwarf stacks, every user dso a sample hit (the BUILD_ID feature
+ * names them) will have its unwound frames looked up in pass 2d, whose first lookup
+ * in a file reads its DWARF (0.1 s for glibc's): those are read on the workers from
+ * the start, while the records are decoded and the first batches replayed.
+ */
+static int read_dwarf_early(struct report *rp)
+{
+	struct dso *v[256];
+	size_t n;
+
+	if (!rp->unwinder)
+		return 0;
+	n = machine__build_id_dsos(rp->machine, session__features(rp->session), v,
+				   sizeof(v) / sizeof(*v));
+	for (size_t i = 0; i < n && i < sizeof(v) / sizeof(*v); i++) {
+		struct inl_dso *d;
+		struct early_dwarf *ej;
+		int err;
+
+		if (v[i]->kind != DSO_KIND_USER || v[i]->loaded)
+			continue;
+		if (!(d = inl_dso_of(rp, v[i])))
+			return -ENOMEM;
+		if (d->prepared)
+			continue;
+		if (!(ej = malloc(sizeof(*ej))))
+			return -ENOMEM;
+		ej->dso = *v[i];
+		ej->sl = d->sl;
+		err = workqueue__queue_group(session__workqueue(rp->session), &rp->dwarf,
+					     early_dwarf_job, ej);
+		if (err) {
+			free(ej);
+			return err;
+		}
+		d->prepared = true;
+	}
+	return 0;
+}
+
+/*
+ * Pass 2a: the batch's dsos loaded, those not queued yet now, on the workers; then
+ * the DWARF of those with symbols whose frames pass 2d will look up is read on the
+ * workers while this thread goes on (lookup_inlines() waits for it).
+ */
+static int finish_loads(struct report *rp)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < rp->nr_to_load && !err; i++)
+		if (!rp->to_load[i].queued)
+			err = queue_load(rp, &rp->to_load[i]);
+	workqueue__group_wait(session__workqueue(rp->session), &rp->loads);
+	for (size_t i = 0; i < rp->nr_to_load && !err; i++) {
+		const struct to_load *tl = &rp->to_load[i];
+
+		if (tl->dwarf && rp->unwinder && tl->dso->kind == DSO_KIND_USER &&
+		    tl->dso->symtab.nr)
+			err = queue_dwarf(rp, tl->dso);
+	}
+	rp->nr_to_load = 0;
+	return err;
 }
 
 static int push_frame(struct report *rp, struct thread *t, uint16_t cpumode, uint64_t ip)
@@ -434,7 +615,7 @@ static int push_frame(struct report *rp, struct thread *t, uint16_t cpumode, uin
 		.level = al.dso ? al.level : 0,
 		.sym_done = false, .unwound = unwound,
 	};
-	return want_loaded(rp, al.dso);
+	return want_loaded(rp, al.dso, false);
 }
 
 struct frame_ctx {
@@ -500,9 +681,9 @@ static int resolve_branches(struct report *rp, struct thread *t, const struct sa
 		pb->to_ip = sb.to;
 		pb->flags = sb.flags;
 		pb->sym_done = false;
-		err = want_loaded(rp, pb->from.dso);
+		err = want_loaded(rp, pb->from.dso, false);
 		if (!err)
-			err = want_loaded(rp, pb->to.dso);
+			err = want_loaded(rp, pb->to.dso, false);
 	}
 	p->nr_branches = rp->cur->nr_branches - p->first_branch;
 	return err;
@@ -588,9 +769,9 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	if (rp->traces && (err = trace_sort__text(rp->traces, ref->evsel, s.raw, s.raw_size,
 						  ref->offset, &p->trace, &rp->trace_diag)))
 		return err;
-	err = want_loaded(rp, p->al.dso);
+	err = want_loaded(rp, p->al.dso, p->cpumode == MISC_USER);
 	if (!err && rp->opts->mem_mode)
-		err = want_loaded(rp, p->dal.dso);
+		err = want_loaded(rp, p->dal.dso, false);
 	if (!err && rp->need_chains)
 		err = resolve_callchain(rp, t, &s, ref, p);
 	if (!err && rp->branch_mode)
@@ -658,14 +839,6 @@ static int note_mmap(struct report *rp, const struct record_ref *ref)
 		tm.prot = misc & MISC_MMAP_DATA ? 0 : 4;	/* PROT_EXEC */
 	}
 	return task_mmaps__add(&rp->mmaps, &tm);
-}
-
-static void load_one(void *ctx, size_t i)
-{
-	struct report *rp = ctx;
-
-	/* -ENOMEM leaves the dso unloaded: its lookups then load (and fail) again */
-	(void)dso__load(rp->to_load[i]);
 }
 
 static uint64_t ptr_hash(const void *p)
@@ -814,7 +987,7 @@ static int unwind_batch(struct report *rp, struct report_batch *b)
 			&b->chunks[k / UNWIND_CHUNK].frames[pd->first_user];
 
 		for (size_t f = 0; f < pd->nr_user; f++)
-			if ((err = want_loaded(rp, user[f].dso)))
+			if ((err = want_loaded(rp, user[f].dso, true)))
 				return err;
 		b->unwound |= pd->nr_user > 0;
 	}
@@ -1032,6 +1205,7 @@ static int lookup_inlines(struct report *rp, struct report_batch *b)
 		}
 	}
 	atomic_store(&rp->inl_err, 0);
+	workqueue__group_wait(session__workqueue(rp->session), &rp->dwarf);
 	err = parallel_for(session__workqueue(rp->session), rp->nr_inl_busy, inline_one, rp);
 	for (size_t i = 0; i < rp->nr_inl_busy; i++)
 		rp->inl_busy[i]->nr_todo = 0;
@@ -1431,6 +1605,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	if (rp->unwinder)	/* the last batch's copies of maps are done with */
 		machine__release_maps(rp->machine);
 	rp->nr_to_load = 0;
+	rp->load_early = load_ahead(recs, n);
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct record_ref *ref = recs[i];
 
@@ -1482,11 +1657,13 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			break;
 		}
 	}
+	/* pass 1b reads the files of the dsos a load may be writing */
+	if (!err)
+		err = finish_loads(rp);
 	if (!err)
 		err = unwind_batch(rp, rp->cur);
-	if (!err && rp->nr_to_load)
-		err = parallel_for(session__workqueue(rp->session), rp->nr_to_load, load_one,
-				   rp);
+	if (!err)
+		err = finish_loads(rp);
 	if (!err && rp->cur->nr_pending)
 		err = parallel_for(session__workqueue(rp->session),
 				   (rp->cur->nr_pending + LOOKUP_CHUNK - 1) / LOOKUP_CHUNK, lookup_one,
@@ -1793,6 +1970,10 @@ static int check_recording(struct session *s, const struct report_opts *o, FILE 
 /* Everything the report set up (fields left zero or NULL are skipped). */
 static void report_exit(struct report *rp, size_t nr_hists)
 {
+	if (rp->session)	/* a batch that failed may have left loads running */
+		workqueue__group_wait(session__workqueue(rp->session), &rp->loads);
+	if (rp->session)
+		workqueue__group_wait(session__workqueue(rp->session), &rp->dwarf);
 	for (size_t i = 0; rp->hists && i < nr_hists; i++)
 		hists__exit(&rp->hists[i]);
 	free(rp->hists);
@@ -1951,7 +2132,7 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 		goto out;
 	for (size_t i = 0; i < el->nr; i++)
 		hists__init(&rp.hists[i], &rp.sl, rp.chains);
-	if ((err = counter_start(&rp)))
+	if ((err = counter_start(&rp)) || (err = read_dwarf_early(&rp)))
 		goto out;
 	err = session__deliver(s, on_batch, &rp, 0);
 	cerr = counter_stop(&rp);	/* the last batch counted */
