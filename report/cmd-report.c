@@ -179,6 +179,8 @@ struct report {
 	struct unwinder *unwinder;	/* --call-graph dwarf samples: uw[0].u; else
 					 * NULL */
 	struct unwind_slot *uw;		/* owned: the workers' unwinders */
+	bool live;			/* hists[0] is replayed as it is counted
+					 * (live_setup()) */
 	size_t nr_uw;
 	/* with the unwinder: inlined functions, a srclines per dso (pass 2d looks a
 	 * dso's addresses up on one worker at a time) */
@@ -1465,6 +1467,8 @@ static int count_batch(struct report *rp, struct report_batch *b)
 
 	for (size_t i = 0; i < b->nr_pending && !err; i++)
 		err = count_sample(rp, b, &b->pending[i]);
+	if (!err && rp->live)
+		err = hists__live_replay(&rp->hists[0]);
 	return err;
 }
 
@@ -1728,6 +1732,37 @@ static int report_sort_setup(struct report *rp, const struct report_opts *o,
 	return 0;
 }
 
+/*
+ * With --call-graph dwarf, inlined functions make perf's entry trees searched, not
+ * hashed (their symbols compare by name: see the end of cmd_report()), which is most
+ * of the printing; the counter then replays them batch by batch (hists__live_start()),
+ * beside the resolving of the next batches.  Only for one event printed plainly, with
+ * keys that compare without computing text (no srcline, cgroup, trace keys).
+ */
+static struct hists_print_opts print_opts(const struct report *rp,
+					  const struct report_opts *o,
+					  struct callchain_param *cc);
+
+static int live_setup(struct report *rp, const struct report_opts *o)
+{
+	const struct evlist *el = session__evlist(rp->session);
+	const unsigned textual = SORT_NEED_PARENT | SORT_NEED_SRCLINE | SORT_NEED_SRCFILE |
+				 SORT_NEED_CGROUP | SORT_NEED_TRACE | SORT_NEED_MEM |
+				 SORT_NEED_DCACHELINE | SORT_NEED_BRANCH;
+	struct callchain_param cc;
+	struct hists_print_opts po;
+
+	if (!rp->unwinder || el->nr != 1 || o->hierarchy || o->tasks || o->mmaps ||
+	    o->mem_mode || rp->branch_mode || (rp->sl.need & textual) ||
+	    o->cc.key != CALLCHAIN_KEY_FUNCTION)
+		return 0;
+	po = print_opts(rp, o, &cc);
+	rp->sl.hash_safe = false;	/* as the end of cmd_report() does */
+	rp->hists[0].has_callchains = (el->evsels[0]->attr.sample_type & SAMPLE_CALLCHAIN) != 0;
+	rp->live = true;
+	return hists__live_start(&rp->hists[0], &po);
+}
+
 /* perf's combined sample_type: does any event record callchains? */
 static bool has_callchains(const struct evlist *el)
 {
@@ -1788,9 +1823,11 @@ static bool no_samples(const struct report *rp, const struct report_opts *o)
 	return true;
 }
 
-static int print_report(struct report *rp, const struct report_opts *o, FILE *out)
+/* How the histograms are printed (cc: the call graph form they point to). */
+static struct hists_print_opts print_opts(const struct report *rp,
+					  const struct report_opts *o,
+					  struct callchain_param *cc)
 {
-	struct evlist *el = session__evlist(rp->session);
 	struct hists_print_opts po = {
 		.children = rp->chains && o->children != 0 && !o->mem_mode,
 		.cc = &o->cc,
@@ -1805,7 +1842,20 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 		.group_sort_idx = o->group_sort_idx,
 		.mem_sort_order = rp->mem_order,
 	};
-	struct callchain_param cc = o->cc;
+
+	*cc = o->cc;
+	cc->order = rp->order;
+	if (rp->branch_mode)	/* perf appends no chain to a branch's entry */
+		cc->mode = CALLCHAIN_NONE;
+	po.cc = cc;
+	return po;
+}
+
+static int print_report(struct report *rp, const struct report_opts *o, FILE *out)
+{
+	struct evlist *el = session__evlist(rp->session);
+	struct callchain_param cc;
+	struct hists_print_opts po = print_opts(rp, o, &cc);
 	struct report_groups *groups;
 	int err = report_groups__new(&groups, el, session__features(rp->session), o->group);
 
@@ -1822,10 +1872,6 @@ static int print_report(struct report *rp, const struct report_opts *o, FILE *ou
 		report_groups__delete(groups);
 		return CMD_ERR_REPORTED;
 	}
-	cc.order = rp->order;
-	if (rp->branch_mode)	/* perf appends no chain to a branch's entry */
-		cc.mode = CALLCHAIN_NONE;
-	po.cc = &cc;
 	report_preamble(o, out);
 	sort_list__fprintf_elided(&rp->sl, out);
 	if (no_samples(rp, o)) {
@@ -2132,7 +2178,8 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 		goto out;
 	for (size_t i = 0; i < el->nr; i++)
 		hists__init(&rp.hists[i], &rp.sl, rp.chains);
-	if ((err = counter_start(&rp)) || (err = read_dwarf_early(&rp)))
+	if ((err = live_setup(&rp, o)) || (err = counter_start(&rp)) ||
+	    (err = read_dwarf_early(&rp)))
 		goto out;
 	err = session__deliver(s, on_batch, &rp, 0);
 	cerr = counter_stop(&rp);	/* the last batch counted */

@@ -40,8 +40,11 @@ void hists__init(struct hists *h, const struct sort_list *sl, struct callchains 
 	h->chains = chains;
 }
 
+static void live_free(struct hists *h);
+
 void hists__exit(struct hists *h)
 {
+	live_free(h);
 	free(h->groups);
 	free(h->hash);
 	free(h->ips);
@@ -882,6 +885,110 @@ void hist_builder__output_order(struct hist_builder *b, const struct sort_ctx *c
 	rbtree__inorder(t, order, stack);
 }
 
+/* ---- the live replay (hists__live_start()) ------------------------------------ */
+
+struct hist_live {
+	struct hist_builder b;
+	struct hists_print_opts o;	/* as hists__fprintf() hands them to the
+					 * builder (chains and cc cleared when
+					 * unused) */
+	struct callchain_param cc;	/* o.cc points here (or is NULL) */
+	size_t nr_done;			/* steps replayed */
+	uint32_t *ids;			/* builder_step()'s scratch, for chains of */
+	long *cache;			/* up to cap_depth frames */
+	uint32_t cap_depth;
+};
+
+static void live_free(struct hists *h)
+{
+	if (!h->live)
+		return;
+	hist_builder__exit(&h->live->b);
+	free(h->live->ids);
+	free(h->live->cache);
+	free(h->live);
+	h->live = NULL;
+}
+
+int hists__live_start(struct hists *h, const struct hists_print_opts *o)
+{
+	struct hist_live *l = calloc(1, sizeof(*l));
+	bool graphs = o->cc && o->cc->mode != CALLCHAIN_NONE && h->has_callchains &&
+		      o->chains;	/* hist-print.c's prints_graphs() */
+
+	if (!l)
+		return -ENOMEM;
+	hist_builder__init(&l->b, h->sl, o);
+	l->o = *o;
+	if (!h->has_callchains || !o->chains)
+		l->o.chains = NULL;
+	l->o.cc = NULL;
+	if (graphs) {
+		l->cc = *o->cc;
+		l->o.cc = &l->cc;
+	}
+	live_free(h);
+	h->live = l;
+	return 0;
+}
+
+int hists__live_replay(struct hists *h)
+{
+	struct hist_live *l = h->live;
+	int err = 0;
+
+	if (!l)
+		return 0;
+	for (; l->nr_done < h->nr_steps && !err; l->nr_done++) {
+		const struct hist_step *st = &h->steps[l->nr_done];
+		struct hist_group *g = &h->groups[st->group];
+		uint32_t d = l->o.chains ? callchains__depth(l->o.chains, g->s.chain) : 0;
+
+		if (d >= l->cap_depth) {
+			uint32_t cap = d + 64;
+			uint32_t *ids = realloc(l->ids, ((size_t)cap + 1) * sizeof(*ids));
+			long *cache;
+
+			if (ids)
+				l->ids = ids;
+			cache = ids ? realloc(l->cache, ((size_t)cap + 2) * sizeof(*cache)) : NULL;
+			if (!cache)
+				return -ENOMEM;
+			l->cache = cache;
+			l->cap_depth = cap;
+		}
+		g->stable = false;	/* each sample as perf adds it */
+		err = builder_step(&l->b, h, &l->o, st->group, st->period, 1, l->ids,
+				   l->cache);
+	}
+	return err;
+}
+
+/* The live replay's entries into b, when made for these options (the rest of the
+ * samples replayed first): 0, -ENOMEM, or 1 when there is none to take (dropped). */
+static int live_take(struct hist_builder *b, struct hists *h, const struct hists_print_opts *o)
+{
+	struct hist_live *l = h->live;
+	int err;
+
+	if (!l)
+		return 1;
+	if (o->children != l->o.children || o->chains != l->o.chains ||
+	    !o->cc != !l->o.cc || (o->cc && o->cc->mode != l->o.cc->mode) ||
+	    b->sl != l->b.sl) {
+		live_free(h);
+		return 1;
+	}
+	if ((err = hists__live_replay(h)))
+		return err;
+	hist_builder__exit(b);
+	*b = l->b;
+	l->b = (struct hist_builder){ .sl = b->sl };
+	rbtree__init(&l->b.in);
+	live_free(h);
+	return 0;
+}
+
 /* Entries in perf's output order (`resort`; else in its collapsed tree's order, the
  * tree left in b->in); *n receives their number. */
 int hist_builder__order(struct hist_builder *b, struct hists *h,
@@ -893,8 +1000,10 @@ int hist_builder__order(struct hist_builder *b, struct hists *h,
 		.depth_ties = graphs,
 		.caller_first = graphs && o->cc->order == CALLCHAIN_CALLER,
 	};
-	int err = builder_run(b, h, o);
+	int err = live_take(b, h, o);
 
+	if (err > 0)	/* not replayed live */
+		err = builder_run(b, h, o);
 	*order = NULL;
 	if (!err) {
 		*order = malloc((b->nr ? b->nr : 1) * sizeof(**order));

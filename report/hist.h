@@ -95,6 +95,9 @@ struct hists {
 	uint64_t total_period;		/* event count */
 	uint64_t nr_samples;
 	bool has_callchains;		/* the event records callchains */
+	struct hist_live *live;		/* owned: perf's entry trees replayed while
+					 * samples are added (hists__live_start());
+					 * NULL: replayed when printed */
 };
 
 /** How hists__fprintf() (report/hist-print.h) prints; the entries are made with
@@ -137,6 +140,29 @@ void hists__init(struct hists *h, const struct sort_list *sl, struct callchains 
 
 /** @brief Free what the histogram owns (a second call is harmless). */
 void hists__exit(struct hists *h);
+
+/**
+ * @brief Replay perf's entry creation while samples are added instead of when the
+ *        histogram is printed: hists__live_replay() replays the samples added
+ *        since its last call, and hists__fprintf() with the same @p o (children,
+ *        call graph mode and chains) takes the entries made so far and replays only
+ *        the rest.  Each sample is replayed as perf adds it (no group found by
+ *        hash), which is exact whatever the keys; printed otherwise (another @p o,
+ *        the group view) the replay is dropped and made again there.
+ * @param o  the print options hists__fprintf() will get (copied; the cgroup names
+ *           are not: keys that need them, and other keys whose text is computed
+ *           when compared, must not be replayed live)
+ * @return 0 or -ENOMEM.
+ * Thread safety: the histogram's thread (the one that adds samples).
+ */
+int hists__live_start(struct hists *h, const struct hists_print_opts *o);
+
+/**
+ * @brief Replay the samples added since the last call (see hists__live_start();
+ *        nothing without it).
+ * @return 0 or -ENOMEM.  Thread safety: the histogram's thread.
+ */
+int hists__live_replay(struct hists *h);
 
 /**
  * @brief Account one sample (in perf's delivery order: the order decides which entry
