@@ -145,42 +145,44 @@ int workqueue__queue_group(struct workqueue *wq, struct wq_group *g, workqueue_f
 	return enqueue(wq, g, fn, arg);
 }
 
+/* The first item of g no worker has taken yet, off the queue; NULL if none.  Under
+ * the lock. */
+static struct work *take_from_group(struct workqueue *wq, struct wq_group *g)
+{
+	struct work *prev = NULL;
+
+	for (struct work *w = wq->head; w; prev = w, w = w->next) {
+		if (w->group != g)
+			continue;
+		if (prev)
+			prev->next = w->next;
+		else
+			wq->head = w->next;
+		if (wq->tail == w)
+			wq->tail = prev;
+		return w;
+	}
+	return NULL;
+}
+
 void workqueue__group_wait(struct workqueue *wq, struct wq_group *g)
 {
-	struct work *mine = NULL, **tail = &mine, **pp;
+	struct work *w;
 
 	if (!wq->nr)
 		return;
-	/* the group's items no worker has taken yet are run here, in queue order */
+	/* the group's items no worker has taken yet are run here, one at a time in
+	 * queue order, so that workers that become free take the others */
 	pthread_mutex_lock(&wq->lock);
-	wq->tail = NULL;
-	for (pp = &wq->head; *pp;) {
-		struct work *w = *pp;
-
-		if (w->group == g) {
-			*pp = w->next;
-			w->next = NULL;
-			*tail = w;
-			tail = &w->next;
-			continue;
-		}
-		wq->tail = w;
-		pp = &w->next;
-	}
-	pthread_mutex_unlock(&wq->lock);
-	while (mine) {
-		struct work *w = mine;
-
-		mine = w->next;
+	while ((w = take_from_group(wq, g))) {
+		pthread_mutex_unlock(&wq->lock);
 		w->fn(w->arg);
 		free(w);
 		pthread_mutex_lock(&wq->lock);
 		g->left--;
 		if (--wq->pending == 0)
 			pthread_cond_broadcast(&wq->idle);
-		pthread_mutex_unlock(&wq->lock);
 	}
-	pthread_mutex_lock(&wq->lock);
 	while (g->left)
 		pthread_cond_wait(&wq->done, &wq->lock);
 	pthread_mutex_unlock(&wq->lock);

@@ -179,7 +179,7 @@ struct report {
 	struct unwinder *unwinder;	/* --call-graph dwarf samples: uw[0].u; else
 					 * NULL */
 	struct unwind_slot *uw;		/* owned: the workers' unwinders */
-	bool live;			/* hists[0] is replayed as it is counted
+	bool live;			/* the hists are replayed as they are counted
 					 * (live_setup()) */
 	size_t nr_uw;
 	/* with the unwinder: inlined functions, a srclines per dso (pass 2d looks a
@@ -1467,8 +1467,8 @@ static int count_batch(struct report *rp, struct report_batch *b)
 
 	for (size_t i = 0; i < b->nr_pending && !err; i++)
 		err = count_sample(rp, b, &b->pending[i]);
-	if (!err && rp->live)
-		err = hists__live_replay(&rp->hists[0]);
+	for (size_t i = 0; rp->live && i < session__evlist(rp->session)->nr && !err; i++)
+		err = hists__live_replay(&rp->hists[i]);
 	return err;
 }
 
@@ -1736,8 +1736,9 @@ static int report_sort_setup(struct report *rp, const struct report_opts *o,
  * With --call-graph dwarf, inlined functions make perf's entry trees searched, not
  * hashed (their symbols compare by name: see the end of cmd_report()), which is most
  * of the printing; the counter then replays them batch by batch (hists__live_start()),
- * beside the resolving of the next batches.  Only for one event printed plainly, with
- * keys that compare without computing text (no srcline, cgroup, trace keys).
+ * beside the resolving of the next batches.  Only for keys that compare without
+ * computing text (no srcline, cgroup, trace keys) and without --hierarchy; where an
+ * event is printed otherwise (the group view's members) hist.c replays it again.
  */
 static struct hists_print_opts print_opts(const struct report *rp,
 					  const struct report_opts *o,
@@ -1752,15 +1753,23 @@ static int live_setup(struct report *rp, const struct report_opts *o)
 	struct callchain_param cc;
 	struct hists_print_opts po;
 
-	if (!rp->unwinder || el->nr != 1 || o->hierarchy || o->tasks || o->mmaps ||
+	if (!rp->unwinder || o->hierarchy || o->tasks || o->mmaps ||
 	    o->mem_mode || rp->branch_mode || (rp->sl.need & textual) ||
 	    o->cc.key != CALLCHAIN_KEY_FUNCTION)
 		return 0;
 	po = print_opts(rp, o, &cc);
 	rp->sl.hash_safe = false;	/* as the end of cmd_report() does */
-	rp->hists[0].has_callchains = (el->evsels[0]->attr.sample_type & SAMPLE_CALLCHAIN) != 0;
 	rp->live = true;
-	return hists__live_start(&rp->hists[0], &po);
+	for (size_t i = 0; i < el->nr; i++) {
+		int err;
+
+		/* as print_report() sets it */
+		rp->hists[i].has_callchains =
+			(el->evsels[i]->attr.sample_type & SAMPLE_CALLCHAIN) != 0;
+		if ((err = hists__live_start(&rp->hists[i], &po)))
+			return err;
+	}
+	return 0;
 }
 
 /* perf's combined sample_type: does any event record callchains? */
