@@ -662,6 +662,43 @@ START_TEST(test_symbol_build_id_mismatch)
 }
 END_TEST
 
+/* dso__symsrc_guess(): the file dso__load() takes symbols from, found without
+ * loading; nothing without a build-id (the load would read the file's own first),
+ * for a wrong build-id (no file matches) or for a kernel dso. */
+START_TEST(test_symbol_symsrc_guess)
+{
+	char path[PATH_MAX], got[PATH_MAX];
+	uint64_t ip;
+	struct dsos *d1, *d2;
+	struct dso *loaded, *fresh;
+	static const uint8_t wrong[20] = { 1, 2, 3 };
+
+	ck_assert(map_ip_of((const void *)(uintptr_t)symbol_test_probe_fn, path,
+			    sizeof(path), &ip));
+	ck_assert_int_eq(dsos__new(&d1, NULL), 0);
+	ck_assert_int_eq(dsos__new(&d2, NULL), 0);
+	loaded = dsos__findnew(d1, path);
+	ck_assert_int_eq(dso__symsrc_guess(loaded, got, sizeof(got)), -ENOENT);
+	ck_assert_int_gt(dso__load(loaded), 0);
+	ck_assert_ptr_nonnull(loaded->symsrc_path);
+	if (loaded->has_build_id) {	/* linked with a build-id note */
+		fresh = dsos__findnew(d2, path);
+		dso__set_build_id(fresh, loaded->build_id, loaded->build_id_size);
+		ck_assert_int_eq(dso__symsrc_guess(fresh, got, sizeof(got)), 0);
+		ck_assert_str_eq(got, loaded->symsrc_path);
+		ck_assert(!fresh->loaded);	/* the dso is left as it was */
+		ck_assert_ptr_null(fresh->symsrc_path);
+		ck_assert_int_eq(dso__symsrc_guess(fresh, got, 4), -ENAMETOOLONG);
+		fresh = dsos__findnew(d2, "/nonexistent/libx.so");
+		dso__set_build_id(fresh, wrong, sizeof(wrong));
+		ck_assert_int_eq(dso__symsrc_guess(fresh, got, sizeof(got)), -ENOENT);
+	}
+	ck_assert_int_eq(dso__symsrc_guess(dsos__kernel(d2), got, sizeof(got)), -ENOENT);
+	dsos__delete(d2);
+	dsos__delete(d1);
+}
+END_TEST
+
 START_TEST(test_symbol_vdso)
 {
 	struct dsos *d;
@@ -853,6 +890,7 @@ Suite *symbol_suite(void)
 	tcase_add_test(tc, test_symbol_elf_self);
 	tcase_add_test(tc, test_symbol_elf_libc);
 	tcase_add_test(tc, test_symbol_build_id_mismatch);
+	tcase_add_test(tc, test_symbol_symsrc_guess);
 	tcase_add_test(tc, test_symbol_vdso);
 	tcase_add_test(tc, test_symbol_mmap_names);
 	suite_add_tcase(s, tc);
