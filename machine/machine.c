@@ -33,6 +33,8 @@ struct machine {
 	struct map **old_maps;		/* owned: arrays maps__insert() replaced
 					 * while a copy read them (maps__copy()) */
 	size_t nr_old_maps, cap_old_maps;
+	struct workqueue *preload_wq;	/* borrowed: where the preload job runs */
+	struct wq_group preload;	/* machine__preload_kernel()'s job */
 };
 
 int machine__new(struct machine **out, const char *kallsyms)
@@ -66,6 +68,7 @@ void machine__delete(struct machine *m)
 {
 	if (!m)
 		return;
+	machine__wait_preload(m);	/* it writes the kernel dso */
 	for (size_t i = 0; i < m->threads_cap; i++)
 		if (m->threads[i])
 			thread__free(m->threads[i]);
@@ -392,7 +395,18 @@ static int queue_kernel_job(struct machine *m, struct workqueue *wq, workqueue_f
 
 int machine__preload_kernel(struct machine *m, struct workqueue *wq)
 {
-	return queue_kernel_job(m, wq, preload_job);
+	struct dso *k = dsos__kernel(m->dsos);
+
+	if (!k)
+		return -ENOMEM;
+	m->preload_wq = wq;
+	return workqueue__queue_group(wq, &m->preload, preload_job, k);
+}
+
+void machine__wait_preload(struct machine *m)
+{
+	if (m->preload_wq)
+		workqueue__group_wait(m->preload_wq, &m->preload);
 }
 
 static void load_kernel_job(void *kdso)

@@ -153,10 +153,19 @@ struct workqueue;
 /**
  * @brief Queue the reading of the kernel's symbols on wq, to overlap it with decoding
  *        the recording (machine__apply_build_ids() first: it picks the file).
- *        The caller must workqueue__flush(wq) before the machine processes records.
+ *        The caller must wait for it (machine__wait_preload(), or
+ *        workqueue__flush(wq)) before the machine processes records; `wq` must
+ *        outlive the machine (machine__delete() waits for the job).
  * @return 0 or -ENOMEM.
  */
 int machine__preload_kernel(struct machine *m, struct workqueue *wq);
+
+/**
+ * @brief Wait for machine__preload_kernel()'s job alone (other work queued on its
+ *        workqueue may still run); nothing when none was queued.
+ * Thread safety: the thread that queued it.
+ */
+void machine__wait_preload(struct machine *m);
 
 /**
  * @brief Queue the loading of the kernel's symbols on wq (dso__load(): the file

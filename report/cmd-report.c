@@ -181,6 +181,7 @@ struct report {
 	struct unwind_slot *uw;		/* owned: the workers' unwinders */
 	bool live;			/* the hists are replayed as they are counted
 					 * (live_setup()) */
+	bool preloaded;			/* the kernel symbols job is done */
 	size_t nr_uw;
 	/* with the unwinder: inlined functions, a srclines per dso (pass 2d looks a
 	 * dso's addresses up on one worker at a time) */
@@ -1608,6 +1609,10 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	atomic_store(&rp->cur->leftover, false);
 	if (rp->unwinder)	/* the last batch's copies of maps are done with */
 		machine__release_maps(rp->machine);
+	if (!rp->preloaded) {	/* main.c left the kernel symbols job to us */
+		machine__wait_preload(rp->machine);
+		rp->preloaded = true;
+	}
 	rp->nr_to_load = 0;
 	rp->load_early = load_ahead(recs, n);
 	for (size_t i = 0; i < n && !err; i++) {

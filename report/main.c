@@ -215,6 +215,8 @@ static const struct option long_opts[] = {
 enum mode_flags {
 	MODE_NEED_RECORDS = 1 << 0,	/* decode every record (session__load) */
 	MODE_NEED_MACHINE = 1 << 1,	/* threads, maps and symbols */
+	MODE_OWN_PRELOAD = 1 << 2,	/* the mode waits for the kernel symbols job
+					 * itself (machine__wait_preload()) */
 };
 
 static const struct mode {
@@ -223,7 +225,7 @@ static const struct mode {
 		   FILE *out);
 	unsigned flags;
 } modes[] = {
-	{ "report", cmd_report, MODE_NEED_RECORDS | MODE_NEED_MACHINE },
+	{ "report", cmd_report, MODE_NEED_RECORDS | MODE_NEED_MACHINE | MODE_OWN_PRELOAD },
 	{ "dump", cmd_dump, MODE_NEED_RECORDS | MODE_NEED_MACHINE },
 	{ "stats", cmd_stats, MODE_NEED_RECORDS },
 	/* a pipe's features are records: header-only loads those (see below) */
@@ -658,7 +660,9 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 	}
 	if (!err && ((mode->flags & MODE_NEED_RECORDS) || session__is_pipe(s)))
 		err = session__load(s, &d);
-	if (s)	/* the kernel symbols job, if any, must be done before records replay */
+	/* the kernel symbols job, if any, must be done before records replay; the
+	 * report waits for it at its first batch, so the decoding starts meanwhile */
+	if (s && !(mode->flags & MODE_OWN_PRELOAD))
 		workqueue__flush(session__workqueue(s));
 	if (err) {
 		if (d.code == 0)
