@@ -74,7 +74,9 @@ void unwinder__delete(struct unwinder *u);
  * @param mp   the maps of the sample's process at the sample's time (a thread's
  *             maps, or a copy of them taken then: their array must stay as it was
  *             during the call); NULL: no process, the sample gets its IP alone
- * @param s    the parsed sample: user_regs (ABI, mask) and user_stack
+ * @param s    the parsed sample; only its user_regs_abi, user_regs_mask, user_regs,
+ *             user_stack_size, user_stack_dyn_size and user_stack are read (a
+ *             caller may fill those alone)
  * @param ips  receives at most @p max addresses (virtual addresses of the process)
  * @param nr   receives their number: 0 when the sample carries no user registers or
  *             no stack (perf then unwinds nothing), 1 when nothing could be

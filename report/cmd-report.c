@@ -101,6 +101,9 @@ struct pending {
 	bool chain_dropped;		/* perf dropped the chain: the unwound
 					 * frames are not kept */
 	const struct record_ref *ref;	/* its record, valid during the batch */
+	/* what the unwinder reads of the sample (pointers into its record) */
+	uint64_t regs_abi, regs_mask, stack_size, stack_dyn_size;
+	const unsigned char *regs, *stack;
 	struct maps maps;		/* the process's maps at the sample (a copy:
 					 * maps__copy()) */
 	size_t first_user, nr_user;	/* then: its user frames in the chunk's
@@ -654,6 +657,12 @@ static int resolve_callchain(struct report *rp, struct thread *t, const struct s
 		 * warning (unwinder__warn()) */
 		p->unwind = true;
 		p->ref = ref;
+		p->regs_abi = s->user_regs_abi;
+		p->regs_mask = s->user_regs_mask;
+		p->regs = s->user_regs;
+		p->stack_size = s->user_stack_size;
+		p->stack_dyn_size = s->user_stack_dyn_size;
+		p->stack = s->user_stack;
 		maps__copy(t->maps, &p->maps);
 		p->nr_user = 0;
 		rp->cur->to_unwind = true;
@@ -927,6 +936,8 @@ static void unwind_one(void *ctx, size_t i)
 	struct unwind_chunk *c = &b->chunks[i];
 	struct unwind_slot *slot = NULL;
 	size_t end = (i + 1) * UNWIND_CHUNK;
+	struct sample smp = { 0 };	/* the fields the unwinder reads (pass 1 kept
+					 * them) */
 
 	c->nr = 0;
 	c->err = 0;
@@ -939,16 +950,20 @@ static void unwind_one(void *ctx, size_t i)
 			slot = &rp->uw[k];
 	for (size_t k = i * UNWIND_CHUNK; k < end && !c->err; k++) {
 		struct pending *pd = &b->pending[k];
-		struct sample smp;
 		size_t nr = 0;
 
 		if (!pd->unwind)
 			continue;
 		pd->first_user = c->nr;
-		if (sample__parse(&smp, &pd->ref->evsel->attr, pd->ref->data, pd->ref->size) ||
-		    (c->err = unwinder__unwind(slot->u, &pd->maps, &smp, slot->ips,
-						(size_t)rp->max_stack, &nr)))
-			continue;	/* pass 1 parsed it */
+		smp.user_regs_abi = pd->regs_abi;
+		smp.user_regs_mask = pd->regs_mask;
+		smp.user_regs = pd->regs;
+		smp.user_stack_size = pd->stack_size;
+		smp.user_stack_dyn_size = pd->stack_dyn_size;
+		smp.user_stack = pd->stack;
+		if ((c->err = unwinder__unwind(slot->u, &pd->maps, &smp, slot->ips,
+					       (size_t)rp->max_stack, &nr)))
+			continue;
 		for (size_t f = 0; f < nr && !pd->chain_dropped && !c->err; f++)
 			c->err = unwound_frame(c, &pd->maps,
 					       slot->ips[rp->order == CALLCHAIN_CALLER ?
