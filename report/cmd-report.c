@@ -542,7 +542,8 @@ static void early_dwarf_job(void *arg)
  * With --call-graph dwarf stacks, every user dso a sample hit (the BUILD_ID feature
  * names them) will have its unwound frames looked up in pass 2d, whose first lookup
  * in a file reads its DWARF (0.1 s for glibc's): those are read on the workers from
- * the start, while the records are decoded and the first batches replayed.
+ * the start, while the records are decoded and the first batches replayed (the
+ * first 256 the feature names; pass 2d reads the others' when it needs them).
  */
 static int read_dwarf_early(struct report *rp)
 {
