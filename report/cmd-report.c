@@ -1987,8 +1987,16 @@ static int trace_error(const struct diag *d)
  * format is refused whatever the keys, as perf refuses to open it. */
 static int trace_setup(struct report *rp, struct session *s, const struct report_opts *o)
 {
-	int err = trace_sort__open(&rp->traces, s, rp->machine, o->raw_trace,
-				   o->input ? o->input : "perf.data", &rp->trace_diag);
+	int err;
+
+	/* the tracing data is parsed in a forked child first (machine/trace-event.c):
+	 * no other thread may be working then, as one could hold a lock the child
+	 * needs (AddressSanitizer's allocator does not lock itself across fork()),
+	 * so the kernel symbols job is waited for here already */
+	machine__wait_preload(rp->machine);
+	rp->preloaded = true;
+	err = trace_sort__open(&rp->traces, s, rp->machine, o->raw_trace,
+			       o->input ? o->input : "perf.data", &rp->trace_diag);
 
 	if (err == -ENOMEM)
 		return err;
