@@ -384,6 +384,77 @@ START_TEST(test_hist_children)
 }
 END_TEST
 
+/* The children view of test_hist_children's samples, printed with po; live: 0 none,
+ * 1 replayed live with po (one replay between the samples), 2 started live with po
+ * and never replayed before printing, 3 started live with other options (flat). */
+static char *children_text(int live)
+{
+	struct callchains *cc;
+	struct callchain_param prm;
+	struct hists h;
+	static const char comm[] = "app";
+	static const uint64_t main_f[] = { 0x100, 0x200 }, main_g[] = { 0x100, 0x300 };
+	struct hists_print_opts po = { .children = true, .cc = &prm }, flat;
+	struct printed out = { 0 };
+	FILE *f;
+	struct hist_sample s = { .comm = comm, .level = '.', .period = 10, .cpu = -1,
+				 .socket = -1, .cpumode = 2 /* user */ };
+	struct sort_opts so = { .children = true, .has_callchains = true };
+	struct sort_list sl;
+	char msg[128];
+
+	ck_assert_int_eq(callchains__new(&cc, CALLCHAIN_KEY_FUNCTION), 0);
+	po.chains = cc;
+	callchain_param__init(&prm);
+	ck_assert_int_eq(callchain_param__parse(&prm, "graph,0,caller"), 0);
+	ck_assert_int_eq(sort_list__setup(&sl, &so, msg, sizeof(msg)), 0);
+	hists__init(&h, &sl, cc);
+	h.has_callchains = true;
+	flat = po;
+	flat.children = false;
+	if (live)
+		ck_assert_int_eq(hists__live_start(&h, live == 3 ? &flat : &po), 0);
+	s.addr = 0x200;
+	s.chain = chain(cc, main_f, 2);
+	s.ips = main_f;
+	s.nr_ips = 2;
+	ck_assert_int_eq(hists__add(&h, &s), 0);
+	ck_assert_int_eq(hists__add(&h, &s), 0);
+	if (live == 1 || live == 3)
+		ck_assert_int_eq(hists__live_replay(&h), 0);
+	s.addr = 0x300;
+	s.chain = chain(cc, main_g, 2);
+	s.ips = main_g;
+	ck_assert_int_eq(hists__add(&h, &s), 0);
+	if (live == 1)
+		ck_assert_int_eq(hists__live_replay(&h), 0);
+	f = open_memstream(&out.text, &out.len);
+	ck_assert_int_eq(hists__fprintf(&h, &po, "cpu-clock", f), 0);
+	fclose(f);
+	ck_assert_ptr_null(h.live);	/* taken, or dropped for other options */
+	hists__exit(&h);
+	callchains__delete(cc);
+	return out.text;
+}
+
+/* perf's entry trees replayed while samples are added print as those replayed at
+ * the end: replayed batch by batch, only at the print, or dropped and replayed
+ * again when the print's options differ. */
+START_TEST(test_hist_live_replay)
+{
+	char *ref = children_text(0);
+
+	ck_assert_ptr_nonnull(strstr(ref, "   100.00%     0.00%  app"));
+	for (int live = 1; live <= 3; live++) {
+		char *text = children_text(live);
+
+		ck_assert_str_eq(text, ref);
+		free(text);
+	}
+	free(ref);
+}
+END_TEST
+
 Suite *callchain_suite(void)
 {
 	Suite *s = suite_create("callchain");
@@ -395,6 +466,7 @@ Suite *callchain_suite(void)
 	tcase_add_test(tc, test_callchain_sibling_order);
 	tcase_add_test(tc, test_callchain_srcline_merge);
 	tcase_add_test(tc, test_hist_children);
+	tcase_add_test(tc, test_hist_live_replay);
 	suite_add_tcase(s, tc);
 	return s;
 }
