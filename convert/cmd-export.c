@@ -235,6 +235,8 @@ void cmd_recording__close(struct cmd_recording *r)
 {
 	if (!r)
 		return;
+	if (r->m)	/* the workqueue goes first: the preload is done with it */
+		machine__wait_preload(r->m);
 	workqueue__delete(r->kj.wq);	/* waits for the kernel job: it uses the machine */
 	machine__delete(r->m);
 	session__close(r->s);

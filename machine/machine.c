@@ -407,6 +407,7 @@ void machine__wait_preload(struct machine *m)
 {
 	if (m->preload_wq)
 		workqueue__group_wait(m->preload_wq, &m->preload);
+	m->preload_wq = NULL;	/* done: the workqueue may go before the machine */
 }
 
 static void load_kernel_job(void *kdso)

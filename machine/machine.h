@@ -154,8 +154,9 @@ struct workqueue;
  * @brief Queue the reading of the kernel's symbols on wq, to overlap it with decoding
  *        the recording (machine__apply_build_ids() first: it picks the file).
  *        The caller must wait for it (machine__wait_preload(), or
- *        workqueue__flush(wq)) before the machine processes records; `wq` must
- *        outlive the machine (machine__delete() waits for the job).
+ *        workqueue__flush(wq)) before the machine processes records, and call
+ *        machine__wait_preload() before it deletes `wq` if that goes before the
+ *        machine (machine__delete() waits for a job not waited for yet).
  * @return 0 or -ENOMEM.
  */
 int machine__preload_kernel(struct machine *m, struct workqueue *wq);
