@@ -182,8 +182,6 @@ struct report {
 	struct unwinder *unwinder;	/* --call-graph dwarf samples: uw[0].u; else
 					 * NULL */
 	struct unwind_slot *uw;		/* owned: the workers' unwinders */
-	bool live;			/* the hists are replayed as they are counted
-					 * (live_setup()) */
 	bool preloaded;			/* the kernel symbols job is done */
 	size_t nr_uw;
 	/* with the unwinder: inlined functions, a srclines per dso (pass 2d looks a
@@ -1484,7 +1482,8 @@ static int count_batch(struct report *rp, struct report_batch *b)
 
 	for (size_t i = 0; i < b->nr_pending && !err; i++)
 		err = count_sample(rp, b, &b->pending[i]);
-	for (size_t i = 0; rp->live && i < session__evlist(rp->session)->nr && !err; i++)
+	/* nothing for a histogram not replayed live (live_setup()) */
+	for (size_t i = 0; i < session__evlist(rp->session)->nr && !err; i++)
 		err = hists__live_replay(&rp->hists[i]);
 	return err;
 }
@@ -1780,7 +1779,6 @@ static int live_setup(struct report *rp, const struct report_opts *o)
 		return 0;
 	po = print_opts(rp, o, &cc);
 	rp->sl.hash_safe = false;	/* as the end of cmd_report() does */
-	rp->live = true;
 	for (size_t i = 0; i < el->nr; i++) {
 		int err;
 

@@ -314,44 +314,13 @@ END_TEST
 
 /* ---- the children view ---------------------------------------------------------- */
 
+static char *children_text(int live);
+
 START_TEST(test_hist_children)
 {
-	struct callchains *cc;
-	struct callchain_param prm;
-	struct hists h;
-	static const char comm[] = "app";
-	static const uint64_t main_f[] = { 0x100, 0x200 }, main_g[] = { 0x100, 0x300 };
-	struct hists_print_opts po = { .children = true, .cc = &prm };
-	struct printed out = { 0 };
-	FILE *f;
-	struct hist_sample s = { .comm = comm, .level = '.', .period = 10, .cpu = -1,
-				 .socket = -1, .cpumode = 2 /* user */ };
-	struct sort_opts so = { .children = true, .has_callchains = true };
-	struct sort_list sl;
-	char msg[128];
+	char *text = children_text(0);
 
-	ck_assert_int_eq(callchains__new(&cc, CALLCHAIN_KEY_FUNCTION), 0);
-	po.chains = cc;
-	callchain_param__init(&prm);
-	ck_assert_int_eq(callchain_param__parse(&prm, "graph,0,caller"), 0);
-	ck_assert_int_eq(sort_list__setup(&sl, &so, msg, sizeof(msg)), 0);
-	hists__init(&h, &sl, cc);
-	h.has_callchains = true;
-	/* main -> f (sampled in f), twice; main -> g once */
-	s.addr = 0x200;
-	s.chain = chain(cc, main_f, 2);
-	s.ips = main_f;
-	s.nr_ips = 2;
-	ck_assert_int_eq(hists__add(&h, &s), 0);
-	ck_assert_int_eq(hists__add(&h, &s), 0);
-	s.addr = 0x300;
-	s.chain = chain(cc, main_g, 2);
-	s.ips = main_g;
-	ck_assert_int_eq(hists__add(&h, &s), 0);
-	f = open_memstream(&out.text, &out.len);
-	ck_assert_int_eq(hists__fprintf(&h, &po, "cpu-clock", f), 0);
-	fclose(f);
-	ck_assert_str_eq(out.text,
+	ck_assert_str_eq(text,
 		"# Samples: 3  of event 'cpu-clock'\n"
 		"# Event count (approx.): 30\n"
 		"#\n"
@@ -378,9 +347,7 @@ START_TEST(test_hist_children)
 		"\n"
 		"\n"
 		"\n");
-	free(out.text);
-	hists__exit(&h);
-	callchains__delete(cc);
+	free(text);
 }
 END_TEST
 
@@ -414,6 +381,7 @@ static char *children_text(int live)
 	flat.children = false;
 	if (live)
 		ck_assert_int_eq(hists__live_start(&h, live == 3 ? &flat : &po), 0);
+	/* main -> f (sampled in f), twice; main -> g once */
 	s.addr = 0x200;
 	s.chain = chain(cc, main_f, 2);
 	s.ips = main_f;
