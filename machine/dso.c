@@ -516,13 +516,9 @@ bool dso__data_path(const struct dso *dso, char *out, size_t len)
 	       is_regular_file(out);
 }
 
-static int take_symtab(struct dso *dso, struct symtab_builder *b, enum symtab_origin o,
-		       const char *path, char letter)
+/* The dso's symbol table is in place: where it came from. */
+static int took_symtab(struct dso *dso, enum symtab_origin o, const char *path, char letter)
 {
-	int err = symtab_builder__finish(b, &dso->symtab);
-
-	if (err)
-		return err;
 	dso->origin = dso->symtab.nr ? o : SYMTAB_ORIGIN_NONE;
 	dso->origin_letter = dso->symtab.nr ? letter : '!';
 	if (path && dso->symtab.nr) {
@@ -531,6 +527,14 @@ static int take_symtab(struct dso *dso, struct symtab_builder *b, enum symtab_or
 			return -ENOMEM;
 	}
 	return (int)dso->symtab.nr;
+}
+
+static int take_symtab(struct dso *dso, struct symtab_builder *b, enum symtab_origin o,
+		       const char *path, char letter)
+{
+	int err = symtab_builder__finish(b, &dso->symtab);
+
+	return err ? err : took_symtab(dso, o, path, letter);
 }
 
 /* take_symtab() after a loader that returned nr: a failure other than -ENOMEM is the
@@ -774,13 +778,18 @@ static const char *kallsyms_file(const struct dso *dso, char *path, size_t len)
 
 struct kallsyms_preload {
 	char path[PATH_MAX];		/* the file that was read */
-	struct symtab_builder b;	/* its symbols, not fixed up yet */
-	struct kallsyms_text text;
+	struct kallsyms_text text;	/* where its _text is */
 	int err;			/* reading failed: load normally */
+	/* the table as dso__load() builds it when the recording's kernel sits where
+	 * the file's does (no relocation: most recordings) */
+	int nr;				/* symtab__finish_kallsyms()'s answer */
+	struct symtab symtab;		/* owned until taken */
+	struct kmod_symbols kmods;	/* owned until taken */
 };
 
 int dso__preload_kernel(struct dso *dso)
 {
+	struct symtab_builder b = { 0 };
 	struct kallsyms_preload *p;
 	char path[PATH_MAX];
 	const char *file;
@@ -794,7 +803,16 @@ int dso__preload_kernel(struct dso *dso)
 	if (!p)
 		return -ENOMEM;
 	snprintf(p->path, sizeof(p->path), "%s", file);
-	p->err = symtab__read_kallsyms(&p->b, p->path, &p->text);
+	p->err = symtab__read_kallsyms(&b, p->path, &p->text);
+	if (!p->err) {
+		/* the fix-ups and the sorting too, unrelocated: load_kernel() takes
+		 * them when the kernel's reference address is the file's _text (else
+		 * it reads the file again) */
+		p->nr = symtab__finish_kallsyms(&b, &p->text, false, 0, &p->kmods);
+		if (p->nr < 0 || symtab_builder__finish(&b, &p->symtab))
+			p->err = -ENOMEM;
+	}
+	symtab_builder__exit(&b);
 	dso->preload = p;
 	return p->err == -ENOMEM ? -ENOMEM : 0;
 }
@@ -802,7 +820,8 @@ int dso__preload_kernel(struct dso *dso)
 static void preload_free(struct dso *dso)
 {
 	if (dso->preload) {
-		symtab_builder__exit(&dso->preload->b);
+		symtab__exit(&dso->preload->symtab);
+		kmod_symbols__exit(&dso->preload->kmods);
 		free(dso->preload);
 		dso->preload = NULL;
 	}
@@ -821,15 +840,19 @@ static int load_kernel(struct dso *dso)
 		return 0;
 	}
 	if (p && !p->err && !strcmp(p->path, file) &&
-	    (!dso->ref_name || !strcmp(dso->ref_name, KALLSYMS_TEXT))) {
-		b = p->b;	/* take the symbols read ahead */
-		memset(&p->b, 0, sizeof(p->b));
-		nr = symtab__finish_kallsyms(&b, &p->text, dso->ref_name != NULL,
-					     dso->ref_addr, &dso->kmods);
-	} else {
-		nr = symtab__load_kallsyms(&b, file, dso->ref_name, dso->ref_addr,
-					   &dso->kmods);
+	    (!dso->ref_name || (!strcmp(dso->ref_name, KALLSYMS_TEXT) && p->text.found &&
+				p->text.addr == dso->ref_addr))) {
+		/* built ahead without relocation: what symtab__finish_kallsyms()
+		 * with a KASLR shift of 0 and symtab_builder__finish() give here */
+		dso->symtab = p->symtab;
+		memset(&p->symtab, 0, sizeof(p->symtab));
+		kmod_symbols__exit(&dso->kmods);
+		dso->kmods = p->kmods;
+		memset(&p->kmods, 0, sizeof(p->kmods));
+		preload_free(dso);
+		return took_symtab(dso, SYMTAB_ORIGIN_KALLSYMS, file, 'k');
 	}
+	nr = symtab__load_kallsyms(&b, file, dso->ref_name, dso->ref_addr, &dso->kmods);
 	if (nr < 0)	/* no kernel symbols, no module symbols */
 		kmod_symbols__exit(&dso->kmods);
 	preload_free(dso);

@@ -262,8 +262,12 @@ int dso__symsrc_guess(const struct dso *dso, char *out, size_t len);
 struct kallsyms_preload;
 
 /**
- * @brief Read the kernel dso's kallsyms file ahead of time (the slow part of loading
- *        it), so the first kernel sample only applies the recording's relocation.
+ * @brief Read the kernel dso's kallsyms file ahead of time and build its symbol table
+ *        (end fix-ups, module split, sorting) as dso__load() builds it without
+ *        relocation: the slow part of loading it.  The first kernel sample then only
+ *        takes the table; when the recording's kernel sits elsewhere than the
+ *        file's (its reference symbol is not _text, or its address differs from the
+ *        file's _text: KASLR) dso__load() reads the file again.
  *        Picks the file exactly as dso__load() will (apply build-ids first).
  * @param kdso  the kernel dso (dsos__kernel)
  * @return 0, or -ENOMEM; an unreadable file is left for dso__load() to report.
