@@ -341,6 +341,83 @@ START_TEST(test_symbol_kernel_dso)
 }
 END_TEST
 
+/* The kernel dso of a fresh collection over @p kallsyms, its reference set as a
+ * recording's kernel MMAP sets it (ref NULL: none), loaded, read ahead or not. */
+static struct dsos *kernel_loaded(const char *kallsyms, bool preload, const char *ref,
+				  uint64_t pgoff)
+{
+	struct dsos_opts o = { .kallsyms = kallsyms };
+	struct dsos *d;
+	struct dso *k;
+
+	ck_assert_int_eq(dsos__new(&d, &o), 0);
+	k = dsos__kernel(d);
+	if (preload)	/* at the start: before any record names the reference */
+		ck_assert_int_eq(dso__preload_kernel(k), 0);
+	if (ref)
+		ck_assert_int_eq(dso__set_kernel_ref(k, ref, pgoff), 0);
+	ck_assert_int_ge(dso__load(k), 0);
+	return d;
+}
+
+/*
+ * dso__preload_kernel() builds the table ahead, unrelocated: what the load then gives
+ * is what a load without it gives (symbols, ends, lookup ranges, module symbols),
+ * when the recording's kernel sits where the file's does and when it does not (a
+ * KASLR shift: the load reads the file again), for another reference symbol, and
+ * with no reference at all.
+ */
+START_TEST(test_symbol_kernel_preload)
+{
+	static const struct { const char *ref; uint64_t pgoff; } refs[] = {
+		{ "[kernel.kallsyms]_text", 0xffffffff81000000 },
+		{ "[kernel.kallsyms]_text", 0xffffffff91000000 },
+		/* another reference, recorded where the file has _text */
+		{ "[kernel.kallsyms]data_obj", 0xffffffff81000000 },
+		{ NULL, 0 },
+	};
+	char *dir = testlib_tmpdir(), path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	testlib_write_raw(path, fake_kallsyms, strlen(fake_kallsyms));
+	for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
+		struct dsos *da = kernel_loaded(path, true, refs[i].ref, refs[i].pgoff);
+		struct dsos *db = kernel_loaded(path, false, refs[i].ref, refs[i].pgoff);
+		const struct dso *a = dsos__kernel(da), *b = dsos__kernel(db);
+
+		ck_assert_ptr_null(a->preload);
+		ck_assert_int_eq(a->origin, b->origin);
+		ck_assert_uint_gt(b->symtab.nr, 3);
+		ck_assert_uint_eq(a->symtab.nr, b->symtab.nr);
+		for (size_t k = 0; k < a->symtab.nr; k++) {
+			ck_assert_uint_eq(a->symtab.syms[k].start, b->symtab.syms[k].start);
+			ck_assert_uint_eq(a->symtab.syms[k].end, b->symtab.syms[k].end);
+			ck_assert_str_eq(a->symtab.syms[k].name, b->symtab.syms[k].name);
+		}
+		ck_assert_uint_eq(a->symtab.nr_ranges, b->symtab.nr_ranges);
+		for (size_t k = 0; k < a->symtab.nr_ranges; k++) {
+			ck_assert_uint_eq(a->symtab.ranges[k].start, b->symtab.ranges[k].start);
+			ck_assert_uint_eq(a->symtab.ranges[k].sym, b->symtab.ranges[k].sym);
+		}
+		ck_assert_uint_eq(a->kmods.nr, b->kmods.nr);
+		for (size_t k = 0; k < a->kmods.nr; k++) {
+			ck_assert_uint_eq(a->kmods.v[k].start, b->kmods.v[k].start);
+			ck_assert_uint_eq(a->kmods.v[k].end, b->kmods.v[k].end);
+			ck_assert_str_eq(a->kmods.pool + a->kmods.v[k].name,
+					 b->kmods.pool + b->kmods.v[k].name);
+		}
+		/* the shift moved the symbols */
+		if (i == 1)
+			ck_assert_str_eq(dso__find_symbol(dsos__kernel(da),
+							  0xffffffff91000105)->name, "strong_fn");
+		dsos__delete(da);
+		dsos__delete(db);
+	}
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* ---- kernel modules ----------------------------------------------------------- */
 
 START_TEST(test_symbol_kmod_split)
@@ -882,6 +959,7 @@ Suite *symbol_suite(void)
 	tc = tcase_create("dso");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_symbol_kallsyms_rules);
+	tcase_add_test(tc, test_symbol_kernel_preload);
 	tcase_add_test(tc, test_symbol_kernel_dso);
 	tcase_add_test(tc, test_symbol_kmod_split);
 	tcase_add_test(tc, test_symbol_kmod_names);
