@@ -743,6 +743,38 @@ void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 	al_set_map(al, al->map, ip);
 }
 
+bool machine__kernel_ready(const struct machine *m)
+{
+	for (size_t i = 0; i < m->kernel_maps.nr; i++)
+		if (m->kernel_maps.v[i].kernel_fixup)
+			return false;
+	return true;
+}
+
+void machine__resolve_map_at(const struct machine *m, const struct maps *user,
+			     uint16_t cpumode, uint64_t ip, struct addr_location *al)
+{
+	const struct maps *mp;
+
+	memset(al, 0, sizeof(*al));
+	al->addr = ip;
+	switch (cpumode) {
+	case MISC_KERNEL:
+		al->level = 'k';
+		mp = &m->kernel_maps;
+		break;
+	case MISC_USER:
+		al->level = '.';
+		mp = user;
+		break;
+	default:
+		al->level = 'H';
+		return;
+	}
+	if (mp && (al->map = maps__find(mp, ip)))
+		al_set_map(al, al->map, ip);
+}
+
 void maps__resolve_user(const struct maps *mp, uint64_t ip, struct addr_location *al)
 {
 	memset(al, 0, sizeof(*al));

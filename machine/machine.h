@@ -217,6 +217,30 @@ void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 			  uint64_t ip, struct addr_location *al);
 
 /**
+ * @brief Whether the kernel's map has taken its final span (the first kernel sample's
+ *        machine__resolve_map() moves it to its symbols', and gives the modules
+ *        mapped then their kallsyms symbols): from then on resolving a kernel address
+ *        changes nothing (machine__resolve_map_at()).
+ * Thread safety: the replaying thread, or any while it does not change the machine.
+ */
+bool machine__kernel_ready(const struct machine *m);
+
+/**
+ * @brief machine__resolve_map() that only reads: the map of @p ip with @p cpumode
+ *        in the kernel's maps (MISC_KERNEL, level 'k') or in @p user (MISC_USER,
+ *        level '.': a process's maps, or a copy of them taken at the sample:
+ *        maps__copy()); other cpumodes are level 'H' without a map.  al->thread is
+ *        NULL, no symbol is looked up and no dso is loaded (a module's first sample
+ *        loads it in machine__resolve_map(); here the caller loads what it finds).
+ *        Gives what machine__resolve_map() gives only once machine__kernel_ready()
+ *        and while the kernel's maps stay as they were at the sample.
+ * Thread safety: reads the kernel maps and @p user: any number of threads while the
+ *        replaying thread changes neither.  Format: none.
+ */
+void machine__resolve_map_at(const struct machine *m, const struct maps *user,
+			     uint16_t cpumode, uint64_t ip, struct addr_location *al);
+
+/**
  * @brief machine__resolve_map() of a user-mode address (cpumode MISC_USER, level
  *        '.') against the maps @p mp (a thread's, or a copy: maps__copy()): the map holding @p ip, its dso and identity, and
  *        the map-relative address; al->thread is NULL and no symbol is looked up.

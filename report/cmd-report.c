@@ -108,6 +108,13 @@ struct pending {
 					 * maps__copy()) */
 	size_t first_user, nr_user;	/* then: its user frames in the chunk's
 					 * array (unwind_chunk) */
+	/* a chain walked on the workers (pass 1c: defer_callchain()): its entries
+	 * (in its record) and the slots reserved for its frames; maps is the
+	 * process's maps at the sample */
+	bool deferred;
+	const unsigned char *chain;
+	uint64_t chain_nr;
+	size_t reserved;
 };
 
 /* Pass 1b's output for the pending samples [i * UNWIND_CHUNK, ...): their unwound
@@ -134,6 +141,7 @@ struct report_batch {
 	struct unwind_chunk *chunks;	/* owned: pass 1b's (unwinding) */
 	size_t cap_chunks;
 	bool to_unwind;			/* some pending sample is to be unwound */
+	bool deferred;			/* some pending sample's chain is deferred */
 };
 
 /* An unwinder of pass 1b: one per thread that can run a job at once. */
@@ -210,6 +218,11 @@ struct report {
 	char *mem_order;		/* owned: --mem-mode's "# Sort order" text */
 	bool parent_on;
 	bool need_chains;		/* resolve and keep callchains (see cmd_report) */
+	bool defer_chains;		/* chains may be walked on the workers */
+	bool kernel_ready;		/* this batch's chains may enter the kernel
+					 * there (defer_callchain()) */
+	struct walk_job *walk_jobs;	/* owned: pass 1c's, by chunk */
+	size_t cap_walk_jobs;
 	regex_t parent_re;
 	struct parent_slot { const struct symbol *sym; bool match; } *parent_cache;
 	size_t parent_cap, nr_parent;	/* slots (a power of two), used */
@@ -670,6 +683,168 @@ static int resolve_callchain(struct report *rp, struct thread *t, const struct s
 	return ret < 0 ? ret : 0;
 }
 
+/* Whether a chain has kernel frames (entries after a PERF_CONTEXT_KERNEL marker). */
+static bool chain_enters_kernel(const struct sample *s)
+{
+	for (uint64_t i = 0; i < s->callchain_nr; i++)
+		if (sample__callchain_ip(s, i) == CONTEXT_KERNEL)
+			return true;
+	return false;
+}
+
+/*
+ * Pass 1 for a sample's chain that pass 1c walks on the workers: a copy of the
+ * process's maps as they are now (the time-versioned state: MMAPs later in the batch
+ * make new arrays and leave this one as it is) and slots for its frames.  Only for
+ * chains whose walk has no effect on the machine: no kernel frame, or a kernel whose
+ * map is final and whose maps no record of this batch changes (rp->kernel_ready),
+ * so the order in which chains are walked does not matter.
+ */
+static int defer_callchain(struct report *rp, struct thread *t, const struct sample *s,
+			   struct pending *p)
+{
+	size_t n = s->callchain_nr < (uint64_t)rp->max_stack ? (size_t)s->callchain_nr :
+							       (size_t)rp->max_stack;
+
+	if (array__grow(&rp->cur->frames, &rp->cur->cap_frames, rp->cur->nr_frames + n,
+			sizeof(*rp->cur->frames), 4096))
+		return -ENOMEM;
+	p->first_frame = rp->cur->nr_frames;
+	p->reserved = n;
+	rp->cur->nr_frames += n;
+	p->deferred = true;
+	p->chain = s->callchain;
+	p->chain_nr = s->callchain_nr;
+	if (t->maps)
+		maps__copy(t->maps, &p->maps);
+	else
+		memset(&p->maps, 0, sizeof(p->maps));
+	rp->cur->deferred = true;
+	return 0;
+}
+
+/* Pass 1c's output for the pending samples [i * WALK_CHUNK, ...): the dsos their
+ * frames are in, each once, to be loaded. */
+struct walk_job {
+	struct dso **dsos;		/* owned */
+	size_t nr, cap;
+	int err;			/* -ENOMEM, else 0 */
+};
+
+/* Pending samples per walk_one() job. */
+#define WALK_CHUNK 256
+
+struct walk_ctx {
+	struct report *rp;
+	struct pending *pd;
+	struct walk_job *job;
+};
+
+static int walk_frame(void *ctx, uint16_t cpumode, uint64_t ip)
+{
+	struct walk_ctx *w = ctx;
+	struct pending *pd = w->pd;
+	struct walk_job *job = w->job;
+	struct addr_location al;
+
+	if (pd->nr_frames == pd->reserved)	/* a walk keeps at most that many */
+		return -EOVERFLOW;
+	machine__resolve_map_at(w->rp->machine, &pd->maps, cpumode, ip, &al);
+	w->rp->cur->frames[pd->first_frame + pd->nr_frames++] = (struct pending_frame){
+		.dso = al.dso, .ip = ip, .addr = al.addr, .map_start = al.map_start,
+		.map_end = al.map_end, .map_pgoff = al.map_pgoff, .map_id = al.map_id,
+		.level = al.dso ? al.level : 0, .sym_done = false,
+	};
+	if (!al.dso || (job->nr && job->dsos[job->nr - 1] == al.dso))
+		return 0;
+	for (size_t k = 0; k < job->nr; k++)
+		if (job->dsos[k] == al.dso) {	/* to the end: the next frame finds it first */
+			job->dsos[k] = job->dsos[job->nr - 1];
+			job->dsos[job->nr - 1] = al.dso;
+			return 0;
+		}
+	if (array__grow(&job->dsos, &job->cap, job->nr + 1, sizeof(*job->dsos), 16))
+		return -ENOMEM;
+	job->dsos[job->nr++] = al.dso;
+	return 0;
+}
+
+/* Pass 1c for the pending samples [i * WALK_CHUNK, ...), on any worker: the deferred
+ * chains walked as perf walks them, each frame resolved to its map (only reads). */
+static void walk_one(void *ctx, size_t i)
+{
+	struct report *rp = ctx;
+	struct walk_job *job = &rp->walk_jobs[i];
+	size_t end = (i + 1) * WALK_CHUNK;
+
+	if (end > rp->cur->nr_pending)
+		end = rp->cur->nr_pending;
+	job->nr = 0;
+	job->err = 0;
+	for (size_t k = i * WALK_CHUNK; k < end && !job->err; k++) {
+		struct pending *pd = &rp->cur->pending[k];
+		struct walk_ctx w = { rp, pd, job };
+		struct sample s = { .callchain = pd->chain, .callchain_nr = pd->chain_nr };
+		int ret;
+
+		if (!pd->deferred)
+			continue;
+		pd->nr_frames = 0;
+		ret = machine__callchain_walk(&s, rp->order == CALLCHAIN_CALLER,
+					      (uint64_t)rp->max_stack, walk_frame, &w);
+		if (ret == 1)	/* perf drops the chain */
+			pd->nr_frames = 0;
+		else if (ret < 0)
+			job->err = ret;
+	}
+}
+
+/* Pass 1c: the deferred chains of the batch walked on the workers, then the dsos
+ * they found queued for loading (want_loaded(): in the order of the samples' chunks,
+ * each dso once a chunk). */
+static int walk_deferred(struct report *rp)
+{
+	size_t jobs = (rp->cur->nr_pending + WALK_CHUNK - 1) / WALK_CHUNK;
+	int err;
+
+	if (jobs > rp->cap_walk_jobs) {
+		struct walk_job *v = realloc(rp->walk_jobs, jobs * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		memset(v + rp->cap_walk_jobs, 0, (jobs - rp->cap_walk_jobs) * sizeof(*v));
+		rp->walk_jobs = v;
+		rp->cap_walk_jobs = jobs;
+	}
+	if ((err = parallel_for(session__workqueue(rp->session), jobs, walk_one, rp)))
+		return err;
+	for (size_t i = 0; i < jobs; i++) {
+		const struct walk_job *job = &rp->walk_jobs[i];
+
+		if (job->err)
+			return job->err == -EOVERFLOW ? -EINVAL : job->err;
+		for (size_t k = 0; k < job->nr; k++)
+			if ((err = want_loaded(rp, job->dsos[k], false)))
+				return err;
+	}
+	return 0;
+}
+
+/* Whether a batch changes the kernel's maps (a kernel MMAP: the kernel, a module). */
+static bool kernel_maps_change(const struct record_ref *const *recs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint16_t misc;
+
+		if (recs[i]->type != REC_MMAP && recs[i]->type != REC_MMAP2)
+			continue;
+		memcpy(&misc, recs[i]->data + 4, sizeof(misc));
+		if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL)
+			return true;
+	}
+	return false;
+}
+
 /* Branch view: both ends of every branch of a sample, resolved to their maps (perf's
  * sample__resolve_bstack(), after the sample's address and callchain). */
 static int resolve_branches(struct report *rp, struct thread *t, const struct sample *s,
@@ -737,6 +912,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	p->nr_branches = 0;
 	p->sym_done = false;
 	p->unwind = false;
+	p->deferred = false;
 	p->nr_user = 0;
 	p->filtered = pass1_filter(rp->opts, t, p->comm, p->al.dso);
 	p->ip = s.ip;
@@ -783,8 +959,12 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	err = want_loaded(rp, p->al.dso, p->cpumode == MISC_USER);
 	if (!err && rp->opts->mem_mode)
 		err = want_loaded(rp, p->dal.dso, false);
-	if (!err && rp->need_chains)
-		err = resolve_callchain(rp, t, &s, ref, p);
+	if (!err && rp->need_chains) {
+		if (rp->defer_chains && (rp->kernel_ready || !chain_enters_kernel(&s)))
+			err = defer_callchain(rp, t, &s, p);
+		else
+			err = resolve_callchain(rp, t, &s, ref, p);
+	}
 	if (!err && rp->branch_mode)
 		err = resolve_branches(rp, t, &s, p);
 	return err;
@@ -1621,9 +1801,13 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	rp->cur->nr_branches = 0;
 	rp->cur->unwound = false;
 	rp->cur->to_unwind = false;
+	rp->cur->deferred = false;
 	atomic_store(&rp->cur->leftover, false);
-	if (rp->unwinder)	/* the last batch's copies of maps are done with */
+	if (rp->unwinder || rp->defer_chains)	/* the last batch's copies of maps
+						 * are done with */
 		machine__release_maps(rp->machine);
+	rp->kernel_ready = rp->defer_chains && !kernel_maps_change(recs, n) &&
+			   machine__kernel_ready(rp->machine);
 	if (!rp->preloaded) {	/* main.c left the kernel symbols job to us */
 		machine__wait_preload(rp->machine);
 		rp->preloaded = true;
@@ -1681,6 +1865,8 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			break;
 		}
 	}
+	if (!err && rp->cur->deferred)
+		err = walk_deferred(rp);
 	/* pass 1b reads the files of the dsos a load may be writing */
 	if (!err)
 		err = finish_loads(rp);
@@ -2069,6 +2255,9 @@ static void report_exit(struct report *rp, size_t nr_hists)
 		free(rp->batch[i].chunks);
 	}
 	free(rp->to_load);
+	for (size_t i = 0; i < rp->cap_walk_jobs; i++)
+		free(rp->walk_jobs[i].dsos);
+	free(rp->walk_jobs);
 	free(rp->ips);
 	free(rp->cpu_bitmap);
 	if (rp->threads)
@@ -2125,6 +2314,10 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 					 (rp->sl.need & SORT_NEED_PARENT) || o->exclude_other);
 	if (!err && rp->need_chains && rp->max_stack > 0 && unwind__wanted(el))
 		err = unwind_setup(rp, s);
+	/* chains walked on the workers (pass 1c) where a worker can take them and no
+	 * other pass reads the machine per frame */
+	rp->defer_chains = !err && rp->need_chains && !rp->unwinder && !rp->branch_mode &&
+			   !o->mem_mode && workqueue__nr_workers(session__workqueue(s));
 	if (!err && (rp->sl.need & SORT_NEED_PARENT))
 		err = parent_setup(rp, s, o, out);
 	if (!err && ((rp->sl.need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE)) ||

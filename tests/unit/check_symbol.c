@@ -618,6 +618,83 @@ START_TEST(test_symbol_kmod_machine)
 }
 END_TEST
 
+/* The fields of an addr_location that machine__resolve_map() and
+ * machine__resolve_map_at() both set. */
+static void same_map(const struct addr_location *x, const struct addr_location *y)
+{
+	ck_assert_ptr_eq(x->dso, y->dso);
+	ck_assert_uint_eq(x->addr, y->addr);
+	ck_assert_uint_eq(x->map_start, y->map_start);
+	ck_assert_uint_eq(x->map_end, y->map_end);
+	ck_assert_uint_eq(x->map_pgoff, y->map_pgoff);
+	ck_assert_uint_eq(x->map_id, y->map_id);
+	ck_assert_int_eq(x->level, y->level);
+}
+
+/*
+ * machine__resolve_map_at() (dirreport's chains walked on the workers) resolves as
+ * machine__resolve_map() once machine__kernel_ready(): kernel, module, user (in a
+ * copy of the maps taken before an MMAP changed them) and hypervisor addresses; the
+ * kernel is ready only after its first sample moved its map, and not before.
+ */
+START_TEST(test_symbol_resolve_map_at)
+{
+	static const struct { uint16_t cpumode; uint64_t ip; } ips[] = {
+		{ MISC_KERNEL, 0xffffffff81000105 }, { MISC_KERNEL, 0xffffffff81001fff },
+		{ MISC_KERNEL, 0xffffffff81002000 }, { MISC_KERNEL, 0xffffffffc0001010 },
+		{ MISC_KERNEL, 0xffffffff80000000 }, { MISC_USER, 0x400010 },
+		{ MISC_USER, 0x401010 }, { MISC_USER, 0x500000 },
+		{ MISC_HYPERVISOR, 0x400010 },
+	};
+	char *dir = testlib_tmpdir(), path[PATH_MAX];
+	struct machine *m;
+	struct thread *t;
+	struct maps snap;
+	struct addr_location x, y, want[sizeof(ips) / sizeof(ips[0])];
+
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	testlib_write_raw(path, fake_kallsyms, strlen(fake_kallsyms));
+	ck_assert_int_eq(machine__new(&m, path), 0);
+	ck_assert(machine__kernel_ready(m));	/* no kernel map */
+	kernel_mmap(m, 0xffffffff81000000, 0x1000000, 0xffffffff81000000,
+		    "[kernel.kallsyms]_text");
+	kernel_mmap(m, 0xffffffffc0000000, 0x3000, 0,
+		    "/lib/modules/6.1.0/kernel/drivers/mod1.ko");
+	mmap_record(m, MISC_USER, 100, 100, 0x400000, 0x3000, 0, "/bin/a");
+	t = machine__findnew_thread(m, 100, 100);
+	ck_assert_ptr_nonnull(t);
+	ck_assert(!machine__kernel_ready(m));
+	/* before the kernel's first sample its map spans what the MMAP said */
+	machine__resolve_map_at(m, t->maps, MISC_KERNEL, 0xffffffff81fff000, &x);
+	ck_assert_ptr_nonnull(x.dso);
+	machine__resolve_map(m, NULL, MISC_KERNEL, 0xffffffff81000105, &y);
+	ck_assert(machine__kernel_ready(m));
+	for (size_t i = 0; i < sizeof(ips) / sizeof(ips[0]); i++)
+		machine__resolve_map(m, t, ips[i].cpumode, ips[i].ip, &want[i]);
+	maps__copy(t->maps, &snap);
+	/* /bin/b cuts /bin/a: the copy resolves as the maps were */
+	mmap_record(m, MISC_USER, 100, 100, 0x401000, 0x1000, 0x5000, "/bin/b");
+	for (size_t i = 0; i < sizeof(ips) / sizeof(ips[0]); i++) {
+		machine__resolve_map_at(m, &snap, ips[i].cpumode, ips[i].ip, &x);
+		same_map(&x, &want[i]);
+		ck_assert_ptr_null(x.thread);
+		ck_assert_ptr_null(x.sym);
+	}
+	ck_assert_ptr_nonnull(want[6].dso);
+	ck_assert_str_eq(dso__long_name(want[6].dso), "/bin/a");
+	ck_assert_str_eq(dso__short_name(want[3].dso), "[mod1]");
+	machine__resolve_map(m, t, MISC_USER, 0x401010, &y);
+	ck_assert_str_eq(dso__long_name(y.dso), "/bin/b");
+	/* the kernel's map now ends with its symbols: past them, no map */
+	machine__resolve_map_at(m, &snap, MISC_KERNEL, 0xffffffff81fff000, &x);
+	ck_assert_ptr_null(x.dso);
+	machine__release_maps(m);
+	machine__delete(m);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* ---- ELF: this test binary and libc ------------------------------------------ */
 
 __attribute__((noinline, used)) static int symbol_test_probe_fn(int x)
@@ -960,6 +1037,7 @@ Suite *symbol_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_symbol_kallsyms_rules);
 	tcase_add_test(tc, test_symbol_kernel_preload);
+	tcase_add_test(tc, test_symbol_resolve_map_at);
 	tcase_add_test(tc, test_symbol_kernel_dso);
 	tcase_add_test(tc, test_symbol_kmod_split);
 	tcase_add_test(tc, test_symbol_kmod_names);
