@@ -703,18 +703,17 @@ static void al_set_map(struct addr_location *al, const struct map *map, uint64_t
 	al->addr = ip - map->start + map->pgoff;
 }
 
-void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
-			  uint64_t ip, struct addr_location *al)
+/* The map of ip with cpumode in the kernel's maps or @p user (NULL: none), and al's
+ * address and level (perf, host mode: kernel and user samples have maps; every other
+ * cpumode - unknown, hypervisor, guest - is level 'H' without a map); the rest of al
+ * zeroed. */
+static const struct map *map_of(const struct machine *m, const struct maps *user,
+				uint16_t cpumode, uint64_t ip, struct addr_location *al)
 {
 	const struct maps *mp;
 
 	memset(al, 0, sizeof(*al));
-	al->thread = t;
 	al->addr = ip;
-	if (t)
-		default_comm(m, t);
-	/* perf (host mode): kernel and user samples have maps; every other cpumode
-	 * (unknown, hypervisor, guest) is level 'H' without a map */
 	switch (cpumode) {
 	case MISC_KERNEL:
 		al->level = 'k';
@@ -722,15 +721,22 @@ void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 		break;
 	case MISC_USER:
 		al->level = '.';
-		mp = t ? t->maps : NULL;
+		mp = user;
 		break;
 	default:
 		al->level = 'H';
-		return;
+		return NULL;
 	}
-	if (!mp)
-		return;
-	al->map = maps__find(mp, ip);
+	return mp ? maps__find(mp, ip) : NULL;
+}
+
+void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
+			  uint64_t ip, struct addr_location *al)
+{
+	if (t)
+		default_comm(m, t);
+	al->map = map_of(m, t ? t->maps : NULL, cpumode, ip, al);
+	al->thread = t;
 	if (!al->map)
 		return;
 	if (al->map->kernel_fixup)
@@ -754,33 +760,13 @@ bool machine__kernel_ready(const struct machine *m)
 void machine__resolve_map_at(const struct machine *m, const struct maps *user,
 			     uint16_t cpumode, uint64_t ip, struct addr_location *al)
 {
-	const struct maps *mp;
-
-	memset(al, 0, sizeof(*al));
-	al->addr = ip;
-	switch (cpumode) {
-	case MISC_KERNEL:
-		al->level = 'k';
-		mp = &m->kernel_maps;
-		break;
-	case MISC_USER:
-		al->level = '.';
-		mp = user;
-		break;
-	default:
-		al->level = 'H';
-		return;
-	}
-	if (mp && (al->map = maps__find(mp, ip)))
+	if ((al->map = map_of(m, user, cpumode, ip, al)))
 		al_set_map(al, al->map, ip);
 }
 
 void maps__resolve_user(const struct maps *mp, uint64_t ip, struct addr_location *al)
 {
-	memset(al, 0, sizeof(*al));
-	al->addr = ip;
-	al->level = '.';
-	if (mp && (al->map = maps__find(mp, ip)))
+	if ((al->map = map_of(NULL, mp, MISC_USER, ip, al)))	/* no kernel: no machine */
 		al_set_map(al, al->map, ip);
 }
 
