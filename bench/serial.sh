@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# bench/serial.sh - the serial part of a dirreport run, measured: the calling thread's CPU outside the parallel passes.
+#
+#   bench/serial.sh [-n RUNS] [-s SECONDS] [-k] [-j N] [DATA [-- DIRREPORT_ARGS...]]
+#
+# bench/scaling.sh bounds the serial fraction from above by the calling thread's share
+# of the CPU samples; but the calling thread also takes its part of every parallel
+# pass (parallel_for() runs jobs on the caller too), so that share stays high on a
+# machine with few workers however much work moved to them.  This script counts only
+# what the calling thread does outside them: `perf record -g -e task-clock` of a
+# frame-pointer build of dirreport ($BUILD_FP, default build-fp, made when missing
+# with OPT="-O2 -g -fno-omit-frame-pointer"), each sample of the calling thread whose
+# call chain holds no parallel_for() and no workqueue__group_wait() is serial.
+# Printed per run: that serial CPU, the calling thread's CPU, all CPU (ms), and the
+# serial share of all CPU with the speedup it predicts on 16 and 64 cores
+# (Amdahl, 1 / (s + (1 - s) / P)).  The producer and counter threads are single
+# threads too, but they run beside the calling thread, so they do not add to it.
+#
+# DATA: a recording (default: a SECONDS-long, default 10, ../shared/bench/make-data.sh
+# directory, into a temporary directory removed at the end unless -k).
+# DIRREPORT_ARGS: default --stdio.  -j: workers as dirreport's -j (default 2).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+runs=3 secs=10 keep='' jobs=2
+BUILD_FP=${BUILD_FP:-build-fp}
+
+args=()
+rest=("$@")
+for i in "${!rest[@]}"; do
+	if [ "${rest[$i]}" = -- ]; then
+		args=("${rest[@]:$((i + 1))}")
+		set -- "${rest[@]:0:$i}"
+		break
+	fi
+done
+[ ${#args[@]} -gt 0 ] || args=(--stdio)
+opt() { case $1 in -j) jobs=${2:?}; took=2 ;; esac; }
+bench_data_arg opt "$@"
+if [ ! -x "$BUILD_FP/dirreport" ]; then
+	echo "bench: building $BUILD_FP/dirreport with frame pointers"
+	make -s BUILD="$BUILD_FP" OPT="-O2 -g -fno-omit-frame-pointer" "$BUILD_FP/dirreport" >/dev/null
+fi
+BUILD=$BUILD_FP bench_init dirreport
+bench_data
+
+echo "bench: $(nproc) CPUs; $bin -j $jobs ${args[*]}"
+for _ in $(seq "$runs"); do
+	perf record -q -e task-clock -c 250000 -g -o "$tmp/serial.data" \
+		"$bin" -j "$jobs" -i "$data" "${args[@]}" >/dev/null 2>&1
+	# samples of 0.25 ms; a sample is "pid/tid" then its call chain, one frame a line
+	perf script -i "$tmp/serial.data" -F tid,pid,ip,sym 2>/dev/null | awk '
+	function flush() { if (n) { t++; if (main) { m++; if (!par) s++ } } n = 0; par = 0 }
+	/^ *[0-9]+\/[0-9]+/ { flush(); split($1, a, "/"); main = a[1] == a[2]; n = 1; next }
+	/ parallel_for$| workqueue__group_wait$/ { par = 1 }
+	END {
+		flush()
+		f = t ? s / t : 0
+		printf "serial %5.0f ms  calling thread %5.0f ms  all %5.0f ms  serial %4.1f %%  " \
+		       "predicts %4.1fx on 16 cores, %4.1fx on 64\n", s / 4, m / 4, t / 4, 100 * f,
+		       1 / (f + (1 - f) / 16), 1 / (f + (1 - f) / 64)
+	}'
+done
