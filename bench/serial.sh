@@ -10,7 +10,9 @@
 # what the calling thread does outside them: `perf record -g -e task-clock` of a
 # frame-pointer build of dirreport ($BUILD_FP, default build-fp, made when missing
 # with OPT="-O2 -g -fno-omit-frame-pointer"), each sample of the calling thread whose
-# call chain holds no parallel_for() and no workqueue__group_wait() is serial.
+# call chain holds no parallel_for() and no workqueue__group_wait() is serial, and so
+# is one in a job no other thread ran (a pass of one job, such as the scan of a
+# single file).
 # Printed per run: that serial CPU, the calling thread's CPU, all CPU (ms), and the
 # serial share of all CPU with the speedup it predicts on 16 and 64 cores
 # (Amdahl, 1 / (s + (1 - s) / P)).  The producer and counter threads are single
@@ -52,11 +54,40 @@ for _ in $(seq "$runs"); do
 		"$bin" -j "$jobs" -i "$data" "${args[@]}" >/dev/null 2>&1
 	# samples of 0.25 ms; a sample is "pid/tid" then its call chain, one frame a line
 	perf script -i "$tmp/serial.data" -F tid,pid,ip,sym 2>/dev/null | awk '
-	function flush() { if (n) { t++; if (main) { m++; if (!par) s++ } } n = 0; par = 0 }
+	# a sample: "pid/tid", then its call chain, callee first, one frame a line.
+	# A job of a parallel pass is the frame called by parallel_for() or
+	# workqueue__group_wait() on the calling thread, and by pfor_run() or worker()
+	# on the others; the calling thread running jobs no other thread ran (a pass of
+	# one job: the scan of a single file) is serial too.
+	function flush() {
+		if (n) {
+			t++
+			if (main) {
+				m++
+				if (!job)
+					s++
+				else
+					mjob[job]++
+			} else if (job) {
+				other[job] = 1
+			}
+		}
+		n = 0; job = ""; prev = ""; prev2 = ""
+	}
 	/^ *[0-9]+\/[0-9]+/ { flush(); split($1, a, "/"); main = a[1] == a[2]; n = 1; next }
-	/ parallel_for$| workqueue__group_wait$/ { par = 1 }
+	{
+		f = $2
+		if (!job && main && (f == "parallel_for" || f == "workqueue__group_wait"))
+			job = prev != "" ? prev : f
+		if (!job && !main && f == "worker")
+			job = prev == "pfor_run" && prev2 != "" ? prev2 : prev != "" ? prev : f
+		prev2 = prev; prev = f
+	}
 	END {
 		flush()
+		for (j in mjob)
+			if (!(j in other))
+				s += mjob[j]
 		f = t ? s / t : 0
 		printf "serial %5.0f ms  calling thread %5.0f ms  all %5.0f ms  serial %4.1f %%  " \
 		       "predicts %4.1fx on 16 cores, %4.1fx on 64\n", s / 4, m / 4, t / 4, 100 * f,
