@@ -72,7 +72,10 @@ struct pending_branch {
 	bool sym_done;			/* both symbols were looked up */
 };
 
-/* A sample whose map is known; its symbol is looked up once its dso is loaded. */
+/* A sample whose map is known; its symbol is looked up once its dso is loaded.  The
+ * fields every sample sets come first, those of some reports after them: pass 1
+ * writes a batch of these, the counter thread reads them, so the cache lines a
+ * sample touches are what those passes cost. */
 struct pending {
 	struct addr_location al;
 	const char *comm;
@@ -81,37 +84,36 @@ struct pending {
 	uint64_t time;
 	int32_t cpu;
 	uint8_t cpumode;
+	uint8_t filtered;		/* FILTER_* bits known in pass 1 */
+	bool sym_done;			/* al.sym was looked up (lookup_symbols()) */
+	bool unwind;			/* --call-graph dwarf: to unwind (pass 1b) */
+	bool chain_dropped;		/* perf dropped the chain: the unwound
+					 * frames are not kept */
+	bool deferred;			/* the chain is walked in pass 1c */
+	uint16_t ins_lat, p_stage_cyc;
 	size_t evsel_idx;
 	size_t first_frame, nr_frames;	/* in report.frames */
 	size_t first_branch, nr_branches;	/* branch view: in report.branches */
-	uint8_t filtered;		/* FILTER_* bits known in pass 1 */
+	size_t first_user, nr_user;	/* --call-graph dwarf: its unwound user frames
+					 * in the chunk's array (unwind_chunk) */
 	uint64_t ip;			/* the sample's address (for -S 0xADDR) */
 	uint64_t weight;		/* WEIGHT / WEIGHT_STRUCT (0 without) */
-	uint16_t ins_lat, p_stage_cyc;
 	uint64_t cgroup;		/* CGROUP (0 without) */
 	uint64_t code_page_size;	/* CODE_PAGE_SIZE (0 without) */
 	uint64_t cgroup_dev, cgroup_ino;	/* the thread's, at the sample */
 	const char *trace;		/* trace key: its text (machine/trace-sort.h) */
-	struct hist_mem mem;		/* --mem-mode: data_src, addresses, page size */
-	struct addr_location dal;	/* --mem-mode: the data address's map, then
-					 * symbol */
-	bool sym_done;			/* al.sym was looked up (lookup_symbols()) */
+	/* --mem-mode only (else neither is written) */
+	struct hist_mem mem;		/* data_src, addresses, page size */
+	struct addr_location dal;	/* the data address's map, then symbol */
 	/* --call-graph dwarf: the user stack, unwound on the workers (pass 1b) */
-	bool unwind;			/* to unwind */
-	bool chain_dropped;		/* perf dropped the chain: the unwound
-					 * frames are not kept */
 	const struct record_ref *ref;	/* its record, valid during the batch */
 	/* what the unwinder reads of the sample (pointers into its record) */
 	uint64_t regs_abi, regs_mask, stack_size, stack_dyn_size;
 	const unsigned char *regs, *stack;
 	struct maps maps;		/* the process's maps at the sample (a copy:
-					 * maps__copy()) */
-	size_t first_user, nr_user;	/* then: its user frames in the chunk's
-					 * array (unwind_chunk) */
+					 * maps__copy()), for pass 1b or 1c */
 	/* a chain walked on the workers (pass 1c: defer_callchain()): its entries
-	 * (in its record) and the slots reserved for its frames; maps is the
-	 * process's maps at the sample */
-	bool deferred;
+	 * (in its record) and the slots reserved for its frames */
 	const unsigned char *chain;
 	uint64_t chain_nr;
 	size_t reserved;
@@ -923,8 +925,8 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	p->cgroup_ino = t->id < rp->nr_cgns ? rp->cgns[t->id].ino : 0;
 	p->ins_lat = s.ins_lat;
 	p->p_stage_cyc = s.weight_var3;
-	memset(&p->mem, 0, sizeof(p->mem));
 	if (rp->opts->mem_mode) {
+		memset(&p->mem, 0, sizeof(p->mem));
 		/* perf's mem iterator: the sample's cost is its weight, or 1; its data
 		 * address is looked up as an ip of the sample's cpumode */
 		p->period = s.weight ? s.weight : 1;
@@ -1625,7 +1627,6 @@ static int count_sample(struct report *rp, const struct report_batch *b,
 		.ins_lat = pd->ins_lat,
 		.p_stage_cyc = pd->p_stage_cyc,
 		.trace = pd->trace,
-		.mem = pd->mem,
 		.cpu = pd->cpu,
 		.socket = socket_of(rp, pd->cpu),
 		.level = pd->al.level,
@@ -1634,6 +1635,8 @@ static int count_sample(struct report *rp, const struct report_batch *b,
 		.period = pd->period,
 		.filtered = pd->filtered | symbol_filter(rp->opts, &pd->al, pd->ip),
 	};
+	if (rp->opts->mem_mode)	/* else zero, as pass 1 leaves it unwritten */
+		hs.mem = pd->mem;
 	if (pd->nr_frames + pd->nr_user) {
 		err = grow_ips(rp, pd->nr_frames + pd->nr_user);
 		if (!err)
