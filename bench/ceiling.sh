@@ -24,17 +24,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/lib.sh
 runs=5 secs=10 keep=''
 
-args=()
 opt() { :; }
-rest=("$@")
-for i in "${!rest[@]}"; do
-	if [ "${rest[$i]}" = -- ]; then
-		args=("${rest[@]:$((i + 1))}")
-		set -- "${rest[@]:0:$i}"
-		break
-	fi
-done
-[ ${#args[@]} -gt 0 ] || args=(--stdio)
+bench_dashdash "$@"
+set -- "${bench_pre[@]}"
+args=("${bench_post[@]}")
 bench_data_arg opt "$@"
 bench_init dirreport
 bench_data

@@ -20,6 +20,9 @@
 #                        line of the same mode; a line is of mode 1 when its name matches
 #                        the awk regex MODE_RE, else of mode 0.
 #   bench_data_arg FN ARGS  bench_opts FN ARGS, then at most one operand: $data
+#   bench_dashdash ARGS  ARGS cut at the first "--": the words before it in the array
+#                        bench_pre, those after it in bench_post (default: --stdio,
+#                        the report's options)
 #   usage, no_check_opt  the synopsis (line 4 of the script) on stderr, exit 2; the
 #                        --no-check option (check='') for bench_opts
 BUILD=${BUILD:-build}
@@ -48,6 +51,22 @@ bench_opts() {
 
 usage() { sed -n '4p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
 no_check_opt() { case $1 in --no-check) check=''; took=1 ;; esac; }
+
+bench_dashdash() {
+	local i
+	local -a all=("$@")
+
+	bench_pre=("$@")
+	bench_post=(--stdio)
+	for i in "${!all[@]}"; do
+		if [ "${all[$i]}" = -- ]; then
+			bench_pre=("${all[@]:0:$i}")
+			bench_post=("${all[@]:$((i + 1))}")
+			[ ${#bench_post[@]} -gt 0 ] || bench_post=(--stdio)
+			break
+		fi
+	done
+}
 
 bench_data_arg() {
 	local fn=$1

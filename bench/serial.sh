@@ -29,16 +29,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 runs=3 secs=10 keep='' jobs=2
 BUILD_FP=${BUILD_FP:-build-fp}
 
-args=()
-rest=("$@")
-for i in "${!rest[@]}"; do
-	if [ "${rest[$i]}" = -- ]; then
-		args=("${rest[@]:$((i + 1))}")
-		set -- "${rest[@]:0:$i}"
-		break
-	fi
-done
-[ ${#args[@]} -gt 0 ] || args=(--stdio)
+bench_dashdash "$@"
+set -- "${bench_pre[@]}"
+args=("${bench_post[@]}")
 opt() { case $1 in -j) jobs=${2:?}; took=2 ;; esac; }
 bench_data_arg opt "$@"
 if [ ! -x "$BUILD_FP/dirreport" ]; then
