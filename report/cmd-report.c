@@ -186,7 +186,7 @@ struct report {
 	struct wq_group loads;		/* the batch's load jobs (load_job()) */
 	struct wq_group dwarf;		/* DWARF read ahead (dwarf_job()) */
 	bool load_early;		/* this batch queues a dso's load at its first
-					 * use (load_ahead()) */
+					 * use (scan_mmaps()) */
 	uint64_t *ips;			/* owned: one sample's chain addresses */
 	size_t cap_ips;
 	struct unwinder *unwinder;	/* --call-graph dwarf samples: uw[0].u; else
@@ -484,7 +484,7 @@ static int queue_dwarf(struct report *rp, struct dso *dso)
 }
 
 /*
- * The batch will need @p dso loaded.  Where the batch lets it (load_ahead()), a
+ * The batch will need @p dso loaded.  Where the batch lets it (scan_mmaps()), a
  * file's load is queued at once, so a worker reads it while this thread goes on
  * replaying; finish_loads() waits for it.  @p dwarf: the dso's inline lookups are
  * wanted too.
@@ -515,23 +515,29 @@ static int want_loaded(struct report *rp, struct dso *dso, bool dwarf)
 }
 
 /*
- * Whether a batch may load its dsos early: loading reads a dso's build-id and the
- * files it names, and an MMAP2 of the build-id form sets the build-id of a dso not
- * loaded yet (perf's order: it applies when the dso is loaded after it), so a batch
- * with one loads its dsos after its replay, as perf would have.
+ * What a batch's MMAP records allow, in one look at them:
+ * - whether the batch may load its dsos early (rp->load_early): loading reads a dso's
+ *   build-id and the files it names, and an MMAP2 of the build-id form sets the
+ *   build-id of a dso not loaded yet (perf's order: it applies when the dso is loaded
+ *   after it), so a batch with one loads its dsos after its replay, as perf would;
+ * - whether it leaves the kernel's maps alone (no kernel MMAP: the kernel, a module),
+ *   as pass 1c needs for kernel frames (rp->kernel_ready).
  */
-static bool load_ahead(const struct record_ref *const *recs, size_t n)
+static void scan_mmaps(const struct record_ref *const *recs, size_t n, bool *load_early,
+		       bool *kernel_maps_kept)
 {
-	for (size_t i = 0; i < n; i++) {
+	*load_early = *kernel_maps_kept = true;
+	for (size_t i = 0; i < n && (*load_early || *kernel_maps_kept); i++) {
 		uint16_t misc;
 
-		if (recs[i]->type != REC_MMAP2)
+		if (recs[i]->type != REC_MMAP && recs[i]->type != REC_MMAP2)
 			continue;
 		memcpy(&misc, recs[i]->data + 4, sizeof(misc));
-		if (misc & MISC_MMAP_BUILD_ID)
-			return false;
+		if (recs[i]->type == REC_MMAP2 && (misc & MISC_MMAP_BUILD_ID))
+			*load_early = false;
+		if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL)
+			*kernel_maps_kept = false;
 	}
-	return true;
 }
 
 /* The DWARF of a dso with samples, read before the dso is loaded. */
@@ -809,15 +815,9 @@ static int walk_deferred(struct report *rp)
 	size_t jobs = (rp->cur->nr_pending + WALK_CHUNK - 1) / WALK_CHUNK;
 	int err;
 
-	if (jobs > rp->cap_walk_jobs) {
-		struct walk_job *v = realloc(rp->walk_jobs, jobs * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		memset(v + rp->cap_walk_jobs, 0, (jobs - rp->cap_walk_jobs) * sizeof(*v));
-		rp->walk_jobs = v;
-		rp->cap_walk_jobs = jobs;
-	}
+	if (array__grow_zeroed(&rp->walk_jobs, &rp->cap_walk_jobs, jobs,
+			       sizeof(*rp->walk_jobs), 16))
+		return -ENOMEM;
 	if ((err = parallel_for(session__workqueue(rp->session), jobs, walk_one, rp)))
 		return err;
 	for (size_t i = 0; i < jobs; i++) {
@@ -830,21 +830,6 @@ static int walk_deferred(struct report *rp)
 				return err;
 	}
 	return 0;
-}
-
-/* Whether a batch changes the kernel's maps (a kernel MMAP: the kernel, a module). */
-static bool kernel_maps_change(const struct record_ref *const *recs, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		uint16_t misc;
-
-		if (recs[i]->type != REC_MMAP && recs[i]->type != REC_MMAP2)
-			continue;
-		memcpy(&misc, recs[i]->data + 4, sizeof(misc));
-		if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL)
-			return true;
-	}
-	return false;
 }
 
 /* Branch view: both ends of every branch of a sample, resolved to their maps (perf's
@@ -1166,15 +1151,8 @@ static int unwind_batch(struct report *rp, struct report_batch *b)
 
 	if (!b->to_unwind)
 		return 0;
-	if (nr_chunks > b->cap_chunks) {
-		struct unwind_chunk *v = realloc(b->chunks, nr_chunks * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		memset(v + b->cap_chunks, 0, (nr_chunks - b->cap_chunks) * sizeof(*v));
-		b->chunks = v;
-		b->cap_chunks = nr_chunks;
-	}
+	if (array__grow_zeroed(&b->chunks, &b->cap_chunks, nr_chunks, sizeof(*b->chunks), 16))
+		return -ENOMEM;
 	if ((err = parallel_for(session__workqueue(rp->session), nr_chunks, unwind_one, rp)))
 		return err;
 	for (size_t i = 0; i < nr_chunks; i++)
@@ -1790,6 +1768,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 {
 	struct report *rp = p;
 	struct sample s;
+	bool kernel_maps_kept;
 	int err = 0;
 
 	if (n > rp->cur->cap_pending) {
@@ -1809,14 +1788,14 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	if (rp->unwinder || rp->defer_chains)	/* the last batch's copies of maps
 						 * are done with */
 		machine__release_maps(rp->machine);
-	rp->kernel_ready = rp->defer_chains && !kernel_maps_change(recs, n) &&
+	scan_mmaps(recs, n, &rp->load_early, &kernel_maps_kept);
+	rp->kernel_ready = rp->defer_chains && kernel_maps_kept &&
 			   machine__kernel_ready(rp->machine);
 	if (!rp->preloaded) {	/* main.c left the kernel symbols job to us */
 		machine__wait_preload(rp->machine);
 		rp->preloaded = true;
 	}
 	rp->nr_to_load = 0;
-	rp->load_early = load_ahead(recs, n);
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct record_ref *ref = recs[i];
 

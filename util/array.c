@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdint.h>	/* SIZE_MAX */
 #include <stdlib.h>	/* realloc */
-#include <string.h>	/* memcpy */
+#include <string.h>	/* memcpy, memset */
 
 #include "banned.h"
 
@@ -27,5 +27,20 @@ int array__grow_slow(void *pv, size_t *cap, size_t need, size_t elem, size_t fir
 		return -ENOMEM;
 	memcpy(pv, &p, sizeof(p));
 	*cap = c;
+	return 0;
+}
+
+int array__grow_zeroed(void *pv, size_t *cap, size_t need, size_t elem, size_t first)
+{
+	size_t old = *cap;
+	unsigned char *v;
+	int err;
+
+	if (need <= old)
+		return 0;
+	if ((err = array__grow_slow(pv, cap, need, elem, first)))
+		return err;
+	memcpy(&v, pv, sizeof(v));
+	memset(v + old * elem, 0, (*cap - old) * elem);
 	return 0;
 }

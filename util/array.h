@@ -25,4 +25,11 @@ static inline int array__grow(void *pv, size_t *cap, size_t need, size_t elem,
 	return need <= *cap ? 0 : array__grow_slow(pv, cap, need, elem, first);
 }
 
+/**
+ * @brief array__grow() whose new elements are zeroed (all of [old cap, new cap)),
+ *        for arrays of per-job results whose owned members are freed up to *cap.
+ * @return 0, or -ENOMEM (the array and *cap unchanged).
+ */
+int array__grow_zeroed(void *pv, size_t *cap, size_t need, size_t elem, size_t first);
+
 #endif

@@ -90,6 +90,24 @@ START_TEST(test_array_grow)
 	ck_assert_uint_eq(cap, 1024);
 	ck_assert_int_eq(v[999], 999);
 	free(v);
+	/* zeroed: every new slot up to the new capacity, the old elements kept */
+	v = NULL;
+	cap = 0;
+	ck_assert_int_eq(array__grow_zeroed(&v, &cap, 3, sizeof(*v), 4), 0);
+	ck_assert_uint_eq(cap, 4);
+	for (size_t i = 0; i < cap; i++)
+		ck_assert_int_eq(v[i], 0);
+	v[0] = v[3] = 7;
+	ck_assert_int_eq(array__grow_zeroed(&v, &cap, 4, sizeof(*v), 4), 0);	/* room */
+	ck_assert_int_eq(array__grow_zeroed(&v, &cap, 5, sizeof(*v), 4), 0);
+	ck_assert_uint_eq(cap, 8);
+	ck_assert_int_eq(v[0], 7);
+	ck_assert_int_eq(v[3], 7);
+	for (size_t i = 4; i < cap; i++)
+		ck_assert_int_eq(v[i], 0);
+	ck_assert_int_eq(array__grow_zeroed(&v, &cap, (size_t)-1 / 2, sizeof(*v), 4), -ENOMEM);
+	ck_assert_uint_eq(cap, 8);
+	free(v);
 }
 END_TEST
 
