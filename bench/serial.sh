@@ -15,8 +15,12 @@
 # single file).
 # Printed per run: that serial CPU, the calling thread's CPU, all CPU (ms), and the
 # serial share of all CPU with the speedup it predicts on 16 and 64 cores
-# (Amdahl, 1 / (s + (1 - s) / P)).  The producer and counter threads are single
-# threads too, but they run beside the calling thread, so they do not add to it.
+# (Amdahl, 1 / (s + (1 - s) / P)).  The producer, counter and replayer threads are
+# single threads too, but they run beside the calling thread (a pipeline: each
+# works on another batch), so they do not add to it; a second line gives each one's
+# CPU, and the share and prediction of the longest of the four serial parts (the
+# calling thread's and these), the bound a pipeline meets when one stage is the
+# slowest.
 #
 # DATA: a recording (default: a SECONDS-long, default 10, ../shared/bench/make-data.sh
 # directory, into a temporary directory removed at the end unless -k).
@@ -67,9 +71,13 @@ for _ in $(seq "$runs"); do
 		}
 		n = 0; job = ""; prev = ""; prev2 = ""
 	}
-	/^ *[0-9]+\/[0-9]+/ { flush(); split($1, a, "/"); main = a[1] == a[2]; n = 1; next }
+	/^ *[0-9]+\/[0-9]+/ {
+		flush(); split($1, a, "/"); main = a[1] == a[2]; n = 1; next
+	}
 	{
 		f = $2
+		if (f == "producer_main" || f == "counter_main" || f == "replayer_main")
+			stage[f]++
 		if (!job && main && (f == "parallel_for" || f == "workqueue__group_wait"))
 			job = prev != "" ? prev : f
 		if (!job && !main && f == "worker")
@@ -84,6 +92,16 @@ for _ in $(seq "$runs"); do
 		f = t ? s / t : 0
 		printf "serial %5.0f ms  calling thread %5.0f ms  all %5.0f ms  serial %4.1f %%  " \
 		       "predicts %4.1fx on 16 cores, %4.1fx on 64\n", s / 4, m / 4, t / 4, 100 * f,
+		       1 / (f + (1 - f) / 16), 1 / (f + (1 - f) / 64)
+		longest = s
+		for (k in stage)
+			if (stage[k] > longest)
+				longest = stage[k]
+		f = t ? longest / t : 0
+		printf "  producer %5.0f ms  counter %5.0f ms  replayer %5.0f ms  longest serial " \
+		       "part %4.1f %%  predicts %4.1fx on 16 cores, %4.1fx on 64\n",
+		       stage["producer_main"] / 4, stage["counter_main"] / 4,
+		       stage["replayer_main"] / 4, 100 * f,
 		       1 / (f + (1 - f) / 16), 1 / (f + (1 - f) / 64)
 	}'
 done

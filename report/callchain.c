@@ -398,6 +398,17 @@ int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_f
 	return 0;
 }
 
+int callchains__reserve(struct callchains *cc, size_t n)
+{
+	if (n > UINT32_MAX / 2)
+		return -ENOMEM;
+	if (grow(&cc->frames, &cc->cap_frames, cc->nr_frames + n, sizeof(*cc->frames)) ||
+	    grow(&cc->match, &cc->cap_match, cc->nr_frames + n, sizeof(*cc->match)) ||
+	    grow(&cc->nodes, &cc->cap_nodes, cc->nr_nodes + n, sizeof(*cc->nodes)))
+		return -ENOMEM;
+	return 0;
+}
+
 uint32_t callchains__depth(const struct callchains *cc, uint32_t node)
 {
 	return cc->nodes[node].depth;

@@ -143,6 +143,16 @@ void callchains__delete(struct callchains *cc);
 int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_frame *f,
 		       uint32_t *node);
 
+/**
+ * @brief Make room for @p n more frames and chain nodes: the next n
+ *        callchains__append() calls move none of the store's arrays, so another
+ *        thread may read the chains made so far (callchains__depth(),
+ *        callchains__frames(), callchains__frame()) while they run.
+ * @return 0 or -ENOMEM.
+ * Thread safety: the store's thread, while no other thread reads the store.
+ */
+int callchains__reserve(struct callchains *cc, size_t n);
+
 /** @brief Number of frames of chain @p node.  Thread safety: read-only. */
 uint32_t callchains__depth(const struct callchains *cc, uint32_t node);
 

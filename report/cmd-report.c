@@ -178,6 +178,8 @@ struct report {
 	struct report_batch *cur;	/* the one being resolved */
 	struct counter *counter;	/* owned: pass 3 on its own thread; NULL:
 					 * on this one */
+	bool replayer;			/* the counter's replayer runs (struct
+					 * counter): count_batch() does not replay */
 	bool branch_mode;		/* perf's branch view (report/branch.h): an
 					 * entry per branch of each sample */
 	struct to_load { struct dso *dso; bool dwarf, queued; } *to_load;
@@ -1643,9 +1645,11 @@ static int count_batch(struct report *rp, struct report_batch *b)
 
 	for (size_t i = 0; i < b->nr_pending && !err; i++)
 		err = count_sample(rp, b, &b->pending[i]);
-	/* nothing for a histogram not replayed live (live_setup()) */
-	for (size_t i = 0; i < session__evlist(rp->session)->nr && !err; i++)
-		err = hists__live_replay(&rp->hists[i]);
+	/* nothing for a histogram not replayed live (live_setup()); with a replayer
+	 * (counter_start()) that thread replays them */
+	for (size_t i = 0; i < session__evlist(rp->session)->nr && !err &&
+			   !rp->replayer; i++)
+		err = hists__live_replay(&rp->hists[i], rp->hists[i].nr_steps);
 	return err;
 }
 
@@ -1664,7 +1668,133 @@ struct counter {
 	struct report_batch *job;	/* handed over, not counted yet; NULL: idle */
 	bool quit;
 	int err;			/* the first error of pass 3 */
+	/*
+	 * The replayer: perf's entry trees replayed (hists__live_replay()) on a
+	 * thread of its own, one batch behind the counter, which meanwhile counts the
+	 * next batch into room reserved before (hists__reserve(),
+	 * callchains__reserve()): the replay reads the samples and chains counted so
+	 * far, which the counting then moves nowhere.  The two meet before each
+	 * batch (replay_hand()).  Not with --call-graph dwarf, whose inlined frames
+	 * are made while a batch is counted (the counter replays then).
+	 */
+	bool replayer;			/* the thread runs */
+	pthread_t rthread;
+	pthread_mutex_t rmu;
+	pthread_cond_t rcv;
+	size_t *upto;			/* per event: replay up to this sample */
+	bool rbusy, rquit;
+	int rerr;			/* the first error of the replay */
 };
+
+static void *replayer_main(void *arg)
+{
+	struct counter *c = arg;
+	size_t nr = session__evlist(c->rp->session)->nr;
+
+	pthread_mutex_lock(&c->rmu);
+	for (;;) {
+		int err = 0;
+
+		while (!c->rbusy && !c->rquit)
+			pthread_cond_wait(&c->rcv, &c->rmu);
+		if (!c->rbusy)
+			break;
+		pthread_mutex_unlock(&c->rmu);
+		for (size_t i = 0; i < nr && !err; i++)
+			err = hists__live_replay(&c->rp->hists[i], c->upto[i]);
+		pthread_mutex_lock(&c->rmu);
+		if (err && !c->rerr)
+			c->rerr = err;
+		c->rbusy = false;
+		pthread_cond_broadcast(&c->rcv);
+	}
+	pthread_mutex_unlock(&c->rmu);
+	return NULL;
+}
+
+/* Wait for the replayer (its error, if any). */
+static int replay_wait(struct counter *c)
+{
+	int err;
+
+	pthread_mutex_lock(&c->rmu);
+	while (c->rbusy)
+		pthread_cond_wait(&c->rcv, &c->rmu);
+	err = c->rerr;
+	pthread_mutex_unlock(&c->rmu);
+	return err;
+}
+
+/* Before counting batch b: once the replayer is done, room for b's samples and
+ * chains, and the samples counted so far handed to the replayer. */
+static int replay_hand(struct counter *c, const struct report_batch *b)
+{
+	struct report *rp = c->rp;
+	size_t nr = session__evlist(rp->session)->nr, nr_ips = 0;
+	int err = replay_wait(c);
+
+	for (size_t i = 0; i < b->nr_pending; i++)
+		nr_ips += b->pending[i].nr_frames + b->pending[i].nr_user;
+	for (size_t i = 0; i < nr && !err; i++)
+		err = hists__reserve(&rp->hists[i], b->nr_pending, nr_ips);
+	if (!err && rp->chains)
+		err = callchains__reserve(rp->chains, nr_ips);
+	if (err)
+		return err;
+	for (size_t i = 0; i < nr; i++)
+		c->upto[i] = rp->hists[i].nr_steps;
+	pthread_mutex_lock(&c->rmu);
+	c->rbusy = true;
+	pthread_cond_broadcast(&c->rcv);
+	pthread_mutex_unlock(&c->rmu);
+	return 0;
+}
+
+/* Start the replayer beside counter c when some histogram is replayed live;
+ * without it (no memory, no thread) the counter replays. */
+static void replayer_start(struct counter *c)
+{
+	struct report *rp = c->rp;
+	size_t nr = session__evlist(rp->session)->nr;
+	bool live = false;
+
+	for (size_t i = 0; i < nr; i++)
+		live |= rp->hists[i].live != NULL;
+	if (!live || rp->unwinder || !(c->upto = calloc(nr ? nr : 1, sizeof(*c->upto))))
+		return;
+	pthread_mutex_init(&c->rmu, NULL);
+	pthread_cond_init(&c->rcv, NULL);
+	if (pthread_create(&c->rthread, NULL, replayer_main, c)) {
+		pthread_mutex_destroy(&c->rmu);
+		pthread_cond_destroy(&c->rcv);
+		free(c->upto);
+		c->upto = NULL;
+		return;
+	}
+	c->replayer = true;
+	rp->replayer = true;
+}
+
+/* Stop the replayer (after the counter): its error, if any. */
+static int replayer_stop(struct counter *c)
+{
+	int err;
+
+	if (!c->replayer)
+		return 0;
+	err = replay_wait(c);
+	pthread_mutex_lock(&c->rmu);
+	c->rquit = true;
+	pthread_cond_broadcast(&c->rcv);
+	pthread_mutex_unlock(&c->rmu);
+	pthread_join(c->rthread, NULL);
+	pthread_mutex_destroy(&c->rmu);
+	pthread_cond_destroy(&c->rcv);
+	free(c->upto);
+	c->replayer = false;
+	c->rp->replayer = false;
+	return err;
+}
 
 static void *counter_main(void *arg)
 {
@@ -1681,7 +1811,9 @@ static void *counter_main(void *arg)
 			break;
 		b = c->job;
 		pthread_mutex_unlock(&c->mu);
-		err = c->err ? 0 : count_batch(c->rp, b);
+		err = c->err || !c->replayer ? 0 : replay_hand(c, b);
+		if (!err)
+			err = c->err ? 0 : count_batch(c->rp, b);
 		pthread_mutex_lock(&c->mu);
 		if (err && !c->err)
 			c->err = err;
@@ -1705,7 +1837,9 @@ static int counter_start(struct report *rp)
 	c->rp = rp;
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_cond_init(&c->cv, NULL);
+	replayer_start(c);
 	if (pthread_create(&c->thread, NULL, counter_main, c)) {
+		replayer_stop(c);
 		pthread_mutex_destroy(&c->mu);
 		pthread_cond_destroy(&c->cv);
 		free(c);
@@ -1739,7 +1873,7 @@ static int counter_hand(struct report *rp)
 static int counter_stop(struct report *rp)
 {
 	struct counter *c = rp->counter;
-	int err;
+	int err, rerr;
 
 	if (!c)
 		return 0;
@@ -1751,6 +1885,9 @@ static int counter_stop(struct report *rp)
 	pthread_mutex_unlock(&c->mu);
 	pthread_join(c->thread, NULL);
 	err = c->err;
+	rerr = replayer_stop(c);
+	if (!err)
+		err = rerr;
 	pthread_mutex_destroy(&c->mu);
 	pthread_cond_destroy(&c->cv);
 	free(c);
@@ -1941,12 +2078,13 @@ static int live_setup(struct report *rp, const struct report_opts *o)
 	struct callchain_param cc;
 	struct hists_print_opts po;
 
-	if (!rp->unwinder || o->hierarchy || o->tasks || o->mmaps ||
+	if (o->hierarchy || o->tasks || o->mmaps ||
 	    o->mem_mode || rp->branch_mode || (rp->sl.need & textual) ||
 	    o->cc.key != CALLCHAIN_KEY_FUNCTION)
 		return 0;
 	po = print_opts(rp, o, &cc);
-	rp->sl.hash_safe = false;	/* as the end of cmd_report() does */
+	if (rp->unwinder)
+		rp->sl.hash_safe = false;	/* as the end of cmd_report() does */
 	for (size_t i = 0; i < el->nr; i++) {
 		int err;
 

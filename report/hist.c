@@ -406,9 +406,10 @@ static uint64_t occ_slot_hash(const void *ctx, const void *slot)
 	return occ_hash(o->entry, o->group, o->skip);
 }
 
-/* Count samples into the item (entry, group, skip); `merge`: it may exist already. */
+/* Count samples into the item (entry, group, skip); `merge`: it may exist already.
+ * *idx receives the item's index in b->occ. */
 static int builder_occ(struct hist_builder *b, uint32_t entry, uint32_t group, uint32_t skip,
-		       uint64_t period, uint64_t count, bool merge)
+		       uint64_t period, uint64_t count, bool merge, uint32_t *idx)
 {
 	size_t i = 0;
 
@@ -423,17 +424,37 @@ static int builder_occ(struct hist_builder *b, uint32_t entry, uint32_t group, u
 			if (o->entry == entry && o->group == group && o->skip == skip) {
 				o->period += period;
 				o->count += count;
+				*idx = b->occ_hash[i] - 1;
 				return 0;
 			}
 		}
 	}
 	if (array__grow(&b->occ, &b->cap_occ, b->nr_occ + 1, sizeof(*b->occ), 4096))
 		return -ENOMEM;
+	*idx = (uint32_t)b->nr_occ;
 	b->occ[b->nr_occ++] = (struct hist_occurrence){ entry, group, skip, period, count };
 	if (merge) {
 		b->occ_hash[i] = (uint32_t)b->nr_occ;
 		b->nr_occ_hashed++;
 	}
+	return 0;
+}
+
+/* Hash item idx (made by builder_occ() without `merge`), so that a later call with
+ * `merge` finds it; -ENOMEM. */
+static int builder_occ_hash(struct hist_builder *b, uint32_t idx)
+{
+	const struct hist_occurrence *o = &b->occ[idx];
+	size_t i;
+
+	if (hashtab__reserve(&b->occ_hash, &b->occ_hash_cap, b->nr_occ_hashed,
+			     sizeof(*b->occ_hash), 1024, occ_slot_hash, b))
+		return -ENOMEM;
+	i = hashtab__first(occ_hash(o->entry, o->group, o->skip), b->occ_hash_cap);
+	while (b->occ_hash[i])
+		i = hashtab__next(i, b->occ_hash_cap);
+	b->occ_hash[i] = idx + 1;
+	b->nr_occ_hashed++;
 	return 0;
 }
 
@@ -489,20 +510,79 @@ static struct hist_entry group_entry(const struct hists *h, const struct hist_gr
 }
 
 /*
+ * What a group's sample did to the entries, kept by the live replay (its memo): the
+ * entries it counted in, each with the cpumode its period went under and the item
+ * its chain went into; the first is the sample's own entry.
+ */
+struct hist_touch {
+	uint32_t entry;
+	uint32_t occ;			/* index in hist_builder.occ; UINT32_MAX: none */
+	uint8_t cpumode;
+};
+
+struct touch_list {
+	struct hist_touch *v;
+	size_t nr, cap;
+};
+
+struct u32_list {
+	uint32_t *v;
+	size_t nr, cap;
+};
+
+static int touch(struct touch_list *t, long entry, const uint32_t *occ, uint8_t cpumode)
+{
+	if (!t)
+		return 0;
+	if (array__grow(&t->v, &t->cap, t->nr + 1, sizeof(*t->v), 4096))
+		return -ENOMEM;
+	t->v[t->nr++] = (struct hist_touch){ (uint32_t)entry, occ ? *occ : UINT32_MAX,
+					     cpumode };
+	return 0;
+}
+
+/*
+ * Count more samples of a group as its memo says (the n touches of one sample): the
+ * same sums builder_step() adds when it finds these entries again.
+ */
+static void builder_apply(struct hist_builder *b, const struct hist_touch *t, size_t n,
+			  uint64_t period, uint64_t count)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct hist_entry *e = &b->v[t[k].entry];
+
+		if (!k) {	/* the sample's own entry */
+			stat_add(&e->stat, t[k].cpumode, period, count);
+			if (!e->filtered) {
+				b->nr_non_filtered_samples += count;
+				b->non_filtered_period += period;
+			}
+		}
+		stat_add(&e->stat_acc, t[k].cpumode, period, count);
+		if (t[k].occ != UINT32_MAX) {
+			b->occ[t[k].occ].period += period;
+			b->occ[t[k].occ].count += count;
+		}
+	}
+}
+
+/*
  * Samples of one group (all of a stable group, or one sample of another): their own
  * entry, and in children mode the entry of every frame of their chain, once per
  * entry key (perf's he_cache).  A frame without a map keeps the level and cpumode of
- * the frame before it (perf leaves al as it was).
+ * the frame before it (perf leaves al as it was).  With `rec`, what they touched is
+ * appended there (builder_apply() counts more samples the same way).
  */
 static int builder_step(struct hist_builder *b, const struct hists *h,
 			const struct hists_print_opts *o, uint32_t gi, uint64_t period,
-			uint64_t count, uint32_t *ids, long *cache)
+			uint64_t count, uint32_t *ids, long *cache, struct touch_list *rec)
 {
 	const struct hist_group *g = &h->groups[gi];
 	bool graphs = o->cc && o->cc->mode != CALLCHAIN_NONE, merge = !g->stable;
 	bool by_sym = (b->sl->need & SORT_NEED_SYM) != 0;
 	uint32_t depth = o->chains ? callchains__depth(o->chains, g->s.chain) : 0, nc = 0;
 	struct hist_entry proto = group_entry(h, g);
+	uint32_t oi;
 	long e0;
 
 	entry_src(b, &proto);
@@ -518,11 +598,13 @@ static int builder_step(struct hist_builder *b, const struct hists *h,
 		b->non_filtered_period += period;
 	}
 	if (depth && graphs) {
-		if (builder_occ(b, (uint32_t)e0, gi, 0, period, count, merge))
+		if (builder_occ(b, (uint32_t)e0, gi, 0, period, count, merge, &oi))
 			return -ENOMEM;
 		if (b->v[e0].max_depth < depth)
 			b->v[e0].max_depth = depth;
 	}
+	if (touch(rec, e0, depth && graphs ? &oi : NULL, g->s.cpumode))
+		return -ENOMEM;
 	if (!o->children || !depth)
 		return 0;
 	callchains__frames(o->chains, g->s.chain, ids);
@@ -570,12 +652,14 @@ static int builder_step(struct hist_builder *b, const struct hists *h,
 			return -ENOMEM;
 		cache[nc++] = e;
 		stat_add(&b->v[e].stat_acc, proto.cpumode, period, count);
-		if (!graphs)
-			continue;
-		if (builder_occ(b, (uint32_t)e, gi, pos, period, count, merge))
+		if (graphs) {
+			if (builder_occ(b, (uint32_t)e, gi, pos, period, count, merge, &oi))
+				return -ENOMEM;
+			if (b->v[e].max_depth < depth - pos)
+				b->v[e].max_depth = depth - pos;
+		}
+		if (touch(rec, e, graphs ? &oi : NULL, proto.cpumode))
 			return -ENOMEM;
-		if (b->v[e].max_depth < depth - pos)
-			b->v[e].max_depth = depth - pos;
 	}
 	return 0;
 }
@@ -585,6 +669,11 @@ struct key_class {
 	struct hist_entry proto;	/* the class's key attributes */
 	uint32_t idx;			/* in creation order */
 	bool used;
+	/* the live replay's: the shortest arc of the 2^64 circle, from lo up to hi,
+	 * that holds the addresses seen so far (classes_decide()); broken: none
+	 * shorter than 2^63 does */
+	bool broken;
+	uint64_t lo, hi;
 };
 
 /* An unresolved key's address, by class. */
@@ -627,6 +716,81 @@ static struct key_class *class_of(struct classes *c, const struct sort_list *sl,
 	c->v[i] = (struct key_class){ .proto = *e, .idx = (uint32_t)c->nr, .used = true };
 	c->nr++;
 	return &c->v[i];
+}
+
+/*
+ * Add address a to class k's arc (the live replay's classes_decide(), one address at
+ * a time): an arc shorter than half the circle that holds the old arc and a is the
+ * old one stretched to a one way or the other, the shorter of the two; when neither
+ * is shorter than 2^63 the class is broken for good.  Returns whether it broke now.
+ */
+static bool class_stretch(struct key_class *k, uint64_t a, bool fresh)
+{
+	uint64_t up, down;
+
+	if (fresh) {
+		k->lo = k->hi = a;
+		return false;
+	}
+	if (k->broken || a - k->lo <= k->hi - k->lo)	/* in the arc */
+		return false;
+	up = a - k->lo;		/* lo .. a */
+	down = k->hi - a;	/* a .. hi */
+	if (up <= down && up < (1ULL << 63))
+		k->hi = a;
+	else if (down < up && down < (1ULL << 63))
+		k->lo = a;
+	else
+		k->broken = true;
+	return k->broken;
+}
+
+/*
+ * The live replay's look at a group's first sample: the addresses of its unresolved
+ * keys added to their classes (*flips counts the classes that broke), the classes'
+ * indices appended to `cls`.  Returns 1 when one of them is broken, else 0; -ENOMEM.
+ */
+static int live_keys(const struct hist_builder *b, const struct hists *h,
+		     const struct hists_print_opts *o, const struct hist_group *g,
+		     uint32_t *ids, struct classes *c, struct u32_list *cls,
+		     bool **broken, size_t *cap_broken, uint32_t *flips)
+{
+	uint32_t depth = o->children && o->chains ?
+			 callchains__depth(o->chains, g->s.chain) : 0;
+	struct hist_entry e = group_entry(h, g);
+	size_t first = cls->nr;
+
+	if (depth)
+		callchains__frames(o->chains, g->s.chain, ids);
+	for (uint32_t pos = 0; pos <= depth; pos++) {
+		struct key_class *k;
+		size_t nr = c->nr;
+
+		if (pos) {
+			const struct cc_frame *f = callchains__frame(o->chains, ids[pos - 1]);
+
+			e.dso = f->dso;
+			e.sym = f->sym;
+			e.ip = h->ips[g->ips + pos - 1];
+		}
+		entry_src(b, &e);
+		if (e.sym)
+			continue;
+		k = class_of(c, b->sl, &e);
+		if (!k || array__grow_zeroed(broken, cap_broken, c->nr, sizeof(**broken), 256) ||
+		    array__grow(&cls->v, &cls->cap, cls->nr + 1, sizeof(*cls->v), 1024))
+			return -ENOMEM;
+		if (class_stretch(k, e.ip, c->nr != nr)) {
+			(*broken)[k->idx] = true;
+			++*flips;
+		}
+		cls->v[cls->nr++] = k->idx;
+	}
+	/* a later key may have broken the class of an earlier one */
+	for (size_t i = first; i < cls->nr; i++)
+		if ((*broken)[cls->v[i]])
+			return 1;
+	return 0;
 }
 
 /* Visit the unresolved keys of a group's samples (its own and its frames'). */
@@ -764,9 +928,10 @@ static int builder_run(struct hist_builder *b, struct hists *h,
 		struct hist_group *g = &h->groups[st->group];
 
 		if (!g->stable)
-			err = builder_step(b, h, o, st->group, st->period, 1, ids, cache);
+			err = builder_step(b, h, o, st->group, st->period, 1, ids, cache, NULL);
 		else if (!g->done)
-			err = builder_step(b, h, o, st->group, g->period, g->count, ids, cache);
+			err = builder_step(b, h, o, st->group, g->period, g->count, ids, cache,
+					   NULL);
 		g->done = true;
 	}
 	free(ids);
@@ -887,16 +1052,49 @@ void hist_builder__output_order(struct hist_builder *b, const struct sort_ctx *c
 
 /* ---- the live replay (hists__live_start()) ------------------------------------ */
 
+/*
+ * The live replay cannot wait for the whole recording to decide which groups are
+ * stable (mark_stable()), so it decides as it goes: a group's first sample adds its
+ * unresolved addresses to their classes, and while every class the group's keys lie
+ * in is consistent with the addresses seen so far, perf's searches for its keys find
+ * what a hash would (classes_decide(): the tree holds only keys seen so far), so every
+ * later sample finds the entries its first one found.  Such a group keeps what its
+ * first sample touched (its memo) and only sums the periods of the others, counted
+ * into those entries when the replay is taken (builder_apply()).  Once one of its
+ * classes breaks (a class never mends), its later samples are replayed one by one as
+ * perf searches for them; the sums so far still go to the memo's entries, which they
+ * found at their time.
+ */
+enum live_state { LIVE_NEW, LIVE_MEMO, LIVE_EACH };
+
+struct live_group {
+	uint32_t first, nr;		/* its memo: touches in hist_live.touch */
+	uint32_t cls_first, cls_nr;	/* its keys' classes in hist_live.cls */
+	uint32_t flips;			/* hist_live.flips when its classes were last
+					 * seen consistent */
+	uint8_t state;			/* enum live_state */
+	uint64_t period, count;		/* LIVE_MEMO: samples not counted yet */
+};
+
 struct hist_live {
 	struct hist_builder b;
 	struct hists_print_opts o;	/* as hists__fprintf() hands them to the
 					 * builder (chains and cc cleared when
 					 * unused) */
 	struct callchain_param cc;	/* o.cc points here (or is NULL) */
+	bool hash_safe;			/* sl->hash_safe at the start */
 	size_t nr_done;			/* steps replayed */
 	uint32_t *ids;			/* builder_step()'s scratch, for chains of */
 	long *cache;			/* up to cap_depth frames */
 	uint32_t cap_depth;
+	struct live_group *g;		/* per group of the histogram */
+	size_t cap_g;
+	struct touch_list touch;	/* the memos */
+	struct classes c;		/* the unresolved keys' classes so far */
+	struct u32_list cls;		/* the groups' classes (live_group.cls_*) */
+	bool *broken;			/* per class index: broken */
+	size_t cap_broken;
+	uint32_t flips;			/* classes broken so far */
 };
 
 static void live_free(struct hists *h)
@@ -906,6 +1104,11 @@ static void live_free(struct hists *h)
 	hist_builder__exit(&h->live->b);
 	free(h->live->ids);
 	free(h->live->cache);
+	free(h->live->g);
+	free(h->live->touch.v);
+	free(h->live->c.v);
+	free(h->live->cls.v);
+	free(h->live->broken);
 	free(h->live);
 	h->live = NULL;
 }
@@ -920,6 +1123,7 @@ int hists__live_start(struct hists *h, const struct hists_print_opts *o)
 		return -ENOMEM;
 	hist_builder__init(&l->b, h->sl, o);
 	l->o = *o;
+	l->hash_safe = h->sl->hash_safe;
 	if (!h->has_callchains || !o->chains)
 		l->o.chains = NULL;
 	l->o.cc = NULL;
@@ -932,17 +1136,106 @@ int hists__live_start(struct hists *h, const struct hists_print_opts *o)
 	return 0;
 }
 
-int hists__live_replay(struct hists *h)
+/* The state of group gi's next sample (see above); -ENOMEM. */
+static int live_state(struct hist_live *l, struct hists *h, uint32_t gi)
+{
+	struct live_group *lg = &l->g[gi];
+	const struct sort_list *sl = l->b.sl;
+	size_t first = l->cls.nr;
+	int r;
+
+	if (lg->state == LIVE_EACH || (lg->state == LIVE_MEMO && lg->flips == l->flips))
+		return lg->state;
+	if (lg->state == LIVE_MEMO) {	/* classes broke since: one of its own? */
+		for (uint32_t i = 0; i < lg->cls_nr; i++)
+			if (l->broken[l->cls.v[lg->cls_first + i]])
+				return LIVE_EACH;
+		lg->flips = l->flips;
+		return LIVE_MEMO;
+	}
+	if (!sl->hash_safe)	/* nothing is found by hash (mark_stable()) */
+		return LIVE_EACH;
+	if (!(sl->need & SORT_NEED_SYM))
+		return LIVE_MEMO;
+	r = live_keys(&l->b, h, &l->o, &h->groups[gi], l->ids, &l->c, &l->cls, &l->broken,
+		      &l->cap_broken, &l->flips);
+	if (r < 0)
+		return r;
+	if (r) {
+		l->cls.nr = first;
+		return LIVE_EACH;
+	}
+	lg->cls_first = (uint32_t)first;
+	lg->cls_nr = (uint32_t)(l->cls.nr - first);
+	lg->flips = l->flips;
+	return LIVE_MEMO;
+}
+
+/* One sample of group gi, as perf adds it. */
+static int live_step(struct hist_live *l, struct hists *h, uint32_t gi, uint64_t period)
+{
+	struct live_group *lg = &l->g[gi];
+	struct hist_group *g = &h->groups[gi];
+	int state = live_state(l, h, gi);
+	size_t first = l->touch.nr;
+	int err = 0;
+
+	if (state < 0)
+		return state;
+	if (lg->state == LIVE_MEMO && state == LIVE_MEMO) {
+		lg->period += period;
+		lg->count++;
+		return 0;
+	}
+	if (lg->state == LIVE_MEMO) {
+		/* broken now: the samples so far found the memo's entries; the items
+		 * its first sample made without hashing are hashed for the next */
+		builder_apply(&l->b, l->touch.v + lg->first, lg->nr, lg->period, lg->count);
+		for (uint32_t i = 0; i < lg->nr && !err; i++)
+			if (l->touch.v[lg->first + i].occ != UINT32_MAX)
+				err = builder_occ_hash(&l->b, l->touch.v[lg->first + i].occ);
+	}
+	g->stable = lg->state == LIVE_NEW && state == LIVE_MEMO;	/* items merged? */
+	if (!err && g->stable) {
+		err = builder_step(&l->b, h, &l->o, gi, period, 1, l->ids, l->cache,
+				   &l->touch);
+		lg->first = (uint32_t)first;
+		lg->nr = (uint32_t)(l->touch.nr - first);
+	} else if (!err) {
+		err = builder_step(&l->b, h, &l->o, gi, period, 1, l->ids, l->cache, NULL);
+	}
+	lg->state = (uint8_t)state;
+	lg->period = lg->count = 0;
+	return err;
+}
+
+int hists__reserve(struct hists *h, size_t nr_samples, size_t nr_ips)
+{
+	if (array__grow(&h->steps, &h->cap_steps, h->nr_steps + nr_samples,
+			sizeof(*h->steps), 1024) ||
+	    array__grow(&h->groups, &h->cap_groups, h->nr_groups + nr_samples,
+			sizeof(*h->groups), 1024) ||
+	    array__grow(&h->ips, &h->cap_ips, h->nr_ips + nr_ips, sizeof(*h->ips), 4096))
+		return -ENOMEM;
+	return 0;
+}
+
+int hists__live_replay(struct hists *h, size_t upto)
 {
 	struct hist_live *l = h->live;
 	int err = 0;
 
 	if (!l)
 		return 0;
-	for (; l->nr_done < h->nr_steps && !err; l->nr_done++) {
+	for (; l->nr_done < upto && !err; l->nr_done++) {
 		const struct hist_step *st = &h->steps[l->nr_done];
 		struct hist_group *g = &h->groups[st->group];
 		uint32_t d = l->o.chains ? callchains__depth(l->o.chains, g->s.chain) : 0;
+
+		if (st->group >= l->cap_g &&
+		    array__grow_zeroed(&l->g, &l->cap_g, (size_t)st->group + 1, sizeof(*l->g),
+				       1024))
+			return -ENOMEM;
 
 		if (d >= l->cap_depth) {
 			uint32_t cap = d + 64;
@@ -957,9 +1250,7 @@ int hists__live_replay(struct hists *h)
 			l->cache = cache;
 			l->cap_depth = cap;
 		}
-		g->stable = false;	/* each sample as perf adds it */
-		err = builder_step(&l->b, h, &l->o, st->group, st->period, 1, l->ids,
-				   l->cache);
+		err = live_step(l, h, st->group, st->period);
 	}
 	return err;
 }
@@ -975,12 +1266,19 @@ static int live_take(struct hist_builder *b, struct hists *h, const struct hists
 		return 1;
 	if (o->children != l->o.children || o->chains != l->o.chains ||
 	    !o->cc != !l->o.cc || (o->cc && o->cc->mode != l->o.cc->mode) ||
-	    b->sl != l->b.sl) {
+	    b->sl != l->b.sl || b->sl->hash_safe != l->hash_safe) {
 		live_free(h);
 		return 1;
 	}
-	if ((err = hists__live_replay(h)))
+	if ((err = hists__live_replay(h, h->nr_steps)))
 		return err;
+	for (size_t i = 0; i < h->nr_groups && i < l->cap_g; i++) {
+		const struct live_group *lg = &l->g[i];
+
+		if (lg->state == LIVE_MEMO && lg->count)
+			builder_apply(&l->b, l->touch.v + lg->first, lg->nr, lg->period,
+				      lg->count);
+	}
 	hist_builder__exit(b);
 	*b = l->b;
 	l->b = (struct hist_builder){ .sl = b->sl };

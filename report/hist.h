@@ -158,11 +158,25 @@ void hists__exit(struct hists *h);
 int hists__live_start(struct hists *h, const struct hists_print_opts *o);
 
 /**
- * @brief Replay the samples added since the last call (see hists__live_start();
- *        nothing without it).
- * @return 0 or -ENOMEM.  Thread safety: the histogram's thread.
+ * @brief Replay the samples added since the last call up to sample @p upto (a
+ *        count of samples hists__add() took, at most all of them; see
+ *        hists__live_start(); nothing without it).
+ * @return 0 or -ENOMEM.
+ * Thread safety: the histogram's thread, or another one while the histogram's
+ * thread adds samples for which hists__reserve() made room (the replay reads the
+ * samples before @p upto, and the chains of @p h's callchains store, which must
+ * have room reserved too: callchains__reserve()); one replay at a time.
  */
-int hists__live_replay(struct hists *h);
+int hists__live_replay(struct hists *h, size_t upto);
+
+/**
+ * @brief Make room for @p nr_samples more samples whose chains hold @p nr_ips
+ *        addresses in all: adding them moves none of the arrays hists__live_replay()
+ *        reads, so it may run on another thread meanwhile.
+ * @return 0 or -ENOMEM.
+ * Thread safety: the histogram's thread, while no replay runs.
+ */
+int hists__reserve(struct hists *h, size_t nr_samples, size_t nr_ips);
 
 /**
  * @brief Account one sample (in perf's delivery order: the order decides which entry
