@@ -12,8 +12,9 @@
 #                       target without libFuzzer, with $(CC) and the build's flags (so also
 #                       under SANITIZE=address,undefined); part of `make check`
 #   make tsan-check     the reader and workqueue unit tests, dirreport -D / --stdio
-#                       -j 4 on every sample, dirconvert --to-json and dirscript -j 4
-#                       on three, under ThreadSanitizer (gcc, build-tsan/)
+#                       -j 4 on every sample and on a fresh perf record -g of several
+#                       batches, dirconvert --to-json and dirscript -j 4 on three,
+#                       under ThreadSanitizer (gcc, build-tsan/)
 #   make valgrind-check tests/valgrind.sh: dirreport -D / --stdio / --header-only on every
 #                       sample under valgrind memcheck (not part of make check: minutes)
 
@@ -130,6 +131,19 @@ tsan-check: samples/buildid-cache/.unpacked
 			$(TSAN_BUILD)/dirreport $$m -j 4 -i $(TSAN_BUILD)/tsan-ix.data >/dev/null || \
 			{ echo "tsan-check: dirreport $$m -j 4 on an indexed directory failed"; exit 1; }; \
 	done
+	@echo "== dirreport -j 4 on a fresh perf record -g of ~35,000 samples (several batches:"
+	@echo "   the counter and the replayer threads overlap), output equal to -j 1's"
+	$(Q)if perf record -q --no-buildid-cache -g -F 20000 -o $(TSAN_BUILD)/tsan-fresh.data -- \
+		sh -c 'i=0; while [ $$i -lt 400000 ]; do i=$$((i + 1)); done' >/dev/null 2>&1; then \
+		for m in --stdio "--stdio --no-children" "--stdio -g caller -s sym"; do \
+			TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirreport $$m \
+				-j 4 -i $(TSAN_BUILD)/tsan-fresh.data >$(TSAN_BUILD)/tsan-j4.out && \
+			$(TSAN_BUILD)/dirreport $$m -j 1 -i $(TSAN_BUILD)/tsan-fresh.data \
+				>$(TSAN_BUILD)/tsan-j1.out && \
+			cmp -s $(TSAN_BUILD)/tsan-j1.out $(TSAN_BUILD)/tsan-j4.out || \
+			{ echo "tsan-check: dirreport $$m -j 4 on a fresh recording failed"; exit 1; }; \
+		done; \
+	else echo "   skipped: perf record cannot record here"; fi
 
 # --- valgrind -------------------------------------------------------------------
 valgrind-check: $(BUILD)/dirreport samples/buildid-cache/.unpacked
