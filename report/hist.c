@@ -746,66 +746,26 @@ static bool class_stretch(struct key_class *k, uint64_t a, bool fresh)
 }
 
 /*
- * The live replay's look at a group's first sample: the addresses of its unresolved
- * keys added to their classes (*flips counts the classes that broke), the classes'
- * indices appended to `cls`.  Returns 1 when one of them is broken, else 0; -ENOMEM.
+ * Call fn(ctx, k, addr) for each unresolved key of a group's samples (its own and,
+ * in children mode, its frames'), k its class (made if new: *fresh then true), addr
+ * its address; stops at fn's first non-zero return and returns it; -ENOMEM.
  */
-static int live_keys(const struct hist_builder *b, const struct hists *h,
-		     const struct hists_print_opts *o, const struct hist_group *g,
-		     uint32_t *ids, struct classes *c, struct u32_list *cls,
-		     bool **broken, size_t *cap_broken, uint32_t *flips)
+typedef int unresolved_fn(void *ctx, struct key_class *k, uint64_t addr, bool fresh);
+
+static int group_unresolved(const struct hist_builder *b, const struct hists *h,
+			    const struct hists_print_opts *o, const struct hist_group *g,
+			    uint32_t *ids, struct classes *c, unresolved_fn *fn, void *ctx)
 {
 	uint32_t depth = o->children && o->chains ?
 			 callchains__depth(o->chains, g->s.chain) : 0;
 	struct hist_entry e = group_entry(h, g);
-	size_t first = cls->nr;
 
 	if (depth)
 		callchains__frames(o->chains, g->s.chain, ids);
 	for (uint32_t pos = 0; pos <= depth; pos++) {
 		struct key_class *k;
 		size_t nr = c->nr;
-
-		if (pos) {
-			const struct cc_frame *f = callchains__frame(o->chains, ids[pos - 1]);
-
-			e.dso = f->dso;
-			e.sym = f->sym;
-			e.ip = h->ips[g->ips + pos - 1];
-		}
-		entry_src(b, &e);
-		if (e.sym)
-			continue;
-		k = class_of(c, b->sl, &e);
-		if (!k || array__grow_zeroed(broken, cap_broken, c->nr, sizeof(**broken), 256) ||
-		    array__grow(&cls->v, &cls->cap, cls->nr + 1, sizeof(*cls->v), 1024))
-			return -ENOMEM;
-		if (class_stretch(k, e.ip, c->nr != nr)) {
-			(*broken)[k->idx] = true;
-			++*flips;
-		}
-		cls->v[cls->nr++] = k->idx;
-	}
-	/* a later key may have broken the class of an earlier one */
-	for (size_t i = first; i < cls->nr; i++)
-		if ((*broken)[cls->v[i]])
-			return 1;
-	return 0;
-}
-
-/* Visit the unresolved keys of a group's samples (its own and its frames'). */
-static int group_keys(const struct hist_builder *b, const struct hists *h,
-		      const struct hists_print_opts *o, const struct hist_group *g,
-		      uint32_t *ids, struct classes *c, bool check)
-{
-	uint32_t depth = o->children && o->chains ?
-			 callchains__depth(o->chains, g->s.chain) : 0;
-	struct hist_entry e = group_entry(h, g);
-
-	if (depth)
-		callchains__frames(o->chains, g->s.chain, ids);
-	for (uint32_t pos = 0; pos <= depth; pos++) {
-		struct key_class *k;
+		int r;
 
 		if (pos) {
 			const struct cc_frame *f = callchains__frame(o->chains, ids[pos - 1]);
@@ -820,14 +780,88 @@ static int group_keys(const struct hist_builder *b, const struct hists *h,
 		k = class_of(c, b->sl, &e);
 		if (!k)
 			return -ENOMEM;
-		if (check && !c->consistent[k->idx])
-			return 1;
-		if (!check && array__grow(&c->addrs, &c->cap_addrs, c->nr_addrs + 1,
-					  sizeof(*c->addrs), 1024))
-			return -ENOMEM;
-		if (!check)
-			c->addrs[c->nr_addrs++] = (struct class_addr){ k->idx, e.ip };
+		if ((r = fn(ctx, k, e.ip, c->nr != nr)))
+			return r;
 	}
+	return 0;
+}
+
+/* mark_stable()'s two looks at a group: its addresses noted, or its classes checked */
+struct keys_ctx {
+	struct classes *c;
+	bool check;
+};
+
+static int note_key(void *ctx, struct key_class *k, uint64_t addr, bool fresh)
+{
+	struct keys_ctx *x = ctx;
+	struct classes *c = x->c;
+
+	(void)fresh;
+	if (x->check)
+		return !c->consistent[k->idx];
+	if (array__grow(&c->addrs, &c->cap_addrs, c->nr_addrs + 1, sizeof(*c->addrs), 1024))
+		return -ENOMEM;
+	c->addrs[c->nr_addrs++] = (struct class_addr){ k->idx, addr };
+	return 0;
+}
+
+/* Visit the unresolved keys of a group's samples: with `check`, 1 when one lies in an
+ * inconsistent class; else their addresses noted for classes_decide(). */
+static int group_keys(const struct hist_builder *b, const struct hists *h,
+		      const struct hists_print_opts *o, const struct hist_group *g,
+		      uint32_t *ids, struct classes *c, bool check)
+{
+	struct keys_ctx x = { c, check };
+
+	return group_unresolved(b, h, o, g, ids, c, note_key, &x);
+}
+
+/* live_keys()'s look at one key */
+struct live_keys_ctx {
+	struct u32_list *cls;
+	bool **broken;
+	size_t *cap_broken;
+	uint32_t *flips;
+};
+
+static int stretch_key(void *ctx, struct key_class *k, uint64_t addr, bool fresh)
+{
+	struct live_keys_ctx *x = ctx;
+	struct u32_list *cls = x->cls;
+
+	if (array__grow_zeroed(x->broken, x->cap_broken, (size_t)k->idx + 1,
+			       sizeof(**x->broken), 256) ||
+	    array__grow(&cls->v, &cls->cap, cls->nr + 1, sizeof(*cls->v), 1024))
+		return -ENOMEM;
+	if (class_stretch(k, addr, fresh)) {
+		(*x->broken)[k->idx] = true;
+		++*x->flips;
+	}
+	cls->v[cls->nr++] = k->idx;
+	return 0;
+}
+
+/*
+ * The live replay's look at a group's first sample: the addresses of its unresolved
+ * keys added to their classes (*flips counts the classes that broke), the classes'
+ * indices appended to `cls`.  Returns 1 when one of them is broken, else 0; -ENOMEM.
+ */
+static int live_keys(const struct hist_builder *b, const struct hists *h,
+		     const struct hists_print_opts *o, const struct hist_group *g,
+		     uint32_t *ids, struct classes *c, struct u32_list *cls,
+		     bool **broken, size_t *cap_broken, uint32_t *flips)
+{
+	struct live_keys_ctx x = { cls, broken, cap_broken, flips };
+	size_t first = cls->nr;
+	int err = group_unresolved(b, h, o, g, ids, c, stretch_key, &x);
+
+	if (err)
+		return err;
+	/* a later key may have broken the class of an earlier one */
+	for (size_t i = first; i < cls->nr; i++)
+		if ((*broken)[cls->v[i]])
+			return 1;
 	return 0;
 }
 

@@ -351,58 +351,77 @@ START_TEST(test_hist_children)
 }
 END_TEST
 
+/* A children view histogram whose chains are in a store of its own, printed as
+ * "graph,0,caller" (po). */
+struct kids {
+	struct callchains *cc;
+	struct callchain_param prm;
+	struct sort_list sl;
+	struct hists h;
+	struct hists_print_opts po;
+};
+
+static void kids_init(struct kids *k)
+{
+	struct sort_opts so = { .children = true, .has_callchains = true };
+	char msg[128];
+
+	ck_assert_int_eq(callchains__new(&k->cc, CALLCHAIN_KEY_FUNCTION), 0);
+	callchain_param__init(&k->prm);
+	ck_assert_int_eq(callchain_param__parse(&k->prm, "graph,0,caller"), 0);
+	ck_assert_int_eq(sort_list__setup(&k->sl, &so, msg, sizeof(msg)), 0);
+	hists__init(&k->h, &k->sl, k->cc);
+	k->h.has_callchains = true;
+	k->po = (struct hists_print_opts){ .children = true, .cc = &k->prm, .chains = k->cc };
+}
+
+/* The histogram printed with k->po (the text is the caller's), then freed. */
+static char *kids_print(struct kids *k)
+{
+	struct printed out = { 0 };
+	FILE *f = open_memstream(&out.text, &out.len);
+
+	ck_assert_int_eq(hists__fprintf(&k->h, &k->po, "cpu-clock", f), 0);
+	fclose(f);
+	ck_assert_ptr_null(k->h.live);	/* taken, or dropped for other options */
+	hists__exit(&k->h);
+	callchains__delete(k->cc);
+	return out.text;
+}
+
 /* The children view of test_hist_children's samples, printed with po; live: 0 none,
  * 1 replayed live with po (one replay between the samples), 2 started live with po
  * and never replayed before printing, 3 started live with other options (flat). */
 static char *children_text(int live)
 {
-	struct callchains *cc;
-	struct callchain_param prm;
-	struct hists h;
+	struct kids k;
 	static const char comm[] = "app";
 	static const uint64_t main_f[] = { 0x100, 0x200 }, main_g[] = { 0x100, 0x300 };
-	struct hists_print_opts po = { .children = true, .cc = &prm }, flat;
-	struct printed out = { 0 };
-	FILE *f;
+	struct hists_print_opts flat;
 	struct hist_sample s = { .comm = comm, .level = '.', .period = 10, .cpu = -1,
 				 .socket = -1, .cpumode = 2 /* user */ };
-	struct sort_opts so = { .children = true, .has_callchains = true };
-	struct sort_list sl;
-	char msg[128];
 
-	ck_assert_int_eq(callchains__new(&cc, CALLCHAIN_KEY_FUNCTION), 0);
-	po.chains = cc;
-	callchain_param__init(&prm);
-	ck_assert_int_eq(callchain_param__parse(&prm, "graph,0,caller"), 0);
-	ck_assert_int_eq(sort_list__setup(&sl, &so, msg, sizeof(msg)), 0);
-	hists__init(&h, &sl, cc);
-	h.has_callchains = true;
-	flat = po;
+	kids_init(&k);
+	flat = k.po;
 	flat.children = false;
 	if (live)
-		ck_assert_int_eq(hists__live_start(&h, live == 3 ? &flat : &po), 0);
+		ck_assert_int_eq(hists__live_start(&k.h, live == 3 ? &flat : &k.po), 0);
 	/* main -> f (sampled in f), twice; main -> g once */
 	s.addr = 0x200;
-	s.chain = chain(cc, main_f, 2);
+	s.chain = chain(k.cc, main_f, 2);
 	s.ips = main_f;
 	s.nr_ips = 2;
-	ck_assert_int_eq(hists__add(&h, &s), 0);
-	ck_assert_int_eq(hists__add(&h, &s), 0);
+	ck_assert_int_eq(hists__add(&k.h, &s), 0);
+	ck_assert_int_eq(hists__add(&k.h, &s), 0);
 	if (live == 1 || live == 3)
-		ck_assert_int_eq(hists__live_replay(&h, h.nr_steps), 0);
+		ck_assert_int_eq(hists__live_replay(&k.h, k.h.nr_steps), 0);
 	s.addr = 0x300;
-	s.chain = chain(cc, main_g, 2);
+	s.chain = chain(k.cc, main_g, 2);
 	s.ips = main_g;
-	ck_assert_int_eq(hists__add(&h, &s), 0);
+	ck_assert_int_eq(hists__add(&k.h, &s), 0);
 	if (live == 1)
-		ck_assert_int_eq(hists__live_replay(&h, h.nr_steps), 0);
-	f = open_memstream(&out.text, &out.len);
-	ck_assert_int_eq(hists__fprintf(&h, &po, "cpu-clock", f), 0);
-	fclose(f);
-	ck_assert_ptr_null(h.live);	/* taken, or dropped for other options */
-	hists__exit(&h);
-	callchains__delete(cc);
-	return out.text;
+		ck_assert_int_eq(hists__live_replay(&k.h, k.h.nr_steps), 0);
+	return kids_print(&k);
 }
 
 /* perf's entry trees replayed while samples are added print as those replayed at
@@ -451,47 +470,25 @@ static const uint64_t cls_leaf[26] = {
 static char *classes_text(int live, int every)
 {
 	static const char app[] = "app", sh[] = "sh";
-	const uint64_t *leaf = cls_leaf;
-	const char *order = cls_order;
-	struct callchains *cc;
-	struct callchain_param prm;
-	struct hists h;
-	struct hists_print_opts po = { .children = true, .cc = &prm };
-	struct printed out = { 0 };
-	struct sort_opts so = { .children = true, .has_callchains = true };
-	struct sort_list sl;
-	char msg[128];
-	FILE *f;
+	struct kids k;
 
-	ck_assert_int_eq(callchains__new(&cc, CALLCHAIN_KEY_FUNCTION), 0);
-	po.chains = cc;
-	callchain_param__init(&prm);
-	ck_assert_int_eq(callchain_param__parse(&prm, "graph,0,caller"), 0);
-	ck_assert_int_eq(sort_list__setup(&sl, &so, msg, sizeof(msg)), 0);
-	hists__init(&h, &sl, cc);
-	h.has_callchains = true;
+	kids_init(&k);
 	if (live)
-		ck_assert_int_eq(hists__live_start(&h, &po), 0);
-	for (size_t i = 0; order[i]; i++) {
-		int g = order[i] - 'A';
-		uint64_t ips[2] = { g == 3 ? 0x400 : 0x100, leaf[g] };
+		ck_assert_int_eq(hists__live_start(&k.h, &k.po), 0);
+	for (size_t i = 0; cls_order[i]; i++) {
+		int g = cls_order[i] - 'A';
+		uint64_t ips[2] = { g == 3 ? 0x400 : 0x100, cls_leaf[g] };
 		struct hist_sample s = {
 			.comm = g == 3 ? sh : app, .level = '.', .period = 10 + i,
-			.cpu = -1, .socket = -1, .cpumode = 2, .addr = leaf[g],
-			.chain = chain(cc, ips, 2), .ips = ips, .nr_ips = 2,
+			.cpu = -1, .socket = -1, .cpumode = 2, .addr = cls_leaf[g],
+			.chain = chain(k.cc, ips, 2), .ips = ips, .nr_ips = 2,
 		};
 
-		ck_assert_int_eq(hists__add(&h, &s), 0);
+		ck_assert_int_eq(hists__add(&k.h, &s), 0);
 		if (live && every && (i + 1) % (size_t)every == 0)
-			ck_assert_int_eq(hists__live_replay(&h, h.nr_steps), 0);
+			ck_assert_int_eq(hists__live_replay(&k.h, k.h.nr_steps), 0);
 	}
-	f = open_memstream(&out.text, &out.len);
-	ck_assert_int_eq(hists__fprintf(&h, &po, "cpu-clock", f), 0);
-	fclose(f);
-	ck_assert_ptr_null(h.live);
-	hists__exit(&h);
-	callchains__delete(cc);
-	return out.text;
+	return kids_print(&k);
 }
 
 /* The live replay decides group by group, as samples come, which ones find their
