@@ -2362,6 +2362,7 @@ static int check_recording(struct session *s, const struct report_opts *o, FILE 
 /* Everything the report set up (fields left zero or NULL are skipped). */
 static void report_exit(struct report *rp, size_t nr_hists)
 {
+	counter_stop(rp);	/* a run that failed before counter_stop() was reached */
 	if (rp->session)	/* a batch that failed may have left loads running */
 		workqueue__group_wait(session__workqueue(rp->session), &rp->loads);
 	if (rp->session)
