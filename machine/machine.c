@@ -886,6 +886,11 @@ struct thread *machine__find_thread(struct machine *m, int32_t pid, int32_t tid)
 	return t;
 }
 
+const char *machine__sample_comm(struct machine *m, struct thread *t)
+{
+	return default_comm(m, t) ? NULL : t->comm;
+}
+
 struct comm *machine__thread_comm(struct machine *m, struct thread *t)
 {
 	if (t->comms)

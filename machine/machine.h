@@ -318,6 +318,16 @@ bool addr_location__resolve_sym_loaded(struct addr_location *al);
 const char *thread__comm(const struct thread *t);
 
 /**
+ * @brief The comm a sample of @p t takes now, as machine__resolve_map() leaves it: the
+ *        thread's current comm, or perf's default name given to a thread that has
+ *        none yet (":<tid>"; "swapper" for tid 0), which it keeps from then on.
+ *        For a sample whose address is resolved later (machine__resolve_map_at()).
+ * @return the interned name (valid until machine__delete()), or NULL on -ENOMEM.
+ * Thread safety: the replaying thread only.  Format: perf's thread__comm_str().
+ */
+const char *machine__sample_comm(struct machine *m, struct thread *t);
+
+/**
  * @brief What a name a sample of @p t took becomes once the recording is replayed.
  *        perf's hist entries point at the thread's comm object; the default one
  *        (":<tid>", a thread seen in a sample before any COMM or FORK named it) is

@@ -90,6 +90,7 @@ struct pending {
 	bool chain_dropped;		/* perf dropped the chain: the unwound
 					 * frames are not kept */
 	bool deferred;			/* the chain is walked in pass 1c */
+	bool resolve;			/* pass 1c resolves its map (defer_sample()) */
 	uint16_t ins_lat, p_stage_cyc;
 	size_t evsel_idx;
 	size_t first_frame, nr_frames;	/* in report.frames */
@@ -223,6 +224,8 @@ struct report {
 	bool parent_on;
 	bool need_chains;		/* resolve and keep callchains (see cmd_report) */
 	bool defer_chains;		/* chains may be walked on the workers */
+	bool defer_samples;		/* samples may be resolved in pass 1c */
+	bool batch_defers;		/* this batch's samples are (defer_sample()) */
 	bool kernel_ready;		/* this batch's chains may enter the kernel
 					 * there (defer_callchain()) */
 	struct walk_job *walk_jobs;	/* owned: pass 1c's, by chunk */
@@ -750,6 +753,24 @@ struct walk_ctx {
 	struct walk_job *job;
 };
 
+/* A dso a job found, to be loaded: each once a job (the last one found is kept at
+ * the end of the list: the next frame finds it first). */
+static int walk_note_dso(struct walk_job *job, struct dso *dso)
+{
+	if (!dso || (job->nr && job->dsos[job->nr - 1] == dso))
+		return 0;
+	for (size_t k = 0; k < job->nr; k++)
+		if (job->dsos[k] == dso) {
+			job->dsos[k] = job->dsos[job->nr - 1];
+			job->dsos[job->nr - 1] = dso;
+			return 0;
+		}
+	if (array__grow(&job->dsos, &job->cap, job->nr + 1, sizeof(*job->dsos), 16))
+		return -ENOMEM;
+	job->dsos[job->nr++] = dso;
+	return 0;
+}
+
 static int walk_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 {
 	struct walk_ctx *w = ctx;
@@ -765,22 +786,12 @@ static int walk_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 		.map_end = al.map_end, .map_pgoff = al.map_pgoff, .map_id = al.map_id,
 		.level = al.dso ? al.level : 0, .sym_done = false,
 	};
-	if (!al.dso || (job->nr && job->dsos[job->nr - 1] == al.dso))
-		return 0;
-	for (size_t k = 0; k < job->nr; k++)
-		if (job->dsos[k] == al.dso) {	/* to the end: the next frame finds it first */
-			job->dsos[k] = job->dsos[job->nr - 1];
-			job->dsos[job->nr - 1] = al.dso;
-			return 0;
-		}
-	if (array__grow(&job->dsos, &job->cap, job->nr + 1, sizeof(*job->dsos), 16))
-		return -ENOMEM;
-	job->dsos[job->nr++] = al.dso;
-	return 0;
+	return walk_note_dso(job, al.dso);
 }
 
 /* Pass 1c for the pending samples [i * WALK_CHUNK, ...), on any worker: the deferred
- * chains walked as perf walks them, each frame resolved to its map (only reads). */
+ * samples resolved to their maps and filtered (defer_sample()), the deferred chains
+ * walked as perf walks them, each frame resolved to its map (only reads). */
 static void walk_one(void *ctx, size_t i)
 {
 	struct report *rp = ctx;
@@ -797,6 +808,15 @@ static void walk_one(void *ctx, size_t i)
 		struct sample s = { .callchain = pd->chain, .callchain_nr = pd->chain_nr };
 		int ret;
 
+		if (pd->resolve) {
+			machine__resolve_map_at(rp->machine, &pd->maps, pd->cpumode, pd->ip,
+						&pd->al);
+			pd->al.map = NULL;	/* see report_sample() */
+			pd->al.thread = (struct thread *)pd->thread;
+			pd->filtered = pass1_filter(rp->opts, pd->thread, pd->comm, pd->al.dso);
+			if ((job->err = walk_note_dso(job, pd->al.dso)))
+				break;
+		}
 		if (!pd->deferred)
 			continue;
 		pd->nr_frames = 0;
@@ -864,6 +884,65 @@ static int resolve_branches(struct report *rp, struct thread *t, const struct sa
 	return err;
 }
 
+/* Pass 1 for a sample: what it takes from its record and its thread. */
+static void pending_init(const struct report *rp, struct pending *p, struct thread *t,
+			 const struct sample *s, const struct record_ref *ref)
+{
+	p->thread = t;
+	p->period = s->period;
+	p->time = s->time;
+	p->cpu = (int32_t)s->cpu;
+	p->cpumode = s->misc & MISC_CPUMODE_MASK;
+	p->evsel_idx = ref->evsel->idx;
+	p->nr_frames = 0;
+	p->nr_branches = 0;
+	p->sym_done = false;
+	p->unwind = false;
+	p->deferred = false;
+	p->resolve = false;
+	p->nr_user = 0;
+	p->ip = s->ip;
+	p->weight = s->weight;
+	p->cgroup = s->cgroup;
+	p->code_page_size = s->code_page_size;
+	p->cgroup_dev = t->id < rp->nr_cgns ? rp->cgns[t->id].dev : 0;
+	p->cgroup_ino = t->id < rp->nr_cgns ? rp->cgns[t->id].ino : 0;
+	p->ins_lat = s->ins_lat;
+	p->p_stage_cyc = s->weight_var3;
+	p->trace = NULL;
+}
+
+/*
+ * Pass 1 for a sample of a batch that resolves its samples on the workers
+ * (rp->batch_defers): what has to be in delivery order - its thread, the thread's
+ * comm now, a copy of its process's maps now (the time-versioned state: maps__copy())
+ * and the slots of its chain's frames; pass 1c (walk_one()) resolves its address to
+ * its map in that copy, filters it and walks its chain.  Only where resolving changes
+ * nothing in the machine (the kernel's map final, no kernel MMAP in the batch), so
+ * the order in which samples are resolved does not matter.
+ */
+static int defer_sample(struct report *rp, struct thread *t, const struct sample *s,
+			const struct record_ref *ref)
+{
+	const char *comm = machine__sample_comm(rp->machine, t);
+	struct pending *p;
+
+	if (!comm)
+		return -ENOMEM;
+	p = &rp->cur->pending[rp->cur->nr_pending++];
+	pending_init(rp, p, t, s, ref);
+	p->comm = comm;
+	p->resolve = true;
+	rp->cur->deferred = true;
+	if (rp->need_chains)	/* copies the maps */
+		return defer_callchain(rp, t, s, p);
+	if (t->maps)
+		maps__copy(t->maps, &p->maps);
+	else
+		memset(&p->maps, 0, sizeof(p->maps));
+	return 0;
+}
+
 /* Pass 1 for a sample: thread, comm and maps, in delivery order. */
 static int report_sample(struct report *rp, const struct record_ref *ref)
 {
@@ -887,31 +966,14 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	t = machine__findnew_thread(rp->machine, (int32_t)s.pid, (int32_t)s.tid);
 	if (!t)
 		return -ENOMEM;
+	if (rp->batch_defers)
+		return defer_sample(rp, t, &s, ref);
 	p = &rp->cur->pending[rp->cur->nr_pending++];
 	machine__resolve_map(rp->machine, t, s.misc & MISC_CPUMODE_MASK, s.ip, &p->al);
 	p->al.map = NULL;	/* not stable across batches; the copied fields are */
+	pending_init(rp, p, t, &s, ref);
 	p->comm = thread__comm(t);
-	p->thread = t;
-	p->period = s.period;
-	p->time = s.time;
-	p->cpu = (int32_t)s.cpu;
-	p->cpumode = s.misc & MISC_CPUMODE_MASK;
-	p->evsel_idx = ref->evsel->idx;
-	p->nr_frames = 0;
-	p->nr_branches = 0;
-	p->sym_done = false;
-	p->unwind = false;
-	p->deferred = false;
-	p->nr_user = 0;
 	p->filtered = pass1_filter(rp->opts, t, p->comm, p->al.dso);
-	p->ip = s.ip;
-	p->weight = s.weight;
-	p->cgroup = s.cgroup;
-	p->code_page_size = s.code_page_size;
-	p->cgroup_dev = t->id < rp->nr_cgns ? rp->cgns[t->id].dev : 0;
-	p->cgroup_ino = t->id < rp->nr_cgns ? rp->cgns[t->id].ino : 0;
-	p->ins_lat = s.ins_lat;
-	p->p_stage_cyc = s.weight_var3;
 	if (rp->opts->mem_mode) {
 		memset(&p->mem, 0, sizeof(p->mem));
 		/* perf's mem iterator: the sample's cost is its weight, or 1; its data
@@ -941,7 +1003,6 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 		rp->cur->nr_pending--;
 		return 0;
 	}
-	p->trace = NULL;
 	if (rp->traces && (err = trace_sort__text(rp->traces, ref->evsel, s.raw, s.raw_size,
 						  ref->offset, &p->trace, &rp->trace_diag)))
 		return err;
@@ -1928,6 +1989,8 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	scan_mmaps(recs, n, &rp->load_early, &kernel_maps_kept);
 	rp->kernel_ready = rp->defer_chains && kernel_maps_kept &&
 			   machine__kernel_ready(rp->machine);
+	rp->batch_defers = rp->defer_samples && !rp->traces && kernel_maps_kept &&
+			   machine__kernel_ready(rp->machine);
 	if (!rp->preloaded) {	/* main.c left the kernel symbols job to us */
 		machine__wait_preload(rp->machine);
 		rp->preloaded = true;
@@ -2443,6 +2506,10 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 	 * other pass reads the machine per frame */
 	rp->defer_chains = !err && rp->need_chains && !rp->unwinder && !rp->branch_mode &&
 			   !o->mem_mode && workqueue__nr_workers(session__workqueue(s));
+	/* and the samples themselves, where pass 1 does nothing else for them */
+	rp->defer_samples = !err && (rp->defer_chains || !rp->need_chains) &&
+			    !rp->unwinder && !rp->branch_mode && !o->mem_mode &&
+			    !rp->cpu_bitmap && workqueue__nr_workers(session__workqueue(s));
 	if (!err && (rp->sl.need & SORT_NEED_PARENT))
 		err = parent_setup(rp, s, o, out);
 	if (!err && ((rp->sl.need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE)) ||
