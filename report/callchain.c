@@ -251,15 +251,47 @@ void callchains__delete(struct callchains *cc)
 	free(cc->fhash);
 	free(cc->nodes);
 	free(cc->nhash);
-	free(cc->memo);
-	free(cc->memo_stamp);
-	free(cc->memo_skip);
-	free(cc->et);
-	free(cc->ethash);
-	free(cc->kids);
-	free(cc->stack);
-	rbtree__exit(&cc->kid_tree);
-	free(cc);
+	callchains__printer_delete(cc);
+}
+
+/* A printer is a copy of the store's struct whose scratch space is its own: the
+ * rest (frames, nodes, hashes) is the store's, read only. */
+int callchains__printer_new(const struct callchains *cc, struct callchains **out)
+{
+	struct callchains *pr = malloc(sizeof(*pr));
+
+	*out = NULL;
+	if (!pr)
+		return -ENOMEM;
+	*pr = *cc;
+	pr->memo = pr->memo_stamp = pr->memo_skip = NULL;
+	pr->memo_cap = pr->stamp = 0;
+	pr->et = NULL;
+	pr->nr_et = 0;
+	pr->cap_et = 0;
+	pr->ethash = NULL;
+	pr->ethash_cap = 0;
+	pr->kids = pr->stack = NULL;
+	pr->cap_stack = 0;
+	rbtree__init(&pr->kid_tree);
+	*out = pr;
+	return 0;
+}
+
+/* The scratch space, and the struct (the store's own, or a printer's). */
+void callchains__printer_delete(struct callchains *pr)
+{
+	if (!pr)
+		return;
+	free(pr->memo);
+	free(pr->memo_stamp);
+	free(pr->memo_skip);
+	free(pr->et);
+	free(pr->ethash);
+	free(pr->kids);
+	free(pr->stack);
+	rbtree__exit(&pr->kid_tree);
+	free(pr);
 }
 
 /* The hashes of the id tables' slots (util/hashtab.h): frame ids + 1, node ids. */

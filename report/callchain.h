@@ -202,4 +202,18 @@ struct callchain_print {
 int callchains__fprintf(struct callchains *cc, const struct callchain_item *items,
 			size_t n, const struct callchain_print *p, FILE *out);
 
+/**
+ * @brief A printer of @p cc's call graphs for another thread: callchains__fprintf()
+ *        on it reads @p cc's chains and frames and writes only scratch space of its
+ *        own, so several printers print entries at once.
+ * @return 0 or -ENOMEM.  Ownership: *out is the caller's (callchains__printer_delete);
+ *         it borrows @p cc, which must outlive it and not change meanwhile (nothing
+ *         counted, nothing printed with @p cc itself).
+ * Thread safety: each printer on one thread at a time.  Format: none.
+ */
+int callchains__printer_new(const struct callchains *cc, struct callchains **out);
+
+/** @brief Free a printer made by callchains__printer_new() (NULL: nothing). */
+void callchains__printer_delete(struct callchains *pr);
+
 #endif

@@ -2242,6 +2242,7 @@ static struct hists_print_opts print_opts(const struct report *rp,
 		.hierarchy = o->hierarchy,
 		.group_sort_idx = o->group_sort_idx,
 		.mem_sort_order = rp->mem_order,
+		.wq = session__workqueue(rp->session),
 	};
 
 	*cc = o->cc;

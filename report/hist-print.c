@@ -4,13 +4,16 @@
 #include "report/hist-print.h"
 
 #include <errno.h>
-#include <stdlib.h>	/* free, malloc */
+#include <stdatomic.h>	/* atomic_flag */
+#include <stdio.h>	/* open_memstream, fwrite */
+#include <stdlib.h>	/* calloc, free, malloc */
 
 #include "report/callchain.h"
 #include "report/hierarchy.h"
 #include "report/hist.h"
 #include "report/hist-internal.h"
 #include "report/sort.h"
+#include "reader/workqueue.h"
 #include "banned.h"
 
 static void print_event_header(FILE *out, uint64_t nr_samples, uint64_t total,
@@ -157,40 +160,157 @@ static uint64_t entry_widths(struct sort_widths *w, const struct sort_list *sl,
 	return period;
 }
 
-/* The entry lines of b (h's, or the group's leader, then group: its pairs' values
- * too, one percent base per event in totals), each followed by its call graph
- * (items; NULL: none).  Entries filtered out or under --percent-limit are skipped. */
-static int print_entries(const struct hists *h, const struct hist_builder *b,
-			 const uint32_t *sorted, size_t n, const struct sort_widths *w,
-			 const uint64_t *totals, bool group, const struct callchain_item *items,
-			 const struct hists_print_opts *o, FILE *out)
+/* What print_entries() prints, and where. */
+struct entries_print {
+	const struct hists *h;
+	const struct hist_builder *b;
+	const uint32_t *sorted;
+	const struct sort_widths *w;
+	const uint64_t *totals;
+	bool group;
+	const struct callchain_item *items;
+	const struct hists_print_opts *o;
+};
+
+/* The entries sorted[from, to) of print_entries(), their call graphs printed with
+ * cc (o->chains, or a printer of it). */
+static int print_range(const struct entries_print *ep, struct callchains *cc, size_t from,
+		       size_t to, FILE *out)
 {
+	const struct hists *h = ep->h;
+	const struct hist_builder *b = ep->b;
+	const struct hists_print_opts *o = ep->o;
+	const uint64_t *totals = ep->totals;
 	struct callchain_print cp = { 0 };
 	int err = 0;
 
-	if (items)
+	if (ep->items)
 		graph_print_init(&cp, h, b, o);
-	for (size_t i = 0; i < n && !err; i++) {
-		const struct hist_entry *e = &b->v[sorted[i]];
+	for (size_t i = from; i < to && !err; i++) {
+		const struct hist_entry *e = &b->v[ep->sorted[i]];
 		/* perf's hist_entry__get_percent_limit(), a float */
 		uint64_t v = o->children ? e->stat_acc.period : e->stat.period;
 		float percent = totals[0] ? (float)((double)v * 100.0 / (double)totals[0]) : 0;
 
 		if (e->filtered || percent < o->percent_limit)
 			continue;
-		err = group ? sort_list__fprintf_group_entry(h->sl, w, e, totals, out)
-			    : sort_list__fprintf_entry(h->sl, w, e, totals[0], out);
-		if (err || !items || !e->nr_items)
+		err = ep->group ? sort_list__fprintf_group_entry(h->sl, ep->w, e, totals, out)
+				: sort_list__fprintf_entry(h->sl, ep->w, e, totals[0], out);
+		if (err || !ep->items || !e->nr_items)
 			continue;
-		cp.parent_total = o->children ? e->stat_acc.period : e->stat.period;
+		cp.parent_total = v;
 		/* an entry's chains weigh at most the entry: under an absolute threshold
 		 * no branch of it would print */
 		if (o->cc->mode != CALLCHAIN_GRAPH_REL && cp.parent_total < cp.min_hit)
 			continue;
-		err = callchains__fprintf(o->chains, items + e->first_item, e->nr_items, &cp,
-					  out);
+		err = callchains__fprintf(cc, ep->items + e->first_item, e->nr_items, &cp, out);
 	}
 	return err;
+}
+
+/*
+ * The entries formatted on the workers: a window of chunks of entries at a time,
+ * each chunk's text into a buffer of its own (with a call graph printer per thread
+ * that runs chunks at once: struct print_slot), then the buffers written in order.
+ */
+enum { PRINT_CHUNK = 256, PRINT_WINDOW = 64 };
+
+struct print_slot {
+	struct callchains *pc;		/* owned; NULL until the slot's first chunk */
+	atomic_flag busy;
+};
+
+struct print_chunk {
+	char *buf;			/* owned */
+	size_t len;
+	int err;
+};
+
+struct parallel_print {
+	const struct entries_print *ep;
+	size_t n, first;		/* entries; the window's first chunk */
+	struct print_chunk chunks[PRINT_WINDOW];
+	struct print_slot *slots;	/* owned */
+	size_t nr_slots;
+};
+
+static void print_chunk_job(void *ctx, size_t i)
+{
+	struct parallel_print *pp = ctx;
+	struct print_chunk *c = &pp->chunks[i];
+	size_t from = (pp->first + i) * PRINT_CHUNK, to = from + PRINT_CHUNK;
+	struct print_slot *slot = NULL;
+	FILE *f;
+
+	if (to > pp->n)
+		to = pp->n;
+	c->buf = NULL;
+	c->len = 0;
+	c->err = 0;
+	/* a free slot: at most nr_slots jobs run at once (the workers and the caller) */
+	for (size_t k = 0; !slot; k = (k + 1) % pp->nr_slots)
+		if (!atomic_flag_test_and_set(&pp->slots[k].busy))
+			slot = &pp->slots[k];
+	if (pp->ep->items && !slot->pc &&
+	    (c->err = callchains__printer_new(pp->ep->o->chains, &slot->pc)))
+		goto out;
+	if (!(f = open_memstream(&c->buf, &c->len))) {
+		c->err = -ENOMEM;
+		goto out;
+	}
+	c->err = print_range(pp->ep, slot->pc, from, to, f);
+	if (fclose(f) && !c->err)
+		c->err = -ENOMEM;
+out:
+	atomic_flag_clear(&slot->busy);
+}
+
+static int print_parallel(const struct entries_print *ep, size_t n, FILE *out)
+{
+	struct workqueue *wq = ep->o->wq;
+	struct parallel_print pp = { .ep = ep, .n = n };
+	size_t nr_chunks = (n + PRINT_CHUNK - 1) / PRINT_CHUNK;
+	int err = 0;
+
+	pp.nr_slots = workqueue__nr_workers(wq) + 1;
+	pp.slots = calloc(pp.nr_slots, sizeof(*pp.slots));
+	if (!pp.slots)
+		return -ENOMEM;
+	for (size_t k = 0; k < pp.nr_slots; k++)
+		atomic_flag_clear(&pp.slots[k].busy);
+	for (; pp.first < nr_chunks && !err; pp.first += PRINT_WINDOW) {
+		size_t jobs = nr_chunks - pp.first < PRINT_WINDOW ? nr_chunks - pp.first
+								    : PRINT_WINDOW;
+
+		err = parallel_for(wq, jobs, print_chunk_job, &pp);
+		for (size_t i = 0; i < jobs && !err; i++)
+			if (!(err = pp.chunks[i].err))
+				fwrite(pp.chunks[i].buf, 1, pp.chunks[i].len, out);
+		for (size_t i = 0; i < jobs; i++)
+			free(pp.chunks[i].buf);
+	}
+	for (size_t k = 0; k < pp.nr_slots; k++)
+		callchains__printer_delete(pp.slots[k].pc);
+	free(pp.slots);
+	return err;
+}
+
+/* The entry lines of b (h's, or the group's leader, then group: its pairs' values
+ * too, one percent base per event in totals), each followed by its call graph
+ * (items; NULL: none).  Entries filtered out or under --percent-limit are skipped.
+ * On o->wq's workers where formatting reads only: no lazily computed srcline or
+ * srcfile column (sort.c's lazy_text()). */
+static int print_entries(const struct hists *h, const struct hist_builder *b,
+			 const uint32_t *sorted, size_t n, const struct sort_widths *w,
+			 const uint64_t *totals, bool group, const struct callchain_item *items,
+			 const struct hists_print_opts *o, FILE *out)
+{
+	const struct entries_print ep = { h, b, sorted, w, totals, group, items, o };
+
+	if (o->wq && workqueue__nr_workers(o->wq) && n > PRINT_CHUNK &&
+	    !(h->sl->need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE)))
+		return print_parallel(&ep, n, out);
+	return print_range(&ep, o->chains, 0, n, out);
 }
 
 /* Whether call graphs are printed (under h's entries, or the group leader's). */

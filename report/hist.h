@@ -128,6 +128,9 @@ struct hists_print_opts {
 					 * the last level */
 	int group_sort_idx;		/* --group-sort-idx: the group view's order
 					 * (struct sort_ctx); 0: perf's default */
+	struct workqueue *wq;		/* entries are formatted on its workers (the
+					 * text written in order); NULL: all on the
+					 * calling thread */
 };
 
 /**
