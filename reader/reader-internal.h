@@ -118,4 +118,29 @@ int reader__rewind(struct reader *r);
 
 void reader__exit(struct reader *r);
 
+/**
+ * A reader of the records in [from, to) of @p r's mapping (record boundaries), for a
+ * scan pass split among workers (session.c): it borrows r's mapping, names and
+ * events (r must outlive it and not move), counts ordinals from 0 and owns only
+ * its window and what its scan keeps.  @p last: the part that ends the file (a
+ * record cut short there is r's warning, not damage, as r says).
+ */
+void reader__init_part(struct reader *part, const struct reader *r, uint64_t from,
+		       uint64_t to, bool last);
+
+/**
+ * The bytes on disk (size and trailing payload) of the record of r's file whose bytes
+ * start at @p p, @p left bytes before the end of the section (of which @p p holds at
+ * least 16, or all when fewer), into *span: what reader__fill() reads of its header
+ * (r does not change).
+ * @return 0; 1 for a compressed record (its records are split as it is decompressed,
+ *         in order: a split scan cannot start after it); -1 when no whole record
+ *         starts there (reader__fill() says why).
+ */
+int reader__record_span(const struct reader *r, const unsigned char *p, uint64_t left,
+			uint64_t *span);
+
+/** Free what a part (reader__init_part()) owns; r's mapping stays. */
+void reader__exit_part(struct reader *part);
+
 #endif

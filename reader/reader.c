@@ -201,6 +201,36 @@ void reader__exit(struct reader *r)
 	memset(r, 0, sizeof(*r));
 }
 
+void reader__init_part(struct reader *part, const struct reader *r, uint64_t from,
+		       uint64_t to, bool last)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	memset(part, 0, sizeof(*part));
+	part->label = r->label;
+	part->fspath = r->fspath;
+	part->index = r->index;
+	part->swap = r->swap;
+	part->cut_is_warning = last && r->cut_is_warning;
+	part->cut_warned = r->cut_warned;	/* one warning per file */
+	part->evlist = r->evlist;
+	part->st.map = r->st.map;
+	part->st.map_len = r->st.map_len;
+	part->st.map_is_malloc = r->st.map_is_malloc;
+	part->st.start = part->st.pos = from;
+	part->st.end = to;
+	/* it gives back only whole pages of its own (reader__release_below()) */
+	part->st.released = (from + page - 1) / page * page;
+	part->st.label_base = r->st.label_base;
+}
+
+void reader__exit_part(struct reader *part)
+{
+	part->st.map = NULL;	/* r's */
+	part->label = part->fspath = NULL;
+	reader__exit(part);
+}
+
 static int fail(struct reader *r, uint64_t off, int code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -442,7 +472,7 @@ static int pipe_feature(struct reader *r, const unsigned char *p, uint32_t size,
 }
 
 /* Bytes that follow a record in the stream without being counted in its size. */
-static int payload_after(struct reader *r, const unsigned char *p, uint32_t type,
+static int payload_after(const struct reader *r, const unsigned char *p, uint32_t type,
 			 uint32_t size, uint64_t *extra)
 {
 	*extra = 0;
@@ -450,6 +480,29 @@ static int payload_after(struct reader *r, const unsigned char *p, uint32_t type
 		*extra = bytes__u32x(p + 8, r->swap);
 	else if (type == REC_AUXTRACE && size >= 16)
 		*extra = bytes__u64x(p + 8, r->swap);
+	return 0;
+}
+
+int reader__record_span(const struct reader *r, const unsigned char *p, uint64_t left,
+			uint64_t *span)
+{
+	uint64_t extra;
+	uint32_t type;
+	uint16_t size;
+
+	*span = 0;
+	if (left < RECORD_HEADER_SIZE)
+		return -1;
+	type = bytes__u32x(p, r->swap);
+	size = bytes__u16x(p + 6, r->swap);
+	if (size < RECORD_HEADER_SIZE || size > left)
+		return -1;
+	if (type == REC_COMPRESSED || type == REC_COMPRESSED2)
+		return 1;
+	payload_after(r, p, type, size, &extra);
+	if (extra > left - size)
+		return -1;
+	*span = size + extra;
 	return 0;
 }
 

@@ -39,6 +39,10 @@ struct session_opts {
 	unsigned jobs;		/* worker threads incl. the caller; 0 = online CPUs */
 	size_t window;		/* records per file held at once when a directory is
 				 * streamed; 0 = default (65536). Tests use tiny ones. */
+	size_t scan_part;	/* bytes: a single file's scan pass is split among the
+				 * workers in parts of at least this many (session__load);
+				 * 0 = default (1 MiB), SIZE_MAX = never split.  Tests use
+				 * tiny ones. */
 	bool use_index;		/* the recording's index (DIR/dirindex or
 				 * FILE.dirindex, docs/index-format.md), when there is
 				 * one and it holds, replaces the scan pass

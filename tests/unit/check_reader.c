@@ -790,6 +790,162 @@ START_TEST(test_stdin_like_file)
 }
 END_TEST
 
+/*
+ * A single file's scan pass split among the workers (session_opts.scan_part) gives
+ * what the whole scan gives: the same records in the same order (side-band records
+ * that trail samples of an earlier part by hundreds of ns: the lag joined across
+ * parts), the same error at the same offset, the same cut warning.
+ */
+struct scan_facts {
+	uint64_t lag, *turns, *imm;
+	size_t nr_turns, nr_imm;
+};
+
+/* *warning: the session's warnings, one a line */
+static int deliver_parts(const char *path, size_t part, struct seen *sn, struct diag *d,
+			 char **warning, struct scan_facts *f)
+{
+	struct session_opts o = { .path = path, .jobs = 2, .scan_part = part };
+	struct session *s = NULL;
+	int err = session__open(&s, &o, d);
+
+	if (!err)
+		err = session__load(s, d);
+	if (!err)	/* what an index would keep of the scan */
+		ck_assert_int_eq(session__scan_facts(s, 0, &f->lag, &f->turns, &f->nr_turns,
+						     &f->imm, &f->nr_imm), 0);
+	if (!err)
+		err = session__deliver(s, collect, sn, 0);
+	*warning = NULL;
+	for (size_t i = 0; s && i < session__nr_warnings(s); i++) {
+		char *w;
+
+		ck_assert_int_ge(asprintf(&w, "%s%s\n", *warning ? *warning : "",
+					  session__warning(s, i)), 0);
+		free(*warning);
+		*warning = w;
+	}
+	session__close(s);
+	return err;
+}
+
+static void expect_same_parts(const char *path, int want_err, size_t want_n)
+{
+	struct seen *whole = calloc(1, sizeof(*whole)), *split = calloc(1, sizeof(*split));
+	struct diag dw = { 0 }, ds = { 0 };
+	struct scan_facts fw = { 0 }, fs = { 0 };
+	char *ww, *ws;
+
+	ck_assert_int_eq(deliver_parts(path, SIZE_MAX, whole, &dw, &ww, &fw), want_err);
+	ck_assert_int_eq(deliver_parts(path, 1, split, &ds, &ws, &fs), want_err);
+	ck_assert_uint_eq(fs.lag, fw.lag);
+	ck_assert_uint_eq(fs.nr_turns, fw.nr_turns);
+	ck_assert_uint_eq(fs.nr_imm, fw.nr_imm);
+	if (fw.nr_turns)
+		ck_assert_mem_eq(fs.turns, fw.turns, fw.nr_turns * sizeof(*fw.turns));
+	if (fw.nr_imm)
+		ck_assert_mem_eq(fs.imm, fw.imm, fw.nr_imm * sizeof(*fw.imm));
+	free(fw.turns);
+	free(fs.turns);
+	free(fw.imm);
+	free(fs.imm);
+	if (want_err) {
+		ck_assert_uint_eq(ds.offset, dw.offset);
+		ck_assert_str_eq(ds.msg, dw.msg);
+	} else {
+		ck_assert_uint_eq(whole->n, want_n);
+		ck_assert_uint_eq(split->n, whole->n);
+		for (size_t i = 0; i < whole->n; i++)
+			ck_assert_msg(split->type[i] == whole->type[i] &&
+				      split->time[i] == whole->time[i] &&
+				      split->offset[i] == whole->offset[i] &&
+				      split->flags[i] == whole->flags[i],
+				      "record %zu: type %u time %llu split, %u %llu whole", i,
+				      split->type[i], (unsigned long long)split->time[i],
+				      whole->type[i], (unsigned long long)whole->time[i]);
+	}
+	ck_assert_int_eq(ws != NULL, ww != NULL);
+	if (ww)
+		ck_assert_str_eq(ws, ww);
+	free(ww);
+	free(ws);
+	free(whole);
+	free(split);
+}
+
+START_TEST(test_scan_split_parts)
+{
+	struct event_attr a = testlib_attr(0);
+	struct testlib_buf b = { 0 };
+	char *p = path_in("split.data");
+	size_t mid = 0, n = 0;
+	uint16_t size;
+
+	/* 400 samples, 10 ns apart in blocks of 50, each block starting 500 ns before
+	 * the one before it: a record trails the first block by up to 3,990 ns, the
+	 * records of its own part (eight parts of about 50 records) by 990 at most; and
+	 * after the 250th a COMM stamped 1,000 ns back */
+	for (int k = 0; k < 400; k++, n++) {
+		testlib_rec_sample(&b, &a, 1, 7, 7,
+				   100000 + 10 * (uint64_t)k - 1000 * (uint64_t)(k / 50), 1, 1);
+		if (k == 250) {
+			testlib_rec_comm(&b, &a, 7, 7, "late", 100000 + 10 * 250 - 5000 - 1000, 1);
+			n++;
+		}
+		if (k == 300)
+			mid = b.len;
+	}
+	write_single(p, &b);
+	expect_same_parts(p, 0, n);
+	{	/* the lag a part's own records do not show */
+		struct seen *sn = calloc(1, sizeof(*sn));
+		struct scan_facts f = { 0 };
+		struct diag d;
+		char *w;
+
+		ck_assert_int_eq(deliver_parts(p, 1, sn, &d, &w, &f), 0);
+		ck_assert_uint_eq(f.lag, 100490 - (100000 + 3500 - 7000));
+		free(f.turns);
+		free(f.imm);
+		free(sn);
+	}
+	/* with rounds */
+	testlib_rec_header_only(&b, REC_FINISHED_ROUND);
+	write_single(p, &b);
+	expect_same_parts(p, 0, n + 1);
+	/* the file cut 13 bytes into its last sample, its data size 0 (perf record
+	 * killed): a warning, the records before it */
+	{
+		const size_t data_off = 104 + 16 + 144;
+		unsigned char *whole = malloc(data_off + b.len);
+		FILE *f = fopen(p, "rb");
+
+		ck_assert_ptr_nonnull(whole);
+		ck_assert_ptr_nonnull(f);
+		ck_assert_uint_eq(fread(whole, 1, data_off + b.len, f), data_off + b.len);
+		fclose(f);
+		bytes__put_u64(whole + 48, 0);
+		testlib_write_raw(p, whole, data_off + b.len - 8 - 13);
+		expect_same_parts(p, 0, n - 1);
+		free(whole);
+	}
+	/* a record of size 0 in a late part: the parts end before it, the last one
+	 * finds it */
+	size = bytes__u16(b.p + mid + 6);
+	bytes__put_u16(b.p + mid + 6, 0);
+	write_single(p, &b);
+	expect_same_parts(p, -DIAG_RECORD_SIZE, 0);
+	bytes__put_u16(b.p + mid + 6, size);
+	/* a type nobody knows, then a record of size 0: the part of the first finds it */
+	bytes__put_u32(b.p + mid, 200);
+	bytes__put_u16(b.p + b.len - 8 - size + 6, 0);
+	write_single(p, &b);
+	expect_same_parts(p, -DIAG_RECORD_TYPE, 0);
+	testlib_buf_free(&b);
+	free(p);
+}
+END_TEST
+
 Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -814,6 +970,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_many_files_low_fd_limit);
 	tcase_add_test(tc, test_cut_recordings_keep_records);
 	tcase_add_test(tc, test_stdin_like_file);
+	tcase_add_test(tc, test_scan_split_parts);
 	suite_add_tcase(s, tc);
 	return s;
 }
