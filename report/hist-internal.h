@@ -75,11 +75,16 @@ int hist_builder__order(struct hist_builder *b, struct hists *h,
 			size_t *n, bool resort);
 
 /**
- * @brief Every entry's callchain items, grouped by entry (entry.first_item,
+ * @brief The entries' callchain items, grouped by entry (entry.first_item,
  *        entry.nr_items index them), for callchains__fprintf().
+ * @param min_period  0: every entry's; else only those of the entries not filtered
+ *        whose period (@p children: Children's, with the callees') is at least this
+ *        (perf prints no call graph under an entry below its absolute threshold):
+ *        the others' nr_items is 0
  * @return the items (malloc'd, the caller frees them) or NULL on ENOMEM.
  */
-struct callchain_item *hist_builder__items(struct hist_builder *b, const struct hists *h);
+struct callchain_item *hist_builder__items(struct hist_builder *b, const struct hists *h,
+					   bool children, uint64_t min_period);
 
 /**
  * @brief Put the n entries of @p order, given in collapsed order, into perf's output

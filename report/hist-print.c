@@ -42,16 +42,22 @@ static void print_event_header(FILE *out, uint64_t nr_samples, uint64_t total,
 }
 
 /* How the call graphs under the entries of b (h's, or the group's leader) print. */
+/* perf's absolute call graph threshold: callchain_total * (min_percent / 100),
+ * truncated, of output_resort()'s callchain_(non_filtered_)period */
+static uint64_t graph_min_hit(const struct hists *h, const struct hist_builder *b,
+			      const struct hists_print_opts *o)
+{
+	return (uint64_t)((double)(o->filter_relative ? b->non_filtered_period
+						      : h->total_period) *
+			  (o->cc->min_percent / 100));
+}
+
 static void graph_print_init(struct callchain_print *cp, const struct hists *h,
 			     const struct hist_builder *b, const struct hists_print_opts *o)
 {
 	cp->param = o->cc;
 	cp->total = h->total_period;
-	/* perf: callchain_total * (min_percent / 100), truncated */
-	/* perf's output_resort(): callchain_(non_filtered_)period */
-	cp->min_hit = (uint64_t)((double)(o->filter_relative ? b->non_filtered_period
-							     : h->total_period) *
-				 (o->cc->min_percent / 100));
+	cp->min_hit = graph_min_hit(h, b, o);
 	cp->skip_first = h->sl->sym_first;
 	cp->field_sep = h->sl->field_sep;
 }
@@ -365,7 +371,11 @@ int hists__fprintf(struct hists *h, const struct hists_print_opts *o,
 		eo.cc = NULL;
 	/* --hierarchy: the collapsed order (which decides ties among siblings) */
 	err = hist_builder__order(&b, h, &eo, graphs, &sorted, &n, !o->hierarchy);
-	if (!err && graphs && !(items = hist_builder__items(&b, h)))
+	/* without --hierarchy, only for the entries print_range() prints a graph under */
+	if (!err && graphs &&
+	    !(items = hist_builder__items(&b, h, o->children,
+					  o->hierarchy || o->cc->mode == CALLCHAIN_GRAPH_REL
+					  ? 0 : graph_min_hit(h, &b, o))))
 		err = -ENOMEM;
 	if (err)
 		goto out;
@@ -426,7 +436,7 @@ static int print_group_flat(const struct hists *h, struct hist_group_view *g, bo
 	struct sort_widths w;
 
 	hist_builder__output_order(lb, &ctx, &lb->in, g->sorted, g->n, g->stack);
-	if (graphs && !(*items = hist_builder__items(lb, h)))
+	if (graphs && !(*items = hist_builder__items(lb, h, false, 0)))
 		return -ENOMEM;
 	entry_widths(&w, h->sl, lb, g->sorted, g->n, g->nr);
 	if (!o->quiet) {
@@ -449,7 +459,7 @@ int hists__fprintf_group(struct hists *const *hs, size_t nr,
 	if (err)
 		goto out;
 	if (o->hierarchy) {	/* report/hierarchy.h: from the collapsed order */
-		if (graphs && !(items = hist_builder__items(&g.b[0], h)))
+		if (graphs && !(items = hist_builder__items(&g.b[0], h, false, 0)))
 			err = -ENOMEM;
 		else
 			err = print_group_hierarchy(h, &g, group_name, items, o, out);

@@ -1020,33 +1020,55 @@ static size_t builder_collapse(struct hist_builder *b, uint32_t *order, uint32_t
 	return rbtree__inorder(&t, order, stack);
 }
 
-/* Items of every entry, grouped by entry (counting sort of the occurrences). */
-struct callchain_item *hist_builder__items(struct hist_builder *b, const struct hists *h)
+/* Items of the entries that need them, grouped by entry (counting sort of the
+ * occurrences); a per-entry count array keeps the pass over the occurrences off the
+ * entries themselves. */
+struct callchain_item *hist_builder__items(struct hist_builder *b, const struct hists *h,
+					   bool children, uint64_t min_period)
 {
-	struct callchain_item *items = malloc((b->nr_occ ? b->nr_occ : 1) * sizeof(*items));
+	uint32_t *at = calloc(b->nr ? b->nr : 1, sizeof(*at));
+	unsigned char *need = malloc(b->nr ? b->nr : 1);
+	struct callchain_item *items = NULL;
 	uint32_t off = 0;
 
-	if (!items)
-		return NULL;
-	for (size_t i = 0; i < b->nr; i++)
-		b->v[i].nr_items = 0;
-	for (size_t i = 0; i < b->nr_occ; i++)
-		b->v[b->alias[b->occ[i].entry]].nr_items++;
+	if (!at || !need)
+		goto out;
 	for (size_t i = 0; i < b->nr; i++) {
-		b->v[i].first_item = off;
-		off += b->v[i].nr_items;
-		b->v[i].nr_items = 0;
+		const struct hist_entry *e = &b->v[i];
+
+		need[i] = !min_period || (!e->filtered && (children ? e->stat_acc.period
+								      : e->stat.period) >= min_period);
 	}
+	for (size_t i = 0; i < b->nr_occ; i++) {
+		uint32_t e = b->alias[b->occ[i].entry];
+
+		at[e] += need[e];
+	}
+	for (size_t i = 0; i < b->nr; i++) {
+		uint32_t nr = at[i];
+
+		b->v[i].first_item = off;
+		b->v[i].nr_items = nr;
+		at[i] = off;
+		off += nr;
+	}
+	if (!(items = malloc((off ? off : 1) * sizeof(*items))))
+		goto out;
 	for (size_t i = 0; i < b->nr_occ; i++) {
 		const struct hist_occurrence *oc = &b->occ[i];
 		const struct hist_group *g = &h->groups[oc->group];
-		struct hist_entry *e = &b->v[b->alias[oc->entry]];
+		uint32_t e = b->alias[oc->entry];
 
-		items[e->first_item + e->nr_items++] = (struct callchain_item){
+		if (!need[e])
+			continue;
+		items[at[e]++] = (struct callchain_item){
 			.leaf = g->s.chain, .skip = oc->skip, .ips = h->ips + g->ips,
 			.period = oc->period, .count = oc->count,
 		};
 	}
+out:
+	free(at);
+	free(need);
 	return items;
 }
 
@@ -1063,9 +1085,31 @@ void hist_builder__exit(struct hist_builder *b)
 
 /* The output tree, fed in collapsed order (ties go right).  perf takes each entry's
  * column widths right after placing it (output_resort()). */
+/* The entries' numbers that decide most comparisons of the output tree (see
+ * sort_list__output_key()), by entry id; NULL where the comparison has none or
+ * computes texts whose widths perf takes as it places an entry (srcline, srcfile,
+ * trace keys), or without memory (the comparison alone is exact). */
+static uint64_t *output_keys(const struct hist_builder *b, const struct sort_ctx *c,
+			     const uint32_t *order, size_t n)
+{
+	uint64_t *key;
+
+	if (b->sl->need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE | SORT_NEED_TRACE) ||
+	    !(key = malloc((b->nr ? b->nr : 1) * sizeof(*key))))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!sort_list__output_key(b->sl, c, &b->v[order[i]], &key[order[i]])) {
+			free(key);
+			return NULL;
+		}
+	return key;
+}
+
 void hist_builder__output_order(struct hist_builder *b, const struct sort_ctx *c,
 				struct rbtree *t, uint32_t *order, size_t n, uint32_t *stack)
 {
+	uint64_t *key = output_keys(b, c, order, n);
+
 	t->root = RBTREE_NIL;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t z = order[i], p = RBTREE_NIL, x = t->root;
@@ -1073,7 +1117,10 @@ void hist_builder__output_order(struct hist_builder *b, const struct sort_ctx *c
 
 		while (x != RBTREE_NIL) {
 			p = x;
-			left = sort_list__output_cmp(b->sl, c, &b->v[z], &b->v[x]) > 0;
+			if (key && key[z] != key[x])
+				left = key[z] > key[x];
+			else
+				left = sort_list__output_cmp(b->sl, c, &b->v[z], &b->v[x]) > 0;
 			x = left ? t->left[x] : t->right[x];
 		}
 		rbtree__link(t, z, p, left);
@@ -1081,6 +1128,7 @@ void hist_builder__output_order(struct hist_builder *b, const struct sort_ctx *c
 				    (b->v[z].srcfile ? SORT_NEED_SRCFILE : 0) |
 				    (b->v[z].trace_done ? SORT_NEED_TRACE : 0);
 	}
+	free(key);
 	rbtree__inorder(t, order, stack);
 }
 
