@@ -1813,6 +1813,25 @@ int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
 	return 0;
 }
 
+bool sort_list__output_key(const struct sort_list *l, const struct sort_ctx *c,
+			   const struct hist_entry *e, uint64_t *key)
+{
+	for (size_t i = 0; i < l->nr_sorts; i++) {
+		const struct sort_dim *d = l->sorts[i];
+
+		if (l->sort_elided[i])
+			continue;
+		/* value_cmp() by the value alone: no group view (pairs, their values,
+		 * --group-sort-idx), a value that counts */
+		if (d->kind != DIM_HPP || e->nr_pairs || c->group_sort_idx ||
+		    (d->acc && !l->children))
+			return false;
+		*key = d->value(e);
+		return true;
+	}
+	return false;
+}
+
 /* ---- widths ------------------------------------------------------------------------- */
 
 static void col_len(struct sort_widths *w, enum histc c, size_t n)

@@ -326,6 +326,18 @@ struct sort_ctx {
 int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
 			  const struct hist_entry *a, const struct hist_entry *b);
 
+/**
+ * @brief A number that decides sort_list__output_cmp() wherever two entries' numbers
+ *        differ: its first key's value (perf's first sort key is a value column:
+ *        Children, or Overhead), when that one compares by the value alone.
+ * @param key  receives e's number
+ * @return false when there is none (another first key, the group view, a value
+ *         that does not count): compare with sort_list__output_cmp().
+ * Thread safety: pure.  Format: none.
+ */
+bool sort_list__output_key(const struct sort_list *l, const struct sort_ctx *c,
+			   const struct hist_entry *e, uint64_t *key);
+
 
 /** Column widths of a report (perf's hists col_len, per output field). */
 struct sort_widths {
