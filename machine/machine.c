@@ -35,6 +35,8 @@ struct machine {
 	size_t nr_old_maps, cap_old_maps;
 	struct workqueue *preload_wq;	/* borrowed: where the preload job runs */
 	struct wq_group preload;	/* machine__preload_kernel()'s job */
+	bool kernel_final;		/* machine__kernel_ready(), kept up to date
+					 * (kernel_maps_changed()) */
 };
 
 int machine__new(struct machine **out, const char *kallsyms)
@@ -363,6 +365,24 @@ const struct map *maps__find(const struct maps *mp, uint64_t addr)
 	return NULL;
 }
 
+/* Whether no kernel map waits for its fixup (machine__kernel_ready()), after the
+ * kernel's maps changed. */
+static void kernel_maps_changed(struct machine *m)
+{
+	m->kernel_final = true;
+	for (size_t i = 0; i < m->kernel_maps.nr; i++)
+		if (m->kernel_maps.v[i].kernel_fixup)
+			m->kernel_final = false;
+}
+
+static int kernel_maps_insert(struct machine *m, const struct map *nm)
+{
+	int err = maps__insert(m, &m->kernel_maps, nm);
+
+	kernel_maps_changed(m);
+	return err;
+}
+
 /* The kernel map maps identically (map_ip(ip) = ip). perf moves it to the span of the
  * kernel's symbols when they are loaded, i.e. at the first sample in it (see
  * machine__resolve), so kallsyms is read only when a kernel sample needs it. */
@@ -374,7 +394,7 @@ static int kernel_map(struct machine *m, const char *name, struct map *nm)
 	nm->dso = m->kernel;
 	nm->pgoff = nm->start;
 	nm->kernel_fixup = true;
-	return maps__insert(m, &m->kernel_maps, nm);
+	return kernel_maps_insert(m, nm);
 }
 
 static void preload_job(void *kdso)
@@ -505,7 +525,7 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 		if (!nm.dso)
 			return -ENOMEM;
 		nm.pgoff = 0;
-		return maps__insert(m, &m->kernel_maps, &nm);
+		return kernel_maps_insert(m, &nm);
 	}
 	flags = dso__mmap_name(name, pid, exec, dso_name, sizeof(dso_name));
 	struct thread *t = machine__findnew_thread(m, pid, tid);
@@ -690,6 +710,7 @@ static void kernel_fixup(struct machine *m, struct map *map)
 		if (km->dso && km->dso->kind == DSO_KIND_MODULE)
 			(void)dso__take_module_symbols(km->dso, map->dso, km->start);
 	}
+	kernel_maps_changed(m);
 }
 
 /* The map's fields an addr_location copies, and ip's address in the map's file. */
@@ -751,10 +772,7 @@ void machine__resolve_map(struct machine *m, struct thread *t, uint16_t cpumode,
 
 bool machine__kernel_ready(const struct machine *m)
 {
-	for (size_t i = 0; i < m->kernel_maps.nr; i++)
-		if (m->kernel_maps.v[i].kernel_fixup)
-			return false;
-	return true;
+	return m->kernel_final;
 }
 
 void machine__resolve_map_at(const struct machine *m, const struct maps *user,
@@ -959,6 +977,7 @@ int machine__new_opts(struct machine **out, const struct dsos_opts *opts)
 		return err;
 	}
 	m->kernel_maps.refs = 1;
+	m->kernel_final = true;	/* no kernel map */
 	*out = m;
 	return 0;
 }

@@ -225,7 +225,11 @@ struct report {
 	bool need_chains;		/* resolve and keep callchains (see cmd_report) */
 	bool defer_chains;		/* chains may be walked on the workers */
 	bool defer_samples;		/* samples may be resolved in pass 1c */
-	bool batch_defers;		/* this batch's samples are (defer_sample()) */
+	bool batch_defers;		/* this batch's samples may be (defer_sample():
+					 * no kernel MMAP in it) */
+	bool kernel_now;		/* ... those that reach the kernel too (its map
+					 * final: machine__kernel_ready()) */
+	bool kernel_maps_kept;		/* no kernel MMAP in this batch */
 	bool kernel_ready;		/* this batch's chains may enter the kernel
 					 * there (defer_callchain()) */
 	struct walk_job *walk_jobs;	/* owned: pass 1c's, by chunk */
@@ -918,8 +922,9 @@ static void pending_init(const struct report *rp, struct pending *p, struct thre
  * comm now, a copy of its process's maps now (the time-versioned state: maps__copy())
  * and the slots of its chain's frames; pass 1c (walk_one()) resolves its address to
  * its map in that copy, filters it and walks its chain.  Only where resolving changes
- * nothing in the machine (the kernel's map final, no kernel MMAP in the batch), so
- * the order in which samples are resolved does not matter.
+ * nothing in the machine (no kernel MMAP in the batch, and the kernel's map final or
+ * the sample and its chain out of the kernel: sample_deferred()), so the order in
+ * which samples are resolved does not matter.
  */
 static int defer_sample(struct report *rp, struct thread *t, const struct sample *s,
 			const struct record_ref *ref)
@@ -941,6 +946,16 @@ static int defer_sample(struct report *rp, struct thread *t, const struct sample
 	else
 		memset(&p->maps, 0, sizeof(p->maps));
 	return 0;
+}
+
+/* Whether a sample is resolved in pass 1c (defer_sample()): in a batch that allows
+ * it, once the kernel's map is final, or before when neither it nor its chain reach
+ * the kernel (a user-only recording never makes it final). */
+static bool sample_deferred(const struct report *rp, const struct sample *s)
+{
+	return rp->batch_defers &&
+	       (rp->kernel_now || ((s->misc & MISC_CPUMODE_MASK) != MISC_KERNEL &&
+				   (!rp->need_chains || !chain_enters_kernel(s))));
 }
 
 /* Pass 1 for a sample: thread, comm and maps, in delivery order. */
@@ -966,7 +981,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	t = machine__findnew_thread(rp->machine, (int32_t)s.pid, (int32_t)s.tid);
 	if (!t)
 		return -ENOMEM;
-	if (rp->batch_defers)
+	if (sample_deferred(rp, &s))
 		return defer_sample(rp, t, &s, ref);
 	p = &rp->cur->pending[rp->cur->nr_pending++];
 	machine__resolve_map(rp->machine, t, s.misc & MISC_CPUMODE_MASK, s.ip, &p->al);
@@ -1017,6 +1032,12 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	}
 	if (!err && rp->branch_mode)
 		err = resolve_branches(rp, t, &s, p);
+	/* the first kernel sample of a recording makes the kernel's map final */
+	if (!err && rp->batch_defers && !rp->kernel_now &&
+	    machine__kernel_ready(rp->machine)) {
+		rp->kernel_now = true;
+		rp->kernel_ready = rp->defer_chains && rp->kernel_maps_kept;
+	}
 	return err;
 }
 
@@ -1987,10 +2008,10 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 						 * are done with */
 		machine__release_maps(rp->machine);
 	scan_mmaps(recs, n, &rp->load_early, &kernel_maps_kept);
-	rp->kernel_ready = rp->defer_chains && kernel_maps_kept &&
-			   machine__kernel_ready(rp->machine);
-	rp->batch_defers = rp->defer_samples && !rp->traces && kernel_maps_kept &&
-			   machine__kernel_ready(rp->machine);
+	rp->kernel_maps_kept = kernel_maps_kept;
+	rp->kernel_now = machine__kernel_ready(rp->machine);
+	rp->kernel_ready = rp->defer_chains && kernel_maps_kept && rp->kernel_now;
+	rp->batch_defers = rp->defer_samples && !rp->traces && kernel_maps_kept;
 	if (!rp->preloaded) {	/* main.c left the kernel symbols job to us */
 		machine__wait_preload(rp->machine);
 		rp->preloaded = true;
