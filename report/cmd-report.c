@@ -225,11 +225,12 @@ struct report {
 	bool need_chains;		/* resolve and keep callchains (see cmd_report) */
 	bool defer_chains;		/* chains may be walked on the workers */
 	bool defer_samples;		/* samples may be resolved in pass 1c */
-	bool batch_defers;		/* this batch's samples may be (defer_sample():
-					 * no kernel MMAP in it) */
-	bool kernel_now;		/* ... those that reach the kernel too (its map
-					 * final: machine__kernel_ready()) */
-	bool kernel_maps_kept;		/* no kernel MMAP in this batch */
+	bool batch_defers;		/* this batch's samples out of the kernel may be
+					 * (defer_sample()) */
+	bool kernel_now;		/* ... those that reach the kernel too (its maps
+					 * final: machine__kernel_ready(), and no kernel
+					 * MMAP in the rest of the batch) */
+	bool kernel_maps_kept;		/* no kernel MMAP in the rest of the batch */
 	bool kernel_ready;		/* this batch's chains may enter the kernel
 					 * there (defer_callchain()) */
 	struct walk_job *walk_jobs;	/* owned: pass 1c's, by chunk */
@@ -529,14 +530,16 @@ static int want_loaded(struct report *rp, struct dso *dso, bool dwarf)
  *   build-id and the files it names, and an MMAP2 of the build-id form sets the
  *   build-id of a dso not loaded yet (perf's order: it applies when the dso is loaded
  *   after it), so a batch with one loads its dsos after its replay, as perf would;
- * - whether it leaves the kernel's maps alone (no kernel MMAP: the kernel, a module),
- *   as pass 1c needs for kernel frames (rp->kernel_ready).
+ * - from which record on it leaves the kernel's maps alone (*kernel_maps_end: after
+ *   its last kernel MMAP - the kernel, a module - or 0), as pass 1c needs for what it
+ *   resolves (rp->batch_defers, rp->kernel_ready).
  */
 static void scan_mmaps(const struct record_ref *const *recs, size_t n, bool *load_early,
-		       bool *kernel_maps_kept)
+		       size_t *kernel_maps_end)
 {
-	*load_early = *kernel_maps_kept = true;
-	for (size_t i = 0; i < n && (*load_early || *kernel_maps_kept); i++) {
+	*load_early = true;
+	*kernel_maps_end = 0;
+	for (size_t i = 0; i < n; i++) {
 		uint16_t misc;
 
 		if (recs[i]->type != REC_MMAP && recs[i]->type != REC_MMAP2)
@@ -545,8 +548,17 @@ static void scan_mmaps(const struct record_ref *const *recs, size_t n, bool *loa
 		if (recs[i]->type == REC_MMAP2 && (misc & MISC_MMAP_BUILD_ID))
 			*load_early = false;
 		if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL)
-			*kernel_maps_kept = false;
+			*kernel_maps_end = i + 1;
 	}
+}
+
+/* What pass 1 may leave to pass 1c from here on in the batch (the kernel's maps as
+ * they will be at its end: rp->kernel_maps_kept). */
+static void batch_defer_flags(struct report *rp)
+{
+	rp->kernel_now = rp->kernel_maps_kept && machine__kernel_ready(rp->machine);
+	rp->kernel_ready = rp->defer_chains && rp->kernel_now;
+	rp->batch_defers = rp->defer_samples && !rp->traces;
 }
 
 /* The DWARF of a dso with samples, read before the dso is loaded. */
@@ -922,9 +934,9 @@ static void pending_init(const struct report *rp, struct pending *p, struct thre
  * comm now, a copy of its process's maps now (the time-versioned state: maps__copy())
  * and the slots of its chain's frames; pass 1c (walk_one()) resolves its address to
  * its map in that copy, filters it and walks its chain.  Only where resolving changes
- * nothing in the machine (no kernel MMAP in the batch, and the kernel's map final or
- * the sample and its chain out of the kernel: sample_deferred()), so the order in
- * which samples are resolved does not matter.
+ * nothing in the machine (the sample and its chain out of the kernel, or the kernel's
+ * map final and no kernel MMAP in the rest of the batch: sample_deferred()), so the
+ * order in which samples are resolved does not matter.
  */
 static int defer_sample(struct report *rp, struct thread *t, const struct sample *s,
 			const struct record_ref *ref)
@@ -948,9 +960,9 @@ static int defer_sample(struct report *rp, struct thread *t, const struct sample
 	return 0;
 }
 
-/* Whether a sample is resolved in pass 1c (defer_sample()): in a batch that allows
- * it, once the kernel's map is final, or before when neither it nor its chain reach
- * the kernel (a user-only recording never makes it final). */
+/* Whether a sample is resolved in pass 1c (defer_sample()): where the report allows
+ * it, when neither it nor its chain reach the kernel, or once the kernel's maps are
+ * final (a user-only recording never makes its map final). */
 static bool sample_deferred(const struct report *rp, const struct sample *s)
 {
 	return rp->batch_defers &&
@@ -1033,10 +1045,10 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	if (!err && rp->branch_mode)
 		err = resolve_branches(rp, t, &s, p);
 	/* the first kernel sample of a recording makes the kernel's map final */
-	if (!err && rp->batch_defers && !rp->kernel_now &&
+	if (!err && rp->batch_defers && !rp->kernel_now && rp->kernel_maps_kept &&
 	    machine__kernel_ready(rp->machine)) {
 		rp->kernel_now = true;
-		rp->kernel_ready = rp->defer_chains && rp->kernel_maps_kept;
+		rp->kernel_ready = rp->defer_chains;
 	}
 	return err;
 }
@@ -1987,7 +1999,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 {
 	struct report *rp = p;
 	struct sample s;
-	bool kernel_maps_kept;
+	size_t kernel_maps_end;
 	int err = 0;
 
 	if (n > rp->cur->cap_pending) {
@@ -2007,11 +2019,9 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	if (rp->unwinder || rp->defer_chains)	/* the last batch's copies of maps
 						 * are done with */
 		machine__release_maps(rp->machine);
-	scan_mmaps(recs, n, &rp->load_early, &kernel_maps_kept);
-	rp->kernel_maps_kept = kernel_maps_kept;
-	rp->kernel_now = machine__kernel_ready(rp->machine);
-	rp->kernel_ready = rp->defer_chains && kernel_maps_kept && rp->kernel_now;
-	rp->batch_defers = rp->defer_samples && !rp->traces && kernel_maps_kept;
+	scan_mmaps(recs, n, &rp->load_early, &kernel_maps_end);
+	rp->kernel_maps_kept = kernel_maps_end == 0;
+	batch_defer_flags(rp);
 	if (!rp->preloaded) {	/* main.c left the kernel symbols job to us */
 		machine__wait_preload(rp->machine);
 		rp->preloaded = true;
@@ -2020,6 +2030,10 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct record_ref *ref = recs[i];
 
+		if (i && i == kernel_maps_end) {	/* the kernel's maps are final */
+			rp->kernel_maps_kept = true;
+			batch_defer_flags(rp);
+		}
 		switch (ref->type) {
 		case REC_SAMPLE:
 			err = report_sample(rp, ref);
