@@ -791,7 +791,8 @@ START_TEST(test_stdin_like_file)
 END_TEST
 
 /*
- * A single file's scan pass split among the workers (session_opts.scan_part) gives
+ * A single file's scan pass split among the workers (two at least; parts of at least
+ * session_opts.scan_part bytes) gives
  * what the whole scan gives: the same records in the same order (side-band records
  * that trail samples of an earlier part by hundreds of ns: the lag joined across
  * parts), the same error at the same offset, the same cut warning.
@@ -805,7 +806,7 @@ struct scan_facts {
 static int deliver_parts(const char *path, size_t part, struct seen *sn, struct diag *d,
 			 char **warning, struct scan_facts *f)
 {
-	struct session_opts o = { .path = path, .jobs = 2, .scan_part = part };
+	struct session_opts o = { .path = path, .jobs = 3, .scan_part = part };
 	struct session *s = NULL;
 	int err = session__open(&s, &o, d);
 
