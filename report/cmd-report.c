@@ -2542,8 +2542,11 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 	 * other pass reads the machine per frame */
 	rp->defer_chains = !err && rp->need_chains && !rp->unwinder && !rp->branch_mode &&
 			   !o->mem_mode && workqueue__nr_workers(session__workqueue(s));
-	/* and the samples themselves, where pass 1 does nothing else for them */
-	rp->defer_samples = !err && (rp->defer_chains || !rp->need_chains) &&
+	/* and the samples themselves, where pass 1 does nothing else for them and their
+	 * chains go to pass 1c anyway (without chains the pass for the samples' maps
+	 * alone cost more than it took off: flat report of a 60 MB file, -j 2, 0.41 ->
+	 * 0.44 s) */
+	rp->defer_samples = !err && rp->defer_chains &&
 			    !rp->unwinder && !rp->branch_mode && !o->mem_mode &&
 			    !rp->cpu_bitmap && workqueue__nr_workers(session__workqueue(s));
 	if (!err && (rp->sl.need & SORT_NEED_PARENT))
