@@ -41,7 +41,6 @@ static void print_event_header(FILE *out, uint64_t nr_samples, uint64_t total,
 	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)total);
 }
 
-/* How the call graphs under the entries of b (h's, or the group's leader) print. */
 /* perf's absolute call graph threshold: callchain_total * (min_percent / 100),
  * truncated, of output_resort()'s callchain_(non_filtered_)period */
 static uint64_t graph_min_hit(const struct hists *h, const struct hist_builder *b,
@@ -52,6 +51,7 @@ static uint64_t graph_min_hit(const struct hists *h, const struct hist_builder *
 			  (o->cc->min_percent / 100));
 }
 
+/* How the call graphs under the entries of b (h's, or the group's leader) print. */
 static void graph_print_init(struct callchain_print *cp, const struct hists *h,
 			     const struct hist_builder *b, const struct hists_print_opts *o)
 {
