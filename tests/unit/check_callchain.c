@@ -238,6 +238,61 @@ START_TEST(test_callchain_graph)
 }
 END_TEST
 
+/* A printer (callchains__printer_new()) prints what the store prints, with scratch of
+ * its own: two printers and the store, interleaved entry by entry, each give every
+ * entry's text as the store alone gives it, and leave the store's chains as they were. */
+START_TEST(test_callchain_printers)
+{
+	struct callchains *cc, *p1, *p2;
+	static const uint64_t abc[] = { 0xa, 0xb, 0xc }, abd[] = { 0xa, 0xb, 0xd },
+			      ab[] = { 0xa, 0xb }, xyz[] = { 0x1, 0x2, 0x3, 0x4 },
+			      xyw[] = { 0x1, 0x2, 0x5 };
+	struct callchain_item e1[3], e2[2];
+	struct callchain_item *entries[] = { e1, e2 };
+	static const size_t nr[] = { 3, 2 };
+	char *want[2];
+
+	ck_assert_int_eq(callchains__new(&cc, CALLCHAIN_KEY_FUNCTION), 0);
+	e1[0] = (struct callchain_item){ chain(cc, abc, 3), 0, abc, 2, 2 };
+	e1[1] = (struct callchain_item){ chain(cc, abd, 3), 0, abd, 1, 1 };
+	e1[2] = (struct callchain_item){ chain(cc, ab, 2), 0, ab, 1, 1 };
+	e2[0] = (struct callchain_item){ chain(cc, xyz, 4), 1, xyz, 3, 3 };
+	e2[1] = (struct callchain_item){ chain(cc, xyw, 3), 0, xyw, 1, 1 };
+	for (size_t k = 0; k < 2; k++)
+		want[k] = print_items(cc, entries[k], nr[k], "graph,0", 4, 4, 0);
+	ck_assert_int_eq(callchains__printer_new(cc, &p1), 0);
+	ck_assert_int_eq(callchains__printer_new(cc, &p2), 0);
+	for (int round = 0; round < 3; round++)
+		for (size_t k = 0; k < 2; k++) {
+			struct callchains *by[] = { p1, p2, cc };
+
+			for (size_t b = 0; b < 3; b++) {
+				char *s = print_items(by[(b + k + round) % 3], entries[k], nr[k],
+						      "graph,0", 4, 4, 0);
+
+				ck_assert_str_eq(s, want[k]);
+				free(s);
+			}
+		}
+	callchains__printer_delete(p1);
+	/* the store and the other printer still print after one printer is gone */
+	for (size_t k = 0; k < 2; k++) {
+		char *s = print_items(p2, entries[k], nr[k], "graph,0", 4, 4, 0);
+		char *t = print_items(cc, entries[k], nr[k], "graph,0", 4, 4, 0);
+
+		ck_assert_str_eq(s, want[k]);
+		ck_assert_str_eq(t, want[k]);
+		free(s);
+		free(t);
+	}
+	callchains__printer_delete(p2);
+	ck_assert_uint_eq(chain(cc, abc, 3), e1[0].leaf);	/* the chains stay */
+	for (size_t k = 0; k < 2; k++)
+		free(want[k]);
+	callchains__delete(cc);
+}
+END_TEST
+
 /* Equal weights: siblings keep perf's order (larger address first). */
 START_TEST(test_callchain_sibling_order)
 {
@@ -518,6 +573,7 @@ Suite *callchain_suite(void)
 	tcase_add_test(tc, test_callchain_param_parse);
 	tcase_add_test(tc, test_callchain_store);
 	tcase_add_test(tc, test_callchain_graph);
+	tcase_add_test(tc, test_callchain_printers);
 	tcase_add_test(tc, test_callchain_sibling_order);
 	tcase_add_test(tc, test_callchain_srcline_merge);
 	tcase_add_test(tc, test_hist_children);

@@ -176,6 +176,68 @@ START_TEST(test_sort_entry_text)
 }
 END_TEST
 
+/* sort_list__output_key(): wherever two entries' numbers differ, the output order
+ * they give is sort_list__output_cmp()'s; none where the first key is not a value
+ * column, or in the group view. */
+START_TEST(test_sort_output_key)
+{
+	static const char *const comms[] = { "a", "b", "c" };
+	static const struct sort_opts opts[] = {
+		{ 0 }, { .children = true }, { .sort_order = "sym" },
+		{ .sort_order = "dso,sym" }, { .field_order = "overhead,sym" },
+		{ .field_order = "sym,overhead" }, { .children = true, .sort_order = "comm" },
+	};
+	static const bool has_key[] = { true, true, true, true, true, false, true };
+	struct sort_ctx c = { 0 };
+	struct hist_entry e[64];
+	unsigned seed = 1;
+
+	for (size_t i = 0; i < 64; i++) {
+		seed = seed * 1103515245 + 12345;
+		e[i] = (struct hist_entry){ .comm = comms[seed % 3], .ip = seed % 7,
+					    .level = '.' };
+		e[i].stat.period = (seed >> 8) % 5;	/* ties */
+		e[i].stat_acc.period = e[i].stat.period + (seed >> 12) % 4;
+	}
+	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+		struct sort_list l;
+		char err[128] = "";
+		size_t decided = 0;
+
+		ck_assert_msg(sort_list__setup(&l, &opts[k], err, sizeof(err)) == 0, "%s", err);
+		for (size_t i = 0; i < 64; i++)
+			for (size_t j = 0; j < 64; j++) {
+				uint64_t ki, kj;
+				bool a = sort_list__output_key(&l, &c, &e[i], &ki);
+				bool b = sort_list__output_key(&l, &c, &e[j], &kj);
+				int r = sort_list__output_cmp(&l, &c, &e[i], &e[j]);
+
+				ck_assert_int_eq(a, has_key[k]);
+				ck_assert_int_eq(b, has_key[k]);
+				if (!a || ki == kj)
+					continue;
+				decided++;
+				ck_assert_msg((r > 0) == (ki > kj) && r != 0,
+					      "options %zu: entries %zu, %zu", k, i, j);
+			}
+		ck_assert(!has_key[k] || decided > 64 * 64 / 2);
+	}
+	/* the group view: no number */
+	{
+		struct sort_list l;
+		char err[128] = "";
+		struct hist_entry pair = e[1];
+		const struct hist_entry *pairs[] = { &pair };
+		uint64_t key;
+
+		ck_assert_int_eq(sort_list__setup(&l, &opts[0], err, sizeof(err)), 0);
+		e[0].pairs = pairs;
+		e[0].nr_pairs = 1;
+		ck_assert(!sort_list__output_key(&l, &c, &e[0], &key));
+	}
+}
+END_TEST
+
 /* The parent key: -p appends it after the -s keys (once), entries without a parent
  * print "[other]" and sort after those with one. */
 START_TEST(test_sort_parent)
@@ -333,6 +395,7 @@ Suite *sort_suite(void)
 	tcase_add_test(tc, test_sort_weight_keys);
 	tcase_add_test(tc, test_sort_cgroup_keys);
 	tcase_add_test(tc, test_sort_mem_keys);
+	tcase_add_test(tc, test_sort_output_key);
 	suite_add_tcase(s, tc);
 	return s;
 }
