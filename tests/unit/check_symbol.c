@@ -688,6 +688,16 @@ START_TEST(test_symbol_resolve_map_at)
 	/* the kernel's map now ends with its symbols: past them, no map */
 	machine__resolve_map_at(m, &snap, MISC_KERNEL, 0xffffffff81fff000, &x);
 	ck_assert_ptr_null(x.dso);
+	/* a module mapped later leaves the kernel ready; a new kernel map does not
+	 * until its first sample */
+	kernel_mmap(m, 0xffffffffc0010000, 0x2000, 0,
+		    "/lib/modules/6.1.0/kernel/drivers/mod2.ko");
+	ck_assert(machine__kernel_ready(m));
+	kernel_mmap(m, 0xffffffff81000000, 0x1000000, 0xffffffff81000000,
+		    "[kernel.kallsyms]_text");
+	ck_assert(!machine__kernel_ready(m));
+	machine__resolve_map(m, NULL, MISC_KERNEL, 0xffffffff81000105, &y);
+	ck_assert(machine__kernel_ready(m));
 	machine__release_maps(m);
 	machine__delete(m);
 	testlib_rmtree(dir);
