@@ -447,11 +447,39 @@ static int add_turn(struct reader *r, uint64_t ordinal, uint64_t offset)
 	return 0;
 }
 
+/* What the scan pass learns of the queued records read so far. */
+struct scan_times {
+	uint64_t last;			/* the newest queued time (0: none yet) */
+	uint64_t min;			/* the oldest (UINT64_MAX: none yet) */
+	uint64_t lag;			/* how far one trailed the newest before it */
+};
+
+/* The scan pass's look at one record (of a file, or of a part of one: scan_split()):
+ * an immediate record kept where delivery needs it, a queued one's time; -ENOMEM. */
+static int scan_record(const struct session *s, struct reader *r,
+		       const struct record_ref *ref, uint64_t ordinal, struct scan_times *t)
+{
+	if (immediate(ref, s->queue_enabled))	/* files keep only what names events */
+		return s->is_dir || ref->type == REC_EVENT_UPDATE ?
+		       keep_immediate(r, ref, ordinal) : 0;
+	if (ref->time < t->min)
+		t->min = ref->time;
+	if (ref->time < t->last) {
+		/* side-band records trail samples by microseconds */
+		if (t->last - ref->time > t->lag)
+			t->lag = t->last - ref->time;
+	} else {
+		t->last = ref->time;
+	}
+	return 0;
+}
+
 static void scan_one(void *ctx, size_t i)
 {
 	struct session *s = ctx;
 	struct reader *r = &s->readers[i];
-	uint64_t used = 0, last_time = 0;
+	struct scan_times t = { .min = UINT64_MAX };
+	uint64_t used = 0;
 	int err = 0;
 
 	if (i > 0 && map_data_file(r))
@@ -472,20 +500,12 @@ static void scan_one(void *ctx, size_t i)
 			}
 			used += ref->disk_size;
 			r->off_disk |= !ref->disk_size;
-			if (immediate(ref, s->queue_enabled)) {
-				/* files keep only what names events (EVENT_UPDATE) */
-				if (!err && (s->is_dir || ref->type == REC_EVENT_UPDATE))
-					err = keep_immediate(r, ref, ordinal);
-			} else if (ref->time < last_time) {
-				/* side-band records trail samples by microseconds */
-				if (last_time - ref->time > r->lag)
-					r->lag = last_time - ref->time;
-			} else {
-				last_time = ref->time;
-			}
+			if (!err)
+				err = scan_record(s, r, ref, ordinal, &t);
 		}
 		reader__recycle(r);
 	}
+	r->lag = t.lag;
 	r->nr_records = r->base;
 	r->scanned = r->err == 0;
 	if (!err)
@@ -506,9 +526,7 @@ struct scan_part {
 	const struct session *s;
 	struct reader r;		/* over its bytes of the file */
 	uint64_t first;			/* ordinal of its first record in the file */
-	uint64_t lag;			/* scan_one()'s lag within the part */
-	uint64_t min_time, max_time;	/* of its queued records */
-	bool queued;			/* it has one */
+	struct scan_times t;		/* of its queued records */
 };
 
 struct scan_split {
@@ -524,36 +542,17 @@ static void scan_part_job(void *arg)
 	struct scan_part *p = arg;
 	const struct session *s = p->s;
 	struct reader *r = &p->r;
-	uint64_t last_time = 0;
 	int err = 0;
 
-	p->min_time = UINT64_MAX;
 	while (!err && r->st.pos < r->st.end) {
 		/* a small window: each part allocates its records array (the default's
 		 * 3 MB, faulted in anew per part, made a part 2.5 times slower) */
 		if (reader__fill(r, s->window < SCAN_PART_WINDOW ? s->window : SCAN_PART_WINDOW))
 			return;
-		for (size_t k = 0; k < r->nr && !err; k++) {
-			const struct record_ref *ref = &r->recs[k];
-
-			if (immediate(ref, s->queue_enabled)) {
-				if (s->is_dir || ref->type == REC_EVENT_UPDATE)
-					err = keep_immediate(r, ref, p->first + r->base + k);
-				continue;
-			}
-			p->queued = true;
-			if (ref->time < p->min_time)
-				p->min_time = ref->time;
-			if (ref->time < last_time) {
-				if (last_time - ref->time > p->lag)
-					p->lag = last_time - ref->time;
-			} else {
-				last_time = ref->time;
-			}
-		}
+		for (size_t k = 0; k < r->nr && !err; k++)
+			err = scan_record(s, r, &r->recs[k], p->first + r->base + k, &p->t);
 		reader__recycle(r);
 	}
-	p->max_time = last_time;
 	if (err)
 		r->err = diag__set(&r->diag, r->fspath, DIAG_NO_OFFSET, err, "out of memory");
 }
@@ -573,12 +572,12 @@ static int scan_join(struct reader *r, struct scan_part *parts, size_t nr)
 		}
 		r->has_rounds |= p->r.has_rounds;
 		/* a record trails the newest before it: in its part, or in those before */
-		if (p->lag > r->lag)
-			r->lag = p->lag;
-		if (p->queued && prefix_max > p->min_time && prefix_max - p->min_time > r->lag)
-			r->lag = prefix_max - p->min_time;
-		if (p->queued && p->max_time > prefix_max)
-			prefix_max = p->max_time;
+		if (p->t.lag > r->lag)
+			r->lag = p->t.lag;
+		if (prefix_max > p->t.min && prefix_max - p->t.min > r->lag)
+			r->lag = prefix_max - p->t.min;
+		if (p->t.last > prefix_max)
+			prefix_max = p->t.last;
 		for (size_t k = 0; k < p->r.nr_imm; k++)
 			if (keep_immediate(r, &p->r.imm[k], p->r.imm_ordinal[k]))
 				return -ENOMEM;
@@ -604,7 +603,7 @@ static int add_part(struct scan_split *sp, const struct reader *r, uint64_t from
 	if (sp->nr == sp->cap)	/* cannot be: parts are at least part_bytes */
 		return -ENOMEM;
 	p = &sp->parts[sp->nr++];
-	*p = (struct scan_part){ .s = sp->s, .first = first };
+	*p = (struct scan_part){ .s = sp->s, .first = first, .t.min = UINT64_MAX };
 	reader__init_part(&p->r, r, from, to, to == r->st.end);
 	return workqueue__queue_group(sp->s->wq, &sp->g, scan_part_job, p);
 }
