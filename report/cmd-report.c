@@ -950,14 +950,8 @@ static int defer_sample(struct report *rp, struct thread *t, const struct sample
 	pending_init(rp, p, t, s, ref);
 	p->comm = comm;
 	p->resolve = true;
-	rp->cur->deferred = true;
-	if (rp->need_chains)	/* copies the maps */
-		return defer_callchain(rp, t, s, p);
-	if (t->maps)
-		maps__copy(t->maps, &p->maps);
-	else
-		memset(&p->maps, 0, sizeof(p->maps));
-	return 0;
+	/* rp->defer_samples: only with chains, which pass 1c walks (copies the maps) */
+	return defer_callchain(rp, t, s, p);
 }
 
 /* Whether a sample is resolved in pass 1c (defer_sample()): where the report allows
@@ -967,7 +961,7 @@ static bool sample_deferred(const struct report *rp, const struct sample *s)
 {
 	return rp->batch_defers &&
 	       (rp->kernel_now || ((s->misc & MISC_CPUMODE_MASK) != MISC_KERNEL &&
-				   (!rp->need_chains || !chain_enters_kernel(s))));
+				   !chain_enters_kernel(s)));
 }
 
 /* Pass 1 for a sample: thread, comm and maps, in delivery order. */
@@ -1045,11 +1039,8 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	if (!err && rp->branch_mode)
 		err = resolve_branches(rp, t, &s, p);
 	/* the first kernel sample of a recording makes the kernel's map final */
-	if (!err && rp->batch_defers && !rp->kernel_now && rp->kernel_maps_kept &&
-	    machine__kernel_ready(rp->machine)) {
-		rp->kernel_now = true;
-		rp->kernel_ready = rp->defer_chains;
-	}
+	if (!err && rp->batch_defers && !rp->kernel_now)
+		batch_defer_flags(rp);
 	return err;
 }
 
