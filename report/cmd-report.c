@@ -206,7 +206,6 @@ struct report {
 	struct to_load { struct dso *dso; bool dwarf, queued; } *to_load;
 					/* owned; borrowed dsos; see want_loaded() */
 	size_t nr_to_load, cap_to_load;
-	size_t frames_hint;		/* most frames a batch held so far */
 	struct wq_group loads;		/* the batch's load jobs (load_job()) */
 	struct wq_group dwarf;		/* DWARF read ahead (dwarf_job()) */
 	bool load_early;		/* this batch queues a dso's load at its first
@@ -2039,19 +2038,6 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			return -ENOMEM;
 		rp->cur->cap_ext = n;
 	}
-	/* the frames of the batch's chains: as many as the fullest batch held, in
-	 * an array made at that size now it is empty (grown as it fills, a batch
-	 * copied its frames each time it doubled: 1.8 % of the CPU of a children
-	 * report of a 23 MB directory at -j 2, most of it on this thread) */
-	if (rp->cur->cap_frames < rp->frames_hint) {
-		size_t cap = rp->frames_hint + rp->frames_hint / 4;
-
-		free(rp->cur->frames);
-		rp->cur->frames = malloc(cap * sizeof(*rp->cur->frames));
-		rp->cur->cap_frames = rp->cur->frames ? cap : 0;
-		if (!rp->cur->frames)
-			return -ENOMEM;
-	}
 	rp->cur->nr_pending = 0;
 	rp->cur->nr_frames = 0;
 	rp->cur->nr_branches = 0;
@@ -2125,8 +2111,6 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			break;
 		}
 	}
-	if (rp->cur->nr_frames > rp->frames_hint)
-		rp->frames_hint = rp->cur->nr_frames;
 	if (!err && rp->cur->deferred)
 		err = walk_deferred(rp);
 	/* pass 1b reads the files of the dsos a load may be writing */
