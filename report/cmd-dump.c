@@ -27,10 +27,15 @@
 
 #define DUMP_CHUNKS 16
 
+/* How format_chunk() parses an item's record again for its text (the sequential
+ * pass parsed it too: a parsed struct sample is 368 bytes, the record's bytes are
+ * read for the text anyway, so the batch's items stay small: 104 bytes, not 464). */
+enum dump_parse { PARSE_NONE, PARSE_SAMPLE, PARSE_TRAILER };
+
 struct dump_item {
-	struct dump_rec rec;
-	struct sample sample;
+	struct dump_rec rec;		/* rec.sample is set by format_chunk() */
 	struct dump_ctx *ctx;		/* borrowed: the ctx valid at delivery */
+	uint8_t parse;			/* enum dump_parse */
 };
 
 struct dumper {
@@ -51,22 +56,19 @@ struct dumper {
 
 static int prepare_sample(struct dumper *dp, struct dump_item *it, const struct record_ref *ref)
 {
+	struct sample smp;
 	struct thread *t;
 	struct addr_location al;
 	int err = 0;
 
-	if (sample__parse(&it->sample, &ref->evsel->attr, ref->data, ref->size)) {
-		it->rec.sample = NULL;	/* prints the truncated marker */
-		return 0;
-	}
-	it->rec.sample = &it->sample;
-	t = machine__findnew_thread(dp->machine, (int32_t)it->sample.pid,
-				    (int32_t)it->sample.tid);
+	it->parse = PARSE_SAMPLE;
+	if (sample__parse(&smp, &ref->evsel->attr, ref->data, ref->size))
+		return 0;	/* prints the truncated marker */
+	t = machine__findnew_thread(dp->machine, (int32_t)smp.pid, (int32_t)smp.tid);
 	if (!t)
 		return -ENOMEM;
 	/* -D prints the dso, never the symbol: no symbol table is loaded */
-	machine__resolve_map(dp->machine, t, it->sample.misc & MISC_CPUMODE_MASK,
-			     it->sample.ip, &al);
+	machine__resolve_map(dp->machine, t, smp.misc & MISC_CPUMODE_MASK, smp.ip, &al);
 	it->rec.nr_deliveries = 1;
 	it->rec.comm = thread__comm(t);
 	it->rec.tid = t->tid;
@@ -78,16 +80,18 @@ static int prepare_sample(struct dumper *dp, struct dump_item *it, const struct 
 	 * sample with a branch stack, and nothing for one without */
 	if (!dp->branch_mode)
 		err = dump_stats__count_sample(&dp->stats, ref->evsel->idx);
-	else if (it->sample.sample_type & SAMPLE_BRANCH_STACK)
-		err = dump_stats__count_samples(&dp->stats, ref->evsel->idx,
-						it->sample.branch_nr);
+	else if (smp.sample_type & SAMPLE_BRANCH_STACK)
+		err = dump_stats__count_samples(&dp->stats, ref->evsel->idx, smp.branch_nr);
 	return err;
 }
 
 /* Sequential: counts, machine state, sample resolution. */
 static int prepare(struct dumper *dp, const struct record_ref *ref, struct dump_item *it)
 {
+	struct sample smp;
+
 	memset(&it->rec, 0, sizeof(it->rec));
+	it->parse = PARSE_NONE;
 	it->rec.data = ref->data;
 	it->rec.size = ref->size;
 	it->rec.offset = ref->offset;
@@ -105,9 +109,9 @@ static int prepare(struct dumper *dp, const struct record_ref *ref, struct dump_
 		return 0;
 	if (ref->type == REC_SAMPLE)
 		return prepare_sample(dp, it, ref);
-	if (sample__parse_id_trailer(&it->sample, &ref->evsel->attr, ref->data, ref->size) == 0)
-		it->rec.sample = &it->sample;
-	return machine__process(dp->machine, ref, &it->sample);
+	if (sample__parse_id_trailer(&smp, &ref->evsel->attr, ref->data, ref->size) == 0)
+		it->parse = PARSE_TRAILER;
+	return machine__process(dp->machine, ref, &smp);
 }
 
 static void format_chunk(void *p, size_t c)
@@ -117,8 +121,21 @@ static void format_chunk(void *p, size_t c)
 	size_t lo = c * per, hi = lo + per < dp->n ? lo + per : dp->n;
 
 	strbuf__reset(&dp->chunks[c]);
-	for (size_t i = lo; i < hi; i++)
-		dump__record(&dp->chunks[c], dp->items[i].ctx, &dp->items[i].rec);
+	for (size_t i = lo; i < hi; i++) {
+		const struct dump_item *it = &dp->items[i];
+		struct dump_rec rec = it->rec;
+		struct sample smp;
+
+		/* as prepare() parsed it (a SAMPLE that does not parse prints the
+		 * truncated marker) */
+		if (it->parse == PARSE_SAMPLE)
+			rec.sample = sample__parse(&smp, &rec.evsel->attr, rec.data,
+						   rec.size) ? NULL : &smp;
+		else if (it->parse == PARSE_TRAILER)
+			rec.sample = sample__parse_id_trailer(&smp, &rec.evsel->attr,
+							      rec.data, rec.size) ? NULL : &smp;
+		dump__record(&dp->chunks[c], it->ctx, &rec);
+	}
 }
 
 static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
