@@ -189,6 +189,7 @@ static void *writer_main(void *arg)
 {
 	struct db_writer *w = arg;
 
+	(void)pthread_setname_np(pthread_self(), "dr-sqlite");	/* for perf, top, gdb */
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		while (w->cons == w->prod && !w->stop)

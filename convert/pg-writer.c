@@ -288,6 +288,7 @@ static void *writer_main(void *arg)
 {
 	struct pg_writer *w = arg;
 
+	(void)pthread_setname_np(pthread_self(), "dr-pgsql");	/* for perf, top, gdb */
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		while (w->cons == w->prod && !w->stop)

@@ -1656,7 +1656,10 @@ static void *producer_main(void *arg)
 {
 	struct producer *p = arg;
 	struct handoff *ho = p->dl->ho;
-	int err = deliver_all(p->s, p->dl);
+	int err;
+
+	(void)pthread_setname_np(pthread_self(), "dr-producer");	/* for perf, top, gdb */
+	err = deliver_all(p->s, p->dl);
 
 	pthread_mutex_lock(&ho->mu);
 	ho->end = true;

@@ -32,6 +32,7 @@ static void *worker(void *p)
 {
 	struct workqueue *wq = p;
 
+	(void)pthread_setname_np(pthread_self(), "dr-worker");	/* for perf, top, gdb */
 	pthread_mutex_lock(&wq->lock);
 	for (;;) {
 		struct work *w;

@@ -1807,6 +1807,7 @@ static void *replayer_main(void *arg)
 	struct counter *c = arg;
 	size_t nr = session__evlist(c->rp->session)->nr;
 
+	(void)pthread_setname_np(pthread_self(), "dr-replayer");	/* for perf, top, gdb */
 	pthread_mutex_lock(&c->rmu);
 	for (;;) {
 		int err = 0;
@@ -1916,6 +1917,7 @@ static void *counter_main(void *arg)
 {
 	struct counter *c = arg;
 
+	(void)pthread_setname_np(pthread_self(), "dr-counter");	/* for perf, top, gdb */
 	pthread_mutex_lock(&c->mu);
 	for (;;) {
 		struct report_batch *b;
