@@ -244,13 +244,13 @@ struct report {
 	bool parent_on;
 	bool need_chains;		/* resolve and keep callchains (see cmd_report) */
 	bool defer_chains;		/* chains may be walked on the workers */
-	bool defer_samples;		/* samples may be resolved in pass 1c */
+	bool defer_samples;		/* samples out of the kernel may be resolved in
+					 * pass 1c (defer_sample()) */
 	bool need_ext;			/* batches keep their samples' pending_ext */
-	bool batch_defers;		/* this batch's samples out of the kernel may be
-					 * (defer_sample()) */
-	bool kernel_now;		/* ... those that reach the kernel too (its maps
-					 * final: machine__kernel_ready(), and no kernel
-					 * MMAP in the rest of the batch) */
+	bool kernel_now;		/* the kernel's maps are final from here on in
+					 * this batch (machine__kernel_ready(), and no
+					 * kernel MMAP in the rest of the batch): samples
+					 * that reach the kernel may be deferred too */
 	bool kernel_maps_kept;		/* no kernel MMAP in the rest of the batch */
 	bool kernel_ready;		/* this batch's chains may enter the kernel
 					 * there (defer_callchain()) */
@@ -553,7 +553,7 @@ static int want_loaded(struct report *rp, struct dso *dso, bool dwarf)
  *   after it), so a batch with one loads its dsos after its replay, as perf would;
  * - from which record on it leaves the kernel's maps alone (*kernel_maps_end: after
  *   its last kernel MMAP - the kernel, a module - or 0), as pass 1c needs for what it
- *   resolves (rp->batch_defers, rp->kernel_ready).
+ *   resolves (rp->kernel_now, rp->kernel_ready).
  */
 static void scan_mmaps(const struct record_ref *const *recs, size_t n, bool *load_early,
 		       size_t *kernel_maps_end)
@@ -579,7 +579,6 @@ static void batch_defer_flags(struct report *rp)
 {
 	rp->kernel_now = rp->kernel_maps_kept && machine__kernel_ready(rp->machine);
 	rp->kernel_ready = rp->defer_chains && rp->kernel_now;
-	rp->batch_defers = rp->defer_samples && !rp->traces;
 }
 
 /* The DWARF of a dso with samples, read before the dso is loaded. */
@@ -956,7 +955,7 @@ static void pending_init(const struct report *rp, struct pending *p, struct thre
 
 /*
  * Pass 1 for a sample of a batch that resolves its samples on the workers
- * (rp->batch_defers): what has to be in delivery order - its thread, the thread's
+ * (rp->defer_samples): what has to be in delivery order - its thread, the thread's
  * comm now, a copy of its process's maps now (the time-versioned state: maps__copy())
  * and the slots of its chain's frames; pass 1c (walk_one()) resolves its address to
  * its map in that copy, filters it and walks its chain.  Only where resolving changes
@@ -985,7 +984,7 @@ static int defer_sample(struct report *rp, struct thread *t, const struct sample
  * final (a user-only recording never makes its map final). */
 static bool sample_deferred(const struct report *rp, const struct sample *s)
 {
-	return rp->batch_defers &&
+	return rp->defer_samples &&
 	       (rp->kernel_now || ((s->misc & MISC_CPUMODE_MASK) != MISC_KERNEL &&
 				   !chain_enters_kernel(s)));
 }
@@ -1067,7 +1066,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	if (!err && rp->branch_mode)
 		err = resolve_branches(rp, t, &s, p);
 	/* the first kernel sample of a recording makes the kernel's map final */
-	if (!err && rp->batch_defers && !rp->kernel_now)
+	if (!err && rp->defer_samples && !rp->kernel_now)
 		batch_defer_flags(rp);
 	return err;
 }
@@ -2574,13 +2573,6 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 	 * other pass reads the machine per frame */
 	rp->defer_chains = !err && rp->need_chains && !rp->unwinder && !rp->branch_mode &&
 			   !o->mem_mode && workqueue__nr_workers(session__workqueue(s));
-	/* and the samples themselves, where pass 1 does nothing else for them and their
-	 * chains go to pass 1c anyway (without chains the pass for the samples' maps
-	 * alone cost more than it took off: flat report of a 60 MB file, -j 2, 0.41 ->
-	 * 0.44 s) */
-	rp->defer_samples = !err && rp->defer_chains &&
-			    !rp->unwinder && !rp->branch_mode && !o->mem_mode &&
-			    !rp->cpu_bitmap && workqueue__nr_workers(session__workqueue(s));
 	rp->need_ext = o->mem_mode || rp->unwinder || rp->defer_chains;
 	if (!err && (rp->sl.need & SORT_NEED_PARENT))
 		err = parent_setup(rp, s, o, out);
@@ -2593,6 +2585,11 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 	}
 	if (!err)
 		err = trace_setup(rp, s, o);
+	/* and the samples themselves, where pass 1 does nothing else for them (no --cpu,
+	 * no trace key) and their chains go to pass 1c anyway (without chains the pass
+	 * for the samples' maps alone cost more than it took off: flat report of a 60 MB
+	 * file, -j 2, 0.41 -> 0.44 s) */
+	rp->defer_samples = !err && rp->defer_chains && !rp->cpu_bitmap && !rp->traces;
 	rp->time_quantum = 100 * 1000000ULL;	/* perf's --time-quantum default, 100 ms */
 	rp->topo = &session__features(s)->cpu_topo;
 	return err;

@@ -1083,8 +1083,6 @@ void hist_builder__exit(struct hist_builder *b)
 	*b = (struct hist_builder){ .sl = b->sl, .in = b->in };	/* the tree is empty */
 }
 
-/* The output tree, fed in collapsed order (ties go right).  perf takes each entry's
- * column widths right after placing it (output_resort()). */
 /* The entries' numbers that decide most comparisons of the output tree (see
  * sort_list__output_key()), by entry id; NULL where the comparison has none or
  * computes texts whose widths perf takes as it places an entry (srcline, srcfile,
@@ -1105,6 +1103,8 @@ static uint64_t *output_keys(const struct hist_builder *b, const struct sort_ctx
 	return key;
 }
 
+/* The output tree, fed in collapsed order (ties go right).  perf takes each entry's
+ * column widths right after placing it (output_resort()). */
 void hist_builder__output_order(struct hist_builder *b, const struct sort_ctx *c,
 				struct rbtree *t, uint32_t *order, size_t n, uint32_t *stack)
 {
