@@ -76,6 +76,8 @@ for _ in $(seq "$runs"); do
 	}
 	{
 		f = $2
+		# a clone gcc made (workqueue__group_wait.part.0) counts as its function
+		sub(/\.(part|isra|constprop|cold)\.[0-9.]*$/, "", f)
 		if (f == "producer_main" || f == "counter_main" || f == "replayer_main")
 			stage[f]++
 		if (!job && main && (f == "parallel_for" || f == "workqueue__group_wait"))

@@ -13,6 +13,7 @@
 #include <sys/stat.h>	/* stat, lstat */
 #include <unistd.h>	/* geteuid, read, close */
 
+#include "reader/workqueue.h"
 #include "util/hashtab.h"
 #include "util/strtab.h"
 #include "banned.h"
@@ -787,9 +788,16 @@ struct kallsyms_preload {
 	struct kmod_symbols kmods;	/* owned until taken */
 };
 
-int dso__preload_kernel(struct dso *dso)
+static void preload_parse(void *blk)
+{
+	kallsyms_block__parse(blk);
+}
+
+int dso__preload_kernel(struct dso *dso, struct workqueue *wq, struct wq_group *g)
 {
 	struct symtab_builder b = { 0 };
+	struct kallsyms_load l;
+	struct wq_group blocks = { .parent = g };
 	struct kallsyms_preload *p;
 	char path[PATH_MAX];
 	const char *file;
@@ -803,7 +811,30 @@ int dso__preload_kernel(struct dso *dso)
 	if (!p)
 		return -ENOMEM;
 	snprintf(p->path, sizeof(p->path), "%s", file);
-	p->err = symtab__read_kallsyms(&b, p->path, &p->text);
+	/* the file read here block after block, each parsed where a thread is free
+	 * (the thread waiting for g runs them too: workqueue__group_wait()) */
+	p->err = kallsyms_load__open(&l, p->path);
+	while (!p->err) {
+		struct kallsyms_block *blk;
+		int more = kallsyms_load__next(&l, &blk, false);
+
+		if (more == 2) {	/* the text grows: the blocks out are parsed first */
+			if (wq)
+				workqueue__group_wait(wq, &blocks);
+			more = kallsyms_load__next(&l, &blk, true);
+		}
+		if (more <= 0) {
+			p->err = more;
+			break;
+		}
+		if (!wq || workqueue__queue_group(wq, &blocks, preload_parse, blk))
+			kallsyms_block__parse(blk);
+	}
+	if (wq)
+		workqueue__group_wait(wq, &blocks);
+	if (!p->err)
+		p->err = kallsyms_load__finish(&l, &b, &p->text);
+	kallsyms_load__close(&l);
 	if (!p->err) {
 		/* the fix-ups and the sorting too, unrelocated: load_kernel() takes
 		 * them when the kernel's reference address is the file's _text (else

@@ -260,6 +260,8 @@ int dso__load(struct dso *dso);
 int dso__symsrc_guess(const struct dso *dso, char *out, size_t len);
 
 struct kallsyms_preload;
+struct workqueue;
+struct wq_group;
 
 /**
  * @brief Read the kernel dso's kallsyms file ahead of time and build its symbol table
@@ -269,13 +271,20 @@ struct kallsyms_preload;
  *        file's (its reference symbol is not _text, or its address differs from the
  *        file's _text: KASLR) dso__load() reads the file again.
  *        Picks the file exactly as dso__load() will (apply build-ids first).
+ *        The file is read on the calling thread in blocks of whole lines, each
+ *        parsed as an item of a group whose parent is @p g (by a free worker, by
+ *        the thread waiting for @p g, or here), and joined in file order here.
  * @param kdso  the kernel dso (dsos__kernel)
+ * @param wq    the pool for the blocks, or NULL (parsed here)
+ * @param g     the group of the item that calls this (its waiters help parse), or
+ *              NULL
  * @return 0, or -ENOMEM; an unreadable file is left for dso__load() to report.
- * Thread safety: may run on another thread while the collection's thread does not
- *        touch this dso (e.g. while the recording is being decoded); the caller
- *        must wait for it to finish before any lookup in the kernel dso.
+ * Thread safety: may run on another thread (an item of @p g) while the collection's
+ *        thread does not touch this dso (e.g. while the recording is being
+ *        decoded); the caller must wait for it to finish before any lookup in the
+ *        kernel dso.
  */
-int dso__preload_kernel(struct dso *kdso);
+int dso__preload_kernel(struct dso *kdso, struct workqueue *wq, struct wq_group *g);
 
 /**
  * @brief The symbol perf 6.1 picks for a map-relative address.

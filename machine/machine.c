@@ -397,10 +397,12 @@ static int kernel_map(struct machine *m, const char *name, struct map *nm)
 	return kernel_maps_insert(m, nm);
 }
 
-static void preload_job(void *kdso)
+static void preload_job(void *arg)
 {
+	struct machine *m = arg;
+
 	/* -ENOMEM here only loses the head start: dso__load() reads the file again */
-	(void)dso__preload_kernel(kdso);
+	(void)dso__preload_kernel(dsos__kernel(m->dsos), m->preload_wq, &m->preload);
 }
 
 /* Queue a job on the kernel dso. */
@@ -420,7 +422,7 @@ int machine__preload_kernel(struct machine *m, struct workqueue *wq)
 	if (!k)
 		return -ENOMEM;
 	m->preload_wq = wq;
-	return workqueue__queue_group(wq, &m->preload, preload_job, k);
+	return workqueue__queue_group(wq, &m->preload, preload_job, m);
 }
 
 void machine__wait_preload(struct machine *m)

@@ -9,11 +9,13 @@
 #include <inttypes.h>	/* PRIx64 */
 #include <pthread.h>	/* pthread_once */
 #include <stdio.h>	/* fopen, getline, snprintf */
+#include <string.h>	/* memrchr */
 #include <stdlib.h>	/* malloc, realloc, free, qsort, strtoull */
 #include <string.h>	/* memcpy, strlen, strcmp, strchr, strstr */
 #include <unistd.h>	/* close */
 
 #include "util/array.h"
+#include "util/hugemem.h"
 #include "util/rbtree.h"
 #include "banned.h"
 
@@ -28,7 +30,16 @@ struct sb_node {
 	uint32_t name;		/* offset in the builder's pool */
 	uint8_t binding, type;
 	uint8_t dead;		/* erased */
+	uint8_t kind;		/* KIND_*: what the kallsyms rules ask of its name */
 };
+
+/* A node's name holds '[' (a module's, perf's kallsyms end rule) or '\t' ("name\t
+ * [module]": perf's kallsyms split), noted as kallsyms lines are parsed (in parallel,
+ * see symtab__parse_kallsyms()) rather than searched for in the serial fix-ups;
+ * without KIND_KNOWN (symtab_builder__add()) the name is searched. */
+#define KIND_KNOWN 1u
+#define KIND_BRACKET 2u
+#define KIND_TAB 4u
 
 static int pool_grow(struct symtab_builder *b, size_t need)
 {
@@ -42,7 +53,8 @@ static int pool_grow(struct symtab_builder *b, size_t need)
 	}
 	if (cap > UINT32_MAX)
 		return -ENOMEM;
-	p = realloc(b->pool, cap);
+	p = b->pool_mapped ? hugemem__realloc(b->pool, b->pool_cap, cap, &b->pool_mapped)
+			   : realloc(b->pool, cap);
 	if (!p)
 		return -ENOMEM;
 	b->pool = p;
@@ -64,28 +76,56 @@ static int pool_add(struct symtab_builder *b, const char *name, size_t n, uint32
 	return 0;
 }
 
-int symtab_builder__add(struct symtab_builder *b, uint64_t start, uint64_t size,
-			uint8_t binding, uint8_t type, const char *name, size_t name_len)
+/* A node whose name is at offset name_off of the pool (or of the pool to be:
+ * symtab_builder__take_pool()). */
+static int builder_node(struct symtab_builder *b, uint64_t start, uint64_t size,
+			uint8_t binding, uint8_t type, uint32_t name_off, uint8_t kind)
 {
 	struct sb_node *nd;
-	uint32_t off;
 
 	/* node indexes are uint32_t, NIL excluded */
-	if (b->nr + 1 >= NIL ||
-	    array__grow(&b->n, &b->cap, b->nr + 1, sizeof(*b->n), 256))
+	if (b->nr + 1 >= NIL)
 		return -ENOMEM;
-	if (pool_add(b, name, name_len, &off))
+	if (b->n_mapped && b->nr == b->cap) {	/* a kallsyms load's array */
+		void *n = hugemem__realloc(b->n, b->cap * sizeof(*b->n),
+					   2 * b->cap * sizeof(*b->n), &b->n_mapped);
+
+		if (!n)
+			return -ENOMEM;
+		b->n = n;
+		b->cap *= 2;
+	} else if (array__grow(&b->n, &b->cap, b->nr + 1, sizeof(*b->n), 256)) {
 		return -ENOMEM;
+	}
 	nd = &b->n[b->nr++];
 	nd->start = start;
 	nd->end = size ? start + size : start;
-	nd->name = off;
+	nd->name = name_off;
 	nd->binding = binding;
 	nd->type = type;
 	nd->dead = 0;
+	nd->kind = kind;
 	b->live++;
 	b->seq_valid = false;
 	return 0;
+}
+
+int symtab_builder__add(struct symtab_builder *b, uint64_t start, uint64_t size,
+			uint8_t binding, uint8_t type, const char *name, size_t name_len)
+{
+	uint32_t off;
+
+	if (b->nr + 1 >= NIL || pool_add(b, name, name_len, &off))
+		return -ENOMEM;
+	return builder_node(b, start, size, binding, type, off, 0);
+}
+
+/* Whether node x's name holds c ('[' or '\t', the KIND_ bit for it). */
+static bool name_has(const struct symtab_builder *b, uint32_t x, char c, uint8_t bit)
+{
+	if (b->n[x].kind & KIND_KNOWN)
+		return b->n[x].kind & bit;
+	return strchr(b->pool + b->n[x].name, c) != NULL;
 }
 
 /* ---- the in-order sequence ------------------------------------------------
@@ -167,8 +207,8 @@ int symtab_builder__fixup_end(struct symtab_builder *b, bool kallsyms)
 
 		if (p->end != p->start)
 			continue;
-		if (kallsyms && !strchr(b->pool + p->name, '[') !=
-				!strchr(b->pool + c->name, '['))
+		if (kallsyms && name_has(b, b->seq[i - 1], '[', KIND_BRACKET) !=
+				name_has(b, b->seq[i], '[', KIND_BRACKET))
 			p->end = ((p->end + 4096) + 4095) & ~(uint64_t)4095;
 		else
 			p->end = c->start;
@@ -313,8 +353,8 @@ static int cmp_u64(const void *a, const void *b)
 
 void symtab_builder__exit(struct symtab_builder *b)
 {
-	free(b->n);
-	free(b->pool);
+	hugemem__free(b->n, b->n_mapped);
+	hugemem__free(b->pool, b->pool_mapped);
 	free(b->seq);
 	free(b->erased);
 	rbtree__exit(&b->tree);
@@ -323,9 +363,9 @@ void symtab_builder__exit(struct symtab_builder *b)
 
 void symtab__exit(struct symtab *t)
 {
-	free(t->syms);
-	free(t->ranges);
-	free(t->names);
+	hugemem__free(t->syms, t->syms_mapped);
+	hugemem__free(t->ranges, t->ranges_mapped);
+	hugemem__free(t->names, t->names_mapped);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -403,7 +443,9 @@ static int flatten(struct symtab_builder *b, const uint32_t *order_of, struct sy
 	size_t nb = 0, nr = 0;
 	uint64_t *bounds;
 
-	out->ranges = malloc((b->live * 2 + 1) * sizeof(*out->ranges));
+	/* a kernel's tables are megabytes: huge pages where the system gives them */
+	out->ranges = hugemem__alloc((b->live * 2 + 1) * sizeof(*out->ranges),
+				     &out->ranges_mapped);
 	if (!out->ranges)
 		return -ENOMEM;
 	if (!b->replay_always && flatten_disjoint(b, out))
@@ -443,7 +485,7 @@ int symtab_builder__finish(struct symtab_builder *b, struct symtab *out)
 	if (build_seq(b) || b->live > SIZE_MAX / (2 * sizeof(*out->ranges)) - 1)
 		goto out;
 	order_of = malloc(b->nr * sizeof(*order_of));
-	out->syms = calloc(b->live, sizeof(*out->syms));
+	out->syms = hugemem__alloc(b->live * sizeof(*out->syms), &out->syms_mapped);
 	if (!order_of || !out->syms)
 		goto out;
 	for (size_t i = 0; i < b->seq_nr; i++) {
@@ -463,7 +505,9 @@ int symtab_builder__finish(struct symtab_builder *b, struct symtab *out)
 		goto out;
 	/* Hand the pool over; names become pointers. */
 	out->names = b->pool;
+	out->names_mapped = b->pool_mapped;
 	b->pool = NULL;
+	b->pool_mapped = 0;
 	for (size_t i = 0; i < out->nr; i++)
 		out->syms[i].name = out->names + (uintptr_t)out->syms[i].name;
 	err = 0;
@@ -620,12 +664,11 @@ static int kallsyms_split(struct symtab_builder *b, uint64_t delta,
 		return -ENOMEM;
 	for (size_t i = 0; i < b->seq_nr; i++) {
 		uint32_t x = b->seq[i];
-		const char *name = node_name(b, x);
-		bool kmod = strchr(name, '\t') != NULL;
+		bool kmod = name_has(b, x, '\t', KIND_TAB);
 
 		if (kmod && mods && kmod_keep(mods, b, x))
 			return -ENOMEM;
-		if (kmod || !strcmp(name, "__entry_SYSCALL_64_trampoline")) {
+		if (kmod || !strcmp(node_name(b, x), "__entry_SYSCALL_64_trampoline")) {
 			if (seq_erase(b, x))
 				return -ENOMEM;
 			continue;
@@ -642,49 +685,223 @@ static int kallsyms_split(struct symtab_builder *b, uint64_t delta,
 	return 0;
 }
 
-#define KALLSYMS_READ_BUF (64u << 10)
+/* ---- a kallsyms file, block by block ----------------------------------------
+ * The file is read into one buffer, its text, block after block of whole lines;
+ * each block gets slots in the builder's node array, one for each of its lines,
+ * and is parsed there (in place: a name is its offset in the text, which becomes the
+ * builder's pool), on whichever thread takes it; at the end the blocks' symbols
+ * are moved together in file order.  Nothing is copied but the nodes' moves. */
+
+/* /proc/kallsyms gives up to a page a read(): blocks of about this many bytes are
+ * read (a loop of read()s) before they are handed out */
+#define KALLSYMS_BLOCK (256u << 10)
+/* Room at first, touched only as it is used: the text (a /proc/kallsyms of 120k
+ * symbols is 5 MB) and the nodes */
+#define KALLSYMS_TEXT_CAP (32u << 20)
+#define KALLSYMS_NODES_CAP (256u << 10)
+
+struct kallsyms_block {
+	char *text;			/* the load's text */
+	size_t off, len;		/* the block's bytes in it */
+	struct sb_node *slots;		/* one for each of its lines */
+	size_t first;			/* index of slots[0] in the node array */
+	size_t kept;			/* symbols parsed into the slots */
+	struct kallsyms_text t;		/* its first _text line, if any */
+};
+
+int kallsyms_load__open(struct kallsyms_load *l, const char *path)
+{
+	*l = (struct kallsyms_load){ .fd = open(path, O_RDONLY | O_CLOEXEC) };
+	return l->fd < 0 ? -errno : 0;
+}
+
+/* Room for a block more of text (its NUL too) and for lines more nodes: 0; 2 when
+ * it must move and may not; -ENOMEM. */
+static int load_room(struct kallsyms_load *l, size_t lines, bool may_move)
+{
+	if (l->cap - l->len < KALLSYMS_BLOCK + 1) {
+		size_t cap = l->cap ? 2 * l->cap : KALLSYMS_TEXT_CAP;
+		char *t;
+
+		if (!may_move)
+			return 2;
+		if (cap > UINT32_MAX ||
+		    !(t = hugemem__realloc(l->text, l->len, cap, &l->text_mapped)))
+			return -ENOMEM;
+		l->text = t;
+		l->cap = cap;
+	}
+	if (l->nodes_cap - l->lines < lines) {
+		size_t cap = l->nodes_cap ? l->nodes_cap : KALLSYMS_NODES_CAP;
+		struct sb_node *n;
+
+		if (!may_move)
+			return 2;
+		while (cap - l->lines < lines)
+			cap *= 2;
+		if (cap >= NIL || !(n = hugemem__realloc(l->nodes, l->lines * sizeof(*n),
+							 cap * sizeof(*n), &l->nodes_mapped)))
+			return -ENOMEM;
+		l->nodes = n;
+		l->nodes_cap = cap;
+	}
+	return 0;
+}
+
+/* Lines in p[0, n): its newlines, and one for a last line without. */
+static size_t count_lines(const char *p, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += p[i] == '\n';
+	return c + (n && p[n - 1] != '\n');
+}
+
+int kallsyms_load__next(struct kallsyms_load *l, struct kallsyms_block **out,
+			bool may_move)
+{
+	size_t want = l->done + KALLSYMS_BLOCK, len, lines;
+	struct kallsyms_block *blk;
+	ssize_t got = 1;
+	char *nl = NULL;
+	int err;
+
+	*out = NULL;
+	if (l->eof)
+		return 0;
+	for (;;) {
+		if ((err = load_room(l, 0, may_move)))
+			return err;
+		if (want > l->cap - 1)
+			want = l->cap - 1;
+		while (l->len < want && got > 0) {
+			got = read(l->fd, l->text + l->len, want - l->len);
+			if (got < 0 && errno == EINTR)
+				got = 1;
+			else if (got > 0)
+				l->len += (size_t)got;
+		}
+		/* at the end of the file (or at an error reading it, where stdio's
+		 * getline() stopped too) all that is left; else whole lines */
+		if (got <= 0 || (nl = memrchr(l->text + l->done, '\n', l->len - l->done)))
+			break;
+		want = l->len + KALLSYMS_BLOCK;	/* a line longer than a block */
+	}
+	len = nl ? (size_t)(nl - (l->text + l->done)) + 1 : l->len - l->done;
+	lines = count_lines(l->text + l->done, len);
+	if ((err = load_room(l, lines, may_move)))
+		return err;	/* 2: read again, nothing lost (the block is not out) */
+	if (!(blk = calloc(1, sizeof(*blk))) ||
+	    array__grow(&l->blocks, &l->blocks_cap, l->nr_blocks + 1, sizeof(*l->blocks), 16)) {
+		free(blk);
+		return -ENOMEM;
+	}
+	l->eof = got <= 0;
+	if (l->eof)
+		l->text[l->len] = '\0';
+	*blk = (struct kallsyms_block){ .text = l->text, .off = l->done, .len = len,
+					.slots = lines ? l->nodes + l->lines : NULL,
+					.first = l->lines };
+	l->blocks[l->nr_blocks++] = blk;
+	l->done += len;
+	l->lines += lines;
+	*out = blk;
+	return len || !l->eof ? 1 : 0;
+}
+
+void kallsyms_block__parse(struct kallsyms_block *blk)
+{
+	char *text = blk->text, *p = text + blk->off, *end = p + blk->len;
+
+	for (; p < end; ) {
+		char *nl = memchr(p, '\n', (size_t)(end - p)), *name;
+		uint64_t addr;
+		char type;
+
+		if (nl)
+			*nl = '\0';	/* (the last line ends at the NUL after the text) */
+		if (kallsyms_line(p, &addr, &type, &name)) {
+			if (!blk->t.found && name[0] == '_' && !strcmp(name, KALLSYMS_TEXT)) {
+				blk->t.found = true;
+				blk->t.addr = addr;
+			}
+			if (kallsyms_type_kept(type) && name[0] != '$') {
+				size_t n = strlen(name);
+
+				blk->slots[blk->kept++] = (struct sb_node){
+					.start = addr, .end = addr, .name = (uint32_t)(name - text),
+					.binding = kallsyms_binding(type), .type = kallsyms_stt(type),
+					.kind = (uint8_t)(KIND_KNOWN |
+						(memchr(name, '[', n) ? KIND_BRACKET : 0) |
+						(memchr(name, '\t', n) ? KIND_TAB : 0)),
+				};
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+int kallsyms_load__finish(struct kallsyms_load *l, struct symtab_builder *b,
+			  struct kallsyms_text *t)
+{
+	size_t w = 0;
+
+	*t = (struct kallsyms_text){ 0 };
+	if (b->nr || b->pool)
+		return -EINVAL;
+	for (size_t i = 0; i < l->nr_blocks; i++) {
+		struct kallsyms_block *blk = l->blocks[i];
+
+		if (!t->found)
+			*t = blk->t;
+		if (w != blk->first && blk->kept)
+			memmove(l->nodes + w, l->nodes + blk->first, blk->kept * sizeof(*l->nodes));
+		w += blk->kept;
+	}
+	symtab_builder__exit(b);
+	b->n = l->nodes;
+	b->n_mapped = l->nodes_mapped;
+	b->cap = l->nodes_cap;
+	b->nr = b->live = w;
+	b->pool = l->text;
+	b->pool_mapped = l->text_mapped;
+	b->pool_len = b->pool_cap = l->text ? l->len + 1 : 0;
+	l->nodes = NULL;
+	l->text = NULL;
+	l->nodes_cap = l->cap = l->len = l->done = l->lines = 0;
+	l->nodes_mapped = l->text_mapped = 0;
+	return 0;
+}
+
+void kallsyms_load__close(struct kallsyms_load *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	for (size_t i = 0; i < l->nr_blocks; i++)
+		free(l->blocks[i]);
+	free(l->blocks);
+	hugemem__free(l->text, l->text_mapped);
+	hugemem__free(l->nodes, l->nodes_mapped);
+	*l = (struct kallsyms_load){ .fd = -1 };
+}
 
 int symtab__read_kallsyms(struct symtab_builder *b, const char *path,
 			  struct kallsyms_text *text)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	int err = 0;
-	/* /proc/kallsyms says its blocks are 1 KiB, so stdio reads 1 KiB at a time,
-	 * each a system call that formats lines; the kernel gives up to a page a
-	 * read: a larger buffer takes a quarter of the calls (61 -> 30 ms here) */
-	char *buf = malloc(KALLSYMS_READ_BUF);
+	struct kallsyms_load l;
+	struct kallsyms_block *blk;
+	int more = 0, err = kallsyms_load__open(&l, path);
 
 	text->found = false;
 	text->addr = 0;
-	if (!f) {
-		err = -errno;
-		free(buf);
-		return err;
-	}
-	if (buf)
-		(void)setvbuf(f, buf, _IOFBF, KALLSYMS_READ_BUF);
-	while (getline(&line, &cap, f) >= 0) {
-		uint64_t addr;
-		char type, *name;
-
-		if (!kallsyms_line(line, &addr, &type, &name))
-			continue;
-		if (!text->found && !strcmp(name, KALLSYMS_TEXT)) {
-			text->found = true;
-			text->addr = addr;
-		}
-		if (!kallsyms_type_kept(type) || name[0] == '$')
-			continue;
-		err = symtab_builder__add(b, addr, 0, kallsyms_binding(type),
-					  kallsyms_stt(type), name, strlen(name));
-		if (err)
-			break;
-	}
-	free(line);
-	fclose(f);
-	free(buf);	/* after fclose: stdio's buffer until then */
+	while (!err && (more = kallsyms_load__next(&l, &blk, true)) > 0)
+		kallsyms_block__parse(blk);
+	if (!err && more < 0)
+		err = more;
+	if (!err)
+		err = kallsyms_load__finish(&l, b, text);
+	kallsyms_load__close(&l);
 	return err;
 }
 

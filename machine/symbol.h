@@ -86,6 +86,8 @@ struct symtab {
 	struct symtab_range *ranges;	/* owned, the flattened tree lookup */
 	size_t nr_ranges;
 	char *names;			/* owned pool every syms[].name points into */
+	size_t syms_mapped, ranges_mapped, names_mapped;	/* bytes mapped
+					 * (util/hugemem.h), 0: malloc()ed */
 };
 
 /** An erasure of the builder's log: which node, after how many insertions. */
@@ -100,6 +102,8 @@ struct sb_erase {
  * insertions and erasures in their order) only when symbols overlap, where perf's
  * lookup answer depends on the tree's shape.  Zero-initialise before use.
  */
+struct sb_node;
+
 struct symtab_builder {
 	struct sb_node *n;		/* owned, nodes in insertion order */
 	size_t nr, cap;			/* nodes used / allocated (erased ones included) */
@@ -115,6 +119,8 @@ struct symtab_builder {
 					 * overlap (the answers must not change) */
 	char *pool;			/* owned, the names (offsets in nodes) */
 	size_t pool_len, pool_cap;	/* bytes */
+	size_t n_mapped, pool_mapped;	/* bytes mapped (util/hugemem.h), 0:
+					 * malloc()ed */
 };
 
 /** Symbol sources perf understands (which loader produced a table). */
@@ -221,14 +227,91 @@ struct kallsyms_text {
 };
 
 /**
- * @brief First half of symtab__load_kallsyms(): read the file into @p b (no fix-ups,
- *        no relocation), noting where _text is. Needs nothing from the recording, so
- *        it can run on a worker while the recording is decoded.
- * @return 0, -errno if the file cannot be read, -ENOMEM.
+ * @brief First half of symtab__load_kallsyms(): read the file into @p b, an empty
+ *        builder (no fix-ups, no relocation), noting where _text is; the file's text
+ *        becomes its pool (names parsed in place: symtab__parse_kallsyms()).  Needs
+ *        nothing from the recording, so it can run on a worker while the recording
+ *        is decoded.
+ * @return 0, -errno if the file cannot be opened, -ENOMEM.
  * Thread safety: builder owned by the caller. Format: /proc/kallsyms text.
  */
 int symtab__read_kallsyms(struct symtab_builder *b, const char *path,
 			  struct kallsyms_text *text);
+
+/*
+ * A kallsyms file read block after block, each block parsed on any thread: what
+ * symtab__read_kallsyms() does on one, and the kernel's read ahead
+ * (dso__preload_kernel()) on several.  The file is read into one buffer, whose
+ * lines the blocks parse in place (a symbol's name stays in the text, which becomes
+ * the builder's pool), each into slots of its own in one node array (one for each of
+ * its lines); kallsyms_load__finish() moves their symbols together in file order.
+ */
+struct kallsyms_block;
+
+/** The load's state: the caller's, its fields the load's own. */
+struct kallsyms_load {
+	int fd;				/* owned, or -1 */
+	bool eof;
+	char *text;			/* owned: what was read, room for cap bytes */
+	size_t len, cap, done;		/* bytes read / allocated / handed out */
+	size_t text_mapped;		/* bytes mapped (util/hugemem.h) */
+	struct sb_node *nodes;		/* owned: the blocks' slots */
+	size_t lines, nodes_cap;	/* slots handed out / allocated */
+	size_t nodes_mapped;		/* bytes mapped (util/hugemem.h) */
+	struct kallsyms_block **blocks;	/* owned, in file order */
+	size_t nr_blocks, blocks_cap;
+};
+
+/**
+ * @brief Open @p path for kallsyms_load__next().
+ * @return 0, or -errno (kallsyms_load__close() is safe then too).
+ * Thread safety: the load is the caller's.  Format: none.
+ */
+int kallsyms_load__open(struct kallsyms_load *l, const char *path);
+
+/**
+ * @brief Read the next block: about 256 KiB of whole lines (at the end of the file,
+ *        what is left), with as many read()s as that takes (/proc/kallsyms gives up
+ *        to a page each).  An error reading ends the file, as stdio's getline()
+ *        would.
+ * @param out       receives the block (the load's), to parse with
+ *                  kallsyms_block__parse() on any thread
+ * @param may_move  whether the text and the node array may be reallocated: every
+ *                  block handed out so far is parsed (their first 32 MiB and 256k
+ *                  slots are allocated at the first call, touched only as used)
+ * @return 1 with a block; 0 at the end of the file; 2 when they must grow and
+ *         @p may_move is false (call again with true once the blocks out are
+ *         parsed: nothing was lost); -ENOMEM.
+ * Thread safety: one thread at a time per load, while the blocks out are parsed
+ *         on others (each writes its own bytes of the text and its own slots).
+ * Format: /proc/kallsyms text (lines end with '\n').
+ */
+int kallsyms_load__next(struct kallsyms_load *l, struct kallsyms_block **out,
+			bool may_move);
+
+/**
+ * @brief Parse a block's lines into its slots as symtab__load_kallsyms() keeps them
+ *        (types T, W, D, B either case; no name starting with '$'; names cut at 512
+ *        bytes as perf cuts them), noting its first _text line.  Its newlines become
+ *        NULs.  Cannot fail.
+ * Thread safety: any thread, one per block.  Format: /proc/kallsyms text
+ *        "%llx %c %s[\t[module]]".
+ */
+void kallsyms_block__parse(struct kallsyms_block *blk);
+
+/**
+ * @brief Every block parsed: @p b, an empty builder, receives their symbols in file
+ *        order (no fix-ups yet) and the text as its pool; @p t the first _text
+ *        line's address, if any.
+ * @return 0, or -EINVAL if @p b is not empty.
+ * Thread safety: the caller's load, after the last block's parse (which the caller
+ *        orders before this: a workqueue group wait, a join).  Format: none.
+ */
+int kallsyms_load__finish(struct kallsyms_load *l, struct symtab_builder *b,
+			  struct kallsyms_text *t);
+
+/** @brief Close the file, free what was not taken (safe twice). */
+void kallsyms_load__close(struct kallsyms_load *l);
 
 /**
  * @brief Second half: end fix-ups, duplicates, module split (module symbols into

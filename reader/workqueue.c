@@ -131,6 +131,9 @@ static int enqueue(struct workqueue *wq, struct wq_group *g, workqueue_fn fn, vo
 	if (g)
 		g->left++;
 	pthread_cond_signal(&wq->more);
+	/* whoever waits for the parent group runs the item too (group_wait) */
+	if (g && g->parent)
+		pthread_cond_broadcast(&wq->done);
 	pthread_mutex_unlock(&wq->lock);
 	return 0;
 }
@@ -146,14 +149,14 @@ int workqueue__queue_group(struct workqueue *wq, struct wq_group *g, workqueue_f
 	return enqueue(wq, g, fn, arg);
 }
 
-/* The first item of g no worker has taken yet, off the queue; NULL if none.  Under
- * the lock. */
+/* The first item of g, or of a group whose parent g is, that no worker has taken
+ * yet, off the queue; NULL if none.  Under the lock. */
 static struct work *take_from_group(struct workqueue *wq, struct wq_group *g)
 {
 	struct work *prev = NULL;
 
 	for (struct work *w = wq->head; w; prev = w, w = w->next) {
-		if (w->group != g)
+		if (!w->group || (w->group != g && w->group->parent != g))
 			continue;
 		if (prev)
 			prev->next = w->next;
@@ -173,19 +176,26 @@ void workqueue__group_wait(struct workqueue *wq, struct wq_group *g)
 	if (!wq->nr)
 		return;
 	/* the group's items no worker has taken yet are run here, one at a time in
-	 * queue order, so that workers that become free take the others */
+	 * queue order, so that workers that become free take the others; and so are
+	 * those its running items queue in groups of their own (children of g) */
 	pthread_mutex_lock(&wq->lock);
-	while ((w = take_from_group(wq, g))) {
-		pthread_mutex_unlock(&wq->lock);
-		w->fn(w->arg);
-		free(w);
-		pthread_mutex_lock(&wq->lock);
-		g->left--;
-		if (--wq->pending == 0)
-			pthread_cond_broadcast(&wq->idle);
-	}
-	while (g->left)
+	for (;;) {
+		while ((w = take_from_group(wq, g))) {
+			struct wq_group *wg = w->group;
+
+			pthread_mutex_unlock(&wq->lock);
+			w->fn(w->arg);
+			free(w);
+			pthread_mutex_lock(&wq->lock);
+			if (--wg->left == 0 && wg != g)
+				pthread_cond_broadcast(&wq->done);
+			if (--wq->pending == 0)
+				pthread_cond_broadcast(&wq->idle);
+		}
+		if (!g->left)
+			break;
 		pthread_cond_wait(&wq->done, &wq->lock);
+	}
 	pthread_mutex_unlock(&wq->lock);
 }
 

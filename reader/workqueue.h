@@ -43,16 +43,22 @@ void workqueue__delete(struct workqueue *wq);
 int workqueue__queue(struct workqueue *wq, workqueue_fn fn, void *arg);
 
 /** Items queued together and waited for together.  Zero-initialise; the counter
- *  is the pool's (read and written under its lock). */
+ *  is the pool's (read and written under its lock).  A running item may split its
+ *  work into a group of its own whose parent is the item's group: whoever waits for
+ *  the parent runs those items too (a worker reading a file queues the parsing of
+ *  its blocks; the thread that waits for the reading helps parse). */
 struct wq_group {
 	size_t left;		/* items queued or running */
+	struct wq_group *parent;	/* NULL, or the group of the item that queues
+					 * this group's items (set before the first) */
 };
 
 /**
  * @brief Queue fn(arg) as an item of group @p g (on an inline pool: run it now).
  * @return 0 or -ENOMEM (then fn was not queued).
- * Thread safety: the controlling thread only; @p g must live until
- *         workqueue__group_wait() on it returns.
+ * Thread safety: the controlling thread, or an item of @p g's parent group
+ *         queueing into @p g; @p g must live until workqueue__group_wait() on it
+ *         returns.
  */
 int workqueue__queue_group(struct workqueue *wq, struct wq_group *g, workqueue_fn fn,
 			   void *arg);
@@ -60,10 +66,12 @@ int workqueue__queue_group(struct workqueue *wq, struct wq_group *g, workqueue_f
 /**
  * @brief Wait until every item of @p g has run: those no worker has started yet
  *        are taken off the queue and run on the calling thread (in queue order),
- *        then the running ones are waited for.  Other items stay queued.
+ *        then the running ones are waited for; items of @p g's children groups
+ *        queued meanwhile are run here as well.  Other items stay queued.
  *        Afterwards the items' effects are visible to the caller (the pool's lock
  *        orders them), and @p g may be reused or freed.
- * Thread safety: the controlling thread only.
+ * Thread safety: the controlling thread, or an item waiting for a group of its
+ *        own (a child of its group) - never for a group one of its waiters runs.
  */
 void workqueue__group_wait(struct workqueue *wq, struct wq_group *g);
 

@@ -2429,9 +2429,12 @@ static int trace_setup(struct report *rp, struct session *s, const struct report
 	/* the tracing data is parsed in a forked child first (machine/trace-event.c):
 	 * no other thread may be working then, as one could hold a lock the child
 	 * needs (AddressSanitizer's allocator does not lock itself across fork()),
-	 * so the kernel symbols job is waited for here already */
-	machine__wait_preload(rp->machine);
-	rp->preloaded = true;
+	 * so the kernel symbols job is waited for here already where there will be
+	 * one (else the first batch waits for it, the decoding started meanwhile) */
+	if (session__is_pipe(s) || trace_sort__has_tracepoints(session__evlist(s))) {
+		machine__wait_preload(rp->machine);
+		rp->preloaded = true;
+	}
 	err = trace_sort__open(&rp->traces, s, rp->machine, o->raw_trace,
 			       o->input ? o->input : "perf.data", &rp->trace_diag);
 

@@ -662,8 +662,11 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 		err = session__load(s, &d);
 	/* the kernel symbols job, if any, must be done before records replay; the
 	 * report waits for it at its first batch, so the decoding starts meanwhile */
-	if (s && !(mode->flags & MODE_OWN_PRELOAD))
+	if (s && !(mode->flags & MODE_OWN_PRELOAD)) {
+		if (m)	/* its parsing helped with here (the scan is done) */
+			machine__wait_preload(m);
 		workqueue__flush(session__workqueue(s));
+	}
 	if (err) {
 		if (d.code == 0)
 			diag__set(&d, o->input ? o->input : "perf.data", DIAG_NO_OFFSET, err, NULL);

@@ -752,8 +752,12 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		err = machine__preload_kernel(r.m, session__workqueue(s));
 	if (!err)
 		err = session__load(s, d);
-	if (s)	/* the preload finishes before any record is replayed */
+	if (s) {	/* the preload finishes before any record is replayed (its
+			 * parsing helped with here, the scan done) */
+		if (r.m)
+			machine__wait_preload(r.m);
 		workqueue__flush(session__workqueue(s));
+	}
 	if (!err && session__is_pipe(s))
 		err = machine__apply_build_ids(r.m, session__features(s));
 	if (err) {

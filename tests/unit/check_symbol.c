@@ -23,6 +23,7 @@
 #include "machine/machine.h"
 #include "format/sample.h"
 #include "reader/session.h"	/* struct record_ref */
+#include "reader/workqueue.h"
 #include "machine/symbol.h"
 #include "testlib.h"
 
@@ -341,23 +342,86 @@ START_TEST(test_symbol_kernel_dso)
 }
 END_TEST
 
+/* A read ahead run as an item of a group, as machine__preload_kernel() runs it. */
+struct preload_item {
+	struct dso *k;
+	struct workqueue *wq;
+	struct wq_group g;
+	int err;
+};
+
+static void preload_item(void *arg)
+{
+	struct preload_item *pi = arg;
+
+	pi->err = dso__preload_kernel(pi->k, pi->wq, &pi->g);
+}
+
+enum preload_mode { PRELOAD_NONE, PRELOAD_HERE, PRELOAD_WORKERS };
+
 /* The kernel dso of a fresh collection over @p kallsyms, its reference set as a
- * recording's kernel MMAP sets it (ref NULL: none), loaded, read ahead or not. */
-static struct dsos *kernel_loaded(const char *kallsyms, bool preload, const char *ref,
-				  uint64_t pgoff)
+ * recording's kernel MMAP sets it (ref NULL: none), loaded, read ahead or not: here,
+ * or on a worker with its blocks parsed by the workers and by this thread, which
+ * waits for the read ahead's group. */
+static struct dsos *kernel_loaded(const char *kallsyms, enum preload_mode preload,
+				  const char *ref, uint64_t pgoff)
 {
 	struct dsos_opts o = { .kallsyms = kallsyms };
+	struct preload_item pi = { 0 };
 	struct dsos *d;
 	struct dso *k;
 
 	ck_assert_int_eq(dsos__new(&d, &o), 0);
 	k = dsos__kernel(d);
-	if (preload)	/* at the start: before any record names the reference */
-		ck_assert_int_eq(dso__preload_kernel(k), 0);
+	/* at the start: before any record names the reference */
+	if (preload == PRELOAD_HERE)
+		ck_assert_int_eq(dso__preload_kernel(k, NULL, NULL), 0);
+	if (preload == PRELOAD_WORKERS) {
+		pi.k = k;
+		ck_assert_int_eq(workqueue__new(&pi.wq, 2), 0);
+		ck_assert_int_eq(workqueue__queue_group(pi.wq, &pi.g, preload_item, &pi), 0);
+		workqueue__group_wait(pi.wq, &pi.g);
+		workqueue__delete(pi.wq);
+		ck_assert_int_eq(pi.err, 0);
+		ck_assert_ptr_nonnull(k->preload);
+	}
 	if (ref)
 		ck_assert_int_eq(dso__set_kernel_ref(k, ref, pgoff), 0);
 	ck_assert_int_ge(dso__load(k), 0);
 	return d;
+}
+
+/* Kernel dsos a and b loaded the same table (symbols, ends, lookup ranges, module
+ * symbols). */
+static void same_kernel_table(const struct dso *a, const struct dso *b)
+{
+	ck_assert_ptr_null(a->preload);
+	ck_assert_int_eq(a->origin, b->origin);
+	ck_assert_uint_gt(b->symtab.nr, 3);
+	ck_assert_uint_eq(a->symtab.nr, b->symtab.nr);
+	for (size_t k = 0; k < a->symtab.nr; k++) {
+		ck_assert_uint_eq(a->symtab.syms[k].start, b->symtab.syms[k].start);
+		ck_assert_uint_eq(a->symtab.syms[k].end, b->symtab.syms[k].end);
+		ck_assert_str_eq(a->symtab.syms[k].name, b->symtab.syms[k].name);
+		ck_assert_uint_eq(a->symtab.syms[k].binding, b->symtab.syms[k].binding);
+		ck_assert_uint_eq(a->symtab.syms[k].type, b->symtab.syms[k].type);
+		ck_assert_uint_eq(a->symtab.syms[k].namelen_extra,
+				  b->symtab.syms[k].namelen_extra);
+	}
+	ck_assert_uint_eq(a->symtab.nr_ranges, b->symtab.nr_ranges);
+	for (size_t k = 0; k < a->symtab.nr_ranges; k++) {
+		ck_assert_uint_eq(a->symtab.ranges[k].start, b->symtab.ranges[k].start);
+		ck_assert_uint_eq(a->symtab.ranges[k].sym, b->symtab.ranges[k].sym);
+	}
+	ck_assert_uint_eq(a->kmods.nr, b->kmods.nr);
+	for (size_t k = 0; k < a->kmods.nr; k++) {
+		ck_assert_uint_eq(a->kmods.v[k].start, b->kmods.v[k].start);
+		ck_assert_uint_eq(a->kmods.v[k].end, b->kmods.v[k].end);
+		ck_assert_str_eq(a->kmods.pool + a->kmods.v[k].name,
+				 b->kmods.pool + b->kmods.v[k].name);
+		ck_assert_str_eq(a->kmods.pool + a->kmods.v[k].module,
+				 b->kmods.pool + b->kmods.v[k].module);
+	}
 }
 
 /*
@@ -381,31 +445,14 @@ START_TEST(test_symbol_kernel_preload)
 	snprintf(path, sizeof(path), "%s/kallsyms", dir);
 	testlib_write_raw(path, fake_kallsyms, strlen(fake_kallsyms));
 	for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
-		struct dsos *da = kernel_loaded(path, true, refs[i].ref, refs[i].pgoff);
-		struct dsos *db = kernel_loaded(path, false, refs[i].ref, refs[i].pgoff);
-		const struct dso *a = dsos__kernel(da), *b = dsos__kernel(db);
+		struct dsos *da = kernel_loaded(path, PRELOAD_HERE, refs[i].ref, refs[i].pgoff);
+		struct dsos *db = kernel_loaded(path, PRELOAD_NONE, refs[i].ref, refs[i].pgoff);
+		struct dsos *dc = kernel_loaded(path, PRELOAD_WORKERS, refs[i].ref,
+						refs[i].pgoff);
 
-		ck_assert_ptr_null(a->preload);
-		ck_assert_int_eq(a->origin, b->origin);
-		ck_assert_uint_gt(b->symtab.nr, 3);
-		ck_assert_uint_eq(a->symtab.nr, b->symtab.nr);
-		for (size_t k = 0; k < a->symtab.nr; k++) {
-			ck_assert_uint_eq(a->symtab.syms[k].start, b->symtab.syms[k].start);
-			ck_assert_uint_eq(a->symtab.syms[k].end, b->symtab.syms[k].end);
-			ck_assert_str_eq(a->symtab.syms[k].name, b->symtab.syms[k].name);
-		}
-		ck_assert_uint_eq(a->symtab.nr_ranges, b->symtab.nr_ranges);
-		for (size_t k = 0; k < a->symtab.nr_ranges; k++) {
-			ck_assert_uint_eq(a->symtab.ranges[k].start, b->symtab.ranges[k].start);
-			ck_assert_uint_eq(a->symtab.ranges[k].sym, b->symtab.ranges[k].sym);
-		}
-		ck_assert_uint_eq(a->kmods.nr, b->kmods.nr);
-		for (size_t k = 0; k < a->kmods.nr; k++) {
-			ck_assert_uint_eq(a->kmods.v[k].start, b->kmods.v[k].start);
-			ck_assert_uint_eq(a->kmods.v[k].end, b->kmods.v[k].end);
-			ck_assert_str_eq(a->kmods.pool + a->kmods.v[k].name,
-					 b->kmods.pool + b->kmods.v[k].name);
-		}
+		same_kernel_table(dsos__kernel(da), dsos__kernel(db));
+		same_kernel_table(dsos__kernel(dc), dsos__kernel(db));
+		dsos__delete(dc);
 		/* the shift moved the symbols */
 		if (i == 1)
 			ck_assert_str_eq(dso__find_symbol(dsos__kernel(da),
@@ -413,6 +460,63 @@ START_TEST(test_symbol_kernel_preload)
 		dsos__delete(da);
 		dsos__delete(db);
 	}
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * A kallsyms file of many blocks (kallsyms_load__next() hands out about 256 KiB
+ * of whole lines at a time), read ahead on workers: each block parsed by whichever
+ * thread is free, the waiting one included, then joined in file order.  The table
+ * is the one a plain load gives: module symbols among the kernel's, _text in a
+ * later block, a line longer than a block (its name cut at 512 bytes as perf cuts
+ * it), a line that is not a symbol, and a last line without its newline.
+ */
+START_TEST(test_symbol_kernel_preload_blocks)
+{
+	char *dir = testlib_tmpdir(), path[PATH_MAX], *text, *p;
+	size_t cap = 4u << 20, len = 0;
+	struct dsos *da, *db;
+	const struct dso *a;
+
+	ck_assert_ptr_nonnull(text = malloc(cap));
+	for (unsigned i = 0; i < 40000; i++) {
+		if (i == 30000)
+			len += (size_t)snprintf(text + len, cap - len,
+						"ffffffff81000000 T _text\n"
+						"not a symbol line\n");
+		if (i == 20000) {	/* a name of 300 KiB */
+			len += (size_t)snprintf(text + len, cap - len, "ffffffff81%06x T ", i);
+			memset(text + len, 'n', 300u << 10);
+			len += 300u << 10;
+			text[len++] = '\n';
+		}
+		if (i % 7 == 3)
+			len += (size_t)snprintf(text + len, cap - len,
+						"ffffffffc0%06x t mod_fn_%u\t[mod%u]\n",
+						i * 16, i, i % 3);
+		else
+			len += (size_t)snprintf(text + len, cap - len, "ffffffff81%06x %c fn_%u\n",
+						i * 16 + 0x10000, i % 5 ? 'T' : 'd', i);
+	}
+	len += (size_t)snprintf(text + len, cap - len, "ffffffff82000000 T last_fn");
+	ck_assert_uint_lt(len, cap);
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	testlib_write_raw(path, text, len);
+	da = kernel_loaded(path, PRELOAD_WORKERS, "[kernel.kallsyms]_text", 0xffffffff81000000);
+	db = kernel_loaded(path, PRELOAD_NONE, "[kernel.kallsyms]_text", 0xffffffff81000000);
+	a = dsos__kernel(da);
+	same_kernel_table(a, dsos__kernel(db));
+	ck_assert_uint_gt(a->symtab.nr, 30000);
+	ck_assert_uint_gt(a->kmods.nr, 5000);
+	ck_assert_str_eq(dso__find_symbol(dsos__kernel(da), 0xffffffff82000000)->name,
+			 "last_fn");
+	p = (char *)dso__find_symbol(dsos__kernel(da), 0xffffffff81004e20)->name;
+	ck_assert_uint_eq(strlen(p), 512);
+	dsos__delete(da);
+	dsos__delete(db);
+	free(text);
 	testlib_rmtree(dir);
 	free(dir);
 }
@@ -1047,6 +1151,7 @@ Suite *symbol_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_symbol_kallsyms_rules);
 	tcase_add_test(tc, test_symbol_kernel_preload);
+	tcase_add_test(tc, test_symbol_kernel_preload_blocks);
 	tcase_add_test(tc, test_symbol_resolve_map_at);
 	tcase_add_test(tc, test_symbol_kernel_dso);
 	tcase_add_test(tc, test_symbol_kmod_split);

@@ -14,6 +14,7 @@
 
 #include "util/array.h"
 #include "util/hashtab.h"
+#include "util/hugemem.h"
 #include "util/rbtree.h"
 #include "util/strtab.h"
 #include "banned.h"
@@ -277,6 +278,41 @@ START_TEST(test_hashtab)
 }
 END_TEST
 
+/* Large arrays are mapped 2 MiB-aligned and zeroed, small ones malloc()ed; growing
+ * keeps the contents either way, and a small array grown large moves to a mapping. */
+START_TEST(test_hugemem)
+{
+	size_t mapped, small_mapped = 1, big = (size_t)5 << 20;
+	unsigned char *p = hugemem__alloc(big, &mapped), *q;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(mapped, (size_t)6 << 20);
+	ck_assert_uint_eq((uintptr_t)p % ((size_t)2 << 20), 0);
+	for (size_t i = 0; i < big; i += 4096)
+		ck_assert_uint_eq(p[i], 0);
+	p[0] = 1;
+	p[big - 1] = 2;
+	q = hugemem__realloc(p, big, 3 * big, &mapped);
+	ck_assert_ptr_nonnull(q);
+	ck_assert_uint_eq(mapped, (size_t)16 << 20);
+	ck_assert_uint_eq(q[0], 1);
+	ck_assert_uint_eq(q[big - 1], 2);
+	ck_assert_uint_eq(q[3 * big - 1], 0);
+	hugemem__free(q, mapped);
+	p = hugemem__alloc(100, &small_mapped);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(small_mapped, 0);
+	ck_assert_uint_eq(p[99], 0);
+	p[99] = 7;
+	q = hugemem__realloc(p, 100, big, &small_mapped);
+	ck_assert_ptr_nonnull(q);
+	ck_assert_uint_eq(small_mapped, (size_t)6 << 20);
+	ck_assert_uint_eq(q[99], 7);
+	hugemem__free(q, small_mapped);
+	hugemem__free(NULL, 0);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -289,6 +325,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_intern);
 	tcase_add_test(tc, test_intern_owned);
 	tcase_add_test(ta, test_array_grow);
+	tcase_add_test(ta, test_hugemem);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tr, test_rbtree_insert);
 	tcase_add_test(tr, test_rbtree_erase);

@@ -1,5 +1,6 @@
 /* Unit tests of the workqueue and parallel_for. */
 #include <check.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -107,6 +108,60 @@ START_TEST(test_workqueue_group)
 }
 END_TEST
 
+/* An item that splits its work: children queued in a group of its own whose parent
+ * is the item's group, then waited for. */
+struct splitter {
+	struct workqueue *wq;
+	struct wq_group g, kids;
+	pthread_t caller;
+	atomic_int started, on_caller, ran;
+};
+
+static void kid(void *p)
+{
+	struct splitter *sp = p;
+
+	if (pthread_equal(pthread_self(), sp->caller))
+		atomic_store(&sp->on_caller, 1);
+	atomic_fetch_add(&sp->ran, 1);
+}
+
+static void split(void *p)
+{
+	struct splitter *sp = p;
+
+	atomic_store(&sp->started, 1);
+	for (int i = 0; i < 8; i++)
+		(void)workqueue__queue_group(sp->wq, &sp->kids, kid, sp);
+	/* the only worker is this one: the thread waiting for the parent group runs
+	 * them (a pool that did not would hang here: the test's timeout) */
+	while (!atomic_load(&sp->on_caller))
+		;
+	workqueue__group_wait(sp->wq, &sp->kids);
+}
+
+/* The waiter of a group runs the items its running items queue in child groups. */
+START_TEST(test_workqueue_child_group)
+{
+	struct splitter sp = { .caller = pthread_self() };
+
+	atomic_init(&sp.started, 0);
+	atomic_init(&sp.on_caller, 0);
+	atomic_init(&sp.ran, 0);
+	sp.kids.parent = &sp.g;
+	ck_assert_int_eq(workqueue__new(&sp.wq, 1), 0);
+	ck_assert_int_eq(workqueue__queue_group(sp.wq, &sp.g, split, &sp), 0);
+	while (!atomic_load(&sp.started))	/* on the worker, not here */
+		;
+	workqueue__group_wait(sp.wq, &sp.g);
+	ck_assert_int_eq(atomic_load(&sp.ran), 8);
+	ck_assert_int_eq(atomic_load(&sp.on_caller), 1);
+	ck_assert_uint_eq(sp.g.left, 0);
+	ck_assert_uint_eq(sp.kids.left, 0);
+	workqueue__delete(sp.wq);
+}
+END_TEST
+
 Suite *workqueue_suite(void)
 {
 	Suite *s = suite_create("workqueue");
@@ -116,6 +171,7 @@ Suite *workqueue_suite(void)
 	tcase_add_test(tc, test_workqueue_runs_everything);
 	tcase_add_test(tc, test_parallel_for);
 	tcase_add_test(tc, test_workqueue_group);
+	tcase_add_test(tc, test_workqueue_child_group);
 	suite_add_tcase(s, tc);
 	return s;
 }

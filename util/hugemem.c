@@ -1,0 +1,91 @@
+#include "util/hugemem.h"
+
+#include <stdint.h>	/* uintptr_t */
+#include <stdlib.h>	/* calloc, realloc, free */
+#include <string.h>	/* memcpy */
+#include <sys/mman.h>	/* mmap, munmap, mremap, madvise */
+
+#include "banned.h"
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static size_t round_up(size_t n, size_t to)
+{
+	return (n + to - 1) & ~(to - 1);
+}
+
+/* n bytes (a multiple of HUGE_PAGE) mapped at a HUGE_PAGE boundary, advised; NULL if
+ * none: a mapping a huge page longer, its unaligned ends unmapped. */
+static void *map_aligned(size_t n)
+{
+	char *p = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *a;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (char *)round_up((uintptr_t)p, HUGE_PAGE);
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	if (a + n < p + n + HUGE_PAGE)
+		munmap(a + n, (size_t)(p + n + HUGE_PAGE - (a + n)));
+	/* EINVAL where the kernel has no transparent huge pages: small pages then */
+	(void)madvise(a, n, MADV_HUGEPAGE);
+	return a;
+}
+
+void *hugemem__alloc(size_t size, size_t *mapped)
+{
+	size_t n;
+	void *p;
+
+	*mapped = 0;
+	if (size < HUGEMEM_MIN)
+		return calloc(1, size ? size : 1);
+	if (size > SIZE_MAX - 2 * HUGE_PAGE)
+		return NULL;
+	n = round_up(size, HUGE_PAGE);
+	p = map_aligned(n);
+	if (p)
+		*mapped = n;
+	return p;
+}
+
+void *hugemem__realloc(void *p, size_t old, size_t size, size_t *mapped)
+{
+	size_t n, was = *mapped;
+	void *q;
+
+	if (!p)
+		return hugemem__alloc(size, mapped);
+	if (!was && size < HUGEMEM_MIN)
+		return realloc(p, size ? size : 1);
+	if (size > SIZE_MAX - 2 * HUGE_PAGE)
+		return NULL;
+	n = round_up(size ? size : 1, HUGE_PAGE);
+	if (was == n)
+		return p;
+	if (was) {
+		/* the pages move with their mapping (no copy); the kernel picks where */
+		q = mremap(p, was, n, MREMAP_MAYMOVE);
+		if (q == MAP_FAILED)
+			return NULL;
+		(void)madvise(q, n, MADV_HUGEPAGE);
+	} else {
+		if (!(q = map_aligned(n)))
+			return NULL;
+		memcpy(q, p, old < size ? old : size);
+		free(p);
+	}
+	*mapped = n;
+	return q;
+}
+
+void hugemem__free(void *p, size_t mapped)
+{
+	if (!p)
+		return;
+	if (mapped)
+		munmap(p, mapped);
+	else
+		free(p);
+}

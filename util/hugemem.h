@@ -1,0 +1,43 @@
+#ifndef DIRREPORT_UTIL_HUGEMEM_H
+#define DIRREPORT_UTIL_HUGEMEM_H
+/*
+ * hugemem - large arrays in memory of their own, advised for transparent huge pages.
+ *
+ * A first touch of a 4 KiB page of fresh memory costs a page fault: 15 us each on
+ * the virtual machine the benchmarks run on (a 5 MB kallsyms table: 1300 of them,
+ * 20 ms of its 100), far less for a 2 MiB huge page.  glibc's malloc() gives large
+ * blocks small pages unless the user sets GLIBC_TUNABLES=glibc.malloc.hugetlb=1 before
+ * the program starts; these calls map the memory themselves (mmap), 2 MiB-aligned,
+ * and madvise(MADV_HUGEPAGE) it, which the kernel honours where transparent huge
+ * pages are "always" or "madvise" (the usual settings), and ignores elsewhere.
+ * Below HUGEMEM_MIN bytes they fall back to malloc(): a caller keeps the `mapped`
+ * size they return (0: malloc()ed) to give the memory back with hugemem__free().
+ *
+ * Thread safety: touches only the memory given.
+ */
+#include <stddef.h>	/* size_t */
+
+/** Arrays smaller than this (bytes) are malloc()ed: one huge page. */
+#define HUGEMEM_MIN ((size_t)2 << 20)
+
+/**
+ * @brief @p size bytes, zeroed.
+ * @param mapped  receives the bytes mapped (0: the memory is malloc()ed)
+ * @return the memory, or NULL (out of memory).
+ */
+void *hugemem__alloc(size_t size, size_t *mapped);
+
+/**
+ * @brief @p p (of *@p mapped bytes mapped, or malloc()ed with 0) grown or shrunk to
+ *        @p size bytes, its first min(old, @p size) bytes kept; bytes past the old
+ *        size are zero where the memory is mapped, undefined where malloc()ed.
+ * @param mapped  in: as hugemem__alloc() gave it; out: the new one
+ * @return the memory (possibly moved), or NULL (then @p p and *@p mapped are
+ *         unchanged).
+ */
+void *hugemem__realloc(void *p, size_t old, size_t size, size_t *mapped);
+
+/** @brief Give back @p p, of @p mapped bytes mapped (0: free() it; NULL: nothing). */
+void hugemem__free(void *p, size_t mapped);
+
+#endif
