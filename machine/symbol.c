@@ -720,11 +720,13 @@ int kallsyms_load__open(struct kallsyms_load *l, const char *path)
 static int load_room(struct kallsyms_load *l, size_t lines, bool may_move)
 {
 	if (l->cap - l->len < KALLSYMS_BLOCK + 1) {
-		size_t cap = l->cap ? 2 * l->cap : KALLSYMS_TEXT_CAP;
+		size_t cap = l->cap ? l->cap : l->first_cap ? l->first_cap : KALLSYMS_TEXT_CAP;
 		char *t;
 
 		if (!may_move)
 			return 2;
+		while (cap - l->len < KALLSYMS_BLOCK + 1 && cap <= UINT32_MAX)
+			cap *= 2;
 		if (cap > UINT32_MAX ||
 		    !(t = hugemem__realloc(l->text, l->len, cap, &l->text_mapped)))
 			return -ENOMEM;
@@ -732,7 +734,8 @@ static int load_room(struct kallsyms_load *l, size_t lines, bool may_move)
 		l->cap = cap;
 	}
 	if (l->nodes_cap - l->lines < lines) {
-		size_t cap = l->nodes_cap ? l->nodes_cap : KALLSYMS_NODES_CAP;
+		size_t cap = l->nodes_cap ? l->nodes_cap :
+			     l->first_nodes ? l->first_nodes : KALLSYMS_NODES_CAP;
 		struct sb_node *n;
 
 		if (!may_move)

@@ -260,10 +260,12 @@ struct kallsyms_load {
 	size_t nodes_mapped;		/* bytes mapped (util/hugemem.h) */
 	struct kallsyms_block **blocks;	/* owned, in file order */
 	size_t nr_blocks, blocks_cap;
+	size_t first_cap, first_nodes;	/* tests: the first text bytes and slots
+					 * allocated (0: 32 MiB, 256k) */
 };
 
 /**
- * @brief Open @p path for kallsyms_load__next().
+ * @brief Open @p path for kallsyms_load__next() (the load zeroed first).
  * @return 0, or -errno (kallsyms_load__close() is safe then too).
  * Thread safety: the load is the caller's.  Format: none.
  */

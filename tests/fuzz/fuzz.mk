@@ -11,7 +11,7 @@
 #   make fuzz-regress   replay tests/fuzz/corpus/ and tests/fuzz/crashers/ through every
 #                       target without libFuzzer, with $(CC) and the build's flags (so also
 #                       under SANITIZE=address,undefined); part of `make check`
-#   make tsan-check     the reader and workqueue unit tests, dirreport -D / --stdio
+#   make tsan-check     the reader, workqueue and symbol unit tests, dirreport -D / --stdio
 #                       -j 4 on every sample and on a fresh perf record -g of several
 #                       batches, dirconvert --to-json and dirscript -j 4 on three,
 #                       under ThreadSanitizer (gcc, build-tsan/)
@@ -102,8 +102,8 @@ TSAN_BUILD := build-tsan
 tsan-check: samples/buildid-cache/.unpacked
 	$(MAKE) SANITIZE=thread BUILD=$(TSAN_BUILD) $(TSAN_BUILD)/unit-tests $(TSAN_BUILD)/dirreport \
 		$(TSAN_BUILD)/dirconvert $(TSAN_BUILD)/dirscript
-	@echo "== reader and workqueue unit tests under ThreadSanitizer"
-	$(Q)for suite in reader workqueue; do \
+	@echo "== reader, workqueue and symbol (the kernel symbols read in parallel blocks) unit tests under ThreadSanitizer"
+	$(Q)for suite in reader workqueue symbol; do \
 		CK_FORK=no CK_RUN_SUITE=$$suite TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
 			$(TSAN_BUILD)/unit-tests || exit 1; \
 	done

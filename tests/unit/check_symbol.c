@@ -522,6 +522,90 @@ START_TEST(test_symbol_kernel_preload_blocks)
 }
 END_TEST
 
+static void parse_block(void *blk)
+{
+	kallsyms_block__parse(blk);
+}
+
+/* The text and the node array of a load grow while blocks are out (first room set
+ * small): the reader waits for the blocks out, then moves them; the symbols are
+ * those of symtab__read_kallsyms(), in file order. */
+static void load_in_blocks(const char *path, size_t first_cap, size_t first_nodes,
+			   struct symtab *out, struct kallsyms_text *t)
+{
+	struct kallsyms_load l;
+	struct symtab_builder b = { 0 };
+	struct workqueue *wq;
+	struct wq_group g = { 0 };
+	struct kallsyms_block *blk;
+	int more, grew = 0;
+
+	ck_assert_int_eq(workqueue__new(&wq, 2), 0);
+	ck_assert_int_eq(kallsyms_load__open(&l, path), 0);
+	l.first_cap = first_cap;
+	l.first_nodes = first_nodes;
+	while ((more = kallsyms_load__next(&l, &blk, false)) != 0) {
+		if (more == 2) {
+			workqueue__group_wait(wq, &g);
+			grew++;
+			more = kallsyms_load__next(&l, &blk, true);
+			if (!more)
+				break;
+		}
+		ck_assert_int_eq(more, 1);
+		ck_assert_int_eq(workqueue__queue_group(wq, &g, parse_block, blk), 0);
+	}
+	workqueue__group_wait(wq, &g);
+	ck_assert_int_ge(grew, first_cap ? 2 : 0);	/* the text and the slots moved */
+	ck_assert_int_eq(kallsyms_load__finish(&l, &b, t), 0);
+	kallsyms_load__close(&l);
+	workqueue__delete(wq);
+	ck_assert_int_gt(symtab__finish_kallsyms(&b, t, false, 0, NULL), 0);
+	ck_assert_int_eq(symtab_builder__finish(&b, out), 0);
+}
+
+START_TEST(test_symbol_kallsyms_load_grows)
+{
+	char *dir = testlib_tmpdir(), path[PATH_MAX], *text;
+	size_t cap = 2u << 20, len = 0;
+	struct symtab_builder b = { 0 };
+	struct symtab a, c;
+	struct kallsyms_text ta, tc;
+
+	ck_assert_ptr_nonnull(text = malloc(cap));
+	for (unsigned i = 0; i < 30000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "ffffffff81%06x %c fn_%u\n",
+					i * 16, i % 9 ? 't' : 'B', i);
+	len += (size_t)snprintf(text + len, cap - len, "ffffffff81000010 T _text\n");
+	ck_assert_uint_lt(len, cap);
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	testlib_write_raw(path, text, len);
+	load_in_blocks(path, 300u << 10, 1000, &a, &ta);
+	ck_assert_int_eq(symtab__read_kallsyms(&b, path, &tc), 0);
+	ck_assert_int_gt(symtab__finish_kallsyms(&b, &tc, false, 0, NULL), 0);
+	ck_assert_int_eq(symtab_builder__finish(&b, &c), 0);
+	ck_assert(ta.found && tc.found);
+	ck_assert_uint_eq(ta.addr, 0xffffffff81000010);
+	ck_assert_uint_eq(tc.addr, ta.addr);
+	ck_assert_uint_eq(a.nr, c.nr);
+	ck_assert_uint_gt(a.nr, 29000);
+	for (size_t k = 0; k < a.nr; k++) {
+		ck_assert_uint_eq(a.syms[k].start, c.syms[k].start);
+		ck_assert_uint_eq(a.syms[k].end, c.syms[k].end);
+		ck_assert_str_eq(a.syms[k].name, c.syms[k].name);
+		ck_assert_uint_eq(a.syms[k].binding, c.syms[k].binding);
+	}
+	ck_assert_uint_eq(a.nr_ranges, c.nr_ranges);
+	/* of two symbols at 0xffffffff81000010 perf keeps the global one */
+	ck_assert_str_eq(symtab__find(&a, 0xffffffff81000010)->name, "_text");
+	symtab__exit(&a);
+	symtab__exit(&c);
+	free(text);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* ---- kernel modules ----------------------------------------------------------- */
 
 START_TEST(test_symbol_kmod_split)
@@ -1152,6 +1236,7 @@ Suite *symbol_suite(void)
 	tcase_add_test(tc, test_symbol_kallsyms_rules);
 	tcase_add_test(tc, test_symbol_kernel_preload);
 	tcase_add_test(tc, test_symbol_kernel_preload_blocks);
+	tcase_add_test(tc, test_symbol_kallsyms_load_grows);
 	tcase_add_test(tc, test_symbol_resolve_map_at);
 	tcase_add_test(tc, test_symbol_kernel_dso);
 	tcase_add_test(tc, test_symbol_kmod_split);
