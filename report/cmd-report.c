@@ -38,6 +38,7 @@
 #include "cli/time-range.h"
 #include "machine/trace-sort.h"
 #include "util/array.h"
+#include "util/hugemem.h"
 #include "util/hashtab.h"
 #include "banned.h"
 
@@ -148,6 +149,9 @@ struct report_batch {
 	size_t cap_ext;
 	struct pending_frame *frames;	/* owned */
 	size_t nr_frames, cap_frames;
+	/* bytes mapped of pending, ext, frames and spare (util/hugemem.h: a batch's
+	 * arrays are megabytes, their pages faulted in once) */
+	size_t pending_mapped, ext_mapped, frames_mapped, spare_mapped;
 	struct pending_branch *branches;	/* owned: the batch's (branch view) */
 	size_t nr_branches, cap_branches;
 	atomic_bool leftover;		/* pass 2 left a symbol to look up */
@@ -672,7 +676,8 @@ static int push_frame(struct report *rp, struct thread *t, uint16_t cpumode, uin
 
 	cpumode &= (uint16_t)~CALLCHAIN_UNWOUND;
 	rp->cur->unwound |= unwound;
-	if (array__grow(&rp->cur->frames, &rp->cur->cap_frames, rp->cur->nr_frames + 1, sizeof(*rp->cur->frames), 4096))
+	if (hugemem__grow(&rp->cur->frames, &rp->cur->cap_frames, &rp->cur->frames_mapped,
+			  rp->cur->nr_frames + 1, sizeof(*rp->cur->frames), 4096))
 		return -ENOMEM;
 	machine__resolve_map(rp->machine, t, cpumode, ip, &al);
 	f = &rp->cur->frames[rp->cur->nr_frames++];
@@ -758,8 +763,8 @@ static int defer_callchain(struct report *rp, struct thread *t, const struct sam
 							       (size_t)rp->max_stack;
 	struct pending_ext *pe = ext_of(rp->cur, p);
 
-	if (array__grow(&rp->cur->frames, &rp->cur->cap_frames, rp->cur->nr_frames + n,
-			sizeof(*rp->cur->frames), 4096))
+	if (hugemem__grow(&rp->cur->frames, &rp->cur->cap_frames, &rp->cur->frames_mapped,
+			  rp->cur->nr_frames + n, sizeof(*rp->cur->frames), 4096))
 		return -ENOMEM;
 	p->first_frame = rp->cur->nr_frames;
 	pe->reserved = n;
@@ -1153,13 +1158,15 @@ static uint64_t parent_slot_hash(const void *ctx, const void *slot)
 static void swap_frames(struct report_batch *b, size_t nr)
 {
 	struct pending_frame *t = b->frames;
-	size_t cap = b->cap_frames;
+	size_t cap = b->cap_frames, mapped = b->frames_mapped;
 
 	b->frames = b->spare;
 	b->cap_frames = b->cap_spare;
+	b->frames_mapped = b->spare_mapped;
 	b->nr_frames = nr;
 	b->spare = t;
 	b->cap_spare = cap;
+	b->spare_mapped = mapped;
 }
 
 /* Pending samples per unwind_one() job. */
@@ -1529,8 +1536,8 @@ static int expand_inlines(struct report *rp, struct report_batch *b)
 			size_t n;
 
 			n = srclines__inline_records(text, rec, INLINE_RECORDS_MAX);
-			if (array__grow(&b->spare, &b->cap_spare, out + (n ? n : 1),
-					sizeof(*b->spare), 4096))
+			if (hugemem__grow(&b->spare, &b->cap_spare, &b->spare_mapped,
+					  out + (n ? n : 1), sizeof(*b->spare), 4096))
 				return -ENOMEM;
 			if (!n) {
 				b->spare[out++] = *pf;
@@ -2026,15 +2033,18 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	int err = 0;
 
 	if (n > rp->cur->cap_pending) {
-		free(rp->cur->pending);
-		rp->cur->pending = malloc(n * sizeof(*rp->cur->pending));
+		hugemem__free(rp->cur->pending, rp->cur->pending_mapped);
+		rp->cur->cap_pending = 0;
+		rp->cur->pending = hugemem__alloc(n * sizeof(*rp->cur->pending),
+						  &rp->cur->pending_mapped);
 		if (!rp->cur->pending)
 			return -ENOMEM;
 		rp->cur->cap_pending = n;
 	}
 	if (rp->need_ext && n > rp->cur->cap_ext) {
-		free(rp->cur->ext);
-		rp->cur->ext = malloc(n * sizeof(*rp->cur->ext));
+		hugemem__free(rp->cur->ext, rp->cur->ext_mapped);
+		rp->cur->cap_ext = 0;
+		rp->cur->ext = hugemem__alloc(n * sizeof(*rp->cur->ext), &rp->cur->ext_mapped);
 		if (!rp->cur->ext)
 			return -ENOMEM;
 		rp->cur->cap_ext = n;
@@ -2503,10 +2513,10 @@ static void report_exit(struct report *rp, size_t nr_hists)
 		hists__exit(&rp->hists[i]);
 	free(rp->hists);
 	for (size_t i = 0; i < 2; i++) {
-		free(rp->batch[i].pending);
-		free(rp->batch[i].ext);
-		free(rp->batch[i].frames);
-		free(rp->batch[i].spare);
+		hugemem__free(rp->batch[i].pending, rp->batch[i].pending_mapped);
+		hugemem__free(rp->batch[i].ext, rp->batch[i].ext_mapped);
+		hugemem__free(rp->batch[i].frames, rp->batch[i].frames_mapped);
+		hugemem__free(rp->batch[i].spare, rp->batch[i].spare_mapped);
 		free(rp->batch[i].branches);
 		for (size_t c = 0; c < rp->batch[i].cap_chunks; c++)
 			free(rp->batch[i].chunks[c].frames);

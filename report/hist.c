@@ -12,6 +12,7 @@
 #include "util/rbtree.h"
 #include "report/sort.h"
 #include "util/array.h"
+#include "util/hugemem.h"
 #include "util/hashtab.h"
 #include "banned.h"
 
@@ -45,10 +46,10 @@ static void live_free(struct hists *h);
 void hists__exit(struct hists *h)
 {
 	live_free(h);
-	free(h->groups);
+	hugemem__free(h->groups, h->groups_mapped);
 	free(h->hash);
-	free(h->ips);
-	free(h->steps);
+	hugemem__free(h->ips, h->ips_mapped);
+	hugemem__free(h->steps, h->steps_mapped);
 	free(h->branches);
 	memset(h, 0, sizeof(*h));
 }
@@ -187,7 +188,8 @@ static uint64_t group_slot_hash(const void *ctx, const void *slot)
 
 static int save_ips(struct hists *h, const struct hist_sample *s, size_t *off)
 {
-	if (array__grow(&h->ips, &h->cap_ips, h->nr_ips + s->nr_ips, sizeof(*h->ips), 4096))
+	if (hugemem__grow(&h->ips, &h->cap_ips, &h->ips_mapped, h->nr_ips + s->nr_ips,
+			  sizeof(*h->ips), 4096))
 		return -ENOMEM;
 	if (s->nr_ips)
 		memcpy(h->ips + h->nr_ips, s->ips, s->nr_ips * sizeof(*s->ips));
@@ -218,7 +220,8 @@ static bool key_hashable(const struct sort_list *sl, const struct symbol *sym)
 
 static int add_step(struct hists *h, uint32_t group, uint64_t period)
 {
-	if (array__grow(&h->steps, &h->cap_steps, h->nr_steps + 1, sizeof(*h->steps), 1024))
+	if (hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped, h->nr_steps + 1,
+			  sizeof(*h->steps), 1024))
 		return -ENOMEM;
 	h->steps[h->nr_steps++] = (struct hist_step){ group, period };
 	return 0;
@@ -248,7 +251,8 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 		}
 		i = hashtab__next(i, h->hash_cap);
 	}
-	if (array__grow(&h->groups, &h->cap_groups, h->nr_groups + 1, sizeof(*h->groups), 1024))
+	if (hugemem__grow(&h->groups, &h->cap_groups, &h->groups_mapped, h->nr_groups + 1,
+			  sizeof(*h->groups), 1024))
 		return -ENOMEM;
 	g = &h->groups[h->nr_groups];
 	if (save_ips(h, s, &g->ips) || save_branch(h, s, &g->branch))
@@ -358,7 +362,7 @@ static long builder_tree_findnew(struct hist_builder *b, const struct hist_entry
 		left = c < 0;
 		x = left ? b->in.left[x] : b->in.right[x];
 	}
-	if (array__grow(&b->v, &b->cap, b->nr + 1, sizeof(*b->v), 1024))
+	if (hugemem__grow(&b->v, &b->cap, &b->v_mapped, b->nr + 1, sizeof(*b->v), 1024))
 		return -1;
 	if (rbtree__reserve(&b->in, b->nr + 1))
 		return -1;
@@ -429,7 +433,8 @@ static int builder_occ(struct hist_builder *b, uint32_t entry, uint32_t group, u
 			}
 		}
 	}
-	if (array__grow(&b->occ, &b->cap_occ, b->nr_occ + 1, sizeof(*b->occ), 4096))
+	if (hugemem__grow(&b->occ, &b->cap_occ, &b->occ_mapped, b->nr_occ + 1,
+			  sizeof(*b->occ), 4096))
 		return -ENOMEM;
 	*idx = (uint32_t)b->nr_occ;
 	b->occ[b->nr_occ++] = (struct hist_occurrence){ entry, group, skip, period, count };
@@ -1074,10 +1079,10 @@ out:
 
 void hist_builder__exit(struct hist_builder *b)
 {
-	free(b->v);
+	hugemem__free(b->v, b->v_mapped);
 	free(b->hash);
 	free(b->alias);
-	free(b->occ);
+	hugemem__free(b->occ, b->occ_mapped);
 	free(b->occ_hash);
 	rbtree__exit(&b->in);
 	*b = (struct hist_builder){ .sl = b->sl, .in = b->in };	/* the tree is empty */
@@ -1293,11 +1298,12 @@ static int live_step(struct hist_live *l, struct hists *h, uint32_t gi, uint64_t
 
 int hists__reserve(struct hists *h, size_t nr_samples, size_t nr_ips)
 {
-	if (array__grow(&h->steps, &h->cap_steps, h->nr_steps + nr_samples,
-			sizeof(*h->steps), 1024) ||
-	    array__grow(&h->groups, &h->cap_groups, h->nr_groups + nr_samples,
-			sizeof(*h->groups), 1024) ||
-	    array__grow(&h->ips, &h->cap_ips, h->nr_ips + nr_ips, sizeof(*h->ips), 4096))
+	if (hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped, h->nr_steps + nr_samples,
+			  sizeof(*h->steps), 1024) ||
+	    hugemem__grow(&h->groups, &h->cap_groups, &h->groups_mapped,
+			  h->nr_groups + nr_samples, sizeof(*h->groups), 1024) ||
+	    hugemem__grow(&h->ips, &h->cap_ips, &h->ips_mapped, h->nr_ips + nr_ips,
+			  sizeof(*h->ips), 4096))
 		return -ENOMEM;
 	return 0;
 }

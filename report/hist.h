@@ -82,15 +82,15 @@ struct hist_step;
 struct hists {
 	const struct sort_list *sl;	/* borrowed: keys and columns */
 	struct hist_group *groups;	/* owned, in creation order */
-	size_t nr_groups, cap_groups;
+	size_t nr_groups, cap_groups, groups_mapped;	/* (util/hugemem.h) */
 	uint32_t *hash;			/* owned: group index + 1, open addressing */
 	size_t hash_cap;
 	uint64_t *ips;			/* owned: the groups' first-sample addresses */
-	size_t nr_ips, cap_ips;
+	size_t nr_ips, cap_ips, ips_mapped;
 	struct hist_step *steps;	/* owned: samples in order (see hist.c) */
 	struct hist_branch *branches;	/* owned: the groups' branches (branch view) */
 	size_t nr_branches, cap_branches;
-	size_t nr_steps, cap_steps;
+	size_t nr_steps, cap_steps, steps_mapped;
 	struct callchains *chains;	/* borrowed: the chains samples refer to */
 	uint64_t total_period;		/* event count */
 	uint64_t nr_samples;

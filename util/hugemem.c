@@ -1,6 +1,7 @@
 #include "util/hugemem.h"
 
-#include <stdint.h>	/* uintptr_t */
+#include <errno.h>
+#include <stdint.h>	/* uintptr_t, SIZE_MAX */
 #include <stdlib.h>	/* calloc, realloc, free */
 #include <string.h>	/* memcpy */
 #include <sys/mman.h>	/* mmap, munmap, mremap, madvise */
@@ -78,6 +79,30 @@ void *hugemem__realloc(void *p, size_t old, size_t size, size_t *mapped)
 	}
 	*mapped = n;
 	return q;
+}
+
+int hugemem__grow(void *pv, size_t *cap, size_t *mapped, size_t need, size_t elem,
+		  size_t first)
+{
+	size_t c = *cap ? *cap : (first ? first : 1);
+	void *v, *p;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			return -ENOMEM;
+		c *= 2;
+	}
+	if (elem && c > (SIZE_MAX - 2 * HUGE_PAGE) / elem)
+		return -ENOMEM;
+	memcpy(&v, pv, sizeof(v));
+	p = hugemem__realloc(v, *cap * elem, c * elem, mapped);
+	if (!p)
+		return -ENOMEM;
+	memcpy(pv, &p, sizeof(p));
+	*cap = c;
+	return 0;
 }
 
 void hugemem__free(void *p, size_t mapped)

@@ -37,6 +37,17 @@ void *hugemem__alloc(size_t size, size_t *mapped);
  */
 void *hugemem__realloc(void *p, size_t old, size_t size, size_t *mapped);
 
+/**
+ * @brief array__grow() (util/array.h) for an array given back with hugemem__free():
+ *        room for @p need elements of @p elem bytes, the capacity doubling (from
+ *        @p first when 0); once it reaches HUGEMEM_MIN bytes the array is mapped.
+ * @param pv      address of the array pointer (a `T **` passed as `void *`)
+ * @param mapped  its mapped bytes (0: malloc()ed), updated
+ * @return 0, or -ENOMEM (the array, *cap and *mapped unchanged).
+ */
+int hugemem__grow(void *pv, size_t *cap, size_t *mapped, size_t need, size_t elem,
+		  size_t first);
+
 /** @brief Give back @p p, of @p mapped bytes mapped (0: free() it; NULL: nothing). */
 void hugemem__free(void *p, size_t mapped);
 
