@@ -9,6 +9,7 @@
 #include "machine/dso.h"
 #include "util/array.h"
 #include "util/hashtab.h"
+#include "util/hugemem.h"
 #include "util/strtab.h"
 #include "util/rbtree.h"
 #include "machine/symbol.h"
@@ -152,6 +153,7 @@ struct callchains {
 	struct cc_node *nodes;		/* nodes[0] is the root */
 	uint32_t nr_nodes;
 	size_t cap_nodes;
+	size_t frames_mapped, match_mapped, nodes_mapped;	/* util/hugemem.h */
 	uint32_t *nhash;		/* node id; 0 = empty slot */
 	size_t nhash_cap;
 	/* printing scratch, reused for every entry */
@@ -212,13 +214,20 @@ static uint64_t node_hash(uint32_t parent, uint32_t frame)
 	return mix(((uint64_t)parent << 32) | frame);
 }
 
-/* Grow an array of elements of size sz to hold at least n. */
 /* array__grow() for the arrays indexed by uint32_t ids. */
 static int grow(void *pv, size_t *cap, size_t n, size_t sz)
 {
 	if (n > UINT32_MAX / 2)
 		return -ENOMEM;
 	return array__grow(pv, cap, n, sz, 64);
+}
+
+/* ... and for the store's own (megabytes: util/hugemem.h). */
+static int grow_mapped(void *pv, size_t *cap, size_t *mapped, size_t n, size_t sz)
+{
+	if (n > UINT32_MAX / 2)
+		return -ENOMEM;
+	return hugemem__grow(pv, cap, mapped, n, sz, 64);
 }
 
 int callchains__new(struct callchains **out, enum callchain_key key)
@@ -230,7 +239,7 @@ int callchains__new(struct callchains **out, enum callchain_key key)
 		return -ENOMEM;
 	cc->key = key;
 	rbtree__init(&cc->kid_tree);
-	if (grow(&cc->nodes, &cc->cap_nodes, 1, sizeof(*cc->nodes))) {
+	if (grow_mapped(&cc->nodes, &cc->cap_nodes, &cc->nodes_mapped, 1, sizeof(*cc->nodes))) {
 		free(cc);
 		return -ENOMEM;
 	}
@@ -244,12 +253,12 @@ void callchains__delete(struct callchains *cc)
 {
 	if (!cc)
 		return;
-	free(cc->frames);
-	free(cc->match);
+	hugemem__free(cc->frames, cc->frames_mapped);
+	hugemem__free(cc->match, cc->match_mapped);
 	free(cc->shash);
 	free(cc->ihash);
 	free(cc->fhash);
-	free(cc->nodes);
+	hugemem__free(cc->nodes, cc->nodes_mapped);
 	free(cc->nhash);
 	callchains__printer_delete(cc);
 }
@@ -383,9 +392,9 @@ static int intern_frame(struct callchains *cc, const struct cc_frame *f, uint32_
 		}
 		i = hashtab__next(i, cc->fhash_cap);
 	}
-	if (grow(&cc->frames, &cc->cap_frames, cc->nr_frames + 1,
+	if (grow_mapped(&cc->frames, &cc->cap_frames, &cc->frames_mapped, cc->nr_frames + 1,
 		 sizeof(*cc->frames)) ||
-	    grow(&cc->match, &cc->cap_match, cc->nr_frames + 1,
+	    grow_mapped(&cc->match, &cc->cap_match, &cc->match_mapped, cc->nr_frames + 1,
 		 sizeof(*cc->match)))
 		return -ENOMEM;
 	cc->frames[cc->nr_frames] = *f;
@@ -420,7 +429,7 @@ int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_f
 		}
 		i = hashtab__next(i, cc->nhash_cap);
 	}
-	if (grow(&cc->nodes, &cc->cap_nodes, cc->nr_nodes + 1, sizeof(*cc->nodes)))
+	if (grow_mapped(&cc->nodes, &cc->cap_nodes, &cc->nodes_mapped, cc->nr_nodes + 1, sizeof(*cc->nodes)))
 		return -ENOMEM;
 	cc->nodes[cc->nr_nodes] = (struct cc_node){
 		.parent = parent, .frame = frame, .depth = cc->nodes[parent].depth + 1,
@@ -434,9 +443,9 @@ int callchains__reserve(struct callchains *cc, size_t n)
 {
 	if (n > UINT32_MAX / 2)
 		return -ENOMEM;
-	if (grow(&cc->frames, &cc->cap_frames, cc->nr_frames + n, sizeof(*cc->frames)) ||
-	    grow(&cc->match, &cc->cap_match, cc->nr_frames + n, sizeof(*cc->match)) ||
-	    grow(&cc->nodes, &cc->cap_nodes, cc->nr_nodes + n, sizeof(*cc->nodes)))
+	if (grow_mapped(&cc->frames, &cc->cap_frames, &cc->frames_mapped, cc->nr_frames + n, sizeof(*cc->frames)) ||
+	    grow_mapped(&cc->match, &cc->cap_match, &cc->match_mapped, cc->nr_frames + n, sizeof(*cc->match)) ||
+	    grow_mapped(&cc->nodes, &cc->cap_nodes, &cc->nodes_mapped, cc->nr_nodes + n, sizeof(*cc->nodes)))
 		return -ENOMEM;
 	return 0;
 }

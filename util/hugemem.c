@@ -51,14 +51,17 @@ void *hugemem__alloc(size_t size, size_t *mapped)
 	return p;
 }
 
-void *hugemem__realloc(void *p, size_t old, size_t size, size_t *mapped)
+/* hugemem__realloc() mapping from min bytes on. */
+static void *realloc_from(void *p, size_t old, size_t size, size_t *mapped, size_t min)
 {
 	size_t n, was = *mapped;
 	void *q;
 
-	if (!p)
-		return hugemem__alloc(size, mapped);
-	if (!was && size < HUGEMEM_MIN)
+	if (!p && size < min) {
+		*mapped = 0;
+		return calloc(1, size ? size : 1);
+	}
+	if (!was && size < min)
 		return realloc(p, size ? size : 1);
 	if (size > SIZE_MAX - 2 * HUGE_PAGE)
 		return NULL;
@@ -74,11 +77,17 @@ void *hugemem__realloc(void *p, size_t old, size_t size, size_t *mapped)
 	} else {
 		if (!(q = map_aligned(n)))
 			return NULL;
-		memcpy(q, p, old < size ? old : size);
+		if (p && old)
+			memcpy(q, p, old < size ? old : size);
 		free(p);
 	}
 	*mapped = n;
 	return q;
+}
+
+void *hugemem__realloc(void *p, size_t old, size_t size, size_t *mapped)
+{
+	return realloc_from(p, old, size, mapped, HUGEMEM_MIN);
 }
 
 int hugemem__grow(void *pv, size_t *cap, size_t *mapped, size_t need, size_t elem,
@@ -97,7 +106,7 @@ int hugemem__grow(void *pv, size_t *cap, size_t *mapped, size_t need, size_t ele
 	if (elem && c > (SIZE_MAX - 2 * HUGE_PAGE) / elem)
 		return -ENOMEM;
 	memcpy(&v, pv, sizeof(v));
-	p = hugemem__realloc(v, *cap * elem, c * elem, mapped);
+	p = realloc_from(v, *cap * elem, c * elem, mapped, HUGEMEM_GROW_MIN);
 	if (!p)
 		return -ENOMEM;
 	memcpy(pv, &p, sizeof(p));

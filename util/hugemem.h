@@ -19,6 +19,9 @@
 
 /** Arrays smaller than this (bytes) are malloc()ed: one huge page. */
 #define HUGEMEM_MIN ((size_t)2 << 20)
+/** ... and growing ones, which glibc's realloc() copied into fresh pages at each
+ *  doubling: a quarter of one. */
+#define HUGEMEM_GROW_MIN ((size_t)512 << 10)
 
 /**
  * @brief @p size bytes, zeroed.
@@ -40,7 +43,8 @@ void *hugemem__realloc(void *p, size_t old, size_t size, size_t *mapped);
 /**
  * @brief array__grow() (util/array.h) for an array given back with hugemem__free():
  *        room for @p need elements of @p elem bytes, the capacity doubling (from
- *        @p first when 0); once it reaches HUGEMEM_MIN bytes the array is mapped.
+ *        @p first when 0); once it reaches HUGEMEM_GROW_MIN bytes the array is
+ *        mapped.
  * @param pv      address of the array pointer (a `T **` passed as `void *`)
  * @param mapped  its mapped bytes (0: malloc()ed), updated
  * @return 0, or -ENOMEM (the array, *cap and *mapped unchanged).
