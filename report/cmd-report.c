@@ -2032,23 +2032,11 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	size_t kernel_maps_end;
 	int err = 0;
 
-	if (n > rp->cur->cap_pending) {
-		hugemem__free(rp->cur->pending, rp->cur->pending_mapped);
-		rp->cur->cap_pending = 0;
-		rp->cur->pending = hugemem__alloc(n * sizeof(*rp->cur->pending),
-						  &rp->cur->pending_mapped);
-		if (!rp->cur->pending)
-			return -ENOMEM;
-		rp->cur->cap_pending = n;
-	}
-	if (rp->need_ext && n > rp->cur->cap_ext) {
-		hugemem__free(rp->cur->ext, rp->cur->ext_mapped);
-		rp->cur->cap_ext = 0;
-		rp->cur->ext = hugemem__alloc(n * sizeof(*rp->cur->ext), &rp->cur->ext_mapped);
-		if (!rp->cur->ext)
-			return -ENOMEM;
-		rp->cur->cap_ext = n;
-	}
+	if (hugemem__grow(&rp->cur->pending, &rp->cur->cap_pending, &rp->cur->pending_mapped,
+			  n, sizeof(*rp->cur->pending), n) ||
+	    (rp->need_ext && hugemem__grow(&rp->cur->ext, &rp->cur->cap_ext,
+					   &rp->cur->ext_mapped, n, sizeof(*rp->cur->ext), n)))
+		return -ENOMEM;
 	rp->cur->nr_pending = 0;
 	rp->cur->nr_frames = 0;
 	rp->cur->nr_branches = 0;

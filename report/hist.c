@@ -527,7 +527,7 @@ struct hist_touch {
 
 struct touch_list {
 	struct hist_touch *v;
-	size_t nr, cap;
+	size_t nr, cap, mapped;		/* (mapped: util/hugemem.h) */
 };
 
 struct u32_list {
@@ -539,7 +539,7 @@ static int touch(struct touch_list *t, long entry, const uint32_t *occ, uint8_t 
 {
 	if (!t)
 		return 0;
-	if (array__grow(&t->v, &t->cap, t->nr + 1, sizeof(*t->v), 4096))
+	if (hugemem__grow(&t->v, &t->cap, &t->mapped, t->nr + 1, sizeof(*t->v), 4096))
 		return -ENOMEM;
 	t->v[t->nr++] = (struct hist_touch){ (uint32_t)entry, occ ? *occ : UINT32_MAX,
 					     cpumode };
@@ -1175,7 +1175,7 @@ struct hist_live {
 	long *cache;			/* up to cap_depth frames */
 	uint32_t cap_depth;
 	struct live_group *g;		/* per group of the histogram */
-	size_t cap_g;
+	size_t cap_g, g_mapped;		/* (g_mapped: util/hugemem.h) */
 	struct touch_list touch;	/* the memos */
 	struct classes c;		/* the unresolved keys' classes so far */
 	struct u32_list cls;		/* the groups' classes (live_group.cls_*) */
@@ -1191,8 +1191,8 @@ static void live_free(struct hists *h)
 	hist_builder__exit(&h->live->b);
 	free(h->live->ids);
 	free(h->live->cache);
-	free(h->live->g);
-	free(h->live->touch.v);
+	hugemem__free(h->live->g, h->live->g_mapped);
+	hugemem__free(h->live->touch.v, h->live->touch.mapped);
 	free(h->live->c.v);
 	free(h->live->cls.v);
 	free(h->live->broken);
@@ -1321,8 +1321,8 @@ int hists__live_replay(struct hists *h, size_t upto)
 		uint32_t d = l->o.chains ? callchains__depth(l->o.chains, g->s.chain) : 0;
 
 		if (st->group >= l->cap_g &&
-		    array__grow_zeroed(&l->g, &l->cap_g, (size_t)st->group + 1, sizeof(*l->g),
-				       1024))
+		    hugemem__grow_zeroed(&l->g, &l->cap_g, &l->g_mapped, (size_t)st->group + 1,
+					 sizeof(*l->g), 1024))
 			return -ENOMEM;
 
 		if (d >= l->cap_depth) {

@@ -114,6 +114,25 @@ int hugemem__grow(void *pv, size_t *cap, size_t *mapped, size_t need, size_t ele
 	return 0;
 }
 
+int hugemem__grow_zeroed(void *pv, size_t *cap, size_t *mapped, size_t need, size_t elem,
+			 size_t first)
+{
+	size_t old = *cap;
+	unsigned char *v;
+	int err;
+
+	if (need <= old)
+		return 0;
+	if ((err = hugemem__grow(pv, cap, mapped, need, elem, first)))
+		return err;
+	memcpy(&v, pv, sizeof(v));
+	/* a new mapping holds the old elements and zeros; a mapping that grew, zeros
+	 * past the old elements (its bytes there were never handed out) */
+	if (!*mapped)
+		memset(v + old * elem, 0, (*cap - old) * elem);
+	return 0;
+}
+
 void hugemem__free(void *p, size_t mapped)
 {
 	if (!p)

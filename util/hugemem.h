@@ -52,6 +52,15 @@ void *hugemem__realloc(void *p, size_t old, size_t size, size_t *mapped);
 int hugemem__grow(void *pv, size_t *cap, size_t *mapped, size_t need, size_t elem,
 		  size_t first);
 
+/**
+ * @brief hugemem__grow() whose new elements are zeroed (all of [old cap, new cap)),
+ *        as array__grow_zeroed(): a mapping's new pages are zero already (no
+ *        memset() touching them).
+ * @return 0, or -ENOMEM (the array, *cap and *mapped unchanged).
+ */
+int hugemem__grow_zeroed(void *pv, size_t *cap, size_t *mapped, size_t need, size_t elem,
+			 size_t first);
+
 /** @brief Give back @p p, of @p mapped bytes mapped (0: free() it; NULL: nothing). */
 void hugemem__free(void *p, size_t mapped);
 

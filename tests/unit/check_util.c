@@ -313,6 +313,33 @@ START_TEST(test_hugemem)
 }
 END_TEST
 
+/* A growing array: malloc()ed while small, mapped from HUGEMEM_GROW_MIN bytes on
+ * (its contents kept), its new elements zeroed in either state. */
+START_TEST(test_hugemem_grow)
+{
+	uint64_t *v = NULL;
+	size_t cap = 0, mapped = 0;
+	static const size_t sizes[] = { 100, 60000, 200000, 1000000 };
+
+	for (size_t k = 0, had = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		ck_assert_int_eq(hugemem__grow_zeroed(&v, &cap, &mapped, sizes[k], sizeof(*v),
+						      64), 0);
+		ck_assert_uint_ge(cap, sizes[k]);
+		for (size_t i = 0; i < had; i++)
+			ck_assert_uint_eq(v[i], i + 1);
+		for (size_t i = had; i < cap; i++)
+			ck_assert_uint_eq(v[i], 0);
+		for (size_t i = had; i < cap; i++)
+			v[i] = i + 1;
+		had = cap;
+		ck_assert_uint_eq(mapped != 0, cap * sizeof(*v) >= HUGEMEM_GROW_MIN);
+	}
+	ck_assert_int_eq(hugemem__grow(&v, &cap, &mapped, cap + 1, sizeof(*v), 64), 0);
+	ck_assert_uint_eq(v[cap / 2 - 1], cap / 2);
+	hugemem__free(v, mapped);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -326,6 +353,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_intern_owned);
 	tcase_add_test(ta, test_array_grow);
 	tcase_add_test(ta, test_hugemem);
+	tcase_add_test(ta, test_hugemem_grow);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tr, test_rbtree_insert);
 	tcase_add_test(tr, test_rbtree_erase);
