@@ -154,6 +154,7 @@ struct callchains {
 	uint32_t nr_nodes;
 	size_t cap_nodes;
 	size_t frames_mapped, match_mapped, nodes_mapped;	/* util/hugemem.h */
+	size_t fhash_mapped, nhash_mapped;
 	uint32_t *nhash;		/* node id; 0 = empty slot */
 	size_t nhash_cap;
 	/* printing scratch, reused for every entry */
@@ -257,9 +258,9 @@ void callchains__delete(struct callchains *cc)
 	hugemem__free(cc->match, cc->match_mapped);
 	free(cc->shash);
 	free(cc->ihash);
-	free(cc->fhash);
+	hugemem__free(cc->fhash, cc->fhash_mapped);
 	hugemem__free(cc->nodes, cc->nodes_mapped);
-	free(cc->nhash);
+	hugemem__free(cc->nhash, cc->nhash_mapped);
 	callchains__printer_delete(cc);
 }
 
@@ -381,8 +382,8 @@ static int intern_frame(struct callchains *cc, const struct cc_frame *f, uint32_
 {
 	size_t i;
 
-	if (hashtab__reserve(&cc->fhash, &cc->fhash_cap, cc->nr_frames, sizeof(*cc->fhash),
-			     1024, frame_slot_hash, cc))
+	if (hashtab__reserve_mapped(&cc->fhash, &cc->fhash_cap, &cc->fhash_mapped,
+				    cc->nr_frames, sizeof(*cc->fhash), 1024, frame_slot_hash, cc))
 		return -ENOMEM;
 	i = hashtab__first(frame_hash(cc, f), cc->fhash_cap);
 	while (cc->fhash[i]) {
@@ -416,8 +417,8 @@ int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_f
 
 	if (intern_frame(cc, f, &frame))
 		return -ENOMEM;
-	if (hashtab__reserve(&cc->nhash, &cc->nhash_cap, cc->nr_nodes, sizeof(*cc->nhash),
-			     1024, node_slot_hash, cc))
+	if (hashtab__reserve_mapped(&cc->nhash, &cc->nhash_cap, &cc->nhash_mapped,
+				    cc->nr_nodes, sizeof(*cc->nhash), 1024, node_slot_hash, cc))
 		return -ENOMEM;
 	i = hashtab__first(node_hash(parent, frame), cc->nhash_cap);
 	while (cc->nhash[i]) {

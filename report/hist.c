@@ -47,7 +47,7 @@ void hists__exit(struct hists *h)
 {
 	live_free(h);
 	hugemem__free(h->groups, h->groups_mapped);
-	free(h->hash);
+	hugemem__free(h->hash, h->hash_mapped);
 	hugemem__free(h->ips, h->ips_mapped);
 	hugemem__free(h->steps, h->steps_mapped);
 	free(h->branches);
@@ -233,8 +233,8 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 	struct hist_group *g;
 	size_t i;
 
-	if (hashtab__reserve(&h->hash, &h->hash_cap, h->nr_groups, sizeof(*h->hash), 1024,
-			     group_slot_hash, h))
+	if (hashtab__reserve_mapped(&h->hash, &h->hash_cap, &h->hash_mapped, h->nr_groups,
+				    sizeof(*h->hash), 1024, group_slot_hash, h))
 		return -ENOMEM;
 	h->total_period += s->period;
 	h->nr_samples++;
@@ -381,8 +381,9 @@ static long builder_findnew(struct hist_builder *b, const struct hist_entry *pro
 	long x;
 
 	if (hashed) {
-		if (hashtab__reserve(&b->hash, &b->hash_cap, b->nr_hashed, sizeof(*b->hash),
-				     1024, entry_slot_hash, b))
+		if (hashtab__reserve_mapped(&b->hash, &b->hash_cap, &b->hash_mapped,
+					    b->nr_hashed, sizeof(*b->hash), 1024,
+					    entry_slot_hash, b))
 			return -1;
 		i = hashtab__first(entry_hash(b->sl, proto), b->hash_cap);
 		for (; b->hash[i]; i = hashtab__next(i, b->hash_cap))
@@ -418,8 +419,9 @@ static int builder_occ(struct hist_builder *b, uint32_t entry, uint32_t group, u
 	size_t i = 0;
 
 	if (merge) {
-		if (hashtab__reserve(&b->occ_hash, &b->occ_hash_cap, b->nr_occ_hashed,
-				     sizeof(*b->occ_hash), 1024, occ_slot_hash, b))
+		if (hashtab__reserve_mapped(&b->occ_hash, &b->occ_hash_cap,
+					    &b->occ_hash_mapped, b->nr_occ_hashed,
+					    sizeof(*b->occ_hash), 1024, occ_slot_hash, b))
 			return -ENOMEM;
 		i = hashtab__first(occ_hash(entry, group, skip), b->occ_hash_cap);
 		for (; b->occ_hash[i]; i = hashtab__next(i, b->occ_hash_cap)) {
@@ -452,8 +454,9 @@ static int builder_occ_hash(struct hist_builder *b, uint32_t idx)
 	const struct hist_occurrence *o = &b->occ[idx];
 	size_t i;
 
-	if (hashtab__reserve(&b->occ_hash, &b->occ_hash_cap, b->nr_occ_hashed,
-			     sizeof(*b->occ_hash), 1024, occ_slot_hash, b))
+	if (hashtab__reserve_mapped(&b->occ_hash, &b->occ_hash_cap, &b->occ_hash_mapped,
+				    b->nr_occ_hashed, sizeof(*b->occ_hash), 1024, occ_slot_hash,
+				    b))
 		return -ENOMEM;
 	i = hashtab__first(occ_hash(o->entry, o->group, o->skip), b->occ_hash_cap);
 	while (b->occ_hash[i])
@@ -1080,10 +1083,10 @@ out:
 void hist_builder__exit(struct hist_builder *b)
 {
 	hugemem__free(b->v, b->v_mapped);
-	free(b->hash);
+	hugemem__free(b->hash, b->hash_mapped);
 	free(b->alias);
 	hugemem__free(b->occ, b->occ_mapped);
-	free(b->occ_hash);
+	hugemem__free(b->occ_hash, b->occ_hash_mapped);
 	rbtree__exit(&b->in);
 	*b = (struct hist_builder){ .sl = b->sl, .in = b->in };	/* the tree is empty */
 }

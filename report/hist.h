@@ -84,7 +84,7 @@ struct hists {
 	struct hist_group *groups;	/* owned, in creation order */
 	size_t nr_groups, cap_groups, groups_mapped;	/* (util/hugemem.h) */
 	uint32_t *hash;			/* owned: group index + 1, open addressing */
-	size_t hash_cap;
+	size_t hash_cap, hash_mapped;
 	uint64_t *ips;			/* owned: the groups' first-sample addresses */
 	size_t nr_ips, cap_ips, ips_mapped;
 	struct hist_step *steps;	/* owned: samples in order (see hist.c) */

@@ -5,6 +5,7 @@
 #include <stdlib.h>	/* calloc, free */
 #include <string.h>	/* memcpy */
 
+#include "util/hugemem.h"
 #include "banned.h"
 
 static bool used(const unsigned char *slot, size_t elem)
@@ -15,24 +16,11 @@ static bool used(const unsigned char *slot, size_t elem)
 	return false;
 }
 
-int hashtab__reserve_slow(void *pslots, size_t *cap, size_t nr, size_t elem,
-			  size_t first, hashtab_hash_fn *hash, const void *ctx)
+/* The table's slots moved to v, n slots (zeroed). */
+static void rehash(unsigned char *v, size_t n, const unsigned char *old, size_t cap,
+		   size_t elem, hashtab_hash_fn *hash, const void *ctx)
 {
-	unsigned char *old, *v;
-	size_t n = *cap ? *cap : first;
-
-	if ((nr + 1) * 2 <= *cap)
-		return 0;
-	while ((nr + 1) * 2 > n) {
-		if (n > SIZE_MAX / 2 / elem)
-			return -ENOMEM;
-		n *= 2;
-	}
-	v = calloc(n, elem);
-	if (!v)
-		return -ENOMEM;
-	memcpy(&old, pslots, sizeof(old));
-	for (size_t k = 0; k < *cap; k++) {
+	for (size_t k = 0; k < cap; k++) {
 		const unsigned char *s = old + k * elem;
 		size_t i;
 
@@ -43,8 +31,56 @@ int hashtab__reserve_slow(void *pslots, size_t *cap, size_t nr, size_t elem,
 			i = hashtab__next(i, n);
 		memcpy(v + i * elem, s, elem);
 	}
+}
+
+/* The capacity for nr + 1 used slots: *n, or -ENOMEM. */
+static int next_cap(size_t cap, size_t nr, size_t elem, size_t first, size_t *n)
+{
+	*n = cap ? cap : first;
+	while ((nr + 1) * 2 > *n) {
+		if (*n > SIZE_MAX / 2 / elem)
+			return -ENOMEM;
+		*n *= 2;
+	}
+	return 0;
+}
+
+int hashtab__reserve_slow(void *pslots, size_t *cap, size_t nr, size_t elem,
+			  size_t first, hashtab_hash_fn *hash, const void *ctx)
+{
+	unsigned char *old, *v;
+	size_t n;
+
+	if ((nr + 1) * 2 <= *cap)
+		return 0;
+	if (next_cap(*cap, nr, elem, first, &n) || !(v = calloc(n, elem)))
+		return -ENOMEM;
+	memcpy(&old, pslots, sizeof(old));
+	rehash(v, n, old, *cap, elem, hash, ctx);
 	free(old);
 	memcpy(pslots, &v, sizeof(v));
 	*cap = n;
+	return 0;
+}
+
+int hashtab__reserve_mapped_slow(void *pslots, size_t *cap, size_t *mapped, size_t nr,
+				 size_t elem, size_t first, hashtab_hash_fn *hash,
+				 const void *ctx)
+{
+	unsigned char *old, *v = NULL;
+	size_t n, vmapped = 0;
+
+	if ((nr + 1) * 2 <= *cap)
+		return 0;
+	if (next_cap(*cap, nr, elem, first, &n) ||
+	    hugemem__grow(&v, &(size_t){ 0 }, &vmapped, n, elem, n))
+		return -ENOMEM;
+	/* hugemem__grow() from nothing: a mapping (zero) or calloc()ed (zero) */
+	memcpy(&old, pslots, sizeof(old));
+	rehash(v, n, old, *cap, elem, hash, ctx);
+	hugemem__free(old, *mapped);
+	memcpy(pslots, &v, sizeof(v));
+	*cap = n;
+	*mapped = vmapped;
 	return 0;
 }

@@ -41,6 +41,28 @@ static inline int hashtab__reserve(void *pslots, size_t *cap, size_t nr, size_t 
 	       hashtab__reserve_slow(pslots, cap, nr, elem, first, hash, ctx);
 }
 
+/**
+ * @brief hashtab__reserve_slow() for a table of megabytes: its arrays from
+ *        HUGEMEM_GROW_MIN bytes on mapped for huge pages (util/hugemem.h; a rehash
+ *        touches every page of the new array), given back with hugemem__free(*pslots,
+ *        *mapped).
+ * @param mapped  the slot array's mapped bytes (0: malloc()ed), updated
+ * @return 0, or -ENOMEM (the table unchanged).
+ */
+int hashtab__reserve_mapped_slow(void *pslots, size_t *cap, size_t *mapped, size_t nr,
+				 size_t elem, size_t first, hashtab_hash_fn *hash,
+				 const void *ctx);
+
+/** @brief hashtab__reserve_mapped_slow() after the check that usually says there is
+ *  room. */
+static inline int hashtab__reserve_mapped(void *pslots, size_t *cap, size_t *mapped,
+					  size_t nr, size_t elem, size_t first,
+					  hashtab_hash_fn *hash, const void *ctx)
+{
+	return (nr + 1) * 2 <= *cap ? 0 :
+	       hashtab__reserve_mapped_slow(pslots, cap, mapped, nr, elem, first, hash, ctx);
+}
+
 /** @brief The first slot to probe for a key of this hash (cap: a power of two, > 0). */
 static inline size_t hashtab__first(uint64_t hash, size_t cap)
 {

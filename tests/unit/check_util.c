@@ -340,6 +340,41 @@ START_TEST(test_hugemem_grow)
 }
 END_TEST
 
+/* A table of megabytes: its arrays mapped once past HUGEMEM_GROW_MIN bytes, every key
+ * found after each growth, given back with hugemem__free(). */
+START_TEST(test_hashtab_mapped)
+{
+	enum { N = 300000 };
+	uint64_t *keys = malloc(N * sizeof(*keys));
+	uint32_t *tab = NULL;
+	size_t cap = 0, nr = 0, mapped = 0;
+
+	ck_assert_ptr_nonnull(keys);
+	for (uint32_t i = 0; i < N; i++) {
+		size_t s;
+
+		keys[i] = (uint64_t)i * 1000003u;
+		ck_assert_int_eq(hashtab__reserve_mapped(&tab, &cap, &mapped, nr, sizeof(*tab),
+							 16, slot_hash, keys), 0);
+		ck_assert_uint_eq(mapped != 0, cap * sizeof(*tab) >= HUGEMEM_GROW_MIN);
+		for (s = hashtab__first(key_of(keys[i]), cap); tab[s]; s = hashtab__next(s, cap))
+			ck_assert_uint_ne(keys[tab[s] - 1], keys[i]);
+		tab[s] = i + 1;
+		nr++;
+	}
+	ck_assert_uint_eq(cap, 1u << 20);
+	for (uint32_t i = 0; i < N; i++) {
+		size_t s = hashtab__first(key_of(keys[i]), cap);
+
+		while (tab[s] && tab[s] != i + 1)
+			s = hashtab__next(s, cap);
+		ck_assert_uint_eq(tab[s], i + 1);
+	}
+	hugemem__free(tab, mapped);
+	free(keys);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -358,6 +393,7 @@ Suite *util_suite(void)
 	tcase_add_test(tr, test_rbtree_insert);
 	tcase_add_test(tr, test_rbtree_erase);
 	tcase_add_test(th, test_hashtab);
+	tcase_add_test(th, test_hashtab_mapped);
 	suite_add_tcase(s, ta);
 	suite_add_tcase(s, tr);
 	suite_add_tcase(s, th);
