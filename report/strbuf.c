@@ -5,6 +5,7 @@
 #include <stdio.h>	/* vsnprintf */
 #include <stdlib.h>	/* realloc, free */
 
+#include "util/hugemem.h"
 #include "banned.h"
 
 void strbuf__init(struct strbuf *sb, size_t hint)
@@ -12,6 +13,7 @@ void strbuf__init(struct strbuf *sb, size_t hint)
 	sb->buf = NULL;
 	sb->len = 0;
 	sb->alloc = 0;
+	sb->mapped = 0;
 	sb->failed = false;
 	if (hint)
 		(void)strbuf__grow(sb, hint);
@@ -19,10 +21,11 @@ void strbuf__init(struct strbuf *sb, size_t hint)
 
 void strbuf__exit(struct strbuf *sb)
 {
-	free(sb->buf);
+	hugemem__free(sb->buf, sb->mapped);
 	sb->buf = NULL;
 	sb->len = 0;
 	sb->alloc = 0;
+	sb->mapped = 0;
 	sb->failed = false;
 }
 
@@ -36,8 +39,7 @@ void strbuf__reset(struct strbuf *sb)
 
 int strbuf__grow_slow(struct strbuf *sb, size_t extra)
 {
-	size_t need, cap;
-	char *p;
+	size_t need;
 
 	if (sb->failed)
 		return -ENOMEM;
@@ -47,18 +49,10 @@ int strbuf__grow_slow(struct strbuf *sb, size_t extra)
 		goto fail;
 	if (need <= sb->alloc)
 		return 0;
-	cap = sb->alloc < 64 ? 64 : sb->alloc;
-	while (cap < need) {
-		if (__builtin_mul_overflow(cap, 2, &cap)) {
-			cap = need;
-			break;
-		}
-	}
-	p = realloc(sb->buf, cap);
-	if (!p)
+	/* doubling from 64 bytes; mapped from a few hundred KiB on (realloc()
+	 * copied each doubling into fresh pages) */
+	if (hugemem__grow(&sb->buf, &sb->alloc, &sb->mapped, need, 1, 64))
 		goto fail;
-	sb->buf = p;
-	sb->alloc = cap;
 	sb->buf[sb->len] = '\0';
 	return 0;
 fail:

@@ -28,6 +28,8 @@ struct strbuf {
 	char *buf;	/* owned; NULL until the first append */
 	size_t len;	/* bytes of text, excluding the terminating NUL */
 	size_t alloc;	/* bytes allocated at buf */
+	size_t mapped;	/* bytes mapped at buf (util/hugemem.h: the dump's texts are
+			 * megabytes), 0: malloc()ed */
 	bool failed;	/* an allocation failed; appends are being dropped */
 };
 
