@@ -66,6 +66,8 @@ struct reader {
 	struct evlist *evlist;		/* borrowed; mutated only by a pipe reader */
 	struct record_ref *recs;	/* owned: the current window, in file order */
 	size_t nr, cap;
+	size_t recs_mapped;		/* bytes mapped at recs (util/hugemem.h: a
+					 * window's array is megabytes), 0: malloc()ed */
 	uint64_t base;			/* ordinal of recs[0] in the file */
 	struct arena arena;
 	struct pipe_feature pipe_feat[FEAT_BITS];

@@ -16,6 +16,7 @@
 #include "format/record.h"
 #include "format/sample.h"
 #include "util/array.h"
+#include "util/hugemem.h"
 #include "banned.h"
 
 #define ARENA_CHUNK (1u << 16)	/* small: a file with few records needs little */
@@ -188,7 +189,7 @@ void reader__exit(struct reader *r)
 	}
 	ZSTD_freeDStream(r->st.zstd);
 	free(r->st.dbuf);
-	free(r->recs);
+	hugemem__free(r->recs, r->recs_mapped);
 	free(r->imm);
 	free(r->imm_ordinal);
 	free(r->turn_start);
@@ -249,7 +250,7 @@ static int fail(struct reader *r, uint64_t off, int code, const char *fmt, ...)
 
 static int push(struct reader *r, const struct record_ref *ref)
 {
-	if (array__grow(&r->recs, &r->cap, r->nr + 1, sizeof(*r->recs), 64))
+	if (hugemem__grow(&r->recs, &r->cap, &r->recs_mapped, r->nr + 1, sizeof(*r->recs), 64))
 		return fail(r, ref->offset, -ENOMEM, "out of memory");
 	r->recs[r->nr++] = *ref;
 	return 0;

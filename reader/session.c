@@ -23,6 +23,7 @@
 #include "reader/reader-internal.h"
 #include "reader/workqueue.h"
 #include "util/array.h"
+#include "util/hugemem.h"
 #include "banned.h"
 
 /* perf reads at least this many on-disk bytes from one file of a directory before it
@@ -1193,7 +1194,7 @@ static void deliver_drain(struct deliver *dl)
  */
 struct window {
 	struct record_ref *recs;	/* owned, nr records (room for cap) */
-	size_t nr, cap;
+	size_t nr, cap, mapped;		/* (mapped: util/hugemem.h) */
 	struct arena arena;		/* the bytes of decompressed records */
 	size_t live;			/* queued records not delivered yet */
 	uint64_t last_batch;		/* the last batch given one of its records */
@@ -1212,7 +1213,7 @@ struct stream {
 	size_t n, cap;
 	struct record_ref *spare;	/* owned: a delivered window's array, reused by
 					 * the next window (no fresh pages to fault in) */
-	size_t spare_cap;
+	size_t spare_cap, spare_mapped;
 	size_t ent;			/* with an index: the file's entry at or
 					 * after the read position */
 };
@@ -1298,6 +1299,7 @@ static int stream_fill(struct session *s, uint32_t f, struct stream *st)
 	if (!r->recs && st->spare) {
 		r->recs = st->spare;
 		r->cap = st->spare_cap;
+		r->recs_mapped = st->spare_mapped;
 		st->spare = NULL;
 	}
 	if (skip) {
@@ -1319,10 +1321,12 @@ static int stream_fill(struct session *s, uint32_t f, struct stream *st)
 	w->recs = r->recs;
 	w->nr = r->nr;
 	w->cap = r->cap;
+	w->mapped = r->recs_mapped;
 	w->arena = r->arena;
 	st->base = r->base;
 	r->recs = NULL;
 	r->cap = 0;
+	r->recs_mapped = 0;
 	r->arena.head = NULL;
 	r->base += r->nr;
 	r->nr = 0;
@@ -1340,8 +1344,9 @@ static void window_free(struct stream *st, struct window *w)
 	if (st && !st->spare) {
 		st->spare = w->recs;
 		st->spare_cap = w->cap;
+		st->spare_mapped = w->mapped;
 	} else {
-		free(w->recs);
+		hugemem__free(w->recs, w->mapped);
 	}
 	arena__exit(&w->arena);
 	free(w);
@@ -1507,7 +1512,7 @@ out:
 			window_free(NULL, w);
 		}
 		free(st[f].heap);
-		free(st[f].spare);
+		hugemem__free(st[f].spare, st[f].spare_mapped);
 	}
 	free(st);
 	free(h);
@@ -1588,7 +1593,7 @@ static int deliver_single_streamed(struct session *s, struct deliver *dl)
 		sg.st.windows = w->next;
 		window_free(NULL, w);
 	}
-	free(sg.st.spare);
+	hugemem__free(sg.st.spare, sg.st.spare_mapped);
 	ordered_events__exit(&oe);
 	return err;
 }
