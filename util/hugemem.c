@@ -1,6 +1,7 @@
 #include "util/hugemem.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>	/* uintptr_t, SIZE_MAX */
 #include <stdlib.h>	/* calloc, realloc, free */
 #include <string.h>	/* memcpy */
@@ -9,6 +10,24 @@
 #include "banned.h"
 
 #define HUGE_PAGE ((size_t)2 << 20)
+
+/* AddressSanitizer checks the bounds of malloc()ed blocks only (no red zones around
+ * a mapping): its builds keep every array malloc()ed. */
+#if defined(__SANITIZE_ADDRESS__)
+#define MAPS false
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MAPS false
+#endif
+#endif
+#ifndef MAPS
+#define MAPS true
+#endif
+
+bool hugemem__maps(void)
+{
+	return MAPS;
+}
 
 static size_t round_up(size_t n, size_t to)
 {
@@ -40,7 +59,7 @@ void *hugemem__alloc(size_t size, size_t *mapped)
 	void *p;
 
 	*mapped = 0;
-	if (size < HUGEMEM_MIN)
+	if (size < HUGEMEM_MIN || !MAPS)
 		return calloc(1, size ? size : 1);
 	if (size > SIZE_MAX - 2 * HUGE_PAGE)
 		return NULL;
@@ -57,11 +76,11 @@ static void *realloc_from(void *p, size_t old, size_t size, size_t *mapped, size
 	size_t n, was = *mapped;
 	void *q;
 
-	if (!p && size < min) {
+	if (!p && (size < min || !MAPS)) {
 		*mapped = 0;
 		return calloc(1, size ? size : 1);
 	}
-	if (!was && size < min)
+	if (!was && (size < min || !MAPS))
 		return realloc(p, size ? size : 1);
 	if (size > SIZE_MAX - 2 * HUGE_PAGE)
 		return NULL;

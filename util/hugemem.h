@@ -15,7 +15,14 @@
  *
  * Thread safety: touches only the memory given.
  */
+#include <stdbool.h>
 #include <stddef.h>	/* size_t */
+
+/**
+ * @brief Whether large arrays are mapped: false in AddressSanitizer builds, which
+ *        check the bounds of malloc()ed memory only (every array is malloc()ed there).
+ */
+bool hugemem__maps(void);
 
 /** Arrays smaller than this (bytes) are malloc()ed: one huge page. */
 #define HUGEMEM_MIN ((size_t)2 << 20)

@@ -286,18 +286,20 @@ START_TEST(test_hugemem)
 	unsigned char *p = hugemem__alloc(big, &mapped), *q;
 
 	ck_assert_ptr_nonnull(p);
-	ck_assert_uint_eq(mapped, (size_t)6 << 20);
-	ck_assert_uint_eq((uintptr_t)p % ((size_t)2 << 20), 0);
+	ck_assert_uint_eq(mapped, hugemem__maps() ? (size_t)6 << 20 : 0);
+	if (mapped)
+		ck_assert_uint_eq((uintptr_t)p % ((size_t)2 << 20), 0);
 	for (size_t i = 0; i < big; i += 4096)
 		ck_assert_uint_eq(p[i], 0);
 	p[0] = 1;
 	p[big - 1] = 2;
 	q = hugemem__realloc(p, big, 3 * big, &mapped);
 	ck_assert_ptr_nonnull(q);
-	ck_assert_uint_eq(mapped, (size_t)16 << 20);
+	ck_assert_uint_eq(mapped, hugemem__maps() ? (size_t)16 << 20 : 0);
 	ck_assert_uint_eq(q[0], 1);
 	ck_assert_uint_eq(q[big - 1], 2);
-	ck_assert_uint_eq(q[3 * big - 1], 0);
+	if (mapped)	/* a mapping grows with zeros */
+		ck_assert_uint_eq(q[3 * big - 1], 0);
 	hugemem__free(q, mapped);
 	p = hugemem__alloc(100, &small_mapped);
 	ck_assert_ptr_nonnull(p);
@@ -306,7 +308,7 @@ START_TEST(test_hugemem)
 	p[99] = 7;
 	q = hugemem__realloc(p, 100, big, &small_mapped);
 	ck_assert_ptr_nonnull(q);
-	ck_assert_uint_eq(small_mapped, (size_t)6 << 20);
+	ck_assert_uint_eq(small_mapped, hugemem__maps() ? (size_t)6 << 20 : 0);
 	ck_assert_uint_eq(q[99], 7);
 	hugemem__free(q, small_mapped);
 	hugemem__free(NULL, 0);
@@ -332,7 +334,8 @@ START_TEST(test_hugemem_grow)
 		for (size_t i = had; i < cap; i++)
 			v[i] = i + 1;
 		had = cap;
-		ck_assert_uint_eq(mapped != 0, cap * sizeof(*v) >= HUGEMEM_GROW_MIN);
+		ck_assert_uint_eq(mapped != 0,
+				  hugemem__maps() && cap * sizeof(*v) >= HUGEMEM_GROW_MIN);
 	}
 	ck_assert_int_eq(hugemem__grow(&v, &cap, &mapped, cap + 1, sizeof(*v), 64), 0);
 	ck_assert_uint_eq(v[cap / 2 - 1], cap / 2);
@@ -356,7 +359,8 @@ START_TEST(test_hashtab_mapped)
 		keys[i] = (uint64_t)i * 1000003u;
 		ck_assert_int_eq(hashtab__reserve_mapped(&tab, &cap, &mapped, nr, sizeof(*tab),
 							 16, slot_hash, keys), 0);
-		ck_assert_uint_eq(mapped != 0, cap * sizeof(*tab) >= HUGEMEM_GROW_MIN);
+		ck_assert_uint_eq(mapped != 0,
+				  hugemem__maps() && cap * sizeof(*tab) >= HUGEMEM_GROW_MIN);
 		for (s = hashtab__first(key_of(keys[i]), cap); tab[s]; s = hashtab__next(s, cap))
 			ck_assert_uint_ne(keys[tab[s] - 1], keys[i]);
 		tab[s] = i + 1;
