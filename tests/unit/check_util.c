@@ -326,11 +326,14 @@ START_TEST(test_hugemem_grow)
 	for (size_t k = 0, had = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		ck_assert_int_eq(hugemem__grow_zeroed(&v, &cap, &mapped, sizes[k], sizeof(*v),
 						      64), 0);
+		size_t bad = 0;
+
 		ck_assert_uint_ge(cap, sizes[k]);
-		for (size_t i = 0; i < had; i++)
-			ck_assert_uint_eq(v[i], i + 1);
-		for (size_t i = had; i < cap; i++)
-			ck_assert_uint_eq(v[i], 0);
+		for (size_t i = 0; i < had; i++)	/* kept */
+			bad += v[i] != i + 1;
+		for (size_t i = had; i < cap; i++)	/* zeroed */
+			bad += v[i] != 0;
+		ck_assert_uint_eq(bad, 0);
 		for (size_t i = had; i < cap; i++)
 			v[i] = i + 1;
 		had = cap;
@@ -347,7 +350,7 @@ END_TEST
  * found after each growth, given back with hugemem__free(). */
 START_TEST(test_hashtab_mapped)
 {
-	enum { N = 300000 };
+	enum { N = 100000 };
 	uint64_t *keys = malloc(N * sizeof(*keys));
 	uint32_t *tab = NULL;
 	size_t cap = 0, nr = 0, mapped = 0;
@@ -366,7 +369,7 @@ START_TEST(test_hashtab_mapped)
 		tab[s] = i + 1;
 		nr++;
 	}
-	ck_assert_uint_eq(cap, 1u << 20);
+	ck_assert_uint_eq(cap, 1u << 18);
 	for (uint32_t i = 0; i < N; i++) {
 		size_t s = hashtab__first(key_of(keys[i]), cap);
 
