@@ -7,19 +7,30 @@
 
 #include "banned.h"
 
-int array__grow_slow(void *pv, size_t *cap, size_t need, size_t elem, size_t first)
+int array__next_cap(size_t cap, size_t need, size_t elem, size_t first, size_t limit,
+		    size_t *out)
 {
-	size_t c = *cap ? *cap : (first ? first : 1);
-	void *v, *p;
+	size_t c = cap ? cap : (first ? first : 1);
 
-	if (need <= *cap)
-		return 0;
 	while (c < need) {
 		if (c > SIZE_MAX / 2)
 			return -ENOMEM;
 		c *= 2;
 	}
-	if (elem && c > SIZE_MAX / elem)
+	if (elem && c > limit / elem)
+		return -ENOMEM;
+	*out = c;
+	return 0;
+}
+
+int array__grow_slow(void *pv, size_t *cap, size_t need, size_t elem, size_t first)
+{
+	size_t c;
+	void *v, *p;
+
+	if (need <= *cap)
+		return 0;
+	if (array__next_cap(*cap, need, elem, first, SIZE_MAX, &c))
 		return -ENOMEM;
 	memcpy(&v, pv, sizeof(v));
 	p = realloc(v, c * elem);

@@ -8,6 +8,16 @@
 #include <stddef.h>	/* size_t */
 
 /**
+ * @brief The capacity array__grow() gives an array of *@p cap elements of @p elem
+ *        bytes that must hold @p need: *@p cap doubled (from @p first, or 1, when 0)
+ *        until it does; *@p out receives it.
+ * @param limit  bytes the array may not reach (SIZE_MAX: none but size_t's)
+ * @return 0, or -ENOMEM (no such capacity).
+ */
+int array__next_cap(size_t cap, size_t need, size_t elem, size_t first, size_t limit,
+		    size_t *out);
+
+/**
  * @brief Make room for @p need elements of @p elem bytes in the array *@p pv, whose
  *        capacity is *@p cap elements: nothing when it has that room, else the
  *        capacity doubles (from @p first when it is 0) until it does and the array is

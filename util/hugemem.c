@@ -7,6 +7,7 @@
 #include <string.h>	/* memcpy */
 #include <sys/mman.h>	/* mmap, munmap, mremap, madvise */
 
+#include "util/array.h"
 #include "banned.h"
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -112,17 +113,12 @@ void *hugemem__realloc(void *p, size_t old, size_t size, size_t *mapped)
 int hugemem__grow(void *pv, size_t *cap, size_t *mapped, size_t need, size_t elem,
 		  size_t first)
 {
-	size_t c = *cap ? *cap : (first ? first : 1);
+	size_t c;
 	void *v, *p;
 
 	if (need <= *cap)
 		return 0;
-	while (c < need) {
-		if (c > SIZE_MAX / 2)
-			return -ENOMEM;
-		c *= 2;
-	}
-	if (elem && c > (SIZE_MAX - 2 * HUGE_PAGE) / elem)
+	if (array__next_cap(*cap, need, elem, first, SIZE_MAX - 2 * HUGE_PAGE, &c))
 		return -ENOMEM;
 	memcpy(&v, pv, sizeof(v));
 	p = realloc_from(v, *cap * elem, c * elem, mapped, HUGEMEM_GROW_MIN);
