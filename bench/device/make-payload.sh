@@ -10,9 +10,12 @@
 #            in, cut to their symbols (objcopy --only-keep-debug) with their
 #            /usr/lib/debug files: the other machine resolves as this one does
 #   run.sh, bench.py  the run (bench/device/)
+# bin/ and lib/ travel as progs.tar.xz (programs stripped; python3's tarfile unpacks
+# it there), so that the payload and the repository stay under the tool's 64 MiB.
 # The recordings must have been made on this machine's running kernel (its
-# /proc/kallsyms is stored as theirs).  To compare builds, copy another build's two
-# programs into OUT/bin0 (bench.py runs bin0, bin and bin2, those that exist).
+# /proc/kallsyms is stored as theirs).  To compare builds, name another build's
+# folder in BASE: its two programs go to bin0 (bench.py runs bin0, bin and bin2,
+# those that exist).
 # DWARF=REC adds a --call-graph dwarf recording (dwarf.data); the binaries it has
 # samples in are kept whole (unwinding reads their .eh_frame and code).
 # Run from the repository root; needs perf, objcopy, zstd.
@@ -22,6 +25,10 @@ dir=$1 file=$2 out=${3:-.devrun}
 build=${BUILD:-build}
 mkdir -p "$out/bin" "$out/lib"
 cp "$build/dirreport" "$build/dirconvert" "$(command -v zstd)" "$out/bin/"
+if [ -n "${BASE:-}" ]; then
+	mkdir -p "$out/bin0"
+	cp "$BASE/dirreport" "$BASE/dirconvert" "$out/bin0/"
+fi
 for b in "$out"/bin/*; do
 	ldd "$b" | awk '/=>/ { print $3 } /ld-linux/ && !/=>/ { print $1 }'
 done | sort -u | while read -r l; do cp -L "$l" "$out/lib/"; done
@@ -65,5 +72,7 @@ done | sort -u | while read -r bid path; do
 done
 (cd "$tmp" && tar cf - dir.data file.data ${DWARF:+dwarf.data} home) |
 	zstd -q -T0 -19 --long=27 -o "$out/payload.tar.zst" -f
+strip "$out"/bin*/dir*
+(cd "$out" && tar cf - bin* lib | xz -9 -T0 >progs.tar.xz && rm -rf bin* lib)
 cp bench/device/run.sh bench/device/bench.py "$out/"
 du -sh "$out"
