@@ -390,22 +390,25 @@ nomem:
 static void encode_chunk(void *ctx, size_t i)
 {
 	struct json_run *r = ctx;
-	struct js_text *b = &r->texts[i];
+	/* filled in a copy of its own: the texts share cache lines, and each collect()
+	 * writes len */
+	struct js_text b = r->texts[i];
 	size_t end = (i + 1) * CHUNK_SAMPLES;
 
-	b->len = 0;
-	b->failed = false;
+	b.len = 0;
+	b.failed = false;
 	if (end > r->nr_samples)
 		end = r->nr_samples;
-	for (size_t k = i * CHUNK_SAMPLES; k < end && !b->failed; k++) {
+	for (size_t k = i * CHUNK_SAMPLES; k < end && !b.failed; k++) {
 		json_t *o = sample_object(r, &r->samples[k]);
 		bool first = r->written == 0 && k == 0;
 
-		if (!o || collect(first ? "\n" : ",\n", first ? 1 : 2, b) ||
-		    json_dump_callback(o, collect, b, DUMP_FLAGS))
-			b->failed = true;
+		if (!o || collect(first ? "\n" : ",\n", first ? 1 : 2, &b) ||
+		    json_dump_callback(o, collect, &b, DUMP_FLAGS))
+			b.failed = true;
 		json_decref(o);
 	}
+	r->texts[i] = b;
 }
 
 /* Encode the resolved samples of a batch on the workers and write them in order. */

@@ -13,8 +13,9 @@
 #define HUGE_PAGE ((size_t)2 << 20)
 
 /* AddressSanitizer checks the bounds of malloc()ed blocks only (no red zones around
- * a mapping): its builds keep every array malloc()ed. */
-#if defined(__SANITIZE_ADDRESS__)
+ * a mapping): its builds keep every array malloc()ed, as do builds with
+ * -DHUGEMEM_NO_MAPS (to compare, in bench/). */
+#if defined(__SANITIZE_ADDRESS__) || defined(HUGEMEM_NO_MAPS)
 #define MAPS false
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)

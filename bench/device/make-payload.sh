@@ -13,9 +13,9 @@
 # bin/ and lib/ travel as progs.tar.xz (programs stripped; python3's tarfile unpacks
 # it there), so that the payload and the repository stay under the tool's 64 MiB.
 # The recordings must have been made on this machine's running kernel (its
-# /proc/kallsyms is stored as theirs).  To compare builds, name another build's
-# folder in BASE: its two programs go to bin0 (bench.py runs bin0, bin and bin2,
-# those that exist).
+# /proc/kallsyms is stored as theirs).  To compare builds, name other builds'
+# folders in BASE and BASE2: their programs go to bin0 and bin2 (bench.py runs bin0,
+# bin and bin2, those that exist).
 # DWARF=REC adds a --call-graph dwarf recording (dwarf.data); the binaries it has
 # samples in are kept whole (unwinding reads their .eh_frame and code).
 # Run from the repository root; needs perf, objcopy, zstd.
@@ -28,6 +28,10 @@ cp "$build/dirreport" "$build/dirconvert" "$(command -v zstd)" "$out/bin/"
 if [ -n "${BASE:-}" ]; then
 	mkdir -p "$out/bin0"
 	cp "$BASE/dirreport" "$BASE/dirconvert" "$out/bin0/"
+fi
+if [ -n "${BASE2:-}" ]; then
+	mkdir -p "$out/bin2"
+	cp "$BASE2/dirreport" "$BASE2/dirconvert" "$out/bin2/"
 fi
 for b in "$out"/bin/*; do
 	ldd "$b" | awk '/=>/ { print $3 } /ld-linux/ && !/=>/ { print $1 }'
@@ -74,5 +78,5 @@ done
 	zstd -q -T0 -19 --long=27 -o "$out/payload.tar.zst" -f
 strip "$out"/bin*/dir*
 (cd "$out" && tar cf - bin* lib | xz -9 -T0 >progs.tar.xz && rm -rf bin* lib)
-cp bench/device/run.sh bench/device/bench.py "$out/"
+cp bench/device/run.sh bench/device/bench.py bench/device/threads.py "$out/"
 du -sh "$out"
