@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""bench/device/threads.py CMD... - run CMD (output to /dev/null) and print the CPU time
+each of its threads ran, by thread name (pthread_setname_np: dr-worker, dr-producer,
+dr-counter, dr-replayer, dr-sqlite; the calling thread has the program's name), read
+from /proc/PID/task/TID/schedstat (nanoseconds on the CPU) every 2 ms while it runs.
+The busiest single thread bounds the wall time however many workers there are: this
+names the stage that does not scale.  A thread's last 2 ms may be missed."""
+import os, subprocess, sys, time
+
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+seen = {}
+t0 = time.perf_counter()
+while p.poll() is None:
+    try:
+        for tid in os.listdir('/proc/%d/task' % p.pid):
+            try:
+                with open('/proc/%d/task/%s/schedstat' % (p.pid, tid)) as f:
+                    ns = int(f.read().split()[0])
+                with open('/proc/%d/task/%s/comm' % (p.pid, tid)) as f:
+                    comm = f.read().strip()
+            except OSError:
+                continue
+            seen[tid] = (comm, ns)
+    except OSError:
+        pass
+    time.sleep(0.002)
+wall = time.perf_counter() - t0
+by = {}
+for comm, ns in seen.values():
+    n, tot, top = by.get(comm, (0, 0, 0))
+    by[comm] = (n + 1, tot + ns, max(top, ns))
+print('wall %.3f s, exit %d; CPU by thread name (threads, total s, busiest s):' % (wall, p.returncode))
+for comm, (n, tot, top) in sorted(by.items(), key=lambda x: -x[1][2]):
+    print('  %-14s %3d  %6.3f  %6.3f' % (comm, n, tot / 1e9, top / 1e9))
