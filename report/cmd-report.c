@@ -1220,7 +1220,9 @@ static void unwind_one(void *ctx, size_t i)
 {
 	struct report *rp = ctx;
 	struct report_batch *b = rp->cur;
-	struct unwind_chunk *c = &b->chunks[i];
+	/* filled in a copy of its own, written back at the end: the chunks share cache
+	 * lines, and each frame writes nr */
+	struct unwind_chunk cc = b->chunks[i], *c = &cc;
 	struct unwind_slot *slot = NULL;
 	size_t end = (i + 1) * UNWIND_CHUNK;
 	struct sample smp = { 0 };	/* the fields the unwinder reads (pass 1 kept
@@ -1259,6 +1261,7 @@ static void unwind_one(void *ctx, size_t i)
 		pd->nr_user = c->nr - pd->first_user;
 	}
 	atomic_flag_clear_explicit(&slot->busy, memory_order_release);
+	b->chunks[i] = cc;
 }
 
 /*
