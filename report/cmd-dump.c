@@ -4,8 +4,9 @@
  *
  * Per batch of delivered records: one sequential pass replays side-band records
  * through the machine state and resolves each sample's thread and dso (both depend on
- * order); then the text of the batch is formatted in parallel, in chunks, and written
- * in order with large writes.
+ * order), copying the records' bytes; then the text of the batch is formatted on the
+ * workers, in chunks, while the calling thread prepares the next batch, and written in
+ * order with large writes once that is done.
  */
 #include "report/cmd.h"
 
@@ -23,6 +24,7 @@
 #include "report/dump.h"
 #include "machine/machine.h"
 #include "report/strbuf.h"
+#include "util/array.h"
 #include "banned.h"
 
 #define DUMP_CHUNKS 16
@@ -38,6 +40,30 @@ struct dump_item {
 	uint8_t parse;			/* enum dump_parse */
 };
 
+struct dumper;
+
+/* One chunk of a slot's items, formatted by format_chunk() on a worker. */
+struct dump_job {
+	struct dumper *dp;
+	struct dump_slot *sl;
+	size_t c;
+};
+
+/* A batch in the pipeline: prepared on the calling thread, formatted on the workers
+ * while the next one is prepared in the other slot, then written. */
+struct dump_slot {
+	struct dump_item *items;	/* owned, batch-sized */
+	size_t n, cap;			/* items in the batch; allocated */
+	unsigned char *bytes;		/* owned: the items' records, copied (the session's
+					 * stay valid only until on_batch() returns); unused
+					 * on an inline pool */
+	size_t cap_bytes;
+	struct strbuf chunks[DUMP_CHUNKS];
+	struct dump_job jobs[DUMP_CHUNKS];
+	struct wq_group g;		/* the chunks being formatted */
+	bool busy;			/* queued: wait for g, then write */
+};
+
 struct dumper {
 	struct session *s;
 	struct machine *machine;
@@ -46,10 +72,11 @@ struct dumper {
 	struct dump_ctx ctx;		/* the complete evlist's */
 	struct dump_ctx *pipe_ctx;	/* pipe: ctx after k HEADER_ATTRs, k = 0..nr */
 	size_t attrs_seen;		/* pipe: HEADER_ATTR records delivered so far */
-	struct dump_item *items;	/* owned, batch-sized */
-	size_t cap;
-	struct strbuf chunks[DUMP_CHUNKS];
-	size_t n;			/* items in the current batch */
+	struct dump_slot slot[2];
+	unsigned cur;			/* the slot the next batch is prepared in */
+	size_t nr_chunks;		/* of each batch: two per thread that formats (fewer,
+					 * larger texts waste less of their huge pages), at
+					 * most DUMP_CHUNKS */
 	bool branch_mode;		/* perf's branch view: a sample counts once per
 					 * branch (report/branch.h) */
 };
@@ -86,13 +113,14 @@ static int prepare_sample(struct dumper *dp, struct dump_item *it, const struct 
 }
 
 /* Sequential: counts, machine state, sample resolution. */
-static int prepare(struct dumper *dp, const struct record_ref *ref, struct dump_item *it)
+static int prepare(struct dumper *dp, const struct record_ref *ref, const void *copy,
+		   struct dump_item *it)
 {
 	struct sample smp;
 
 	memset(&it->rec, 0, sizeof(it->rec));
 	it->parse = PARSE_NONE;
-	it->rec.data = ref->data;
+	it->rec.data = copy;
 	it->rec.size = ref->size;
 	it->rec.offset = ref->offset;
 	it->rec.path = session__file_label(dp->s, ref->file);
@@ -114,19 +142,21 @@ static int prepare(struct dumper *dp, const struct record_ref *ref, struct dump_
 	return machine__process(dp->machine, ref, &smp);
 }
 
-static void format_chunk(void *p, size_t c)
+static void format_chunk(void *p)
 {
-	struct dumper *dp = p;
-	size_t per = (dp->n + DUMP_CHUNKS - 1) / DUMP_CHUNKS;
-	size_t lo = c * per, hi = lo + per < dp->n ? lo + per : dp->n;
+	const struct dump_job *job = p;
+	struct dump_slot *sl = job->sl;
+	size_t c = job->c;
+	size_t per = (sl->n + job->dp->nr_chunks - 1) / job->dp->nr_chunks;
+	size_t lo = c * per, hi = lo + per < sl->n ? lo + per : sl->n;
 	/* appended to in a copy of its own: the chunks' strbufs share cache lines, and
 	 * each append writes len (16 workers writing one line made -j 16's formatting
 	 * take 4-5x the CPU of -j 2's) */
-	struct strbuf sb = dp->chunks[c];
+	struct strbuf sb = sl->chunks[c];
 
 	strbuf__reset(&sb);
 	for (size_t i = lo; i < hi; i++) {
-		const struct dump_item *it = &dp->items[i];
+		const struct dump_item *it = &sl->items[i];
 		struct dump_rec rec = it->rec;
 		struct sample smp;
 
@@ -140,38 +170,68 @@ static void format_chunk(void *p, size_t c)
 							      rec.data, rec.size) ? NULL : &smp;
 		dump__record(&sb, it->ctx, &rec);
 	}
-	dp->chunks[c] = sb;
+	sl->chunks[c] = sb;
+}
+
+/* Wait for a queued slot's chunks and write them, in order. */
+static int finish_slot(struct dumper *dp, struct dump_slot *sl, int err)
+{
+	if (!sl->busy)
+		return err;
+	workqueue__group_wait(session__workqueue(dp->s), &sl->g);
+	sl->busy = false;
+	for (size_t c = 0; c < dp->nr_chunks && !err; c++) {
+		if ((err = strbuf__error(&sl->chunks[c])))
+			break;
+		if (fwrite(sl->chunks[c].buf, 1, sl->chunks[c].len, dp->out) != sl->chunks[c].len)
+			err = -EIO;
+	}
+	return err;
 }
 
 static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 {
 	struct dumper *dp = p;
+	struct dump_slot *sl = &dp->slot[dp->cur];
+	struct workqueue *wq = session__workqueue(dp->s);
+	size_t bytes = 0;
 	int err = 0;
 
-	if (n > dp->cap) {
-		free(dp->items);
-		dp->items = calloc(n, sizeof(*dp->items));
-		if (!dp->items)
-			return -ENOMEM;
-		dp->cap = n;
-	}
-	dp->n = 0;
+	/* an inline pool (-j 1) formats the batch before this returns: no copy */
+	bool copy = workqueue__nr_workers(wq) > 0;
+
+	for (size_t i = 0; i < n && copy; i++)
+		bytes += recs[i]->size;
+	if (array__grow(&sl->items, &sl->cap, n, sizeof(*sl->items), 1024) ||
+	    (copy && array__grow(&sl->bytes, &sl->cap_bytes, bytes ? bytes : 1, 1, 1 << 20)))
+		return -ENOMEM;
+	sl->n = 0;
+	bytes = 0;
 	for (size_t i = 0; i < n && !err; i++) {
+		const void *data = recs[i]->data;
+
 		if (recs[i]->flags & RECORD_REF_CONTAINER) {
 			dump_stats__count(&dp->stats, recs[i]->type);	/* counted, not printed */
 			continue;
 		}
-		err = prepare(dp, recs[i], &dp->items[dp->n++]);
+		if (copy) {
+			memcpy(sl->bytes + bytes, data, recs[i]->size);
+			data = sl->bytes + bytes;
+			bytes += recs[i]->size;
+		}
+		err = prepare(dp, recs[i], data, &sl->items[sl->n++]);
 	}
+	/* the previous batch, formatted meanwhile, goes out first */
+	err = finish_slot(dp, &dp->slot[!dp->cur], err);
 	if (err)
 		return err;
-	err = parallel_for(session__workqueue(dp->s), DUMP_CHUNKS, format_chunk, dp);
-	for (size_t c = 0; c < DUMP_CHUNKS && !err; c++) {
-		if ((err = strbuf__error(&dp->chunks[c])))
-			break;
-		if (fwrite(dp->chunks[c].buf, 1, dp->chunks[c].len, dp->out) != dp->chunks[c].len)
-			err = -EIO;
+	sl->g = (struct wq_group){ 0 };
+	for (size_t c = 0; c < dp->nr_chunks && !err; c++) {
+		sl->jobs[c] = (struct dump_job){ dp, sl, c };
+		err = workqueue__queue_group(wq, &sl->g, format_chunk, &sl->jobs[c]);
+		sl->busy = true;
 	}
+	dp->cur = !dp->cur;
 	return err;
 }
 
@@ -201,10 +261,14 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 	if (branch_mode__check(s, o, out))
 		return CMD_ERR_REPORTED;
 	dp.branch_mode = branch_mode__on(s, o->branch_stack);
+	dp.nr_chunks = 2 * ((size_t)workqueue__nr_workers(session__workqueue(s)) + 1);
+	if (dp.nr_chunks > DUMP_CHUNKS)
+		dp.nr_chunks = DUMP_CHUNKS;
 	dump_stats__init(&dp.stats);
 	strbuf__init(&tail, 4096);
-	for (size_t c = 0; c < DUMP_CHUNKS; c++)
-		strbuf__init(&dp.chunks[c], 1 << 16);
+	for (size_t k = 0; k < 2; k++)
+		for (size_t c = 0; c < DUMP_CHUNKS; c++)
+			strbuf__init(&dp.slot[k].chunks[c], 1 << 16);
 	dump_ctx__init(&dp.ctx, session__evlist(s), NULL);
 	err = 0;
 	if (session__is_pipe(s))
@@ -219,6 +283,8 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 		dump__preamble(&tail);
 		fwrite(tail.buf, 1, tail.len, out);
 		err = session__deliver(s, on_batch, &dp, 0);
+		/* the last batch, even after an error (its items are still running) */
+		err = finish_slot(&dp, &dp.slot[!dp.cur], err);
 	}
 	if (!err) {
 		strbuf__reset(&tail);
@@ -229,10 +295,13 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 		if (!err && fwrite(tail.buf, 1, tail.len, out) != tail.len)
 			err = -EIO;
 	}
-	for (size_t c = 0; c < DUMP_CHUNKS; c++)
-		strbuf__exit(&dp.chunks[c]);
+	for (size_t k = 0; k < 2; k++) {
+		for (size_t c = 0; c < DUMP_CHUNKS; c++)
+			strbuf__exit(&dp.slot[k].chunks[c]);
+		free(dp.slot[k].items);
+		free(dp.slot[k].bytes);
+	}
 	strbuf__exit(&tail);
-	free(dp.items);
 	free(dp.pipe_ctx);
 	dump_stats__exit(&dp.stats);
 	return err;

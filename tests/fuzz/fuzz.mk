@@ -115,6 +115,10 @@ tsan-check: samples/buildid-cache/.unpacked
 			-i $$f >/dev/null || \
 			{ echo "tsan-check: dirreport $$m -j 4 -i $$f failed"; exit 1; }; \
 	done; done
+	@echo "== dirreport -D -j 4 on a recording of several batches (one formatted while the next is prepared)"
+	$(Q)TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirreport -D -j 4 \
+		--kallsyms tests/external/empty.kallsyms -i tests/external/perf.data.busy.1-3.4 \
+		>/dev/null || { echo "tsan-check: dirreport -D -j 4 (busy.1-3.4) failed"; exit 1; }
 	@echo "== dirconvert --to-json (workers encode with shared JSON values) and dirscript -j 4"
 	$(Q)for f in samples/callchain.data samples/system-g.data samples/threads-z.data; do \
 		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirconvert -j 4 -f \
