@@ -34,6 +34,7 @@ struct machine {
 					 * while a copy read them (maps__copy()) */
 	size_t nr_old_maps, cap_old_maps;
 	struct workqueue *preload_wq;	/* borrowed: where the preload job runs */
+	struct dso *preload_dso;	/* borrowed: the kernel dso it reads */
 	struct wq_group preload;	/* machine__preload_kernel()'s job */
 	bool kernel_final;		/* machine__kernel_ready(), kept up to date
 					 * (kernel_maps_changed()) */
@@ -402,7 +403,7 @@ static void preload_job(void *arg)
 	struct machine *m = arg;
 
 	/* -ENOMEM here only loses the head start: dso__load() reads the file again */
-	(void)dso__preload_kernel(dsos__kernel(m->dsos), m->preload_wq, &m->preload);
+	(void)dso__preload_kernel(m->preload_dso, m->preload_wq, &m->preload);
 }
 
 /* Queue a job on the kernel dso. */
@@ -422,6 +423,7 @@ int machine__preload_kernel(struct machine *m, struct workqueue *wq)
 	if (!k)
 		return -ENOMEM;
 	m->preload_wq = wq;
+	m->preload_dso = k;
 	return workqueue__queue_group(wq, &m->preload, preload_job, m);
 }
 

@@ -106,6 +106,12 @@ static void *realloc_from(void *p, size_t old, size_t size, size_t *mapped, size
 	return q;
 }
 
+void *hugemem__alloc_grown(size_t size, size_t *mapped)
+{
+	*mapped = 0;
+	return realloc_from(NULL, 0, size, mapped, HUGEMEM_GROW_MIN);
+}
+
 void *hugemem__realloc(void *p, size_t old, size_t size, size_t *mapped)
 {
 	return realloc_from(p, old, size, mapped, HUGEMEM_MIN);

@@ -38,6 +38,15 @@ bool hugemem__maps(void);
 void *hugemem__alloc(size_t size, size_t *mapped);
 
 /**
+ * @brief hugemem__alloc() with the threshold of arrays that grow (HUGEMEM_GROW_MIN):
+ *        for a table that replaces one given by hugemem__grow() (a hash table
+ *        rehashed into twice the room, say).
+ * @param mapped  receives the bytes mapped (0: the memory is malloc()ed)
+ * @return @p size bytes, zeroed, or NULL (out of memory).
+ */
+void *hugemem__alloc_grown(size_t size, size_t *mapped);
+
+/**
  * @brief @p p (of *@p mapped bytes mapped, or malloc()ed with 0) grown or shrunk to
  *        @p size bytes, its first min(old, @p size) bytes kept; bytes past the old
  *        size are zero where the memory is mapped, undefined where malloc()ed.

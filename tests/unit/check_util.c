@@ -346,6 +346,32 @@ START_TEST(test_hugemem_grow)
 }
 END_TEST
 
+/* A table that replaces a growing one: malloc()ed below HUGEMEM_GROW_MIN bytes,
+ * mapped (huge-page aligned) from there on, zeroed either way. */
+START_TEST(test_hugemem_alloc_grown)
+{
+	static const size_t sizes[] = { 1, 4096, HUGEMEM_GROW_MIN - 1, HUGEMEM_GROW_MIN,
+					(size_t)3 << 20 };
+
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t mapped = 12345, bad = 0;
+		unsigned char *p = hugemem__alloc_grown(sizes[k], &mapped);
+
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_eq(mapped != 0, hugemem__maps() && sizes[k] >= HUGEMEM_GROW_MIN);
+		if (mapped) {
+			ck_assert_uint_ge(mapped, sizes[k]);
+			ck_assert_uint_eq((uintptr_t)p % ((size_t)2 << 20), 0);
+		}
+		for (size_t i = 0; i < sizes[k]; i++)
+			bad += p[i] != 0;
+		ck_assert_uint_eq(bad, 0);
+		p[sizes[k] - 1] = 1;
+		hugemem__free(p, mapped);
+	}
+}
+END_TEST
+
 /* A table of megabytes: its arrays mapped once past HUGEMEM_GROW_MIN bytes, every key
  * found after each growth, given back with hugemem__free(). */
 START_TEST(test_hashtab_mapped)
@@ -396,6 +422,7 @@ Suite *util_suite(void)
 	tcase_add_test(ta, test_array_grow);
 	tcase_add_test(ta, test_hugemem);
 	tcase_add_test(ta, test_hugemem_grow);
+	tcase_add_test(ta, test_hugemem_alloc_grown);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tr, test_rbtree_insert);
 	tcase_add_test(tr, test_rbtree_erase);
