@@ -72,7 +72,8 @@ int hashtab__reserve_mapped_slow(void *pslots, size_t *cap, size_t *mapped, size
 
 	if ((nr + 1) * 2 <= *cap)
 		return 0;
-	if (next_cap(*cap, nr, elem, first, &n) || !(v = hugemem__alloc_grown(n * elem, &vmapped)))
+	if (next_cap(*cap, nr, elem, first, &n) ||
+	    !(v = hugemem__alloc_grown(n * elem, &vmapped)))
 		return -ENOMEM;
 	memcpy(&old, pslots, sizeof(old));
 	rehash(v, n, old, *cap, elem, hash, ctx);
