@@ -3,7 +3,8 @@
 #include <errno.h>
 #include <stdarg.h>	/* va_list */
 #include <stdio.h>	/* vsnprintf */
-#include <stdlib.h>	/* realloc, free */
+#include <stdlib.h>	/* malloc, free */
+#include <string.h>	/* memcpy, memset */
 
 #include "util/hugemem.h"
 #include "banned.h"
@@ -77,11 +78,19 @@ char *strbuf__detach(struct strbuf *sb, size_t *len)
 {
 	char *res = sb->buf;
 
+	/* a mapped text (util/hugemem.h) is copied: the caller frees with free() */
+	if (sb->mapped) {
+		res = malloc(sb->len + 1);
+		if (res)
+			memcpy(res, sb->buf, sb->len + 1);
+		hugemem__free(sb->buf, sb->mapped);
+	}
 	if (len)
-		*len = sb->len;
+		*len = res ? sb->len : 0;
 	sb->buf = NULL;
 	sb->len = 0;
 	sb->alloc = 0;
+	sb->mapped = 0;
 	sb->failed = false;
 	return res;
 }

@@ -33,7 +33,7 @@ struct strbuf {
 	bool failed;	/* an allocation failed; appends are being dropped */
 };
 
-#define STRBUF_INIT { NULL, 0, 0, false }
+#define STRBUF_INIT { NULL, 0, 0, 0, false }
 
 /**
  * @brief Initialise an empty buffer, optionally preallocating.
@@ -100,8 +100,10 @@ static inline int strbuf__error(const struct strbuf *sb)
 /**
  * @brief Hand the text to the caller.
  * @param len  optional: receives the text length in bytes
- * @return the NUL-terminated text (caller frees with free()), or NULL for an empty
- *         never-allocated buffer. The strbuf is left as STRBUF_INIT.
+ * @return the NUL-terminated text (caller frees with free(); a text in huge pages
+ *         is copied into malloc()ed memory first), or NULL for an empty
+ *         never-allocated buffer or when that copy fails (*len then 0). The strbuf
+ *         is left as STRBUF_INIT.
  * Thread safety: touches only *sb. Format: none.
  */
 char *strbuf__detach(struct strbuf *sb, size_t *len);

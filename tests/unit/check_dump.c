@@ -30,6 +30,7 @@
 #include "format/sample.h"
 #include "report/dump.h"
 #include "report/strbuf.h"
+#include "util/hugemem.h"
 
 #include "banned.h"
 
@@ -2167,6 +2168,33 @@ START_TEST(test_strbuf_grow)
 }
 END_TEST
 
+/* A text past HUGEMEM_GROW_MIN bytes lives in a mapping (util/hugemem.h): detached,
+ * it is the caller's to free(), like any other. */
+START_TEST(test_strbuf_detach_mapped)
+{
+	struct strbuf sb;
+	size_t n = (size_t)3 << 20, len, bad = 0;
+	char *text;
+
+	strbuf__init(&sb, 0);
+	strbuf__addchars(&sb, 'x', n);
+	strbuf__addch(&sb, '!');
+	ck_assert_int_eq(strbuf__error(&sb), 0);
+	ck_assert_uint_eq(sb.mapped != 0, hugemem__maps());
+	text = strbuf__detach(&sb, &len);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_uint_eq(len, n + 1);
+	for (size_t i = 0; i < n; i++)
+		bad += text[i] != 'x';
+	ck_assert_uint_eq(bad, 0);
+	ck_assert_str_eq(text + n, "!");
+	ck_assert_ptr_null(sb.buf);
+	ck_assert_uint_eq(sb.mapped, 0);
+	free(text);
+	strbuf__exit(&sb);
+}
+END_TEST
+
 Suite *dump_suite(void)
 {
 	Suite *s = suite_create("dump");
@@ -2193,6 +2221,7 @@ Suite *dump_suite(void)
 	tc = tcase_create("strbuf");
 	tcase_add_test(tc, test_strbuf_numbers);
 	tcase_add_test(tc, test_strbuf_grow);
+	tcase_add_test(tc, test_strbuf_detach_mapped);
 	suite_add_tcase(s, tc);
 	return s;
 }
