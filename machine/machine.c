@@ -429,7 +429,7 @@ int machine__preload_kernel(struct machine *m, struct workqueue *wq)
 
 void machine__wait_preload(struct machine *m)
 {
-	if (m->preload_wq)
+	if (m && m->preload_wq)
 		workqueue__group_wait(m->preload_wq, &m->preload);
 	m->preload_wq = NULL;	/* done: the workqueue may go before the machine */
 }

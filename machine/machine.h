@@ -163,7 +163,7 @@ int machine__preload_kernel(struct machine *m, struct workqueue *wq);
 
 /**
  * @brief Wait for machine__preload_kernel()'s job alone (other work queued on its
- *        workqueue may still run); nothing when none was queued.
+ *        workqueue may still run); nothing when none was queued or @p m is NULL.
  * Thread safety: the thread that queued it.
  */
 void machine__wait_preload(struct machine *m);

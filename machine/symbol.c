@@ -9,9 +9,8 @@
 #include <inttypes.h>	/* PRIx64 */
 #include <pthread.h>	/* pthread_once */
 #include <stdio.h>	/* fopen, getline, snprintf */
-#include <string.h>	/* memrchr */
 #include <stdlib.h>	/* malloc, realloc, free, qsort, strtoull */
-#include <string.h>	/* memcpy, strlen, strcmp, strchr, strstr */
+#include <string.h>	/* memcpy, memrchr, strlen, strcmp, strchr, strstr */
 #include <unistd.h>	/* close */
 
 #include "util/array.h"
@@ -53,8 +52,7 @@ static int pool_grow(struct symtab_builder *b, size_t need)
 	}
 	if (cap > UINT32_MAX)
 		return -ENOMEM;
-	p = b->pool_mapped ? hugemem__realloc(b->pool, b->pool_cap, cap, &b->pool_mapped)
-			   : realloc(b->pool, cap);
+	p = hugemem__realloc(b->pool, b->pool_len, cap, &b->pool_mapped);
 	if (!p)
 		return -ENOMEM;
 	b->pool = p;
@@ -84,19 +82,9 @@ static int builder_node(struct symtab_builder *b, uint64_t start, uint64_t size,
 	struct sb_node *nd;
 
 	/* node indexes are uint32_t, NIL excluded */
-	if (b->nr + 1 >= NIL)
+	if (b->nr + 1 >= NIL ||
+	    hugemem__grow(&b->n, &b->cap, &b->n_mapped, b->nr + 1, sizeof(*b->n), 256))
 		return -ENOMEM;
-	if (b->n_mapped && b->nr == b->cap) {	/* a kallsyms load's array */
-		void *n = hugemem__realloc(b->n, b->cap * sizeof(*b->n),
-					   2 * b->cap * sizeof(*b->n), &b->n_mapped);
-
-		if (!n)
-			return -ENOMEM;
-		b->n = n;
-		b->cap *= 2;
-	} else if (array__grow(&b->n, &b->cap, b->nr + 1, sizeof(*b->n), 256)) {
-		return -ENOMEM;
-	}
 	nd = &b->n[b->nr++];
 	nd->start = start;
 	nd->end = size ? start + size : start;

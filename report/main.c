@@ -663,8 +663,8 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 	/* the kernel symbols job, if any, must be done before records replay; the
 	 * report waits for it at its first batch, so the decoding starts meanwhile */
 	if (s && !(mode->flags & MODE_OWN_PRELOAD)) {
-		if (m)	/* its parsing helped with here (the scan is done) */
-			machine__wait_preload(m);
+		machine__wait_preload(m);	/* its parsing helped with here (the
+						 * scan is done) */
 		workqueue__flush(session__workqueue(s));
 	}
 	if (err) {

@@ -754,8 +754,7 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		err = session__load(s, d);
 	if (s) {	/* the preload finishes before any record is replayed (its
 			 * parsing helped with here, the scan done) */
-		if (r.m)
-			machine__wait_preload(r.m);
+		machine__wait_preload(r.m);
 		workqueue__flush(session__workqueue(s));
 	}
 	if (!err && session__is_pipe(s))

@@ -45,41 +45,43 @@ static int next_cap(size_t cap, size_t nr, size_t elem, size_t first, size_t *n)
 	return 0;
 }
 
-int hashtab__reserve_slow(void *pslots, size_t *cap, size_t nr, size_t elem,
-			  size_t first, hashtab_hash_fn *hash, const void *ctx)
+/* The table grown for nr + 1 used slots; mapped: NULL for a malloc()ed table, else
+ * its mapped bytes (util/hugemem.h), updated. */
+static int reserve(void *pslots, size_t *cap, size_t *mapped, size_t nr, size_t elem,
+		   size_t first, hashtab_hash_fn *hash, const void *ctx)
 {
 	unsigned char *old, *v;
-	size_t n;
+	size_t n, vmapped = 0;
 
 	if ((nr + 1) * 2 <= *cap)
 		return 0;
-	if (next_cap(*cap, nr, elem, first, &n) || !(v = calloc(n, elem)))
+	if (next_cap(*cap, nr, elem, first, &n))
+		return -ENOMEM;
+	v = mapped ? hugemem__alloc_grown(n * elem, &vmapped) : calloc(n, elem);
+	if (!v)
 		return -ENOMEM;
 	memcpy(&old, pslots, sizeof(old));
 	rehash(v, n, old, *cap, elem, hash, ctx);
-	free(old);
+	if (mapped) {
+		hugemem__free(old, *mapped);
+		*mapped = vmapped;
+	} else {
+		free(old);
+	}
 	memcpy(pslots, &v, sizeof(v));
 	*cap = n;
 	return 0;
+}
+
+int hashtab__reserve_slow(void *pslots, size_t *cap, size_t nr, size_t elem,
+			  size_t first, hashtab_hash_fn *hash, const void *ctx)
+{
+	return reserve(pslots, cap, NULL, nr, elem, first, hash, ctx);
 }
 
 int hashtab__reserve_mapped_slow(void *pslots, size_t *cap, size_t *mapped, size_t nr,
 				 size_t elem, size_t first, hashtab_hash_fn *hash,
 				 const void *ctx)
 {
-	unsigned char *old, *v = NULL;
-	size_t n, vmapped = 0;
-
-	if ((nr + 1) * 2 <= *cap)
-		return 0;
-	if (next_cap(*cap, nr, elem, first, &n) ||
-	    !(v = hugemem__alloc_grown(n * elem, &vmapped)))
-		return -ENOMEM;
-	memcpy(&old, pslots, sizeof(old));
-	rehash(v, n, old, *cap, elem, hash, ctx);
-	hugemem__free(old, *mapped);
-	memcpy(pslots, &v, sizeof(v));
-	*cap = n;
-	*mapped = vmapped;
-	return 0;
+	return reserve(pslots, cap, mapped, nr, elem, first, hash, ctx);
 }

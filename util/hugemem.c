@@ -55,23 +55,6 @@ static void *map_aligned(size_t n)
 	return a;
 }
 
-void *hugemem__alloc(size_t size, size_t *mapped)
-{
-	size_t n;
-	void *p;
-
-	*mapped = 0;
-	if (size < HUGEMEM_MIN || !MAPS)
-		return calloc(1, size ? size : 1);
-	if (size > SIZE_MAX - 2 * HUGE_PAGE)
-		return NULL;
-	n = round_up(size, HUGE_PAGE);
-	p = map_aligned(n);
-	if (p)
-		*mapped = n;
-	return p;
-}
-
 /* hugemem__realloc() mapping from min bytes on. */
 static void *realloc_from(void *p, size_t old, size_t size, size_t *mapped, size_t min)
 {
@@ -104,6 +87,12 @@ static void *realloc_from(void *p, size_t old, size_t size, size_t *mapped, size
 	}
 	*mapped = n;
 	return q;
+}
+
+void *hugemem__alloc(size_t size, size_t *mapped)
+{
+	*mapped = 0;
+	return realloc_from(NULL, 0, size, mapped, HUGEMEM_MIN);
 }
 
 void *hugemem__alloc_grown(size_t size, size_t *mapped)
