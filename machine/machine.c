@@ -429,7 +429,9 @@ int machine__preload_kernel(struct machine *m, struct workqueue *wq)
 
 void machine__wait_preload(struct machine *m)
 {
-	if (m && m->preload_wq)
+	if (!m)
+		return;
+	if (m->preload_wq)
 		workqueue__group_wait(m->preload_wq, &m->preload);
 	m->preload_wq = NULL;	/* done: the workqueue may go before the machine */
 }
