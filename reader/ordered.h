@@ -23,11 +23,35 @@ struct oe_item {
 	const struct record_ref *ref;	/* borrowed */
 };
 
+/* A run: items[lo, hi) of the queue, in (time, seq) order (queued in that order). */
+struct oe_run {
+	size_t lo, hi;
+};
+
+/*
+ * The queue as sorted runs: a record whose time is not older than the last one
+ * queued extends the newest run, any other starts a run of its own.  A flush merges
+ * the runs through a min-heap of their first records.  perf writes each CPU's ring
+ * buffer in turn, so a round holds a few runs per buffer: the merge reads its records
+ * in the order they were queued, and its heap is small (a binary heap of every
+ * record, before, took a cache miss a level on each pop).  Any order of times is
+ * still right: at worst every record is a run.
+ */
 struct ordered_events {
-	struct oe_item *heap;	/* owned binary min-heap on (time, seq) */
-	size_t nr, cap;
+	struct oe_item *items;	/* owned: the runs' records; those below a run's lo
+				 * were emitted (dead until the next compaction) */
+	size_t nr, cap;		/* items used, allocated */
+	struct oe_run *runs;	/* owned: in the order they were started (so in
+				 * items' order); emitted ones have lo == hi */
+	size_t nr_runs, cap_runs;
+	size_t *heap;		/* owned: min-heap of the live runs' indexes in runs,
+				 * on the (time, seq) of their first record */
+	size_t nr_heap, cap_heap;
+	bool tail_open;		/* runs[nr_runs - 1] is live and ends at items[nr - 1]:
+				 * a record not older than that one extends it */
+	size_t live;		/* records queued, not emitted */
 	uint64_t max_ts;	/* perf's max_timestamp */
-	uint64_t max_queued;	/* largest time in the queue (valid when nr > 0) */
+	uint64_t max_queued;	/* largest time in the queue (valid when live > 0) */
 	uint64_t limit;		/* perf's next_flush */
 	uint64_t seq;
 };

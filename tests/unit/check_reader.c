@@ -482,6 +482,118 @@ START_TEST(test_ordered_events_model)
 }
 END_TEST
 
+/* The queue against a plain model of perf's: runs of several "ring buffers" written in
+ * turn, equal times, records older than the last flush, descending stretches (a run
+ * each), rounds in between, enough records to make the queue compact itself. */
+struct emitted {
+	const struct record_ref **ref;
+	size_t n;
+};
+
+static int emit_ref(void *ctx, const struct record_ref *ref)
+{
+	struct emitted *e = ctx;
+
+	e->ref[e->n++] = ref;
+	return 0;
+}
+
+static int cmp_time_seq(const void *a, const void *b)
+{
+	const struct record_ref *x = *(const struct record_ref *const *)a;
+	const struct record_ref *y = *(const struct record_ref *const *)b;
+
+	/* offset holds the arrival number */
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* The model: every queued record in a list; a flush takes those with time <= limit. */
+struct oe_model {
+	const struct record_ref **q;
+	size_t n;
+	uint64_t max_ts, max_queued, limit;
+};
+
+static void model_flush(struct oe_model *m, uint64_t limit, struct emitted *e)
+{
+	size_t first = e->n, w = 0;
+
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->q[i]->time <= limit)
+			e->ref[e->n++] = m->q[i];
+		else
+			m->q[w++] = m->q[i];
+	}
+	m->n = w;
+	qsort(e->ref + first, e->n - first, sizeof(*e->ref), cmp_time_seq);
+}
+
+START_TEST(test_ordered_events_runs)
+{
+	enum { N = 60000, BUFS = 5 };
+	struct record_ref *r = calloc(N, sizeof(*r));
+	struct oe_model m = { .q = calloc(N, sizeof(*m.q)) };
+	struct emitted got = { calloc(N, sizeof(*got.ref)), 0 };
+	struct emitted want = { calloc(N, sizeof(*want.ref)), 0 };
+	struct ordered_events oe;
+	uint64_t clock[BUFS] = { 0 }, x = 0x9e3779b97f4a7c15ull;
+	size_t i = 0;
+
+	ordered_events__init(&oe);
+	while (i < N) {
+		/* a round: each buffer's records since the last, in turn */
+		for (size_t b = 0; b < BUFS && i < N; b++) {
+			size_t len;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			len = x % 300;
+			for (size_t k = 0; k < len && i < N; k++, i++) {
+				uint64_t t;
+
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				if (x % 97 == 0)		/* far behind: older than flushed */
+					t = clock[b] > 5000 ? clock[b] - 5000 : 1;
+				else if (b == BUFS - 1 && x % 5 == 0)	/* steps back by 1-4 */
+					t = clock[b] > 4 ? clock[b] - 1 - x / 5 % 4 : 1;
+				else	/* ascending, often equal */
+					t = clock[b] += x % 3 ? x % 40 : 0;
+				if (t == 0)
+					t = 1;
+				r[i] = (struct record_ref){ .time = t, .offset = i };
+				ck_assert_int_eq(ordered_events__queue(&oe, t, &r[i]), 0);
+				if (m.n == 0 || t >= m.max_queued)
+					m.max_ts = m.max_queued = t;
+				m.q[m.n++] = &r[i];
+			}
+		}
+		/* FINISHED_ROUND */
+		ck_assert_int_eq(ordered_events__flush_round(&oe, emit_ref, &got), 0);
+		if (m.n) {
+			model_flush(&m, m.limit, &want);
+			m.limit = m.max_ts;
+		}
+		ck_assert_uint_eq(got.n, want.n);
+		for (size_t b = 0; b < BUFS; b++)	/* the buffers move on */
+			clock[b] += 200;
+	}
+	ordered_events__flush_all(&oe, emit_ref, &got);
+	model_flush(&m, UINT64_MAX, &want);
+	ck_assert_uint_eq(got.n, N);
+	ck_assert_uint_eq(want.n, N);
+	for (size_t k = 0; k < N; k++)
+		ck_assert_ptr_eq(got.ref[k], want.ref[k]);
+	/* the emitted records' room was used again: a round or two stay queued */
+	ck_assert_uint_lt(oe.cap, N / 8);
+	ordered_events__exit(&oe);
+	free(r);
+	free(m.q);
+	free(got.ref);
+	free(want.ref);
+}
+END_TEST
+
 /* Side-band records that trail samples (the kernel stamps them before writing), tiny
  * windows (many window changes): still perf's order, the same for any window and -j. */
 static int open_load_window(const char *path, unsigned jobs, size_t window,
@@ -967,6 +1079,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_cut_last_record_is_a_warning);
 	tcase_add_test(tc, test_bad_containers);
 	tcase_add_test(tc, test_ordered_events_model);
+	tcase_add_test(tc, test_ordered_events_runs);
 	tcase_add_test(tc, test_order_late_sideband_windows);
 	tcase_add_test(tc, test_many_files_low_fd_limit);
 	tcase_add_test(tc, test_cut_recordings_keep_records);
