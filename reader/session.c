@@ -62,6 +62,7 @@ struct session {
 					 * ordinal (an index's turns and immediates) */
 	const struct session_time_range *keep;	/* borrowed: session__keep_samples() */
 	size_t nr_keep;
+	unsigned held_batches;		/* session__hold_batches() */
 	uint64_t bytes_read;		/* session__bytes_read() */
 	struct diag deliver_diag;	/* session__deliver_error(): a reader's error
 					 * during a delivery (code 0: none) */
@@ -1067,7 +1068,9 @@ struct deliver {
 	size_t bytes;			/* of the records in the batch */
 	int err;
 	uint64_t seq;			/* number of the batch being filled: 1, 2, ... */
-	_Atomic uint64_t done;		/* batches the front end has finished */
+	_Atomic uint64_t done;		/* batches the front end has finished (held
+					 * batches are not: session__hold_batches()) */
+	unsigned held;			/* session__hold_batches() */
 	struct handoff *ho;		/* pipelined; NULL: fn runs on this thread */
 };
 
@@ -1080,7 +1083,7 @@ static int hand_over(struct deliver *dl)
 
 	if (!ho) {
 		dl->err = dl->fn(dl->ctx, dl->batch, dl->nr);
-		atomic_store(&dl->done, dl->seq);
+		atomic_store(&dl->done, dl->seq > dl->held ? dl->seq - dl->held : 0);
 		dl->seq++;
 		dl->nr = 0;
 		dl->bytes = 0;
@@ -1171,15 +1174,22 @@ static int deliver_flush(struct deliver *dl)
 	return dl->err;
 }
 
-/* Wait until the front end has finished every batch handed over (or failed). */
+/* Wait until the front end has finished every batch handed over (or failed); a
+ * front end that holds batches gets an empty one for each first, so that it lets
+ * the last ones go. */
 static void deliver_drain(struct deliver *dl)
 {
 	struct handoff *ho = dl->ho;
 
+	for (unsigned i = 0; i < dl->held; i++) {
+		dl->nr = 0;
+		if (hand_over(dl))
+			break;	/* the front end failed (or fn did): it holds nothing */
+	}
 	if (!ho)
 		return;
 	pthread_mutex_lock(&ho->mu);
-	while (atomic_load(&dl->done) + 1 < dl->seq && !ho->cons_err)
+	while (atomic_load(&dl->done) + 1 + dl->held < dl->seq && !ho->cons_err)
 		pthread_cond_wait(&ho->cv, &ho->mu);
 	pthread_mutex_unlock(&ho->mu);
 }
@@ -1698,7 +1708,8 @@ static int consume(struct deliver *dl)
 		err = dl->fn(dl->ctx, b, nr);
 		pthread_mutex_lock(&ho->mu);
 		ho->spare[ho->nr_spare++] = b;
-		atomic_store(&dl->done, ++n);
+		n++;
+		atomic_store(&dl->done, n > dl->held ? n - dl->held : 0);
 		if (err)
 			ho->cons_err = err;
 		pthread_cond_broadcast(&ho->cv);
@@ -1711,7 +1722,8 @@ static int consume(struct deliver *dl)
 
 int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t batch)
 {
-	struct deliver dl = { .fn = fn, .ctx = ctx, .cap = batch ? batch : 8192, .seq = 1 };
+	struct deliver dl = { .fn = fn, .ctx = ctx, .cap = batch ? batch : 8192, .seq = 1,
+			      .held = s->held_batches };
 	struct handoff ho = { .mu = PTHREAD_MUTEX_INITIALIZER,
 			      .cv = PTHREAD_COND_INITIALIZER };
 	struct producer p = { s, &dl };
@@ -1787,6 +1799,8 @@ int session__scan_facts(const struct session *s, size_t i, uint64_t *lag,
 }
 
 bool session__indexed(const struct session *s) { return s->ix != NULL; }
+
+void session__hold_batches(struct session *s, unsigned n) { s->held_batches = n; }
 
 bool session__deliver_error(const struct session *s, struct diag *d)
 {

@@ -119,12 +119,28 @@ typedef int (*session_deliver_fn)(void *ctx, const struct record_ref *const *rec
  * Threads: fn always runs on the calling thread, one batch at a time; with workers
  * (session_opts.jobs >= 2) a producer thread reads and orders the records meanwhile
  * (up to two batches ahead), so fn must not touch the session's readers; the records
- * of a batch stay valid until fn returns.  Batches are the same with or without it.
+ * of a batch stay valid until fn returns (or longer: session__hold_batches()).
+ * Batches are the same with or without it.
  * Warnings: one the delivery finds (a session started from its index has had no scan
  * pass: a file cut inside a record) is added to session__warning()'s list.
  * @return 0, -ENOMEM, or the first non-zero value fn returned (delivery stops).
  */
 int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t batch);
+
+/**
+ * @brief Keep each batch's records valid for @p n more batches: the records handed
+ *        to fn in batch k stay valid until fn has returned for batch k + n, so that a
+ *        front end can let workers read a batch while fn takes the next (the dump).
+ *        Before it lets records go otherwise (at the end of the delivery, and
+ *        between a directory's immediate records and the others), the session calls
+ *        fn with an empty batch (n == 0 records) n times: fn must then let go of
+ *        every record it holds before it returns.  Records that live as long as the
+ *        session (a pipe read whole) are not affected.  Memory: up to n more
+ *        batches' windows of records (a batch is at most 8192 records or 2 MiB).
+ * @param n  0 (the default): a batch's records stay valid only until fn returns
+ * Thread safety: before session__deliver().
+ */
+void session__hold_batches(struct session *s, unsigned n);
 
 /**
  * @brief Tell the session that the caller drops every SAMPLE outside @p ranges

@@ -4,9 +4,10 @@
  *
  * Per batch of delivered records: one sequential pass replays side-band records
  * through the machine state and resolves each sample's thread and dso (both depend on
- * order), copying the records' bytes; then the text of the batch is formatted on the
- * workers, in chunks, while the calling thread prepares the next batch, and written in
- * order with large writes once that is done.
+ * order); then the text of the batch is formatted on the workers, in chunks, while the
+ * calling thread prepares the next batch (the session holds the batch's records
+ * meanwhile: session__hold_batches()), and written in order with large writes once
+ * that is done.
  */
 #include "report/cmd.h"
 
@@ -54,10 +55,6 @@ struct dump_job {
 struct dump_slot {
 	struct dump_item *items;	/* owned, batch-sized */
 	size_t n, cap;			/* items in the batch; allocated */
-	unsigned char *bytes;		/* owned: the items' records, copied (the session's
-					 * stay valid only until on_batch() returns); unused
-					 * on an inline pool */
-	size_t cap_bytes;
 	struct strbuf chunks[DUMP_CHUNKS];
 	struct dump_job jobs[DUMP_CHUNKS];
 	struct wq_group g;		/* the chunks being formatted */
@@ -113,14 +110,13 @@ static int prepare_sample(struct dumper *dp, struct dump_item *it, const struct 
 }
 
 /* Sequential: counts, machine state, sample resolution. */
-static int prepare(struct dumper *dp, const struct record_ref *ref, const void *copy,
-		   struct dump_item *it)
+static int prepare(struct dumper *dp, const struct record_ref *ref, struct dump_item *it)
 {
 	struct sample smp;
 
 	memset(&it->rec, 0, sizeof(it->rec));
 	it->parse = PARSE_NONE;
-	it->rec.data = copy;
+	it->rec.data = ref->data;
 	it->rec.size = ref->size;
 	it->rec.offset = ref->offset;
 	it->rec.path = session__file_label(dp->s, ref->file);
@@ -194,32 +190,20 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	struct dumper *dp = p;
 	struct dump_slot *sl = &dp->slot[dp->cur];
 	struct workqueue *wq = session__workqueue(dp->s);
-	size_t bytes = 0;
 	int err = 0;
 
-	/* an inline pool (-j 1) formats the batch before this returns: no copy */
-	bool copy = workqueue__nr_workers(wq) > 0;
-
-	for (size_t i = 0; i < n && copy; i++)
-		bytes += recs[i]->size;
-	if (array__grow(&sl->items, &sl->cap, n, sizeof(*sl->items), 1024) ||
-	    (copy && array__grow(&sl->bytes, &sl->cap_bytes, bytes ? bytes : 1, 1, 1 << 20)))
+	/* the session lets the held batch go after this: it goes out now */
+	if (n == 0)
+		return finish_slot(dp, &dp->slot[!dp->cur], 0);
+	if (array__grow(&sl->items, &sl->cap, n, sizeof(*sl->items), 1024))
 		return -ENOMEM;
 	sl->n = 0;
-	bytes = 0;
 	for (size_t i = 0; i < n && !err; i++) {
-		const void *data = recs[i]->data;
-
 		if (recs[i]->flags & RECORD_REF_CONTAINER) {
 			dump_stats__count(&dp->stats, recs[i]->type);	/* counted, not printed */
 			continue;
 		}
-		if (copy) {
-			memcpy(sl->bytes + bytes, data, recs[i]->size);
-			data = sl->bytes + bytes;
-			bytes += recs[i]->size;
-		}
-		err = prepare(dp, recs[i], data, &sl->items[sl->n++]);
+		err = prepare(dp, recs[i], &sl->items[sl->n++]);
 	}
 	/* the previous batch, formatted meanwhile, goes out first */
 	err = finish_slot(dp, &dp->slot[!dp->cur], err);
@@ -265,6 +249,10 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 	if (dp.nr_chunks > DUMP_CHUNKS)
 		dp.nr_chunks = DUMP_CHUNKS;
 	dump_stats__init(&dp.stats);
+	/* a batch's records are formatted while the next batch is prepared (an inline
+	 * pool, -j 1, formats them before on_batch() returns) */
+	if (workqueue__nr_workers(session__workqueue(s)) > 0)
+		session__hold_batches(s, 1);
 	strbuf__init(&tail, 4096);
 	for (size_t k = 0; k < 2; k++)
 		for (size_t c = 0; c < DUMP_CHUNKS; c++)
@@ -299,7 +287,6 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 		for (size_t c = 0; c < DUMP_CHUNKS; c++)
 			strbuf__exit(&dp.slot[k].chunks[c]);
 		free(dp.slot[k].items);
-		free(dp.slot[k].bytes);
 	}
 	strbuf__exit(&tail);
 	free(dp.pipe_ctx);
