@@ -189,6 +189,7 @@ void reader__exit(struct reader *r)
 	}
 	ZSTD_freeDStream(r->st.zstd);
 	free(r->st.dbuf);
+	reader__read_stop(r);
 	hugemem__free(r->recs, r->recs_mapped);
 	free(r->imm);
 	free(r->imm_ordinal);
@@ -531,6 +532,78 @@ void reader__release_below(struct reader *r, uint64_t offset)
 	}
 }
 
+/* Below glibc's first mmap() threshold: the scan of one file reuses the heap memory
+ * of the last (no fresh pages to fault in), and a record of 64 KiB fits. */
+#define READ_BUF_SIZE (120u << 10)
+
+int reader__read_start(struct reader *r, int fd)
+{
+	struct reader_state *st = &r->st;
+
+	reader__read_stop(r);
+	st->rbuf = malloc(READ_BUF_SIZE);
+	if (!st->rbuf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	st->fd = fd;
+	st->has_fd = true;
+	st->rbuf_off = st->rbuf_len = 0;
+	return 0;
+}
+
+void reader__read_stop(struct reader *r)
+{
+	struct reader_state *st = &r->st;
+
+	if (st->has_fd)
+		close(st->fd);
+	st->has_fd = false;
+	free(st->rbuf);
+	st->rbuf = NULL;
+	st->rbuf_len = 0;
+}
+
+/*
+ * The bytes [off, off + n) of the file, n <= st.end - off: in the mapping, or in the
+ * read buffer - read again from off when they are not all there, unless records of
+ * this fill point into it (NULL then, *err 0: the fill stops here).  NULL with *err
+ * set when pread() fails.
+ */
+static const unsigned char *bytes_at(struct reader *r, uint64_t off, uint64_t n, int *err)
+{
+	struct reader_state *st = &r->st;
+	size_t got = 0, want;
+
+	*err = 0;
+	if (!st->rbuf)
+		return st->map + off;
+	if (off >= st->rbuf_off && off + n <= st->rbuf_off + st->rbuf_len)
+		return st->rbuf + (off - st->rbuf_off);
+	if (r->nr)
+		return NULL;
+	if (n > READ_BUF_SIZE) {	/* the mapping from here on */
+		reader__read_stop(r);
+		return st->map + off;
+	}
+	want = st->end - off < READ_BUF_SIZE ? (size_t)(st->end - off) : READ_BUF_SIZE;
+	while (got < want) {
+		ssize_t k = pread(st->fd, st->rbuf + got, want - got, (off_t)(off + got));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {	/* the file shrank under us, or an I/O error */
+			*err = k < 0 ? -errno : -EIO;
+			st->rbuf_len = 0;
+			return NULL;
+		}
+		got += (size_t)k;
+	}
+	st->rbuf_off = off;
+	st->rbuf_len = got;
+	return st->rbuf;
+}
+
 void reader__recycle(struct reader *r)
 {
 	r->base += r->nr;
@@ -557,11 +630,11 @@ int reader__rewind(struct reader *r)
 int reader__fill(struct reader *r, size_t limit)
 {
 	struct reader_state *st = &r->st;
-	const unsigned char *m = st->map;
 	int err;
 
 	while (st->pos < st->end && r->nr < limit) {
 		uint64_t off = st->pos, left = st->end - st->pos, extra;
+		const unsigned char *p;
 		uint32_t type;
 		uint16_t size;
 
@@ -572,8 +645,10 @@ int reader__fill(struct reader *r, size_t limit)
 				    "%u bytes left at the end of the data section, not a record",
 				    (unsigned)left);
 		}
-		type = bytes__u32x(m + off, r->swap);
-		size = bytes__u16x(m + off + 6, r->swap);
+		if (!(p = bytes_at(r, off, RECORD_HEADER_SIZE, &err)))
+			goto stop;
+		type = bytes__u32x(p, r->swap);
+		size = bytes__u16x(p + 6, r->swap);
 		if (size < RECORD_HEADER_SIZE)
 			return fail(r, off, -DIAG_RECORD_SIZE, "record size %u (type %u)", size,
 				    type);
@@ -584,7 +659,7 @@ int reader__fill(struct reader *r, size_t limit)
 				    "record of %u bytes runs past the end of the data section",
 				    size);
 		}
-		payload_after(r, m + off, type, size, &extra);
+		payload_after(r, p, type, size, &extra);
 		if (extra > left - size) {
 			if (r->cut_is_warning)
 				goto cut;
@@ -592,20 +667,26 @@ int reader__fill(struct reader *r, size_t limit)
 				    "payload of %llu bytes runs past the end of the data section",
 				    (unsigned long long)extra);
 		}
+		/* the record and what follows it (a pipe's tracing data) */
+		if (!(p = bytes_at(r, off, size + extra, &err)))
+			goto stop;
 		/* a pipe's header records define events and features: once, on the
 		 * first pass (a streamed pipe file is read twice) */
 		if (r->is_pipe && !r->rewound && type == REC_HEADER_ATTR &&
-		    (err = pipe_attr(r, m + off, size, off)))
+		    (err = pipe_attr(r, p, size, off)))
 			return err;
 		if (r->is_pipe && !r->rewound && type == REC_HEADER_FEATURE &&
-		    (err = pipe_feature(r, m + off, size, off)))
+		    (err = pipe_feature(r, p, size, off)))
 			return err;
-		err = on_record(r, m + off, size, off, (uint32_t)(size + extra), false);
+		err = on_record(r, p, size, off, (uint32_t)(size + extra), false);
 		if (err)
 			return err;
 		st->pos += size + extra;
 	}
 	return 0;
+stop:
+	/* the read buffer is full (the next fill reads on), or reading failed */
+	return err ? fail(r, st->pos, err, "cannot read: %s", diag__code_str(err)) : 0;
 cut:
 	if (!r->cut_warned && !r->scanned && asprintf(&r->warning, "%s: offset %#llx: file ends inside a record; "
 		     "reporting the records before it", r->fspath,

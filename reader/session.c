@@ -249,6 +249,7 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 	unsigned jobs = opts->jobs ? opts->jobs : workqueue__online_cpus();
 	uint64_t version;
 	int fd, err;
+	bool regular = false;
 
 	*out = NULL;
 	if (!s)
@@ -293,12 +294,14 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 		goto err;
 	}
 	if (!is_stdin && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		regular = true;
 		s->mtime = (int64_t)st.st_mtime;
 		err = reader__map(&s->readers[0], fd, false);
 	} else {
 		err = reader__map(&s->readers[0], fd, true);	/* stdin or a FIFO */
 	}
-	if (!is_stdin)
+	/* a regular file's scan pass reads it through a buffer (reader__read_start()) */
+	if (!is_stdin && (err || !regular || reader__read_start(&s->readers[0], fd)))
 		close(fd);
 	if (err) {
 		err = diag__set(d, s->readers[0].label, DIAG_NO_OFFSET, err, "cannot read: %s",
@@ -374,14 +377,19 @@ void session__close(struct session *s)
 
 /* Map (data.N files are mapped here, on the worker) and decode one file. */
 /* Map a data.N file (on the worker that reads it). */
-static int map_data_file(struct reader *r)
+/* Map data file r; with @p read_fd its records are then read through a buffer
+ * (reader__read_start()). */
+static int map_data_file(struct reader *r, bool read_fd)
 {
 	int fd = open_fd(r->fspath, r->label, &r->diag);
 
 	if (fd < 0)
 		return r->err = fd;
 	r->err = reader__map(r, fd, false);
-	close(fd);
+	if (!r->err && read_fd && reader__read_start(r, fd) == 0)
+		fd = -1;	/* the reader's */
+	if (fd >= 0)
+		close(fd);
 	if (r->err)
 		return diag__set(&r->diag, r->label, DIAG_NO_OFFSET, r->err, "cannot read: %s",
 				 diag__code_str(r->err));
@@ -396,8 +404,9 @@ static void load_one(void *ctx, size_t i)
 	struct session *s = ctx;
 	struct reader *r = &s->readers[i];
 
-	if (i > 0 && !r->st.map && map_data_file(r))
+	if (i > 0 && !r->st.map && map_data_file(r, false))
 		return;
+	reader__read_stop(r);	/* every record is kept: they point into the mapping */
 	reader__run(r);
 }
 
@@ -484,7 +493,7 @@ static void scan_one(void *ctx, size_t i)
 	uint64_t used = 0;
 	int err = 0;
 
-	if (i > 0 && map_data_file(r))
+	if (i > 0 && map_data_file(r, true))
 		return;
 	r->lag = 0;
 	while (!err && r->st.pos < r->st.end) {
@@ -507,6 +516,7 @@ static void scan_one(void *ctx, size_t i)
 		}
 		reader__recycle(r);
 	}
+	reader__read_stop(r);	/* delivery keeps records: the mapping */
 	r->lag = t.lag;
 	r->nr_records = r->base;
 	r->scanned = r->err == 0;
@@ -877,7 +887,7 @@ static int index_start(struct session *s)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < s->nr_readers && !err; i++) {
-		if (i > 0 && !s->readers[i].st.map && map_data_file(&s->readers[i])) {
+		if (i > 0 && !s->readers[i].st.map && map_data_file(&s->readers[i], false)) {
 			err = 1;	/* the scan pass reports it */
 			break;
 		}
@@ -935,6 +945,9 @@ int session__load(struct session *s, struct diag *d)
 				s->bytes_read += s->readers[i].st.end - s->readers[i].st.start;
 		s->streamed = true;
 	}
+	/* delivery keeps records while they are queued: from the mapping */
+	for (size_t i = 0; i < s->nr_readers; i++)
+		reader__read_stop(&s->readers[i]);
 	if ((err = collect_errors(s, d)))
 		return err;
 	for (size_t i = 0; i < s->nr_readers; i++)

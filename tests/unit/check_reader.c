@@ -1123,6 +1123,72 @@ START_TEST(test_scan_split_parts)
 }
 END_TEST
 
+/* The scan pass reads a file through a buffer of 120 KiB (reader__read_start()):
+ * records on both sides of its refills, AUXTRACE payloads that straddle them, one
+ * larger than the buffer (the mapping from there on), damage past the first refill -
+ * the same records, facts and errors as the parts' scan, which reads the mapping. */
+static void add_auxtrace(struct testlib_buf *b, size_t payload)
+{
+	unsigned char *z = calloc(1, payload);
+
+	testlib_buf_u32(b, REC_AUXTRACE);
+	testlib_buf_u32(b, 48u << 16);	/* misc 0, size 48 */
+	testlib_buf_u64(b, payload);
+	testlib_buf_u64(b, 0);		/* offset */
+	testlib_buf_u64(b, 0);		/* reference */
+	testlib_buf_u32(b, 0);		/* idx */
+	testlib_buf_u32(b, 7);		/* tid */
+	testlib_buf_u32(b, 0);		/* cpu */
+	testlib_buf_u32(b, 0);
+	testlib_buf_add(b, z, payload);
+	free(z);
+}
+
+START_TEST(test_scan_read_buffer)
+{
+	struct event_attr a = testlib_attr(0);
+	struct testlib_buf b = { 0 };
+	char *p = path_in("buffered.data");
+	size_t n = 0, early = 0, late = 0;
+	uint16_t size;
+
+	for (int k = 0; k < 1200; k++, n++) {
+		testlib_rec_sample(&b, &a, 1, 7, 7, 1000 + 10 * (uint64_t)k, 1, 1);
+		if (k % 150 == 0) {	/* 45-65 KiB: straddles the buffer's ends */
+			add_auxtrace(&b, 45000 + 2500 * (size_t)(k / 150));
+			n++;
+		}
+		if (k == 700) {		/* larger than the buffer */
+			add_auxtrace(&b, 200000);
+			n++;
+		}
+		if (k == 400)
+			early = b.len;
+		if (k == 1000)
+			late = b.len;
+	}
+	testlib_rec_header_only(&b, REC_FINISHED_ROUND);
+	n++;
+	ck_assert_uint_gt(early, 130000);	/* past the first refill */
+	ck_assert_uint_gt(late, 600000);
+	write_single(p, &b);
+	expect_same_parts(p, 0, n);
+	/* a record of size 0 after the mapping took over, then before */
+	size = bytes__u16(b.p + late + 6);
+	bytes__put_u16(b.p + late + 6, 0);
+	write_single(p, &b);
+	expect_same_parts(p, -DIAG_RECORD_SIZE, 0);
+	bytes__put_u16(b.p + late + 6, size);
+	size = bytes__u16(b.p + early + 6);
+	bytes__put_u16(b.p + early + 6, 0);
+	write_single(p, &b);
+	expect_same_parts(p, -DIAG_RECORD_SIZE, 0);
+	bytes__put_u16(b.p + early + 6, size);
+	testlib_buf_free(&b);
+	free(p);
+}
+END_TEST
+
 Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -1145,6 +1211,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_ordered_events_model);
 	tcase_add_test(tc, test_ordered_events_runs);
 	tcase_add_test(tc, test_hold_batches);
+	tcase_add_test(tc, test_scan_read_buffer);
 	tcase_add_test(tc, test_order_late_sideband_windows);
 	tcase_add_test(tc, test_many_files_low_fd_limit);
 	tcase_add_test(tc, test_cut_recordings_keep_records);
