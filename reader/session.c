@@ -316,6 +316,9 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 		err = diag__set(d, s->readers[0].label, 0, -DIAG_NOT_PERF, NULL);
 		goto err;
 	}
+	/* a pipe's header records keep pointers into the bytes (pipe_feature()) */
+	if (s->is_pipe)
+		reader__read_stop(&s->readers[0]);
 	if (!err && s->is_pipe && !s->is_dir)
 		err = open_pipe(s, &s->readers[0]);
 	else
