@@ -30,7 +30,8 @@ struct oe_run {
 
 /*
  * The queue as sorted runs: a record whose time is not older than the last one
- * queued extends the newest run, any other starts a run of its own.  A flush merges
+ * queued extends the newest run while that run still holds records, any other starts
+ * a run of its own.  A flush merges
  * the runs through a min-heap of their first records.  perf writes each CPU's ring
  * buffer in turn, so a round holds a few runs per buffer: the merge reads its records
  * in the order they were queued, and its heap is small (a binary heap of every

@@ -53,6 +53,7 @@ struct reader_state {
 	 * instead of from the mapping (rbuf NULL: from the mapping) */
 	int fd;				/* owned when has_fd */
 	bool has_fd;
+	bool paused;			/* reader__read_pause(): from the mapping now */
 	unsigned char *rbuf;		/* owned: READ_BUF bytes, the file's from rbuf_off */
 	uint64_t rbuf_off;
 	size_t rbuf_len;
@@ -112,24 +113,30 @@ int reader__map(struct reader *r, int fd, bool slurp);
 int reader__run(struct reader *r);
 
 /**
- * Read the records of the passes to come with pread() from @p fd (which the reader
- * then owns) through a buffer of READ_BUF_SIZE bytes that stays in cache, instead of
- * from the mapping: a pass that does not keep its records (the scan pass) reads each
- * byte once.  On the virtual machine we measure on, touching the mapped pages of a
- * 62 MB recording took 31-42 ms, reading it through a 128 KiB buffer 6-8 ms.  A fill
- * then stops where its records would no longer fit in the buffer (the records of a
- * fill point into it, until reader__recycle()); a record larger than the buffer (an
- * AUXTRACE payload) is read from the mapping, and so is everything after it.
- * Returns 0 or -ENOMEM (fd closed).
+ * Read the records of the passes to come with pread() from @p fd through a buffer of
+ * READ_BUF_SIZE (120 KiB) that stays in cache, instead of from the mapping: for a
+ * pass that keeps no record past its window (the scan pass), each byte is read once.
+ * On the virtual machine we measure on, touching the mapped pages of a 62 MB
+ * recording took 31-42 ms, reading it through the buffer 6-8 ms.  A fill then stops
+ * where its records would no longer fit in the buffer (a fill's records point into
+ * it, until reader__recycle()), so it may return fewer than `limit` records before
+ * the end; a record larger than the buffer (an AUXTRACE payload) is read from the
+ * mapping, and so is everything after it.
+ * Returns 0 (the reader owns fd and closes it) or -ENOMEM (fd still the caller's).
  */
 int reader__read_start(struct reader *r, int fd);
+
+/** Read from the mapping while @p on (records read at scattered offsets, each fill
+ *  adding one: an index's immediate records), through the buffer again after. */
+void reader__read_pause(struct reader *r, bool on);
 
 /** Back to the mapping for the passes to come: the buffer freed, the fd closed (no-op
  *  without reader__read_start()). */
 void reader__read_stop(struct reader *r);
 
 /** Decode on from st.pos until recs holds `limit` records (a compressed container may
- *  add more) or the stream ends. 0 or the error (also in r->err / r->diag). */
+ *  add more) or the stream ends - or, reading through a buffer (reader__read_start()),
+ *  until the next record is not in it.  0 or the error (also in r->err / r->diag). */
 int reader__fill(struct reader *r, size_t limit);
 
 /** End the window: recs emptied (base advances), window storage freed. Records handed

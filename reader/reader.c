@@ -542,14 +542,19 @@ int reader__read_start(struct reader *r, int fd)
 
 	reader__read_stop(r);
 	st->rbuf = malloc(READ_BUF_SIZE);
-	if (!st->rbuf) {
-		close(fd);
+	if (!st->rbuf)
 		return -ENOMEM;
-	}
 	st->fd = fd;
 	st->has_fd = true;
+	st->paused = false;
 	st->rbuf_off = st->rbuf_len = 0;
 	return 0;
+}
+
+void reader__read_pause(struct reader *r, bool on)
+{
+	r->st.paused = on;
+	r->st.rbuf_len = 0;	/* nothing of a fill before points into it */
 }
 
 void reader__read_stop(struct reader *r)
@@ -576,7 +581,7 @@ static const unsigned char *bytes_at(struct reader *r, uint64_t off, uint64_t n,
 	size_t got = 0, want;
 
 	*err = 0;
-	if (!st->rbuf)
+	if (!st->rbuf || st->paused)
 		return st->map + off;
 	if (off >= st->rbuf_off && off + n <= st->rbuf_off + st->rbuf_len)
 		return st->rbuf + (off - st->rbuf_off);

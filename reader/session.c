@@ -300,8 +300,12 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 	} else {
 		err = reader__map(&s->readers[0], fd, true);	/* stdin or a FIFO */
 	}
-	/* a regular file's scan pass reads it through a buffer (reader__read_start()) */
-	if (!is_stdin && (err || !regular || reader__read_start(&s->readers[0], fd)))
+	/* a regular file's scan pass reads it through a buffer (reader__read_start());
+	 * not a directory's `data`: its immediate records, kept (keep_immediate()),
+	 * would all be copied out of the buffer - megabytes of perf's synthesized
+	 * side-band - where they can stay in the mapping */
+	if (!is_stdin && (err || !regular || s->is_dir ||
+			  reader__read_start(&s->readers[0], fd)))
 		close(fd);
 	if (err) {
 		err = diag__set(d, s->readers[0].label, DIAG_NO_OFFSET, err, "cannot read: %s",
@@ -378,10 +382,8 @@ void session__close(struct session *s)
 	free(s);
 }
 
-/* Map (data.N files are mapped here, on the worker) and decode one file. */
-/* Map a data.N file (on the worker that reads it). */
-/* Map data file r; with @p read_fd its records are then read through a buffer
- * (reader__read_start()). */
+/* Map data.N file r (on the worker that reads it); with @p read_fd its records are
+ * then read through a buffer (reader__read_start()). */
 static int map_data_file(struct reader *r, bool read_fd)
 {
 	int fd = open_fd(r->fspath, r->label, &r->diag);
@@ -890,6 +892,7 @@ static int index_start(struct session *s)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < s->nr_readers && !err; i++) {
+		reader__read_pause(&s->readers[i], true);	/* scattered reads */
 		if (i > 0 && !s->readers[i].st.map && map_data_file(&s->readers[i], false)) {
 			err = 1;	/* the scan pass reports it */
 			break;
@@ -937,7 +940,10 @@ int session__load(struct session *s, struct diag *d)
 		first = evlist__first(&s->evlist);
 		s->queue_enabled = s->is_pipe || !first ||
 				   attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
-		if ((err = index_start(s)) < 0)
+		err = index_start(s);
+		for (size_t i = 0; i < s->nr_readers; i++)
+			reader__read_pause(&s->readers[i], false);	/* for the scan */
+		if (err < 0)
 			return err;
 		if (err && (err = scan_split(s)) < 0)
 			return err;
@@ -1197,10 +1203,10 @@ static void deliver_drain(struct deliver *dl)
 {
 	struct handoff *ho = dl->ho;
 
-	for (unsigned i = 0; i < dl->held; i++) {
+	/* not after fn failed: it let go of everything then (session__hold_batches()) */
+	for (unsigned i = 0; i < dl->held && !dl->err; i++) {
 		dl->nr = 0;
-		if (hand_over(dl))
-			break;	/* the front end failed (or fn did): it holds nothing */
+		(void)hand_over(dl);
 	}
 	if (!ho)
 		return;

@@ -131,11 +131,13 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
  * @brief Keep each batch's records valid for @p n more batches: the records handed
  *        to fn in batch k stay valid until fn has returned for batch k + n, so that a
  *        front end can let workers read a batch while fn takes the next (the dump).
- *        Before it lets records go otherwise (at the end of the delivery, and
- *        between a directory's immediate records and the others), the session calls
- *        fn with an empty batch (n == 0 records) n times: fn must then let go of
- *        every record it holds before it returns.  Records that live as long as the
- *        session (a pipe read whole) are not affected.  Memory: up to n more
+ *        Where a streamed delivery frees records otherwise (at its end, and between
+ *        a directory's immediate records and the others), it first calls fn with an
+ *        empty batch (n == 0 records) n times: fn must let go of every record it
+ *        holds before it returns from that call - and before it returns an error
+ *        (no empty batch follows one).  Records that live as long as the session
+ *        (standard input read whole, a directory read whole) get no empty batch at
+ *        the end: the caller lets go after session__deliver().  Memory: up to n more
  *        batches' windows of records (a batch is at most 8192 records or 2 MiB).
  * @param n  0 (the default): a batch's records stay valid only until fn returns
  * Thread safety: before session__deliver().

@@ -192,11 +192,12 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	struct workqueue *wq = session__workqueue(dp->s);
 	int err = 0;
 
-	/* the session lets the held batch go after this: it goes out now */
+	/* the session lets the held batch go after this: it goes out now (and on an
+	 * error, nothing may read the held records any more: waited for, not written) */
 	if (n == 0)
 		return finish_slot(dp, &dp->slot[!dp->cur], 0);
 	if (array__grow(&sl->items, &sl->cap, n, sizeof(*sl->items), 1024))
-		return -ENOMEM;
+		return finish_slot(dp, &dp->slot[!dp->cur], -ENOMEM);
 	sl->n = 0;
 	for (size_t i = 0; i < n && !err; i++) {
 		if (recs[i]->flags & RECORD_REF_CONTAINER) {
@@ -215,8 +216,10 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 		err = workqueue__queue_group(wq, &sl->g, format_chunk, &sl->jobs[c]);
 		sl->busy = true;
 	}
+	if (err)	/* the chunks queued read this batch: done before it goes */
+		return finish_slot(dp, sl, err);
 	dp->cur = !dp->cur;
-	return err;
+	return 0;
 }
 
 static int setup_pipe_ctx(struct dumper *dp, const char *arch)

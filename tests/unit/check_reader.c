@@ -14,10 +14,12 @@
 
 #include "format/bytes.h"
 #include "format/diag.h"
+#include "format/event.h"
 #include "format/record.h"
 #include "reader/ordered.h"
 #include "reader/session.h"
 #include "reader/workqueue.h"
+#include "convert/cmd.h"	/* cmd_index_build() */
 #include "testlib.h"
 #include "banned.h"
 
@@ -671,8 +673,6 @@ START_TEST(test_order_late_sideband_windows)
 }
 END_TEST
 
-/* 1024 data.N files under a file-descriptor limit of 64: files are mapped and closed
- * one at a time, so the limit never matters. */
 /* session__hold_batches(1): a batch's records stay as they were until fn has returned
  * for the next batch; before the session lets them go, fn gets an empty batch (at the
  * end, and in a directory between its immediate records and the others).  Compressed
@@ -737,6 +737,8 @@ START_TEST(test_hold_batches)
 }
 END_TEST
 
+/* 1024 data.N files under a file-descriptor limit of 64: files are mapped and closed
+ * one at a time, so the limit never matters. */
 START_TEST(test_many_files_low_fd_limit)
 {
 	struct event_attr a = testlib_attr(0);
@@ -1189,6 +1191,68 @@ START_TEST(test_scan_read_buffer)
 }
 END_TEST
 
+/* A single file started from its index reads its EVENT_UPDATE records (its immediate
+ * records) at their offsets, one fill each: while the scan pass's read buffer is on,
+ * the second, 140 KiB on, was not in it and the index was ignored ("no immediate
+ * record there").  Started from the index: no warning, the same records. */
+static void add_event_update(struct testlib_buf *b, uint64_t id, const char *name)
+{
+	unsigned char str[16] = { 0 };
+
+	snprintf((char *)str, sizeof(str), "%s", name);
+	testlib_buf_u32(b, REC_EVENT_UPDATE);
+	testlib_buf_u32(b, (8u + 8 + 8 + sizeof(str)) << 16);
+	testlib_buf_u64(b, EVENT_UPDATE_NAME);
+	testlib_buf_u64(b, id);
+	testlib_buf_add(b, str, sizeof(str));
+}
+
+START_TEST(test_index_far_immediates)
+{
+	struct event_attr a = testlib_attr(0);
+	struct testlib_buf b = { 0 };
+	char *p = path_in("far.data");
+	struct seen *want = calloc(1, sizeof(*want)), *got = calloc(1, sizeof(*got));
+	struct diag d = { 0 };
+
+	add_event_update(&b, 1, "first");
+	for (int k = 0; k < 3800; k++)
+		testlib_rec_sample(&b, &a, 1, 7, 7, 1000 + 10 * (uint64_t)k, 1, 1);
+	add_event_update(&b, 2, "second");
+	testlib_rec_header_only(&b, REC_FINISHED_ROUND);
+	ck_assert_uint_gt(b.len, 140000);
+	write_single(p, &b);
+	for (unsigned jobs = 1; jobs <= 2; jobs++) {
+		struct session_opts o = { .path = p, .jobs = jobs };
+		struct session *s;
+
+		memset(want, 0, sizeof(*want));
+		memset(got, 0, sizeof(*got));
+		ck_assert_int_eq(open_load(p, jobs, &s, &d), 0);
+		ck_assert_int_eq(session__deliver(s, collect, want, 0), 0);
+		session__close(s);
+		ck_assert_int_eq(cmd_index_build(p, jobs, 4096, &d), 0);
+		o.use_index = true;
+		ck_assert_int_eq(session__open(&s, &o, &d), 0);
+		ck_assert_int_eq(session__load(s, &d), 0);
+		ck_assert(session__indexed(s));
+		ck_assert_uint_eq(session__nr_warnings(s), 0);
+		ck_assert_int_eq(session__deliver(s, collect, got, 0), 0);
+		session__close(s);
+		ck_assert_uint_eq(got->n, want->n);
+		ck_assert_uint_eq(want->n, 3803);
+		ck_assert_mem_eq(got->type, want->type, want->n * sizeof(want->type[0]));
+		ck_assert_mem_eq(got->offset, want->offset, want->n * sizeof(want->offset[0]));
+		ck_assert_int_eq(unlink(p), 0);
+		write_single(p, &b);	/* the index is stale now: made again */
+	}
+	testlib_buf_free(&b);
+	free(want);
+	free(got);
+	free(p);
+}
+END_TEST
+
 Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -1212,6 +1276,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_ordered_events_runs);
 	tcase_add_test(tc, test_hold_batches);
 	tcase_add_test(tc, test_scan_read_buffer);
+	tcase_add_test(tc, test_index_far_immediates);
 	tcase_add_test(tc, test_order_late_sideband_windows);
 	tcase_add_test(tc, test_many_files_low_fd_limit);
 	tcase_add_test(tc, test_cut_recordings_keep_records);
