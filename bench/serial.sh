@@ -8,8 +8,8 @@
 # pass (parallel_for() runs jobs on the caller too), so that share stays high on a
 # machine with few workers however much work moved to them.  This script counts only
 # what the calling thread does outside them: `perf record -g -e task-clock` of a
-# frame-pointer build of dirreport ($BUILD_FP, default build-fp, made when missing
-# with OPT="-O2 -g -fno-omit-frame-pointer"), each sample of the calling thread whose
+# frame-pointer build of dirreport ($BUILD_FP, default build-fp, made again when the
+# sources changed, with OPT="-O2 -g -fno-omit-frame-pointer"), each sample of the calling thread whose
 # call chain holds no parallel_for() and no workqueue__group_wait() is serial, and so
 # is one in a job no other thread ran (a pass of one job, such as the scan of a
 # single file).
@@ -38,10 +38,9 @@ set -- "${bench_pre[@]}"
 args=("${bench_post[@]}")
 opt() { case $1 in -j) jobs=${2:?}; took=2 ;; esac; }
 bench_data_arg opt "$@"
-if [ ! -x "$BUILD_FP/dirreport" ]; then
-	echo "bench: building $BUILD_FP/dirreport with frame pointers"
-	make -s BUILD="$BUILD_FP" OPT="-O2 -g -fno-omit-frame-pointer" "$BUILD_FP/dirreport" >/dev/null
-fi
+# made again whenever the sources changed (a stale binary measured old code before)
+echo "bench: making $BUILD_FP/dirreport with frame pointers" >&2
+make -s BUILD="$BUILD_FP" OPT="-O2 -g -fno-omit-frame-pointer" "$BUILD_FP/dirreport" >/dev/null
 BUILD=$BUILD_FP bench_init dirreport
 bench_data
 
