@@ -498,7 +498,9 @@ static void scan_one(void *ctx, size_t i)
 	uint64_t used = 0;
 	int err = 0;
 
-	if (i > 0 && map_data_file(r, true))
+	/* mapped already when an index was tried and rejected (index_start()): that
+	 * mapping is read (mapping it again leaked the first) */
+	if (i > 0 && !r->st.map && map_data_file(r, true))
 		return;
 	r->lag = 0;
 	while (!err && r->st.pos < r->st.end) {
