@@ -96,7 +96,9 @@ int ordered_events__queue(struct ordered_events *oe, uint64_t time,
 			  const struct record_ref *ref)
 {
 	struct oe_item it = { .time = time, .seq = oe->seq++, .ref = ref };
-	bool extend = oe->tail_open && time >= oe->items[oe->nr - 1].time;
+	/* the newest run, while it holds records, ends with the last one queued */
+	const struct oe_run *tail = oe->nr_runs ? &oe->runs[oe->nr_runs - 1] : NULL;
+	bool extend = tail && tail->lo < tail->hi && time >= oe->items[oe->nr - 1].time;
 
 	/* perf appends at the tail when time >= the last queued time, and always sets
 	 * max_timestamp then; an insert into an empty queue sets it too. */
@@ -115,7 +117,6 @@ int ordered_events__queue(struct ordered_events *oe, uint64_t time,
 			return -ENOMEM;
 		oe->runs[oe->nr_runs] = (struct oe_run){ oe->nr, oe->nr };
 		oe->heap[oe->nr_heap] = oe->nr_runs++;
-		oe->tail_open = true;
 	}
 	oe->items[oe->nr++] = it;
 	oe->runs[oe->nr_runs - 1].hi++;
@@ -135,19 +136,14 @@ static int flush_upto(struct ordered_events *oe, uint64_t limit, oe_emit_fn emit
 		const struct record_ref *ref = oe->items[r->lo++].ref;
 
 		oe->live--;
-		if (r->lo == r->hi) {	/* the run is done: out of the heap */
-			if (k == oe->nr_runs - 1)
-				oe->tail_open = false;
+		if (r->lo == r->hi)	/* the run is done: out of the heap */
 			oe->heap[0] = oe->heap[--oe->nr_heap];
-		}
 		if (oe->nr_heap)
 			sift_down(oe, 0);
 		err = emit(ctx, ref);
 	}
-	if (oe->live == 0) {	/* empty: start again at the front */
+	if (oe->live == 0)	/* empty: start again at the front */
 		oe->nr = oe->nr_runs = oe->nr_heap = 0;
-		oe->tail_open = false;
-	}
 	return err;
 }
 

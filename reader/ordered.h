@@ -43,13 +43,12 @@ struct ordered_events {
 				 * were emitted (dead until the next compaction) */
 	size_t nr, cap;		/* items used, allocated */
 	struct oe_run *runs;	/* owned: in the order they were started (so in
-				 * items' order); emitted ones have lo == hi */
+				 * items' order: the newest ends at items[nr - 1]);
+				 * emitted ones have lo == hi */
 	size_t nr_runs, cap_runs;
 	size_t *heap;		/* owned: min-heap of the live runs' indexes in runs,
 				 * on the (time, seq) of their first record */
 	size_t nr_heap, cap_heap;
-	bool tail_open;		/* runs[nr_runs - 1] is live and ends at items[nr - 1]:
-				 * a record not older than that one extends it */
 	size_t live;		/* records queued, not emitted */
 	uint64_t max_ts;	/* perf's max_timestamp */
 	uint64_t max_queued;	/* largest time in the queue (valid when live > 0) */

@@ -51,8 +51,7 @@ struct reader_state {
 	size_t dbuf_len, dbuf_cap;
 	/* reader__read_start(): the records read with pread() into a small buffer
 	 * instead of from the mapping (rbuf NULL: from the mapping) */
-	int fd;				/* owned when has_fd */
-	bool has_fd;
+	int fd;				/* owned while rbuf is set */
 	bool paused;			/* reader__read_pause(): from the mapping now */
 	unsigned char *rbuf;		/* owned: READ_BUF bytes, the file's from rbuf_off */
 	uint64_t rbuf_off;

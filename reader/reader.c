@@ -545,7 +545,6 @@ int reader__read_start(struct reader *r, int fd)
 	if (!st->rbuf)
 		return -ENOMEM;
 	st->fd = fd;
-	st->has_fd = true;
 	st->paused = false;
 	st->rbuf_off = st->rbuf_len = 0;
 	return 0;
@@ -561,9 +560,8 @@ void reader__read_stop(struct reader *r)
 {
 	struct reader_state *st = &r->st;
 
-	if (st->has_fd)
+	if (st->rbuf)
 		close(st->fd);
-	st->has_fd = false;
 	free(st->rbuf);
 	st->rbuf = NULL;
 	st->rbuf_len = 0;
