@@ -129,6 +129,11 @@ int reader__read_start(struct reader *r, int fd);
  *  adding one: an index's immediate records), through the buffer again after. */
 void reader__read_pause(struct reader *r, bool on);
 
+/** The @p n bytes at file offset @p off (n <= st.end - off, at most 64 KiB) of a reader
+ *  that holds no records: in the mapping, or in its read buffer (read again from off
+ *  when they are not in it; valid until the next read).  NULL when pread() fails. */
+const unsigned char *reader__peek(struct reader *r, uint64_t off, uint64_t n);
+
 /** Back to the mapping for the passes to come: the buffer freed, the fd closed (no-op
  *  without reader__read_start()). */
 void reader__read_stop(struct reader *r);

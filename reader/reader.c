@@ -607,6 +607,13 @@ static const unsigned char *bytes_at(struct reader *r, uint64_t off, uint64_t n,
 	return st->rbuf;
 }
 
+const unsigned char *reader__peek(struct reader *r, uint64_t off, uint64_t n)
+{
+	int err;
+
+	return bytes_at(r, off, n, &err);
+}
+
 void reader__recycle(struct reader *r)
 {
 	r->base += r->nr;

@@ -627,45 +627,6 @@ static int add_part(struct scan_split *sp, const struct reader *r, uint64_t from
 	return workqueue__queue_group(sp->s->wq, &sp->g, scan_part_job, p);
 }
 
-/*
- * The record headers read for scan_split() with pread() rather than from the mapping:
- * a first touch of every page of the mapping, on this one thread, cost three times
- * the copy (60 MB: 35-43 ms against 13-15 ms, on a virtual machine whose page faults
- * are slow); the parts then fault their pages in on the workers.  Without the file
- * (fd < 0), the mapping.
- */
-struct header_reader {
-	int fd;
-	unsigned char *buf;		/* owned: HEADER_BUF bytes from buf_off */
-	uint64_t buf_off;
-	size_t len;
-};
-
-#define HEADER_BUF (1u << 20)
-
-/* The bytes of r's file at off: at least 16, or all up to the section's end; NULL
- * when they cannot be read. */
-static const unsigned char *header_at(const struct reader *r, struct header_reader *h,
-				      uint64_t off)
-{
-	uint64_t want = r->st.end - off < 16 ? r->st.end - off : 16;
-	ssize_t got;
-
-	if (h->fd < 0)
-		return r->st.map + off;
-	if (off >= h->buf_off && off - h->buf_off + want <= h->len)
-		return h->buf + (off - h->buf_off);
-	h->buf_off = off;
-	h->len = 0;
-	do
-		got = pread(h->fd, h->buf, HEADER_BUF, (off_t)off);
-	while (got < 0 && errno == EINTR);
-	if (got < 0 || (uint64_t)got < want)
-		return NULL;
-	h->len = (size_t)got;
-	return h->buf;
-}
-
 /* 1: not split (scan_one() scans it); else 0 or -ENOMEM (the parts' errors are r's). */
 static int scan_split(struct session *s)
 {
@@ -674,7 +635,6 @@ static int scan_split(struct session *s)
 	uint64_t bytes = r->st.end - r->st.pos, part_bytes = bytes / (4 * threads);
 	uint64_t off = r->st.pos, from = off, from_ordinal = 0, ordinal = 0, used = 0, span;
 	struct scan_split sp = { .s = s };
-	struct header_reader h = { .fd = -1 };
 	const unsigned char *p;
 	int err = 0, ret = -1;
 
@@ -691,12 +651,13 @@ static int scan_split(struct session *s)
 	sp.cap = bytes / part_bytes + 1;
 	if (!(sp.parts = calloc(sp.cap, sizeof(*sp.parts))))
 		return -ENOMEM;
-	h.buf = malloc(HEADER_BUF);
-	h.fd = h.buf ? open(r->fspath, O_RDONLY | O_CLOEXEC) : -1;
 	r->lag = 0;
 	r->nr_turns = 0;
-	/* the headers: turns as scan_one() makes them, and the parts' bounds */
-	for (; (p = header_at(r, &h, off)) &&
+	/* the headers, through r's read buffer (a first touch of every page of the
+	 * mapping on this one thread cost three times the copy: 60 MB, 35-43 ms
+	 * against 13-15 ms; the parts then fault their pages in on the workers): turns
+	 * as scan_one() makes them, and the parts' bounds */
+	for (; (p = reader__peek(r, off, r->st.end - off < 16 ? r->st.end - off : 16)) &&
 	       !(ret = reader__record_span(r, p, r->st.end - off, &span));
 	     off += span, ordinal++) {
 		if (ordinal == 0 || used >= DIR_TURN_BYTES) {
@@ -733,9 +694,6 @@ out:
 	for (size_t i = 0; i < sp.nr; i++)
 		reader__exit_part(&sp.parts[i].r);
 	free(sp.parts);
-	if (h.fd >= 0)
-		close(h.fd);
-	free(h.buf);
 	return err;
 }
 
