@@ -2492,6 +2492,33 @@ static int check_recording(struct session *s, const struct report_opts *o, FILE 
 	return 0;
 }
 
+/* The two batches' arrays, emptied (each is tens of megabytes in a big recording:
+ * freed as soon as the last batch is counted, before the report's output). */
+static void batches_free(struct report *rp)
+{
+	for (size_t i = 0; i < 2; i++) {
+		struct report_batch *b = &rp->batch[i];
+
+		hugemem__free(b->pending, b->pending_mapped);
+		hugemem__free(b->ext, b->ext_mapped);
+		hugemem__free(b->frames, b->frames_mapped);
+		hugemem__free(b->spare, b->spare_mapped);
+		free(b->branches);
+		for (size_t c = 0; c < b->cap_chunks; c++)
+			free(b->chunks[c].frames);
+		free(b->chunks);
+		b->pending = NULL;
+		b->ext = NULL;
+		b->frames = b->spare = NULL;
+		b->branches = NULL;
+		b->chunks = NULL;
+		b->nr_pending = b->cap_pending = b->cap_ext = 0;
+		b->nr_frames = b->cap_frames = b->cap_spare = 0;
+		b->pending_mapped = b->ext_mapped = b->frames_mapped = b->spare_mapped = 0;
+		b->nr_branches = b->cap_branches = b->cap_chunks = 0;
+	}
+}
+
 /* Everything the report set up (fields left zero or NULL are skipped). */
 static void report_exit(struct report *rp, size_t nr_hists)
 {
@@ -2503,16 +2530,7 @@ static void report_exit(struct report *rp, size_t nr_hists)
 	for (size_t i = 0; rp->hists && i < nr_hists; i++)
 		hists__exit(&rp->hists[i]);
 	free(rp->hists);
-	for (size_t i = 0; i < 2; i++) {
-		hugemem__free(rp->batch[i].pending, rp->batch[i].pending_mapped);
-		hugemem__free(rp->batch[i].ext, rp->batch[i].ext_mapped);
-		hugemem__free(rp->batch[i].frames, rp->batch[i].frames_mapped);
-		hugemem__free(rp->batch[i].spare, rp->batch[i].spare_mapped);
-		free(rp->batch[i].branches);
-		for (size_t c = 0; c < rp->batch[i].cap_chunks; c++)
-			free(rp->batch[i].chunks[c].frames);
-		free(rp->batch[i].chunks);
-	}
+	batches_free(rp);
 	free(rp->to_load);
 	for (size_t i = 0; i < rp->cap_walk_jobs; i++)
 		free(rp->walk_jobs[i].dsos);
@@ -2679,6 +2697,7 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 	cerr = counter_stop(&rp);	/* the last batch counted */
 	if (!err)
 		err = cerr;
+	batches_free(&rp);
 	if (err < 0 && rp.trace_diag.code)
 		err = trace_error(&rp.trace_diag);
 	if (!err && rp.unwinder) {
