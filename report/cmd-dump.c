@@ -180,7 +180,7 @@ static int finish_slot(struct dumper *dp, struct dump_slot *sl, int err)
 		if ((err = strbuf__error(&sl->chunks[c])))
 			break;
 		if (fwrite(sl->chunks[c].buf, 1, sl->chunks[c].len, dp->out) != sl->chunks[c].len)
-			err = -EIO;
+			err = errno ? -errno : -EIO;
 	}
 	return err;
 }
@@ -284,7 +284,7 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 				      !o->no_skip_empty);
 		err = strbuf__error(&tail);
 		if (!err && fwrite(tail.buf, 1, tail.len, out) != tail.len)
-			err = -EIO;
+			err = errno ? -errno : -EIO;
 	}
 	for (size_t k = 0; k < 2; k++) {
 		for (size_t c = 0; c < DUMP_CHUNKS; c++)

@@ -117,7 +117,7 @@ int cmd_stats_with(struct session *s, const struct report_opts *o, struct machin
 				      !o->no_skip_empty);
 		err = strbuf__error(&buf);
 		if (!err && fwrite(buf.buf, 1, buf.len, out) != buf.len)
-			err = -EIO;
+			err = errno ? -errno : -EIO;
 	}
 	strbuf__exit(&buf);
 	dump_stats__exit(&st);

@@ -402,18 +402,24 @@ static bool valid_cpu_list(const char *p)
 	return true;
 }
 
-/* Close stdout and report write errors (not on pipes: `| head` is fine). */
-static int finish_stdout(void)
+/* A write error on stdout (code: its errno), reported; not on pipes: `| head` is
+ * fine. Returns the exit status. */
+static int write_error(int code)
 {
 	struct stat st;
 	bool is_pipe = fstat(1, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		if (is_pipe && errno == EPIPE)
-			return 0;
-		perror("dirreport: write error");
-		return 1;
-	}
+	if (is_pipe && code == EPIPE)
+		return 0;
+	fprintf(stderr, "dirreport: write error: %s\n", strerror(code));
+	return 1;
+}
+
+/* Close stdout and report write errors. */
+static int finish_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return write_error(errno);
 	return 0;
 }
 
@@ -702,6 +708,10 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 		fprintf(stderr, "dirreport: %s\n", diag__format(&d, line, sizeof(line)));
 		return 1;
 	}
+	/* the mode stopped at a failed write (err: its errno; the dump's and the
+	 * stats' writes are checked as they go) */
+	if (err < 0 && ferror(stdout))
+		return write_error(-err);
 	if (err) {
 		fprintf(stderr, "dirreport: %s\n", diag__code_str(err));
 		return 1;

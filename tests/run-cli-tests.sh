@@ -282,6 +282,26 @@ done
 
 HOME=$samples_home_dir
 
+# write_error_case NAME ARGS...: dirreport ARGS with stdout on /dev/full must fail with
+# exactly "dirreport: write error: No space left on device" (one line), exit 1.
+write_error_case() {
+	_n=$1
+	shift
+	if [ ! -c /dev/full ]; then
+		skip "$_n" "no /dev/full"
+		return
+	fi
+	run /dev/full "$tmp/err" "$bin" "$@"
+	crashed "$_n" "$tmp/err" && return
+	if [ "$rc" -eq 1 ] &&
+	   [ "$(cat "$tmp/err")" = "dirreport: write error: No space left on device" ]; then
+		pass "$_n"
+	else
+		fail "$_n" "exit status $rc"
+		head -n 5 "$tmp/err" | sed 's/^/    /'
+	fi
+}
+
 # A bigger fresh recording (system-wide, callchains, 10 kHz: thousands of samples and
 # unresolved addresses, as users' recordings have): every mode must succeed without a
 # crash or a sanitizer report.  Its output is not compared (other processes of the
@@ -305,9 +325,24 @@ if [ -n "$have_perf" ] && perf record -q --no-buildid-cache -a -g -F 10000 \
 			fi
 		done
 	done
+	# the dump stopped by a write error while the workers format the next batch
+	# (several batches here): the error, no crash, no use of freed records
+	for j in 1 2 4; do
+		write_error_case "stress:write-error:-D:-j$j" -j "$j" -D -i "$tmp/stress.data"
+	done
 else
 	skip "stress" "${have_perf:+perf record -a failed}${have_perf:-$perf_why}"
 fi
+
+# Output to a full device (/dev/full: every write fails with ENOSPC): one line, as
+# the report says it at its end; exit status 1.
+for m in "--stdio" "-D" "--stats" "--header-only"; do
+	for j in 1 2; do
+		# shellcheck disable=SC2086 # $m holds several words on purpose
+		write_error_case "write-error:$(echo "$m" | tr ' ' '_'):-j$j" -j "$j" $m \
+			-i samples/dwarf.data
+	done
+done
 
 # live_known NAME: the reason when NAME is a live case that may differ from perf on some
 # fresh recordings (README.md, Known differences); status 1 otherwise.  Such a case
