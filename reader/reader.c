@@ -513,6 +513,10 @@ int reader__run(struct reader *r)
 	return reader__fill(r, SIZE_MAX);
 }
 
+/* Mapped bytes given back at once (one madvise() a step): 4 MiB steps kept up to 4 MiB
+ * more of each file in memory (bench directory's report: 94 -> 89 MB at its peak). */
+#define RELEASE_STEP (1u << 20)
+
 void reader__release_below(struct reader *r, uint64_t offset)
 {
 	struct reader_state *st = &r->st;
@@ -526,7 +530,7 @@ void reader__release_below(struct reader *r, uint64_t offset)
 	upto = offset / page * page;
 	/* Drop the pages below offset from our memory (a private read-only file mapping
 	 * re-reads them if ever touched again): the mapping window slides on. */
-	if (st->map && !st->map_is_malloc && upto > st->released + (4u << 20)) {
+	if (st->map && !st->map_is_malloc && upto > st->released + RELEASE_STEP) {
 		madvise((void *)(st->map + st->released), upto - st->released, MADV_DONTNEED);
 		st->released = upto;
 	}
