@@ -56,6 +56,7 @@ struct reader_state {
 	unsigned char *rbuf;		/* owned: READ_BUF bytes, the file's from rbuf_off */
 	uint64_t rbuf_off;
 	size_t rbuf_len;
+	uint64_t rbuf_read;		/* bytes read into it, in all (never reset) */
 };
 
 struct reader {

@@ -608,6 +608,7 @@ static const unsigned char *bytes_at(struct reader *r, uint64_t off, uint64_t n,
 	}
 	st->rbuf_off = off;
 	st->rbuf_len = got;
+	st->rbuf_read += got;
 	return st->rbuf;
 }
 

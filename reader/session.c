@@ -35,11 +35,11 @@
 #define SCAN_PART_WINDOW 4096	/* records a part holds at once */
 
 /* Records per file held at once when a directory is streamed (default).  A quarter
- * of it is also how often delivery hands a batch over (deliver_all()), so it bounds
- * the front ends' per-batch arrays too: 65536 held 111 MB at the peak of the bench
- * directory's report, 16384 89 MB (with 1 MiB release steps, reader.c), 8192 78 MB
- * but 5 % more wall (batches of 2048 records); 16384 was as fast as 65536 at -j 1
- * and -j 2 on both bench recordings. */
+ * of it is also how often a directory's merge hands a batch over (deliver_streamed()),
+ * so it bounds the front ends' per-batch arrays too: 65536 held 111 MB at the peak of
+ * the bench directory's report, 16384 89 MB (with 1 MiB release steps, reader.c),
+ * 8192 78 MB but 5 % more wall (batches of 2048 records); 16384 was as fast as 65536
+ * at -j 1 and -j 2 on both bench recordings. */
 #define STREAM_WINDOW 16384
 
 struct session {
@@ -1804,6 +1804,15 @@ void session__keep_samples(struct session *s, const struct session_time_range *r
 	s->nr_keep = n;
 }
 uint64_t session__bytes_read(const struct session *s) { return s->bytes_read; }
+
+uint64_t session__bytes_buffered(const struct session *s)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < s->nr_readers; i++)
+		n += s->readers[i].st.rbuf_read;
+	return n;
+}
 struct evlist *session__evlist(struct session *s) { return &s->evlist; }
 const struct features *session__features(const struct session *s) { return &s->features; }
 size_t session__nr_files(const struct session *s) { return s->nr_readers; }

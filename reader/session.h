@@ -38,7 +38,7 @@ struct session_opts {
 	const char *path;	/* "-" = standard input; NULL = "perf.data" */
 	unsigned jobs;		/* worker threads incl. the caller; 0 = online CPUs */
 	size_t window;		/* records per file held at once when a directory is
-				 * streamed; 0 = default (65536). Tests use tiny ones. */
+				 * streamed; 0 = default (16384). Tests use tiny ones. */
 	size_t scan_part;	/* bytes: a single file's scan pass is split among the
 				 * workers in parts of at least this many (session__load);
 				 * 0 = default (1 MiB), SIZE_MAX = never split.  Tests use
@@ -196,6 +196,15 @@ bool session__indexed(const struct session *s);
  * Thread safety: not during a delivery.
  */
 uint64_t session__bytes_read(const struct session *s);
+
+/**
+ * @brief Bytes the scan pass read with pread() through its small read buffer instead
+ *        of touching the files' mappings (reader__read_start(): a regular single file
+ *        and a directory's data.N files, scanned whole, not in parts), in all since
+ *        the session was opened: for tests and benchmarks.
+ * Thread safety: not during session__load() or a delivery.
+ */
+uint64_t session__bytes_buffered(const struct session *s);
 
 struct features;
 

@@ -419,7 +419,7 @@ static int write_error(int code)
 static int finish_stdout(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout))
-		return write_error(errno);
+		return write_error(errno ? errno : EIO);	/* a failed write's errno */
 	return 0;
 }
 
@@ -658,6 +658,8 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 		dir_index__delete(ix);
 		machine__delete(m);
 		session__close(s);
+		if (err < 0 && ferror(stdout))
+			return write_error(-err);
 		if (err) {
 			fprintf(stderr, "dirreport: %s\n", diag__code_str(err));
 			return 1;
