@@ -20,6 +20,8 @@
 #include "reader/session.h"
 #include "reader/workqueue.h"
 #include "convert/cmd.h"	/* cmd_index_build() */
+#include "machine/machine.h"
+#include "report/cmd.h"	/* cmd_dump() */
 #include "testlib.h"
 #include "banned.h"
 
@@ -1267,6 +1269,82 @@ START_TEST(test_scan_read_buffer_used)
 }
 END_TEST
 
+/* The dump (dirreport -D) stopped by a failed write while workers format the batch it
+ * holds (session__hold_batches()): an output of 4 KiB (fmemopen: writes past it fail)
+ * and a file of several batches (30000 samples, batches of 8192), at -j 1, 2 and 4 -
+ * an error, the output's error flag set; then compressed records in tiny windows,
+ * freed all the time, to a small and a large enough output.  Under ThreadSanitizer
+ * (make tsan-check) a dump that lets its held batch go without waiting for its
+ * format jobs is a data race with the freeing of the window (seen: reader.c's
+ * arena__exit()). */
+START_TEST(test_dump_write_error)
+{
+	struct event_attr a = testlib_attr(0);
+	struct testlib_buf b = { 0 };
+	char *p = path_in("dump-error.data");
+
+	for (int k = 0; k < 30000; k++)
+		testlib_rec_sample(&b, &a, 1, 7, 7, 1000 + 10 * (uint64_t)k, 1, 1);
+	testlib_rec_header_only(&b, REC_FINISHED_ROUND);
+	write_single(p, &b);
+	for (unsigned jobs = 1; jobs <= 4; jobs *= 2) {
+		struct report_opts o = { .input = p, .jobs = jobs, .children = -1,
+					 .max_stack = -1 };
+		static char mem[4096];
+		struct machine *m;
+		struct session *s;
+		struct diag d;
+		FILE *out = fmemopen(mem, sizeof(mem), "w");
+
+		ck_assert_ptr_nonnull(out);
+		ck_assert_int_eq(open_load(p, jobs, &s, &d), 0);
+		ck_assert_int_eq(machine__new(&m, NULL), 0);
+		ck_assert_int_lt(cmd_dump(s, &o, m, out), 0);
+		ck_assert(ferror(out));
+		fclose(out);
+		machine__delete(m);
+		session__close(s);
+	}
+	/* compressed records in windows of 4 (freed all the time: batches of one record),
+	 * the whole dump to a large enough output too */
+	{
+		static const size_t cuts[] = { 45, 100, 333, 900 };
+		char *dir = path_in("dump-error-z.data");
+
+		write_dir(dir, true, cuts, sizeof(cuts) / sizeof(cuts[0]));
+		for (unsigned jobs = 1; jobs <= 4; jobs *= 2) {
+			for (size_t size = 4096; size <= 1u << 20; size <<= 8) {
+				struct report_opts o = { .input = dir, .jobs = jobs, .children = -1,
+							 .max_stack = -1 };
+				char *mem = malloc(size);
+				struct machine *m;
+				struct session *s;
+				struct diag d;
+				FILE *out = fmemopen(mem, size, "w");
+
+				ck_assert_ptr_nonnull(out);
+				ck_assert_int_eq(open_load_window(dir, jobs, 4, &s, &d), 0);
+				ck_assert_int_eq(machine__new(&m, NULL), 0);
+				if (size == 4096) {
+					ck_assert_int_lt(cmd_dump(s, &o, m, out), 0);
+					ck_assert(ferror(out));
+				} else {
+					ck_assert_int_eq(cmd_dump(s, &o, m, out), 0);
+				}
+				fclose(out);
+				free(mem);
+				machine__delete(m);
+				session__close(s);
+			}
+		}
+		testlib_rmtree(dir);
+		free(dir);
+	}
+	testlib_buf_free(&b);
+	free(p);
+}
+END_TEST
+
 /* A single file started from its index reads its EVENT_UPDATE records (its immediate
  * records) at their offsets, one fill each: while the scan pass's read buffer is on,
  * the second, 140 KiB on, was not in it and the index was ignored ("no immediate
@@ -1353,6 +1431,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_hold_batches);
 	tcase_add_test(tc, test_scan_read_buffer);
 	tcase_add_test(tc, test_scan_read_buffer_used);
+	tcase_add_test(tc, test_dump_write_error);
 	tcase_add_test(tc, test_index_far_immediates);
 	tcase_add_test(tc, test_order_late_sideband_windows);
 	tcase_add_test(tc, test_many_files_low_fd_limit);
