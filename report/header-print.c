@@ -1,7 +1,7 @@
 #include "report/header-print.h"
 
 #include <dirent.h>	/* opendir, readdir */
-#include <errno.h>	/* EIO */
+#include <errno.h>	/* errno, EIO */
 #include <inttypes.h>	/* PRIu64, PRIx64, PRId64 */
 #include <stdarg.h>	/* va_list */
 #include <stdlib.h>	/* calloc, free */
@@ -867,6 +867,15 @@ static void print_feature(FILE *fp, const struct hpctx *c, unsigned feat)
 		fprintf(fp, "# %s info available, use -I to display\n", feat__name(feat));
 }
 
+/* 0, or fp's write error: the errno its failed write left (each write after the
+ * first failure fails again and sets it anew), -EIO without one. */
+static int stream_error(FILE *fp)
+{
+	if (!ferror(fp))
+		return 0;
+	return errno ? -errno : -EIO;
+}
+
 int header_print__feature(FILE *fp, const struct header_print_info *hi, unsigned feat)
 {
 	struct hpctx c = { hi->feat, hi->feat, hi->is_dir, hi->full };
@@ -874,7 +883,7 @@ int header_print__feature(FILE *fp, const struct header_print_info *hi, unsigned
 	/* a pipe feature whose reader fails is not printed */
 	if (!features__perf_failed(hi->feat, feat))
 		print_feature(fp, &c, feat);
-	return ferror(fp) ? -EIO : 0;
+	return stream_error(fp);
 }
 
 /*
@@ -936,5 +945,5 @@ int header_print__header(FILE *fp, const struct header_print_info *hi)
 		fputc('\n', fp);
 	}
 	fprintf(fp, "# ========\n#\n");
-	return ferror(fp) ? -EIO : 0;
+	return stream_error(fp);
 }

@@ -49,7 +49,8 @@ struct header_print_info {
  * @param hi  what to print (features of bits set in hi->bitmap should have been parsed
  *            into hi->feat; a set bit without parsed content prints as perf prints an
  *            empty feature)
- * @return 0, or -EIO when fp reports an error.
+ * @return 0, or when fp reports an error the negative errno of its failed write
+ *         (-ENOSPC on a full device; -EIO when errno has none).
  * Thread safety: writes only fp; calls localtime_r (reads TZ).
  * Format: perf 6.1 perf_session__fprintf_info(); "captured on" is ctime()-formatted in
  * the C locale.
@@ -64,7 +65,8 @@ int header_print__header(FILE *fp, const struct header_print_info *hi);
  * @param hi    hi->feat holds the feature (and, in pipe mode, only the features that
  *              arrived so far: BPF_PROG_INFO then cannot see BPF_BTF, as in perf)
  * @param feat  feature id; ids outside 1..31 print nothing
- * @return 0, or -EIO when fp reports an error.
+ * @return 0, or when fp reports an error the negative errno of its failed write
+ *         (-ENOSPC on a full device; -EIO when errno has none).
  * Thread safety: writes only fp. Format: docs/perf-data-format.md §2.3 "printed as" column.
  */
 int header_print__feature(FILE *fp, const struct header_print_info *hi, unsigned feat);

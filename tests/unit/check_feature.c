@@ -206,6 +206,23 @@ static void check_print_file(const struct features *ft, unsigned feat, bool full
 	free(s);
 }
 
+/* A header printed to an output that fills up (fmemopen() of 64 bytes, unbuffered:
+ * its writes past the end fail with ENOSPC): the write's errno, not -EIO. */
+START_TEST(test_header_print_write_error)
+{
+	struct header_print_info hi = { 0 };
+	struct features ft = { 0 };
+	static char buf[64];
+	FILE *fp = fmemopen(buf, sizeof(buf), "w");
+
+	hi.feat = &ft;
+	ck_assert_ptr_nonnull(fp);
+	setvbuf(fp, NULL, _IONBF, 0);
+	ck_assert_int_eq(header_print__header(fp, &hi), -ENOSPC);
+	fclose(fp);
+}
+END_TEST
+
 /* ---- strings, numbers ----------------------------------------------------------- */
 
 START_TEST(test_feature_strings)
@@ -1514,6 +1531,7 @@ Suite *feature_suite(void)
 	tcase_add_test(tc, test_feature_truncated_and_damaged);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
+	tcase_add_test(tp, test_header_print_write_error);
 	tcase_add_test(tp, test_print_header_lines);
 	tcase_add_test(tp, test_print_samples);
 	suite_add_tcase(s, tp);
