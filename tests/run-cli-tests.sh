@@ -341,9 +341,10 @@ for m in --stdio -D --stats --header-only; do
 		write_error_case "write-error:$m:-j$j" -j "$j" "$m" -i samples/dwarf.data
 	done
 done
-# outputs larger than stdout's buffer: the mode's own writes fail, not the last flush
-write_error_case "write-error:--header-only:plain" --header-only -i samples/plain.data
+# outputs larger than stdout's buffer (4 KiB for /dev/full): the mode's own writes
+# fail, not only the last flush (a header that large: test_header_print_write_error)
 write_error_case "write-error:--header_--stdio:plain" --header --stdio -i samples/plain.data
+write_error_case "write-error:--header_-D:plain" --header -D -i samples/plain.data
 
 # live_known NAME: the reason when NAME is a live case that may differ from perf on some
 # fresh recordings (README.md, Known differences); status 1 otherwise.  Such a case
