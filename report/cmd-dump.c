@@ -176,12 +176,8 @@ static int finish_slot(struct dumper *dp, struct dump_slot *sl, int err)
 		return err;
 	workqueue__group_wait(session__workqueue(dp->s), &sl->g);
 	sl->busy = false;
-	for (size_t c = 0; c < dp->nr_chunks && !err; c++) {
-		if ((err = strbuf__error(&sl->chunks[c])))
-			break;
-		if (fwrite(sl->chunks[c].buf, 1, sl->chunks[c].len, dp->out) != sl->chunks[c].len)
-			err = errno ? -errno : -EIO;
-	}
+	for (size_t c = 0; c < dp->nr_chunks && !err; c++)
+		err = strbuf__fwrite(&sl->chunks[c], dp->out);
 	return err;
 }
 
@@ -282,9 +278,7 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 		dump_stats__print_opt(&tail, &dp.stats, session__evlist(s),
 				      file_header__has_feat(session__header(s), FEAT_AUXTRACE),
 				      !o->no_skip_empty);
-		err = strbuf__error(&tail);
-		if (!err && fwrite(tail.buf, 1, tail.len, out) != tail.len)
-			err = errno ? -errno : -EIO;
+		err = strbuf__fwrite(&tail, out);
 	}
 	for (size_t k = 0; k < 2; k++) {
 		for (size_t c = 0; c < DUMP_CHUNKS; c++)

@@ -115,9 +115,7 @@ int cmd_stats_with(struct session *s, const struct report_opts *o, struct machin
 		dump_stats__print_opt(&buf, &st, session__evlist(s),
 				      file_header__has_feat(session__header(s), FEAT_AUXTRACE),
 				      !o->no_skip_empty);
-		err = strbuf__error(&buf);
-		if (!err && fwrite(buf.buf, 1, buf.len, out) != buf.len)
-			err = errno ? -errno : -EIO;
+		err = strbuf__fwrite(&buf, out);
 	}
 	strbuf__exit(&buf);
 	dump_stats__exit(&st);

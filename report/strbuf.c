@@ -9,6 +9,15 @@
 #include "util/hugemem.h"
 #include "banned.h"
 
+int strbuf__fwrite(const struct strbuf *sb, FILE *out)
+{
+	int err = strbuf__error(sb);
+
+	if (!err && sb->len && fwrite(sb->buf, 1, sb->len, out) != sb->len)
+		err = errno ? -errno : -EIO;
+	return err;
+}
+
 void strbuf__init(struct strbuf *sb, size_t hint)
 {
 	sb->buf = NULL;

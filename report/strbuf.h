@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>	/* FILE */
 #include <string.h>	/* memcpy, strlen */
 
 struct strbuf {
@@ -96,6 +97,15 @@ static inline int strbuf__error(const struct strbuf *sb)
 {
 	return sb->failed ? -ENOMEM : 0;
 }
+
+/**
+ * @brief Write the buffer's text (len bytes) to @p out.
+ * @return 0; -ENOMEM when some append was dropped (nothing written); else, when the
+ *         write fails, the negative errno it left (-ENOSPC on a full device; -EIO
+ *         when errno has none).
+ * Thread safety: reads *sb, writes out. Format: none.
+ */
+int strbuf__fwrite(const struct strbuf *sb, FILE *out);
 
 /**
  * @brief Hand the text to the caller.

@@ -1200,70 +1200,67 @@ static int count_records(void *ctx, const struct record_ref *const *recs, size_t
 	return 0;
 }
 
+/* A single file of 30000 samples, 10 ns apart, and a FINISHED_ROUND (1.2 MB of
+ * records: several batches, several scan-buffer fills); *len receives their bytes.
+ * Returns the number of records. */
+static size_t write_30000_samples(const char *path, size_t *len)
+{
+	struct event_attr a = testlib_attr(0);
+	struct testlib_buf b = { 0 };
+
+	for (int k = 0; k < 30000; k++)
+		testlib_rec_sample(&b, &a, 1, 7, 7, 1000 + 10 * (uint64_t)k, 1, 1);
+	testlib_rec_header_only(&b, REC_FINISHED_ROUND);
+	write_single(path, &b);
+	*len = b.len;
+	testlib_buf_free(&b);
+	return 30001;
+}
+
 /* The scan pass of a regular file reads it through its read buffer (pread()), not
  * through its mapping (whose first touch of each page costs a page fault): a 1.2 MB
- * single file of samples, scanned at -j 1 and -j 2, and both data.N files of a
+ * single file of samples, scanned at -j 1 and -j 2, and the data.N files of a
  * directory - every byte of their records read into the buffer; a directory's `data`
  * (its immediate records stay in the mapping) not.  The same records delivered. */
 START_TEST(test_scan_read_buffer_used)
 {
-	struct event_attr a = testlib_attr(0);
-	struct testlib_buf b = { 0 };
 	char *p = path_in("buffer-used.data"), *dir = path_in("buffer-used.dir");
-	size_t n = 0;
+	size_t len, n = write_30000_samples(p, &len);
 
-	for (int k = 0; k < 30000; k++, n++)
-		testlib_rec_sample(&b, &a, 1, 7, 7, 1000 + 10 * (uint64_t)k, 1, 1);
-	testlib_rec_header_only(&b, REC_FINISHED_ROUND);
-	n++;
-	ck_assert_uint_gt(b.len, 1200000);
-	write_single(p, &b);
+	ck_assert_uint_gt(len, 1200000);
 	for (unsigned jobs = 1; jobs <= 2; jobs++) {
 		struct session *s;
 		struct diag d;
 		size_t got = 0;
 
 		ck_assert_int_eq(open_load(p, jobs, &s, &d), 0);
-		ck_assert_uint_ge(session__bytes_buffered(s), b.len);
+		ck_assert_uint_ge(session__bytes_buffered(s), len);
 		ck_assert_int_eq(session__deliver(s, count_records, &got, 0), 0);
 		ck_assert_uint_eq(got, n);
 		session__close(s);
 	}
 	{
-		uint64_t ids[] = { 1, 2 };
-		const uint64_t *idp[] = { ids };
-		size_t nr[] = { 2 };
-		struct testlib_buf m = { 0 }, d0 = { 0 }, d1 = { 0 };
 		struct session *s;
 		struct diag d;
+		uint64_t data_n = 0;
 		size_t got = 0;
-		char *f;
 
-		mkdir(dir, 0755);
-		testlib_rec_comm(&m, &a, 7, 7, "main", 0, 0);
-		for (int k = 0; k < 3000; k++) {
-			testlib_rec_sample(&d0, &a, 1, 7, 7, 1000 + 10 * (uint64_t)k, 1, 1);
-			testlib_rec_sample(&d1, &a, 2, 7, 7, 1005 + 10 * (uint64_t)k, 2, 1);
+		write_dir(dir, false, NULL, 0);
+		for (int f = 0; f < 3; f++) {	/* data.0-2 (and an empty data.9) */
+			struct stat st;
+			char *f_path;
+
+			ck_assert_int_ge(asprintf(&f_path, "%s/data.%d", dir, f), 0);
+			ck_assert_int_eq(stat(f_path, &st), 0);
+			data_n += (uint64_t)st.st_size;
+			free(f_path);
 		}
-		ck_assert_int_ge(asprintf(&f, "%s/data", dir), 0);
-		testlib_write_file(f, &a, 1, idp, nr, m.p, m.len, true, false);
-		free(f);
-		ck_assert_int_ge(asprintf(&f, "%s/data.0", dir), 0);
-		testlib_write_raw(f, d0.p, d0.len);
-		free(f);
-		ck_assert_int_ge(asprintf(&f, "%s/data.1", dir), 0);
-		testlib_write_raw(f, d1.p, d1.len);
-		free(f);
 		ck_assert_int_eq(open_load(dir, 2, &s, &d), 0);
-		ck_assert_uint_eq(session__bytes_buffered(s), d0.len + d1.len);
+		ck_assert_uint_eq(session__bytes_buffered(s), data_n);
 		ck_assert_int_eq(session__deliver(s, count_records, &got, 0), 0);
-		ck_assert_uint_eq(got, 6001);
+		ck_assert_uint_eq(got, 2 + 120);	/* COMM, FINISHED_INIT, the samples */
 		session__close(s);
-		testlib_buf_free(&m);
-		testlib_buf_free(&d0);
-		testlib_buf_free(&d1);
 	}
-	testlib_buf_free(&b);
 	free(p);
 	free(dir);
 }
@@ -1279,14 +1276,10 @@ END_TEST
  * arena__exit()). */
 START_TEST(test_dump_write_error)
 {
-	struct event_attr a = testlib_attr(0);
-	struct testlib_buf b = { 0 };
 	char *p = path_in("dump-error.data");
+	size_t len;
 
-	for (int k = 0; k < 30000; k++)
-		testlib_rec_sample(&b, &a, 1, 7, 7, 1000 + 10 * (uint64_t)k, 1, 1);
-	testlib_rec_header_only(&b, REC_FINISHED_ROUND);
-	write_single(p, &b);
+	write_30000_samples(p, &len);
 	for (unsigned jobs = 1; jobs <= 4; jobs *= 2) {
 		struct report_opts o = { .input = p, .jobs = jobs, .children = -1,
 					 .max_stack = -1 };
@@ -1340,7 +1333,6 @@ START_TEST(test_dump_write_error)
 		testlib_rmtree(dir);
 		free(dir);
 	}
-	testlib_buf_free(&b);
 	free(p);
 }
 END_TEST
