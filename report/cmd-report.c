@@ -162,6 +162,12 @@ struct report_batch {
 	size_t cap_chunks;
 	bool to_unwind;			/* some pending sample is to be unwound */
 	bool deferred;			/* some pending sample's chain is deferred */
+	bool to_resolve;		/* some pending sample without a chain is
+					 * resolved in pass 2b (defer_sample()) */
+	struct maps *maps;		/* owned, report.maps_apart: pending[i]'s
+					 * process's maps as they were at it (a copy:
+					 * maps__copy()), for pass 2b */
+	size_t cap_maps, maps_mapped;
 };
 
 /* What b keeps of its pending sample p besides (report.need_ext). */
@@ -251,6 +257,9 @@ struct report {
 	bool defer_samples;		/* samples out of the kernel may be resolved in
 					 * pass 1c (defer_sample()) */
 	bool need_ext;			/* batches keep their samples' pending_ext */
+	bool maps_apart;		/* and their maps for pass 2b
+					 * (report_batch.maps): defer_samples
+					 * without chains */
 	bool kernel_now;		/* the kernel's maps are final from here on in
 					 * this batch (machine__kernel_ready(), and no
 					 * kernel MMAP in the rest of the batch): samples
@@ -834,6 +843,20 @@ static int walk_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 	return walk_note_dso(job, al.dso);
 }
 
+/* A deferred sample (defer_sample()) resolved to its map in @p maps, the copy of its
+ * process's maps, and filtered, on any worker (only reads); its dso noted in @p job to
+ * be loaded; -ENOMEM, else 0. */
+static int resolve_deferred(const struct report *rp, struct pending *pd,
+			    const struct maps *maps, struct walk_job *job)
+{
+	machine__resolve_map_at(rp->machine, maps, pd->cpumode, pd->ip, &pd->al);
+	pd->al.map = NULL;	/* see report_sample() */
+	pd->al.thread = (struct thread *)pd->thread;
+	pd->filtered = pass1_filter(rp->opts, pd->thread, pd->comm, pd->al.dso);
+	pd->resolve = false;
+	return walk_note_dso(job, pd->al.dso);
+}
+
 /* Pass 1c for the pending samples [i * WALK_CHUNK, ...), on any worker: the deferred
  * samples resolved to their maps and filtered (defer_sample()), the deferred chains
  * walked as perf walks them, each frame resolved to its map (only reads). */
@@ -854,15 +877,8 @@ static void walk_one(void *ctx, size_t i)
 		struct sample s = { .callchain = pe->chain, .callchain_nr = pe->chain_nr };
 		int ret;
 
-		if (pd->resolve) {
-			machine__resolve_map_at(rp->machine, &pe->maps, pd->cpumode, pd->ip,
-						&pd->al);
-			pd->al.map = NULL;	/* see report_sample() */
-			pd->al.thread = (struct thread *)pd->thread;
-			pd->filtered = pass1_filter(rp->opts, pd->thread, pd->comm, pd->al.dso);
-			if ((job->err = walk_note_dso(job, pd->al.dso)))
-				break;
-		}
+		if (pd->resolve && (job->err = resolve_deferred(rp, pd, &pe->maps, job)))
+			break;
 		if (!pd->deferred)
 			continue;
 		pd->nr_frames = 0;
@@ -875,19 +891,12 @@ static void walk_one(void *ctx, size_t i)
 	}
 }
 
-/* Pass 1c: the deferred chains of the batch walked on the workers, then the dsos
- * they found queued for loading (want_loaded(): in the order of the samples' chunks,
- * each dso once a chunk). */
-static int walk_deferred(struct report *rp)
+/* The dsos jobs [0, jobs) of rp->walk_jobs found, to be loaded (want_loaded(): in the
+ * order of the samples' chunks, each dso once a chunk); a job's error, if any. */
+static int want_found(struct report *rp, size_t jobs)
 {
-	size_t jobs = (rp->cur->nr_pending + WALK_CHUNK - 1) / WALK_CHUNK;
 	int err;
 
-	if (array__grow_zeroed(&rp->walk_jobs, &rp->cap_walk_jobs, jobs,
-			       sizeof(*rp->walk_jobs), 16))
-		return -ENOMEM;
-	if ((err = parallel_for(session__workqueue(rp->session), jobs, walk_one, rp)))
-		return err;
 	for (size_t i = 0; i < jobs; i++) {
 		const struct walk_job *job = &rp->walk_jobs[i];
 
@@ -898,6 +907,21 @@ static int walk_deferred(struct report *rp)
 				return err;
 	}
 	return 0;
+}
+
+/* Pass 1c: the deferred chains of the batch walked on the workers, then the dsos
+ * they found queued for loading (want_found()). */
+static int walk_deferred(struct report *rp)
+{
+	size_t jobs = (rp->cur->nr_pending + WALK_CHUNK - 1) / WALK_CHUNK;
+	int err;
+
+	if (array__grow_zeroed(&rp->walk_jobs, &rp->cap_walk_jobs, jobs,
+			       sizeof(*rp->walk_jobs), 16))
+		return -ENOMEM;
+	if ((err = parallel_for(session__workqueue(rp->session), jobs, walk_one, rp)))
+		return err;
+	return want_found(rp, jobs);
 }
 
 /* Branch view: both ends of every branch of a sample, resolved to their maps (perf's
@@ -973,6 +997,7 @@ static int defer_sample(struct report *rp, struct thread *t, const struct sample
 {
 	const char *comm = machine__sample_comm(rp->machine, t);
 	struct pending *p;
+	struct maps *mp;
 
 	if (!comm)
 		return -ENOMEM;
@@ -980,18 +1005,26 @@ static int defer_sample(struct report *rp, struct thread *t, const struct sample
 	pending_init(rp, p, t, s, ref);
 	p->comm = comm;
 	p->resolve = true;
-	/* rp->defer_samples: only with chains, which pass 1c walks (copies the maps) */
-	return defer_callchain(rp, t, s, p);
+	if (rp->need_chains)	/* pass 1c walks the chain and resolves the sample */
+		return defer_callchain(rp, t, s, p);
+	/* without a chain, pass 2b resolves it (lookup_one()) */
+	mp = &rp->cur->maps[p - rp->cur->pending];
+	if (t->maps)
+		maps__copy(t->maps, mp);
+	else
+		memset(mp, 0, sizeof(*mp));
+	rp->cur->to_resolve = true;
+	return 0;
 }
 
-/* Whether a sample is resolved in pass 1c (defer_sample()): where the report allows
- * it, when neither it nor its chain reach the kernel, or once the kernel's maps are
- * final (a user-only recording never makes its map final). */
+/* Whether a sample is resolved in pass 1c or 2b (defer_sample()): where the report
+ * allows it, when neither it nor the chain the report walks reach the kernel, or once
+ * the kernel's maps are final (a user-only recording never makes its map final). */
 static bool sample_deferred(const struct report *rp, const struct sample *s)
 {
 	return rp->defer_samples &&
 	       (rp->kernel_now || ((s->misc & MISC_CPUMODE_MASK) != MISC_KERNEL &&
-				   !chain_enters_kernel(s)));
+				   (!rp->need_chains || !chain_enters_kernel(s))));
 }
 
 /* Pass 1 for a sample: thread, comm and maps, in delivery order. */
@@ -1299,21 +1332,34 @@ static int unwind_batch(struct report *rp, struct report_batch *b)
 /* Samples per lookup_one() job. */
 #define LOOKUP_CHUNK 512
 
-/* Pass 2b for the pending samples [i * LOOKUP_CHUNK, ...): the symbols of their
- * addresses and frames in loaded dsos (read-only lookups, so on any worker); the rest
- * is left to count_sample(), on the main thread, which may load. */
+/* Pass 2b for the pending samples [i * LOOKUP_CHUNK, ...): those without a chain that
+ * pass 1 deferred resolved to their maps (the dsos they found, in rp->walk_jobs[i]),
+ * then the symbols of their addresses and frames in loaded dsos (read-only lookups,
+ * so on any worker); the rest is left to finish_lookups(), on the main thread, once
+ * on_batch() has loaded what they found. */
 static void lookup_one(void *ctx, size_t i)
 {
 	struct report *rp = ctx;
 	size_t end = (i + 1) * LOOKUP_CHUNK;
+	struct walk_job *job = rp->cur->to_resolve ? &rp->walk_jobs[i] : NULL;
 
 	if (end > rp->cur->nr_pending)
 		end = rp->cur->nr_pending;
 	bool left = false;
 
+	if (job) {
+		job->nr = 0;
+		job->err = 0;
+	}
 	for (size_t k = i * LOOKUP_CHUNK; k < end; k++) {
 		struct pending *pd = &rp->cur->pending[k];
 
+		if (pd->resolve && job) {
+			int err = resolve_deferred(rp, pd, &rp->cur->maps[k], job);
+
+			if (err && !job->err)
+				job->err = err;
+		}
 		pd->sym_done = addr_location__resolve_sym_loaded(&pd->al);
 		left |= !pd->sym_done;
 		for (size_t j = 0; j < pd->nr_branches; j++) {
@@ -1336,6 +1382,26 @@ static void lookup_one(void *ctx, size_t i)
 	}
 	if (left)
 		atomic_store_explicit(&rp->cur->leftover, true, memory_order_relaxed);
+}
+
+/* Pass 2b: lookup_one() on the workers, then the dsos of the samples it resolved
+ * loaded (want_found(), finish_loads()) for finish_lookups(). */
+static int lookup_batch(struct report *rp)
+{
+	size_t jobs = (rp->cur->nr_pending + LOOKUP_CHUNK - 1) / LOOKUP_CHUNK;
+	int err;
+
+	if (rp->cur->to_resolve &&
+	    array__grow_zeroed(&rp->walk_jobs, &rp->cap_walk_jobs, jobs,
+			       sizeof(*rp->walk_jobs), 16))
+		return -ENOMEM;
+	if ((err = parallel_for(session__workqueue(rp->session), jobs, lookup_one, rp)))
+		return err;
+	if (!rp->cur->to_resolve)
+		return 0;
+	if ((err = want_found(rp, jobs)))
+		return err;
+	return finish_loads(rp);
 }
 
 /* Pass 2c, on this thread (it may load): what pass 2 left (a dso whose loading
@@ -2038,7 +2104,10 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	if (hugemem__grow(&rp->cur->pending, &rp->cur->cap_pending, &rp->cur->pending_mapped,
 			  n, sizeof(*rp->cur->pending), n) ||
 	    (rp->need_ext && hugemem__grow(&rp->cur->ext, &rp->cur->cap_ext,
-					   &rp->cur->ext_mapped, n, sizeof(*rp->cur->ext), n)))
+					   &rp->cur->ext_mapped, n, sizeof(*rp->cur->ext), n)) ||
+	    (rp->maps_apart && hugemem__grow(&rp->cur->maps, &rp->cur->cap_maps,
+					     &rp->cur->maps_mapped, n, sizeof(*rp->cur->maps),
+					     n)))
 		return -ENOMEM;
 	rp->cur->nr_pending = 0;
 	rp->cur->nr_frames = 0;
@@ -2046,8 +2115,9 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	rp->cur->unwound = false;
 	rp->cur->to_unwind = false;
 	rp->cur->deferred = false;
+	rp->cur->to_resolve = false;
 	atomic_store(&rp->cur->leftover, false);
-	if (rp->unwinder || rp->defer_chains)	/* the last batch's copies of maps
+	if (rp->need_ext || rp->maps_apart)	/* the last batch's copies of maps
 						 * are done with */
 		machine__release_maps(rp->machine);
 	scan_mmaps(recs, n, &rp->load_early, &kernel_maps_end);
@@ -2123,9 +2193,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	if (!err)
 		err = finish_loads(rp);
 	if (!err && rp->cur->nr_pending)
-		err = parallel_for(session__workqueue(rp->session),
-				   (rp->cur->nr_pending + LOOKUP_CHUNK - 1) / LOOKUP_CHUNK, lookup_one,
-				   rp);
+		err = lookup_batch(rp);
 	if (err)
 		return err;
 	finish_lookups(rp, rp->cur);
@@ -2502,6 +2570,7 @@ static void batches_free(struct report *rp)
 
 		hugemem__free(b->pending, b->pending_mapped);
 		hugemem__free(b->ext, b->ext_mapped);
+		hugemem__free(b->maps, b->maps_mapped);
 		hugemem__free(b->frames, b->frames_mapped);
 		hugemem__free(b->spare, b->spare_mapped);
 		free(b->branches);
@@ -2588,7 +2657,6 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 	 * other pass reads the machine per frame */
 	rp->defer_chains = !err && rp->need_chains && !rp->unwinder && !rp->branch_mode &&
 			   !o->mem_mode && workqueue__nr_workers(session__workqueue(s));
-	rp->need_ext = o->mem_mode || rp->unwinder || rp->defer_chains;
 	if (!err && (rp->sl.need & SORT_NEED_PARENT))
 		err = parent_setup(rp, s, o, out);
 	if (!err && ((rp->sl.need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE)) ||
@@ -2601,10 +2669,15 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 	if (!err)
 		err = trace_setup(rp, s, o);
 	/* and the samples themselves, where pass 1 does nothing else for them (no --cpu,
-	 * no trace key) and their chains go to pass 1c anyway (without chains the pass
-	 * for the samples' maps alone cost more than it took off: flat report of a 60 MB
-	 * file, -j 2, 0.41 -> 0.44 s) */
-	rp->defer_samples = !err && rp->defer_chains && !rp->cpu_bitmap && !rp->traces;
+	 * no trace key): in pass 1c with their chains, else in pass 2b, before their
+	 * symbols (a pass of its own for them cost more than it took off: flat report
+	 * of a 60 MB file, -j 2, 0.41 -> 0.44 s) */
+	rp->defer_samples = !err && !rp->cpu_bitmap && !rp->traces &&
+			    (rp->defer_chains ||
+			     (!rp->need_chains && !rp->branch_mode && !o->mem_mode &&
+			      workqueue__nr_workers(session__workqueue(s))));
+	rp->need_ext = o->mem_mode || rp->unwinder || rp->defer_chains;
+	rp->maps_apart = rp->defer_samples && !rp->need_chains;
 	rp->time_quantum = 100 * 1000000ULL;	/* perf's --time-quantum default, 100 ms */
 	rp->topo = &session__features(s)->cpu_topo;
 	return err;
