@@ -255,7 +255,7 @@ struct report {
 	bool need_chains;		/* resolve and keep callchains (see cmd_report) */
 	bool defer_chains;		/* chains may be walked on the workers */
 	bool defer_samples;		/* samples out of the kernel may be resolved in
-					 * pass 1c (defer_sample()) */
+					 * pass 1c, or 2b without chains (defer_sample()) */
 	bool need_ext;			/* batches keep their samples' pending_ext */
 	bool maps_apart;		/* and their maps for pass 2b
 					 * (report_batch.maps): defer_samples

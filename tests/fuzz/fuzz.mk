@@ -13,7 +13,8 @@
 #                       under SANITIZE=address,undefined); part of `make check`
 #   make tsan-check     the reader, workqueue and symbol unit tests, dirreport -D / --stdio
 #                       -j 4 on every sample and on a fresh perf record -g of several
-#                       batches, dirconvert --to-json and dirscript -j 4 on three,
+#                       batches, the flat report, dirconvert --to-json and dirscript
+#                       -j 4 on three,
 #                       under ThreadSanitizer (gcc, build-tsan/)
 #   make valgrind-check tests/valgrind.sh: dirreport -D / --stdio / --header-only on every
 #                       sample under valgrind memcheck (not part of make check: minutes)
@@ -115,6 +116,12 @@ tsan-check: samples/buildid-cache/.unpacked
 			-i $$f >/dev/null || \
 			{ echo "tsan-check: dirreport $$m -j 4 -i $$f failed"; exit 1; }; \
 	done; done
+	@echo "== the flat report -j 4 of recordings with callchains (samples resolved to their maps in the lookup jobs)"
+	$(Q)for f in samples/callchain.data samples/system-g.data samples/threads-z.data; do \
+		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
+			$(TSAN_BUILD)/dirreport --stdio --no-children -g none -j 4 -i $$f >/dev/null || \
+			{ echo "tsan-check: dirreport --stdio --no-children -g none -j 4 -i $$f failed"; exit 1; }; \
+	done
 	@echo "== dirreport -D -j 4 on a recording of several batches (one formatted while the next is prepared)"
 	$(Q)TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirreport -D -j 4 \
 		--kallsyms tests/external/empty.kallsyms -i tests/external/perf.data.busy.1-3.4 \
@@ -139,7 +146,8 @@ tsan-check: samples/buildid-cache/.unpacked
 	@echo "   the counter and the replayer threads overlap), output equal to -j 1's"
 	$(Q)if perf record -q --no-buildid-cache -g -F 20000 -o $(TSAN_BUILD)/tsan-fresh.data -- \
 		sh -c 'i=0; while [ $$i -lt 400000 ]; do i=$$((i + 1)); done' >/dev/null 2>&1; then \
-		for m in --stdio "--stdio --no-children" "--stdio -g caller -s sym"; do \
+		for m in --stdio "--stdio --no-children" "--stdio -g caller -s sym" \
+			 "--stdio --no-children -g none"; do \
 			TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirreport $$m \
 				-j 4 -i $(TSAN_BUILD)/tsan-fresh.data >$(TSAN_BUILD)/tsan-j4.out && \
 			$(TSAN_BUILD)/dirreport $$m -j 1 -i $(TSAN_BUILD)/tsan-fresh.data \
