@@ -59,6 +59,17 @@ int strbuf__grow_slow(struct strbuf *sb, size_t extra)
 		goto fail;
 	if (need <= sb->alloc)
 		return 0;
+	/* a first block below the mapped sizes malloc()ed, not zeroed: its pages are
+	 * touched where the text is written (a dump's 32 chunk buffers of 64 KiB
+	 * zeroed by calloc() took 9 ms of the calling thread: page faults) */
+	if (!sb->buf && need < HUGEMEM_GROW_MIN) {
+		size_t n = need < 64 ? 64 : need;
+
+		if (!(sb->buf = malloc(n)))
+			goto fail;
+		sb->alloc = n;
+		sb->mapped = 0;
+	}
 	/* doubling from 64 bytes; mapped from a few hundred KiB on (realloc()
 	 * copied each doubling into fresh pages) */
 	if (hugemem__grow(&sb->buf, &sb->alloc, &sb->mapped, need, 1, 64))
