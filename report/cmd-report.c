@@ -91,7 +91,8 @@ struct pending {
 	bool chain_dropped;		/* perf dropped the chain: the unwound
 					 * frames are not kept */
 	bool deferred;			/* the chain is walked in pass 1c */
-	bool resolve;			/* pass 1c resolves its map (defer_sample()) */
+	bool resolve;			/* pass 1c, or 2b without chains, resolves its
+					 * map (defer_sample()) */
 	uint16_t ins_lat, p_stage_cyc;
 	size_t evsel_idx;
 	size_t first_frame, nr_frames;	/* in report.frames */
@@ -267,7 +268,7 @@ struct report {
 	bool kernel_maps_kept;		/* no kernel MMAP in the rest of the batch */
 	bool kernel_ready;		/* this batch's chains may enter the kernel
 					 * there (defer_callchain()) */
-	struct walk_job *walk_jobs;	/* owned: pass 1c's, by chunk */
+	struct walk_job *walk_jobs;	/* owned: pass 1c's or 2b's, by chunk */
 	size_t cap_walk_jobs;
 	regex_t parent_re;
 	struct parent_slot { const struct symbol *sym; bool match; } *parent_cache;
@@ -363,17 +364,23 @@ static int note_namespaces(struct report *rp, const struct record_ref *ref)
 	return 0;
 }
 
-
-/* perf's thread__is_filtered() and the dso part of machine__resolve(). */
-static uint8_t pass1_filter(const struct report_opts *o, const struct thread *t,
-			    const char *comm, const struct dso *dso)
+/* perf's thread__is_filtered(): --comms, --pids, --tids (FILTER_THREAD), by the
+ * sample's comm and its thread as they are at the sample (pass 1). */
+static uint8_t thread_filter(const struct report_opts *o, const struct thread *t,
+			     const char *comm)
 {
-	uint8_t f = 0;
-
 	if ((o->comms && !cli__str_listed(o->comms, comm)) ||
 	    (o->pids && !cli__int_listed(o->pids, t->pid)) ||
 	    (o->tids && !cli__int_listed(o->tids, t->tid)))
-		f |= FILTER_THREAD;
+		return FILTER_THREAD;
+	return 0;
+}
+
+/* The dso part of perf's machine__resolve(): --dsos (FILTER_DSO). */
+static uint8_t dso_filter(const struct report_opts *o, const struct dso *dso)
+{
+	uint8_t f = 0;
+
 	if (o->dsos && (!dso || !(cli__str_listed(o->dsos, dso__short_name(dso)) ||
 				  (strcmp(dso__short_name(dso), dso__long_name(dso)) &&
 				   cli__str_listed(o->dsos, dso__long_name(dso))))))
@@ -565,8 +572,8 @@ static int want_loaded(struct report *rp, struct dso *dso, bool dwarf)
  *   build-id of a dso not loaded yet (perf's order: it applies when the dso is loaded
  *   after it), so a batch with one loads its dsos after its replay, as perf would;
  * - from which record on it leaves the kernel's maps alone (*kernel_maps_end: after
- *   its last kernel MMAP - the kernel, a module - or 0), as pass 1c needs for what it
- *   resolves (rp->kernel_now, rp->kernel_ready).
+ *   its last kernel MMAP - the kernel, a module - or 0), as passes 1c and 2b need for
+ *   what they resolve (rp->kernel_now, rp->kernel_ready).
  */
 static void scan_mmaps(const struct record_ref *const *recs, size_t n, bool *load_early,
 		       size_t *kernel_maps_end)
@@ -586,8 +593,8 @@ static void scan_mmaps(const struct record_ref *const *recs, size_t n, bool *loa
 	}
 }
 
-/* What pass 1 may leave to pass 1c from here on in the batch (the kernel's maps as
- * they will be at its end: rp->kernel_maps_kept). */
+/* What pass 1 may leave to pass 1c or 2b from here on in the batch (the kernel's maps
+ * as they will be at its end: rp->kernel_maps_kept). */
 static void batch_defer_flags(struct report *rp)
 {
 	rp->kernel_now = rp->kernel_maps_kept && machine__kernel_ready(rp->machine);
@@ -789,8 +796,9 @@ static int defer_callchain(struct report *rp, struct thread *t, const struct sam
 	return 0;
 }
 
-/* Pass 1c's output for the pending samples [i * WALK_CHUNK, ...): the dsos their
- * frames are in, each once, to be loaded. */
+/* The output of pass 1c for the pending samples [i * WALK_CHUNK, ...), or of pass 2b
+ * for [i * LOOKUP_CHUNK, ...): the dsos their addresses and frames are in, each once,
+ * to be loaded. */
 struct walk_job {
 	struct dso **dsos;		/* owned */
 	size_t nr, cap;
@@ -844,15 +852,15 @@ static int walk_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 }
 
 /* A deferred sample (defer_sample()) resolved to its map in @p maps, the copy of its
- * process's maps, and filtered, on any worker (only reads); its dso noted in @p job to
- * be loaded; -ENOMEM, else 0. */
+ * process's maps, and its dso filtered (--dsos; the thread filters are pass 1's), on
+ * any worker (only reads); its dso noted in @p job to be loaded; -ENOMEM, else 0. */
 static int resolve_deferred(const struct report *rp, struct pending *pd,
 			    const struct maps *maps, struct walk_job *job)
 {
 	machine__resolve_map_at(rp->machine, maps, pd->cpumode, pd->ip, &pd->al);
 	pd->al.map = NULL;	/* see report_sample() */
 	pd->al.thread = (struct thread *)pd->thread;
-	pd->filtered = pass1_filter(rp->opts, pd->thread, pd->comm, pd->al.dso);
+	pd->filtered |= dso_filter(rp->opts, pd->al.dso);
 	pd->resolve = false;
 	return walk_note_dso(job, pd->al.dso);
 }
@@ -985,12 +993,14 @@ static void pending_init(const struct report *rp, struct pending *p, struct thre
 /*
  * Pass 1 for a sample of a batch that resolves its samples on the workers
  * (rp->defer_samples): what has to be in delivery order - its thread, the thread's
- * comm now, a copy of its process's maps now (the time-versioned state: maps__copy())
- * and the slots of its chain's frames; pass 1c (walk_one()) resolves its address to
- * its map in that copy, filters it and walks its chain.  Only where resolving changes
- * nothing in the machine (the sample and its chain out of the kernel, or the kernel's
- * map final and no kernel MMAP in the rest of the batch: sample_deferred()), so the
- * order in which samples are resolved does not matter.
+ * comm now, the thread filters (--comms, --pids, --tids) now, a copy of its process's
+ * maps now (the time-versioned state: maps__copy()) and, with chains, the slots of
+ * its chain's frames; pass 1c (walk_one()) resolves its address to its map in that
+ * copy, filters its dso and walks its chain - without chains pass 2b (lookup_one())
+ * does, before its symbol.  Only where resolving changes nothing in the machine (the
+ * sample, and the chain the report walks, out of the kernel, or the kernel's map final
+ * and no kernel MMAP in the rest of the batch: sample_deferred()), so the order in
+ * which samples are resolved does not matter.
  */
 static int defer_sample(struct report *rp, struct thread *t, const struct sample *s,
 			const struct record_ref *ref)
@@ -1004,6 +1014,7 @@ static int defer_sample(struct report *rp, struct thread *t, const struct sample
 	p = &rp->cur->pending[rp->cur->nr_pending++];
 	pending_init(rp, p, t, s, ref);
 	p->comm = comm;
+	p->filtered = thread_filter(rp->opts, t, comm);
 	p->resolve = true;
 	if (rp->need_chains)	/* pass 1c walks the chain and resolves the sample */
 		return defer_callchain(rp, t, s, p);
@@ -1057,7 +1068,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	p->al.map = NULL;	/* not stable across batches; the copied fields are */
 	pending_init(rp, p, t, &s, ref);
 	p->comm = thread__comm(t);
-	p->filtered = pass1_filter(rp->opts, t, p->comm, p->al.dso);
+	p->filtered = thread_filter(rp->opts, t, p->comm) | dso_filter(rp->opts, p->al.dso);
 	if (rp->opts->mem_mode) {
 		struct pending_ext *pe = ext_of(rp->cur, p);
 
@@ -1404,8 +1415,9 @@ static int lookup_batch(struct report *rp)
 	return finish_loads(rp);
 }
 
-/* Pass 2c, on this thread (it may load): what pass 2 left (a dso whose loading
- * failed for memory is loaded again here), and --mem-mode's data symbols.  After it
+/* Pass 2c, on this thread (it may load): what pass 2 left (a dso pass 2b found and
+ * lookup_batch() loaded only after it, a dso whose loading failed for memory - loaded
+ * again here), and --mem-mode's data symbols.  After it
  * every symbol of the batch is known: pass 3 only reads. */
 static void finish_lookups(struct report *rp, struct report_batch *b)
 {
@@ -2090,9 +2102,10 @@ static int counter_stop(struct report *rp)
 
 /*
  * A batch in three passes: (1) replay side-band records and resolve each sample's
- * thread and maps, in order; (2) load the symbol tables this batch needs, one dso per
- * worker, then look the symbols of samples and frames up in chunks on the workers;
- * (3) count, in order.
+ * thread and maps, in order (or keep a copy of its maps for pass 1c or 2b: see
+ * defer_sample()); (2) load the symbol tables this batch needs, one dso per worker,
+ * then look the symbols of samples and frames up in chunks on the workers; (3) count,
+ * in order.
  */
 static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 {

@@ -118,8 +118,10 @@ tsan-check: samples/buildid-cache/.unpacked
 	done; done
 	@echo "== the flat report -j 4 of recordings with callchains (samples resolved to their maps in the lookup jobs)"
 	$(Q)for f in samples/callchain.data samples/system-g.data samples/threads-z.data; do \
+		k=; [ ! -f $$f.kallsyms ] || k="--kallsyms $$f.kallsyms"; \
 		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
-			$(TSAN_BUILD)/dirreport --stdio --no-children -g none -j 4 -i $$f >/dev/null || \
+			$(TSAN_BUILD)/dirreport --buildid-dir samples/buildid-cache $$k \
+			--stdio --no-children -g none -j 4 -i $$f >/dev/null || \
 			{ echo "tsan-check: dirreport --stdio --no-children -g none -j 4 -i $$f failed"; exit 1; }; \
 	done
 	@echo "== dirreport -D -j 4 on a recording of several batches (one formatted while the next is prepared)"
