@@ -109,10 +109,10 @@ struct pending {
 
 /*
  * What some reports keep of a pending sample besides (struct pending_ext, in
- * report_batch.ext, the same index): --mem-mode's data address, --call-graph dwarf's
- * user stack, and a deferred chain's walk.  Apart, so that the array every report
- * writes in pass 1 and reads in passes 2 and 3 holds only what they all use (248
- * bytes a sample instead of 560: a batch of 8192 samples in 2 MB, not 4.6).
+ * report_batch.ext, the same index): --mem-mode's data address and --call-graph
+ * dwarf's user stack.  Apart, so that the array every report writes in pass 1 and
+ * reads in passes 2 and 3 holds only what they all use (248 bytes a sample instead of
+ * 560: a batch of 8192 samples in 2 MB, not 4.6).
  */
 struct pending_ext {
 	/* --mem-mode only (else neither is written) */
@@ -124,9 +124,18 @@ struct pending_ext {
 	uint64_t regs_abi, regs_mask, stack_size, stack_dyn_size;
 	const unsigned char *regs, *stack;
 	struct maps maps;		/* the process's maps at the sample (a copy:
-					 * maps__copy()), for pass 1b or 1c */
-	/* a chain walked on the workers (pass 1c: defer_callchain()): its entries
-	 * (in its record) and the slots reserved for its frames */
+					 * maps__copy()), for pass 1b */
+};
+
+/*
+ * What a sample that pass 1 leaves to the workers keeps (report_batch.walk, the same
+ * index as its pending sample; report.need_walk): its process's maps as they were at
+ * it, and a chain to walk in pass 1c (defer_callchain()): its entries (in its record)
+ * and the slots reserved for its frames.  Apart from pending_ext: 72 bytes a sample
+ * where the children report used 312 of which it wrote these.
+ */
+struct pending_walk {
+	struct maps maps;		/* a copy: maps__copy() */
 	const unsigned char *chain;
 	uint64_t chain_nr;
 	size_t reserved;
@@ -165,11 +174,17 @@ struct report_batch {
 	bool deferred;			/* some pending sample's chain is deferred */
 	bool to_resolve;		/* some pending sample without a chain is
 					 * resolved in pass 2b (defer_sample()) */
-	struct maps *maps;		/* owned, report.maps_apart: pending[i]'s
-					 * process's maps as they were at it (a copy:
-					 * maps__copy()), for pass 2b */
-	size_t cap_maps, maps_mapped;
+	struct pending_walk *walk;	/* owned, report.need_walk: pending[i]'s is
+					 * walk[i] */
+	size_t cap_walk, walk_mapped;
 };
+
+/* What b keeps of its pending sample p for the workers (report.need_walk). */
+static inline struct pending_walk *walk_of(const struct report_batch *b,
+					   const struct pending *p)
+{
+	return &b->walk[p - b->pending];
+}
 
 /* What b keeps of its pending sample p besides (report.need_ext). */
 static inline struct pending_ext *ext_of(const struct report_batch *b,
@@ -258,9 +273,8 @@ struct report {
 	bool defer_samples;		/* samples out of the kernel may be resolved in
 					 * pass 1c, or 2b without chains (defer_sample()) */
 	bool need_ext;			/* batches keep their samples' pending_ext */
-	bool maps_apart;		/* and their maps for pass 2b
-					 * (report_batch.maps): defer_samples
-					 * without chains */
+	bool need_walk;			/* and their pending_walk (defer_samples,
+					 * defer_chains) */
 	bool kernel_now;		/* the kernel's maps are final from here on in
 					 * this batch (machine__kernel_ready(), and no
 					 * kernel MMAP in the rest of the batch): samples
@@ -777,21 +791,21 @@ static int defer_callchain(struct report *rp, struct thread *t, const struct sam
 {
 	size_t n = s->callchain_nr < (uint64_t)rp->max_stack ? (size_t)s->callchain_nr :
 							       (size_t)rp->max_stack;
-	struct pending_ext *pe = ext_of(rp->cur, p);
+	struct pending_walk *pw = walk_of(rp->cur, p);
 
 	if (hugemem__grow(&rp->cur->frames, &rp->cur->cap_frames, &rp->cur->frames_mapped,
 			  rp->cur->nr_frames + n, sizeof(*rp->cur->frames), 4096))
 		return -ENOMEM;
 	p->first_frame = rp->cur->nr_frames;
-	pe->reserved = n;
+	pw->reserved = n;
 	rp->cur->nr_frames += n;
 	p->deferred = true;
-	pe->chain = s->callchain;
-	pe->chain_nr = s->callchain_nr;
+	pw->chain = s->callchain;
+	pw->chain_nr = s->callchain_nr;
 	if (t->maps)
-		maps__copy(t->maps, &pe->maps);
+		maps__copy(t->maps, &pw->maps);
 	else
-		memset(&pe->maps, 0, sizeof(pe->maps));
+		memset(&pw->maps, 0, sizeof(pw->maps));
 	rp->cur->deferred = true;
 	return 0;
 }
@@ -811,7 +825,7 @@ struct walk_job {
 struct walk_ctx {
 	struct report *rp;
 	struct pending *pd;
-	const struct pending_ext *pe;	/* pd's */
+	const struct pending_walk *pw;	/* pd's */
 	struct walk_job *job;
 };
 
@@ -840,9 +854,9 @@ static int walk_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 	struct walk_job *job = w->job;
 	struct addr_location al;
 
-	if (pd->nr_frames == w->pe->reserved)	/* a walk keeps at most that many */
+	if (pd->nr_frames == w->pw->reserved)	/* a walk keeps at most that many */
 		return -EOVERFLOW;
-	machine__resolve_map_at(w->rp->machine, &w->pe->maps, cpumode, ip, &al);
+	machine__resolve_map_at(w->rp->machine, &w->pw->maps, cpumode, ip, &al);
 	w->rp->cur->frames[pd->first_frame + pd->nr_frames++] = (struct pending_frame){
 		.dso = al.dso, .ip = ip, .addr = al.addr, .map_start = al.map_start,
 		.map_end = al.map_end, .map_pgoff = al.map_pgoff, .map_id = al.map_id,
@@ -880,12 +894,12 @@ static void walk_one(void *ctx, size_t i)
 	job->err = 0;
 	for (size_t k = i * WALK_CHUNK; k < end && !job->err; k++) {
 		struct pending *pd = &rp->cur->pending[k];
-		const struct pending_ext *pe = ext_of(rp->cur, pd);
-		struct walk_ctx w = { rp, pd, pe, job };
-		struct sample s = { .callchain = pe->chain, .callchain_nr = pe->chain_nr };
+		const struct pending_walk *pw = walk_of(rp->cur, pd);
+		struct walk_ctx w = { rp, pd, pw, job };
+		struct sample s = { .callchain = pw->chain, .callchain_nr = pw->chain_nr };
 		int ret;
 
-		if (pd->resolve && (job->err = resolve_deferred(rp, pd, &pe->maps, job)))
+		if (pd->resolve && (job->err = resolve_deferred(rp, pd, &pw->maps, job)))
 			break;
 		if (!pd->deferred)
 			continue;
@@ -1019,7 +1033,7 @@ static int defer_sample(struct report *rp, struct thread *t, const struct sample
 	if (rp->need_chains)	/* pass 1c walks the chain and resolves the sample */
 		return defer_callchain(rp, t, s, p);
 	/* without a chain, pass 2b resolves it (lookup_one()) */
-	mp = &rp->cur->maps[p - rp->cur->pending];
+	mp = &walk_of(rp->cur, p)->maps;
 	if (t->maps)
 		maps__copy(t->maps, mp);
 	else
@@ -1366,7 +1380,7 @@ static void lookup_one(void *ctx, size_t i)
 		struct pending *pd = &rp->cur->pending[k];
 
 		if (pd->resolve && job) {
-			int err = resolve_deferred(rp, pd, &rp->cur->maps[k], job);
+			int err = resolve_deferred(rp, pd, &rp->cur->walk[k].maps, job);
 
 			if (err && !job->err)
 				job->err = err;
@@ -2118,9 +2132,9 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			  n, sizeof(*rp->cur->pending), n) ||
 	    (rp->need_ext && hugemem__grow(&rp->cur->ext, &rp->cur->cap_ext,
 					   &rp->cur->ext_mapped, n, sizeof(*rp->cur->ext), n)) ||
-	    (rp->maps_apart && hugemem__grow(&rp->cur->maps, &rp->cur->cap_maps,
-					     &rp->cur->maps_mapped, n, sizeof(*rp->cur->maps),
-					     n)))
+	    (rp->need_walk && hugemem__grow(&rp->cur->walk, &rp->cur->cap_walk,
+					    &rp->cur->walk_mapped, n, sizeof(*rp->cur->walk),
+					    n)))
 		return -ENOMEM;
 	rp->cur->nr_pending = 0;
 	rp->cur->nr_frames = 0;
@@ -2130,7 +2144,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	rp->cur->deferred = false;
 	rp->cur->to_resolve = false;
 	atomic_store(&rp->cur->leftover, false);
-	if (rp->need_ext || rp->maps_apart)	/* the last batch's copies of maps
+	if (rp->need_ext || rp->need_walk)	/* the last batch's copies of maps
 						 * are done with */
 		machine__release_maps(rp->machine);
 	scan_mmaps(recs, n, &rp->load_early, &kernel_maps_end);
@@ -2583,7 +2597,7 @@ static void batches_free(struct report *rp)
 
 		hugemem__free(b->pending, b->pending_mapped);
 		hugemem__free(b->ext, b->ext_mapped);
-		hugemem__free(b->maps, b->maps_mapped);
+		hugemem__free(b->walk, b->walk_mapped);
 		hugemem__free(b->frames, b->frames_mapped);
 		hugemem__free(b->spare, b->spare_mapped);
 		free(b->branches);
@@ -2689,8 +2703,8 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 			    (rp->defer_chains ||
 			     (!rp->need_chains && !rp->branch_mode && !o->mem_mode &&
 			      workqueue__nr_workers(session__workqueue(s))));
-	rp->need_ext = o->mem_mode || rp->unwinder || rp->defer_chains;
-	rp->maps_apart = rp->defer_samples && !rp->need_chains;
+	rp->need_ext = o->mem_mode || rp->unwinder;
+	rp->need_walk = rp->defer_samples || rp->defer_chains;
 	rp->time_quantum = 100 * 1000000ULL;	/* perf's --time-quantum default, 100 ms */
 	rp->topo = &session__features(s)->cpu_topo;
 	return err;
