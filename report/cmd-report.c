@@ -778,6 +778,19 @@ static bool chain_enters_kernel(const struct sample *s)
 	return false;
 }
 
+/* Pass 1 for a sample the workers resolve, or whose chain they walk: a copy of its
+ * process's maps as they are now (the time-versioned state: MMAPs later in the batch
+ * make new arrays and leave this one as it is), in its pending_walk. */
+static void keep_maps(struct report *rp, const struct thread *t, struct pending *p)
+{
+	struct maps *mp = &walk_of(rp->cur, p)->maps;
+
+	if (t->maps)
+		maps__copy(t->maps, mp);
+	else
+		memset(mp, 0, sizeof(*mp));
+}
+
 /*
  * Pass 1 for a sample's chain that pass 1c walks on the workers: a copy of the
  * process's maps as they are now (the time-versioned state: MMAPs later in the batch
@@ -802,10 +815,7 @@ static int defer_callchain(struct report *rp, struct thread *t, const struct sam
 	p->deferred = true;
 	pw->chain = s->callchain;
 	pw->chain_nr = s->callchain_nr;
-	if (t->maps)
-		maps__copy(t->maps, &pw->maps);
-	else
-		memset(&pw->maps, 0, sizeof(pw->maps));
+	keep_maps(rp, t, p);
 	rp->cur->deferred = true;
 	return 0;
 }
@@ -1021,7 +1031,6 @@ static int defer_sample(struct report *rp, struct thread *t, const struct sample
 {
 	const char *comm = machine__sample_comm(rp->machine, t);
 	struct pending *p;
-	struct maps *mp;
 
 	if (!comm)
 		return -ENOMEM;
@@ -1033,11 +1042,7 @@ static int defer_sample(struct report *rp, struct thread *t, const struct sample
 	if (rp->need_chains)	/* pass 1c walks the chain and resolves the sample */
 		return defer_callchain(rp, t, s, p);
 	/* without a chain, pass 2b resolves it (lookup_one()) */
-	mp = &walk_of(rp->cur, p)->maps;
-	if (t->maps)
-		maps__copy(t->maps, mp);
-	else
-		memset(mp, 0, sizeof(*mp));
+	keep_maps(rp, t, p);
 	rp->cur->to_resolve = true;
 	return 0;
 }
@@ -2659,6 +2664,7 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 			FILE *out)
 {
 	const struct evlist *el = session__evlist(s);
+	bool on_workers;
 	int err = 0;
 
 	if (o->cpus && (err = parse_cpu_list(rp, o->cpus)))
@@ -2681,9 +2687,10 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 	if (!err && rp->need_chains && rp->max_stack > 0 && unwind__wanted(el))
 		err = unwind_setup(rp, s);
 	/* chains walked on the workers (pass 1c) where a worker can take them and no
-	 * other pass reads the machine per frame */
-	rp->defer_chains = !err && rp->need_chains && !rp->unwinder && !rp->branch_mode &&
-			   !o->mem_mode && workqueue__nr_workers(session__workqueue(s));
+	 * other pass reads the machine per frame or sample (no unwinder without chains) */
+	on_workers = !rp->unwinder && !rp->branch_mode && !o->mem_mode &&
+		     workqueue__nr_workers(session__workqueue(s));
+	rp->defer_chains = !err && rp->need_chains && on_workers;
 	if (!err && (rp->sl.need & SORT_NEED_PARENT))
 		err = parent_setup(rp, s, o, out);
 	if (!err && ((rp->sl.need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE)) ||
@@ -2699,10 +2706,7 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 	 * no trace key): in pass 1c with their chains, else in pass 2b, before their
 	 * symbols (a pass of its own for them cost more than it took off: flat report
 	 * of a 60 MB file, -j 2, 0.41 -> 0.44 s) */
-	rp->defer_samples = !err && !rp->cpu_bitmap && !rp->traces &&
-			    (rp->defer_chains ||
-			     (!rp->need_chains && !rp->branch_mode && !o->mem_mode &&
-			      workqueue__nr_workers(session__workqueue(s))));
+	rp->defer_samples = !err && on_workers && !rp->cpu_bitmap && !rp->traces;
 	rp->need_ext = o->mem_mode || rp->unwinder;
 	rp->need_walk = rp->defer_samples || rp->defer_chains;
 	rp->time_quantum = 100 * 1000000ULL;	/* perf's --time-quantum default, 100 ms */
