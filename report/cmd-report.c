@@ -227,6 +227,10 @@ struct report {
 					 * on this one */
 	bool replayer;			/* the counter's replayer runs (struct
 					 * counter): count_batch() does not replay */
+	bool drop_steps;		/* the histograms are printed from their live
+					 * replay (no group view of several events):
+					 * what it replayed is let go of
+					 * (hists__drop_replayed()) */
 	bool branch_mode;		/* perf's branch view (report/branch.h): an
 					 * entry per branch of each sample */
 	struct to_load { struct dso *dso; bool dwarf, queued; } *to_load;
@@ -1870,8 +1874,11 @@ static int count_batch(struct report *rp, struct report_batch *b)
 	/* nothing for a histogram not replayed live (live_setup()); with a replayer
 	 * (counter_start()) that thread replays them */
 	for (size_t i = 0; i < session__evlist(rp->session)->nr && !err &&
-			   !rp->replayer; i++)
+			   !rp->replayer; i++) {
 		err = hists__live_replay(&rp->hists[i], rp->hists[i].nr_steps);
+		if (!err && rp->drop_steps)
+			hists__drop_replayed(&rp->hists[i]);
+	}
 	return err;
 }
 
@@ -1958,8 +1965,11 @@ static int replay_hand(struct counter *c, const struct report_batch *b)
 
 	for (size_t i = 0; i < b->nr_pending; i++)
 		nr_ips += b->pending[i].nr_frames + b->pending[i].nr_user;
-	for (size_t i = 0; i < nr && !err; i++)
+	for (size_t i = 0; i < nr && !err; i++) {
+		if (rp->drop_steps)	/* the replayer is idle */
+			hists__drop_replayed(&rp->hists[i]);
 		err = hists__reserve(&rp->hists[i], b->nr_pending, nr_ips);
+	}
 	if (!err && rp->chains)
 		err = callchains__reserve(rp->chains, nr_ips);
 	if (err)
@@ -2309,6 +2319,8 @@ static int live_setup(struct report *rp, const struct report_opts *o)
 				 SORT_NEED_DCACHELINE | SORT_NEED_BRANCH;
 	struct callchain_param cc;
 	struct hists_print_opts po;
+	struct report_groups *groups;
+	int err;
 
 	if (o->hierarchy || o->tasks || o->mmaps ||
 	    o->mem_mode || rp->branch_mode || (rp->sl.need & textual) ||
@@ -2318,9 +2330,17 @@ static int live_setup(struct report *rp, const struct report_opts *o)
 	po = print_opts(rp, o, &cc);
 	if (rp->unwinder)
 		rp->sl.hash_safe = false;	/* as the end of cmd_report() does */
+	/* print_report()'s blocks: an event printed in a group view is replayed
+	 * again there, from all its samples */
+	if ((err = report_groups__new(&groups, el, session__features(rp->session),
+				      o->group)))
+		return err;
+	rp->drop_steps = true;
+	for (size_t i = 0; i < el->nr; i++)
+		if (groups->view && groups->nr_members[i] != 1)
+			rp->drop_steps = false;
+	report_groups__delete(groups);
 	for (size_t i = 0; i < el->nr; i++) {
-		int err;
-
 		/* as print_report() sets it */
 		rp->hists[i].has_callchains =
 			(el->evsels[i]->attr.sample_type & SAMPLE_CALLCHAIN) != 0;

@@ -220,10 +220,13 @@ static bool key_hashable(const struct sort_list *sl, const struct symbol *sym)
 
 static int add_step(struct hists *h, uint32_t group, uint64_t period)
 {
-	if (hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped, h->nr_steps + 1,
+	size_t k = h->nr_steps - h->steps_base;
+
+	if (hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped, k + 1,
 			  sizeof(*h->steps), 1024))
 		return -ENOMEM;
-	h->steps[h->nr_steps++] = (struct hist_step){ group, period };
+	h->steps[k] = (struct hist_step){ group, period };
+	h->nr_steps++;
 	return 0;
 }
 
@@ -963,6 +966,8 @@ static int builder_run(struct hist_builder *b, struct hists *h,
 	cache = malloc(((size_t)max_depth + 2) * sizeof(*cache));
 	if (!ids || !cache)
 		err = -ENOMEM;
+	if (!err && h->steps_base)	/* hists__drop_replayed() */
+		err = -EINVAL;
 	if (!err)
 		err = mark_stable(b, h, o, ids);
 	for (size_t i = 0; i < h->nr_steps && !err; i++) {
@@ -1301,14 +1306,26 @@ static int live_step(struct hist_live *l, struct hists *h, uint32_t gi, uint64_t
 
 int hists__reserve(struct hists *h, size_t nr_samples, size_t nr_ips)
 {
-	if (hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped, h->nr_steps + nr_samples,
-			  sizeof(*h->steps), 1024) ||
+	if (hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped,
+			  h->nr_steps - h->steps_base + nr_samples, sizeof(*h->steps), 1024) ||
 	    hugemem__grow(&h->groups, &h->cap_groups, &h->groups_mapped,
 			  h->nr_groups + nr_samples, sizeof(*h->groups), 1024) ||
 	    hugemem__grow(&h->ips, &h->cap_ips, &h->ips_mapped, h->nr_ips + nr_ips,
 			  sizeof(*h->ips), 4096))
 		return -ENOMEM;
 	return 0;
+}
+
+void hists__drop_replayed(struct hists *h)
+{
+	size_t done, left;
+
+	if (!h->live || (done = h->live->nr_done) == h->steps_base)
+		return;
+	left = h->nr_steps - done;
+	if (left)
+		memmove(h->steps, h->steps + (done - h->steps_base), left * sizeof(*h->steps));
+	h->steps_base = done;
 }
 
 int hists__live_replay(struct hists *h, size_t upto)
@@ -1319,7 +1336,7 @@ int hists__live_replay(struct hists *h, size_t upto)
 	if (!l)
 		return 0;
 	for (; l->nr_done < upto && !err; l->nr_done++) {
-		const struct hist_step *st = &h->steps[l->nr_done];
+		const struct hist_step *st = &h->steps[l->nr_done - h->steps_base];
 		struct hist_group *g = &h->groups[st->group];
 		uint32_t d = l->o.chains ? callchains__depth(l->o.chains, g->s.chain) : 0;
 
@@ -1359,7 +1376,8 @@ static int live_take(struct hist_builder *b, struct hists *h, const struct hists
 	    !o->cc != !l->o.cc || (o->cc && o->cc->mode != l->o.cc->mode) ||
 	    b->sl != l->b.sl || b->sl->hash_safe != l->hash_safe) {
 		live_free(h);
-		return 1;
+		/* the dropped samples cannot be replayed again */
+		return h->steps_base ? -EINVAL : 1;
 	}
 	if ((err = hists__live_replay(h, h->nr_steps)))
 		return err;

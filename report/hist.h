@@ -90,7 +90,10 @@ struct hists {
 	struct hist_step *steps;	/* owned: samples in order (see hist.c) */
 	struct hist_branch *branches;	/* owned: the groups' branches (branch view) */
 	size_t nr_branches, cap_branches;
-	size_t nr_steps, cap_steps, steps_mapped;
+	size_t nr_steps, cap_steps, steps_mapped;	/* nr_steps: samples added */
+	size_t steps_base;		/* samples whose steps are dropped (replayed
+					 * live: hists__drop_replayed()); sample k's
+					 * step is steps[k - steps_base] */
 	struct callchains *chains;	/* borrowed: the chains samples refer to */
 	uint64_t total_period;		/* event count */
 	uint64_t nr_samples;
@@ -180,6 +183,20 @@ int hists__live_replay(struct hists *h, size_t upto);
  * Thread safety: the histogram's thread, while no replay runs.
  */
 int hists__reserve(struct hists *h, size_t nr_samples, size_t nr_ips);
+
+/**
+ * @brief Let go of the steps (16 bytes a sample) of the samples the live replay has
+ *        replayed, so that a histogram's memory grows with its entries and keys, not
+ *        with the length of the recording (a 60 MB `perf record -a -g` file: 7.5 MB
+ *        of steps).  The caller promises that hists__fprintf() will take the live
+ *        replay: it is printed with the hists_print_opts given to
+ *        hists__live_start() (not in a group view), else that print fails with
+ *        -EINVAL (the samples can no longer be replayed from the start).  Nothing
+ *        without a live replay.
+ * Thread safety: the histogram's thread, while no replay runs (as
+ *        hists__reserve()).
+ */
+void hists__drop_replayed(struct hists *h);
 
 /**
  * @brief Account one sample (in perf's delivery order: the order decides which entry
