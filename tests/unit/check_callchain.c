@@ -521,7 +521,8 @@ static const uint64_t cls_leaf[26] = {
 };
 
 /* cls_order's samples printed with the replay at the end (live 0), or replayed live
- * after every `every` samples (0: only at the print). */
+ * after every `every` samples (0: only at the print); live 2: the steps replayed are
+ * dropped after each replay (hists__drop_replayed()). */
 static char *classes_text(int live, int every)
 {
 	static const char app[] = "app", sh[] = "sh";
@@ -540,8 +541,14 @@ static char *classes_text(int live, int every)
 		};
 
 		ck_assert_int_eq(hists__add(&k.h, &s), 0);
-		if (live && every && (i + 1) % (size_t)every == 0)
+		if (live && every && (i + 1) % (size_t)every == 0) {
 			ck_assert_int_eq(hists__live_replay(&k.h, k.h.nr_steps), 0);
+			if (live == 2) {
+				hists__drop_replayed(&k.h);
+				/* all replayed: none kept */
+				ck_assert_uint_eq(k.h.steps_base, k.h.nr_steps);
+			}
+		}
 	}
 	return kids_print(&k);
 }
@@ -555,13 +562,56 @@ START_TEST(test_hist_live_classes)
 
 	ck_assert_ptr_nonnull(strstr(ref, "# Samples: 26  of event 'cpu-clock'\n"));
 	for (int every = 0; every <= 7; every++) {
-		char *text = classes_text(1, every);
+		for (int live = 1; live <= 2; live++) {
+			char *text = classes_text(live, every);
 
-		ck_assert_msg(!strcmp(text, ref), "replayed live every %d samples: other "
-			      "entries than the replay at the end's", every);
-		free(text);
+			ck_assert_msg(!strcmp(text, ref), "replayed live every %d samples%s: "
+				      "other entries than the replay at the end's", every,
+				      live == 2 ? ", the replayed ones dropped" : "");
+			free(text);
+		}
 	}
 	free(ref);
+}
+END_TEST
+
+/* Samples whose steps were dropped (hists__drop_replayed()) cannot be replayed again:
+ * printed with other options than the live replay's, the print fails with -EINVAL
+ * (it would miss them) - and a drop without a live replay does nothing. */
+START_TEST(test_hist_drop_replayed)
+{
+	struct kids k;
+	static const char comm[] = "app";
+	static const uint64_t ips[] = { 0x100, 0x200 };
+	struct hists_print_opts flat;
+	struct hist_sample s = { .comm = comm, .level = '.', .period = 10, .cpu = -1,
+				 .socket = -1, .cpumode = 2, .addr = 0x200 };
+	FILE *f;
+	char *text = NULL;
+	size_t len = 0;
+
+	kids_init(&k);
+	s.chain = chain(k.cc, ips, 2);
+	s.ips = ips;
+	s.nr_ips = 2;
+	ck_assert_int_eq(hists__add(&k.h, &s), 0);
+	hists__drop_replayed(&k.h);		/* no live replay: kept */
+	ck_assert_uint_eq(k.h.steps_base, 0);
+	flat = k.po;
+	flat.children = false;
+	ck_assert_int_eq(hists__live_start(&k.h, &flat), 0);
+	ck_assert_int_eq(hists__add(&k.h, &s), 0);
+	ck_assert_int_eq(hists__live_replay(&k.h, 1), 0);	/* the first only */
+	hists__drop_replayed(&k.h);
+	ck_assert_uint_eq(k.h.steps_base, 1);
+	ck_assert_uint_eq(k.h.nr_steps, 2);
+	ck_assert_int_eq(hists__add(&k.h, &s), 0);
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(hists__fprintf(&k.h, &k.po, "cpu-clock", f), -EINVAL);
+	fclose(f);
+	free(text);
+	hists__exit(&k.h);
+	callchains__delete(k.cc);
 }
 END_TEST
 
@@ -578,6 +628,7 @@ Suite *callchain_suite(void)
 	tcase_add_test(tc, test_callchain_srcline_merge);
 	tcase_add_test(tc, test_hist_children);
 	tcase_add_test(tc, test_hist_live_replay);
+	tcase_add_test(tc, test_hist_drop_replayed);
 	tcase_add_test(tc, test_hist_live_classes);
 	suite_add_tcase(s, tc);
 	return s;
