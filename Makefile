@@ -26,6 +26,14 @@ VERSION := 0.6
 # Feature-test macros are defined here and nowhere else.
 CPPFLAGS += -D_GNU_SOURCE -I. -Icompat -DDIRREPORT_VERSION='"$(VERSION)"'
 CFLAGS += -std=c11 $(OPT) $(WARN) $(SANFLAGS) -pthread
+# x86 (GCC): a memset()/memcpy() of a known size of more than a few words calls the C
+# library's (vector stores) instead of being inlined as `rep stos`/`rep movs`, whose
+# start-up costs tens of cycles on AMD Zen and whose stores the loads right after it
+# wait for: sample__parse()'s 368-byte struct cleared took 16 ns, 3-7 with memset().
+# Small copies stay inline.  Compilers and targets without the option go without.
+STRINGOP := $(shell $(CC) -Werror -mstringop-strategy=libcall -E -x c /dev/null \
+	>/dev/null 2>&1 && echo -mstringop-strategy=libcall)
+CFLAGS += $(STRINGOP)
 DEPFLAGS = -MMD -MP
 LDFLAGS += $(SANFLAGS) -pthread
 
