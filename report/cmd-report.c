@@ -92,9 +92,14 @@ struct pending {
 					 * frames are not kept */
 	bool deferred;			/* the chain is walked in pass 1c */
 	bool resolve;			/* pass 1c, or 2b without chains, resolves its
-					 * map (defer_sample()) */
+					 * map (defer_sample()): its thread, comm and
+					 * filters are in its pending_walk until then */
+	bool hole;			/* no sample (pass 0: another record, or a
+					 * sample dropped): passes 1c-3 skip it */
 	uint16_t ins_lat, p_stage_cyc;
-	size_t evsel_idx;
+	uint32_t evsel_idx;
+	uint32_t chain_nr;		/* a chain to walk in pass 1c (deferred): */
+	const unsigned char *chain;	/* its entries, in its record */
 	size_t first_frame, nr_frames;	/* in report.frames */
 	size_t first_branch, nr_branches;	/* branch view: in report.branches */
 	size_t first_user, nr_user;	/* --call-graph dwarf: its unwound user frames
@@ -128,17 +133,43 @@ struct pending_ext {
 };
 
 /*
- * What a sample that pass 1 leaves to the workers keeps (report_batch.walk, the same
+ * What pass 1 keeps of a sample it leaves to the workers (report_batch.walk, the same
  * index as its pending sample; report.need_walk): its process's maps as they were at
- * it, and a chain to walk in pass 1c (defer_callchain()): its entries (in its record)
- * and the slots reserved for its frames.  Apart from pending_ext: 72 bytes a sample
- * where the children report used 312 of which it wrote these.
+ * it, the slots reserved for the frames of a chain to walk in pass 1c
+ * (defer_callchain()), and for a sample whose map the workers resolve (pending.resolve)
+ * its thread, comm and thread filters, which resolve_deferred() copies into the
+ * pending sample.  Apart from pending_ext (312 bytes, where the children report wrote
+ * these), and from the pending samples themselves: with pass 0 (report.prepass) the
+ * workers write those, and pass 1 writes only these 104 bytes a sample.
  */
 struct pending_walk {
 	struct maps maps;		/* a copy: maps__copy() */
-	const unsigned char *chain;
-	uint64_t chain_nr;
-	size_t reserved;
+	const struct thread *thread;
+	const char *comm;
+	uint64_t cgroup_dev, cgroup_ino;
+	size_t first_frame, reserved;	/* its frames' slots (chains) */
+	uint8_t filtered;		/* thread_filter() */
+};
+
+/* Pass 0's digest of record i of a batch (report_batch.prep, report.prepass): what
+ * pass 1 needs of a sample, so that it reads none of the sample's record. */
+struct prep {
+	int32_t pid, tid;
+	uint32_t chain_nr;		/* the chain's entries (where chains are kept) */
+	uint8_t kind;			/* enum prep_kind */
+	bool kernel;			/* the sample, or the chain the report walks,
+					 * reaches the kernel (sample_deferred()) */
+};
+
+enum prep_kind {
+	PREP_RECORD,			/* not a sample: pass 1 reads the record */
+	PREP_SAMPLE,			/* its pending sample is filled (resolve, and
+					 * deferred with chains): pass 1 adds its
+					 * thread, or takes it over (report_sample())
+					 * where it reaches the kernel too early */
+	PREP_SKIP,			/* outside --time: a hole */
+	PREP_SLOW,			/* pass 1 takes it over (report_sample()): it
+					 * does not parse, or fails there */
 };
 
 /* Pass 1b's output for the pending samples [i * UNWIND_CHUNK, ...): their unwound
@@ -177,6 +208,9 @@ struct report_batch {
 	struct pending_walk *walk;	/* owned, report.need_walk: pending[i]'s is
 					 * walk[i] */
 	size_t cap_walk, walk_mapped;
+	struct prep *prep;		/* owned, report.prepass: record i's is
+					 * prep[i] (and its pending sample pending[i]) */
+	size_t cap_prep, prep_mapped;
 };
 
 /* What b keeps of its pending sample p for the workers (report.need_walk). */
@@ -288,6 +322,13 @@ struct report {
 					 * there (defer_callchain()) */
 	struct walk_job *walk_jobs;	/* owned: pass 1c's or 2b's, by chunk */
 	size_t cap_walk_jobs;
+	bool prepass;			/* pass 0 parses the samples on the workers
+					 * (defer_samples): a batch's record i has
+					 * pending[i] (holes where no sample) */
+	struct prep_job { size_t kernel_maps_end; bool build_id; } *prep_jobs;
+	size_t cap_prep_jobs;		/* pass 0's, by chunk: scan_mmaps() */
+	const struct record_ref *const *recs;	/* the batch's, for pass 0 */
+	size_t nr_recs;
 	regex_t parent_re;
 	struct parent_slot { const struct symbol *sym; bool match; } *parent_cache;
 	size_t parent_cap, nr_parent;	/* slots (a power of two), used */
@@ -813,12 +854,12 @@ static int defer_callchain(struct report *rp, struct thread *t, const struct sam
 	if (hugemem__grow(&rp->cur->frames, &rp->cur->cap_frames, &rp->cur->frames_mapped,
 			  rp->cur->nr_frames + n, sizeof(*rp->cur->frames), 4096))
 		return -ENOMEM;
-	p->first_frame = rp->cur->nr_frames;
+	p->first_frame = pw->first_frame = rp->cur->nr_frames;
 	pw->reserved = n;
 	rp->cur->nr_frames += n;
 	p->deferred = true;
-	pw->chain = s->callchain;
-	pw->chain_nr = s->callchain_nr;
+	p->chain = s->callchain;
+	p->chain_nr = (uint32_t)s->callchain_nr;	/* fits: in a record */
 	keep_maps(rp, t, p);
 	rp->cur->deferred = true;
 	return 0;
@@ -879,16 +920,22 @@ static int walk_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 	return walk_note_dso(job, al.dso);
 }
 
-/* A deferred sample (defer_sample()) resolved to its map in @p maps, the copy of its
- * process's maps, and its dso filtered (--dsos; the thread filters are pass 1's), on
- * any worker (only reads); its dso noted in @p job to be loaded; -ENOMEM, else 0. */
+/* A deferred sample (defer_sample()) given what pass 1 kept in @p pw (its thread,
+ * comm, thread filters, frame slots), resolved to its map in the copy of its
+ * process's maps there, and its dso filtered (--dsos), on any worker (only reads);
+ * its dso noted in @p job to be loaded; -ENOMEM, else 0. */
 static int resolve_deferred(const struct report *rp, struct pending *pd,
-			    const struct maps *maps, struct walk_job *job)
+			    const struct pending_walk *pw, struct walk_job *job)
 {
-	machine__resolve_map_at(rp->machine, maps, pd->cpumode, pd->ip, &pd->al);
+	pd->thread = pw->thread;
+	pd->comm = pw->comm;
+	pd->cgroup_dev = pw->cgroup_dev;
+	pd->cgroup_ino = pw->cgroup_ino;
+	pd->first_frame = pw->first_frame;
+	machine__resolve_map_at(rp->machine, &pw->maps, pd->cpumode, pd->ip, &pd->al);
 	pd->al.map = NULL;	/* see report_sample() */
 	pd->al.thread = (struct thread *)pd->thread;
-	pd->filtered |= dso_filter(rp->opts, pd->al.dso);
+	pd->filtered = pw->filtered | dso_filter(rp->opts, pd->al.dso);
 	pd->resolve = false;
 	return walk_note_dso(job, pd->al.dso);
 }
@@ -910,10 +957,10 @@ static void walk_one(void *ctx, size_t i)
 		struct pending *pd = &rp->cur->pending[k];
 		const struct pending_walk *pw = walk_of(rp->cur, pd);
 		struct walk_ctx w = { rp, pd, pw, job };
-		struct sample s = { .callchain = pw->chain, .callchain_nr = pw->chain_nr };
+		struct sample s = { .callchain = pd->chain, .callchain_nr = pd->chain_nr };
 		int ret;
 
-		if (pd->resolve && (job->err = resolve_deferred(rp, pd, &pw->maps, job)))
+		if (pd->resolve && (job->err = resolve_deferred(rp, pd, pw, job)))
 			break;
 		if (!pd->deferred)
 			continue;
@@ -990,11 +1037,10 @@ static int resolve_branches(struct report *rp, struct thread *t, const struct sa
 	return err;
 }
 
-/* Pass 1 for a sample: what it takes from its record and its thread. */
-static void pending_init(const struct report *rp, struct pending *p, struct thread *t,
-			 const struct sample *s, const struct record_ref *ref)
+/* What a pending sample takes from its record (pass 0 or 1). */
+static void pending_sample(struct pending *p, const struct sample *s,
+			   const struct record_ref *ref)
 {
-	p->thread = t;
 	p->period = s->period;
 	p->time = s->time;
 	p->cpu = (int32_t)s->cpu;
@@ -1006,16 +1052,56 @@ static void pending_init(const struct report *rp, struct pending *p, struct thre
 	p->unwind = false;
 	p->deferred = false;
 	p->resolve = false;
+	p->hole = false;
 	p->nr_user = 0;
 	p->ip = s->ip;
 	p->weight = s->weight;
 	p->cgroup = s->cgroup;
 	p->code_page_size = s->code_page_size;
-	p->cgroup_dev = t->id < rp->nr_cgns ? rp->cgns[t->id].dev : 0;
-	p->cgroup_ino = t->id < rp->nr_cgns ? rp->cgns[t->id].ino : 0;
 	p->ins_lat = s->ins_lat;
 	p->p_stage_cyc = s->weight_var3;
 	p->trace = NULL;
+	p->chain = NULL;
+	p->chain_nr = 0;
+}
+
+/* Pass 1 for a sample: what it takes from its record and its thread. */
+static void pending_init(const struct report *rp, struct pending *p, struct thread *t,
+			 const struct sample *s, const struct record_ref *ref)
+{
+	pending_sample(p, s, ref);
+	p->thread = t;
+	p->cgroup_dev = t->id < rp->nr_cgns ? rp->cgns[t->id].dev : 0;
+	p->cgroup_ino = t->id < rp->nr_cgns ? rp->cgns[t->id].ino : 0;
+}
+
+/* Pass 1: the pending sample of record @p i of the batch (report.prepass), else the
+ * next one. */
+static struct pending *pending_take(struct report *rp, size_t i)
+{
+	return rp->prepass ? &rp->cur->pending[i] : &rp->cur->pending[rp->cur->nr_pending++];
+}
+
+/* Pass 1: pending_take()'s sample dropped after all. */
+static void pending_drop(struct report *rp, struct pending *p)
+{
+	if (rp->prepass)
+		p->hole = true;
+	else
+		rp->cur->nr_pending--;
+}
+
+/* What pass 1 keeps in a deferred sample's pending_walk @p pw (resolve_deferred()
+ * copies it): its thread, comm and thread filters now. */
+static void walk_thread(const struct report *rp, struct pending_walk *pw, struct thread *t,
+			const char *comm)
+{
+	pw->thread = t;
+	pw->comm = comm;
+	pw->filtered = thread_filter(rp->opts, t, comm);
+	pw->cgroup_dev = t->id < rp->nr_cgns ? rp->cgns[t->id].dev : 0;
+	pw->cgroup_ino = t->id < rp->nr_cgns ? rp->cgns[t->id].ino : 0;
+	pw->first_frame = 0;
 }
 
 /*
@@ -1031,17 +1117,16 @@ static void pending_init(const struct report *rp, struct pending *p, struct thre
  * which samples are resolved does not matter.
  */
 static int defer_sample(struct report *rp, struct thread *t, const struct sample *s,
-			const struct record_ref *ref)
+			const struct record_ref *ref, size_t i)
 {
 	const char *comm = machine__sample_comm(rp->machine, t);
 	struct pending *p;
 
 	if (!comm)
 		return -ENOMEM;
-	p = &rp->cur->pending[rp->cur->nr_pending++];
-	pending_init(rp, p, t, s, ref);
-	p->comm = comm;
-	p->filtered = thread_filter(rp->opts, t, comm);
+	p = pending_take(rp, i);
+	pending_sample(p, s, ref);
+	walk_thread(rp, walk_of(rp->cur, p), t, comm);
 	p->resolve = true;
 	if (rp->need_chains)	/* pass 1c walks the chain and resolves the sample */
 		return defer_callchain(rp, t, s, p);
@@ -1061,8 +1146,9 @@ static bool sample_deferred(const struct report *rp, const struct sample *s)
 				   (!rp->need_chains || !chain_enters_kernel(s))));
 }
 
-/* Pass 1 for a sample: thread, comm and maps, in delivery order. */
-static int report_sample(struct report *rp, const struct record_ref *ref)
+/* Pass 1 for a sample (record @p i of the batch): thread, comm and maps, in delivery
+ * order. */
+static int report_sample(struct report *rp, const struct record_ref *ref, size_t i)
 {
 	struct sample s;
 	struct thread *t;
@@ -1085,8 +1171,8 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	if (!t)
 		return -ENOMEM;
 	if (sample_deferred(rp, &s))
-		return defer_sample(rp, t, &s, ref);
-	p = &rp->cur->pending[rp->cur->nr_pending++];
+		return defer_sample(rp, t, &s, ref, i);
+	p = pending_take(rp, i);
 	machine__resolve_map(rp->machine, t, s.misc & MISC_CPUMODE_MASK, s.ip, &p->al);
 	p->al.map = NULL;	/* not stable across batches; the copied fields are */
 	pending_init(rp, p, t, &s, ref);
@@ -1120,7 +1206,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	 * view those without a branch stack */
 	if (!cpu_selected(rp, p->cpu) ||
 	    (rp->branch_mode && !(s.sample_type & SAMPLE_BRANCH_STACK))) {
-		rp->cur->nr_pending--;
+		pending_drop(rp, p);
 		return 0;
 	}
 	if (rp->traces && (err = trace_sort__text(rp->traces, ref->evsel, s.raw, s.raw_size,
@@ -1141,6 +1227,153 @@ static int report_sample(struct report *rp, const struct record_ref *ref)
 	if (!err && rp->defer_samples && !rp->kernel_now)
 		batch_defer_flags(rp);
 	return err;
+}
+
+/* Records per pass 0 job. */
+#define PREP_CHUNK 512
+
+/*
+ * Pass 0 for the records [c * PREP_CHUNK, ...) of the batch, on any worker
+ * (report.prepass): each sample parsed and its pending sample filled as defer_sample()
+ * would (all but what comes from its thread), its digest for pass 1 in prep; the
+ * other records' pending samples made holes, their MMAPs noted as scan_mmaps() does.
+ * Pass 1 then reads the digests, not the records: the samples' cache lines are the
+ * workers' to fetch.  Only reads the records and the report's options.
+ */
+static void prep_one(void *ctx, size_t c)
+{
+	struct report *rp = ctx;
+	struct report_batch *b = rp->cur;
+	struct prep_job *job = &rp->prep_jobs[c];
+	size_t end = (c + 1) * PREP_CHUNK;
+
+	if (end > rp->nr_recs)
+		end = rp->nr_recs;
+	job->kernel_maps_end = 0;
+	job->build_id = false;
+	for (size_t i = c * PREP_CHUNK; i < end; i++) {
+		const struct record_ref *ref = rp->recs[i];
+		struct prep *pr = &b->prep[i];
+		struct pending *p = &b->pending[i];
+		struct sample smp;
+		uint16_t misc;
+
+		if (ref->type == REC_SAMPLE &&
+		    !sample__parse(&smp, &ref->evsel->attr, ref->data, ref->size) &&
+		    !((rp->sl.need & SORT_NEED_TXN) && smp.transaction)) {
+			if (time_ranges__skip(rp->time, smp.time)) {
+				pr->kind = PREP_SKIP;
+			} else {
+				pr->kind = PREP_SAMPLE;
+				pr->pid = (int32_t)smp.pid;
+				pr->tid = (int32_t)smp.tid;
+				pr->kernel = (smp.misc & MISC_CPUMODE_MASK) == MISC_KERNEL ||
+					     (rp->need_chains && chain_enters_kernel(&smp));
+				pr->chain_nr = (uint32_t)smp.callchain_nr;
+				pending_sample(p, &smp, ref);
+				p->resolve = true;
+				if (rp->need_chains) {	/* defer_callchain() */
+					p->deferred = true;
+					p->chain = smp.callchain;
+					p->chain_nr = pr->chain_nr;
+				}
+				continue;
+			}
+		} else if (ref->type == REC_SAMPLE) {
+			pr->kind = PREP_SLOW;	/* report_sample() says why */
+		} else {
+			pr->kind = PREP_RECORD;
+			if (ref->type == REC_MMAP || ref->type == REC_MMAP2) {
+				memcpy(&misc, ref->data + 4, sizeof(misc));
+				if (ref->type == REC_MMAP2 && (misc & MISC_MMAP_BUILD_ID))
+					job->build_id = true;
+				if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL)
+					job->kernel_maps_end = i + 1;
+			}
+		}
+		/* a hole, unless pass 1 takes the sample over (pending_init()) */
+		p->hole = true;
+		p->resolve = p->deferred = false;
+		p->nr_frames = p->nr_user = p->nr_branches = 0;
+	}
+}
+
+/* Pass 0 on the workers (prep_one()), then what scan_mmaps() finds, from its jobs. */
+static int prep_batch(struct report *rp, const struct record_ref *const *recs, size_t n,
+		      bool *load_early, size_t *kernel_maps_end)
+{
+	size_t jobs = (n + PREP_CHUNK - 1) / PREP_CHUNK;
+	int err;
+
+	if (hugemem__grow(&rp->cur->prep, &rp->cur->cap_prep, &rp->cur->prep_mapped, n,
+			  sizeof(*rp->cur->prep), n) ||
+	    array__grow(&rp->prep_jobs, &rp->cap_prep_jobs, jobs, sizeof(*rp->prep_jobs),
+			16))
+		return -ENOMEM;
+	rp->recs = recs;
+	rp->nr_recs = n;
+	if ((err = parallel_for(session__workqueue(rp->session), jobs, prep_one, rp)))
+		return err;
+	*load_early = true;
+	*kernel_maps_end = 0;
+	for (size_t c = 0; c < jobs; c++) {
+		if (rp->prep_jobs[c].build_id)
+			*load_early = false;
+		if (rp->prep_jobs[c].kernel_maps_end)
+			*kernel_maps_end = rp->prep_jobs[c].kernel_maps_end;
+	}
+	rp->cur->nr_pending = n;
+	return 0;
+}
+
+/*
+ * Pass 1 for record @p i of a batch that pass 0 made (report.prepass): a sample the
+ * workers resolve (as defer_sample()) takes its thread, comm and thread filters now,
+ * a copy of its process's maps and its frames' slots, all into its pending_walk (the
+ * pending sample is pass 0's; resolve_deferred() copies them there); a sample that
+ * reaches the kernel before the kernel's maps are final, or that pass 0 could not
+ * take, goes through report_sample() as without pass 0.
+ */
+static int report_prepped(struct report *rp, const struct record_ref *const *recs,
+			  size_t i)
+{
+	const struct prep *pr = &rp->cur->prep[i];
+	struct pending_walk *pw;
+	struct thread *t;
+	const char *comm;
+
+	switch (pr->kind) {
+	case PREP_SKIP:
+		return 0;
+	case PREP_SAMPLE:
+		if (pr->kernel && !rp->kernel_now)	/* sample_deferred() */
+			return report_sample(rp, recs[i], i);
+		break;
+	default:
+		return report_sample(rp, recs[i], i);
+	}
+	t = machine__findnew_thread(rp->machine, pr->pid, pr->tid);
+	if (!t || !(comm = machine__sample_comm(rp->machine, t)))
+		return -ENOMEM;
+	pw = &rp->cur->walk[i];
+	walk_thread(rp, pw, t, comm);
+	keep_maps(rp, t, &rp->cur->pending[i]);
+	if (rp->need_chains) {	/* defer_callchain() */
+		size_t n = pr->chain_nr < (uint64_t)rp->max_stack ? pr->chain_nr :
+								     (size_t)rp->max_stack;
+
+		if (hugemem__grow(&rp->cur->frames, &rp->cur->cap_frames,
+				  &rp->cur->frames_mapped, rp->cur->nr_frames + n,
+				  sizeof(*rp->cur->frames), 4096))
+			return -ENOMEM;
+		pw->first_frame = rp->cur->nr_frames;
+		pw->reserved = n;
+		rp->cur->nr_frames += n;
+		rp->cur->deferred = true;
+	} else {
+		rp->cur->to_resolve = true;
+	}
+	return 0;
 }
 
 /* --tasks: perf's thread__fork() makes the parent's tid the child's ppid. */
@@ -1388,8 +1621,10 @@ static void lookup_one(void *ctx, size_t i)
 	for (size_t k = i * LOOKUP_CHUNK; k < end; k++) {
 		struct pending *pd = &rp->cur->pending[k];
 
+		if (pd->hole)
+			continue;
 		if (pd->resolve && job) {
-			int err = resolve_deferred(rp, pd, &rp->cur->walk[k].maps, job);
+			int err = resolve_deferred(rp, pd, &rp->cur->walk[k], job);
 
 			if (err && !job->err)
 				job->err = err;
@@ -1449,6 +1684,8 @@ static void finish_lookups(struct report *rp, struct report_batch *b)
 	for (size_t k = 0; k < b->nr_pending; k++) {
 		struct pending *pd = &b->pending[k];
 
+		if (pd->hole)
+			continue;
 		if (!pd->sym_done)
 			addr_location__resolve_sym(&pd->al);
 		pd->sym_done = true;
@@ -1870,7 +2107,8 @@ static int count_batch(struct report *rp, struct report_batch *b)
 	int err = expand_inlines(rp, b);
 
 	for (size_t i = 0; i < b->nr_pending && !err; i++)
-		err = count_sample(rp, b, &b->pending[i]);
+		if (!b->pending[i].hole)
+			err = count_sample(rp, b, &b->pending[i]);
 	/* nothing for a histogram not replayed live (live_setup()); with a replayer
 	 * (counter_start()) that thread replays them */
 	for (size_t i = 0; i < session__evlist(rp->session)->nr && !err &&
@@ -1964,7 +2202,8 @@ static int replay_hand(struct counter *c, const struct report_batch *b)
 	int err = replay_wait(c);
 
 	for (size_t i = 0; i < b->nr_pending; i++)
-		nr_ips += b->pending[i].nr_frames + b->pending[i].nr_user;
+		if (!b->pending[i].hole)
+			nr_ips += b->pending[i].nr_frames + b->pending[i].nr_user;
 	for (size_t i = 0; i < nr && !err; i++) {
 		if (rp->drop_steps)	/* the replayer is idle */
 			hists__drop_replayed(&rp->hists[i]);
@@ -2162,7 +2401,12 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	if (rp->need_ext || rp->need_walk)	/* the last batch's copies of maps
 						 * are done with */
 		machine__release_maps(rp->machine);
-	scan_mmaps(recs, n, &rp->load_early, &kernel_maps_end);
+	if (rp->prepass)
+		err = prep_batch(rp, recs, n, &rp->load_early, &kernel_maps_end);
+	else
+		scan_mmaps(recs, n, &rp->load_early, &kernel_maps_end);
+	if (err)
+		return err;
 	rp->kernel_maps_kept = kernel_maps_end == 0;
 	batch_defer_flags(rp);
 	if (!rp->preloaded) {	/* main.c left the kernel symbols job to us */
@@ -2177,9 +2421,13 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			rp->kernel_maps_kept = true;
 			batch_defer_flags(rp);
 		}
+		if (rp->prepass && rp->cur->prep[i].kind != PREP_RECORD) {
+			err = report_prepped(rp, recs, i);
+			continue;
+		}
 		switch (ref->type) {
 		case REC_SAMPLE:
-			err = report_sample(rp, ref);
+			err = report_sample(rp, ref, i);
 			break;
 		case REC_READ: {
 			/* perf's process_read_event(): pid, tid, value */
@@ -2623,6 +2871,7 @@ static void batches_free(struct report *rp)
 		hugemem__free(b->pending, b->pending_mapped);
 		hugemem__free(b->ext, b->ext_mapped);
 		hugemem__free(b->walk, b->walk_mapped);
+		hugemem__free(b->prep, b->prep_mapped);
 		hugemem__free(b->frames, b->frames_mapped);
 		hugemem__free(b->spare, b->spare_mapped);
 		free(b->branches);
@@ -2649,6 +2898,7 @@ static void report_exit(struct report *rp, size_t nr_hists)
 	for (size_t i = 0; i < rp->cap_walk_jobs; i++)
 		free(rp->walk_jobs[i].dsos);
 	free(rp->walk_jobs);
+	free(rp->prep_jobs);
 	free(rp->ips);
 	free(rp->cpu_bitmap);
 	if (rp->threads)
@@ -2729,6 +2979,7 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 	rp->defer_samples = !err && on_workers && !rp->cpu_bitmap && !rp->traces;
 	rp->need_ext = o->mem_mode || rp->unwinder;
 	rp->need_walk = rp->defer_samples || rp->defer_chains;
+	rp->prepass = rp->defer_samples;
 	rp->time_quantum = 100 * 1000000ULL;	/* perf's --time-quantum default, 100 ms */
 	rp->topo = &session__features(s)->cpu_topo;
 	return err;
