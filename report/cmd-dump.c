@@ -2,9 +2,13 @@
  * `dirreport -D`: every record as perf 6.1's dump-raw-trace prints it, in perf's
  * delivery order, each tagged with the file it came from.
  *
- * Per batch of delivered records: one sequential pass replays side-band records
- * through the machine state and resolves each sample's thread and dso (both depend on
- * order); then the text of the batch is formatted on the workers, in chunks, while the
+ * Per batch of delivered records: with workers (and not a pipe, whose records'
+ * contexts depend on the HEADER_ATTRs before them) a pass 0 on the workers fills the
+ * batch's items and parses its samples into digests (prep_chunk()); one sequential
+ * pass replays side-band records through the machine state and resolves each
+ * sample's thread and dso (both depend on order) from its digest, without reading the
+ * sample's record (whose cache lines were the producer thread's: most of that pass's
+ * cost); then the text of the batch is formatted on the workers, in chunks, while the
  * calling thread prepares the next batch (the session holds the batch's records
  * meanwhile: session__hold_batches()), and written in order with large writes once
  * that is done.
@@ -33,12 +37,43 @@
 /* How format_chunk() parses an item's record again for its text (the sequential
  * pass parsed it too: a parsed struct sample is 368 bytes, the record's bytes are
  * read for the text anyway, so the batch's items stay small: 104 bytes, not 464). */
-enum dump_parse { PARSE_NONE, PARSE_SAMPLE, PARSE_TRAILER };
+enum dump_parse {
+	PARSE_NONE, PARSE_SAMPLE, PARSE_TRAILER,
+	PARSE_HOLE,			/* pass 0: a container, counted, not printed */
+};
 
 struct dump_item {
-	struct dump_rec rec;		/* rec.sample is set by format_chunk() */
+	struct dump_rec rec;		/* rec.sample is set by format_chunk(), and a
+					 * sample's comm, tid and dso from its
+					 * dump_who */
 	struct dump_ctx *ctx;		/* borrowed: the ctx valid at delivery */
 	uint8_t parse;			/* enum dump_parse */
+};
+
+/* What the sequential pass finds for a sample item (the same index): its thread and
+ * dso, apart from the items (with pass 0 the workers write those). */
+struct dump_who {
+	const char *comm, *dso;		/* as dump_rec's */
+	int tid;
+};
+
+/* Pass 0's digest of a batch's record, for the sequential pass (the same index). */
+struct dump_prep {
+	uint64_t ip;
+	int32_t pid, tid;
+	uint32_t type;			/* the record's */
+	uint32_t branch_nr;		/* SAMPLE_BRANCH_STACK: the branches */
+	uint32_t evsel_idx;
+	uint8_t cpumode;
+	uint8_t kind;			/* enum prep_kind */
+};
+
+enum prep_kind {
+	PREP_OTHER,			/* the sequential pass reads the record */
+	PREP_CONTAINER,			/* counted only */
+	PREP_SAMPLE,			/* parsed: the digest holds what it needs */
+	PREP_BAD_SAMPLE,		/* does not parse: counted, prints the
+					 * truncated marker */
 };
 
 struct dumper;
@@ -55,6 +90,9 @@ struct dump_job {
 struct dump_slot {
 	struct dump_item *items;	/* owned, batch-sized */
 	size_t n, cap;			/* items in the batch; allocated */
+	struct dump_who *who;		/* owned, cap of them: items[i]'s is who[i] */
+	struct dump_prep *prep;		/* owned, cap of them, with pass 0: record i's
+					 * is prep[i], its item items[i] */
 	struct strbuf chunks[DUMP_CHUNKS];
 	struct dump_job jobs[DUMP_CHUNKS];
 	struct wq_group g;		/* the chunks being formatted */
@@ -76,44 +114,68 @@ struct dumper {
 					 * most DUMP_CHUNKS */
 	bool branch_mode;		/* perf's branch view: a sample counts once per
 					 * branch (report/branch.h) */
+	bool prepass;			/* pass 0 on the workers (prep_chunk()) */
+	const struct record_ref *const *recs;	/* the batch being prepared */
+	size_t nr_recs;
 };
 
-static int prepare_sample(struct dumper *dp, struct dump_item *it, const struct record_ref *ref)
+/* A parsed sample's digest (pass 0, or prepare_sample()). */
+static void prep_sample(struct dump_prep *pr, const struct sample *smp,
+			const struct record_ref *ref)
+{
+	pr->ip = smp->ip;
+	pr->pid = (int32_t)smp->pid;
+	pr->tid = (int32_t)smp->tid;
+	pr->type = REC_SAMPLE;
+	pr->cpumode = smp->misc & MISC_CPUMODE_MASK;
+	pr->evsel_idx = (uint32_t)ref->evsel->idx;
+	pr->branch_nr = (smp->sample_type & SAMPLE_BRANCH_STACK) ? (uint32_t)smp->branch_nr :
+								     UINT32_MAX;
+	pr->kind = PREP_SAMPLE;
+}
+
+/* Sequential: a parsed sample's thread and dso (into @p who), counted. */
+static int resolve_sample(struct dumper *dp, const struct dump_prep *pr, struct dump_who *who)
+{
+	struct thread *t = machine__findnew_thread(dp->machine, pr->pid, pr->tid);
+	struct addr_location al;
+
+	if (!t)
+		return -ENOMEM;
+	/* -D prints the dso, never the symbol: no symbol table is loaded */
+	machine__resolve_map(dp->machine, t, pr->cpumode, pr->ip, &al);
+	who->comm = thread__comm(t);
+	who->tid = t->tid;
+	if (al.level == 'H')
+		who->dso = "[hypervisor]";
+	else
+		who->dso = al.dso ? dso__long_name(al.dso) : NULL;
+	/* perf runs its report under -D: the branch view counts the branches of a
+	 * sample with a branch stack, and nothing for one without */
+	if (!dp->branch_mode)
+		return dump_stats__count_sample(&dp->stats, pr->evsel_idx);
+	if (pr->branch_nr != UINT32_MAX)
+		return dump_stats__count_samples(&dp->stats, pr->evsel_idx, pr->branch_nr);
+	return 0;
+}
+
+static int prepare_sample(struct dumper *dp, struct dump_item *it, const struct record_ref *ref,
+			  struct dump_who *who)
 {
 	struct sample smp;
-	struct thread *t;
-	struct addr_location al;
-	int err = 0;
+	struct dump_prep pr;
 
 	it->parse = PARSE_SAMPLE;
 	if (sample__parse(&smp, &ref->evsel->attr, ref->data, ref->size))
 		return 0;	/* prints the truncated marker */
-	t = machine__findnew_thread(dp->machine, (int32_t)smp.pid, (int32_t)smp.tid);
-	if (!t)
-		return -ENOMEM;
-	/* -D prints the dso, never the symbol: no symbol table is loaded */
-	machine__resolve_map(dp->machine, t, smp.misc & MISC_CPUMODE_MASK, smp.ip, &al);
 	it->rec.nr_deliveries = 1;
-	it->rec.comm = thread__comm(t);
-	it->rec.tid = t->tid;
-	if (al.level == 'H')
-		it->rec.dso = "[hypervisor]";
-	else
-		it->rec.dso = al.dso ? dso__long_name(al.dso) : NULL;
-	/* perf runs its report under -D: the branch view counts the branches of a
-	 * sample with a branch stack, and nothing for one without */
-	if (!dp->branch_mode)
-		err = dump_stats__count_sample(&dp->stats, ref->evsel->idx);
-	else if (smp.sample_type & SAMPLE_BRANCH_STACK)
-		err = dump_stats__count_samples(&dp->stats, ref->evsel->idx, smp.branch_nr);
-	return err;
+	prep_sample(&pr, &smp, ref);
+	return resolve_sample(dp, &pr, who);
 }
 
-/* Sequential: counts, machine state, sample resolution. */
-static int prepare(struct dumper *dp, const struct record_ref *ref, struct dump_item *it)
+/* An item's fields from its record (pass 0, or prepare()). */
+static void item_init(struct dumper *dp, const struct record_ref *ref, struct dump_item *it)
 {
-	struct sample smp;
-
 	memset(&it->rec, 0, sizeof(it->rec));
 	it->parse = PARSE_NONE;
 	it->rec.data = ref->data;
@@ -122,6 +184,15 @@ static int prepare(struct dumper *dp, const struct record_ref *ref, struct dump_
 	it->rec.path = session__file_label(dp->s, ref->file);
 	it->rec.evsel = ref->evsel;
 	it->ctx = &dp->ctx;
+}
+
+/* Sequential, without pass 0: counts, machine state, sample resolution. */
+static int prepare(struct dumper *dp, const struct record_ref *ref, struct dump_item *it,
+		   struct dump_who *who)
+{
+	struct sample smp;
+
+	item_init(dp, ref, it);
 	dump_stats__count(&dp->stats, ref->type);
 	if (dp->pipe_ctx) {
 		it->ctx = &dp->pipe_ctx[dp->attrs_seen];
@@ -132,10 +203,83 @@ static int prepare(struct dumper *dp, const struct record_ref *ref, struct dump_
 	if (ref->type >= REC_USER_FIRST)
 		return 0;
 	if (ref->type == REC_SAMPLE)
-		return prepare_sample(dp, it, ref);
+		return prepare_sample(dp, it, ref, who);
 	if (sample__parse_id_trailer(&smp, &ref->evsel->attr, ref->data, ref->size) == 0)
 		it->parse = PARSE_TRAILER;
 	return machine__process(dp->machine, ref, &smp);
+}
+
+/* Records per pass 0 job. */
+#define PREP_CHUNK 512
+
+/*
+ * Pass 0 for the records [c * PREP_CHUNK, ...) of the batch being prepared, on any
+ * worker: record i's item (items[i]) filled, a sample parsed into its digest
+ * (prep[i]), a container's item a hole.  Reads only the records.
+ */
+static void prep_chunk(void *ctx, size_t c)
+{
+	struct dumper *dp = ctx;
+	struct dump_slot *sl = &dp->slot[dp->cur];
+	size_t end = (c + 1) * PREP_CHUNK;
+
+	if (end > dp->nr_recs)
+		end = dp->nr_recs;
+	for (size_t i = c * PREP_CHUNK; i < end; i++) {
+		const struct record_ref *ref = dp->recs[i];
+		struct dump_item *it = &sl->items[i];
+		struct dump_prep *pr = &sl->prep[i];
+		struct sample smp;
+
+		pr->type = ref->type;
+		if (ref->flags & RECORD_REF_CONTAINER) {
+			pr->kind = PREP_CONTAINER;
+			it->parse = PARSE_HOLE;
+			continue;
+		}
+		item_init(dp, ref, it);
+		pr->kind = PREP_OTHER;
+		if (ref->type == REC_SAMPLE) {
+			it->parse = PARSE_SAMPLE;
+			if (sample__parse(&smp, &ref->evsel->attr, ref->data, ref->size)) {
+				pr->kind = PREP_BAD_SAMPLE;
+			} else {
+				it->rec.nr_deliveries = 1;
+				prep_sample(pr, &smp, ref);
+			}
+		}
+	}
+}
+
+/* Sequential, after pass 0: counts, machine state, each sample's thread and dso from
+ * its digest. */
+static int prepare_batch(struct dumper *dp, struct dump_slot *sl,
+			 const struct record_ref *const *recs, size_t n)
+{
+	int err;
+
+	dp->recs = recs;
+	dp->nr_recs = n;
+	if ((err = parallel_for(session__workqueue(dp->s), (n + PREP_CHUNK - 1) / PREP_CHUNK,
+				prep_chunk, dp)))
+		return err;
+	sl->n = n;
+	for (size_t i = 0; i < n && !err; i++) {
+		const struct dump_prep *pr = &sl->prep[i];
+		const struct record_ref *ref;
+		struct sample smp;
+
+		dump_stats__count(&dp->stats, pr->type);
+		if (pr->kind == PREP_SAMPLE)
+			err = resolve_sample(dp, pr, &sl->who[i]);
+		if (pr->kind != PREP_OTHER || pr->type >= REC_USER_FIRST)
+			continue;
+		ref = recs[i];
+		if (sample__parse_id_trailer(&smp, &ref->evsel->attr, ref->data, ref->size) == 0)
+			sl->items[i].parse = PARSE_TRAILER;
+		err = machine__process(dp->machine, ref, &smp);
+	}
+	return err;
 }
 
 static void format_chunk(void *p)
@@ -153,11 +297,19 @@ static void format_chunk(void *p)
 	strbuf__reset(&sb);
 	for (size_t i = lo; i < hi; i++) {
 		const struct dump_item *it = &sl->items[i];
-		struct dump_rec rec = it->rec;
+		struct dump_rec rec;
 		struct sample smp;
 
+		if (it->parse == PARSE_HOLE)
+			continue;
+		rec = it->rec;
 		/* as prepare() parsed it (a SAMPLE that does not parse prints the
 		 * truncated marker) */
+		if (it->parse == PARSE_SAMPLE && rec.nr_deliveries) {
+			rec.comm = sl->who[i].comm;
+			rec.tid = sl->who[i].tid;
+			rec.dso = sl->who[i].dso;
+		}
 		if (it->parse == PARSE_SAMPLE)
 			rec.sample = sample__parse(&smp, &rec.evsel->attr, rec.data,
 						   rec.size) ? NULL : &smp;
@@ -192,15 +344,32 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	 * error, nothing may read the held records any more: waited for, not written) */
 	if (n == 0)
 		return finish_slot(dp, &dp->slot[!dp->cur], 0);
-	if (array__grow(&sl->items, &sl->cap, n, sizeof(*sl->items), 1024))
-		return finish_slot(dp, &dp->slot[!dp->cur], -ENOMEM);
+	if (n > sl->cap) {	/* items, who and prep grow together */
+		size_t cap = sl->cap;
+		struct dump_who *who;
+		struct dump_prep *prep;
+
+		if (array__grow(&sl->items, &cap, n, sizeof(*sl->items), 1024) ||
+		    !(who = reallocarray(sl->who, cap, sizeof(*who))))
+			return finish_slot(dp, &dp->slot[!dp->cur], -ENOMEM);
+		sl->who = who;
+		if (dp->prepass) {
+			if (!(prep = reallocarray(sl->prep, cap, sizeof(*prep))))
+				return finish_slot(dp, &dp->slot[!dp->cur], -ENOMEM);
+			sl->prep = prep;
+		}
+		sl->cap = cap;
+	}
 	sl->n = 0;
-	for (size_t i = 0; i < n && !err; i++) {
+	if (dp->prepass)
+		err = prepare_batch(dp, sl, recs, n);
+	for (size_t i = 0; i < n && !err && !dp->prepass; i++) {
 		if (recs[i]->flags & RECORD_REF_CONTAINER) {
 			dump_stats__count(&dp->stats, recs[i]->type);	/* counted, not printed */
 			continue;
 		}
-		err = prepare(dp, recs[i], &sl->items[sl->n++]);
+		err = prepare(dp, recs[i], &sl->items[sl->n], &sl->who[sl->n]);
+		sl->n++;
 	}
 	/* the previous batch, formatted meanwhile, goes out first */
 	err = finish_slot(dp, &dp->slot[!dp->cur], err);
@@ -260,6 +429,8 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 	err = 0;
 	if (session__is_pipe(s))
 		err = setup_pipe_ctx(&dp, NULL);
+	else
+		dp.prepass = workqueue__nr_workers(session__workqueue(s)) > 0;
 	if (!err) {
 		const struct evsel *first = evlist__first(session__evlist(s));
 
@@ -284,6 +455,8 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 		for (size_t c = 0; c < DUMP_CHUNKS; c++)
 			strbuf__exit(&dp.slot[k].chunks[c]);
 		free(dp.slot[k].items);
+		free(dp.slot[k].who);
+		free(dp.slot[k].prep);
 	}
 	strbuf__exit(&tail);
 	free(dp.pipe_ctx);
