@@ -344,9 +344,22 @@ void maps__copy(struct maps *mp, struct maps *out)
 
 void machine__release_maps(struct machine *m)
 {
-	for (size_t i = 0; i < m->nr_old_maps; i++)
+	machine__release_maps_upto(m, m->nr_old_maps);
+}
+
+size_t machine__maps_retired(const struct machine *m)
+{
+	return m->nr_old_maps;
+}
+
+void machine__release_maps_upto(struct machine *m, size_t n)
+{
+	if (n > m->nr_old_maps)
+		n = m->nr_old_maps;
+	for (size_t i = 0; i < n; i++)
 		free(m->old_maps[i]);
-	m->nr_old_maps = 0;
+	memmove(m->old_maps, m->old_maps + n, (m->nr_old_maps - n) * sizeof(*m->old_maps));
+	m->nr_old_maps -= n;
 }
 
 const struct map *maps__find(const struct maps *mp, uint64_t addr)

@@ -106,6 +106,25 @@ void maps__copy(struct maps *mp, struct maps *out);
  */
 void machine__release_maps(struct machine *m);
 
+/**
+ * @brief The map arrays kept for copies so far (a count for
+ *        machine__release_maps_upto(); it goes down by what that releases).
+ * Thread safety: the replaying thread only.
+ */
+size_t machine__maps_retired(const struct machine *m);
+
+/**
+ * @brief machine__release_maps() of the first @p n arrays kept (those replaced
+ *        before machine__maps_retired() said @p n), for a caller whose copies of
+ *        two stages overlap (the dump formats a batch while it replays the next):
+ *        a copy whose array was replaced before that point becomes invalid, one
+ *        whose array was still in use then stays valid (so every copy taken after
+ *        it).  The arrays kept after it are then counted from 0: a count taken
+ *        later goes down by @p n.
+ * Thread safety: the replaying thread only, while no other reads such a copy.
+ */
+void machine__release_maps_upto(struct machine *m, size_t n);
+
 /** @brief Create an empty machine. kallsyms: path of kernel symbols (NULL =
  *         /proc/kallsyms). @return 0 or -ENOMEM. */
 int machine__new(struct machine **out, const char *kallsyms);

@@ -51,10 +51,15 @@ struct dump_item {
 };
 
 /* What the sequential pass finds for a sample item (the same index): its thread and
- * dso, apart from the items (with pass 0 the workers write those). */
+ * dso, apart from the items (with pass 0 the workers write those).  A user-mode
+ * sample's dso is found where its text is formatted (format_chunk(), on a worker), in
+ * a copy of its process's maps as they were at the sample (maps__copy(): the arrays
+ * stay until the batch is written, finish_slot()). */
 struct dump_who {
 	const char *comm, *dso;		/* as dump_rec's */
 	int tid;
+	bool user;			/* dso: in maps at the sample's ip */
+	struct maps maps;		/* user: a copy */
 };
 
 /* Pass 0's digest of a batch's record, for the sequential pass (the same index). */
@@ -97,6 +102,9 @@ struct dump_slot {
 	struct dump_job jobs[DUMP_CHUNKS];
 	struct wq_group g;		/* the chunks being formatted */
 	bool busy;			/* queued: wait for g, then write */
+	size_t maps_mark;		/* machine__maps_retired() once prepared: the
+					 * arrays replaced before are free to go once
+					 * it is written */
 };
 
 struct dumper {
@@ -140,16 +148,25 @@ static int resolve_sample(struct dumper *dp, const struct dump_prep *pr, struct 
 	struct thread *t = machine__findnew_thread(dp->machine, pr->pid, pr->tid);
 	struct addr_location al;
 
-	if (!t)
+	if (!t || !(who->comm = machine__sample_comm(dp->machine, t)))
 		return -ENOMEM;
-	/* -D prints the dso, never the symbol: no symbol table is loaded */
-	machine__resolve_map(dp->machine, t, pr->cpumode, pr->ip, &al);
-	who->comm = thread__comm(t);
 	who->tid = t->tid;
-	if (al.level == 'H')
-		who->dso = "[hypervisor]";
-	else
-		who->dso = al.dso ? dso__long_name(al.dso) : NULL;
+	who->user = pr->cpumode == MISC_USER;
+	if (who->user) {	/* machine__resolve_map()'s, on a worker */
+		if (t->maps)
+			maps__copy(t->maps, &who->maps);
+		else
+			memset(&who->maps, 0, sizeof(who->maps));
+	} else {
+		/* -D prints the dso, never the symbol: no symbol table is loaded;
+		 * a kernel address may move the kernel's map (and the next batch's
+		 * records change the kernel's maps while this one is formatted) */
+		machine__resolve_map(dp->machine, t, pr->cpumode, pr->ip, &al);
+		if (al.level == 'H')
+			who->dso = "[hypervisor]";
+		else
+			who->dso = al.dso ? dso__long_name(al.dso) : NULL;
+	}
 	/* perf runs its report under -D: the branch view counts the branches of a
 	 * sample with a branch stack, and nothing for one without */
 	if (!dp->branch_mode)
@@ -305,14 +322,22 @@ static void format_chunk(void *p)
 		rec = it->rec;
 		/* as prepare() parsed it (a SAMPLE that does not parse prints the
 		 * truncated marker) */
-		if (it->parse == PARSE_SAMPLE && rec.nr_deliveries) {
-			rec.comm = sl->who[i].comm;
-			rec.tid = sl->who[i].tid;
-			rec.dso = sl->who[i].dso;
-		}
 		if (it->parse == PARSE_SAMPLE)
 			rec.sample = sample__parse(&smp, &rec.evsel->attr, rec.data,
 						   rec.size) ? NULL : &smp;
+		if (it->parse == PARSE_SAMPLE && rec.nr_deliveries) {
+			const struct dump_who *who = &sl->who[i];
+
+			rec.comm = who->comm;
+			rec.tid = who->tid;
+			rec.dso = who->dso;
+			if (who->user && rec.sample) {
+				struct addr_location al;
+
+				maps__resolve_user(&who->maps, smp.ip, &al);
+				rec.dso = al.dso ? dso__long_name(al.dso) : NULL;
+			}
+		}
 		else if (it->parse == PARSE_TRAILER)
 			rec.sample = sample__parse_id_trailer(&smp, &rec.evsel->attr,
 							      rec.data, rec.size) ? NULL : &smp;
@@ -328,6 +353,10 @@ static int finish_slot(struct dumper *dp, struct dump_slot *sl, int err)
 		return err;
 	workqueue__group_wait(session__workqueue(dp->s), &sl->g);
 	sl->busy = false;
+	/* the copies of maps of this batch and those before are done with (the
+	 * next batch, prepared, takes its count only after this: on_batch()) */
+	machine__release_maps_upto(dp->machine, sl->maps_mark);
+	sl->maps_mark = 0;
 	for (size_t c = 0; c < dp->nr_chunks && !err; c++)
 		err = strbuf__fwrite(&sl->chunks[c], dp->out);
 	return err;
@@ -375,6 +404,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	err = finish_slot(dp, &dp->slot[!dp->cur], err);
 	if (err)
 		return err;
+	sl->maps_mark = machine__maps_retired(dp->machine);
 	sl->g = (struct wq_group){ 0 };
 	for (size_t c = 0; c < dp->nr_chunks && !err; c++) {
 		sl->jobs[c] = (struct dump_job){ dp, sl, c };

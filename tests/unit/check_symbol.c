@@ -765,6 +765,48 @@ START_TEST(test_symbol_maps_copy)
 }
 END_TEST
 
+/* machine__release_maps_upto(): the dump's two stages - copies of batch 1 taken, a
+ * count taken, batch 2's copies taken (one of an array batch 1 also read, replaced
+ * in batch 2): releasing up to the count frees only the array replaced in batch 1
+ * (ASan and valgrind see it go); batch 2's copies still resolve, and the arrays
+ * counted after it are counted from 0. */
+START_TEST(test_symbol_maps_release_upto)
+{
+	struct machine *m;
+	struct thread *t;
+	struct maps one, two;
+	struct addr_location al;
+	size_t mark;
+
+	ck_assert_int_eq(machine__new(&m, NULL), 0);
+	mmap_record(m, MISC_USER, 300, 300, 0x400000, 0x3000, 0, "/bin/a");
+	t = machine__findnew_thread(m, 300, 300);
+	ck_assert_ptr_nonnull(t);
+	/* batch 1: a copy, then an MMAP that replaces its array */
+	maps__copy(t->maps, &one);
+	mmap_record(m, MISC_USER, 300, 300, 0x401000, 0x1000, 0x5000, "/bin/b");
+	mark = machine__maps_retired(m);
+	ck_assert_uint_eq(mark, 1);
+	/* batch 2: a copy of the array now in use, then an MMAP that replaces it */
+	maps__copy(t->maps, &two);
+	mmap_record(m, MISC_USER, 300, 300, 0x402000, 0x1000, 0x9000, "/bin/c");
+	ck_assert_uint_eq(machine__maps_retired(m), 2);
+	maps__resolve_user(&one, 0x401010, &al);	/* batch 1 read it until now */
+	ck_assert_str_eq(dso__long_name(al.dso), "/bin/a");
+	machine__release_maps_upto(m, mark);	/* batch 1 written */
+	ck_assert_uint_eq(machine__maps_retired(m), 1);
+	maps__resolve_user(&two, 0x401010, &al);	/* batch 2's copy: still valid */
+	ck_assert_str_eq(dso__long_name(al.dso), "/bin/b");
+	maps__resolve_user(&two, 0x402010, &al);
+	ck_assert_str_eq(dso__long_name(al.dso), "/bin/a");
+	maps__resolve_user(t->maps, 0x402010, &al);
+	ck_assert_str_eq(dso__long_name(al.dso), "/bin/c");
+	machine__release_maps_upto(m, 5);	/* more than kept: all of them */
+	ck_assert_uint_eq(machine__maps_retired(m), 0);
+	machine__delete(m);
+}
+END_TEST
+
 /* Module maps: perf's short name, module-relative addresses, and the kallsyms
  * symbols the kernel's first sample gives the modules mapped by then (none to a
  * module whose own sample came first). */
@@ -1243,6 +1285,7 @@ Suite *symbol_suite(void)
 	tcase_add_test(tc, test_symbol_kmod_names);
 	tcase_add_test(tc, test_symbol_kmod_machine);
 	tcase_add_test(tc, test_symbol_maps_copy);
+	tcase_add_test(tc, test_symbol_maps_release_upto);
 	tcase_add_test(tc, test_symbol_elf_self);
 	tcase_add_test(tc, test_symbol_elf_libc);
 	tcase_add_test(tc, test_symbol_build_id_mismatch);
