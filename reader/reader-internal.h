@@ -45,6 +45,8 @@ struct reader_state {
 	uint64_t start, pos, end;	/* first, current and end offset in map */
 	uint64_t released;		/* map bytes below this were given back to the
 					 * kernel (MADV_DONTNEED): the mapping window */
+	uint64_t populated;		/* map bytes below this have their page tables
+					 * filled (MADV_POPULATE_READ) */
 	uint64_t label_base;		/* subtracted from offsets for printing (pipe: 16) */
 	ZSTD_DStream *zstd;		/* owned, created at the first COMPRESSED record */
 	unsigned char *dbuf;		/* decompressed bytes not yet split into records */
