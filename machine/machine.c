@@ -356,6 +356,8 @@ void machine__release_maps_upto(struct machine *m, size_t n)
 {
 	if (n > m->nr_old_maps)
 		n = m->nr_old_maps;
+	if (!n)		/* old_maps may be NULL: no memmove() of it */
+		return;
 	for (size_t i = 0; i < n; i++)
 		free(m->old_maps[i]);
 	memmove(m->old_maps, m->old_maps + n, (m->nr_old_maps - n) * sizeof(*m->old_maps));
