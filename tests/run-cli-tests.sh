@@ -245,10 +245,12 @@ for s in samples/*.data $fresh $ext; do
 		run "$tmp/pout" "$tmp/perr" perf report $m $ks -i "$s"
 		prc=$rc
 		perf_out "$tmp/pout" "$tmp/want"
-		# -D also at -j 4: the dump formats a batch on the workers while the next
-		# is prepared (tests/external's recordings have several batches)
+		# the report and the dump also at -j 4, whatever the machine's CPUs (the
+		# default -j): the workers parse a batch's samples (pass 0) and resolve
+		# them, and the dump formats a batch while the next is prepared
+		# (tests/external's recordings have several batches)
 		dj=
-		[ "$m" = -D ] && dj=4
+		[ "$m" != --header-only ] && dj=4
 		for j in "" 1 $dj; do
 			name=live:$(basename "$s"):$label${j:+:-j$j}
 			# shellcheck disable=SC2086
