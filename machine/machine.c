@@ -336,6 +336,10 @@ static int maps__insert(struct machine *m, struct maps *mp, const struct map *nm
 
 void maps__copy(struct maps *mp, struct maps *out)
 {
+	if (!mp) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
 	*out = *mp;
 	out->refs = 0;
 	out->pinned = false;

@@ -95,6 +95,7 @@ const struct map *maps__find(const struct maps *mp, uint64_t addr);
  *        array it reads is then kept, not freed).  A FORK makes a new struct maps
  *        and changes no array.  Not for the kernel's maps (their map moves in place
  *        on the first kernel sample: machine__resolve_map()).
+ * @param mp  NULL (a thread without maps): @p out is empty (no map is found in it)
  * Thread safety: the replaying thread only.
  */
 void maps__copy(struct maps *mp, struct maps *out);

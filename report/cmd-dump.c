@@ -2,10 +2,8 @@
  * `dirreport -D`: every record as perf 6.1's dump-raw-trace prints it, in perf's
  * delivery order, each tagged with the file it came from.
  *
- * Per batch of delivered records: with workers (and not a pipe, whose records'
- * contexts depend on the HEADER_ATTRs before them) a pass 0 on the workers fills the
- * batch's items and parses its samples into digests (prep_chunk()); one sequential
- * pass replays side-band records through the machine state and resolves each
+ * Per batch of delivered records: a pass 0 on the workers fills the batch's items and
+ * parses its samples into digests (prep_chunk()); one sequential pass replays side-band records through the machine state and resolves each
  * sample's thread and dso (both depend on order) from its digest, without reading the
  * sample's record (whose cache lines were the producer thread's: most of that pass's
  * cost); then the text of the batch is formatted on the workers, in chunks, while the
@@ -34,12 +32,12 @@
 
 #define DUMP_CHUNKS 16
 
-/* How format_chunk() parses an item's record again for its text (the sequential
- * pass parsed it too: a parsed struct sample is 368 bytes, the record's bytes are
+/* How format_chunk() parses an item's record again for its text (pass 0 parsed it
+ * too: a parsed struct sample is 368 bytes, the record's bytes are
  * read for the text anyway, so the batch's items stay small: 104 bytes, not 464). */
 enum dump_parse {
 	PARSE_NONE, PARSE_SAMPLE, PARSE_TRAILER,
-	PARSE_HOLE,			/* pass 0: a container, counted, not printed */
+	PARSE_HOLE,			/* a container, counted, not printed */
 };
 
 struct dump_item {
@@ -51,7 +49,7 @@ struct dump_item {
 };
 
 /* What the sequential pass finds for a sample item (the same index): its thread and
- * dso, apart from the items (with pass 0 the workers write those).  A user-mode
+ * dso, apart from the items (the workers write those in pass 0).  A user-mode
  * sample's dso is found where its text is formatted (format_chunk(), on a worker), in
  * a copy of its process's maps as they were at the sample (maps__copy(): the arrays
  * stay until the batch is written, finish_slot()). */
@@ -96,8 +94,8 @@ struct dump_slot {
 	struct dump_item *items;	/* owned, batch-sized */
 	size_t n, cap;			/* items in the batch; allocated */
 	struct dump_who *who;		/* owned, cap of them: items[i]'s is who[i] */
-	struct dump_prep *prep;		/* owned, cap of them, with pass 0: record i's
-					 * is prep[i], its item items[i] */
+	struct dump_prep *prep;		/* owned, cap of them: record i's is prep[i],
+					 * its item items[i] */
 	struct strbuf chunks[DUMP_CHUNKS];
 	struct dump_job jobs[DUMP_CHUNKS];
 	struct wq_group g;		/* the chunks being formatted */
@@ -122,25 +120,9 @@ struct dumper {
 					 * most DUMP_CHUNKS */
 	bool branch_mode;		/* perf's branch view: a sample counts once per
 					 * branch (report/branch.h) */
-	bool prepass;			/* pass 0 on the workers (prep_chunk()) */
 	const struct record_ref *const *recs;	/* the batch being prepared */
 	size_t nr_recs;
 };
-
-/* A parsed sample's digest (pass 0, or prepare_sample()). */
-static void prep_sample(struct dump_prep *pr, const struct sample *smp,
-			const struct record_ref *ref)
-{
-	pr->ip = smp->ip;
-	pr->pid = (int32_t)smp->pid;
-	pr->tid = (int32_t)smp->tid;
-	pr->type = REC_SAMPLE;
-	pr->cpumode = smp->misc & MISC_CPUMODE_MASK;
-	pr->evsel_idx = (uint32_t)ref->evsel->idx;
-	pr->branch_nr = (smp->sample_type & SAMPLE_BRANCH_STACK) ? (uint32_t)smp->branch_nr :
-								     UINT32_MAX;
-	pr->kind = PREP_SAMPLE;
-}
 
 /* Sequential: a parsed sample's thread and dso (into @p who), counted. */
 static int resolve_sample(struct dumper *dp, const struct dump_prep *pr, struct dump_who *who)
@@ -153,10 +135,7 @@ static int resolve_sample(struct dumper *dp, const struct dump_prep *pr, struct 
 	who->tid = t->tid;
 	who->user = pr->cpumode == MISC_USER;
 	if (who->user) {	/* machine__resolve_map()'s, on a worker */
-		if (t->maps)
-			maps__copy(t->maps, &who->maps);
-		else
-			memset(&who->maps, 0, sizeof(who->maps));
+		maps__copy(t->maps, &who->maps);
 	} else {
 		/* -D prints the dso, never the symbol: no symbol table is loaded;
 		 * a kernel address may move the kernel's map (and the next batch's
@@ -176,21 +155,7 @@ static int resolve_sample(struct dumper *dp, const struct dump_prep *pr, struct 
 	return 0;
 }
 
-static int prepare_sample(struct dumper *dp, struct dump_item *it, const struct record_ref *ref,
-			  struct dump_who *who)
-{
-	struct sample smp;
-	struct dump_prep pr;
-
-	it->parse = PARSE_SAMPLE;
-	if (sample__parse(&smp, &ref->evsel->attr, ref->data, ref->size))
-		return 0;	/* prints the truncated marker */
-	it->rec.nr_deliveries = 1;
-	prep_sample(&pr, &smp, ref);
-	return resolve_sample(dp, &pr, who);
-}
-
-/* An item's fields from its record (pass 0, or prepare()). */
+/* Pass 0: an item's fields from its record. */
 static void item_init(struct dumper *dp, const struct record_ref *ref, struct dump_item *it)
 {
 	memset(&it->rec, 0, sizeof(it->rec));
@@ -201,29 +166,6 @@ static void item_init(struct dumper *dp, const struct record_ref *ref, struct du
 	it->rec.path = session__file_label(dp->s, ref->file);
 	it->rec.evsel = ref->evsel;
 	it->ctx = &dp->ctx;
-}
-
-/* Sequential, without pass 0: counts, machine state, sample resolution. */
-static int prepare(struct dumper *dp, const struct record_ref *ref, struct dump_item *it,
-		   struct dump_who *who)
-{
-	struct sample smp;
-
-	item_init(dp, ref, it);
-	dump_stats__count(&dp->stats, ref->type);
-	if (dp->pipe_ctx) {
-		it->ctx = &dp->pipe_ctx[dp->attrs_seen];
-		if (ref->type == REC_HEADER_ATTR &&
-		    dp->attrs_seen < session__evlist(dp->s)->nr)
-			dp->attrs_seen++;
-	}
-	if (ref->type >= REC_USER_FIRST)
-		return 0;
-	if (ref->type == REC_SAMPLE)
-		return prepare_sample(dp, it, ref, who);
-	if (sample__parse_id_trailer(&smp, &ref->evsel->attr, ref->data, ref->size) == 0)
-		it->parse = PARSE_TRAILER;
-	return machine__process(dp->machine, ref, &smp);
 }
 
 /* Records per pass 0 job. */
@@ -256,20 +198,31 @@ static void prep_chunk(void *ctx, size_t c)
 		}
 		item_init(dp, ref, it);
 		pr->kind = PREP_OTHER;
+		if (ref->type < REC_USER_FIRST && ref->type != REC_SAMPLE &&
+		    !sample__parse_id_trailer(&smp, &ref->evsel->attr, ref->data, ref->size))
+			it->parse = PARSE_TRAILER;
 		if (ref->type == REC_SAMPLE) {
 			it->parse = PARSE_SAMPLE;
 			if (sample__parse(&smp, &ref->evsel->attr, ref->data, ref->size)) {
-				pr->kind = PREP_BAD_SAMPLE;
-			} else {
-				it->rec.nr_deliveries = 1;
-				prep_sample(pr, &smp, ref);
+				pr->kind = PREP_BAD_SAMPLE;	/* the truncated marker */
+				continue;
 			}
+			it->rec.nr_deliveries = 1;
+			pr->kind = PREP_SAMPLE;
+			pr->ip = smp.ip;
+			pr->pid = (int32_t)smp.pid;
+			pr->tid = (int32_t)smp.tid;
+			pr->cpumode = smp.misc & MISC_CPUMODE_MASK;
+			pr->evsel_idx = (uint32_t)ref->evsel->idx;
+			pr->branch_nr = (smp.sample_type & SAMPLE_BRANCH_STACK) ?
+					(uint32_t)smp.branch_nr : UINT32_MAX;
 		}
 	}
 }
 
-/* Sequential, after pass 0: counts, machine state, each sample's thread and dso from
- * its digest. */
+/* Pass 0 on the workers, then in order: counts, machine state, each sample's thread
+ * and dso from its digest; a pipe's records take the context of the HEADER_ATTRs
+ * delivered before them. */
 static int prepare_batch(struct dumper *dp, struct dump_slot *sl,
 			 const struct record_ref *const *recs, size_t n)
 {
@@ -287,13 +240,18 @@ static int prepare_batch(struct dumper *dp, struct dump_slot *sl,
 		struct sample smp;
 
 		dump_stats__count(&dp->stats, pr->type);
+		if (dp->pipe_ctx && pr->kind != PREP_CONTAINER) {
+			sl->items[i].ctx = &dp->pipe_ctx[dp->attrs_seen];
+			if (pr->type == REC_HEADER_ATTR &&
+			    dp->attrs_seen < session__evlist(dp->s)->nr)
+				dp->attrs_seen++;
+		}
 		if (pr->kind == PREP_SAMPLE)
 			err = resolve_sample(dp, pr, &sl->who[i]);
 		if (pr->kind != PREP_OTHER || pr->type >= REC_USER_FIRST)
 			continue;
 		ref = recs[i];
-		if (sample__parse_id_trailer(&smp, &ref->evsel->attr, ref->data, ref->size) == 0)
-			sl->items[i].parse = PARSE_TRAILER;
+		sample__parse_id_trailer(&smp, &ref->evsel->attr, ref->data, ref->size);
 		err = machine__process(dp->machine, ref, &smp);
 	}
 	return err;
@@ -320,25 +278,25 @@ static void format_chunk(void *p)
 		if (it->parse == PARSE_HOLE)
 			continue;
 		rec = it->rec;
-		/* as prepare() parsed it (a SAMPLE that does not parse prints the
-		 * truncated marker) */
-		if (it->parse == PARSE_SAMPLE)
-			rec.sample = sample__parse(&smp, &rec.evsel->attr, rec.data,
-						   rec.size) ? NULL : &smp;
-		if (it->parse == PARSE_SAMPLE && rec.nr_deliveries) {
+		/* as pass 0 parsed it (a SAMPLE that does not parse prints the truncated
+		 * marker) */
+		if (it->parse == PARSE_SAMPLE) {
 			const struct dump_who *who = &sl->who[i];
 
-			rec.comm = who->comm;
-			rec.tid = who->tid;
-			rec.dso = who->dso;
-			if (who->user && rec.sample) {
+			rec.sample = sample__parse(&smp, &rec.evsel->attr, rec.data,
+						   rec.size) ? NULL : &smp;
+			if (rec.sample) {
+				rec.comm = who->comm;
+				rec.tid = who->tid;
+				rec.dso = who->dso;
+			}
+			if (rec.sample && who->user) {
 				struct addr_location al;
 
 				maps__resolve_user(&who->maps, smp.ip, &al);
 				rec.dso = al.dso ? dso__long_name(al.dso) : NULL;
 			}
-		}
-		else if (it->parse == PARSE_TRAILER)
+		} else if (it->parse == PARSE_TRAILER)
 			rec.sample = sample__parse_id_trailer(&smp, &rec.evsel->attr,
 							      rec.data, rec.size) ? NULL : &smp;
 		dump__record(&sb, it->ctx, &rec);
@@ -382,24 +340,12 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 		    !(who = reallocarray(sl->who, cap, sizeof(*who))))
 			return finish_slot(dp, &dp->slot[!dp->cur], -ENOMEM);
 		sl->who = who;
-		if (dp->prepass) {
-			if (!(prep = reallocarray(sl->prep, cap, sizeof(*prep))))
-				return finish_slot(dp, &dp->slot[!dp->cur], -ENOMEM);
-			sl->prep = prep;
-		}
+		if (!(prep = reallocarray(sl->prep, cap, sizeof(*prep))))
+			return finish_slot(dp, &dp->slot[!dp->cur], -ENOMEM);
+		sl->prep = prep;
 		sl->cap = cap;
 	}
-	sl->n = 0;
-	if (dp->prepass)
-		err = prepare_batch(dp, sl, recs, n);
-	for (size_t i = 0; i < n && !err && !dp->prepass; i++) {
-		if (recs[i]->flags & RECORD_REF_CONTAINER) {
-			dump_stats__count(&dp->stats, recs[i]->type);	/* counted, not printed */
-			continue;
-		}
-		err = prepare(dp, recs[i], &sl->items[sl->n], &sl->who[sl->n]);
-		sl->n++;
-	}
+	err = prepare_batch(dp, sl, recs, n);
 	/* the previous batch, formatted meanwhile, goes out first */
 	err = finish_slot(dp, &dp->slot[!dp->cur], err);
 	if (err)
@@ -459,8 +405,6 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 	err = 0;
 	if (session__is_pipe(s))
 		err = setup_pipe_ctx(&dp, NULL);
-	else
-		dp.prepass = workqueue__nr_workers(session__workqueue(s)) > 0;
 	if (!err) {
 		const struct evsel *first = evlist__first(session__evlist(s));
 

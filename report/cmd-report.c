@@ -92,7 +92,7 @@ struct pending {
 					 * frames are not kept */
 	bool deferred;			/* the chain is walked in pass 1c */
 	bool resolve;			/* pass 1c, or 2b without chains, resolves its
-					 * map (defer_sample()): its thread, comm and
+					 * map (report_prepped()): its thread, comm and
 					 * filters are in its pending_walk until then */
 	bool hole;			/* no sample (pass 0: another record, or a
 					 * sample dropped): passes 1c-3 skip it */
@@ -116,8 +116,8 @@ struct pending {
  * What some reports keep of a pending sample besides (struct pending_ext, in
  * report_batch.ext, the same index): --mem-mode's data address and --call-graph
  * dwarf's user stack.  Apart, so that the array every report writes in pass 1 and
- * reads in passes 2 and 3 holds only what they all use (248 bytes a sample instead of
- * 560: a batch of 8192 samples in 2 MB, not 4.6).
+ * reads in passes 2 and 3 holds only what they all use (256 bytes a sample instead of
+ * 560: a batch of 8192 samples in 2 MiB, not 4.6 MB).
  */
 struct pending_ext {
 	/* --mem-mode only (else neither is written) */
@@ -139,7 +139,7 @@ struct pending_ext {
  * (defer_callchain()), and for a sample whose map the workers resolve (pending.resolve)
  * its thread, comm and thread filters, which resolve_deferred() copies into the
  * pending sample.  Apart from pending_ext (312 bytes, where the children report wrote
- * these), and from the pending samples themselves: with pass 0 (report.prepass) the
+ * these), and from the pending samples themselves: with pass 0 (report.defer_samples) the
  * workers write those, and pass 1 writes only these 104 bytes a sample.
  */
 struct pending_walk {
@@ -151,14 +151,14 @@ struct pending_walk {
 	uint8_t filtered;		/* thread_filter() */
 };
 
-/* Pass 0's digest of record i of a batch (report_batch.prep, report.prepass): what
+/* Pass 0's digest of record i of a batch (report_batch.prep, report.defer_samples): what
  * pass 1 needs of a sample, so that it reads none of the sample's record. */
 struct prep {
 	int32_t pid, tid;
 	uint32_t chain_nr;		/* the chain's entries (where chains are kept) */
 	uint8_t kind;			/* enum prep_kind */
 	bool kernel;			/* the sample, or the chain the report walks,
-					 * reaches the kernel (sample_deferred()) */
+					 * reaches the kernel (report_prepped()) */
 };
 
 enum prep_kind {
@@ -204,11 +204,11 @@ struct report_batch {
 	bool to_unwind;			/* some pending sample is to be unwound */
 	bool deferred;			/* some pending sample's chain is deferred */
 	bool to_resolve;		/* some pending sample without a chain is
-					 * resolved in pass 2b (defer_sample()) */
+					 * resolved in pass 2b (report_prepped()) */
 	struct pending_walk *walk;	/* owned, report.need_walk: pending[i]'s is
 					 * walk[i] */
 	size_t cap_walk, walk_mapped;
-	struct prep *prep;		/* owned, report.prepass: record i's is
+	struct prep *prep;		/* owned, report.defer_samples: record i's is
 					 * prep[i] (and its pending sample pending[i]) */
 	size_t cap_prep, prep_mapped;
 };
@@ -308,8 +308,11 @@ struct report {
 	bool parent_on;
 	bool need_chains;		/* resolve and keep callchains (see cmd_report) */
 	bool defer_chains;		/* chains may be walked on the workers */
-	bool defer_samples;		/* samples out of the kernel may be resolved in
-					 * pass 1c, or 2b without chains (defer_sample()) */
+	bool defer_samples;		/* pass 0 parses the samples on the workers (a
+					 * batch's record i has pending[i], holes where
+					 * no sample), and those out of the kernel are
+					 * resolved in pass 1c, or 2b without chains
+					 * (report_prepped()) */
 	bool need_ext;			/* batches keep their samples' pending_ext */
 	bool need_walk;			/* and their pending_walk (defer_samples,
 					 * defer_chains) */
@@ -322,10 +325,7 @@ struct report {
 					 * there (defer_callchain()) */
 	struct walk_job *walk_jobs;	/* owned: pass 1c's or 2b's, by chunk */
 	size_t cap_walk_jobs;
-	bool prepass;			/* pass 0 parses the samples on the workers
-					 * (defer_samples): a batch's record i has
-					 * pending[i] (holes where no sample) */
-	struct prep_job { size_t kernel_maps_end; bool build_id; } *prep_jobs;
+	struct prep_job { size_t kernel_maps_end; bool load_early; } *prep_jobs;
 	size_t cap_prep_jobs;		/* pass 0's, by chunk: scan_mmaps() */
 	const struct record_ref *const *recs;	/* the batch's, for pass 0 */
 	size_t nr_recs;
@@ -624,6 +624,22 @@ static int want_loaded(struct report *rp, struct dso *dso, bool dwarf)
 	return 0;
 }
 
+/* scan_mmaps() for record @p i of a batch: an MMAP2 of the build-id form clears
+ * *@p load_early, a kernel MMAP sets *@p kernel_maps_end to i + 1. */
+static void note_mmap_kind(const struct record_ref *ref, size_t i, bool *load_early,
+			   size_t *kernel_maps_end)
+{
+	uint16_t misc;
+
+	if (ref->type != REC_MMAP && ref->type != REC_MMAP2)
+		return;
+	memcpy(&misc, ref->data + 4, sizeof(misc));
+	if (ref->type == REC_MMAP2 && (misc & MISC_MMAP_BUILD_ID))
+		*load_early = false;
+	if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL)
+		*kernel_maps_end = i + 1;
+}
+
 /*
  * What a batch's MMAP records allow, in one look at them:
  * - whether the batch may load its dsos early (rp->load_early): loading reads a dso's
@@ -639,17 +655,8 @@ static void scan_mmaps(const struct record_ref *const *recs, size_t n, bool *loa
 {
 	*load_early = true;
 	*kernel_maps_end = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint16_t misc;
-
-		if (recs[i]->type != REC_MMAP && recs[i]->type != REC_MMAP2)
-			continue;
-		memcpy(&misc, recs[i]->data + 4, sizeof(misc));
-		if (recs[i]->type == REC_MMAP2 && (misc & MISC_MMAP_BUILD_ID))
-			*load_early = false;
-		if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL)
-			*kernel_maps_end = i + 1;
-	}
+	for (size_t i = 0; i < n; i++)
+		note_mmap_kind(recs[i], i, load_early, kernel_maps_end);
 }
 
 /* What pass 1 may leave to pass 1c or 2b from here on in the batch (the kernel's maps
@@ -828,12 +835,24 @@ static bool chain_enters_kernel(const struct sample *s)
  * make new arrays and leave this one as it is), in its pending_walk. */
 static void keep_maps(struct report *rp, const struct thread *t, struct pending *p)
 {
-	struct maps *mp = &walk_of(rp->cur, p)->maps;
+	maps__copy(t->maps, &walk_of(rp->cur, p)->maps);
+}
 
-	if (t->maps)
-		maps__copy(t->maps, mp);
-	else
-		memset(mp, 0, sizeof(*mp));
+/* Pass 1: the slots of the frames pass 1c keeps of a chain of @p chain_nr entries
+ * (at most --max-stack), in @p pw. */
+static int reserve_frames(struct report *rp, uint64_t chain_nr, struct pending_walk *pw)
+{
+	size_t n = chain_nr < (uint64_t)rp->max_stack ? (size_t)chain_nr :
+							(size_t)rp->max_stack;
+
+	if (hugemem__grow(&rp->cur->frames, &rp->cur->cap_frames, &rp->cur->frames_mapped,
+			  rp->cur->nr_frames + n, sizeof(*rp->cur->frames), 4096))
+		return -ENOMEM;
+	pw->first_frame = rp->cur->nr_frames;
+	pw->reserved = n;
+	rp->cur->nr_frames += n;
+	rp->cur->deferred = true;
+	return 0;
 }
 
 /*
@@ -847,21 +866,16 @@ static void keep_maps(struct report *rp, const struct thread *t, struct pending 
 static int defer_callchain(struct report *rp, struct thread *t, const struct sample *s,
 			   struct pending *p)
 {
-	size_t n = s->callchain_nr < (uint64_t)rp->max_stack ? (size_t)s->callchain_nr :
-							       (size_t)rp->max_stack;
 	struct pending_walk *pw = walk_of(rp->cur, p);
+	int err = reserve_frames(rp, s->callchain_nr, pw);
 
-	if (hugemem__grow(&rp->cur->frames, &rp->cur->cap_frames, &rp->cur->frames_mapped,
-			  rp->cur->nr_frames + n, sizeof(*rp->cur->frames), 4096))
-		return -ENOMEM;
-	p->first_frame = pw->first_frame = rp->cur->nr_frames;
-	pw->reserved = n;
-	rp->cur->nr_frames += n;
+	if (err)
+		return err;
+	p->first_frame = pw->first_frame;
 	p->deferred = true;
 	p->chain = s->callchain;
 	p->chain_nr = (uint32_t)s->callchain_nr;	/* fits: in a record */
 	keep_maps(rp, t, p);
-	rp->cur->deferred = true;
 	return 0;
 }
 
@@ -920,7 +934,7 @@ static int walk_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 	return walk_note_dso(job, al.dso);
 }
 
-/* A deferred sample (defer_sample()) given what pass 1 kept in @p pw (its thread,
+/* A deferred sample (report_prepped()) given what pass 1 kept in @p pw (its thread,
  * comm, thread filters, frame slots), resolved to its map in the copy of its
  * process's maps there, and its dso filtered (--dsos), on any worker (only reads);
  * its dso noted in @p job to be loaded; -ENOMEM, else 0. */
@@ -941,7 +955,7 @@ static int resolve_deferred(const struct report *rp, struct pending *pd,
 }
 
 /* Pass 1c for the pending samples [i * WALK_CHUNK, ...), on any worker: the deferred
- * samples resolved to their maps and filtered (defer_sample()), the deferred chains
+ * samples resolved to their maps and filtered (report_prepped()), the deferred chains
  * walked as perf walks them, each frame resolved to its map (only reads). */
 static void walk_one(void *ctx, size_t i)
 {
@@ -1075,17 +1089,17 @@ static void pending_init(const struct report *rp, struct pending *p, struct thre
 	p->cgroup_ino = t->id < rp->nr_cgns ? rp->cgns[t->id].ino : 0;
 }
 
-/* Pass 1: the pending sample of record @p i of the batch (report.prepass), else the
+/* Pass 1: the pending sample of record @p i of the batch (report.defer_samples), else the
  * next one. */
 static struct pending *pending_take(struct report *rp, size_t i)
 {
-	return rp->prepass ? &rp->cur->pending[i] : &rp->cur->pending[rp->cur->nr_pending++];
+	return rp->defer_samples ? &rp->cur->pending[i] : &rp->cur->pending[rp->cur->nr_pending++];
 }
 
 /* Pass 1: pending_take()'s sample dropped after all. */
 static void pending_drop(struct report *rp, struct pending *p)
 {
-	if (rp->prepass)
+	if (rp->defer_samples)
 		p->hole = true;
 	else
 		rp->cur->nr_pending--;
@@ -1102,48 +1116,6 @@ static void walk_thread(const struct report *rp, struct pending_walk *pw, struct
 	pw->cgroup_dev = t->id < rp->nr_cgns ? rp->cgns[t->id].dev : 0;
 	pw->cgroup_ino = t->id < rp->nr_cgns ? rp->cgns[t->id].ino : 0;
 	pw->first_frame = 0;
-}
-
-/*
- * Pass 1 for a sample of a batch that resolves its samples on the workers
- * (rp->defer_samples): what has to be in delivery order - its thread, the thread's
- * comm now, the thread filters (--comms, --pids, --tids) now, a copy of its process's
- * maps now (the time-versioned state: maps__copy()) and, with chains, the slots of
- * its chain's frames; pass 1c (walk_one()) resolves its address to its map in that
- * copy, filters its dso and walks its chain - without chains pass 2b (lookup_one())
- * does, before its symbol.  Only where resolving changes nothing in the machine (the
- * sample, and the chain the report walks, out of the kernel, or the kernel's map final
- * and no kernel MMAP in the rest of the batch: sample_deferred()), so the order in
- * which samples are resolved does not matter.
- */
-static int defer_sample(struct report *rp, struct thread *t, const struct sample *s,
-			const struct record_ref *ref, size_t i)
-{
-	const char *comm = machine__sample_comm(rp->machine, t);
-	struct pending *p;
-
-	if (!comm)
-		return -ENOMEM;
-	p = pending_take(rp, i);
-	pending_sample(p, s, ref);
-	walk_thread(rp, walk_of(rp->cur, p), t, comm);
-	p->resolve = true;
-	if (rp->need_chains)	/* pass 1c walks the chain and resolves the sample */
-		return defer_callchain(rp, t, s, p);
-	/* without a chain, pass 2b resolves it (lookup_one()) */
-	keep_maps(rp, t, p);
-	rp->cur->to_resolve = true;
-	return 0;
-}
-
-/* Whether a sample is resolved in pass 1c or 2b (defer_sample()): where the report
- * allows it, when neither it nor the chain the report walks reach the kernel, or once
- * the kernel's maps are final (a user-only recording never makes its map final). */
-static bool sample_deferred(const struct report *rp, const struct sample *s)
-{
-	return rp->defer_samples &&
-	       (rp->kernel_now || ((s->misc & MISC_CPUMODE_MASK) != MISC_KERNEL &&
-				   (!rp->need_chains || !chain_enters_kernel(s))));
 }
 
 /* Pass 1 for a sample (record @p i of the batch): thread, comm and maps, in delivery
@@ -1170,8 +1142,6 @@ static int report_sample(struct report *rp, const struct record_ref *ref, size_t
 	t = machine__findnew_thread(rp->machine, (int32_t)s.pid, (int32_t)s.tid);
 	if (!t)
 		return -ENOMEM;
-	if (sample_deferred(rp, &s))
-		return defer_sample(rp, t, &s, ref, i);
 	p = pending_take(rp, i);
 	machine__resolve_map(rp->machine, t, s.misc & MISC_CPUMODE_MASK, s.ip, &p->al);
 	p->al.map = NULL;	/* not stable across batches; the copied fields are */
@@ -1234,8 +1204,8 @@ static int report_sample(struct report *rp, const struct record_ref *ref, size_t
 
 /*
  * Pass 0 for the records [c * PREP_CHUNK, ...) of the batch, on any worker
- * (report.prepass): each sample parsed and its pending sample filled as defer_sample()
- * would (all but what comes from its thread), its digest for pass 1 in prep; the
+ * (report.defer_samples): each sample parsed and its pending sample filled (all but what comes
+ * from its thread: report_prepped()), its digest for pass 1 in prep; the
  * other records' pending samples made holes, their MMAPs noted as scan_mmaps() does.
  * Pass 1 then reads the digests, not the records: the samples' cache lines are the
  * workers' to fetch.  Only reads the records and the report's options.
@@ -1250,13 +1220,12 @@ static void prep_one(void *ctx, size_t c)
 	if (end > rp->nr_recs)
 		end = rp->nr_recs;
 	job->kernel_maps_end = 0;
-	job->build_id = false;
+	job->load_early = true;
 	for (size_t i = c * PREP_CHUNK; i < end; i++) {
 		const struct record_ref *ref = rp->recs[i];
 		struct prep *pr = &b->prep[i];
 		struct pending *p = &b->pending[i];
 		struct sample smp;
-		uint16_t misc;
 
 		if (ref->type == REC_SAMPLE &&
 		    !sample__parse(&smp, &ref->evsel->attr, ref->data, ref->size) &&
@@ -1283,13 +1252,7 @@ static void prep_one(void *ctx, size_t c)
 			pr->kind = PREP_SLOW;	/* report_sample() says why */
 		} else {
 			pr->kind = PREP_RECORD;
-			if (ref->type == REC_MMAP || ref->type == REC_MMAP2) {
-				memcpy(&misc, ref->data + 4, sizeof(misc));
-				if (ref->type == REC_MMAP2 && (misc & MISC_MMAP_BUILD_ID))
-					job->build_id = true;
-				if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL)
-					job->kernel_maps_end = i + 1;
-			}
+			note_mmap_kind(ref, i, &job->load_early, &job->kernel_maps_end);
 		}
 		/* a hole, unless pass 1 takes the sample over (pending_init()) */
 		p->hole = true;
@@ -1317,7 +1280,7 @@ static int prep_batch(struct report *rp, const struct record_ref *const *recs, s
 	*load_early = true;
 	*kernel_maps_end = 0;
 	for (size_t c = 0; c < jobs; c++) {
-		if (rp->prep_jobs[c].build_id)
+		if (!rp->prep_jobs[c].load_early)
 			*load_early = false;
 		if (rp->prep_jobs[c].kernel_maps_end)
 			*kernel_maps_end = rp->prep_jobs[c].kernel_maps_end;
@@ -1327,12 +1290,19 @@ static int prep_batch(struct report *rp, const struct record_ref *const *recs, s
 }
 
 /*
- * Pass 1 for record @p i of a batch that pass 0 made (report.prepass): a sample the
- * workers resolve (as defer_sample()) takes its thread, comm and thread filters now,
- * a copy of its process's maps and its frames' slots, all into its pending_walk (the
- * pending sample is pass 0's; resolve_deferred() copies them there); a sample that
- * reaches the kernel before the kernel's maps are final, or that pass 0 could not
- * take, goes through report_sample() as without pass 0.
+ * Pass 1 for record @p i of a batch that pass 0 made (report.defer_samples): what has
+ * to be in delivery order of a sample the workers resolve - its thread, the thread's
+ * comm and thread filters (--comms, --pids, --tids) now, a copy of its process's maps
+ * now (the time-versioned state: maps__copy()) and, with chains, its frames' slots,
+ * all into its pending_walk (the pending sample is pass 0's; resolve_deferred()
+ * copies them there).  Pass 1c (walk_one()) resolves its address to its map in that
+ * copy, filters its dso and walks its chain - without chains pass 2b (lookup_one())
+ * does, before its symbol.  Only where resolving changes nothing in the machine: the
+ * sample, and the chain the report walks, out of the kernel, or the kernel's map final
+ * and no kernel MMAP in the rest of the batch (a user-only recording never makes its
+ * map final), so the order in which samples are resolved does not matter.  A sample
+ * that reaches the kernel before that, or that pass 0 could not take, goes through
+ * report_sample().
  */
 static int report_prepped(struct report *rp, const struct record_ref *const *recs,
 			  size_t i)
@@ -1346,7 +1316,7 @@ static int report_prepped(struct report *rp, const struct record_ref *const *rec
 	case PREP_SKIP:
 		return 0;
 	case PREP_SAMPLE:
-		if (pr->kernel && !rp->kernel_now)	/* sample_deferred() */
+		if (pr->kernel && !rp->kernel_now)
 			return report_sample(rp, recs[i], i);
 		break;
 	default:
@@ -1358,21 +1328,9 @@ static int report_prepped(struct report *rp, const struct record_ref *const *rec
 	pw = &rp->cur->walk[i];
 	walk_thread(rp, pw, t, comm);
 	keep_maps(rp, t, &rp->cur->pending[i]);
-	if (rp->need_chains) {	/* defer_callchain() */
-		size_t n = pr->chain_nr < (uint64_t)rp->max_stack ? pr->chain_nr :
-								     (size_t)rp->max_stack;
-
-		if (hugemem__grow(&rp->cur->frames, &rp->cur->cap_frames,
-				  &rp->cur->frames_mapped, rp->cur->nr_frames + n,
-				  sizeof(*rp->cur->frames), 4096))
-			return -ENOMEM;
-		pw->first_frame = rp->cur->nr_frames;
-		pw->reserved = n;
-		rp->cur->nr_frames += n;
-		rp->cur->deferred = true;
-	} else {
-		rp->cur->to_resolve = true;
-	}
+	if (rp->need_chains)	/* pass 1c walks the chain and resolves the sample */
+		return reserve_frames(rp, pr->chain_nr, pw);
+	rp->cur->to_resolve = true;	/* pass 2b resolves it */
 	return 0;
 }
 
@@ -2371,7 +2329,7 @@ static int counter_stop(struct report *rp)
 /*
  * A batch in three passes: (1) replay side-band records and resolve each sample's
  * thread and maps, in order (or keep a copy of its maps for pass 1c or 2b: see
- * defer_sample()); (2) load the symbol tables this batch needs, one dso per worker,
+ * report_prepped()); (2) load the symbol tables this batch needs, one dso per worker,
  * then look the symbols of samples and frames up in chunks on the workers; (3) count,
  * in order.
  */
@@ -2401,7 +2359,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	if (rp->need_ext || rp->need_walk)	/* the last batch's copies of maps
 						 * are done with */
 		machine__release_maps(rp->machine);
-	if (rp->prepass)
+	if (rp->defer_samples)
 		err = prep_batch(rp, recs, n, &rp->load_early, &kernel_maps_end);
 	else
 		scan_mmaps(recs, n, &rp->load_early, &kernel_maps_end);
@@ -2421,7 +2379,7 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			rp->kernel_maps_kept = true;
 			batch_defer_flags(rp);
 		}
-		if (rp->prepass && rp->cur->prep[i].kind != PREP_RECORD) {
+		if (rp->defer_samples && rp->cur->prep[i].kind != PREP_RECORD) {
 			err = report_prepped(rp, recs, i);
 			continue;
 		}
@@ -2979,7 +2937,6 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 	rp->defer_samples = !err && on_workers && !rp->cpu_bitmap && !rp->traces;
 	rp->need_ext = o->mem_mode || rp->unwinder;
 	rp->need_walk = rp->defer_samples || rp->defer_chains;
-	rp->prepass = rp->defer_samples;
 	rp->time_quantum = 100 * 1000000ULL;	/* perf's --time-quantum default, 100 ms */
 	rp->topo = &session__features(s)->cpu_topo;
 	return err;
