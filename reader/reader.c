@@ -571,12 +571,6 @@ void reader__read_stop(struct reader *r)
 	st->rbuf_len = 0;
 }
 
-/*
- * The bytes [off, off + n) of the file, n <= st.end - off: in the mapping, or in the
- * read buffer - read again from off when they are not all there, unless records of
- * this fill point into it (NULL then, *err 0: the fill stops here).  NULL with *err
- * set when pread() fails.
- */
 /* Bytes of the mapping whose page tables are filled ahead of the reads, in one call
  * (madvise(MADV_POPULATE_READ)) instead of a page fault each 64 KiB (the kernel maps
  * that much around a faulting page of a file): 3.7k -> 2.8k faults on the bench
@@ -603,6 +597,12 @@ static void populate(struct reader_state *st, uint64_t upto)
 	st->populated = to > upto ? to : upto;
 }
 
+/*
+ * The bytes [off, off + n) of the file, n <= st.end - off: in the mapping, or in the
+ * read buffer - read again from off when they are not all there, unless records of
+ * this fill point into it (NULL then, *err 0: the fill stops here).  NULL with *err
+ * set when pread() fails.
+ */
 static const unsigned char *bytes_at(struct reader *r, uint64_t off, uint64_t n, int *err)
 {
 	struct reader_state *st = &r->st;
