@@ -16,6 +16,7 @@
 #include "reader/session.h"
 #include "reader/workqueue.h"
 #include "machine/machine.h"
+#include "util/phase.h"
 #include "banned.h"
 
 /* Inputs smaller than this convert too fast for a progress bar to help. */
@@ -155,11 +156,14 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 		       o->progress && input_bytes(s) >= PROGRESS_MIN_BYTES);
 	if (!err)
 		err = session__deliver(s, on_batch, &c, 0);
+	phases__mark("delivery");
 	if (!err)
 		err = exporter__end(c.ex);
+	phases__mark("exporter's last rows");
 	progress__exit(&c.prog);
 	if (!err) {
 		err = t->commit(t->ctx, d);
+		phases__mark("commit");
 	} else if (c.sink_err || !c.bad) {
 		diag__set(d, t->label, DIAG_NO_OFFSET, err, "%s",
 			  c.sink_err ? t->errmsg(t->ctx) : diag__code_str(err));
@@ -207,6 +211,7 @@ int cmd_recording__open(struct cmd_recording **out, const struct convert_opts *o
 		err = kernel_start(&r->kj, r->m);
 	if (!err)
 		err = session__load(r->s, d);
+	phases__mark("load");
 	if (!err && session__is_pipe(r->s) && !(err = machine__apply_build_ids(r->m,
 					session__features(r->s))) && r->kj.wq)
 		err = kernel_start(&r->kj, r->m);

@@ -12,6 +12,7 @@
 #include "convert/cmd.h"
 #include "format/diag.h"
 #include "cli/cli.h"
+#include "util/phase.h"
 #include "banned.h"
 
 /* The SYNOPSIS and OPTIONS of docs/dirconvert.1.md. */
@@ -115,8 +116,9 @@ int main(int argc, char **argv)
 	struct convert_opts o = { .progress = isatty(2) };
 	struct diag d = { .offset = DIAG_NO_OFFSET };
 	char line[1024];
-	int c;
+	int c, err;
 
+	phases__start(getenv("DIRREPORT_PHASES") != NULL);	/* util/phase.h */
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
@@ -212,8 +214,11 @@ int main(int argc, char **argv)
 		return bad_usage("--append adds to a database of --to-postgresql");
 	if (o.append && o.force)
 		return bad_usage("--append and -f: one or the other");
-	if (o.conninfo ? cmd_postgresql(&o, &d) : o.json ? cmd_json(&o, &d) :
-	    o.to_file || o.to_dir ? cmd_write(&o, &d) : cmd_sqlite(&o, &d)) {
+	err = o.conninfo ? cmd_postgresql(&o, &d) : o.json ? cmd_json(&o, &d) :
+	      o.to_file || o.to_dir ? cmd_write(&o, &d) : cmd_sqlite(&o, &d);
+	/* for bench/phases.sh: where the time went */
+	(void)phases__print(stderr, "dirconvert");
+	if (err) {
 		fprintf(stderr, "dirconvert: %s\n", diag__format(&d, line, sizeof(line)));
 		return 1;
 	}

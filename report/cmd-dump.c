@@ -28,6 +28,7 @@
 #include "machine/machine.h"
 #include "report/strbuf.h"
 #include "util/array.h"
+#include "util/phase.h"
 #include "banned.h"
 
 #define DUMP_CHUNKS 16
@@ -417,6 +418,7 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 		err = session__deliver(s, on_batch, &dp, 0);
 		/* the last batch, even after an error (its items are still running) */
 		err = finish_slot(&dp, &dp.slot[!dp.cur], err);
+		phases__mark("delivery");
 	}
 	if (!err) {
 		strbuf__reset(&tail);

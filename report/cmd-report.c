@@ -40,6 +40,7 @@
 #include "util/array.h"
 #include "util/hugemem.h"
 #include "util/hashtab.h"
+#include "util/phase.h"
 #include "banned.h"
 
 /* perf's PERF_MAX_STACK_DEPTH: --max-stack's default. */
@@ -2368,7 +2369,9 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	rp->kernel_maps_kept = kernel_maps_end == 0;
 	batch_defer_flags(rp);
 	if (!rp->preloaded) {	/* main.c left the kernel symbols job to us */
+		phases__mark("first batch's pass 0");
 		machine__wait_preload(rp->machine);
+		phases__mark("kernel symbols wait");
 		rp->preloaded = true;
 	}
 	rp->nr_to_load = 0;
@@ -3019,9 +3022,11 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 	    (err = read_dwarf_early(&rp)))
 		goto out;
 	err = session__deliver(s, on_batch, &rp, 0);
+	phases__mark("delivery");
 	cerr = counter_stop(&rp);	/* the last batch counted */
 	if (!err)
 		err = cerr;
+	phases__mark("last batch counted");
 	batches_free(&rp);
 	if (err < 0 && rp.trace_diag.code)
 		err = trace_error(&rp.trace_diag);
@@ -3039,6 +3044,7 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 			rp.sl.hash_safe = false;
 		err = print_report(&rp, o, out);
 	}
+	phases__mark("output");
 out:
 	report_exit(&rp, el->nr);
 	return err;

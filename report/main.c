@@ -23,6 +23,7 @@
 #include "cli/time-range.h"
 #include "machine/trace-sort.h"
 #include "cli/cli.h"
+#include "util/phase.h"
 #include "banned.h"
 
 /* The SYNOPSIS of docs/dirreport.1.md, then the options (tests compare the two). */
@@ -668,12 +669,14 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 	}
 	if (!err && ((mode->flags & MODE_NEED_RECORDS) || session__is_pipe(s)))
 		err = session__load(s, &d);
+	phases__mark("load");
 	/* the kernel symbols job, if any, must be done before records replay; the
 	 * report waits for it at its first batch, so the decoding starts meanwhile */
 	if (s && !(mode->flags & MODE_OWN_PRELOAD)) {
 		machine__wait_preload(m);	/* its parsing helped with here (the
 						 * scan is done) */
 		workqueue__flush(session__workqueue(s));
+		phases__mark("kernel symbols wait");
 	}
 	if (err) {
 		if (d.code == 0)
@@ -691,6 +694,8 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 	/* and those the delivery found */
 	for (size_t i = nr_warned; i < session__nr_warnings(s); i++)
 		fprintf(stderr, "dirreport: warning: %s\n", session__warning(s, i));
+	/* for bench/phases.sh: where the time went (util/phase.h) */
+	(void)phases__print(stderr, "dirreport");
 	/* for bench/index.sh and tests/index: how much of the records was read */
 	if (getenv("DIRREPORT_IO_STATS"))
 		fprintf(stderr, "dirreport: io: %llu bytes of records read%s\n",
@@ -725,7 +730,10 @@ int main(int argc, char **argv)
 {
 	struct report_opts o = { .children = -1, .max_stack = -1 };
 	struct cmdline cl = { 0 };
-	int ret = parse_options(argc, argv, &o, &cl);
+	int ret;
+
+	phases__start(getenv("DIRREPORT_PHASES") != NULL);	/* util/phase.h */
+	ret = parse_options(argc, argv, &o, &cl);
 
 	if (ret >= 0)	/* --help, or a usage error */
 		return ret;

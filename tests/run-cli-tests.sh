@@ -641,6 +641,7 @@ fi
 . tests/json/run.sh	# dirconvert --to-json: golden vs perf data convert --to-json, pipes, bad input
 . tests/writer/run.sh	# dirconvert --to-file/--to-dir: perf report on the output equals it on the input, bad input
 . tests/index/run.sh	# the per-file index: dirconvert --index, dirreport --stats from it, damaged/stale/foreign ones ignored
+. tests/phases/run.sh	# DIRREPORT_PHASES: the per-stage timings bench/phases.sh reads
 . tests/pgsql/run.sh	# dirconvert --to-postgresql: golden vs perf's export-to-postgresql.py, append, errors
 . tests/script/run.sh	# dirscript: golden vs perf script, folded stacks, bad input
 . tests/flame/run.sh	# dirscript: flame graphs and speedscope files, in Chromium too
