@@ -451,6 +451,12 @@ int callchains__reserve(struct callchains *cc, size_t n)
 	return 0;
 }
 
+bool callchains__has_room(const struct callchains *cc, size_t n)
+{
+	return cc->cap_frames - cc->nr_frames >= n && cc->cap_match - cc->nr_frames >= n &&
+	       cc->cap_nodes - cc->nr_nodes >= n;
+}
+
 uint32_t callchains__depth(const struct callchains *cc, uint32_t node)
 {
 	return cc->nodes[node].depth;

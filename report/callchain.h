@@ -153,6 +153,13 @@ int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_f
  */
 int callchains__reserve(struct callchains *cc, size_t n);
 
+/**
+ * @brief Whether the room callchains__reserve() made holds @p n more frames and
+ *        chain nodes.
+ * Thread safety: the store's thread (readers of the chains may run meanwhile).
+ */
+bool callchains__has_room(const struct callchains *cc, size_t n);
+
 /** @brief Number of frames of chain @p node.  Thread safety: read-only. */
 uint32_t callchains__depth(const struct callchains *cc, uint32_t node);
 

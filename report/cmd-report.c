@@ -2096,18 +2096,26 @@ struct counter {
 	int err;			/* the first error of pass 3 */
 	/*
 	 * The replayer: perf's entry trees replayed (hists__live_replay()) on a
-	 * thread of its own, one batch behind the counter, which meanwhile counts the
-	 * next batch into room reserved before (hists__reserve(),
+	 * thread of its own, behind the counter, which meanwhile counts the next
+	 * batches into room reserved before (hists__reserve(),
 	 * callchains__reserve()): the replay reads the samples and chains counted so
-	 * far, which the counting then moves nowhere.  The two meet before each
-	 * batch (replay_hand()).  Not with --call-graph dwarf, whose inlined frames
-	 * are made while a batch is counted (the counter replays then).
+	 * far, which the counting then moves nowhere.  After each batch the counter
+	 * publishes how far it counted (replay_hand()), and the replayer goes on to
+	 * there once it is done; the two meet only where the room runs out
+	 * (replay_room(): room for REPLAY_AHEAD batches is made at a time).  They
+	 * met before each batch, and each then waited for the other about a third
+	 * of the time (the file's --stdio: the counter 150 ms for the replayer, the
+	 * calling thread 240 ms for the counter).  Not with --call-graph dwarf,
+	 * whose inlined frames are made while a batch is counted (the counter
+	 * replays then).
 	 */
 	bool replayer;			/* the thread runs */
 	pthread_t rthread;
 	pthread_mutex_t rmu;
 	pthread_cond_t rcv;
-	size_t *upto;			/* per event: replay up to this sample */
+	size_t *upto;			/* per event: replay up to this sample (the
+					 * samples counted so far) */
+	size_t *rupto;			/* the replayer's copy of upto */
 	bool rbusy, rquit;
 	int rerr;			/* the first error of the replay */
 };
@@ -2120,20 +2128,27 @@ static void *replayer_main(void *arg)
 	(void)pthread_setname_np(pthread_self(), "dr-replayer");	/* for perf, top, gdb */
 	pthread_mutex_lock(&c->rmu);
 	for (;;) {
+		bool more = false;
 		int err = 0;
 
 		while (!c->rbusy && !c->rquit)
 			pthread_cond_wait(&c->rcv, &c->rmu);
 		if (!c->rbusy)
 			break;
+		memcpy(c->rupto, c->upto, nr * sizeof(*c->rupto));
 		pthread_mutex_unlock(&c->rmu);
 		for (size_t i = 0; i < nr && !err; i++)
-			err = hists__live_replay(&c->rp->hists[i], c->upto[i]);
+			err = hists__live_replay(&c->rp->hists[i], c->rupto[i]);
 		pthread_mutex_lock(&c->rmu);
 		if (err && !c->rerr)
 			c->rerr = err;
-		c->rbusy = false;
-		pthread_cond_broadcast(&c->rcv);
+		/* the batches counted meanwhile, if any, at once */
+		for (size_t i = 0; i < nr && !err; i++)
+			more |= c->upto[i] != c->rupto[i];
+		if (!more) {
+			c->rbusy = false;
+			pthread_cond_broadcast(&c->rcv);
+		}
 	}
 	pthread_mutex_unlock(&c->rmu);
 	return NULL;
@@ -2152,33 +2167,62 @@ static int replay_wait(struct counter *c)
 	return err;
 }
 
-/* Before counting batch b: once the replayer is done, room for b's samples and
- * chains, and the samples counted so far handed to the replayer. */
-static int replay_hand(struct counter *c, const struct report_batch *b)
+/* Before counting batch b: room for its samples and chains.  Where the room made
+ * before holds them, the replayer goes on meanwhile; else, once it is idle, the
+ * steps it replayed are let go and room made: for the steps of REPLAY_AHEAD
+ * batches like b (16 bytes a sample: 8 MB for 64 batches of 8192), and for the new
+ * groups and chains of GROUPS_AHEAD (their arrays grow by doubling, so they run
+ * out of room seldom).  With room for one batch at a time the two threads met
+ * before each batch, each waiting for the other about a third of the time; with
+ * 4 batches the counter still waited for the replayer to catch up every 4 (150 ms
+ * for the file's --stdio); with 64, 12-40 ms. */
+#define REPLAY_AHEAD 64
+#define GROUPS_AHEAD 4
+
+static int replay_room(struct counter *c, const struct report_batch *b)
 {
 	struct report *rp = c->rp;
 	size_t nr = session__evlist(rp->session)->nr, nr_ips = 0;
-	int err = replay_wait(c);
+	bool room;
+	int err;
 
 	for (size_t i = 0; i < b->nr_pending; i++)
 		if (!b->pending[i].hole)
 			nr_ips += b->pending[i].nr_frames + b->pending[i].nr_user;
+	room = !rp->chains || callchains__has_room(rp->chains, nr_ips);
+	for (size_t i = 0; i < nr && room; i++)
+		room = hists__has_room(&rp->hists[i], b->nr_pending, nr_ips);
+	if (room)
+		return 0;
+	err = replay_wait(c);
 	for (size_t i = 0; i < nr && !err; i++) {
 		if (rp->drop_steps)	/* the replayer is idle */
 			hists__drop_replayed(&rp->hists[i]);
-		err = hists__reserve(&rp->hists[i], b->nr_pending, nr_ips);
+		err = hists__reserve(&rp->hists[i], GROUPS_AHEAD * b->nr_pending,
+				     GROUPS_AHEAD * nr_ips);
+		if (!err)
+			err = hists__reserve_steps(&rp->hists[i], REPLAY_AHEAD * b->nr_pending);
 	}
 	if (!err && rp->chains)
-		err = callchains__reserve(rp->chains, nr_ips);
-	if (err)
-		return err;
+		err = callchains__reserve(rp->chains, GROUPS_AHEAD * nr_ips);
+	return err;
+}
+
+/* After counting a batch: the samples counted so far to the replayer (which takes
+ * them once it is done with those it has, or at once when idle). */
+static void replay_hand(struct counter *c)
+{
+	struct report *rp = c->rp;
+	size_t nr = session__evlist(rp->session)->nr;
+
+	pthread_mutex_lock(&c->rmu);
 	for (size_t i = 0; i < nr; i++)
 		c->upto[i] = rp->hists[i].nr_steps;
-	pthread_mutex_lock(&c->rmu);
-	c->rbusy = true;
-	pthread_cond_broadcast(&c->rcv);
+	if (!c->rbusy) {
+		c->rbusy = true;
+		pthread_cond_broadcast(&c->rcv);
+	}
 	pthread_mutex_unlock(&c->rmu);
-	return 0;
 }
 
 /* Start the replayer beside counter c when some histogram is replayed live;
@@ -2193,13 +2237,19 @@ static void replayer_start(struct counter *c)
 		live |= rp->hists[i].live != NULL;
 	if (!live || rp->unwinder || !(c->upto = calloc(nr ? nr : 1, sizeof(*c->upto))))
 		return;
+	if (!(c->rupto = calloc(nr ? nr : 1, sizeof(*c->rupto)))) {
+		free(c->upto);
+		c->upto = NULL;
+		return;
+	}
 	pthread_mutex_init(&c->rmu, NULL);
 	pthread_cond_init(&c->rcv, NULL);
 	if (pthread_create(&c->rthread, NULL, replayer_main, c)) {
 		pthread_mutex_destroy(&c->rmu);
 		pthread_cond_destroy(&c->rcv);
 		free(c->upto);
-		c->upto = NULL;
+		free(c->rupto);
+		c->upto = c->rupto = NULL;
 		return;
 	}
 	c->replayer = true;
@@ -2222,6 +2272,7 @@ static int replayer_stop(struct counter *c)
 	pthread_mutex_destroy(&c->rmu);
 	pthread_cond_destroy(&c->rcv);
 	free(c->upto);
+	free(c->rupto);
 	c->replayer = false;
 	c->rp->replayer = false;
 	return err;
@@ -2243,9 +2294,11 @@ static void *counter_main(void *arg)
 			break;
 		b = c->job;
 		pthread_mutex_unlock(&c->mu);
-		err = c->err || !c->replayer ? 0 : replay_hand(c, b);
+		err = c->err || !c->replayer ? 0 : replay_room(c, b);
 		if (!err)
 			err = c->err ? 0 : count_batch(c->rp, b);
+		if (!err && !c->err && c->replayer)
+			replay_hand(c);
 		pthread_mutex_lock(&c->mu);
 		if (err && !c->err)
 			c->err = err;

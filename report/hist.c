@@ -1316,6 +1316,18 @@ int hists__reserve(struct hists *h, size_t nr_samples, size_t nr_ips)
 	return 0;
 }
 
+int hists__reserve_steps(struct hists *h, size_t nr_samples)
+{
+	return hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped,
+			     h->nr_steps - h->steps_base + nr_samples, sizeof(*h->steps), 1024);
+}
+
+bool hists__has_room(const struct hists *h, size_t nr_samples, size_t nr_ips)
+{
+	return h->cap_steps - (h->nr_steps - h->steps_base) >= nr_samples &&
+	       h->cap_groups - h->nr_groups >= nr_samples && h->cap_ips - h->nr_ips >= nr_ips;
+}
+
 void hists__drop_replayed(struct hists *h)
 {
 	size_t done, left;

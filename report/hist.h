@@ -185,6 +185,25 @@ int hists__live_replay(struct hists *h, size_t upto);
 int hists__reserve(struct hists *h, size_t nr_samples, size_t nr_ips);
 
 /**
+ * @brief Make room for the steps alone of @p nr_samples more samples (16 bytes a
+ *        sample; hists__reserve() makes room for their groups and chains too): a
+ *        replay that runs many batches behind needs that many steps kept, but
+ *        only a batch's worth of new groups and chains at a time.
+ * @return 0 or -ENOMEM.
+ * Thread safety: as hists__reserve().
+ */
+int hists__reserve_steps(struct hists *h, size_t nr_samples);
+
+/**
+ * @brief Whether the room hists__reserve() made holds @p nr_samples more samples
+ *        whose chains hold @p nr_ips addresses in all (adding them moves none of
+ *        the arrays a replay reads).
+ * Thread safety: the histogram's thread (a replay may run meanwhile: it reads
+ *        none of what this does).
+ */
+bool hists__has_room(const struct hists *h, size_t nr_samples, size_t nr_ips);
+
+/**
  * @brief Let go of the steps (16 bytes a sample) of the samples the live replay has
  *        replayed, so that a histogram's memory grows with its entries and keys, not
  *        with the length of the recording (a 60 MB `perf record -a -g` file: 7.5 MB
