@@ -245,6 +245,13 @@ struct cgroup_name {
 enum { FILTER_DSO = 1 << 0, FILTER_THREAD = 1 << 1, FILTER_PARENT = 1 << 2,
        FILTER_SYMBOL = 1 << 3 };
 
+/* Batches in the pipeline: one resolved on the calling thread, the others queued for
+ * or being counted on the counter thread.  With two, the calling thread waited for
+ * the counter before each batch (the file's --stdio -j 2: 140 ms of its 410 ms
+ * delivery) whenever a batch took the counter longer than the next one took it;
+ * a third lets the two even out (each batch's arrays: 3-8 MB). */
+#define NR_BATCHES 3
+
 struct report {
 	struct session *session;
 	struct machine *machine;
@@ -254,9 +261,10 @@ struct report {
 	struct hists *hists;		/* one per evsel, owned */
 	struct callchains *chains;	/* owned; NULL without callchains */
 	uint64_t total_lost_samples;
-	/* per batch: the samples resolved to their maps (two batches: the counter
-	 * thread counts one while this thread resolves the next), the dsos to load */
-	struct report_batch batch[2];	/* owned */
+	/* per batch: the samples resolved to their maps (NR_BATCHES of them: the
+	 * counter thread counts the older ones while this thread resolves the
+	 * next), the dsos to load */
+	struct report_batch batch[NR_BATCHES];	/* owned */
 	struct report_batch *cur;	/* the one being resolved */
 	struct counter *counter;	/* owned: pass 3 on its own thread; NULL:
 					 * on this one */
@@ -2091,7 +2099,9 @@ struct counter {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct report *rp;
-	struct report_batch *job;	/* handed over, not counted yet; NULL: idle */
+	struct report_batch *jobs[NR_BATCHES];	/* handed over, in order: jobs[head]
+					 * is being counted (a ring of nr) */
+	unsigned head, nr;
 	bool quit;
 	int err;			/* the first error of pass 3 */
 	/*
@@ -2288,11 +2298,11 @@ static void *counter_main(void *arg)
 		struct report_batch *b;
 		int err;
 
-		while (!c->job && !c->quit)
+		while (!c->nr && !c->quit)
 			pthread_cond_wait(&c->cv, &c->mu);
-		if (!c->job)
+		if (!c->nr)
 			break;
-		b = c->job;
+		b = c->jobs[c->head];
 		pthread_mutex_unlock(&c->mu);
 		err = c->err || !c->replayer ? 0 : replay_room(c, b);
 		if (!err)
@@ -2302,7 +2312,8 @@ static void *counter_main(void *arg)
 		pthread_mutex_lock(&c->mu);
 		if (err && !c->err)
 			c->err = err;
-		c->job = NULL;
+		c->head = (c->head + 1) % NR_BATCHES;
+		c->nr--;
 		pthread_cond_broadcast(&c->cv);
 	}
 	pthread_mutex_unlock(&c->mu);
@@ -2334,22 +2345,22 @@ static int counter_start(struct report *rp)
 	return 0;
 }
 
-/* Hand the current batch to the counter (once it is done with the other one), and
- * resolve the next batch into the other buffer; the counter's error, if any. */
+/* Hand the current batch to the counter, and resolve the next batch into the next
+ * buffer once the counter is done with it; the counter's error, if any. */
 static int counter_hand(struct report *rp)
 {
 	struct counter *c = rp->counter;
 	int err;
 
 	pthread_mutex_lock(&c->mu);
-	while (c->job && !c->err)
+	c->jobs[(c->head + c->nr) % NR_BATCHES] = rp->cur;
+	c->nr++;
+	pthread_cond_broadcast(&c->cv);
+	rp->cur = &rp->batch[(size_t)(rp->cur - rp->batch + 1) % NR_BATCHES];
+	/* the next buffer is the oldest handed over: counted yet? */
+	while (c->nr == NR_BATCHES && !c->err)
 		pthread_cond_wait(&c->cv, &c->mu);
 	err = c->err;
-	if (!err) {
-		c->job = rp->cur;
-		rp->cur = rp->cur == &rp->batch[0] ? &rp->batch[1] : &rp->batch[0];
-		pthread_cond_broadcast(&c->cv);
-	}
 	pthread_mutex_unlock(&c->mu);
 	return err;
 }
@@ -2363,7 +2374,7 @@ static int counter_stop(struct report *rp)
 	if (!c)
 		return 0;
 	pthread_mutex_lock(&c->mu);
-	while (c->job)
+	while (c->nr)
 		pthread_cond_wait(&c->cv, &c->mu);
 	c->quit = true;
 	pthread_cond_broadcast(&c->cv);
@@ -2874,12 +2885,12 @@ static int check_recording(struct session *s, const struct report_opts *o, FILE 
 	return 0;
 }
 
-/* The two batches' arrays, freed (megabytes each: 26 MB resident at the end of the
+/* The batches' arrays, freed (megabytes each: 26 MB resident at the end of the
  * bench directory's delivery before its windows were made smaller) as soon as the
  * last batch is counted, before the report's output. */
 static void batches_free(struct report *rp)
 {
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < NR_BATCHES; i++) {
 		struct report_batch *b = &rp->batch[i];
 
 		hugemem__free(b->pending, b->pending_mapped);

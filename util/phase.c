@@ -53,8 +53,9 @@ static int line(FILE *out, const char *prog, const char *name, long long wall,
 {
 	double w = (double)wall / 1e6, c = (double)cpu / 1e6;
 
-	/* the busy threads of a stage under 0.1 ms say nothing */
-	if (wall < 100000)
+	/* the busy threads of a stage under 1 ms say nothing (other threads' CPU
+	 * time is counted at their ticks) */
+	if (wall < 1000000)
 		return fprintf(out, "%s: phase %s: %.1f ms wall, %.1f ms CPU, - busy\n", prog,
 			       name, w, c) < 0 ? -EIO : 0;
 	return fprintf(out, "%s: phase %s: %.1f ms wall, %.1f ms CPU, %.2f busy\n", prog,
