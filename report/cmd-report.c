@@ -246,11 +246,13 @@ enum { FILTER_DSO = 1 << 0, FILTER_THREAD = 1 << 1, FILTER_PARENT = 1 << 2,
        FILTER_SYMBOL = 1 << 3 };
 
 /* Batches in the pipeline: one resolved on the calling thread, the others queued for
- * or being counted on the counter thread.  With two, the calling thread waited for
- * the counter before each batch (the file's --stdio -j 2: 140 ms of its 410 ms
- * delivery) whenever a batch took the counter longer than the next one took it;
- * a third lets the two even out (each batch's arrays: 3-8 MB). */
-#define NR_BATCHES 3
+ * or being counted on the counter thread.  A third let the calling thread resolve two
+ * batches ahead while the counter still met the replayer before each batch (the
+ * file's --stdio -j 2 waited 140 ms for the counter, then 100); once the replayer ran
+ * behind (replay_room()) it was no faster (interleaved medians of 11-15: 0.279 / 0.274
+ * s on the directory, 0.539 / 0.504 s on the file, three against two) and took 4-10
+ * MB more. */
+#define NR_BATCHES 2
 
 struct report {
 	struct session *session;
