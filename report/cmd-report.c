@@ -2114,7 +2114,7 @@ struct counter {
 	 * far, which the counting then moves nowhere.  After each batch the counter
 	 * publishes how far it counted (replay_hand()), and the replayer goes on to
 	 * there once it is done; the two meet only where the room runs out
-	 * (replay_room(): room for REPLAY_AHEAD batches is made at a time).  They
+	 * (replay_room(): room for up to REPLAY_AHEAD batches is made at a time).  They
 	 * met before each batch, and each then waited for the other about a third
 	 * of the time (the file's --stdio: the counter 150 ms for the replayer, the
 	 * calling thread 240 ms for the counter).  Not with --call-graph dwarf,
@@ -2128,6 +2128,8 @@ struct counter {
 	size_t *upto;			/* per event: replay up to this sample (the
 					 * samples counted so far) */
 	size_t *rupto;			/* the replayer's copy of upto */
+	size_t ahead;			/* batches of steps replay_room() makes room
+					 * for (the counter's) */
 	bool rbusy, rquit;
 	int rerr;			/* the first error of the replay */
 };
@@ -2181,13 +2183,17 @@ static int replay_wait(struct counter *c)
 
 /* Before counting batch b: room for its samples and chains.  Where the room made
  * before holds them, the replayer goes on meanwhile; else, once it is idle, the
- * steps it replayed are let go and room made: for the steps of REPLAY_AHEAD
- * batches like b (16 bytes a sample: 8 MB for 64 batches of 8192), and for the new
- * groups and chains of GROUPS_AHEAD (their arrays grow by doubling, so they run
- * out of room seldom).  With room for one batch at a time the two threads met
- * before each batch, each waiting for the other about a third of the time; with
- * 4 batches the counter still waited for the replayer to catch up every 4 (150 ms
- * for the file's --stdio); with 64, 12-40 ms. */
+ * steps it replayed are let go and room made: for the steps of c->ahead batches
+ * like b (16 bytes a sample), and for the new groups and chains of GROUPS_AHEAD
+ * (their arrays grow by doubling, so they run out of room seldom).  With room for
+ * one batch at a time the two threads met before each batch, each waiting for the
+ * other about a third of the time; with 4 batches the counter still waited for the
+ * replayer to catch up every 4 (150 ms for the file's --stdio); with 64, 12-40 ms.
+ * c->ahead starts at 4 and becomes REPLAY_AHEAD the first time the replayer is
+ * still busy when the room runs out: a replayer that keeps up (the flat report's)
+ * keeps 4 batches of steps, not 64 (8 MB of 8192-sample batches: the file's flat
+ * report 70 -> 64 MB peak RSS).  (Doubling from 4 instead took most of the file's
+ * 66 batches to get there: its --stdio was 2-5 % slower.) */
 #define REPLAY_AHEAD 64
 #define GROUPS_AHEAD 4
 
@@ -2206,6 +2212,10 @@ static int replay_room(struct counter *c, const struct report_batch *b)
 		room = hists__has_room(&rp->hists[i], b->nr_pending, nr_ips);
 	if (room)
 		return 0;
+	pthread_mutex_lock(&c->rmu);
+	if (c->rbusy)
+		c->ahead = REPLAY_AHEAD;
+	pthread_mutex_unlock(&c->rmu);
 	err = replay_wait(c);
 	for (size_t i = 0; i < nr && !err; i++) {
 		if (rp->drop_steps)	/* the replayer is idle */
@@ -2213,7 +2223,7 @@ static int replay_room(struct counter *c, const struct report_batch *b)
 		err = hists__reserve(&rp->hists[i], GROUPS_AHEAD * b->nr_pending,
 				     GROUPS_AHEAD * nr_ips);
 		if (!err)
-			err = hists__reserve_steps(&rp->hists[i], REPLAY_AHEAD * b->nr_pending);
+			err = hists__reserve_steps(&rp->hists[i], c->ahead * b->nr_pending);
 	}
 	if (!err && rp->chains)
 		err = callchains__reserve(rp->chains, GROUPS_AHEAD * nr_ips);
@@ -2264,6 +2274,7 @@ static void replayer_start(struct counter *c)
 		c->upto = c->rupto = NULL;
 		return;
 	}
+	c->ahead = GROUPS_AHEAD;
 	c->replayer = true;
 	rp->replayer = true;
 }
