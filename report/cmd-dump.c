@@ -3,8 +3,9 @@
  * delivery order, each tagged with the file it came from.
  *
  * Per batch of delivered records: a pass 0 on the workers fills the batch's items and
- * parses its samples into digests (prep_chunk()); one sequential pass replays side-band records through the machine state and resolves each
- * sample's thread and dso (both depend on order) from its digest, without reading the
+ * parses its samples into digests (prep_chunk()); one sequential pass replays
+ * side-band records through the machine state and resolves each sample's thread and
+ * dso (both depend on order) from its digest, without reading the
  * sample's record (whose cache lines were the producer thread's: most of that pass's
  * cost); then the text of the batch is formatted on the workers, in chunks, while the
  * calling thread prepares the next batch (the session holds the batch's records

@@ -140,8 +140,9 @@ struct pending_ext {
  * (defer_callchain()), and for a sample whose map the workers resolve (pending.resolve)
  * its thread, comm and thread filters, which resolve_deferred() copies into the
  * pending sample.  Apart from pending_ext (312 bytes, where the children report wrote
- * these), and from the pending samples themselves: with pass 0 (report.defer_samples) the
- * workers write those, and pass 1 writes only these 104 bytes a sample.
+ * these), and from the pending samples themselves: with pass 0
+ * (report.defer_samples) the workers write those, and pass 1 writes only these 104
+ * bytes a sample.
  */
 struct pending_walk {
 	struct maps maps;		/* a copy: maps__copy() */
@@ -152,8 +153,8 @@ struct pending_walk {
 	uint8_t filtered;		/* thread_filter() */
 };
 
-/* Pass 0's digest of record i of a batch (report_batch.prep, report.defer_samples): what
- * pass 1 needs of a sample, so that it reads none of the sample's record. */
+/* Pass 0's digest of record i of a batch (report_batch.prep, report.defer_samples):
+ * what pass 1 needs of a sample, so that it reads none of the sample's record. */
 struct prep {
 	int32_t pid, tid;
 	uint32_t chain_nr;		/* the chain's entries (where chains are kept) */
@@ -245,15 +246,6 @@ struct cgroup_name {
 enum { FILTER_DSO = 1 << 0, FILTER_THREAD = 1 << 1, FILTER_PARENT = 1 << 2,
        FILTER_SYMBOL = 1 << 3 };
 
-/* Batches in the pipeline: one resolved on the calling thread, the others queued for
- * or being counted on the counter thread.  A third let the calling thread resolve two
- * batches ahead while the counter still met the replayer before each batch (the
- * file's --stdio -j 2 waited 140 ms for the counter, then 100); once the replayer ran
- * behind (replay_room()) it was no faster (interleaved medians of 11-15: 0.279 / 0.274
- * s on the directory, 0.539 / 0.504 s on the file, three against two) and took 4-10
- * MB more. */
-#define NR_BATCHES 2
-
 struct report {
 	struct session *session;
 	struct machine *machine;
@@ -263,10 +255,11 @@ struct report {
 	struct hists *hists;		/* one per evsel, owned */
 	struct callchains *chains;	/* owned; NULL without callchains */
 	uint64_t total_lost_samples;
-	/* per batch: the samples resolved to their maps (NR_BATCHES of them: the
-	 * counter thread counts the older ones while this thread resolves the
-	 * next), the dsos to load */
-	struct report_batch batch[NR_BATCHES];	/* owned */
+	/* per batch: the samples resolved to their maps (two batches: the counter
+	 * thread counts one while this thread resolves the next; a third, for this
+	 * thread to resolve two ahead, was no faster once the replayer ran behind
+	 * the counter, and took 4-10 MB more), the dsos to load */
+	struct report_batch batch[2];	/* owned */
 	struct report_batch *cur;	/* the one being resolved */
 	struct counter *counter;	/* owned: pass 3 on its own thread; NULL:
 					 * on this one */
@@ -1100,11 +1093,13 @@ static void pending_init(const struct report *rp, struct pending *p, struct thre
 	p->cgroup_ino = t->id < rp->nr_cgns ? rp->cgns[t->id].ino : 0;
 }
 
-/* Pass 1: the pending sample of record @p i of the batch (report.defer_samples), else the
- * next one. */
+/* Pass 1: the pending sample of record @p i of the batch (report.defer_samples),
+ * else the next one. */
 static struct pending *pending_take(struct report *rp, size_t i)
 {
-	return rp->defer_samples ? &rp->cur->pending[i] : &rp->cur->pending[rp->cur->nr_pending++];
+	struct report_batch *b = rp->cur;
+
+	return rp->defer_samples ? &b->pending[i] : &b->pending[b->nr_pending++];
 }
 
 /* Pass 1: pending_take()'s sample dropped after all. */
@@ -1215,8 +1210,8 @@ static int report_sample(struct report *rp, const struct record_ref *ref, size_t
 
 /*
  * Pass 0 for the records [c * PREP_CHUNK, ...) of the batch, on any worker
- * (report.defer_samples): each sample parsed and its pending sample filled (all but what comes
- * from its thread: report_prepped()), its digest for pass 1 in prep; the
+ * (report.defer_samples): each sample parsed and its pending sample filled (all but
+ * what comes from its thread: report_prepped()), its digest for pass 1 in prep; the
  * other records' pending samples made holes, their MMAPs noted as scan_mmaps() does.
  * Pass 1 then reads the digests, not the records: the samples' cache lines are the
  * workers' to fetch.  Only reads the records and the report's options.
@@ -2101,9 +2096,7 @@ struct counter {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct report *rp;
-	struct report_batch *jobs[NR_BATCHES];	/* handed over, in order: jobs[head]
-					 * is being counted (a ring of nr) */
-	unsigned head, nr;
+	struct report_batch *job;	/* handed over, not counted yet; NULL: idle */
 	bool quit;
 	int err;			/* the first error of pass 3 */
 	/*
@@ -2223,7 +2216,8 @@ static int replay_room(struct counter *c, const struct report_batch *b)
 		err = hists__reserve(&rp->hists[i], GROUPS_AHEAD * b->nr_pending,
 				     GROUPS_AHEAD * nr_ips);
 		if (!err)
-			err = hists__reserve_steps(&rp->hists[i], c->ahead * b->nr_pending);
+			err = hists__reserve_steps(&rp->hists[i],
+						   c->ahead * b->nr_pending);
 	}
 	if (!err && rp->chains)
 		err = callchains__reserve(rp->chains, GROUPS_AHEAD * nr_ips);
@@ -2311,11 +2305,11 @@ static void *counter_main(void *arg)
 		struct report_batch *b;
 		int err;
 
-		while (!c->nr && !c->quit)
+		while (!c->job && !c->quit)
 			pthread_cond_wait(&c->cv, &c->mu);
-		if (!c->nr)
+		if (!c->job)
 			break;
-		b = c->jobs[c->head];
+		b = c->job;
 		pthread_mutex_unlock(&c->mu);
 		err = c->err || !c->replayer ? 0 : replay_room(c, b);
 		if (!err)
@@ -2325,8 +2319,7 @@ static void *counter_main(void *arg)
 		pthread_mutex_lock(&c->mu);
 		if (err && !c->err)
 			c->err = err;
-		c->head = (c->head + 1) % NR_BATCHES;
-		c->nr--;
+		c->job = NULL;
 		pthread_cond_broadcast(&c->cv);
 	}
 	pthread_mutex_unlock(&c->mu);
@@ -2358,22 +2351,22 @@ static int counter_start(struct report *rp)
 	return 0;
 }
 
-/* Hand the current batch to the counter, and resolve the next batch into the next
- * buffer once the counter is done with it; the counter's error, if any. */
+/* Hand the current batch to the counter (once it is done with the other one), and
+ * resolve the next batch into the other buffer; the counter's error, if any. */
 static int counter_hand(struct report *rp)
 {
 	struct counter *c = rp->counter;
 	int err;
 
 	pthread_mutex_lock(&c->mu);
-	c->jobs[(c->head + c->nr) % NR_BATCHES] = rp->cur;
-	c->nr++;
-	pthread_cond_broadcast(&c->cv);
-	rp->cur = &rp->batch[(size_t)(rp->cur - rp->batch + 1) % NR_BATCHES];
-	/* the next buffer is the oldest handed over: counted yet? */
-	while (c->nr == NR_BATCHES && !c->err)
+	while (c->job && !c->err)
 		pthread_cond_wait(&c->cv, &c->mu);
 	err = c->err;
+	if (!err) {
+		c->job = rp->cur;
+		rp->cur = rp->cur == &rp->batch[0] ? &rp->batch[1] : &rp->batch[0];
+		pthread_cond_broadcast(&c->cv);
+	}
 	pthread_mutex_unlock(&c->mu);
 	return err;
 }
@@ -2387,7 +2380,7 @@ static int counter_stop(struct report *rp)
 	if (!c)
 		return 0;
 	pthread_mutex_lock(&c->mu);
-	while (c->nr)
+	while (c->job)
 		pthread_cond_wait(&c->cv, &c->mu);
 	c->quit = true;
 	pthread_cond_broadcast(&c->cv);
@@ -2898,12 +2891,12 @@ static int check_recording(struct session *s, const struct report_opts *o, FILE 
 	return 0;
 }
 
-/* The batches' arrays, freed (megabytes each: 26 MB resident at the end of the
+/* The two batches' arrays, freed (megabytes each: 26 MB resident at the end of the
  * bench directory's delivery before its windows were made smaller) as soon as the
  * last batch is counted, before the report's output. */
 static void batches_free(struct report *rp)
 {
-	for (size_t i = 0; i < NR_BATCHES; i++) {
+	for (size_t i = 0; i < 2; i++) {
 		struct report_batch *b = &rp->batch[i];
 
 		hugemem__free(b->pending, b->pending_mapped);

@@ -1304,10 +1304,23 @@ static int live_step(struct hist_live *l, struct hists *h, uint32_t gi, uint64_t
 	return err;
 }
 
+int hists__reserve_steps(struct hists *h, size_t nr_samples)
+{
+	return hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped,
+			     h->nr_steps - h->steps_base + nr_samples, sizeof(*h->steps),
+			     1024);
+}
+
+bool hists__has_room(const struct hists *h, size_t nr_samples, size_t nr_ips)
+{
+	return h->cap_steps - (h->nr_steps - h->steps_base) >= nr_samples &&
+	       h->cap_groups - h->nr_groups >= nr_samples &&
+	       h->cap_ips - h->nr_ips >= nr_ips;
+}
+
 int hists__reserve(struct hists *h, size_t nr_samples, size_t nr_ips)
 {
-	if (hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped,
-			  h->nr_steps - h->steps_base + nr_samples, sizeof(*h->steps), 1024) ||
+	if (hists__reserve_steps(h, nr_samples) ||
 	    hugemem__grow(&h->groups, &h->cap_groups, &h->groups_mapped,
 			  h->nr_groups + nr_samples, sizeof(*h->groups), 1024) ||
 	    hugemem__grow(&h->ips, &h->cap_ips, &h->ips_mapped, h->nr_ips + nr_ips,
@@ -1316,17 +1329,7 @@ int hists__reserve(struct hists *h, size_t nr_samples, size_t nr_ips)
 	return 0;
 }
 
-int hists__reserve_steps(struct hists *h, size_t nr_samples)
-{
-	return hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped,
-			     h->nr_steps - h->steps_base + nr_samples, sizeof(*h->steps), 1024);
-}
 
-bool hists__has_room(const struct hists *h, size_t nr_samples, size_t nr_ips)
-{
-	return h->cap_steps - (h->nr_steps - h->steps_base) >= nr_samples &&
-	       h->cap_groups - h->nr_groups >= nr_samples && h->cap_ips - h->nr_ips >= nr_ips;
-}
 
 void hists__drop_replayed(struct hists *h)
 {

@@ -51,15 +51,14 @@ void phases__mark(const char *name)
 static int line(FILE *out, const char *prog, const char *name, long long wall,
 		long long cpu)
 {
-	double w = (double)wall / 1e6, c = (double)cpu / 1e6;
+	char busy[32] = "-";
 
 	/* the busy threads of a stage under 1 ms say nothing (other threads' CPU
 	 * time is counted at their ticks) */
-	if (wall < 1000000)
-		return fprintf(out, "%s: phase %s: %.1f ms wall, %.1f ms CPU, - busy\n", prog,
-			       name, w, c) < 0 ? -EIO : 0;
-	return fprintf(out, "%s: phase %s: %.1f ms wall, %.1f ms CPU, %.2f busy\n", prog,
-		       name, w, c, c / w) < 0 ? -EIO : 0;
+	if (wall >= 1000000)
+		snprintf(busy, sizeof(busy), "%.2f", (double)cpu / (double)wall);
+	return fprintf(out, "%s: phase %s: %.1f ms wall, %.1f ms CPU, %s busy\n", prog,
+		       name, (double)wall / 1e6, (double)cpu / 1e6, busy) < 0 ? -EIO : 0;
 }
 
 int phases__print(FILE *out, const char *prog)
