@@ -5,6 +5,7 @@
 #include <gelf.h>	/* GElf_Shdr, gelf_getshdr, elf_getscn: .gnu_debuglink */
 #include <elfutils/libdwelf.h>	/* dwelf_elf_gnu_build_id */
 #include <limits.h>	/* PATH_MAX */
+#include <pthread.h>	/* the check of a kallsyms copy read ahead */
 #include <stdarg.h>	/* va_list */
 #include <stdio.h>	/* snprintf, vsnprintf, sscanf */
 #include <stdlib.h>	/* calloc, free, getenv, realpath */
@@ -19,6 +20,7 @@
 #include "banned.h"
 
 static void preload_free(struct dso *dso);
+static void check_free(struct dso *dso);
 
 struct dsos {
 	struct dso **v;		/* owned, open-addressing hash by long name */
@@ -28,8 +30,10 @@ struct dsos {
 	char *debug_dir;
 	char *kernel_notes;
 	char *symfs;		/* --symfs; NULL = none */
+	char *proc_kallsyms;	/* the running kernel's kallsyms */
 	bool no_demangle;
 	bool no_self_vdso;
+	bool kallsyms_ahead;
 };
 
 #define KERNEL_NAME "[kernel.kallsyms]"
@@ -55,12 +59,15 @@ int dsos__new(struct dsos **out, const struct dsos_opts *opts)
 	if (opts) {
 		d->no_demangle = opts->no_demangle;
 		d->no_self_vdso = opts->no_self_vdso;
+		d->kallsyms_ahead = opts->kallsyms_ahead;
 	}
 	if (dup_opt(&d->kallsyms, opts ? opts->kallsyms : NULL) ||
 	    dup_opt(&d->debug_dir, opts && opts->debug_dir ? opts->debug_dir
 							     : "/usr/lib/debug") ||
 	    dup_opt(&d->kernel_notes, opts && opts->kernel_notes ? opts->kernel_notes
 								  : "/sys/kernel/notes") ||
+	    dup_opt(&d->proc_kallsyms, opts && opts->proc_kallsyms ? opts->proc_kallsyms
+								    : "/proc/kallsyms") ||
 	    /* perf: a symfs of "/" is no symfs */
 	    dup_opt(&d->symfs, opts && opts->symfs && opts->symfs[0] &&
 			       strcmp(opts->symfs, "/") ? opts->symfs : NULL))
@@ -89,6 +96,7 @@ static void dso__delete(struct dso *dso)
 	free(dso->short_name);
 	free(dso->symsrc_path);
 	free(dso->ref_name);
+	check_free(dso);
 	preload_free(dso);
 	symtab__exit(&dso->symtab);
 	kmod_symbols__exit(&dso->kmods);
@@ -107,6 +115,7 @@ void dsos__delete(struct dsos *d)
 	free(d->debug_dir);
 	free(d->kernel_notes);
 	free(d->symfs);
+	free(d->proc_kallsyms);
 	free(d);
 }
 
@@ -774,7 +783,7 @@ static const char *kallsyms_file(const struct dso *dso, char *path, size_t len)
 		snprintf(path, len, "%s/" KERNEL_NAME "/%s/kallsyms", d->buildid_dir, hex);
 		return path;
 	}
-	return "/proc/kallsyms";
+	return d->proc_kallsyms;
 }
 
 struct kallsyms_preload {
@@ -793,6 +802,144 @@ static void preload_parse(void *blk)
 	kallsyms_block__parse(blk);
 }
 
+/* The check of a kallsyms copy read ahead: its thread compares the running kernel's
+ * file with the copy (dso__check_kernel()). */
+struct kallsyms_check {
+	pthread_t thread;
+	bool joined;
+	char live[PATH_MAX];		/* the running kernel's file */
+	char copy[PATH_MAX];		/* the build-id cache's copy, read instead */
+	int result;			/* kallsyms__same_file()'s */
+	uint64_t offset;
+};
+
+/* read() until n bytes or the end; the bytes read, or -1 (errno). */
+static ssize_t read_full(int fd, char *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, buf + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+int kallsyms__same_file(const char *a, const char *b, uint64_t *offset)
+{
+	enum { CHUNK = 64 << 10 };
+	int fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_RDONLY | O_CLOEXEC);
+	char *ba = malloc(CHUNK), *bb = malloc(CHUNK + 1);
+	int ret = -ENOMEM;
+
+	*offset = 0;
+	if (fa < 0 || fb < 0)
+		ret = -errno;
+	while (fa >= 0 && fb >= 0 && ba && bb) {
+		/* a /proc file gives up to a page a read(): read() until a chunk is
+		 * full; the other file as much as that (one byte more at the end) */
+		ssize_t na = read_full(fa, ba, CHUNK), nb;
+
+		if (na < 0) {
+			ret = -errno;
+			break;
+		}
+		nb = read_full(fb, bb, (size_t)na + (na < CHUNK));
+		if (nb < 0) {
+			ret = -errno;
+			break;
+		}
+		if (nb != na || memcmp(ba, bb, (size_t)na)) {
+			size_t k = 0;
+
+			while (k < (size_t)na && k < (size_t)nb && ba[k] == bb[k])
+				k++;
+			*offset += k;
+			ret = 1;
+			break;
+		}
+		*offset += (uint64_t)na;
+		if (na < CHUNK) {	/* both ended here */
+			ret = 0;
+			break;
+		}
+	}
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	free(ba);
+	free(bb);
+	return ret;
+}
+
+static void *check_main(void *arg)
+{
+	struct kallsyms_check *c = arg;
+
+	(void)pthread_setname_np(pthread_self(), "dr-kallsyms");	/* for perf, top */
+	c->result = kallsyms__same_file(c->live, c->copy, &c->offset);
+	return NULL;
+}
+
+/* With kallsyms_ahead, for kernel symbols from the running kernel's file (`file`):
+ * the build-id cache's copy to read instead, its check started; NULL to read `file`
+ * (no copy, no worker to overlap with, no thread). */
+static const char *ahead_copy(struct dso *dso, const char *file, struct workqueue *wq)
+{
+	const struct dsos *d = dso->owner;
+	char hex[2 * DSO_BUILD_ID_MAX + 1];
+	struct kallsyms_check *c;
+	struct stat st;
+
+	if (!d->kallsyms_ahead || d->kallsyms || d->symfs || strcmp(file, d->proc_kallsyms) ||
+	    !dso->has_build_id || !wq || !workqueue__nr_workers(wq) || dso->check ||
+	    !(c = calloc(1, sizeof(*c))))
+		return NULL;
+	build_id_hex(dso, hex);
+	snprintf(c->live, sizeof(c->live), "%s", file);
+	if (snprintf(c->copy, sizeof(c->copy), "%s/" KERNEL_NAME "/%s/kallsyms",
+		     d->buildid_dir, hex) >= (int)sizeof(c->copy) ||
+	    stat(c->copy, &st) || !S_ISREG(st.st_mode) ||
+	    pthread_create(&c->thread, NULL, check_main, c)) {
+		free(c);
+		return NULL;
+	}
+	dso->check = c;
+	return c->copy;
+}
+
+enum kallsyms_check_result dso__check_kernel(struct dso *dso, uint64_t *offset)
+{
+	struct kallsyms_check *c = dso->check;
+
+	if (!c)
+		return KALLSYMS_NOT_AHEAD;
+	if (!c->joined) {
+		pthread_join(c->thread, NULL);
+		c->joined = true;
+	}
+	if (offset)
+		*offset = c->offset;
+	return c->result ? KALLSYMS_DIFFER : KALLSYMS_SAME;
+}
+
+static void check_free(struct dso *dso)
+{
+	if (dso->check) {
+		(void)dso__check_kernel(dso, NULL);
+		free(dso->check);
+		dso->check = NULL;
+	}
+}
+
 int dso__preload_kernel(struct dso *dso, struct workqueue *wq, struct wq_group *g)
 {
 	struct symtab_builder b = { 0 };
@@ -800,7 +947,7 @@ int dso__preload_kernel(struct dso *dso, struct workqueue *wq, struct wq_group *
 	struct wq_group blocks = { .parent = g };
 	struct kallsyms_preload *p;
 	char path[PATH_MAX];
-	const char *file;
+	const char *file, *from;
 
 	if (dso->kind != DSO_KIND_KERNEL || dso->loaded || dso->preload)
 		return 0;
@@ -811,9 +958,12 @@ int dso__preload_kernel(struct dso *dso, struct workqueue *wq, struct wq_group *
 	if (!p)
 		return -ENOMEM;
 	snprintf(p->path, sizeof(p->path), "%s", file);
+	/* the build-id cache's copy of the running kernel's file, if any, is read
+	 * instead (its check runs meanwhile: dso__check_kernel()) */
+	from = ahead_copy(dso, file, wq);
 	/* the file read here block after block, each parsed where a thread is free
 	 * (the thread waiting for g runs them too: workqueue__group_wait()) */
-	p->err = kallsyms_load__open(&l, p->path);
+	p->err = kallsyms_load__open(&l, from ? from : p->path);
 	while (!p->err) {
 		struct kallsyms_block *blk;
 		int more = kallsyms_load__next(&l, &blk, false);

@@ -95,6 +95,8 @@ struct dso {
 	const struct dsos *owner;	/* borrowed: options, search paths */
 	struct kallsyms_preload *preload;	/* kernel only: owned; see
 						 * dso__preload_kernel() */
+	struct kallsyms_check *check;	/* kernel only: owned, the check of a copy
+					 * read ahead (dso__check_kernel()) */
 	struct kmod_symbols kmods;	/* kernel only, once loaded: the module
 					 * symbols of its kallsyms (owned) */
 };
@@ -109,8 +111,16 @@ struct dsos_opts {
 				  * directory (not the build-id cache), and the
 				  * kernel gets symbols only from `kallsyms`;
 				  * NULL, "" or "/" = none */
+	const char *proc_kallsyms; /* the running kernel's kallsyms; NULL =
+				  * /proc/kallsyms (tests give a file) */
 	bool no_demangle;	 /* keep C++ names mangled (perf --no-demangle) */
 	bool no_self_vdso;	 /* never read this process's vdso (tests) */
+	bool kallsyms_ahead;	 /* where the kernel's symbols come from the running
+				  * kernel's kallsyms and the build-id cache holds a
+				  * copy of it, dso__preload_kernel() on a workqueue
+				  * with workers reads the copy and checks the running
+				  * kernel's file against it on a thread of its own
+				  * (dso__check_kernel()) */
 };
 
 /**
@@ -285,6 +295,48 @@ struct wq_group;
  *        kernel dso.
  */
 int dso__preload_kernel(struct dso *kdso, struct workqueue *wq, struct wq_group *g);
+
+/** What dso__check_kernel() found. */
+enum kallsyms_check_result {
+	KALLSYMS_NOT_AHEAD = 0,	/* no copy was read ahead: nothing to check */
+	KALLSYMS_SAME,		/* the copy read ahead is the running kernel's file,
+				 * byte for byte */
+	KALLSYMS_DIFFER,	/* it is not (or one of the two could not be read):
+				 * the symbols taken from it may not be the ones
+				 * perf reads; start again without kallsyms_ahead */
+};
+
+/**
+ * @brief The result of the check dso__preload_kernel() started when, with
+ *        dsos_opts.kallsyms_ahead, it read the kernel's symbols from the build-id
+ *        cache's copy (BUILDID_DIR/[kernel.kallsyms]/<build-id>/kallsyms, which perf
+ *        record writes) instead of the running kernel's file (/proc/kallsyms, which
+ *        perf 6.1 reads when the recording's kernel is the running one:
+ *        dso__find_kallsyms()).  The running kernel formats its file as it is read
+ *        (40-50 ms of CPU on one thread for 120k symbols, whatever the read size,
+ *        and an offset is reached only by formatting all that precedes it); the
+ *        copy is a regular file, read in a few milliseconds, so the first kernel
+ *        sample waits that long only.  The check reads the running kernel's file on
+ *        a thread of its own meanwhile and compares it with the copy, byte for
+ *        byte.  Waits for the check (joins its thread); later calls return the same.
+ * @param kdso    the kernel dso
+ * @param offset  if not NULL and the files differ: the first byte where they do
+ *                (where reading one of them failed)
+ * @return an enum kallsyms_check_result.
+ * Thread safety: the collection's thread, after dso__preload_kernel() is done.
+ */
+enum kallsyms_check_result dso__check_kernel(struct dso *kdso, uint64_t *offset);
+
+/**
+ * @brief Whether two files hold the same bytes, read as a stream (the first may be
+ *        a /proc file that gives a page a read() and cannot seek cheaply).
+ * @param offset  receives the first byte where they differ, or where reading one
+ *                of them failed; the length of both when they do not differ
+ * @return 0 when the same, 1 when they differ, negative errno when one could not
+ *         be opened or read.
+ * Thread safety: any thread.
+ */
+int kallsyms__same_file(const char *a, const char *b, uint64_t *offset);
 
 /**
  * @brief The symbol perf 6.1 picks for a map-relative address.

@@ -455,6 +455,14 @@ void machine__wait_preload(struct machine *m)
 	m->preload_wq = NULL;	/* done: the workqueue may go before the machine */
 }
 
+enum kallsyms_check_result machine__check_kernel_symbols(struct machine *m,
+							 uint64_t *offset)
+{
+	struct dso *k = m ? dsos__kernel(m->dsos) : NULL;
+
+	return k ? dso__check_kernel(k, offset) : KALLSYMS_NOT_AHEAD;
+}
+
 static void load_kernel_job(void *kdso)
 {
 	/* -ENOMEM here leaves the dso unloaded: the first lookup loads it again */

@@ -189,6 +189,21 @@ int machine__preload_kernel(struct machine *m, struct workqueue *wq);
 void machine__wait_preload(struct machine *m);
 
 /**
+ * @brief Whether the kernel's symbols machine__preload_kernel() read from the
+ *        build-id cache's copy of the running kernel's kallsyms (with
+ *        dsos_opts.kallsyms_ahead) are the ones perf reads: dso__check_kernel() of
+ *        the kernel dso, waited for.  Call before printing anything that a kernel
+ *        symbol or the kernel's maps decided.
+ * @param offset  if not NULL and they differ: where (dso__check_kernel())
+ * @return KALLSYMS_NOT_AHEAD (no copy read, or @p m NULL), KALLSYMS_SAME, or
+ *         KALLSYMS_DIFFER: the output made from them must be dropped and made again
+ *         by a machine without kallsyms_ahead.
+ * Thread safety: the thread that queued the preload, after machine__wait_preload().
+ */
+enum kallsyms_check_result machine__check_kernel_symbols(struct machine *m,
+							 uint64_t *offset);
+
+/**
  * @brief Queue the loading of the kernel's symbols on wq (dso__load(): the file
  *        machine__preload_kernel() read ahead on the same wq is used, fixed up with
  *        the kernel MMAP's reference symbol), so that the first kernel sample finds

@@ -3098,6 +3098,19 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 		err = cerr;
 	phases__mark("last batch counted");
 	batches_free(&rp);
+	/* nothing is printed yet: kernel symbols read from the build-id cache's copy
+	 * of the running kernel's file must be the file's (else all again) */
+	if (!err) {
+		enum kallsyms_check_result k = machine__check_kernel_symbols(m, NULL);
+
+		if (k != KALLSYMS_NOT_AHEAD)
+			phases__mark(k == KALLSYMS_SAME ? "kernel symbols checked"
+							: "kernel symbols differ");
+		if (k == KALLSYMS_DIFFER) {
+			err = CMD_AGAIN;
+			goto out;
+		}
+	}
 	if (err < 0 && rp.trace_diag.code)
 		err = trace_error(&rp.trace_diag);
 	if (!err && rp.unwinder) {

@@ -81,6 +81,11 @@ struct report_opts {
 /** A mode's return value when it has printed its own message (exit status 1). */
 #define CMD_ERR_REPORTED 1
 
+/** The report's return value when the kernel symbols read ahead were not the ones
+ *  perf reads (machine__check_kernel_symbols()): it has printed nothing, and main()
+ *  runs it again with a machine that reads the running kernel's file. */
+#define CMD_AGAIN 2
+
 /*
  * Every mode runs on a loaded session (records decoded) and, when its mode flags ask
  * for it, a machine that main() created, gave the BUILD_ID feature and started

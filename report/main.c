@@ -236,10 +236,11 @@ static const struct mode {
 /* Machine state for a mode: build-ids applied, kernel symbols read on a worker while
  * the recording decodes. */
 static int setup_machine(struct session *s, const struct report_opts *o,
-			 struct machine **m)
+			 struct machine **m, bool ahead)
 {
 	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .no_demangle = o->no_demangle,
-				   .symfs = o->symfs, .buildid_dir = o->buildid_dir };
+				   .symfs = o->symfs, .buildid_dir = o->buildid_dir,
+				   .kallsyms_ahead = ahead };
 	int err = machine__new_opts(m, &dopts);
 
 	if (!err)
@@ -612,8 +613,20 @@ static int check_combinations(struct report_opts *o, const struct cmdline *cl)
 	return 0;
 }
 
-/* Open, load and run the mode; the exit status. */
-static int run(const struct report_opts *o, const struct cmdline *cl)
+/* run_once()'s answer when the kernel symbols it read ahead were not the running
+ * kernel's: nothing was printed on stdout; run again without reading ahead. */
+#define RUN_AGAIN (-1)
+
+/* How many of the session's warnings a run printed before its mode ran: a run made
+ * again prints only those past them (the same file gives the same ones). */
+static size_t warned_before_mode;
+
+/* Open, load and run the mode; the exit status, or RUN_AGAIN.  With `ahead` the
+ * report reads the kernel's symbols from the build-id cache's copy of the running
+ * kernel's kallsyms where there is one (dsos_opts.kallsyms_ahead): a report prints
+ * only at its end, where it checks the copy against the running kernel's file (the
+ * dump prints as it goes, and a pipe cannot be read again). */
+static int run_once(const struct report_opts *o, const struct cmdline *cl, bool ahead)
 {
 	struct session_opts so = { .path = o->input, .jobs = o->jobs, .use_index = true };
 	struct session *s = NULL;
@@ -651,7 +664,8 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 		return bad_usage("--group-sort-idx: the recording has no event groups");
 	}
 	if (!err && (mode->flags & MODE_NEED_MACHINE))
-		err = setup_machine(s, o, &m);
+		err = setup_machine(s, o, &m, ahead && mode->run == cmd_report && !o->header &&
+					      !session__is_pipe(s));
 	/* --stats from a fresh index: no pass over the records at all */
 	if (!err && mode->run == cmd_stats && !o->header &&
 	    (ix = cmd_stats_index(s, o->input ? o->input : "perf.data"))) {
@@ -688,9 +702,16 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 	}
 	size_t nr_warned = session__nr_warnings(s);
 
-	for (size_t i = 0; i < nr_warned; i++)
+	for (size_t i = warned_before_mode; i < nr_warned; i++)
 		fprintf(stderr, "dirreport: warning: %s\n", session__warning(s, i));
+	if (nr_warned > warned_before_mode)
+		warned_before_mode = nr_warned;
 	err = mode->run(s, o, m, stdout);
+	if (err == CMD_AGAIN) {
+		machine__delete(m);
+		session__close(s);
+		return RUN_AGAIN;
+	}
 	/* and those the delivery found */
 	for (size_t i = nr_warned; i < session__nr_warnings(s); i++)
 		fprintf(stderr, "dirreport: warning: %s\n", session__warning(s, i));
@@ -724,6 +745,14 @@ static int run(const struct report_opts *o, const struct cmdline *cl)
 		return 1;
 	}
 	return finish_stdout();
+}
+
+/* Open, load and run the mode; the exit status. */
+static int run(const struct report_opts *o, const struct cmdline *cl)
+{
+	int ret = run_once(o, cl, true);
+
+	return ret == RUN_AGAIN ? run_once(o, cl, false) : ret;
 }
 
 int main(int argc, char **argv)
