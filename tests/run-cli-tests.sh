@@ -336,6 +336,68 @@ else
 	skip "stress" "${have_perf:+perf record -a failed}${have_perf:-$perf_why}"
 fi
 
+# Kernel symbols read ahead: a report at -j 2 of a recording of the running kernel
+# reads the build-id cache's copy of its kallsyms, checks /proc/kallsyms against it
+# and, where the two differ, makes the report again from /proc/kallsyms (nothing
+# printed twice).  Its stdout is the report from /proc/kallsyms whatever the copy
+# holds; the phase lines say which way it went.  The copy is made here (perf record
+# --no-buildid-cache wrote none), then changed: every text symbol but _text renamed.
+ka=$tmp/fresh-threads.data
+kbid=
+[ -e "$ka" ] && kbid=$(perf buildid-list -i "$ka" 2>/dev/null |
+	awk '$2 == "[kernel.kallsyms]" { print $1 }')
+if [ -n "$kbid" ] && [ -r /proc/kallsyms ]; then
+	ka_home=$tmp/ahead-home
+	ka_copy="$ka_home/.debug/[kernel.kallsyms]/$kbid/kallsyms"
+	mkdir -p "${ka_copy%/kallsyms}"
+	HOME=$ka_home
+	export DIRREPORT_PHASES=1
+	ka_args="--stdio --no-children -g none -s comm,dso,sym"
+	# shellcheck disable=SC2086 # $ka_args holds several words on purpose
+	run "$tmp/want" "$tmp/err" "$bin" -j 2 $ka_args --kallsyms /proc/kallsyms -i "$ka"
+	ka_want_rc=$rc
+	# ka_case NAME WANT_PHASE J COPY_SOURCE: the report with the copy made from
+	# COPY_SOURCE equals the one from /proc/kallsyms; the phase line WANT_PHASE
+	# ("checked", "differ" or "" for none) is printed
+	ka_case() {
+		cp "$4" "$ka_copy"
+		# shellcheck disable=SC2086
+		run "$tmp/out" "$tmp/err" "$bin" -j "$3" $ka_args -i "$ka"
+		crashed "$1" "$tmp/err" && return
+		_ph=$(sed -n 's/^dirreport: phase kernel symbols \(checked\|differ\):.*/\1/p' \
+			"$tmp/err")
+		if [ "$rc" -ne "$ka_want_rc" ] || ! cmp -s "$tmp/want" "$tmp/out"; then
+			fail "$1" "exit $rc; stdout differs from the report from /proc/kallsyms" \
+				"$tmp/want" "$tmp/out"
+		elif [ "$_ph" != "$2" ]; then
+			fail "$1" "phase line 'kernel symbols ${_ph:-(none)}', expected '${2:-(none)}'"
+		elif [ "$2" = differ ] && [ "$(grep -c '^dirreport: phase load:' "$tmp/err")" -ne 2 ]; then
+			fail "$1" "the report was not made twice"
+		else
+			pass "$1"
+		fi
+	}
+	cat /proc/kallsyms >"$tmp/kallsyms.same"
+	sed '/ _text$/!s/ \([tT]\) / \1 ahead_/' /proc/kallsyms >"$tmp/kallsyms.changed"
+	ka_case "kallsyms-ahead:same" checked 2 "$tmp/kallsyms.same"
+	ka_case "kallsyms-ahead:differ" differ 2 "$tmp/kallsyms.changed"
+	ka_case "kallsyms-ahead:-j1" "" 1 "$tmp/kallsyms.changed"
+	# the changed copy read as it is names other symbols (the cases above could
+	# not tell otherwise): the recording has kernel samples
+	# shellcheck disable=SC2086
+	run "$tmp/out" "$tmp/err" "$bin" -j 2 $ka_args --kallsyms "$ka_copy" -i "$ka"
+	if [ "$rc" -eq 0 ] && grep -q 'ahead_' "$tmp/out"; then
+		pass "kallsyms-ahead:changed-copy-differs"
+	else
+		fail "kallsyms-ahead:changed-copy-differs" \
+			"exit $rc; no renamed kernel symbol in the report from the changed copy"
+	fi
+	unset DIRREPORT_PHASES
+	HOME=$samples_home_dir
+else
+	skip "kallsyms-ahead" "${have_perf:+no fresh recording with a kernel build-id}${have_perf:-$perf_why}"
+fi
+
 # Output to a full device (/dev/full: every write fails with ENOSPC): one line, as
 # the report says it at its end; exit status 1.
 for m in --stdio -D --stats --header-only; do

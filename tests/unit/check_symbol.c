@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>	/* mkdir */
 
 #include "format/record.h"	/* REC_MMAP, MISC_KERNEL */
 #include "machine/dso.h"
@@ -460,6 +461,164 @@ START_TEST(test_symbol_kernel_preload)
 		dsos__delete(da);
 		dsos__delete(db);
 	}
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Write a kernel notes file (as /sys/kernel/notes) holding build-id @p bid. */
+static void write_notes(const char *path, const uint8_t *bid, size_t n)
+{
+	unsigned char buf[64] = { 0 };
+	uint32_t namesz = 4, descsz = (uint32_t)n, type = 3;	/* NT_GNU_BUILD_ID */
+
+	memcpy(buf, &namesz, 4);
+	memcpy(buf + 4, &descsz, 4);
+	memcpy(buf + 8, &type, 4);
+	memcpy(buf + 12, "GNU", 4);
+	memcpy(buf + 16, bid, n);
+	testlib_write_raw(path, buf, 16 + n);
+}
+
+/* The kernel dso of a collection whose running kernel (notes in dir/notes, kallsyms
+ * in dir/proc-kallsyms) is the recording's, build-id cache dir/cache, kallsyms read
+ * ahead on a workqueue of `workers` workers and loaded as the first kernel sample
+ * loads it. */
+static struct dsos *kernel_ahead(const char *dir, size_t workers, bool ahead)
+{
+	static const uint8_t bid[20] = { 0x4a, 0x5a, 0x9b, 1, 2, 3 };
+	char notes[PATH_MAX], live[PATH_MAX], cache[PATH_MAX];
+	struct dsos_opts o = { .kernel_notes = notes, .proc_kallsyms = live,
+			       .buildid_dir = cache, .kallsyms_ahead = ahead };
+	struct preload_item pi = { 0 };
+	struct dsos *d;
+
+	snprintf(notes, sizeof(notes), "%s/notes", dir);
+	snprintf(live, sizeof(live), "%s/proc-kallsyms", dir);
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	write_notes(notes, bid, sizeof(bid));
+	ck_assert_int_eq(dsos__new(&d, &o), 0);
+	pi.k = dsos__kernel(d);
+	dso__set_build_id(pi.k, bid, sizeof(bid));
+	ck_assert_int_eq(workqueue__new(&pi.wq, (unsigned)workers), 0);
+	ck_assert_uint_eq(workqueue__nr_workers(pi.wq), workers);
+	ck_assert_int_eq(workqueue__queue_group(pi.wq, &pi.g, preload_item, &pi), 0);
+	workqueue__group_wait(pi.wq, &pi.g);
+	workqueue__delete(pi.wq);
+	ck_assert_int_eq(pi.err, 0);
+	ck_assert_int_eq(dso__set_kernel_ref(pi.k, "[kernel.kallsyms]_text",
+					     0xffffffff81000000), 0);
+	ck_assert_int_ge(dso__load(pi.k), 0);
+	return d;
+}
+
+/*
+ * With kallsyms_ahead, the running kernel's symbols come from the build-id cache's
+ * copy of its kallsyms, and dso__check_kernel() says whether the running kernel's
+ * file is that copy byte for byte: the table is the one the running kernel's file
+ * gives when they are the same; when they differ the table is the copy's (it was
+ * read, not the file) and the check says where they part.  Without a copy, without
+ * a worker (-j 1: nothing would run beside the read) or without the option, the
+ * running kernel's file is read and there is nothing to check.
+ */
+START_TEST(test_symbol_kernel_ahead)
+{
+	static const char other[] = "ffffffff81000100 T strong_fn\n";
+	char *dir = testlib_tmpdir(), live[PATH_MAX], copy[PATH_MAX], *changed, *at;
+	struct dsos *da, *db;
+	uint64_t off = 0;
+
+	snprintf(live, sizeof(live), "%s/proc-kallsyms", dir);
+	testlib_write_raw(live, fake_kallsyms, strlen(fake_kallsyms));
+	/* no copy in the cache: the file itself, nothing to check */
+	da = kernel_ahead(dir, 1, true);
+	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_NOT_AHEAD);
+	ck_assert_str_eq(dsos__kernel(da)->symsrc_path, live);
+	dsos__delete(da);
+	/* the copy, the same bytes */
+	snprintf(copy, sizeof(copy), "%s/cache", dir);
+	ck_assert_int_eq(mkdir(copy, 0755), 0);
+	snprintf(copy, sizeof(copy), "%s/cache/[kernel.kallsyms]", dir);
+	ck_assert_int_eq(mkdir(copy, 0755), 0);
+	snprintf(copy, sizeof(copy), "%s/cache/[kernel.kallsyms]/4a5a9b010203%028d", dir, 0);
+	ck_assert_int_eq(mkdir(copy, 0755), 0);
+	snprintf(copy + strlen(copy), sizeof(copy) - strlen(copy), "/kallsyms");
+	testlib_write_raw(copy, fake_kallsyms, strlen(fake_kallsyms));
+	da = kernel_ahead(dir, 1, true);
+	db = kernel_ahead(dir, 1, false);
+	same_kernel_table(dsos__kernel(da), dsos__kernel(db));
+	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_SAME);
+	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_SAME);
+	ck_assert_int_eq(dso__check_kernel(dsos__kernel(db), &off), KALLSYMS_NOT_AHEAD);
+	/* the symbols' source is the running kernel's file, as perf names it */
+	ck_assert_str_eq(dsos__kernel(da)->symsrc_path, live);
+	dsos__delete(da);
+	dsos__delete(db);
+	/* a copy that is not the running kernel's file: its table was taken, the
+	 * check says where they differ */
+	ck_assert_ptr_nonnull(changed = strdup(fake_kallsyms));
+	ck_assert_ptr_nonnull(at = strstr(changed, other));
+	memcpy(at + strlen(other) - 10, "other_", 6);	/* strong_fn -> other__fn */
+	testlib_write_raw(copy, changed, strlen(changed));
+	da = kernel_ahead(dir, 1, true);
+	ck_assert_str_eq(dso__find_symbol(dsos__kernel(da), 0xffffffff81000105)->name,
+			 "other__fn");
+	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_DIFFER);
+	ck_assert_uint_eq(off, (uint64_t)(at - changed) + strlen(other) - 10);
+	dsos__delete(da);
+	/* -j 1 (no worker) or no option: the running kernel's file */
+	da = kernel_ahead(dir, 0, true);
+	ck_assert_str_eq(dso__find_symbol(dsos__kernel(da), 0xffffffff81000105)->name,
+			 "strong_fn");
+	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_NOT_AHEAD);
+	dsos__delete(da);
+	free(changed);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * kallsyms__same_file() over two files read as streams: the same bytes (empty, and
+ * over several of its 64 KiB chunks); a byte that differs (its offset); one file a
+ * prefix of the other, either way, ending inside a chunk and at a chunk's end; a
+ * file that cannot be opened.
+ */
+START_TEST(test_symbol_kallsyms_same_file)
+{
+	char *dir = testlib_tmpdir(), a[PATH_MAX], b[PATH_MAX], *text;
+	size_t len = 200000;
+	uint64_t off;
+
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	ck_assert_ptr_nonnull(text = malloc(len));
+	for (size_t i = 0; i < len; i++)
+		text[i] = (char)('a' + i % 23);
+	testlib_write_raw(a, text, 0);
+	testlib_write_raw(b, text, 0);
+	ck_assert_int_eq(kallsyms__same_file(a, b, &off), 0);
+	ck_assert_uint_eq(off, 0);
+	testlib_write_raw(a, text, len);
+	testlib_write_raw(b, text, len);
+	ck_assert_int_eq(kallsyms__same_file(a, b, &off), 0);
+	ck_assert_uint_eq(off, len);
+	text[150001] ^= 1;
+	testlib_write_raw(b, text, len);
+	ck_assert_int_eq(kallsyms__same_file(a, b, &off), 1);
+	ck_assert_uint_eq(off, 150001);
+	text[150001] ^= 1;
+	for (size_t n = 100000; n <= 131072; n += 31072) {	/* in a chunk, at its end */
+		testlib_write_raw(b, text, n);
+		ck_assert_int_eq(kallsyms__same_file(a, b, &off), 1);
+		ck_assert_uint_eq(off, n);
+		ck_assert_int_eq(kallsyms__same_file(b, a, &off), 1);
+		ck_assert_uint_eq(off, n);
+	}
+	snprintf(b, sizeof(b), "%s/none", dir);
+	ck_assert_int_eq(kallsyms__same_file(a, b, &off), -ENOENT);
+	ck_assert_int_eq(kallsyms__same_file(b, a, &off), -ENOENT);
+	free(text);
 	testlib_rmtree(dir);
 	free(dir);
 }
@@ -1278,6 +1437,8 @@ Suite *symbol_suite(void)
 	tcase_add_test(tc, test_symbol_kallsyms_rules);
 	tcase_add_test(tc, test_symbol_kernel_preload);
 	tcase_add_test(tc, test_symbol_kernel_preload_blocks);
+	tcase_add_test(tc, test_symbol_kernel_ahead);
+	tcase_add_test(tc, test_symbol_kallsyms_same_file);
 	tcase_add_test(tc, test_symbol_kallsyms_load_grows);
 	tcase_add_test(tc, test_symbol_resolve_map_at);
 	tcase_add_test(tc, test_symbol_kernel_dso);
