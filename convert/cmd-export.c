@@ -130,9 +130,11 @@ static int kernel_mapped(void *arg)
 	return err ? err : workqueue__queue(kj->wq, kernel_read, kj);
 }
 
-/* Replay everything into the target, then commit. */
+/* Replay everything into the target, then commit; *again set (nothing committed)
+ * where the kernel's symbols read ahead were not the running kernel's. */
 static int convert(struct session *s, struct machine *m, const struct convert_opts *o,
-		   const struct export_target *t, struct kernel_job *kj, struct diag *d)
+		   const struct export_target *t, struct kernel_job *kj, struct diag *d,
+		   bool *again)
 {
 	struct conv c = { .t = t };
 	struct export_sink sink = { sink_row, &c };
@@ -161,6 +163,22 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 		err = exporter__end(c.ex);
 	phases__mark("exporter's last rows");
 	progress__exit(&c.prog);
+	/* kernel symbols read from the build-id cache's copy of the running kernel's
+	 * file must be the file's (else all again, nothing committed) */
+	if (!err) {
+		enum kallsyms_check_result k = machine__check_kernel_symbols(m, NULL);
+
+		if (k != KALLSYMS_NOT_AHEAD)
+			phases__mark(k == KALLSYMS_SAME ? "kernel symbols checked"
+							: "kernel symbols differ");
+		if (k == KALLSYMS_DIFFER) {	/* the target's rows point into the
+						 * exporter's: dropped first */
+			t->drop(t->ctx);
+			exporter__delete(c.ex);
+			*again = true;
+			return 0;
+		}
+	}
 	if (!err) {
 		err = t->commit(t->ctx, d);
 		phases__mark("commit");
@@ -188,8 +206,14 @@ struct cmd_recording {
 	struct kernel_job kj;
 };
 
-int cmd_recording__open(struct cmd_recording **out, const struct convert_opts *o,
-			bool kernel_worker, struct diag *d)
+/* How many of the session's warnings were printed: a recording opened again (the
+ * export made again) prints only those past them. */
+static size_t warned;
+
+/* cmd_recording__open(); `ahead`: the kernel's symbols may come from the build-id
+ * cache's copy of the running kernel's kallsyms (dsos_opts.kallsyms_ahead). */
+static int recording_open(struct cmd_recording **out, const struct convert_opts *o,
+			  bool kernel_worker, bool ahead, struct diag *d)
 {
 	struct session_opts so = { .path = o->input, .jobs = o->jobs };
 	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .buildid_dir = o->buildid_dir };
@@ -201,6 +225,7 @@ int cmd_recording__open(struct cmd_recording **out, const struct convert_opts *o
 		return diag__set(d, o->input ? o->input : "perf.data", DIAG_NO_OFFSET, -ENOMEM,
 				 NULL);
 	err = session__open(&r->s, &so, d);
+	dopts.kallsyms_ahead = ahead && !err && !session__is_pipe(r->s);
 	if (!err && !(err = machine__new_opts(&r->m, &dopts)))
 		err = machine__apply_build_ids(r->m, session__features(r->s));
 	/* the kernel's symbols are read on a worker while the files decode and the
@@ -221,9 +246,17 @@ int cmd_recording__open(struct cmd_recording **out, const struct convert_opts *o
 				  NULL);
 		return err;
 	}
-	for (size_t i = 0; i < session__nr_warnings(r->s); i++)
+	for (size_t i = warned; i < session__nr_warnings(r->s); i++)
 		fprintf(stderr, "dirconvert: warning: %s\n", session__warning(r->s, i));
+	if (session__nr_warnings(r->s) > warned)
+		warned = session__nr_warnings(r->s);
 	return 0;
+}
+
+int cmd_recording__open(struct cmd_recording **out, const struct convert_opts *o,
+			bool kernel_worker, struct diag *d)
+{
+	return recording_open(out, o, kernel_worker, false, d);
 }
 
 struct session *cmd_recording__session(struct cmd_recording *r)
@@ -250,11 +283,19 @@ void cmd_recording__close(struct cmd_recording *r)
 
 int cmd_export(const struct convert_opts *o, const struct export_target *t, struct diag *d)
 {
-	struct cmd_recording *r;
-	int err = cmd_recording__open(&r, o, true, d);
+	bool ahead = t->drop != NULL, again = false;
 
-	if (!err)
-		err = convert(r->s, r->m, o, t, &r->kj, d);
-	cmd_recording__close(r);
-	return err;
+	for (;;) {
+		struct cmd_recording *r;
+		int err = recording_open(&r, o, true, ahead, d);
+
+		if (!err)
+			err = convert(r->s, r->m, o, t, &r->kj, d, &again);
+		cmd_recording__close(r);
+		if (!again)
+			return err;
+		/* the kernel's symbols read ahead were not the running kernel's: the
+		 * rows written were dropped, all is made again from its file */
+		ahead = again = false;
+	}
 }

@@ -25,6 +25,12 @@ struct export_target {
 	int (*commit)(void *ctx, struct diag *d);
 	/* the message of a failed row() */
 	const char *(*errmsg)(void *ctx);
+	/* optional: forget every row written, as if open() had not been called (the
+	 * export is made again: its kernel symbols, read from the build-id cache's
+	 * copy of the running kernel's kallsyms while that was checked, were not the
+	 * running kernel's; machine__check_kernel_symbols()).  Targets without it
+	 * read the running kernel's file itself. */
+	void (*drop)(void *ctx);
 	const char *label;	/* the output as messages name it */
 	void *ctx;
 };

@@ -68,7 +68,7 @@ static int pg_commit(void *ctx, struct diag *d)
 int cmd_postgresql(const struct convert_opts *o, struct diag *d)
 {
 	struct pg_target pt = { 0 };
-	struct export_target t = { NULL, pg_row, pg_commit, pg_errmsg, pt.label, &pt };
+	struct export_target t = { NULL, pg_row, pg_commit, pg_errmsg, NULL, pt.label, &pt };
 	struct pg_writer_opts wo = {
 		.conninfo = o->conninfo,
 		.flags = cmd_export_flags(o),

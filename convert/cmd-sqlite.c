@@ -57,11 +57,21 @@ static int sqlite_commit(void *ctx, struct diag *d)
 	return outfile__commit(d);
 }
 
+/* The rows written so far dropped with OUT.tmp (sqlite_open() starts again). */
+static void sqlite_drop(void *ctx)
+{
+	struct sqlite_target *st = ctx;
+
+	db_writer__delete(st->w);
+	st->w = NULL;
+	outfile__drop();
+}
+
 int cmd_sqlite(const struct convert_opts *o, struct diag *d)
 {
 	struct sqlite_target st = { .out = o->output, .force = o->force };
 	struct export_target t = { sqlite_open, sqlite_row, sqlite_commit, sqlite_errmsg,
-				   o->output, &st };
+				   sqlite_drop, o->output, &st };
 	struct stat sb;
 	int err;
 

@@ -342,7 +342,9 @@ fi
 # printed twice).  Its stdout is the report from /proc/kallsyms whatever the copy
 # holds; the phase lines say which way it went.  The copy is made here (perf record
 # --no-buildid-cache wrote none), then changed: every text symbol but _text renamed.
-ka=$tmp/fresh-threads.data
+# The recording: the --threads directory with callchains (the compressed one has no
+# BUILD_ID feature: perf 6.1 writes none with -z, so no kernel build-id).
+ka=$tmp/fresh-g.data
 kbid=
 [ -e "$ka" ] && kbid=$(perf buildid-list -i "$ka" 2>/dev/null |
 	awk '$2 == "[kernel.kallsyms]" { print $1 }')
@@ -395,7 +397,11 @@ if [ -n "$kbid" ] && [ -r /proc/kallsyms ]; then
 	unset DIRREPORT_PHASES
 	HOME=$samples_home_dir
 else
-	skip "kallsyms-ahead" "${have_perf:+no fresh recording with a kernel build-id}${have_perf:-$perf_why}"
+	if [ -n "$have_perf" ]; then
+		skip "kallsyms-ahead" "no fresh recording with a kernel build-id"
+	else
+		skip "kallsyms-ahead" "$perf_why"
+	fi
 fi
 
 # Output to a full device (/dev/full: every write fails with ENOSPC): one line, as
