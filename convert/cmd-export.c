@@ -195,6 +195,10 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 				"exported, as perf's export does (--all-events exports them)\n",
 				(unsigned long long)st.skipped_tracepoint);
 	}
+	/* the target's rows point into the exporter's strings: a target left with
+	 * rows not written (a failed export) drops them first */
+	if (err && t->drop)
+		t->drop(t->ctx);
 	exporter__delete(c.ex);
 	return err;
 }
@@ -225,7 +229,8 @@ static int recording_open(struct cmd_recording **out, const struct convert_opts 
 		return diag__set(d, o->input ? o->input : "perf.data", DIAG_NO_OFFSET, -ENOMEM,
 				 NULL);
 	err = session__open(&r->s, &so, d);
-	dopts.kallsyms_ahead = ahead && !err && !session__is_pipe(r->s);
+	dopts.kallsyms_ahead = ahead && !err && !session__is_pipe(r->s) &&
+			       session__can_read_again(r->s);
 	if (!err && !(err = machine__new_opts(&r->m, &dopts)))
 		err = machine__apply_build_ids(r->m, session__features(r->s));
 	/* the kernel's symbols are read on a worker while the files decode and the

@@ -6,6 +6,7 @@
 #include <elfutils/libdwelf.h>	/* dwelf_elf_gnu_build_id */
 #include <limits.h>	/* PATH_MAX */
 #include <pthread.h>	/* the check of a kallsyms copy read ahead */
+#include <stdatomic.h>
 #include <stdarg.h>	/* va_list */
 #include <stdio.h>	/* snprintf, vsnprintf, sscanf */
 #include <stdlib.h>	/* calloc, free, getenv, realpath */
@@ -789,6 +790,8 @@ static const char *kallsyms_file(const struct dso *dso, char *path, size_t len)
 struct kallsyms_preload {
 	char path[PATH_MAX];		/* the file that was read */
 	struct kallsyms_text text;	/* where its _text is */
+	bool from_copy;			/* read from the build-id cache's copy of
+					 * `path` (dso->check checks it) */
 	int err;			/* reading failed: load normally */
 	/* the table as dso__load() builds it when the recording's kernel sits where
 	 * the file's does (no relocation: most recordings) */
@@ -807,9 +810,13 @@ static void preload_parse(void *blk)
 struct kallsyms_check {
 	pthread_t thread;
 	bool joined;
-	char live[PATH_MAX];		/* the running kernel's file */
-	char copy[PATH_MAX];		/* the build-id cache's copy, read instead */
-	int result;			/* kallsyms__same_file()'s */
+	bool taken;			/* load_kernel() took the table read from the copy */
+	atomic_bool stop;		/* give up (the check is not needed any more) */
+	int live, copy;			/* owned: the running kernel's file, read on from
+					 * `from`; the copy (pread() only: the loader
+					 * reads a descriptor that shares its offset) */
+	uint64_t from;
+	int result;			/* same_stream()'s */
 	uint64_t offset;
 };
 
@@ -832,27 +839,46 @@ static ssize_t read_full(int fd, char *buf, size_t n)
 	return (ssize_t)got;
 }
 
-int kallsyms__same_file(const char *a, const char *b, uint64_t *offset)
+/* pread() until n bytes or the end; the bytes read, or -1 (errno). */
+static ssize_t pread_full(int fd, char *buf, size_t n, uint64_t at)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(fd, buf + got, n - got, (off_t)(at + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+/* Whether fa, read on from where it is (offset `from` of its file), holds the bytes
+ * fb holds from `from` on (fb read with pread()); as kallsyms__same_file(), where
+ * *offset is counted from the files' start.  Gives up (-ECANCELED) once *stop. */
+static int same_stream(int fa, int fb, uint64_t from, atomic_bool *stop, uint64_t *offset)
 {
 	enum { CHUNK = 64 << 10 };
-	int fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_RDONLY | O_CLOEXEC);
 	char *ba = malloc(CHUNK), *bb = malloc(CHUNK + 1);
 	int ret = -ENOMEM;
 
-	*offset = 0;
-	if (fa < 0 || fb < 0)
-		ret = -errno;
-	while (fa >= 0 && fb >= 0 && ba && bb) {
+	*offset = from;
+	while (ba && bb) {
 		/* a /proc file gives up to a page a read(): read() until a chunk is
 		 * full; the other file as much as that (one byte more at the end) */
-		ssize_t na = read_full(fa, ba, CHUNK), nb;
+		ssize_t na, nb;
 
-		if (na < 0) {
-			ret = -errno;
+		if (stop && atomic_load_explicit(stop, memory_order_relaxed)) {
+			ret = -ECANCELED;
 			break;
 		}
-		nb = read_full(fb, bb, (size_t)na + (na < CHUNK));
-		if (nb < 0) {
+		if ((na = read_full(fa, ba, CHUNK)) < 0 ||
+		    (nb = pread_full(fb, bb, (size_t)na + (na < CHUNK), *offset)) < 0) {
 			ret = -errno;
 			break;
 		}
@@ -871,12 +897,22 @@ int kallsyms__same_file(const char *a, const char *b, uint64_t *offset)
 			break;
 		}
 	}
+	free(ba);
+	free(bb);
+	return ret;
+}
+
+int kallsyms__same_file(const char *a, const char *b, uint64_t *offset)
+{
+	int fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_RDONLY | O_CLOEXEC);
+	int ret = fa < 0 || fb < 0 ? -errno : same_stream(fa, fb, 0, NULL, offset);
+
+	if (fa < 0 || fb < 0)
+		*offset = 0;
 	if (fa >= 0)
 		close(fa);
 	if (fb >= 0)
 		close(fb);
-	free(ba);
-	free(bb);
 	return ret;
 }
 
@@ -885,35 +921,86 @@ static void *check_main(void *arg)
 	struct kallsyms_check *c = arg;
 
 	(void)pthread_setname_np(pthread_self(), "dr-kallsyms");	/* for perf, top */
-	c->result = kallsyms__same_file(c->live, c->copy, &c->offset);
+	c->result = same_stream(c->live, c->copy, c->from, &c->stop, &c->offset);
 	return NULL;
 }
 
+/* When this boot started (/proc/stat's btime, seconds since the epoch); 0 if unknown. */
+static long long boot_time(void)
+{
+	char line[256];
+	long long t = 0;
+	FILE *f = fopen("/proc/stat", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "btime %lld", &t) == 1)
+			break;
+	fclose(f);
+	return t;
+}
+
 /* With kallsyms_ahead, for kernel symbols from the running kernel's file (`file`):
- * the build-id cache's copy to read instead, its check started; NULL to read `file`
- * (no copy, no worker to overlap with, no thread). */
-static const char *ahead_copy(struct dso *dso, const char *file, struct workqueue *wq)
+ * an open descriptor of the build-id cache's copy to read instead, its check started;
+ * -1 to read `file` (no copy; one from before this boot or whose first page is not
+ * the file's, i.e. another boot's addresses: the check would fail; no worker to
+ * overlap with; no thread). */
+static int ahead_copy(struct dso *dso, const char *file, struct workqueue *wq)
 {
 	const struct dsos *d = dso->owner;
-	char hex[2 * DSO_BUILD_ID_MAX + 1];
-	struct kallsyms_check *c;
+	char hex[2 * DSO_BUILD_ID_MAX + 1], copy[PATH_MAX], a[4096], b[4096];
+	struct kallsyms_check *c = NULL;
+	int fc = -1, fl = -1, fd = -1;
+	long long btime;
 	struct stat st;
+	ssize_t n;
 
 	if (!d->kallsyms_ahead || d->kallsyms || d->symfs || strcmp(file, d->proc_kallsyms) ||
-	    !dso->has_build_id || !wq || !workqueue__nr_workers(wq) || dso->check ||
-	    !(c = calloc(1, sizeof(*c))))
-		return NULL;
+	    !dso->has_build_id || !wq || !workqueue__nr_workers(wq) || dso->check)
+		return -1;
 	build_id_hex(dso, hex);
-	snprintf(c->live, sizeof(c->live), "%s", file);
-	if (snprintf(c->copy, sizeof(c->copy), "%s/" KERNEL_NAME "/%s/kallsyms",
-		     d->buildid_dir, hex) >= (int)sizeof(c->copy) ||
-	    stat(c->copy, &st) || !S_ISREG(st.st_mode) ||
-	    pthread_create(&c->thread, NULL, check_main, c)) {
-		free(c);
-		return NULL;
-	}
+	if (snprintf(copy, sizeof(copy), "%s/" KERNEL_NAME "/%s/kallsyms", d->buildid_dir,
+		     hex) >= (int)sizeof(copy) ||
+	    (fc = open(copy, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fc, &st) ||
+	    !S_ISREG(st.st_mode) || ((btime = boot_time()) && st.st_mtime < btime) ||
+	    (fl = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+		goto none;
+	/* the first read() of the running kernel's file gives a page of it */
+	n = read(fl, a, sizeof(a));
+	if (n <= 0 || pread_full(fc, b, (size_t)n, 0) != n || memcmp(a, b, (size_t)n) ||
+	    !(c = calloc(1, sizeof(*c))) || (fd = dup(fc)) < 0)
+		goto none;
+	c->live = fl;
+	c->copy = fc;
+	c->from = (uint64_t)n;
+	atomic_init(&c->stop, false);
+	if (pthread_create(&c->thread, NULL, check_main, c))
+		goto none;
 	dso->check = c;
-	return c->copy;
+	return fd;
+none:
+	if (fd >= 0)
+		close(fd);
+	if (fl >= 0)
+		close(fl);
+	if (fc >= 0)
+		close(fc);
+	free(c);
+	return -1;
+}
+
+/* Join the check's thread once (asking it to give up first when `stop`). */
+static void check_join(struct kallsyms_check *c, bool stop)
+{
+	if (c->joined)
+		return;
+	if (stop)
+		atomic_store_explicit(&c->stop, true, memory_order_relaxed);
+	pthread_join(c->thread, NULL);
+	close(c->live);
+	close(c->copy);
+	c->joined = true;
 }
 
 enum kallsyms_check_result dso__check_kernel(struct dso *dso, uint64_t *offset)
@@ -922,10 +1009,10 @@ enum kallsyms_check_result dso__check_kernel(struct dso *dso, uint64_t *offset)
 
 	if (!c)
 		return KALLSYMS_NOT_AHEAD;
-	if (!c->joined) {
-		pthread_join(c->thread, NULL);
-		c->joined = true;
-	}
+	check_join(c, false);
+	if (!c->taken)	/* the copy's table was not used (no kernel sample, another
+			 * reference address, a copy that did not parse) */
+		return KALLSYMS_NOT_AHEAD;
 	if (offset)
 		*offset = c->offset;
 	return c->result ? KALLSYMS_DIFFER : KALLSYMS_SAME;
@@ -934,7 +1021,7 @@ enum kallsyms_check_result dso__check_kernel(struct dso *dso, uint64_t *offset)
 static void check_free(struct dso *dso)
 {
 	if (dso->check) {
-		(void)dso__check_kernel(dso, NULL);
+		check_join(dso->check, true);
 		free(dso->check);
 		dso->check = NULL;
 	}
@@ -947,7 +1034,8 @@ int dso__preload_kernel(struct dso *dso, struct workqueue *wq, struct wq_group *
 	struct wq_group blocks = { .parent = g };
 	struct kallsyms_preload *p;
 	char path[PATH_MAX];
-	const char *file, *from;
+	const char *file;
+	int from;
 
 	if (dso->kind != DSO_KIND_KERNEL || dso->loaded || dso->preload)
 		return 0;
@@ -961,9 +1049,10 @@ int dso__preload_kernel(struct dso *dso, struct workqueue *wq, struct wq_group *
 	/* the build-id cache's copy of the running kernel's file, if any, is read
 	 * instead (its check runs meanwhile: dso__check_kernel()) */
 	from = ahead_copy(dso, file, wq);
+	p->from_copy = from >= 0;
 	/* the file read here block after block, each parsed where a thread is free
 	 * (the thread waiting for g runs them too: workqueue__group_wait()) */
-	p->err = kallsyms_load__open(&l, from ? from : p->path);
+	p->err = from >= 0 ? kallsyms_load__open_fd(&l, from) : kallsyms_load__open(&l, p->path);
 	while (!p->err) {
 		struct kallsyms_block *blk;
 		int more = kallsyms_load__next(&l, &blk, false);
@@ -1027,6 +1116,8 @@ static int load_kernel(struct dso *dso)
 		 * with a KASLR shift of 0 and symtab_builder__finish() give here */
 		dso->symtab = p->symtab;
 		memset(&p->symtab, 0, sizeof(p->symtab));
+		if (p->from_copy && dso->check)
+			dso->check->taken = true;
 		kmod_symbols__exit(&dso->kmods);
 		dso->kmods = p->kmods;
 		memset(&p->kmods, 0, sizeof(p->kmods));

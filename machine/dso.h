@@ -310,28 +310,37 @@ enum kallsyms_check_result {
  * @brief The result of the check dso__preload_kernel() started when, with
  *        dsos_opts.kallsyms_ahead, it read the kernel's symbols from the build-id
  *        cache's copy (BUILDID_DIR/[kernel.kallsyms]/<build-id>/kallsyms, which perf
- *        record writes) instead of the running kernel's file (/proc/kallsyms, which
- *        perf 6.1 reads when the recording's kernel is the running one:
- *        dso__find_kallsyms()).  The running kernel formats its file as it is read
- *        (40-50 ms of CPU on one thread for 120k symbols, whatever the read size,
- *        and an offset is reached only by formatting all that precedes it); the
- *        copy is a regular file, read in a few milliseconds, so the first kernel
- *        sample waits that long only.  The check reads the running kernel's file on
- *        a thread of its own meanwhile and compares it with the copy, byte for
- *        byte.  Waits for the check (joins its thread); later calls return the same.
+ *        record writes when there is none yet) instead of the running kernel's file
+ *        (/proc/kallsyms, which perf 6.1 reads when the recording's kernel is the
+ *        running one: dso__find_kallsyms()).  The running kernel formats its file as
+ *        it is read (40-50 ms of CPU on one thread for 120k symbols, whatever the
+ *        read size, and an offset is reached only by formatting all that precedes
+ *        it); the copy is a regular file, read in a few milliseconds, so the first
+ *        kernel sample waits that long only.  The copy is read only when it was
+ *        written since this boot began (/proc/stat btime) and its first page is the
+ *        file's first read() (a copy from another boot holds that boot's KASLR
+ *        addresses: it would not pass); the check then reads the rest of the running
+ *        kernel's file on a thread of its own (dr-kallsyms) and compares it with the
+ *        copy, byte for byte.  Waits for the check (joins its thread); later calls
+ *        return the same, but for whether the table was taken by then.
  * @param kdso    the kernel dso
  * @param offset  if not NULL and the files differ: the first byte where they do
- *                (where reading one of them failed)
- * @return an enum kallsyms_check_result.
- * Thread safety: the collection's thread, after dso__preload_kernel() is done.
+ *                (kallsyms__same_file())
+ * @return an enum kallsyms_check_result: KALLSYMS_NOT_AHEAD also when the copy's
+ *         table was not taken (no kernel address looked up yet; a recording whose
+ *         kernel sits elsewhere than the copy's _text, which dso__load() reads the
+ *         running kernel's file for; a copy that did not parse).
+ * Thread safety: the collection's thread, after dso__preload_kernel() is done and
+ *        while no load of the dso runs.
  */
 enum kallsyms_check_result dso__check_kernel(struct dso *kdso, uint64_t *offset);
 
 /**
  * @brief Whether two files hold the same bytes, read as a stream (the first may be
  *        a /proc file that gives a page a read() and cannot seek cheaply).
- * @param offset  receives the first byte where they differ, or where reading one
- *                of them failed; the length of both when they do not differ
+ * @param offset  receives the first byte where they differ, the start of the 64 KiB
+ *                chunk where reading one failed (0 when one cannot be opened), or
+ *                the length of both when they do not differ
  * @return 0 when the same, 1 when they differ, negative errno when one could not
  *         be opened or read.
  * Thread safety: any thread.

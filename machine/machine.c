@@ -458,8 +458,12 @@ void machine__wait_preload(struct machine *m)
 enum kallsyms_check_result machine__check_kernel_symbols(struct machine *m,
 							 uint64_t *offset)
 {
-	struct dso *k = m ? dsos__kernel(m->dsos) : NULL;
+	struct dso *k;
 
+	if (!m)
+		return KALLSYMS_NOT_AHEAD;
+	machine__wait_preload(m);	/* it made the check */
+	k = dsos__kernel(m->dsos);
 	return k ? dso__check_kernel(k, offset) : KALLSYMS_NOT_AHEAD;
 }
 

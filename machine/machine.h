@@ -191,14 +191,15 @@ void machine__wait_preload(struct machine *m);
 /**
  * @brief Whether the kernel's symbols machine__preload_kernel() read from the
  *        build-id cache's copy of the running kernel's kallsyms (with
- *        dsos_opts.kallsyms_ahead) are the ones perf reads: dso__check_kernel() of
- *        the kernel dso, waited for.  Call before printing anything that a kernel
- *        symbol or the kernel's maps decided.
+ *        dsos_opts.kallsyms_ahead) are the ones perf reads: machine__wait_preload(),
+ *        then dso__check_kernel() of the kernel dso (its check waited for).  Call
+ *        before printing anything that a kernel symbol or the kernel's maps
+ *        decided, and before fork() (no thread of the check is left running then).
  * @param offset  if not NULL and they differ: where (dso__check_kernel())
- * @return KALLSYMS_NOT_AHEAD (no copy read, or @p m NULL), KALLSYMS_SAME, or
- *         KALLSYMS_DIFFER: the output made from them must be dropped and made again
- *         by a machine without kallsyms_ahead.
- * Thread safety: the thread that queued the preload, after machine__wait_preload().
+ * @return KALLSYMS_NOT_AHEAD (no copy read or its table not used so far, or @p m
+ *         NULL), KALLSYMS_SAME, or KALLSYMS_DIFFER: the output made from them must
+ *         be dropped and made again by a machine without kallsyms_ahead.
+ * Thread safety: the thread that queued the preload, once no dso load runs.
  */
 enum kallsyms_check_result machine__check_kernel_symbols(struct machine *m,
 							 uint64_t *offset);

@@ -703,6 +703,12 @@ int kallsyms_load__open(struct kallsyms_load *l, const char *path)
 	return l->fd < 0 ? -errno : 0;
 }
 
+int kallsyms_load__open_fd(struct kallsyms_load *l, int fd)
+{
+	*l = (struct kallsyms_load){ .fd = fd };
+	return fd < 0 ? -EBADF : 0;
+}
+
 /* Room for a block more of text (its NUL too) and for lines more nodes: 0; 2 when
  * it must move and may not; -ENOMEM. */
 static int load_room(struct kallsyms_load *l, size_t lines, bool may_move)

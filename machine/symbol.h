@@ -272,6 +272,14 @@ struct kallsyms_load {
 int kallsyms_load__open(struct kallsyms_load *l, const char *path);
 
 /**
+ * @brief kallsyms_load__open() of a file already open: @p fd (owned from here on,
+ *        closed by kallsyms_load__close(); read with read() from its offset).
+ * @return 0, or -EBADF when @p fd < 0.
+ * Thread safety: the load is the caller's.  Format: none.
+ */
+int kallsyms_load__open_fd(struct kallsyms_load *l, int fd);
+
+/**
  * @brief Read the next block: about 256 KiB of whole lines (at the end of the file,
  *        what is left), with as many read()s as that takes (/proc/kallsyms gives up
  *        to a page each).  An error reading ends the file, as stdio's getline()

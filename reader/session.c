@@ -45,6 +45,8 @@
 struct session {
 	char *path;			/* owned: as given */
 	bool is_pipe, is_dir, swap;
+	bool read_again;	/* opened by path from a regular file (a directory's
+				 * data file): opening the path again reads it again */
 	struct file_header header;
 	struct file_section feat[FEAT_BITS];
 	uint64_t feat_offset;
@@ -300,6 +302,7 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 	}
 	if (!is_stdin && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		regular = true;
+		s->read_again = true;
 		s->mtime = (int64_t)st.st_mtime;
 		err = reader__map(&s->readers[0], fd, false);
 	} else {
@@ -1819,6 +1822,7 @@ size_t session__nr_files(const struct session *s) { return s->nr_readers; }
 const char *session__path(const struct session *s) { return s->path; }
 bool session__is_pipe(const struct session *s) { return s->is_pipe; }
 bool session__is_dir(const struct session *s) { return s->is_dir; }
+bool session__can_read_again(const struct session *s) { return s->read_again; }
 const struct file_header *session__header(const struct session *s) { return &s->header; }
 int64_t session__mtime(const struct session *s) { return s->mtime; }
 uint64_t session__feat_offset(const struct session *s) { return s->feat_offset; }

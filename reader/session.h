@@ -227,6 +227,10 @@ const char *session__path(const struct session *s);
 bool session__is_pipe(const struct session *s);
 /** True for a data directory read in directory mode (DIR_FORMAT 1). */
 bool session__is_dir(const struct session *s);
+/** True when the recording was opened by its path from a regular file (a data
+ *  directory's `data` file): opening the same path again reads it again.  False for
+ *  standard input and a FIFO, whose bytes were read once. */
+bool session__can_read_again(const struct session *s);
 
 /** The file header (zeroed for pipes). */
 const struct file_header *session__header(const struct session *s);

@@ -82,8 +82,8 @@ struct report_opts {
 #define CMD_ERR_REPORTED 1
 
 /** The report's return value when the kernel symbols read ahead were not the ones
- *  perf reads (machine__check_kernel_symbols()): it has printed nothing, and main()
- *  runs it again with a machine that reads the running kernel's file. */
+ *  perf reads (machine__check_kernel_symbols()): it has printed nothing, and main.c's
+ *  run() runs it again with a machine that reads the running kernel's file. */
 #define CMD_AGAIN 2
 
 /*

@@ -625,7 +625,7 @@ static size_t warned_before_mode;
  * report reads the kernel's symbols from the build-id cache's copy of the running
  * kernel's kallsyms where there is one (dsos_opts.kallsyms_ahead): a report prints
  * only at its end, where it checks the copy against the running kernel's file (the
- * dump prints as it goes, and a pipe cannot be read again). */
+ * dump prints as it goes; standard input and FIFOs cannot be read again). */
 static int run_once(const struct report_opts *o, const struct cmdline *cl, bool ahead)
 {
 	struct session_opts so = { .path = o->input, .jobs = o->jobs, .use_index = true };
@@ -665,7 +665,7 @@ static int run_once(const struct report_opts *o, const struct cmdline *cl, bool 
 	}
 	if (!err && (mode->flags & MODE_NEED_MACHINE))
 		err = setup_machine(s, o, &m, ahead && mode->run == cmd_report && !o->header &&
-					      !session__is_pipe(s));
+					      !session__is_pipe(s) && session__can_read_again(s));
 	/* --stats from a fresh index: no pass over the records at all */
 	if (!err && mode->run == cmd_stats && !o->header &&
 	    (ix = cmd_stats_index(s, o->input ? o->input : "perf.data"))) {

@@ -341,7 +341,8 @@ fi
 # and, where the two differ, makes the report again from /proc/kallsyms (nothing
 # printed twice).  Its stdout is the report from /proc/kallsyms whatever the copy
 # holds; the phase lines say which way it went.  The copy is made here (perf record
-# --no-buildid-cache wrote none), then changed: every text symbol but _text renamed.
+# --no-buildid-cache wrote none), then changed: the text symbols from line 1000 on
+# renamed (past the first page, which must be the file's for the copy to be read).
 # The recording: the --threads directory with callchains (the compressed one has no
 # BUILD_ID feature: perf 6.1 writes none with -z, so no kernel build-id).
 ka=$tmp/fresh-g.data
@@ -380,14 +381,38 @@ if [ -n "$kbid" ] && [ -r /proc/kallsyms ]; then
 		fi
 	}
 	cat /proc/kallsyms >"$tmp/kallsyms.same"
-	sed '/ _text$/!s/ \([tT]\) / \1 ahead_/' /proc/kallsyms >"$tmp/kallsyms.changed"
+	sed '1000,$ { / _text$/!s/ \([tT]\) / \1 ahead_/; }' /proc/kallsyms >"$tmp/kallsyms.changed"
 	ka_case "kallsyms-ahead:same" checked 2 "$tmp/kallsyms.same"
 	ka_case "kallsyms-ahead:differ" differ 2 "$tmp/kallsyms.changed"
 	ka_case "kallsyms-ahead:-j1" "" 1 "$tmp/kallsyms.changed"
+	# a copy whose first page differs (as another boot's KASLR addresses do) is not
+	# read: no check, no second report
+	sed '1s/ \([A-Za-z]\) / \1 stale_/' /proc/kallsyms >"$tmp/kallsyms.stale"
+	ka_case "kallsyms-ahead:first-page-differs" "" 2 "$tmp/kallsyms.stale"
+	# standard input is read once: nothing read ahead there (with the changed copy,
+	# reading ahead would need the input a second time)
+	cp "$tmp/kallsyms.changed" "$ka_copy"
+	if [ -e "$tmp/fresh.data" ]; then
+		# shellcheck disable=SC2086
+		run "$tmp/want2" "$tmp/err" "$bin" -j 2 $ka_args --kallsyms /proc/kallsyms \
+			-i "$tmp/fresh.data"
+		# shellcheck disable=SC2016,SC2086
+		run "$tmp/out" "$tmp/err" sh -c 'f=$1; shift; cat "$f" | "$@" -i -' sh \
+			"$tmp/fresh.data" "$bin" -j 2 $ka_args
+		if [ "$rc" -eq 0 ] && cmp -s "$tmp/want2" "$tmp/out" &&
+		   ! grep -q '^dirreport: phase kernel symbols \(checked\|differ\)' "$tmp/err"; then
+			pass "kallsyms-ahead:stdin"
+		else
+			fail "kallsyms-ahead:stdin" \
+				"exit $rc; not the report from /proc/kallsyms, or read ahead" \
+				"$tmp/want2" "$tmp/out"
+		fi
+	fi
 	# the changed copy read as it is names other symbols (the cases above could
 	# not tell otherwise): the recording has kernel samples
 	# shellcheck disable=SC2086
-	run "$tmp/out" "$tmp/err" "$bin" -j 2 $ka_args --kallsyms "$ka_copy" -i "$ka"
+	run "$tmp/out" "$tmp/err" "$bin" -j 2 $ka_args --kallsyms "$tmp/kallsyms.changed" \
+		-i "$ka"
 	if [ "$rc" -eq 0 ] && grep -q 'ahead_' "$tmp/out"; then
 		pass "kallsyms-ahead:changed-copy-differs"
 	else

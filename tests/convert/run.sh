@@ -248,7 +248,7 @@ else
 	# cache's copy of its kallsyms and checks /proc/kallsyms against it; where they
 	# differ it drops the rows written and makes the export again from /proc/kallsyms
 	# (README.md).  The database is the one made from /proc/kallsyms with the copy the
-	# same, changed (every text symbol but _text renamed) and at -j 1; the phase
+	# same, changed (text symbols from line 1000 on renamed) and at -j 1; the phase
 	# lines say which way each went.  Needs perf record only (not perf's script).
 	if [ -n "$have_perf" ] && [ -r /proc/kallsyms ] &&
 	   perf record -q --no-buildid-cache -e cpu-clock -F 2000 -o "$cv_tmp/ka.data" -- \
@@ -266,7 +266,7 @@ else
 			rm -rf "$cv_tmp/ka-want"
 			mv "$cv_tmp/got" "$cv_tmp/ka-want"
 			cat /proc/kallsyms >"$cv_tmp/kallsyms.same"
-			sed '/ _text$/!s/ \([tT]\) / \1 ahead_/' /proc/kallsyms >"$cv_tmp/kallsyms.changed"
+			sed '1000,$ { / _text$/!s/ \([tT]\) / \1 ahead_/; }' /proc/kallsyms >"$cv_tmp/kallsyms.changed"
 			# cv_ahead NAME WANT_PHASE J COPY_SOURCE
 			cv_ahead() {
 				cp "$4" "$cv_copy"
@@ -287,7 +287,7 @@ else
 			# the changed copy read as it is names other symbols: the cases above
 			# could tell
 			if cv_convert convert-ahead:changed-copy "$cv_tmp/ka.db" -j 2 \
-				--kallsyms "$cv_copy" -i "$cv_tmp/ka.data"; then
+				--kallsyms "$cv_tmp/kallsyms.changed" -i "$cv_tmp/ka.data"; then
 				if grep -q "ahead_" "$cv_tmp/got"/*.txt; then
 					pass convert-ahead:changed-copy-differs
 				else

@@ -170,7 +170,7 @@ tsan-check: samples/buildid-cache/.unpacked
 			>$(TSAN_BUILD)/tsan-j1.out || exit 1; \
 		for how in same changed; do \
 			if [ $$how = same ]; then cat /proc/kallsyms; \
-			else sed '/ _text$$/!s/ \([tT]\) / \1 ahead_/' /proc/kallsyms; fi \
+			else sed '1000,$$ { / _text$$/!s/ \([tT]\) / \1 ahead_/; }' /proc/kallsyms; fi \
 				>"$$c/kallsyms" && \
 			HOME=$$h TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
 				$(TSAN_BUILD)/dirreport --stdio -j 4 -i $(TSAN_BUILD)/tsan-fresh.data \

@@ -12,6 +12,7 @@
 #include <dlfcn.h>	/* dladdr */
 #include <elf.h>	/* STB_*, STT_* */
 #include <errno.h>
+#include <fcntl.h>	/* AT_FDCWD */
 #include <inttypes.h>	/* SCNx64 */
 #include <limits.h>	/* PATH_MAX */
 #include <stdio.h>
@@ -482,9 +483,9 @@ static void write_notes(const char *path, const uint8_t *bid, size_t n)
 
 /* The kernel dso of a collection whose running kernel (notes in dir/notes, kallsyms
  * in dir/proc-kallsyms) is the recording's, build-id cache dir/cache, kallsyms read
- * ahead on a workqueue of `workers` workers and loaded as the first kernel sample
- * loads it. */
-static struct dsos *kernel_ahead(const char *dir, size_t workers, bool ahead)
+ * ahead on a workqueue of `workers` workers; then, if `pgoff`, the recording's kernel
+ * MMAP at that _text and the dso loaded as the first kernel sample loads it. */
+static struct dsos *kernel_ahead(const char *dir, size_t workers, bool ahead, uint64_t pgoff)
 {
 	static const uint8_t bid[20] = { 0x4a, 0x5a, 0x9b, 1, 2, 3 };
 	char notes[PATH_MAX], live[PATH_MAX], cache[PATH_MAX];
@@ -506,32 +507,70 @@ static struct dsos *kernel_ahead(const char *dir, size_t workers, bool ahead)
 	workqueue__group_wait(pi.wq, &pi.g);
 	workqueue__delete(pi.wq);
 	ck_assert_int_eq(pi.err, 0);
-	ck_assert_int_eq(dso__set_kernel_ref(pi.k, "[kernel.kallsyms]_text",
-					     0xffffffff81000000), 0);
-	ck_assert_int_ge(dso__load(pi.k), 0);
+	if (pgoff) {
+		ck_assert_int_eq(dso__set_kernel_ref(pi.k, "[kernel.kallsyms]_text", pgoff), 0);
+		ck_assert_int_ge(dso__load(pi.k), 0);
+	}
 	return d;
+}
+
+/* The name of the kernel symbol at addr in d (the dso loaded). */
+static const char *kname(struct dsos *d, uint64_t addr)
+{
+	const struct symbol *sym = dso__find_symbol(dsos__kernel(d), addr);
+
+	ck_assert_ptr_nonnull(sym);
+	return sym->name;
+}
+
+/* fake_kallsyms with 400 more kernel symbols (filler_NNN at 0xffffffff81001000 +
+ * 16 * NNN) before its last line (a module's): some 12 KiB, past the first page.
+ * With `rename`, filler_300 is named copied_300.  *len: its length. */
+static char *ahead_text(bool rename, size_t *len)
+{
+	const char *last = strstr(fake_kallsyms, "ffffffffc0001000");	/* a module line */
+	size_t cap = 64 << 10, n = (size_t)(last - fake_kallsyms);
+	char *t = malloc(cap);
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(last, "ffffffffc0001000 t mod_fn\t[mod1]\n");
+	memcpy(t, fake_kallsyms, n);
+	for (unsigned i = 0; i < 400; i++)
+		n += (size_t)snprintf(t + n, cap - n, "ffffffff81%06x T %s_%03u\n",
+				      0x1000 + 16 * i, rename && i == 300 ? "copied" : "filler", i);
+	n += (size_t)snprintf(t + n, cap - n, "%s", last);
+	ck_assert_uint_gt(n, 3 * 4096);
+	*len = n;
+	return t;
 }
 
 /*
  * With kallsyms_ahead, the running kernel's symbols come from the build-id cache's
  * copy of its kallsyms, and dso__check_kernel() says whether the running kernel's
- * file is that copy byte for byte: the table is the one the running kernel's file
- * gives when they are the same; when they differ the table is the copy's (it was
- * read, not the file) and the check says where they part.  Without a copy, without
- * a worker (-j 1: nothing would run beside the read) or without the option, the
- * running kernel's file is read and there is nothing to check.
+ * file is that copy byte for byte: the table is the one the file gives when they are
+ * the same; when they differ past the first page, the table is the copy's (it was
+ * read, not the file) and the check says where they part.  The file itself is read,
+ * and there is nothing to check, without a copy, with a copy whose first page is not
+ * the file's (another boot's addresses) or older than this boot, without a worker
+ * (-j 1: nothing would run beside the read), without the option; and the check's
+ * answer does not count where the copy's table was not taken: no kernel address
+ * looked up, or a recording whose kernel sits elsewhere (the file read again).
  */
 START_TEST(test_symbol_kernel_ahead)
 {
-	static const char other[] = "ffffffff81000100 T strong_fn\n";
-	char *dir = testlib_tmpdir(), live[PATH_MAX], copy[PATH_MAX], *changed, *at;
+	const uint64_t text = 0xffffffff81000000, f300 = 0xffffffff81001000 + 16 * 300;
+	char *dir = testlib_tmpdir(), live[PATH_MAX], copy[PATH_MAX], *same, *renamed;
+	struct timespec old[2] = { { 0, 0 }, { 0, 0 } };
+	size_t len, rlen;
 	struct dsos *da, *db;
 	uint64_t off = 0;
 
+	same = ahead_text(false, &len);
+	renamed = ahead_text(true, &rlen);
 	snprintf(live, sizeof(live), "%s/proc-kallsyms", dir);
-	testlib_write_raw(live, fake_kallsyms, strlen(fake_kallsyms));
+	testlib_write_raw(live, same, len);
 	/* no copy in the cache: the file itself, nothing to check */
-	da = kernel_ahead(dir, 1, true);
+	da = kernel_ahead(dir, 1, true, text);
 	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_NOT_AHEAD);
 	ck_assert_str_eq(dsos__kernel(da)->symsrc_path, live);
 	dsos__delete(da);
@@ -543,9 +582,9 @@ START_TEST(test_symbol_kernel_ahead)
 	snprintf(copy, sizeof(copy), "%s/cache/[kernel.kallsyms]/4a5a9b010203%028d", dir, 0);
 	ck_assert_int_eq(mkdir(copy, 0755), 0);
 	snprintf(copy + strlen(copy), sizeof(copy) - strlen(copy), "/kallsyms");
-	testlib_write_raw(copy, fake_kallsyms, strlen(fake_kallsyms));
-	da = kernel_ahead(dir, 1, true);
-	db = kernel_ahead(dir, 1, false);
+	testlib_write_raw(copy, same, len);
+	da = kernel_ahead(dir, 1, true, text);
+	db = kernel_ahead(dir, 1, false, text);
 	same_kernel_table(dsos__kernel(da), dsos__kernel(db));
 	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_SAME);
 	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_SAME);
@@ -554,25 +593,47 @@ START_TEST(test_symbol_kernel_ahead)
 	ck_assert_str_eq(dsos__kernel(da)->symsrc_path, live);
 	dsos__delete(da);
 	dsos__delete(db);
-	/* a copy that is not the running kernel's file: its table was taken, the
-	 * check says where they differ */
-	ck_assert_ptr_nonnull(changed = strdup(fake_kallsyms));
-	ck_assert_ptr_nonnull(at = strstr(changed, other));
-	memcpy(at + strlen(other) - 10, "other_", 6);	/* strong_fn -> other__fn */
-	testlib_write_raw(copy, changed, strlen(changed));
-	da = kernel_ahead(dir, 1, true);
-	ck_assert_str_eq(dso__find_symbol(dsos__kernel(da), 0xffffffff81000105)->name,
-			 "other__fn");
+	/* a copy that differs from the file past its first page: its table was taken,
+	 * the check says where they differ */
+	testlib_write_raw(copy, renamed, rlen);
+	da = kernel_ahead(dir, 1, true, text);
+	ck_assert_str_eq(kname(da, f300), "copied_300");
 	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_DIFFER);
-	ck_assert_uint_eq(off, (uint64_t)(at - changed) + strlen(other) - 10);
+	ck_assert_uint_eq(off, (uint64_t)(strstr(renamed, "copied_300") - renamed));
 	dsos__delete(da);
-	/* -j 1 (no worker) or no option: the running kernel's file */
-	da = kernel_ahead(dir, 0, true);
-	ck_assert_str_eq(dso__find_symbol(dsos__kernel(da), 0xffffffff81000105)->name,
-			 "strong_fn");
+	/* ... not taken: no kernel address looked up, or the recording's kernel
+	 * elsewhere (a KASLR shift: the file is read again) */
+	da = kernel_ahead(dir, 1, true, 0);
 	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_NOT_AHEAD);
 	dsos__delete(da);
-	free(changed);
+	da = kernel_ahead(dir, 1, true, text + 0x10000000);
+	ck_assert_str_eq(kname(da, f300 + 0x10000000), "filler_300");
+	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_NOT_AHEAD);
+	dsos__delete(da);
+	/* -j 1 (no worker), no option: the running kernel's file */
+	da = kernel_ahead(dir, 0, true, text);
+	ck_assert_str_eq(kname(da, f300), "filler_300");
+	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_NOT_AHEAD);
+	dsos__delete(da);
+	da = kernel_ahead(dir, 1, false, text);
+	ck_assert_str_eq(kname(da, f300), "filler_300");
+	dsos__delete(da);
+	/* a copy written before this boot began */
+	ck_assert_int_eq(utimensat(AT_FDCWD, copy, old, 0), 0);
+	da = kernel_ahead(dir, 1, true, text);
+	ck_assert_str_eq(kname(da, f300), "filler_300");
+	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_NOT_AHEAD);
+	dsos__delete(da);
+	/* a copy whose first page differs from the file's (strong_fn renamed) */
+	memcpy(strstr(renamed, "strong_fn"), "other_", 6);
+	testlib_write_raw(copy, renamed, rlen);
+	da = kernel_ahead(dir, 1, true, text);
+	ck_assert_str_eq(kname(da, 0xffffffff81000105), "strong_fn");
+	ck_assert_str_eq(kname(da, f300), "filler_300");
+	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_NOT_AHEAD);
+	dsos__delete(da);
+	free(same);
+	free(renamed);
 	testlib_rmtree(dir);
 	free(dir);
 }
