@@ -166,13 +166,18 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 	/* kernel symbols read from the build-id cache's copy of the running kernel's
 	 * file must be the file's (else all again, nothing committed) */
 	if (!err) {
-		enum kallsyms_check_result k = machine__check_kernel_symbols(m, NULL);
+		uint64_t at = 0;
+		enum kallsyms_check_result k = machine__check_kernel_symbols(m, &at);
 
 		if (k != KALLSYMS_NOT_AHEAD)
 			phases__mark(k == KALLSYMS_SAME ? "kernel symbols checked"
 							: "kernel symbols differ");
 		if (k == KALLSYMS_DIFFER) {	/* the target's rows point into the
 						 * exporter's: dropped first */
+			fprintf(stderr, "dirconvert: note: /proc/kallsyms differs from the "
+				"build-id cache's copy read ahead (at byte %llu): the export is "
+				"made again from /proc/kallsyms (--kallsyms /proc/kallsyms reads "
+				"it first)\n", (unsigned long long)at);
 			t->drop(t->ctx);
 			exporter__delete(c.ex);
 			*again = true;

@@ -3104,12 +3104,17 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 	/* nothing is printed yet: kernel symbols read from the build-id cache's copy
 	 * of the running kernel's file must be the file's (else all again) */
 	if (!err) {
-		enum kallsyms_check_result k = machine__check_kernel_symbols(m, NULL);
+		uint64_t at = 0;
+		enum kallsyms_check_result k = machine__check_kernel_symbols(m, &at);
 
 		if (k != KALLSYMS_NOT_AHEAD)
 			phases__mark(k == KALLSYMS_SAME ? "kernel symbols checked"
 							: "kernel symbols differ");
 		if (k == KALLSYMS_DIFFER) {
+			fprintf(stderr, "dirreport: note: /proc/kallsyms differs from the "
+				"build-id cache's copy read ahead (at byte %llu): the report is "
+				"made again from /proc/kallsyms (--kallsyms /proc/kallsyms reads "
+				"it first)\n", (unsigned long long)at);
 			err = CMD_AGAIN;
 			goto out;
 		}

@@ -376,6 +376,8 @@ if [ -n "$kbid" ] && [ -r /proc/kallsyms ]; then
 			fail "$1" "phase line 'kernel symbols ${_ph:-(none)}', expected '${2:-(none)}'"
 		elif [ "$2" = differ ] && [ "$(grep -c '^dirreport: phase load:' "$tmp/err")" -ne 2 ]; then
 			fail "$1" "the report was not made twice"
+		elif [ "$2" = differ ] && ! grep -q '^dirreport: note: /proc/kallsyms differs' "$tmp/err"; then
+			fail "$1" "no note that /proc/kallsyms differs from the copy"
 		else
 			pass "$1"
 		fi
