@@ -4,6 +4,8 @@
 #include <stdio.h>	/* fprintf, fputs */
 #include <stdlib.h>	/* strtoul */
 
+#include "machine/machine.h"	/* machine__check_kernel_symbols */
+#include "util/phase.h"
 #include "banned.h"
 
 int cli__parse_jobs(const char *arg, unsigned *jobs)
@@ -33,4 +35,21 @@ int cli__version(const char *prog)
 {
 	printf("%s version %s\n", prog, DIRREPORT_VERSION);
 	return 0;
+}
+
+bool cli__kernel_symbols_differ(struct machine *m, const char *prog, const char *what)
+{
+	uint64_t at = 0;
+	enum kallsyms_check_result k = machine__check_kernel_symbols(m, &at);
+
+	if (k == KALLSYMS_NOT_AHEAD)
+		return false;
+	phases__mark(k == KALLSYMS_SAME ? "kernel symbols checked" : "kernel symbols differ");
+	if (k == KALLSYMS_SAME)
+		return false;
+	fprintf(stderr, "%s: note: /proc/kallsyms differs from the build-id cache's copy "
+		"read ahead (at byte %llu): the %s is made again from /proc/kallsyms "
+		"(--kallsyms /proc/kallsyms reads it first)\n", prog, (unsigned long long)at,
+		what);
+	return true;
 }

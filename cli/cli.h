@@ -5,6 +5,7 @@
  *
  * Thread safety: pure functions (cli__bad_usage writes to stderr).
  */
+#include <stdbool.h>
 
 /**
  * @brief Parse the argument of -j: a number of worker threads from 1 to 1024.
@@ -34,5 +35,22 @@ int cli__bad_usage(const char *prog, const char *usage, const char *msg);
  * Format: none.
  */
 int cli__version(const char *prog);
+
+struct machine;
+
+/**
+ * @brief Before a front end prints (or commits) what kernel symbols decided: whether
+ *        the symbols the machine read ahead from the build-id cache's copy of the
+ *        running kernel's kallsyms are /proc/kallsyms's
+ *        (machine__check_kernel_symbols(): waits for the check).  Where there was a
+ *        check, marks the phase "kernel symbols checked" or "kernel symbols differ"
+ *        (util/phase.h); where they differ, says on stderr "PROG: note:
+ *        /proc/kallsyms differs ... the WHAT is made again ...".
+ * @param prog  program name ("dirreport")
+ * @param what  the output made again ("report")
+ * @return true when the output must be dropped and made again without reading ahead.
+ * Thread safety: the machine's thread.
+ */
+bool cli__kernel_symbols_differ(struct machine *m, const char *prog, const char *what);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>	/* strcmp */
 #include <sys/stat.h>	/* stat */
 
+#include "cli/cli.h"	/* cli__kernel_symbols_differ */
 #include "convert/progress.h"
 #include "format/diag.h"
 #include "format/feature.h"
@@ -165,24 +166,11 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 	progress__exit(&c.prog);
 	/* kernel symbols read from the build-id cache's copy of the running kernel's
 	 * file must be the file's (else all again, nothing committed) */
-	if (!err) {
-		uint64_t at = 0;
-		enum kallsyms_check_result k = machine__check_kernel_symbols(m, &at);
-
-		if (k != KALLSYMS_NOT_AHEAD)
-			phases__mark(k == KALLSYMS_SAME ? "kernel symbols checked"
-							: "kernel symbols differ");
-		if (k == KALLSYMS_DIFFER) {	/* the target's rows point into the
-						 * exporter's: dropped first */
-			fprintf(stderr, "dirconvert: note: /proc/kallsyms differs from the "
-				"build-id cache's copy read ahead (at byte %llu): the export is "
-				"made again from /proc/kallsyms (--kallsyms /proc/kallsyms reads "
-				"it first)\n", (unsigned long long)at);
-			t->drop(t->ctx);
-			exporter__delete(c.ex);
-			*again = true;
-			return 0;
-		}
+	if (!err && cli__kernel_symbols_differ(m, "dirconvert", "export")) {
+		t->drop(t->ctx);	/* its rows point into the exporter's strings */
+		exporter__delete(c.ex);
+		*again = true;
+		return 0;
 	}
 	if (!err) {
 		err = t->commit(t->ctx, d);

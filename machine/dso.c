@@ -820,32 +820,15 @@ struct kallsyms_check {
 	uint64_t offset;
 };
 
-/* read() until n bytes or the end; the bytes read, or -1 (errno). */
-static ssize_t read_full(int fd, char *buf, size_t n)
+/* n bytes or up to the end, with read() (at < 0: from the file's offset) or pread()
+ * at `at`; the bytes read, or -1 (errno). */
+static ssize_t read_full(int fd, char *buf, size_t n, int64_t at)
 {
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t r = read(fd, buf + got, n - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	return (ssize_t)got;
-}
-
-/* pread() until n bytes or the end; the bytes read, or -1 (errno). */
-static ssize_t pread_full(int fd, char *buf, size_t n, uint64_t at)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = pread(fd, buf + got, n - got, (off_t)(at + got));
+		ssize_t r = at < 0 ? read(fd, buf + got, n - got)
+				   : pread(fd, buf + got, n - got, (off_t)at + (off_t)got);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -877,8 +860,8 @@ static int same_stream(int fa, int fb, uint64_t from, atomic_bool *stop, uint64_
 			ret = -ECANCELED;
 			break;
 		}
-		if ((na = read_full(fa, ba, CHUNK)) < 0 ||
-		    (nb = pread_full(fb, bb, (size_t)na + (na < CHUNK), *offset)) < 0) {
+		if ((na = read_full(fa, ba, CHUNK, -1)) < 0 ||
+		    (nb = read_full(fb, bb, (size_t)na + (na < CHUNK), (int64_t)*offset)) < 0) {
 			ret = -errno;
 			break;
 		}
@@ -968,7 +951,7 @@ static int ahead_copy(struct dso *dso, const char *file, struct workqueue *wq)
 		goto none;
 	/* the first read() of the running kernel's file gives a page of it */
 	n = read(fl, a, sizeof(a));
-	if (n <= 0 || pread_full(fc, b, (size_t)n, 0) != n || memcmp(a, b, (size_t)n) ||
+	if (n <= 0 || read_full(fc, b, (size_t)n, 0) != n || memcmp(a, b, (size_t)n) ||
 	    !(c = calloc(1, sizeof(*c))) || (fd = dup(fc)) < 0)
 		goto none;
 	c->live = fl;

@@ -4,6 +4,7 @@
  * print one histogram per event.
  */
 #include "report/cmd.h"
+#include "cli/cli.h"	/* cli__kernel_symbols_differ */
 
 #include <errno.h>
 #include <inttypes.h>	/* PRIx64 */
@@ -3103,24 +3104,10 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 	batches_free(&rp);
 	/* nothing is printed yet: kernel symbols read from the build-id cache's copy
 	 * of the running kernel's file must be the file's (else all again) */
-	if (!err) {
-		uint64_t at = 0;
-		enum kallsyms_check_result k = machine__check_kernel_symbols(m, &at);
-
-		if (k != KALLSYMS_NOT_AHEAD)
-			phases__mark(k == KALLSYMS_SAME ? "kernel symbols checked"
-							: "kernel symbols differ");
-		if (k == KALLSYMS_DIFFER) {
-			fprintf(stderr, "dirreport: note: /proc/kallsyms differs from the "
-				"build-id cache's copy read ahead (at byte %llu): the report is "
-				"made again from /proc/kallsyms (--kallsyms /proc/kallsyms reads "
-				"it first)\n", (unsigned long long)at);
-			err = CMD_AGAIN;
-			goto out;
-		}
+	if (!err && cli__kernel_symbols_differ(m, "dirreport", "report")) {
+		err = CMD_AGAIN;
+		goto out;
 	}
-	if (err < 0 && rp.trace_diag.code)
-		err = trace_error(&rp.trace_diag);
 	if (!err && rp.unwinder) {
 		for (size_t i = 1; i < rp.nr_uw; i++)
 			unwinder__add_counts(rp.unwinder, rp.uw[i].u);
