@@ -809,7 +809,7 @@ static void preload_parse(void *blk)
  * file with the copy (dso__check_kernel()). */
 struct kallsyms_check {
 	pthread_t thread;
-	bool joined;
+	bool started, joined;		/* the thread (or the check done in place) */
 	bool taken;			/* load_kernel() took the table read from the copy */
 	atomic_bool stop;		/* give up (the check is not needed any more) */
 	int live, copy;			/* owned: the running kernel's file, read on from
@@ -958,9 +958,7 @@ static int ahead_copy(struct dso *dso, const char *file, struct workqueue *wq)
 	c->copy = fc;
 	c->from = (uint64_t)n;
 	atomic_init(&c->stop, false);
-	if (pthread_create(&c->thread, NULL, check_main, c))
-		goto none;
-	dso->check = c;
+	dso->check = c;		/* started when the table is taken (check_start()) */
 	return fd;
 none:
 	if (fd >= 0)
@@ -973,29 +971,47 @@ none:
 	return -1;
 }
 
-/* Join the check's thread once (asking it to give up first when `stop`). */
+/* The copy's table is taken: the check starts, on a thread of its own (in place when
+ * there is none), so a recording whose kernel symbols are never looked up (or are
+ * read from the running kernel's file after all) costs no check. */
+static void check_start(struct kallsyms_check *c)
+{
+	c->taken = true;
+	if (c->started)
+		return;
+	c->started = true;
+	if (pthread_create(&c->thread, NULL, check_main, c)) {
+		(void)check_main(c);
+		c->joined = true;
+	}
+}
+
+/* Join the check's thread once (asking it to give up first when `stop`); the files
+ * closed. */
 static void check_join(struct kallsyms_check *c, bool stop)
 {
-	if (c->joined)
-		return;
-	if (stop)
-		atomic_store_explicit(&c->stop, true, memory_order_relaxed);
-	pthread_join(c->thread, NULL);
-	close(c->live);
-	close(c->copy);
+	if (c->started && !c->joined) {
+		if (stop)
+			atomic_store_explicit(&c->stop, true, memory_order_relaxed);
+		pthread_join(c->thread, NULL);
+	}
 	c->joined = true;
+	if (c->live >= 0)
+		close(c->live);
+	if (c->copy >= 0)
+		close(c->copy);
+	c->live = c->copy = -1;
 }
 
 enum kallsyms_check_result dso__check_kernel(struct dso *dso, uint64_t *offset)
 {
 	struct kallsyms_check *c = dso->check;
 
-	if (!c)
+	if (!c || !c->taken)	/* the copy's table was not used (no kernel sample
+				 * yet, another reference address, a copy that did
+				 * not parse): nothing was checked */
 		return KALLSYMS_NOT_AHEAD;
 	check_join(c, false);
-	if (!c->taken)	/* the copy's table was not used (no kernel sample, another
-			 * reference address, a copy that did not parse) */
-		return KALLSYMS_NOT_AHEAD;
 	if (offset)
 		*offset = c->offset;
 	return c->result ? KALLSYMS_DIFFER : KALLSYMS_SAME;
@@ -1100,7 +1116,7 @@ static int load_kernel(struct dso *dso)
 		dso->symtab = p->symtab;
 		memset(&p->symtab, 0, sizeof(p->symtab));
 		if (p->from_copy && dso->check)
-			dso->check->taken = true;
+			check_start(dso->check);
 		kmod_symbols__exit(&dso->kmods);
 		dso->kmods = p->kmods;
 		memset(&p->kmods, 0, sizeof(p->kmods));

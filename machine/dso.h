@@ -307,7 +307,7 @@ enum kallsyms_check_result {
 };
 
 /**
- * @brief The result of the check dso__preload_kernel() started when, with
+ * @brief The result of the check dso__preload_kernel() set up when, with
  *        dsos_opts.kallsyms_ahead, it read the kernel's symbols from the build-id
  *        cache's copy (BUILDID_DIR/[kernel.kallsyms]/<build-id>/kallsyms, which perf
  *        record writes when there is none yet) instead of the running kernel's file
@@ -319,10 +319,12 @@ enum kallsyms_check_result {
  *        kernel sample waits that long only.  The copy is read only when it was
  *        written since this boot began (/proc/stat btime) and its first page is the
  *        file's first read() (a copy from another boot holds that boot's KASLR
- *        addresses: it would not pass); the check then reads the rest of the running
- *        kernel's file on a thread of its own (dr-kallsyms) and compares it with the
- *        copy, byte for byte.  Waits for the check (joins its thread); later calls
- *        return the same, but for whether the table was taken by then.
+ *        addresses: it would not pass).  When dso__load() takes the table read
+ *        from the copy (the first kernel lookup), the check starts: it reads the
+ *        rest of the running kernel's file on a thread of its own (dr-kallsyms) and
+ *        compares it with the copy, byte for byte (a recording whose kernel symbols
+ *        are never looked up costs no check).  Waits for the check (joins its
+ *        thread); later calls return the same.
  * @param kdso    the kernel dso
  * @param offset  if not NULL and the files differ: the first byte where they do
  *                (kallsyms__same_file())

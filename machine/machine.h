@@ -194,7 +194,8 @@ void machine__wait_preload(struct machine *m);
  *        dsos_opts.kallsyms_ahead) are the ones perf reads: machine__wait_preload(),
  *        then dso__check_kernel() of the kernel dso (its check waited for).  Call
  *        before printing anything that a kernel symbol or the kernel's maps
- *        decided, and before fork() (no thread of the check is left running then).
+ *        decided.  The check's thread starts at the first kernel lookup that takes
+ *        the copy's table.
  * @param offset  if not NULL and they differ: where (dso__check_kernel())
  * @return KALLSYMS_NOT_AHEAD (no copy read or its table not used so far, or @p m
  *         NULL), KALLSYMS_SAME, or KALLSYMS_DIFFER: the output made from them must

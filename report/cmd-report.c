@@ -2834,9 +2834,8 @@ static int trace_setup(struct report *rp, struct session *s, const struct report
 	 * one (else the first batch waits for it, the decoding started meanwhile) */
 	if (session__is_pipe(s) || trace_sort__has_tracepoints(session__evlist(s))) {
 		machine__wait_preload(rp->machine);
-		/* and the check of kernel symbols read ahead, on a thread of its own
-		 * (its answer is taken again before printing) */
-		(void)machine__check_kernel_symbols(rp->machine, NULL);
+		/* (the check of kernel symbols read ahead has no thread yet: it starts
+		 * at the first kernel lookup, in the delivery) */
 		rp->preloaded = true;
 	}
 	err = trace_sort__open(&rp->traces, s, rp->machine, o->raw_trace,
