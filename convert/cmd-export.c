@@ -14,6 +14,7 @@
 #include "convert/progress.h"
 #include "format/diag.h"
 #include "format/feature.h"
+#include "format/evlist.h"	/* evlist__excludes_kernel */
 #include "reader/session.h"
 #include "reader/workqueue.h"
 #include "machine/machine.h"
@@ -115,10 +116,12 @@ static void kernel_wait(void *arg)
 
 /* Read the kernel's symbols ahead (at once: the file does not depend on the
  * recording's records)... */
-static int kernel_start(struct kernel_job *kj, struct machine *m)
+static int kernel_start(struct kernel_job *kj, struct machine *m, const struct evlist *el)
 {
 	kj->m = m;
-	return machine__preload_kernel(m, kj->wq);
+	/* not for a recording that excludes the kernel: its symbols would not be
+	 * used */
+	return evlist__excludes_kernel(el) ? 0 : machine__preload_kernel(m, kj->wq);
 }
 
 /* ... and load them, on the same worker, once the kernel MMAP gave the reference
@@ -231,13 +234,13 @@ static int recording_open(struct cmd_recording **out, const struct convert_opts 
 	 * load); with -j 1 they are read at the first kernel sample */
 	if (!err && kernel_worker && o->jobs != 1 && !(err = workqueue__new(&r->kj.wq, 1)) &&
 	    !session__is_pipe(r->s))
-		err = kernel_start(&r->kj, r->m);
+		err = kernel_start(&r->kj, r->m, session__evlist(r->s));
 	if (!err)
 		err = session__load(r->s, d);
 	phases__mark("load");
 	if (!err && session__is_pipe(r->s) && !(err = machine__apply_build_ids(r->m,
 					session__features(r->s))) && r->kj.wq)
-		err = kernel_start(&r->kj, r->m);
+		err = kernel_start(&r->kj, r->m, session__evlist(r->s));
 	if (err) {
 		if (d->code == 0)
 			diag__set(d, o->input ? o->input : "perf.data", DIAG_NO_OFFSET, err,

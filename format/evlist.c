@@ -218,6 +218,14 @@ bool evlist__any_sample_type(const struct evlist *el, uint64_t bits)
 	return false;
 }
 
+bool evlist__excludes_kernel(const struct evlist *el)
+{
+	for (size_t i = 0; i < el->nr; i++)
+		if (!attr__flag(&el->evsels[i]->attr, ATTR_EXCLUDE_KERNEL))
+			return false;
+	return el->nr > 0;
+}
+
 int evsel__set_name(struct evsel *ev, const char *name)
 {
 	char *n = strdup(name);

@@ -99,6 +99,17 @@ uint64_t evlist__record_time(const struct evlist *el, const struct evsel *ev,
 bool evlist__any_sample_type(const struct evlist *el, uint64_t bits);
 
 /**
+ * @brief True when the recording's events can sample no kernel address: there is an
+ *        evsel, and every one excludes the kernel (attr.exclude_kernel: perf record
+ *        -e EVENT:u, --all-user, or what perf picks where perf_event_paranoid keeps
+ *        a user from the kernel; samples, callchains and branch stacks then stay in
+ *        user space).  Front ends skip reading the kernel's symbols ahead for such a
+ *        recording (a kernel address that comes all the same loads them then).
+ * Format: perf_event_attr.exclude_kernel (bit 5 of the flags).
+ */
+bool evlist__excludes_kernel(const struct evlist *el);
+
+/**
  * @brief Name every evsel the recording did not name (no EVENT_DESC entry, no
  *        EVENT_UPDATE: old files, pipes of perf before 5.x) as perf 6.1 names it:
  *        hardware, software and cache events by their generic names, raw events

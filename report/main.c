@@ -13,6 +13,7 @@
 #include <sys/stat.h>	/* fstat */
 
 #include "format/diag.h"
+#include "format/evlist.h"	/* evlist__excludes_kernel */
 #include "format/index.h"
 #include "format/feature.h"
 #include "reader/session.h"
@@ -245,7 +246,9 @@ static int setup_machine(struct session *s, const struct report_opts *o,
 
 	if (!err)
 		err = machine__apply_build_ids(*m, session__features(s));
-	if (!err)
+	/* not for a recording that excludes the kernel: its symbols would not be
+	 * used (and the first batch would wait for them) */
+	if (!err && !evlist__excludes_kernel(session__evlist(s)))
 		err = machine__preload_kernel(*m, session__workqueue(s));
 	return err;
 }

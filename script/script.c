@@ -748,7 +748,7 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		err = machine__apply_build_ids(r.m, session__features(s));
 	/* the kernel's symbols are read on a worker while the files are scanned (a
 	 * pipe's build-ids come with its records: read at the first kernel sample) */
-	if (!err && !session__is_pipe(s))
+	if (!err && !session__is_pipe(s) && !evlist__excludes_kernel(session__evlist(s)))
 		err = machine__preload_kernel(r.m, session__workqueue(s));
 	if (!err)
 		err = session__load(s, d);

@@ -396,6 +396,26 @@ START_TEST(test_evlist_lookup)
 }
 END_TEST
 
+/* evlist__excludes_kernel(): only when there are events and every one excludes the
+ * kernel (exclude_kernel, bit 5); exclude_user or exclude_hv alone do not count. */
+START_TEST(test_evlist_excludes_kernel)
+{
+	struct evlist el;
+	struct event_attr a = testlib_attr(SAMPLE_IDENTIFIER), b = a;
+
+	evlist__init(&el);
+	ck_assert(!evlist__excludes_kernel(&el));	/* no event (a pipe before its attrs) */
+	a.flags |= 1ull << ATTR_EXCLUDE_KERNEL | 1ull << ATTR_EXCLUDE_HV;
+	ck_assert_int_eq(evlist__add(&el, &a, NULL, 0, NULL), 0);
+	ck_assert(evlist__excludes_kernel(&el));
+	b.config = 1;
+	b.flags |= 1ull << ATTR_EXCLUDE_USER | 1ull << ATTR_EXCLUDE_HV;
+	ck_assert_int_eq(evlist__add(&el, &b, NULL, 0, NULL), 0);
+	ck_assert(!evlist__excludes_kernel(&el));	/* one event samples the kernel */
+	evlist__exit(&el);
+}
+END_TEST
+
 START_TEST(test_record_swap_comm)
 {
 	struct event_attr a = testlib_attr(0);
@@ -547,6 +567,7 @@ Suite *format_suite(void)
 	tcase_add_test(tc, test_sample_single_bits);
 	tcase_add_test(tc, test_sample_branch_stack);
 	tcase_add_test(tc, test_evlist_lookup);
+	tcase_add_test(tc, test_evlist_excludes_kernel);
 	tcase_add_test(tc, test_evlist_default_names);
 	tcase_add_test(tc, test_record_swap_comm);
 	tcase_add_test(tc, test_record_names);
