@@ -925,10 +925,10 @@ static long long boot_time(void)
 }
 
 /* With kallsyms_ahead, for kernel symbols from the running kernel's file (`file`):
- * an open descriptor of the build-id cache's copy to read instead, its check started;
- * -1 to read `file` (no copy; one from before this boot or whose first page is not
- * the file's, i.e. another boot's addresses: the check would fail; no worker to
- * overlap with; no thread). */
+ * an open descriptor of the build-id cache's copy to read instead, its check set up
+ * (dso->check, started when the table is taken: check_start()); -1 to read `file`
+ * (no copy; one from before this boot or whose first page is not the file's, i.e.
+ * another boot's addresses: the check would fail; no worker to overlap with). */
 static int ahead_copy(struct dso *dso, const char *file, struct workqueue *wq)
 {
 	const struct dsos *d = dso->owner;
@@ -981,7 +981,7 @@ static void check_start(struct kallsyms_check *c)
 		return;
 	c->started = true;
 	if (pthread_create(&c->thread, NULL, check_main, c)) {
-		(void)check_main(c);
+		c->result = same_stream(c->live, c->copy, c->from, &c->stop, &c->offset);
 		c->joined = true;
 	}
 }
@@ -1046,7 +1046,7 @@ int dso__preload_kernel(struct dso *dso, struct workqueue *wq, struct wq_group *
 		return -ENOMEM;
 	snprintf(p->path, sizeof(p->path), "%s", file);
 	/* the build-id cache's copy of the running kernel's file, if any, is read
-	 * instead (its check runs meanwhile: dso__check_kernel()) */
+	 * instead (checked once its table is taken: dso__check_kernel()) */
 	from = ahead_copy(dso, file, wq);
 	p->from_copy = from >= 0;
 	/* the file read here block after block, each parsed where a thread is free
