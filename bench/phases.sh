@@ -67,8 +67,14 @@ for name in report flat dump sqlite; do
 	printf '%-12s %-26s' "$name" "stage"
 	for j in $jobs; do printf ' | %-25s' "-j $j: wall CPU busy"; done
 	echo
-	# the stages in the order of the first -j's run, a later -j's that it lacks after
+	# the stages in the order of the run with the most of them (-j 2 has stages -j 1
+	# lacks: the kernel symbols check), the others' that it lacks after
 	first=${jobs%% *}
+	for j in $jobs; do
+		if [ "$(wc -l <"$tmp/$name.$j")" -gt "$(wc -l <"$tmp/$name.$first")" ]; then
+			first=$j
+		fi
+	done
 	{ sed 's/^[^:]*: phase \([^:]*\):.*/\1/' "$tmp/$name.$first"
 	  for j in $jobs; do sed 's/^[^:]*: phase \([^:]*\):.*/\1/' "$tmp/$name.$j"; done; } |
 		awk '!seen[$0]++' | while IFS= read -r stage; do
