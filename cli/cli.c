@@ -48,8 +48,7 @@ bool cli__kernel_symbols_differ(struct machine *m, const char *prog, const char 
 	if (k == KALLSYMS_SAME)
 		return false;
 	fprintf(stderr, "%s: note: /proc/kallsyms differs from the build-id cache's copy "
-		"read ahead (at byte %llu): the %s is made again from /proc/kallsyms "
-		"(--kallsyms /proc/kallsyms reads it first)\n", prog, (unsigned long long)at,
-		what);
+		"read ahead (at byte %llu): the %s is made again from /proc/kallsyms, which "
+		"this boot's later runs read first\n", prog, (unsigned long long)at, what);
 	return true;
 }

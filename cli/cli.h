@@ -45,7 +45,8 @@ struct machine;
  *        (machine__check_kernel_symbols(): waits for the check).  Where there was a
  *        check, marks the phase "kernel symbols checked" or "kernel symbols differ"
  *        (util/phase.h); where they differ, says on stderr "PROG: note:
- *        /proc/kallsyms differs ... the WHAT is made again ...".
+ *        /proc/kallsyms differs ... the WHAT is made again ..." (the machine noted
+ *        the copy stale for the rest of the boot: dso__check_kernel()).
  * @param prog  program name ("dirreport")
  * @param what  the output made again ("report")
  * @return true when the output must be dropped and made again without reading ahead.

@@ -32,6 +32,7 @@ struct dsos {
 	char *kernel_notes;
 	char *symfs;		/* --symfs; NULL = none */
 	char *proc_kallsyms;	/* the running kernel's kallsyms */
+	char *stale_dir;	/* where stale kallsyms copies are noted */
 	bool no_demangle;
 	bool no_self_vdso;
 	bool kallsyms_ahead;
@@ -69,6 +70,7 @@ int dsos__new(struct dsos **out, const struct dsos_opts *opts)
 								  : "/sys/kernel/notes") ||
 	    dup_opt(&d->proc_kallsyms, opts && opts->proc_kallsyms ? opts->proc_kallsyms
 								    : "/proc/kallsyms") ||
+	    dup_opt(&d->stale_dir, opts && opts->stale_dir ? opts->stale_dir : "/dev/shm") ||
 	    /* perf: a symfs of "/" is no symfs */
 	    dup_opt(&d->symfs, opts && opts->symfs && opts->symfs[0] &&
 			       strcmp(opts->symfs, "/") ? opts->symfs : NULL))
@@ -117,6 +119,7 @@ void dsos__delete(struct dsos *d)
 	free(d->kernel_notes);
 	free(d->symfs);
 	free(d->proc_kallsyms);
+	free(d->stale_dir);
 	free(d);
 }
 
@@ -811,6 +814,7 @@ struct kallsyms_check {
 	pthread_t thread;
 	bool started, joined;		/* the thread (or the check done in place) */
 	bool taken;			/* load_kernel() took the table read from the copy */
+	bool noted;			/* found stale: noted (stale_write()) */
 	atomic_bool stop;		/* give up (the check is not needed any more) */
 	int live, copy;			/* owned: the running kernel's file, read on from
 					 * `from`; the copy (pread() only: the loader
@@ -818,6 +822,8 @@ struct kallsyms_check {
 	uint64_t from;
 	int result;			/* same_stream()'s */
 	uint64_t offset;
+	char stale[PATH_MAX];		/* the note written where the copy differs */
+	char note[128];			/* what it says: the boot, the copy's identity */
 };
 
 /* n bytes or up to the end, with read() (at < 0: from the file's offset) or pread()
@@ -924,6 +930,47 @@ static long long boot_time(void)
 	return t;
 }
 
+/* The note of a stale copy: its path for the copy of build-id `hex` and what it
+ * says for the copy `st` in the boot that began at `btime`. */
+static void stale_note(const struct dsos *d, const char *hex, const struct stat *st,
+		       long long btime, char *path, size_t len, char *note, size_t nlen)
+{
+	snprintf(path, len, "%s/dirreport-kallsyms-%u-%s", d->stale_dir, (unsigned)geteuid(),
+		 hex);
+	snprintf(note, nlen, "%lld %llu %llu %lld %lld.%09ld\n", btime,
+		 (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+		 (long long)st->st_size, (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
+}
+
+/* Whether the note at `path` is ours and says `note`. */
+static bool stale_noted(const char *path, const char *note)
+{
+	char buf[128];
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0)
+		return false;
+	n = fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ? -1 :
+	    read_full(fd, buf, sizeof(buf) - 1, 0);
+	close(fd);
+	return n >= 0 && (size_t)n == strlen(note) && !memcmp(buf, note, (size_t)n);
+}
+
+/* Note the copy stale for the rest of the boot (best effort: a note that cannot be
+ * written only costs the next run its check). */
+static void stale_write(const struct kallsyms_check *c)
+{
+	int fd = open(c->stale, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+	if (fd < 0)
+		return;
+	if (write(fd, c->note, strlen(c->note)) < 0)
+		(void)unlink(c->stale);
+	close(fd);
+}
+
 /* With kallsyms_ahead, for kernel symbols from the running kernel's file (`file`):
  * an open descriptor of the build-id cache's copy to read instead, its check set up
  * (dso->check, started when the table is taken: check_start()); -1 to read `file`
@@ -932,7 +979,8 @@ static long long boot_time(void)
 static int ahead_copy(struct dso *dso, const char *file, struct workqueue *wq)
 {
 	const struct dsos *d = dso->owner;
-	char hex[2 * DSO_BUILD_ID_MAX + 1], copy[PATH_MAX], a[4096], b[4096];
+	char hex[2 * DSO_BUILD_ID_MAX + 1], copy[PATH_MAX], a[4096], b[4096], stale[PATH_MAX],
+	     note[128];
 	struct kallsyms_check *c = NULL;
 	int fc = -1, fl = -1, fd = -1;
 	long long btime;
@@ -946,8 +994,11 @@ static int ahead_copy(struct dso *dso, const char *file, struct workqueue *wq)
 	if (snprintf(copy, sizeof(copy), "%s/" KERNEL_NAME "/%s/kallsyms", d->buildid_dir,
 		     hex) >= (int)sizeof(copy) ||
 	    (fc = open(copy, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fc, &st) ||
-	    !S_ISREG(st.st_mode) || ((btime = boot_time()) && st.st_mtime < btime) ||
-	    (fl = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+	    !S_ISREG(st.st_mode) || ((btime = boot_time()) && st.st_mtime < btime))
+		goto none;
+	/* not a copy found stale earlier in this boot */
+	stale_note(d, hex, &st, btime, stale, sizeof(stale), note, sizeof(note));
+	if (stale_noted(stale, note) || (fl = open(file, O_RDONLY | O_CLOEXEC)) < 0)
 		goto none;
 	/* the first read() of the running kernel's file gives a page of it */
 	n = read(fl, a, sizeof(a));
@@ -957,6 +1008,8 @@ static int ahead_copy(struct dso *dso, const char *file, struct workqueue *wq)
 	c->live = fl;
 	c->copy = fc;
 	c->from = (uint64_t)n;
+	snprintf(c->stale, sizeof(c->stale), "%s", stale);
+	snprintf(c->note, sizeof(c->note), "%s", note);
 	atomic_init(&c->stop, false);
 	dso->check = c;		/* started when the table is taken (check_start()) */
 	return fd;
@@ -1012,6 +1065,10 @@ enum kallsyms_check_result dso__check_kernel(struct dso *dso, uint64_t *offset)
 				 * not parse): nothing was checked */
 		return KALLSYMS_NOT_AHEAD;
 	check_join(c, false);
+	if (c->result && !c->noted) {
+		stale_write(c);
+		c->noted = true;
+	}
 	if (offset)
 		*offset = c->offset;
 	return c->result ? KALLSYMS_DIFFER : KALLSYMS_SAME;

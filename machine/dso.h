@@ -113,6 +113,9 @@ struct dsos_opts {
 				  * NULL, "" or "/" = none */
 	const char *proc_kallsyms; /* the running kernel's kallsyms; NULL =
 				  * /proc/kallsyms (tests give a file) */
+	const char *stale_dir;	 /* where a kallsyms copy found stale is noted for
+				  * the rest of the boot (dso__check_kernel()); NULL
+				  * = /dev/shm (a tmpfs: gone at reboot) */
 	bool no_demangle;	 /* keep C++ names mangled (perf --no-demangle) */
 	bool no_self_vdso;	 /* never read this process's vdso (tests) */
 	bool kallsyms_ahead;	 /* where the kernel's symbols come from the running
@@ -324,7 +327,12 @@ enum kallsyms_check_result {
  *        rest of the running kernel's file on a thread of its own (dr-kallsyms) and
  *        compares it with the copy, byte for byte (a recording whose kernel symbols
  *        are never looked up costs no check).  Waits for the check (joins its
- *        thread); later calls return the same.
+ *        thread); later calls return the same.  A copy found to differ is noted
+ *        (STALE_DIR/dirreport-kallsyms-<uid>-<build-id>: this boot's start and the
+ *        copy's device, inode, size and mtime), and is not read ahead again while
+ *        the note holds: a module or BPF program loaded since perf wrote its copy
+ *        (which it never refreshes) makes one run of the boot twice as long, not
+ *        every run.
  * @param kdso    the kernel dso
  * @param offset  if not NULL and the files differ: the first byte where they do
  *                (kallsyms__same_file())

@@ -360,10 +360,10 @@ if [ -n "$kbid" ] && [ -r /proc/kallsyms ]; then
 	run "$tmp/want" "$tmp/err" "$bin" -j 2 $ka_args --kallsyms /proc/kallsyms -i "$ka"
 	ka_want_rc=$rc
 	# ka_case NAME WANT_PHASE J COPY_SOURCE: the report with the copy made from
-	# COPY_SOURCE equals the one from /proc/kallsyms; the phase line WANT_PHASE
-	# ("checked", "differ" or "" for none) is printed
+	# COPY_SOURCE (- : the copy left as it is) equals the one from /proc/kallsyms;
+	# the phase line WANT_PHASE ("checked", "differ" or "" for none) is printed
 	ka_case() {
-		cp "$4" "$ka_copy"
+		[ "$4" = - ] || cp "$4" "$ka_copy"
 		# shellcheck disable=SC2086
 		run "$tmp/out" "$tmp/err" "$bin" -j "$3" $ka_args -i "$ka"
 		crashed "$1" "$tmp/err" && return
@@ -386,6 +386,8 @@ if [ -n "$kbid" ] && [ -r /proc/kallsyms ]; then
 	sed '1000,$ { / _text$/!s/ \([tT]\) / \1 ahead_/; }' /proc/kallsyms >"$tmp/kallsyms.changed"
 	ka_case "kallsyms-ahead:same" checked 2 "$tmp/kallsyms.same"
 	ka_case "kallsyms-ahead:differ" differ 2 "$tmp/kallsyms.changed"
+	# that copy is noted stale (/dev/shm): the next run reads /proc/kallsyms first
+	ka_case "kallsyms-ahead:differ-noted" "" 2 -
 	ka_case "kallsyms-ahead:-j1" "" 1 "$tmp/kallsyms.changed"
 	# a copy whose first page differs (as another boot's KASLR addresses do) is not
 	# read: no check, no second report
@@ -423,6 +425,7 @@ if [ -n "$kbid" ] && [ -r /proc/kallsyms ]; then
 	fi
 	unset DIRREPORT_PHASES
 	HOME=$samples_home_dir
+	rm -f "/dev/shm/dirreport-kallsyms-$(id -u)-$kbid"
 else
 	if [ -n "$have_perf" ]; then
 		skip "kallsyms-ahead" "no fresh recording with a kernel build-id"

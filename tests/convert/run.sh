@@ -300,6 +300,7 @@ else
 		fi
 		unset DIRREPORT_PHASES
 		HOME=$cv_home
+		rm -f "/dev/shm/dirreport-kallsyms-$(id -u)-$cv_kbid"
 	elif [ -n "$have_perf" ]; then
 		skip "convert-ahead" "no recording of the running kernel with its build-id"
 	else

@@ -176,11 +176,13 @@ tsan-check: samples/buildid-cache/.unpacked
 				$(TSAN_BUILD)/dirreport --stdio -j 4 -i $(TSAN_BUILD)/tsan-fresh.data \
 				>$(TSAN_BUILD)/tsan-j4.out && \
 			cmp -s $(TSAN_BUILD)/tsan-j1.out $(TSAN_BUILD)/tsan-j4.out && \
+			rm -f "/dev/shm/dirreport-kallsyms-$$(id -u)-$$kb" && \
 			HOME=$$h TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
 				$(TSAN_BUILD)/dirconvert -j 4 -f -i $(TSAN_BUILD)/tsan-fresh.data \
 				--to-sqlite $(TSAN_BUILD)/tsan.db >/dev/null || \
 			{ echo "tsan-check: kernel symbols read ahead ($$how copy) failed"; exit 1; }; \
 		done; \
+		rm -f "/dev/shm/dirreport-kallsyms-$$(id -u)-$$kb"; \
 	else echo "   skipped: no fresh recording of the running kernel"; fi
 
 # --- valgrind -------------------------------------------------------------------

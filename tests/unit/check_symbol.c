@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>	/* mkdir */
+#include <time.h>	/* clock_gettime */
 
 #include "format/record.h"	/* REC_MMAP, MISC_KERNEL */
 #include "machine/dso.h"
@@ -490,7 +491,8 @@ static struct dsos *kernel_ahead(const char *dir, size_t workers, bool ahead, ui
 	static const uint8_t bid[20] = { 0x4a, 0x5a, 0x9b, 1, 2, 3 };
 	char notes[PATH_MAX], live[PATH_MAX], cache[PATH_MAX];
 	struct dsos_opts o = { .kernel_notes = notes, .proc_kallsyms = live,
-			       .buildid_dir = cache, .kallsyms_ahead = ahead };
+			       .buildid_dir = cache, .stale_dir = dir,
+			       .kallsyms_ahead = ahead };
 	struct preload_item pi = { 0 };
 	struct dsos *d;
 
@@ -554,13 +556,15 @@ static char *ahead_text(bool rename, size_t *len)
  * the file's (another boot's addresses) or older than this boot, without a worker
  * (-j 1: nothing would run beside the read), without the option; and the check's
  * answer does not count where the copy's table was not taken: no kernel address
- * looked up, or a recording whose kernel sits elsewhere (the file read again).
+ * looked up, or a recording whose kernel sits elsewhere (the file read again).  A
+ * copy found to differ is noted (in the test's directory) and not read again until
+ * it changes.
  */
 START_TEST(test_symbol_kernel_ahead)
 {
 	const uint64_t text = 0xffffffff81000000, f300 = 0xffffffff81001000 + 16 * 300;
 	char *dir = testlib_tmpdir(), live[PATH_MAX], copy[PATH_MAX], *same, *renamed;
-	struct timespec old[2] = { { 0, 0 }, { 0, 0 } };
+	struct timespec old[2] = { { 0, 0 }, { 0, 0 } }, later[2];
 	size_t len, rlen;
 	struct dsos *da, *db;
 	uint64_t off = 0;
@@ -594,21 +598,42 @@ START_TEST(test_symbol_kernel_ahead)
 	dsos__delete(da);
 	dsos__delete(db);
 	/* a copy that differs from the file past its first page: its table was taken,
-	 * the check says where they differ */
+	 * the check says where they differ; the copy is noted stale, so the next
+	 * collection reads the file, until the copy changes */
 	testlib_write_raw(copy, renamed, rlen);
 	da = kernel_ahead(dir, 1, true, text);
 	ck_assert_str_eq(kname(da, f300), "copied_300");
 	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_DIFFER);
 	ck_assert_uint_eq(off, (uint64_t)(strstr(renamed, "copied_300") - renamed));
 	dsos__delete(da);
-	/* ... not taken: no kernel address looked up, or the recording's kernel
-	 * elsewhere (a KASLR shift: the file is read again) */
+	da = kernel_ahead(dir, 1, true, text);
+	ck_assert_str_eq(kname(da, f300), "filler_300");
+	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_NOT_AHEAD);
+	dsos__delete(da);
+	ck_assert_int_eq(clock_gettime(CLOCK_REALTIME, &later[0]), 0);
+	later[0].tv_sec += 5;
+	later[1] = later[0];
+	ck_assert_int_eq(utimensat(AT_FDCWD, copy, later, 0), 0);	/* another copy */
+	da = kernel_ahead(dir, 1, true, text);
+	ck_assert_str_eq(kname(da, f300), "copied_300");
+	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_DIFFER);
+	dsos__delete(da);
+	/* ... not taken (the copy changed again, so no note holds): no kernel address
+	 * looked up, or the recording's kernel elsewhere (a KASLR shift: the file is
+	 * read again); nothing is noted then */
+	later[0].tv_sec += 5;
+	later[1] = later[0];
+	ck_assert_int_eq(utimensat(AT_FDCWD, copy, later, 0), 0);
 	da = kernel_ahead(dir, 1, true, 0);
 	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_NOT_AHEAD);
 	dsos__delete(da);
 	da = kernel_ahead(dir, 1, true, text + 0x10000000);
 	ck_assert_str_eq(kname(da, f300 + 0x10000000), "filler_300");
 	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_NOT_AHEAD);
+	dsos__delete(da);
+	da = kernel_ahead(dir, 1, true, text);	/* not noted: read ahead, taken */
+	ck_assert_str_eq(kname(da, f300), "copied_300");
+	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_DIFFER);
 	dsos__delete(da);
 	/* -j 1 (no worker), no option: the running kernel's file */
 	da = kernel_ahead(dir, 0, true, text);
