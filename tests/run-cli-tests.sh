@@ -438,21 +438,29 @@ fi
 # picks for a user that perf_event_paranoid keeps from the kernel) needs no kernel
 # symbols: none is read ahead (the first batch waited 40-60 ms for them before).  Shown
 # with a FIFO that no one writes as --kallsyms: opening it to read would block until
-# the timeout.  The report is the one with /proc/kallsyms.
+# the timeout (the report, the dump, dirconvert).  The report is the one with
+# /proc/kallsyms.
 if [ -n "$have_perf" ] && perf record -q --no-buildid-cache -e cpu-clock:u -F 1000 \
 	-o "$tmp/user.data" -- sh -c 'seq 1 50000 | sort -r | md5sum >/dev/null' \
 	>/dev/null 2>&1; then
 	rm -f "$tmp/kfifo"
 	mkfifo "$tmp/kfifo"
 	run "$tmp/want" "$tmp/err" "$bin" --stdio --kallsyms /proc/kallsyms -i "$tmp/user.data"
-	for m in "--stdio -j 1" "--stdio -j 2" "-D -j 2"; do
+	for m in "--stdio -j 1" "--stdio -j 2" "-D -j 2" "sqlite -j 1" "sqlite -j 2"; do
 		_n="user-only:no-kernel-symbols:$(echo "$m" | tr ' ' '_')"
-		# shellcheck disable=SC2086
-		run "$tmp/out" "$tmp/err" "$bin" $m --kallsyms "$tmp/kfifo" -i "$tmp/user.data"
+		rm -f "$tmp/user.db"
+		case $m in
+		sqlite*)
+			run "$tmp/out" "$tmp/err" "$BUILD/dirconvert" -j "${m#sqlite -j }" \
+				--kallsyms "$tmp/kfifo" -i "$tmp/user.data" --to-sqlite "$tmp/user.db" ;;
+		*)	# shellcheck disable=SC2086
+			run "$tmp/out" "$tmp/err" "$bin" $m --kallsyms "$tmp/kfifo" \
+				-i "$tmp/user.data" ;;
+		esac
 		crashed "$_n" "$tmp/err" && continue
 		if [ "$rc" -ne 0 ]; then
 			fail "$_n" "exit status $rc"
-		elif [ "$m" != "-D -j 2" ] && ! cmp -s "$tmp/want" "$tmp/out"; then
+		elif [ "${m#--stdio}" != "$m" ] && ! cmp -s "$tmp/want" "$tmp/out"; then
 			fail "$_n" "not the report with /proc/kallsyms" "$tmp/want" "$tmp/out"
 		else
 			pass "$_n"

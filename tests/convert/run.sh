@@ -307,22 +307,6 @@ else
 		skip "convert-ahead" "perf 6.1 not runnable"
 	fi
 
-	# A recording whose events exclude the kernel reads no kernel symbols: a FIFO
-	# that no one writes as --kallsyms would block the export until the timeout.
-	if [ -n "$have_perf" ] && perf record -q --no-buildid-cache -e cpu-clock:u -F 1000 \
-		-o "$cv_tmp/user.data" -- sh -c 'seq 1 50000 | sort -r | md5sum >/dev/null' \
-		>/dev/null 2>&1; then
-		rm -f "$cv_tmp/kfifo"
-		mkfifo "$cv_tmp/kfifo"
-		for j in 1 2; do
-			cv_convert "convert-user-only:-j$j" "$cv_tmp/user.db" -j "$j" \
-				--kallsyms "$cv_tmp/kfifo" -i "$cv_tmp/user.data" &&
-				pass "convert-user-only:-j$j"
-		done
-	else
-		skip "convert-user-only" "${perf_why:-perf record -e cpu-clock:u failed}"
-	fi
-
 	# --- bad input -------------------------------------------------------------------
 	# Every damaged input of tests/malformed/make.sh, read by dirreport --stdio and by
 	# dirconvert: the same reader, so the same outcome.  Rejected: exit 1, dirreport's
