@@ -28,8 +28,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck disable=SC2034 # secs and keep: read by bench/lib.sh
 runs=3 secs=10 keep='' jobs=2
 
-opt() { case $1 in -j) jobs=${2:?}; took=2 ;; esac; }
-bench_data_arg opt "$@"
+bench_data_arg jobs_opt "$@"
 bench_init dirconvert
 bench_data
 

@@ -25,6 +25,7 @@
 #                        the report's options)
 #   usage, no_check_opt  the synopsis (line 4 of the script) on stderr, exit 2; the
 #                        --no-check option (check='') for bench_opts
+#   jobs_opt             the -j N option (jobs=N: "1 2", or one -j) for bench_opts
 BUILD=${BUILD:-build}
 MAKE_DATA=${MAKE_DATA:-../shared/bench/make-data.sh}
 out=
@@ -51,6 +52,7 @@ bench_opts() {
 
 usage() { sed -n '4p' "$0" | sed 's/^#   /usage: /' >&2; exit 2; }
 no_check_opt() { case $1 in --no-check) check=''; took=1 ;; esac; }
+jobs_opt() { case $1 in -j) jobs=${2:?}; took=2 ;; esac; }
 
 bench_dashdash() {
 	local i

@@ -32,8 +32,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/lib.sh
 runs=3 secs=10 keep='' jobs="1 2"
 
-opt() { case $1 in -j) jobs=${2:?}; took=2 ;; esac; }
-bench_opts opt "$@"
+bench_opts jobs_opt "$@"
 set -- "${bench_args[@]}"
 [ $# -le 2 ] || usage
 data=${1:-}

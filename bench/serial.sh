@@ -36,8 +36,7 @@ BUILD_FP=${BUILD_FP:-build-fp}
 bench_dashdash "$@"
 set -- "${bench_pre[@]}"
 args=("${bench_post[@]}")
-opt() { case $1 in -j) jobs=${2:?}; took=2 ;; esac; }
-bench_data_arg opt "$@"
+bench_data_arg jobs_opt "$@"
 # made again whenever the sources changed (a stale binary measured old code before)
 echo "bench: making $BUILD_FP/dirreport with frame pointers" >&2
 make -s BUILD="$BUILD_FP" OPT="-O2 -g -fno-omit-frame-pointer" "$BUILD_FP/dirreport" >/dev/null
