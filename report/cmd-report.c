@@ -3101,6 +3101,8 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 		err = cerr;
 	phases__mark("last batch counted");
 	batches_free(&rp);
+	if (err < 0 && rp.trace_diag.code)
+		err = trace_error(&rp.trace_diag);
 	/* nothing is printed yet: kernel symbols read from the build-id cache's copy
 	 * of the running kernel's file must be the file's (else all again) */
 	if (!err && cli__kernel_symbols_differ(m, "dirreport", "report")) {

@@ -1329,8 +1329,6 @@ int hists__reserve(struct hists *h, size_t nr_samples, size_t nr_ips)
 	return 0;
 }
 
-
-
 void hists__drop_replayed(struct hists *h)
 {
 	size_t done, left;
