@@ -812,8 +812,9 @@ static void preload_parse(void *blk)
  * file with the copy (dso__check_kernel()). */
 struct kallsyms_check {
 	pthread_t thread;
-	bool started, joined;		/* the thread (or the check done in place) */
-	bool taken;			/* load_kernel() took the table read from the copy */
+	bool taken;			/* load_kernel() took the table read from the copy:
+					 * the check started (check_start()) */
+	bool joined;			/* its thread joined (or the check done in place) */
 	bool noted;			/* found stale: noted (stale_write()) */
 	atomic_bool stop;		/* give up (the check is not needed any more) */
 	int live, copy;			/* owned: the running kernel's file, read on from
@@ -1029,10 +1030,9 @@ none:
  * read from the running kernel's file after all) costs no check. */
 static void check_start(struct kallsyms_check *c)
 {
-	c->taken = true;
-	if (c->started)
+	if (c->taken)
 		return;
-	c->started = true;
+	c->taken = true;
 	if (pthread_create(&c->thread, NULL, check_main, c)) {
 		c->result = same_stream(c->live, c->copy, c->from, &c->stop, &c->offset);
 		c->joined = true;
@@ -1043,7 +1043,7 @@ static void check_start(struct kallsyms_check *c)
  * closed. */
 static void check_join(struct kallsyms_check *c, bool stop)
 {
-	if (c->started && !c->joined) {
+	if (c->taken && !c->joined) {
 		if (stop)
 			atomic_store_explicit(&c->stop, true, memory_order_relaxed);
 		pthread_join(c->thread, NULL);
