@@ -7,9 +7,12 @@
 #            through it, whatever the other machine's libc)
 #   payload.tar.zst   the recordings DIR and FILE, and a build-id cache (HOME/.debug)
 #            with the kallsyms and vdso they name and the binaries they have samples
-#            in, cut to their symbols (objcopy --only-keep-debug) with their
-#            /usr/lib/debug files: the other machine resolves as this one does
+#            in, without DWARF and with their code and data zeroed (blank_code) so
+#            that they compress (a report of frame-pointer chains reads neither), with
+#            their /usr/lib/debug files: the other machine resolves as this one does
 #   run.sh, bench.py  the run (bench/device/)
+#   expected.md5      the md5 of the --stdio and flat reports of each recording made
+#            here, which bench.py holds the other machine's outputs to
 # bin/ and lib/ travel as progs.tar.xz (programs stripped; python3's tarfile unpacks
 # it there), so that the payload and the repository stay under the tool's 64 MiB.
 # The recordings must have been made on this machine's running kernel (its
@@ -45,6 +48,20 @@ if [ -n "${DWARF:-}" ]; then
 	cp -R "$DWARF" "$tmp/dwarf.data"
 	whole=$(perf buildid-list -i "$DWARF" --with-hits 2>/dev/null | awk '{ print $1 }')
 fi
+# blank_code ELF: zero the bytes of its code and data sections in place, so that it
+# compresses to its symbol tables, relocations and headers; the layout, .dynsym, .plt
+# and the notes stay, so symbols resolve exactly as from the whole file (objcopy
+# --only-keep-debug would drop a stripped binary's .dynsym and its PLT entries: the
+# report of perl's samples lost its Perl_* symbols that way).
+blank_code() {
+	readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+	awk '$1 ~ /^\.(text|rodata|data|data\.rel\.ro|gcc_except_table|lrodata|ldata)$/ &&
+	     $2 != "NOBITS" { print $4, $5 }' |
+	while read -r off size; do
+		dd if=/dev/zero of="$1" bs=1M conv=notrunc oflag=seek_bytes \
+			iflag=count_bytes seek=$((0x$off)) count=$((0x$size)) 2>/dev/null
+	done
+}
 cache=$tmp/home/.debug
 mkdir -p "$cache"
 for d in "$dir" "$file" ${DWARF:+"$DWARF"}; do
@@ -60,20 +77,34 @@ done | sort -u | while read -r bid path; do
 		if [ -d "$HOME/.debug/[vdso]/$bid" ]; then
 			mkdir -p "$cache/[vdso]"
 			cp -R "$HOME/.debug/[vdso]/$bid" "$cache/[vdso]/"
+			mkdir -p "$cache/.build-id/$hi/$lo"
+			cp "$HOME/.debug/[vdso]/$bid/vdso" "$cache/.build-id/$hi/$lo/vdso"
 		fi ;;
 	'['*) ;;
 	*)
-		[ -f "$path" ] || continue
+		# the build-id cache's copy first, as dirreport and perf look: the file at
+		# the recorded path may have been upgraded since
+		src=$HOME/.debug/.build-id/$hi/$lo/elf
+		[ -f "$src" ] || src=$path
+		[ -f "$src" ] || continue
 		mkdir -p "$cache/.build-id/$hi/$lo"
 		case " $(echo $whole) " in
-		*" $bid "*) cp "$path" "$cache/.build-id/$hi/$lo/elf" ;;
-		*) objcopy --only-keep-debug "$path" "$cache/.build-id/$hi/$lo/elf" ;;
+		*" $bid "*) cp "$src" "$cache/.build-id/$hi/$lo/elf" ;;
+		*) objcopy --strip-debug "$src" "$cache/.build-id/$hi/$lo/elf"
+		   blank_code "$cache/.build-id/$hi/$lo/elf" ;;
 		esac
 		if [ -f "/usr/lib/debug/.build-id/$hi/$lo.debug" ]; then
-			cp "/usr/lib/debug/.build-id/$hi/$lo.debug" "$cache/.build-id/$hi/$lo/debug"
+			objcopy --strip-debug "/usr/lib/debug/.build-id/$hi/$lo.debug" \
+				"$cache/.build-id/$hi/$lo/debug"
 		fi ;;
 	esac
 done
+# what the report prints here, to hold the other machine's output to (bench.py)
+for d in dir file ${DWARF:+dwarf}; do
+	echo "$d report $("$build/dirreport" -i "$tmp/$d.data" --stdio 2>/dev/null | md5sum | cut -c1-32)"
+	echo "$d flat $("$build/dirreport" -i "$tmp/$d.data" --stdio --no-children -g none \
+		2>/dev/null | md5sum | cut -c1-32)"
+done >"$out/expected.md5"
 (cd "$tmp" && tar cf - dir.data file.data ${DWARF:+dwarf.data} home) |
 	zstd -q -T0 -19 --long=27 -o "$out/payload.tar.zst" -f
 strip "$out"/bin*/dir*
