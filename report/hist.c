@@ -986,6 +986,18 @@ static int builder_run(struct hist_builder *b, struct hists *h,
 	return err;
 }
 
+/* sort_list__cmp(z, x) with the ranks of sort_list__cmp_ranks(). */
+static int ranked_cmp(const struct hist_builder *b, const struct sort_ties *r, uint32_t z,
+		      uint32_t x)
+{
+	const uint64_t *p = r->v + (size_t)z * r->width, *q = r->v + (size_t)x * r->width;
+
+	for (size_t i = 0; i < r->width; i++)
+		if (p[i] != q[i])
+			return p[i] > q[i] ? -1 : 1;
+	return sort_list__cmp_from(b->sl, r->from, &b->v[z], &b->v[x]);
+}
+
 /*
  * perf's collapse (when a key has a collapse function, like comm): the entries, in
  * the input tree's order, go into a new tree (same comparison); an entry the search
@@ -994,6 +1006,7 @@ static int builder_run(struct hist_builder *b, struct hists *h,
  */
 static size_t builder_collapse(struct hist_builder *b, uint32_t *order, uint32_t *stack)
 {
+	struct sort_ties ranks = { 0 };
 	struct rbtree t;
 	size_t n = rbtree__inorder(&b->in, order, stack);
 
@@ -1005,6 +1018,9 @@ static size_t builder_collapse(struct hist_builder *b, uint32_t *order, uint32_t
 	for (size_t i = 0; i < b->nr; i++)
 		if (b->v[i].thread)
 			b->v[i].comm = thread__comm_overridden(b->v[i].thread, b->v[i].comm);
+	/* the comm and dso keys compared as numbers (where there is memory) */
+	if (sort_list__cmp_ranks(b->sl, b->v, b->nr, order, n, &ranks))
+		ranks.v = NULL;
 	/* the input tree's arrays are reused: its order is saved in `order` */
 	t = b->in;
 	t.root = RBTREE_NIL;
@@ -1013,7 +1029,8 @@ static size_t builder_collapse(struct hist_builder *b, uint32_t *order, uint32_t
 		bool left = false, merged = false;
 
 		while (x != RBTREE_NIL) {
-			int c = sort_list__cmp(b->sl, &b->v[z], &b->v[x]);
+			int c = ranks.v ? ranked_cmp(b, &ranks, z, x)
+					: sort_list__cmp(b->sl, &b->v[z], &b->v[x]);
 
 			if (!c) {
 				hist_stat__merge(&b->v[x].stat, &b->v[z].stat);
@@ -1029,6 +1046,7 @@ static size_t builder_collapse(struct hist_builder *b, uint32_t *order, uint32_t
 		if (!merged)
 			rbtree__link(&t, z, p, left);
 	}
+	free(ranks.v);
 	b->in = t;
 	return rbtree__inorder(&t, order, stack);
 }
@@ -1116,12 +1134,39 @@ static uint64_t *output_keys(const struct hist_builder *b, const struct sort_ctx
 	return key;
 }
 
+/* sort_list__output_cmp(z, x) of two entries whose output keys are equal, from
+ * their tie numbers (sort_list__output_ties()). */
+static int tie_cmp(const struct hist_builder *b, const struct sort_ties *ties,
+		   const struct sort_ctx *c, uint32_t z, uint32_t x)
+{
+	const struct hist_entry *e = &b->v[z], *f = &b->v[x];
+	const uint64_t *p = ties->v + (size_t)z * ties->width;
+	const uint64_t *q = ties->v + (size_t)x * ties->width;
+
+	if (ties->depth_rule && e->thread == f->thread && e->max_depth != f->max_depth) {
+		int r = e->max_depth > f->max_depth ? 1 : -1;
+
+		return c->caller_first ? r : -r;
+	}
+	for (size_t i = 0; i < ties->width; i++)
+		if (p[i] != q[i])
+			return p[i] > q[i] ? 1 : -1;
+	return 0;
+}
+
 /* The output tree, fed in collapsed order (ties go right).  perf takes each entry's
  * column widths right after placing it (output_resort()). */
 void hist_builder__output_order(struct hist_builder *b, const struct sort_ctx *c,
 				struct rbtree *t, uint32_t *order, size_t n, uint32_t *stack)
 {
 	uint64_t *key = output_keys(b, c, order, n);
+	struct sort_ties ties = { 0 };
+
+	/* most comparisons are ties of the first key (entries of one sample share
+	 * its period): numbers decide them too where the later keys allow (without
+	 * memory, the comparison itself) */
+	if (key && sort_list__output_ties(b->sl, c, b->v, b->nr, order, n, &ties))
+		ties.v = NULL;
 
 	t->root = RBTREE_NIL;
 	for (size_t i = 0; i < n; i++) {
@@ -1132,6 +1177,8 @@ void hist_builder__output_order(struct hist_builder *b, const struct sort_ctx *c
 			p = x;
 			if (key && key[z] != key[x])
 				left = key[z] > key[x];
+			else if (ties.v)
+				left = tie_cmp(b, &ties, c, z, x) > 0;
 			else
 				left = sort_list__output_cmp(b->sl, c, &b->v[z], &b->v[x]) > 0;
 			x = left ? t->left[x] : t->right[x];
@@ -1142,6 +1189,7 @@ void hist_builder__output_order(struct hist_builder *b, const struct sort_ctx *c
 				    (b->v[z].trace_done ? SORT_NEED_TRACE : 0);
 	}
 	free(key);
+	free(ties.v);
 	rbtree__inorder(t, order, stack);
 }
 

@@ -1744,7 +1744,13 @@ void hist_stat__merge(struct hist_stat *into, const struct hist_stat *from)
 int sort_list__cmp(const struct sort_list *l, const struct hist_entry *a,
 		   const struct hist_entry *b)
 {
-	for (size_t i = 0; i < l->nr_sorts; i++) {
+	return sort_list__cmp_from(l, 0, a, b);
+}
+
+int sort_list__cmp_from(const struct sort_list *l, size_t from, const struct hist_entry *a,
+			const struct hist_entry *b)
+{
+	for (size_t i = from; i < l->nr_sorts; i++) {
 		const struct sort_dim *d = l->sorts[i];
 		int c;
 
@@ -1839,6 +1845,185 @@ bool sort_list__output_key(const struct sort_list *l, const struct sort_ctx *c,
 		return true;
 	}
 	return false;
+}
+
+/* What a later key of sort_list__output_ties() compares by. */
+enum tie_kind { TIE_NONE, TIE_VALUE, TIE_ZERO, TIE_COMM, TIE_DSO, TIE_SYM };
+
+static enum tie_kind tie_kind(const struct sort_list *l, const struct sort_dim *d)
+{
+	if (d->kind == DIM_HPP)	/* value_cmp() without pairs: the value alone */
+		return !d->acc ? TIE_VALUE : !l->children ? TIE_ZERO : TIE_NONE;
+	if (d->kind != DIM_SE || (l->verbose && d->sort_v))
+		return TIE_NONE;
+	/* dim_sort(): these compare a comm's text, a dso's name (its long name with
+	 * -v), a symbol's name, unresolved ones first or last: pure functions of
+	 * the pointers below, and total orders */
+	if (d->cmp == c_comm && !d->sort && !d->cmp_v)
+		return TIE_COMM;
+	if (d->cmp == c_dso && !d->sort && !d->cmp_v)
+		return TIE_DSO;
+	if (d->sort == s_sym)
+		return TIE_SYM;
+	return TIE_NONE;
+}
+
+static const void *tie_identity(enum tie_kind k, const struct hist_entry *e)
+{
+	return k == TIE_COMM ? (const void *)e->comm
+	       : k == TIE_DSO ? (const void *)e->dso : (const void *)e->sym;
+}
+
+struct tie_sort {
+	const struct sort_list *l;
+	const struct sort_dim *d;
+	const struct hist_entry *v;
+};
+
+static int tie_sort_cmp(const void *a, const void *b, void *arg)
+{
+	const struct tie_sort *ts = arg;
+
+	return dim_sort(ts->l, ts->d, &ts->v[*(const uint32_t *)a],
+			&ts->v[*(const uint32_t *)b]);
+}
+
+/* Column col of t->v for the entries of order: their comm's, dso's or symbol's rank,
+ * higher for what comes first (dim_sort() < 0).  Distinct pointers are found by
+ * hash (slot: a representative entry id), ranked by sorting one entry of each. */
+static int tie_ranks(const struct sort_list *l, const struct sort_dim *d, enum tie_kind k,
+		     const struct hist_entry *v, size_t nr, const uint32_t *order, size_t n,
+		     struct sort_ties *t, size_t col)
+{
+	size_t m = 16, nr_reps = 0;
+	uint32_t *slot, *reps, *rank, *where;
+	struct tie_sort ts = { l, d, v };
+	int err = -ENOMEM;
+
+	while (m < 2 * n)
+		m *= 2;
+	slot = malloc(m * sizeof(*slot));
+	reps = malloc((n ? n : 1) * sizeof(*reps));
+	rank = malloc((nr ? nr : 1) * sizeof(*rank));
+	where = malloc((n ? n : 1) * sizeof(*where));
+	if (!slot || !reps || !rank || !where)
+		goto out;
+	memset(slot, 0xff, m * sizeof(*slot));
+	for (size_t i = 0; i < n; i++) {
+		const void *p = tie_identity(k, &v[order[i]]);
+		size_t h = ((uintptr_t)p >> 4) * UINT64_C(0x9e3779b97f4a7c15) >> 20 & (m - 1);
+
+		while (slot[h] != UINT32_MAX && tie_identity(k, &v[slot[h]]) != p)
+			h = (h + 1) & (m - 1);
+		if (slot[h] == UINT32_MAX) {
+			slot[h] = order[i];
+			reps[nr_reps++] = order[i];
+		}
+		where[i] = slot[h];
+	}
+	qsort_r(reps, nr_reps, sizeof(*reps), tie_sort_cmp, &ts);
+	for (size_t i = 0, pos = 0; i < nr_reps; i++) {
+		if (i && dim_sort(l, d, &v[reps[i - 1]], &v[reps[i]]))
+			pos++;
+		rank[reps[i]] = (uint32_t)(nr_reps - pos);	/* first: highest */
+	}
+	for (size_t i = 0; i < n; i++)
+		t->v[(size_t)order[i] * t->width + col] = rank[where[i]];
+	err = 0;
+out:
+	free(slot);
+	free(reps);
+	free(rank);
+	free(where);
+	return err;
+}
+
+int sort_list__output_ties(const struct sort_list *l, const struct sort_ctx *c,
+			   const struct hist_entry *v, size_t nr, const uint32_t *order,
+			   size_t n, struct sort_ties *t)
+{
+	const struct sort_dim *later[SORT_MAX_FIELDS];
+	enum tie_kind kinds[SORT_MAX_FIELDS];
+	const struct sort_dim *first = NULL;
+	size_t width = 0;
+	uint64_t key;
+	int err = 0;
+
+	*t = (struct sort_ties){ 0 };
+	if (!n || !sort_list__output_key(l, c, &v[order[0]], &key))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[order[i]].nr_pairs)	/* the group view: value_cmp() looks at
+						 * the members' values too */
+			return 0;
+	for (size_t i = 0; i < l->nr_sorts; i++) {
+		if (l->sort_elided[i])
+			continue;
+		if (!first) {
+			first = l->sorts[i];
+			continue;
+		}
+		if ((kinds[width] = tie_kind(l, l->sorts[i])) == TIE_NONE)
+			return 0;
+		later[width++] = l->sorts[i];
+	}
+	t->depth_rule = first->acc && l->children && c->depth_ties;
+	t->width = width;	/* 0: ties are decided by the depth rule alone */
+	if (!(t->v = malloc((nr ? nr : 1) * (width ? width : 1) * sizeof(*t->v))))
+		return -ENOMEM;
+	for (size_t col = 0; col < width && !err; col++) {
+		const struct sort_dim *d = later[col];
+
+		if (kinds[col] == TIE_VALUE || kinds[col] == TIE_ZERO)
+			for (size_t i = 0; i < n; i++)
+				t->v[(size_t)order[i] * width + col] =
+					kinds[col] == TIE_VALUE ? d->value(&v[order[i]]) : 0;
+		else
+			err = tie_ranks(l, d, kinds[col], v, nr, order, n, t, col);
+	}
+	if (err) {
+		free(t->v);
+		*t = (struct sort_ties){ 0 };
+	}
+	return err;
+}
+
+int sort_list__cmp_ranks(const struct sort_list *l, const struct hist_entry *v, size_t nr,
+			 const uint32_t *order, size_t n, struct sort_ties *t)
+{
+	size_t width = 0, from = 0;
+	int err = 0;
+
+	*t = (struct sort_ties){ 0 };
+	/* the leading comm and dso keys: dim_sort() is their dim_cmp() */
+	for (; from < l->nr_sorts; from++) {
+		const struct sort_dim *d = l->sorts[from];
+		enum tie_kind k;
+
+		if (d->kind != DIM_SE)
+			continue;
+		k = tie_kind(l, d);
+		if (k != TIE_COMM && k != TIE_DSO)
+			break;
+		width++;
+	}
+	if (!width || !n)
+		return 0;
+	if (!(t->v = malloc((nr ? nr : 1) * width * sizeof(*t->v))))
+		return -ENOMEM;
+	t->width = width;
+	t->from = from;
+	for (size_t i = 0, col = 0; i < from && !err; i++) {
+		const struct sort_dim *d = l->sorts[i];
+
+		if (d->kind == DIM_SE)
+			err = tie_ranks(l, d, tie_kind(l, d), v, nr, order, n, t, col++);
+	}
+	if (err) {
+		free(t->v);
+		*t = (struct sort_ties){ 0 };
+	}
+	return err;
 }
 
 /* ---- widths ------------------------------------------------------------------------- */

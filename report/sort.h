@@ -304,6 +304,13 @@ int sort_list__cmp(const struct sort_list *l, const struct hist_entry *a,
 int sort_list__class_cmp(const struct sort_list *l, const struct hist_entry *a,
 			 const struct hist_entry *b);
 
+/**
+ * @brief sort_list__cmp() from the key at index @p from of l->sorts on (0: all of it).
+ * Thread safety: as sort_list__cmp().  Format: none.
+ */
+int sort_list__cmp_from(const struct sort_list *l, size_t from, const struct hist_entry *a,
+			const struct hist_entry *b);
+
 /** Context of the output comparison. */
 struct sort_ctx {
 	bool depth_ties;	/* caller above callee (children mode with graphs) */
@@ -337,6 +344,52 @@ int sort_list__output_cmp(const struct sort_list *l, const struct sort_ctx *c,
  */
 bool sort_list__output_key(const struct sort_list *l, const struct sort_ctx *c,
 			   const struct hist_entry *e, uint64_t *key);
+
+/** Numbers that decide sort_list__output_cmp() after its first key (below). */
+struct sort_ties {
+	uint64_t *v;		/* owned: width numbers per entry id, v[id * width] */
+	size_t width;
+	size_t from;		/* sort_list__cmp_ranks(): the first key not ranked */
+	bool depth_rule;	/* the first key is Children and c->depth_ties: where
+				 * two entries' first numbers are equal, one thread's
+				 * entries compare by max_depth first (value_cmp()) */
+};
+
+/**
+ * @brief The comparison of sort_list__output_cmp() after the first key, as numbers:
+ *        for entries a, b whose sort_list__output_key() numbers are equal, and that
+ *        the depth rule (struct sort_ties) does not decide, output_cmp(a, b) > 0
+ *        exactly when a's numbers are lexicographically greater than b's, and 0 when
+ *        they are equal.  Each later key gives one number per entry: a value column
+ *        its value; the comm, dso and symbol keys the entry's rank among the distinct
+ *        comms, dsos or symbols of @p order in the key's own order (found once per
+ *        distinct one: the keys' comparisons there are pure functions of the comm
+ *        text, the dso's name and the symbol's name, so ranks preserve them).
+ * @param v      the entries, by id; @p nr of them
+ * @param order  the ids to rank (n of them); other ids' numbers are left unset
+ * @param t      filled; t->v NULL where some later key has no such numbers (another
+ *               key, -v, a value of the group view) or the first key has no
+ *               sort_list__output_key(): compare with sort_list__output_cmp()
+ * @return 0, or -ENOMEM (t->v NULL).
+ * Thread safety: pure.  Format: none (perf's hist_entry__sort(), see output_cmp).
+ */
+int sort_list__output_ties(const struct sort_list *l, const struct sort_ctx *c,
+			   const struct hist_entry *v, size_t nr, const uint32_t *order,
+			   size_t n, struct sort_ties *t);
+
+/**
+ * @brief sort_list__cmp() of the leading comm and dso keys as numbers: for each entry
+ *        of @p order, t->width ranks at t->v[id * t->width], higher for what compares
+ *        lower; sort_list__cmp(a, b) is the first of the ranks that differ (-1 where
+ *        a's is higher), else sort_list__cmp_from(l, t->from, a, b).  The ranks are
+ *        those of sort_list__output_ties(): these keys sort as they compare.
+ * @param t  filled; t->v NULL where the list does not start with such a key
+ * @return 0, or -ENOMEM (t->v NULL).
+ * Thread safety: pure.  Format: none (perf's hist_entry__collapse() with the comm
+ *         and dso keys, sort__comm_collapse and sort__dso_cmp).
+ */
+int sort_list__cmp_ranks(const struct sort_list *l, const struct hist_entry *v, size_t nr,
+			 const uint32_t *order, size_t n, struct sort_ties *t);
 
 
 /** Column widths of a report (perf's hists col_len, per output field). */

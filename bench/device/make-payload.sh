@@ -65,7 +65,7 @@ blank_code() {
 cache=$tmp/home/.debug
 mkdir -p "$cache"
 for d in "$dir" "$file" ${DWARF:+"$DWARF"}; do
-	perf buildid-list -i "$d" --with-hits 2>/dev/null
+	perf buildid-list -i "$d" 2>/dev/null
 done | sort -u | while read -r bid path; do
 	hi=$(echo "$bid" | cut -c1-2)
 	lo=$(echo "$bid" | cut -c3-)

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "report/sort.h"
+#include "machine/dso.h"
+#include "machine/machine.h"	/* struct thread */
 #include "machine/symbol.h"
 
 #include "banned.h"
@@ -238,6 +240,140 @@ START_TEST(test_sort_output_key)
 }
 END_TEST
 
+/* Entries for the tie tests: equal comm texts at distinct addresses, dsos of equal
+ * short names, symbols of equal names, unresolved ones, few distinct periods and
+ * depths, two threads. */
+static void tie_entries(struct hist_entry *e, size_t n, struct dsos *d,
+			const struct symbol *syms, size_t nr_syms, const struct thread *threads)
+{
+	static char comm_a[] = "perl", comm_b[] = "perl", comm_c[] = "sh";
+	static const char *const comms[] = { comm_a, comm_b, comm_c, "bash" };
+	struct dso *dsos[] = {
+		dsos__findnew(d, "/usr/lib/libc.so.6"), dsos__findnew(d, "/lib/libc.so.6"),
+		dsos__findnew(d, "/usr/bin/perl"), NULL,
+	};
+	unsigned seed = 7;
+
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 1103515245 + 12345;
+		e[i] = (struct hist_entry){ .comm = comms[(seed >> 4) % 4], .ip = seed % 11,
+					    .level = '.' };
+		e[i].dso = dsos[(seed >> 7) % 4];
+		e[i].sym = (seed >> 10) % 5 ? &syms[(seed >> 13) % nr_syms] : NULL;
+		e[i].thread = &threads[(seed >> 16) % 2];
+		e[i].max_depth = (seed >> 18) % 3;
+		e[i].stat.period = (seed >> 20) % 3;
+		e[i].stat_acc.period = e[i].stat.period + (seed >> 22) % 2;
+	}
+}
+
+/* sort_list__output_ties() and sort_list__cmp_ranks(): where they give numbers, the
+ * numbers (and the depth rule) decide every pair of entries as the comparisons
+ * themselves do; none for keys they cannot rank. */
+START_TEST(test_sort_output_ties)
+{
+	static const struct symbol syms[] = {
+		{ .start = 0x10, .end = 0x20, .name = "main" },
+		{ .start = 0x30, .end = 0x40, .name = "main" },
+		{ .start = 0x50, .end = 0x60, .name = "alpha" },
+		{ .start = 0x70, .end = 0x80, .name = "zeta" },
+	};
+	static const struct thread threads[2];
+	static const struct { struct sort_opts o; bool ties, ranks; } cases[] = {
+		{ { 0 }, true, true },
+		{ { .children = true }, true, true },
+		{ { .sort_order = "dso,sym" }, true, true },
+		{ { .sort_order = "sym,comm" }, true, false },
+		{ { .sort_order = "comm,sym,dso" }, true, true },
+		{ { .children = true, .sort_order = "comm" }, true, true },
+		{ { .sort_order = "comm,dso", .verbose = true }, true, true },
+		{ { .sort_order = "pid,comm" }, false, false },
+		{ { .sort_order = "comm,pid" }, false, true },
+		{ { .field_order = "overhead,sym,period" }, true, false },
+	};
+	struct dsos *d;
+	struct hist_entry e[96];
+	uint32_t order[96];
+	size_t n = sizeof(e) / sizeof(e[0]);
+
+	ck_assert_int_eq(dsos__new(&d, NULL), 0);
+	tie_entries(e, n, d, syms, sizeof(syms) / sizeof(syms[0]), threads);
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct sort_list l;
+		struct sort_ties t, r;
+		char err[128] = "";
+
+		ck_assert_msg(sort_list__setup(&l, &cases[k].o, err, sizeof(err)) == 0, "%s",
+			      err);
+		for (int depth = 0; depth < 4; depth++) {
+			struct sort_ctx c = { .depth_ties = depth & 1, .caller_first = depth & 2 };
+			size_t decided = 0;
+
+			ck_assert_int_eq(sort_list__output_ties(&l, &c, e, n, order, n, &t), 0);
+			ck_assert_msg((t.v != NULL) == cases[k].ties, "case %zu", k);
+			for (size_t i = 0; t.v && i < n; i++)
+				for (size_t j = 0; j < n; j++) {
+					uint64_t ki, kj;
+					int want = sort_list__output_cmp(&l, &c, &e[i], &e[j]), got = 0;
+					const uint64_t *p = t.v + i * t.width, *q = t.v + j * t.width;
+
+					ck_assert(sort_list__output_key(&l, &c, &e[i], &ki));
+					ck_assert(sort_list__output_key(&l, &c, &e[j], &kj));
+					if (ki != kj)
+						continue;
+					decided++;
+					if (t.depth_rule && e[i].thread == e[j].thread &&
+					    e[i].max_depth != e[j].max_depth)
+						got = (e[i].max_depth > e[j].max_depth) ==
+						      c.caller_first ? 1 : -1;
+					for (size_t w = 0; !got && w < t.width; w++)
+						if (p[w] != q[w])
+							got = p[w] > q[w] ? 1 : -1;
+					ck_assert_msg((want > 0) == (got > 0) && (want < 0) == (got < 0),
+						      "case %zu depth %d: entries %zu, %zu: %d, %d",
+						      k, depth, i, j, want, got);
+				}
+			ck_assert(!t.v || decided > n);
+			free(t.v);
+		}
+		ck_assert_int_eq(sort_list__cmp_ranks(&l, e, n, order, n, &r), 0);
+		ck_assert_msg((r.v != NULL) == cases[k].ranks, "case %zu", k);
+		for (size_t i = 0; r.v && i < n; i++)
+			for (size_t j = 0; j < n; j++) {
+				int want = sort_list__cmp(&l, &e[i], &e[j]), got = 0;
+				const uint64_t *p = r.v + i * r.width, *q = r.v + j * r.width;
+
+				for (size_t w = 0; !got && w < r.width; w++)
+					if (p[w] != q[w])
+						got = p[w] > q[w] ? -1 : 1;
+				if (!got)
+					got = sort_list__cmp_from(&l, r.from, &e[i], &e[j]);
+				ck_assert_msg((want > 0) == (got > 0) && (want < 0) == (got < 0),
+					      "case %zu: entries %zu, %zu: %d, %d", k, i, j, want,
+					      got);
+			}
+		free(r.v);
+	}
+	/* the group view: no numbers */
+	{
+		struct sort_list l;
+		struct sort_ties t;
+		struct sort_ctx c = { 0 };
+		char err[128] = "";
+		const struct hist_entry *pairs[] = { &e[1] };
+
+		ck_assert_int_eq(sort_list__setup(&l, &cases[0].o, err, sizeof(err)), 0);
+		e[5].pairs = pairs;
+		e[5].nr_pairs = 1;
+		ck_assert_int_eq(sort_list__output_ties(&l, &c, e, n, order, n, &t), 0);
+		ck_assert(!t.v);
+	}
+	dsos__delete(d);
+}
+END_TEST
+
 /* The parent key: -p appends it after the -s keys (once), entries without a parent
  * print "[other]" and sort after those with one. */
 START_TEST(test_sort_parent)
@@ -396,6 +532,7 @@ Suite *sort_suite(void)
 	tcase_add_test(tc, test_sort_cgroup_keys);
 	tcase_add_test(tc, test_sort_mem_keys);
 	tcase_add_test(tc, test_sort_output_key);
+	tcase_add_test(tc, test_sort_output_ties);
 	suite_add_tcase(s, tc);
 	return s;
 }
