@@ -13,7 +13,7 @@ python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2
 	"$here/progs.tar.xz" /tmp/kit 2>/dev/null ||
 	tar -C /tmp/kit -xJf "$here/progs.tar.xz"
 cp "$here/bench.py" /tmp/kit/
-[ ! -f "$here/expected.md5" ] || cp "$here/expected.md5" /tmp/kit/
+[ ! -d "$here/expected" ] || cp -R "$here/expected" /tmp/kit/
 cd /tmp/w
 "$L/ld-linux-x86-64.so.2" --library-path "$L" "$DEVRUN/bin/zstd" -q -d --long=27 \
 	-c "$here/payload.tar.zst" | tar xf -
