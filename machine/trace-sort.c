@@ -109,7 +109,7 @@ int trace_sort__load(struct trace_sort *ts, const void *data, size_t size,
 }
 
 int trace_sort__load_record(struct trace_sort *ts, const struct record_ref *ref,
-			    struct diag *d)
+			    uint64_t offset, struct diag *d)
 {
 	struct event_tracing_data td;
 	uint32_t n;
@@ -117,13 +117,13 @@ int trace_sort__load_record(struct trace_sort *ts, const struct record_ref *ref,
 	if (ref->type != REC_HEADER_TRACING_DATA || ts->loaded)
 		return 0;
 	if (event_tracing_data__decode(ref->data, ref->size, &td))
-		return diag__set(d, ts->path, ref->offset, -DIAG_PIPE,
+		return diag__set(d, ts->path, offset, -DIAG_PIPE,
 				 "TRACING_DATA record too short");
 	n = td.size;
 	if (ref->disk_size < ref->size || n > ref->disk_size - ref->size)
-		return diag__set(d, ts->path, ref->offset, -DIAG_PIPE,
+		return diag__set(d, ts->path, offset, -DIAG_PIPE,
 				 "TRACING_DATA payload of %u bytes runs past the record", n);
-	return trace_sort__load(ts, ref->data + ref->size, n, ref->offset + ref->size, d);
+	return trace_sort__load(ts, ref->data + ref->size, n, offset + ref->size, d);
 }
 
 int trace_sort__check(const struct trace_sort *ts, const struct evlist *el,
@@ -173,7 +173,8 @@ static int format_of(struct trace_sort *ts, const struct evsel *ev,
 }
 
 int trace_sort__text(struct trace_sort *ts, const struct evsel *ev, const void *raw,
-		     size_t raw_size, uint64_t offset, const char **text, struct diag *d)
+		     size_t raw_size, const char *path, uint64_t offset, const char **text,
+		     struct diag *d)
 {
 	const struct trace_event_format *fmt;
 	char *s = NULL;
@@ -185,18 +186,18 @@ int trace_sort__text(struct trace_sort *ts, const struct evsel *ev, const void *
 	if (format_of(ts, ev, &fmt))
 		return -ENOMEM;
 	if (!fmt)
-		return diag__set(d, ts->path, offset, -DIAG_BAD_SAMPLE,
+		return diag__set(d, path, offset, -DIAG_BAD_SAMPLE,
 				 "tracepoint sample of an event without format (tracepoint "
 				 "id %llu): no TRACING_DATA before it",
 				 (unsigned long long)ev->attr.config);
 	err = trace_event__format(ts->te, fmt, raw, raw_size, ts->raw ? TRACE_EVENT_RAW : 0,
 				  &s);
 	if (err == -EINVAL)
-		return diag__set(d, ts->path, offset, -DIAG_BAD_SAMPLE,
+		return diag__set(d, path, offset, -DIAG_BAD_SAMPLE,
 				 "tracepoint sample: raw data of %zu bytes (more than a "
 				 "record holds)", raw_size);
 	if (err == -DIAG_BAD_SAMPLE)
-		return diag__set(d, ts->path, offset, -DIAG_BAD_SAMPLE,
+		return diag__set(d, path, offset, -DIAG_BAD_SAMPLE,
 				 "tracepoint sample: the print fmt of its event (%s:%s) "
 				 "cannot be printed safely", trace_event__system(fmt),
 				 trace_event__name(fmt));

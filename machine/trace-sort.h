@@ -100,12 +100,14 @@ int trace_sort__load(struct trace_sort *ts, const void *data, size_t size,
  *        trace_sort__load(); other record types are ignored).
  * @param ref  the record: u32 payload size at offset 8, the payload right after the
  *             record's header.size bytes, within ref->disk_size
+ * @param offset  the record's byte offset in its file (session__file_offset(): 16
+ *             more than ref->offset, perf's -D offset of a pipe's record)
  * @return 0; -DIAG_PIPE when the payload size runs past the record's disk size (d
  *         filled); the errors of trace_sort__load().
  * Thread safety: the handle's thread.  Format: PERF_RECORD_HEADER_TRACING_DATA (66).
  */
 int trace_sort__load_record(struct trace_sort *ts, const struct record_ref *ref,
-			    struct diag *d);
+			    uint64_t offset, struct diag *d);
 
 /**
  * @brief perf's check when it opens a file: every tracepoint event has a format.
@@ -121,7 +123,8 @@ int trace_sort__check(const struct trace_sort *ts, const struct evlist *el,
  * @brief The `Trace output` text of one sample, interned.
  * @param ev        the sample's event
  * @param raw       its PERF_SAMPLE_RAW bytes, raw_size of them
- * @param offset    the sample record's file offset (diagnostics)
+ * @param path, offset  the file the sample record is in and its byte offset there
+ *                  (diagnostics: session__file_path(), session__file_offset())
  * @param text      receives the text: NULL for an event that is not a tracepoint
  *                  (perf prints "N/A"); else a string owned by the handle (valid
  *                  until trace_sort__delete()), the same pointer for equal texts
@@ -132,6 +135,7 @@ int trace_sort__check(const struct trace_sort *ts, const struct evlist *el,
  * sample (machine/trace-event.h).
  */
 int trace_sort__text(struct trace_sort *ts, const struct evsel *ev, const void *raw,
-		     size_t raw_size, uint64_t offset, const char **text, struct diag *d);
+		     size_t raw_size, const char *path, uint64_t offset, const char **text,
+		     struct diag *d);
 
 #endif

@@ -1835,6 +1835,16 @@ const char *session__file_label(const struct session *s, size_t i)
 	return s->readers[i].label;
 }
 
+const char *session__file_path(const struct session *s, size_t i)
+{
+	return s->readers[i].fspath;
+}
+
+uint64_t session__file_offset(const struct session *s, size_t i, uint64_t offset)
+{
+	return offset + s->readers[i].st.label_base;
+}
+
 bool session__feature(const struct session *s, unsigned feat, const void **body,
 		      size_t *size, uint64_t *file_offset, bool *swap)
 {

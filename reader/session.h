@@ -220,6 +220,25 @@ struct evlist *session__evlist(struct session *s);
 size_t session__nr_files(const struct session *s);
 const char *session__file_label(const struct session *s, size_t i);
 
+/**
+ * @brief What a diagnostic about a record of file @p i names: the file's path
+ *        ("prof.data", "prof.data/data.1", "<stdin>" for standard input), where
+ *        session__file_label() gives the label -D prints ("pipe" for pipe-format
+ *        input).
+ * @return borrowed from the session, valid until session__close().
+ * Thread safety: pure.
+ */
+const char *session__file_path(const struct session *s, size_t i);
+
+/**
+ * @brief The byte offset, from the start of file @p i, of a record of that file whose
+ *        record_ref.offset (perf's -D offset) is @p offset, as diagnostics name it:
+ *        @p offset plus, for pipe-format input, the 16-byte pipe header that -D does
+ *        not count - the offset the reader's own errors give.
+ * Thread safety: pure.
+ */
+uint64_t session__file_offset(const struct session *s, size_t i, uint64_t offset);
+
 /** The input path as given ("perf.data" by default). */
 const char *session__path(const struct session *s);
 

@@ -1142,8 +1142,8 @@ static int report_sample(struct report *rp, const struct record_ref *ref, size_t
 		return 0;
 	/* the transaction key prints only the word 0 as perf does (sort.h) */
 	if ((rp->sl.need & SORT_NEED_TXN) && s.transaction)
-		return diag__set(&rp->trace_diag, rp->opts->input ? rp->opts->input :
-				 "perf.data", ref->offset, -DIAG_BAD_SAMPLE,
+		return diag__set(&rp->trace_diag, session__file_path(rp->session, ref->file),
+				 session__file_offset(rp->session, ref->file, ref->offset), -DIAG_BAD_SAMPLE,
 				 "transaction flags %#" PRIx64 ": only 0 is implemented "
 				 "for the transaction key", s.transaction);
 	t = machine__findnew_thread(rp->machine, (int32_t)s.pid, (int32_t)s.tid);
@@ -1187,7 +1187,9 @@ static int report_sample(struct report *rp, const struct record_ref *ref, size_t
 		return 0;
 	}
 	if (rp->traces && (err = trace_sort__text(rp->traces, ref->evsel, s.raw, s.raw_size,
-						  ref->offset, &p->trace, &rp->trace_diag)))
+						  session__file_path(rp->session, ref->file),
+						  session__file_offset(rp->session, ref->file, ref->offset),
+						  &p->trace, &rp->trace_diag)))
 		return err;
 	err = want_loaded(rp, p->al.dso, p->cpumode == MISC_USER);
 	if (!err && rp->opts->mem_mode)
@@ -2480,7 +2482,11 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 			break;
 		case REC_HEADER_TRACING_DATA:	/* pipe mode */
 			if (rp->traces)
-				err = trace_sort__load_record(rp->traces, ref, &rp->trace_diag);
+				err = trace_sort__load_record(rp->traces, ref,
+							      session__file_offset(rp->session,
+										   ref->file,
+										   ref->offset),
+							      &rp->trace_diag);
 			break;
 		case REC_LOST_SAMPLES: {
 			struct event_lost_samples ls;

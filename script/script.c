@@ -77,6 +77,7 @@ struct run {
 	size_t cpu_bits;
 	FILE *fp;
 	bool write_failed;
+	const struct session *s;	/* the recording (diagnostics' paths, offsets) */
 	bool bad;			/* a record failed: its file and offset */
 	uint16_t bad_file;
 	uint64_t bad_offset;
@@ -558,7 +559,9 @@ static int on_sample(struct run *r, const struct record_ref *ref)
 	h.event = evsel__name(ev);
 	h.trace = NULL;
 	if ((cfg->fields & SCRIPT_F_TRACE) && !r->stacks && s.raw &&
-	    (err = trace_sort__text(r->trace, ev, s.raw, s.raw_size, ref->offset, &h.trace,
+	    (err = trace_sort__text(r->trace, ev, s.raw, s.raw_size,
+				    session__file_path(r->s, ref->file),
+				    session__file_offset(r->s, ref->file, ref->offset), &h.trace,
 				    r->d)))
 		return err;
 	h.name_width = r->name_width;
@@ -589,7 +592,10 @@ static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 
 		/* a pipe's tracepoint formats come in its stream */
 		if (ref->type == REC_HEADER_TRACING_DATA && r->trace) {
-			err = trace_sort__load_record(r->trace, ref, r->d);
+			err = trace_sort__load_record(r->trace, ref,
+						      session__file_offset(r->s, ref->file,
+									   ref->offset),
+						      r->d);
 			if (err) {
 				r->bad = true;
 				r->bad_file = ref->file;
@@ -706,8 +712,8 @@ static int replay(struct run *r, struct session *s, struct diag *d)
 	if (err && session__deliver_error(s, d))
 		return err;	/* a damaged record the reader found */
 	if (err && r->bad)
-		return diag__set(d, session__file_label(s, r->bad_file), r->bad_offset, err,
-				 NULL);
+		return diag__set(d, session__file_path(s, r->bad_file),
+				 session__file_offset(s, r->bad_file, r->bad_offset), err, NULL);
 	if (err)
 		return diag__set(d, session__path(s), DIAG_NO_OFFSET, err, NULL);
 	return 0;
@@ -742,6 +748,7 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 	r.max_stack = o->max_stack < 0 || o->max_stack > SCRIPT_MAX_STACK ?
 		      SCRIPT_MAX_STACK : (unsigned)o->max_stack;
 	err = session__open(&s, &so, d);
+	r.s = s;
 	if (!err)
 		err = machine__new_opts(&r.m, &dopts);
 	if (!err && !session__is_pipe(s))

@@ -336,6 +336,13 @@ else
 			cd "$cv_here" || exit 2
 			crashed "$cv_name" "$cv_tmp/err" && continue
 			sed 's/^dirreport: /dirconvert: /' "$cv_tmp/rerr" >"$cv_tmp/want.err"
+			# a recording with tracepoints is exported with dirconvert's note
+			# that their samples are not (as perf's export); dirreport has none
+			if [ "$rc" -eq 0 ]; then
+				grep -v '^dirconvert: note: [0-9]* tracepoint samples not exported' \
+					"$cv_tmp/err" >"$cv_tmp/err.nonote" || :
+				mv "$cv_tmp/err.nonote" "$cv_tmp/err"
+			fi
 			if [ "$rc" -ne "$cv_rrc" ]; then
 				fail "$cv_name" "exit status $rc, dirreport's $cv_rrc"
 				head -n 2 "$cv_tmp/err" | sed 's/^/    /'

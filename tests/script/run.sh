@@ -128,7 +128,12 @@ else
 			sc_name=script-bad:$sc_case
 			sc_here=$(pwd)
 			cd "$sc_gen/$sc_case" || continue
-			run "$sc_tmp/rout" "$sc_tmp/rerr" "$sc_report" -i input --stdio
+			# dirscript prints a tracepoint sample's trace by default: the case
+			# that breaks it runs dirreport with the trace key (its cmd)
+			sc_key=
+			case " $(cat "$sc_dir/cmd") " in *" -s trace "*) sc_key="-s trace" ;; esac
+			# shellcheck disable=SC2086 # two words or none
+			run "$sc_tmp/rout" "$sc_tmp/rerr" "$sc_report" -i input --stdio $sc_key
 			sc_rrc=$rc
 			run "$sc_tmp/out" "$sc_tmp/err" "$sc_bin" -i input
 			cd "$sc_here" || exit 2

@@ -90,7 +90,7 @@ static int collect(void *ctx, const struct record_ref *const *recs, size_t n)
 			ck_assert_ptr_nonnull(t->v);
 		}
 		ck_assert_int_eq(trace_sort__text(t->ts, recs[i]->evsel, smp.raw, smp.raw_size,
-						  recs[i]->offset, &t->v[t->n], &d), 0);
+						  "t.data", recs[i]->offset, &t->v[t->n], &d), 0);
 		ck_assert_ptr_nonnull(t->v[t->n]);
 		t->n++;
 	}
@@ -150,7 +150,7 @@ START_TEST(test_no_tracepoints_no_handle)
 	ck_assert_ptr_null(ts);
 	/* not a tracepoint: no text (perf prints N/A) */
 	ck_assert_int_eq(trace_sort__new(&ts, NULL, false, "p"), 0);
-	ck_assert_int_eq(trace_sort__text(ts, ev, NULL, 0, 0, &text, &d), 0);
+	ck_assert_int_eq(trace_sort__text(ts, ev, NULL, 0, "t.data", 0, &text, &d), 0);
 	ck_assert_ptr_null(text);
 	trace_sort__delete(ts);
 	session__close(s);
@@ -173,7 +173,7 @@ START_TEST(test_incompatible_file_format)
 	ck_assert_str_eq(d.path, "t.data");
 	/* a sample of such an event is an error, not a crash */
 	memset(&d, 0, sizeof(d));
-	ck_assert_int_eq(trace_sort__text(ts, ev, "", 0, 1234, &text, &d), -DIAG_BAD_SAMPLE);
+	ck_assert_int_eq(trace_sort__text(ts, ev, "", 0, "t.data", 1234, &text, &d), -DIAG_BAD_SAMPLE);
 	ck_assert_uint_eq(d.offset, 1234);
 	trace_sort__delete(ts);
 	session__close(s);
@@ -190,18 +190,18 @@ START_TEST(test_pipe_record_bounds)
 
 	ck_assert_int_eq(trace_sort__new(&ts, NULL, false, "pipe"), 0);
 	rec[8] = 5;	/* 5 bytes of payload, 4 on disk */
-	ck_assert_int_eq(trace_sort__load_record(ts, &ref, &d), -DIAG_PIPE);
+	ck_assert_int_eq(trace_sort__load_record(ts, &ref, ref.offset, &d), -DIAG_PIPE);
 	ck_assert_uint_eq(d.offset, 100);
 	ref.size = 8;
-	ck_assert_int_eq(trace_sort__load_record(ts, &ref, &d), -DIAG_PIPE);
+	ck_assert_int_eq(trace_sort__load_record(ts, &ref, ref.offset, &d), -DIAG_PIPE);
 	/* other records are not its business */
 	ref.type = REC_SAMPLE;
-	ck_assert_int_eq(trace_sort__load_record(ts, &ref, &d), 0);
+	ck_assert_int_eq(trace_sort__load_record(ts, &ref, ref.offset, &d), 0);
 	/* 4 bytes that are no tracing data: the parser's error */
 	ref.type = REC_HEADER_TRACING_DATA;
 	ref.size = 12;
 	rec[8] = 4;
-	ck_assert_int_eq(trace_sort__load_record(ts, &ref, &d), -DIAG_BAD_FEATURE);
+	ck_assert_int_eq(trace_sort__load_record(ts, &ref, ref.offset, &d), -DIAG_BAD_FEATURE);
 	trace_sort__delete(ts);
 }
 END_TEST
