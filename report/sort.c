@@ -1969,7 +1969,7 @@ int sort_list__output_ties(const struct sort_list *l, const struct sort_ctx *c,
 	}
 	t->depth_rule = first->acc && l->children && c->depth_ties;
 	t->width = width;	/* 0: ties are decided by the depth rule alone */
-	if (!(t->v = malloc((nr ? nr : 1) * (width ? width : 1) * sizeof(*t->v))))
+	if (!(t->v = malloc((width && nr ? nr * width : 1) * sizeof(*t->v))))
 		return -ENOMEM;
 	for (size_t col = 0; col < width && !err; col++) {
 		const struct sort_dim *d = later[col];
