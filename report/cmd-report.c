@@ -1143,8 +1143,8 @@ static int report_sample(struct report *rp, const struct record_ref *ref, size_t
 	/* the transaction key prints only the word 0 as perf does (sort.h) */
 	if ((rp->sl.need & SORT_NEED_TXN) && s.transaction)
 		return diag__set(&rp->trace_diag, session__file_path(rp->session, ref->file),
-				 session__file_offset(rp->session, ref->file, ref->offset), -DIAG_BAD_SAMPLE,
-				 "transaction flags %#" PRIx64 ": only 0 is implemented "
+				 session__file_offset(rp->session, ref->file, ref->offset),
+				 -DIAG_BAD_SAMPLE, "transaction flags %#" PRIx64 ": only 0 is implemented "
 				 "for the transaction key", s.transaction);
 	t = machine__findnew_thread(rp->machine, (int32_t)s.pid, (int32_t)s.tid);
 	if (!t)
@@ -2185,11 +2185,12 @@ static int replay_wait(struct counter *c)
  * one batch at a time the two threads met before each batch, each waiting for the
  * other about a third of the time; with 4 batches the counter still waited for the
  * replayer to catch up every 4 (150 ms for the file's --stdio); with 64, 12-40 ms.
- * c->ahead starts at 4 and becomes REPLAY_AHEAD the first time the replayer is
+ * c->ahead starts at REPLAY_AHEAD_FIRST (4) and becomes REPLAY_AHEAD the first time the replayer is
  * still busy when the room runs out: a replayer that keeps up (the flat report's)
  * keeps 4 batches of steps, not 64 (8 MB of 8192-sample batches: the file's flat
  * report 70 -> 64 MB peak RSS).  (Doubling from 4 instead took most of the file's
  * 66 batches to get there: its --stdio was 2-5 % slower.) */
+#define REPLAY_AHEAD_FIRST 4
 #define REPLAY_AHEAD 64
 #define GROUPS_AHEAD 4
 
@@ -2271,7 +2272,7 @@ static void replayer_start(struct counter *c)
 		c->upto = c->rupto = NULL;
 		return;
 	}
-	c->ahead = GROUPS_AHEAD;
+	c->ahead = REPLAY_AHEAD_FIRST;
 	c->replayer = true;
 	rp->replayer = true;
 }

@@ -986,16 +986,25 @@ static int builder_run(struct hist_builder *b, struct hists *h,
 	return err;
 }
 
-/* sort_list__cmp(z, x) with the ranks of sort_list__cmp_ranks(). */
+/* Entries z and x's rows of numbers (struct sort_ties) compared: > 0 where z's is the
+ * greater, lexicographically. */
+static int ties_row_cmp(const struct sort_ties *t, uint32_t z, uint32_t x)
+{
+	const uint64_t *p = t->v + (size_t)z * t->width, *q = t->v + (size_t)x * t->width;
+
+	for (size_t i = 0; i < t->width; i++)
+		if (p[i] != q[i])
+			return p[i] > q[i] ? 1 : -1;
+	return 0;
+}
+
+/* sort_list__cmp(z, x) with the ranks of sort_list__cmp_ranks() (higher: lower). */
 static int ranked_cmp(const struct hist_builder *b, const struct sort_ties *r, uint32_t z,
 		      uint32_t x)
 {
-	const uint64_t *p = r->v + (size_t)z * r->width, *q = r->v + (size_t)x * r->width;
+	int c = ties_row_cmp(r, z, x);
 
-	for (size_t i = 0; i < r->width; i++)
-		if (p[i] != q[i])
-			return p[i] > q[i] ? -1 : 1;
-	return sort_list__cmp_from(b->sl, r->from, &b->v[z], &b->v[x]);
+	return c ? -c : sort_list__cmp_from(b->sl, r->from, &b->v[z], &b->v[x]);
 }
 
 /*
@@ -1140,18 +1149,13 @@ static int tie_cmp(const struct hist_builder *b, const struct sort_ties *ties,
 		   const struct sort_ctx *c, uint32_t z, uint32_t x)
 {
 	const struct hist_entry *e = &b->v[z], *f = &b->v[x];
-	const uint64_t *p = ties->v + (size_t)z * ties->width;
-	const uint64_t *q = ties->v + (size_t)x * ties->width;
 
 	if (ties->depth_rule && e->thread == f->thread && e->max_depth != f->max_depth) {
 		int r = e->max_depth > f->max_depth ? 1 : -1;
 
 		return c->caller_first ? r : -r;
 	}
-	for (size_t i = 0; i < ties->width; i++)
-		if (p[i] != q[i])
-			return p[i] > q[i] ? 1 : -1;
-	return 0;
+	return ties_row_cmp(ties, z, x);
 }
 
 /* The output tree, fed in collapsed order (ties go right).  perf takes each entry's
