@@ -48,6 +48,13 @@ struct session_opts {
 				 * one and it holds, replaces the scan pass
 				 * (session__load); one that does not hold adds a
 				 * warning */
+	bool scan_optional;	/* the caller writes nothing before the delivery has
+				 * ended (a report): a single regular file whose events
+				 * the header names all is loaded without the scan pass
+				 * (session__load), its records checked as they are
+				 * delivered, as from an index - a damaged one stops the
+				 * delivery (session__deliver_error()), a file cut inside
+				 * a record is warned of then (session__warning()) */
 };
 
 /* One record handed to the caller. */
@@ -176,8 +183,9 @@ int session__scan_facts(const struct session *s, size_t i, uint64_t *lag,
 
 /**
  * @brief The file, offset and message of the damaged record that stopped the last
- *        session__deliver() (possible only after a session started from its index:
- *        otherwise the scan pass has found the damage first).
+ *        session__deliver() (possible only after a session loaded without the scan
+ *        pass - started from its index, or session_opts.scan_optional: otherwise the
+ *        scan pass has found the damage first).
  * @param d  receives it
  * @return true when there is one.  Thread safety: after session__deliver() returned.
  */

@@ -645,6 +645,9 @@ static int run_once(const struct report_opts *o, const struct cmdline *cl, bool 
 	/* --stats reads a fresh index alone (cmd_stats_index() warns about one that
 	 * does not hold); the other modes start the session from it */
 	so.use_index = mode->run != cmd_stats;
+	/* the report prints at its end (--header: at its start), so a damaged record
+	 * found while delivering leaves nothing written (reader/session.h) */
+	so.scan_optional = mode->run == cmd_report && !o->header;
 	err = session__open(&s, &so, &d);
 	/* perf's default sort with --raw-trace is trace_fields (a column per field)
 	 * where its default is trace (a file of tracepoint events only), which

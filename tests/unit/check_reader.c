@@ -364,6 +364,113 @@ START_TEST(test_damaged_records)
 }
 END_TEST
 
+/* A copy of tests/unit/data/plain.data (a perf record of `true`: its events named by
+ * EVENT_DESC) at path; its bytes in *len. */
+static unsigned char *copy_plain(const char *path, size_t *len)
+{
+	FILE *f = fopen("tests/unit/data/plain.data", "rb");
+	unsigned char *buf = malloc(1 << 20);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(buf);
+	*len = fread(buf, 1, 1 << 20, f);
+	ck_assert_uint_gt(*len, 0x208);
+	ck_assert_uint_lt(*len, 1 << 20);
+	fclose(f);
+	testlib_write_raw(path, buf, *len);
+	return buf;
+}
+
+static int open_load_opts(const char *path, unsigned jobs, bool scan_optional,
+			  struct session **s, struct diag *d)
+{
+	struct session_opts o = { .path = path, .jobs = jobs,
+				  .scan_optional = scan_optional };
+	int err = session__open(s, &o, d);
+
+	if (err)
+		return err;
+	return session__load(*s, d);
+}
+
+/* session_opts.scan_optional: a single file whose events the header names is loaded
+ * without the scan pass and delivered the same; a damaged record then stops the
+ * delivery (session__deliver_error(): the same file, offset and code the scan pass
+ * gives) instead of the load; a file with an unnamed event is scanned anyway. */
+START_TEST(test_scan_optional)
+{
+	char *p = path_in("plain.data"), *q = path_in("unnamed.data");
+	struct seen *ref = calloc(1, sizeof(*ref)), *sn = calloc(1, sizeof(*sn));
+	struct session *s;
+	struct diag d = { 0 }, dd = { 0 };
+	unsigned char *buf;
+	size_t len;
+
+	buf = copy_plain(p, &len);
+	ck_assert_int_eq(open_load_opts(p, 1, false, &s, &d), 0);
+	ck_assert_int_eq(session__deliver(s, collect, ref, 0), 0);
+	ck_assert_uint_gt(ref->n, 10);
+	session__close(s);
+	for (unsigned jobs = 1; jobs <= 2; jobs++) {
+		memset(sn, 0, sizeof(*sn));
+		ck_assert_int_eq(open_load_opts(p, jobs, true, &s, &d), 0);
+		ck_assert_int_eq(session__deliver(s, collect, sn, 0), 0);
+		ck_assert(!session__deliver_error(s, &dd));
+		ck_assert_uint_eq(sn->n, ref->n);
+		for (size_t i = 0; i < ref->n; i++) {
+			ck_assert_uint_eq(sn->type[i], ref->type[i]);
+			ck_assert_uint_eq(sn->time[i], ref->time[i]);
+			ck_assert_uint_eq(sn->offset[i], ref->offset[i]);
+			ck_assert_uint_eq(sn->flags[i], ref->flags[i]);
+		}
+		session__close(s);
+	}
+
+	/* the record at 0x1a8 of size 0: the scan pass refuses the file at load ... */
+	bytes__put_u16(buf + 0x1a8 + 6, 0);
+	testlib_write_raw(p, buf, len);
+	ck_assert_int_eq(open_load_opts(p, 2, false, &s, &d), -DIAG_RECORD_SIZE);
+	ck_assert_uint_eq(d.offset, 0x1a8);
+	session__close(s);
+	/* ... without it, the delivery stops there with the same diagnosis */
+	for (unsigned jobs = 1; jobs <= 2; jobs++) {
+		memset(sn, 0, sizeof(*sn));
+		memset(&dd, 0, sizeof(dd));
+		ck_assert_int_eq(open_load_opts(p, jobs, true, &s, &d), 0);
+		ck_assert_int_eq(session__deliver(s, collect, sn, 0), -DIAG_RECORD_SIZE);
+		ck_assert(session__deliver_error(s, &dd));
+		ck_assert_int_eq(dd.code, -DIAG_RECORD_SIZE);
+		ck_assert_uint_eq(dd.offset, 0x1a8);
+		ck_assert_str_eq(dd.path, d.path);
+		for (size_t i = 0; i < sn->n; i++)	/* nothing from there on */
+			ck_assert_uint_lt(sn->offset[i], 0x1a8);
+		session__close(s);
+	}
+
+	/* no EVENT_DESC (a synthetic file): the scan runs, EVENT_UPDATEs may name */
+	{
+		struct event_attr a = testlib_attr(0);
+		struct testlib_buf b = { 0 };
+		size_t mid;
+
+		testlib_rec_sample(&b, &a, 1, 1, 1, 10, 1, 1);
+		mid = b.len;
+		testlib_rec_sample(&b, &a, 1, 1, 1, 20, 1, 1);
+		bytes__put_u16(b.p + mid + 6, 0);
+		write_single(q, &b);
+		ck_assert_int_eq(open_load_opts(q, 2, true, &s, &d), -DIAG_RECORD_SIZE);
+		ck_assert_uint_eq(d.offset, 104 + 16 + 144 + mid);
+		session__close(s);
+		testlib_buf_free(&b);
+	}
+	free(buf);
+	free(ref);
+	free(sn);
+	free(p);
+	free(q);
+}
+END_TEST
+
 START_TEST(test_damaged_zstd)
 {
 	static const size_t cuts[] = { 500 };
@@ -1415,6 +1522,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_deliver_error_stops);
 	tcase_add_test(tc, test_compressed_straddling);
 	tcase_add_test(tc, test_damaged_records);
+	tcase_add_test(tc, test_scan_optional);
 	tcase_add_test(tc, test_damaged_zstd);
 	tcase_add_test(tc, test_cut_last_record_is_a_warning);
 	tcase_add_test(tc, test_bad_containers);
