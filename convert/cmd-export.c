@@ -178,6 +178,8 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 	if (!err) {
 		err = t->commit(t->ctx, d);
 		phases__mark("commit");
+	} else if (!c.sink_err && !c.bad && session__deliver_error(s, d)) {
+		/* a damaged record (loaded without the scan pass): d names it */
 	} else if (c.sink_err || !c.bad) {
 		diag__set(d, t->label, DIAG_NO_OFFSET, err, "%s",
 			  c.sink_err ? t->errmsg(t->ctx) : diag__code_str(err));
@@ -211,11 +213,13 @@ struct cmd_recording {
 static size_t warned;
 
 /* cmd_recording__open(); `ahead`: the kernel's symbols may come from the build-id
- * cache's copy of the running kernel's kallsyms (dsos_opts.kallsyms_ahead). */
+ * cache's copy of the running kernel's kallsyms (dsos_opts.kallsyms_ahead);
+ * `scan_optional`: export_target.scan_optional. */
 static int recording_open(struct cmd_recording **out, const struct convert_opts *o,
-			  bool kernel_worker, bool ahead, struct diag *d)
+			  bool kernel_worker, bool ahead, bool scan_optional, struct diag *d)
 {
-	struct session_opts so = { .path = o->input, .jobs = o->jobs };
+	struct session_opts so = { .path = o->input, .jobs = o->jobs,
+				   .scan_optional = scan_optional };
 	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .buildid_dir = o->buildid_dir };
 	struct cmd_recording *r = calloc(1, sizeof(*r));
 	int err;
@@ -257,7 +261,7 @@ static int recording_open(struct cmd_recording **out, const struct convert_opts 
 int cmd_recording__open(struct cmd_recording **out, const struct convert_opts *o,
 			bool kernel_worker, struct diag *d)
 {
-	return recording_open(out, o, kernel_worker, false, d);
+	return recording_open(out, o, kernel_worker, false, false, d);
 }
 
 struct session *cmd_recording__session(struct cmd_recording *r)
@@ -288,7 +292,7 @@ int cmd_export(const struct convert_opts *o, const struct export_target *t, stru
 
 	for (;;) {
 		struct cmd_recording *r;
-		int err = recording_open(&r, o, true, ahead, d);
+		int err = recording_open(&r, o, true, ahead, t->scan_optional, d);
 
 		if (!err)
 			err = convert(r->s, r->m, o, t, &r->kj, d, &again);

@@ -33,6 +33,10 @@ struct export_target {
 	void (*drop)(void *ctx);
 	const char *label;	/* the output as messages name it */
 	void *ctx;
+	/* the output is made final by commit() alone, and a failed export leaves none
+	 * of it (a temporary file): the recording may be loaded without the scan pass
+	 * (session_opts.scan_optional), a damaged record then found while delivering */
+	bool scan_optional;
 };
 
 /**

@@ -71,7 +71,7 @@ int cmd_sqlite(const struct convert_opts *o, struct diag *d)
 {
 	struct sqlite_target st = { .out = o->output, .force = o->force };
 	struct export_target t = { sqlite_open, sqlite_row, sqlite_commit, sqlite_errmsg,
-				   sqlite_drop, o->output, &st };
+				   sqlite_drop, o->output, &st, true };
 	struct stat sb;
 	int err;
 
