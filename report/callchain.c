@@ -148,14 +148,15 @@ struct callchains {
 	uint32_t *ihash;		/* function key: inlined frames (id + 1) by
 					 * name */
 	size_t ihash_cap, nr_ihash;
-	uint32_t *fhash;		/* frame id + 1; 0 = empty slot */
+	struct hashtab_slot *fhash;	/* frames (idx1: id + 1) */
 	size_t fhash_cap;
 	struct cc_node *nodes;		/* nodes[0] is the root */
 	uint32_t nr_nodes;
 	size_t cap_nodes;
 	size_t frames_mapped, match_mapped, nodes_mapped;	/* util/hugemem.h */
 	size_t fhash_mapped, nhash_mapped;
-	uint32_t *nhash;		/* node id; 0 = empty slot */
+	struct hashtab_slot *nhash;	/* nodes (idx1: the id; the root is never
+					 * in) */
 	size_t nhash_cap;
 	/* printing scratch, reused for every entry */
 	uint32_t *memo, *memo_stamp;	/* per chain node: entry tree node, stamp */
@@ -305,21 +306,6 @@ void callchains__printer_delete(struct callchains *pr)
 }
 
 /* The hashes of the id tables' slots (util/hashtab.h): frame ids + 1, node ids. */
-static uint64_t frame_slot_hash(const void *ctx, const void *slot)
-{
-	const struct callchains *cc = ctx;
-
-	return frame_hash(cc, &cc->frames[*(const uint32_t *)slot - 1]);
-}
-
-static uint64_t node_slot_hash(const void *ctx, const void *slot)
-{
-	const struct callchains *cc = ctx;
-	const struct cc_node *n = &cc->nodes[*(const uint32_t *)slot];
-
-	return node_hash(n->parent, n->frame);
-}
-
 static uint64_t srcline_slot_hash(const void *ctx, const void *slot)
 {
 	const struct callchains *cc = ctx;
@@ -380,15 +366,19 @@ static int match_inline(struct callchains *cc, uint32_t id)
 
 static int intern_frame(struct callchains *cc, const struct cc_frame *f, uint32_t *id)
 {
+	uint32_t hash;
 	size_t i;
 
 	if (hashtab__reserve_mapped(&cc->fhash, &cc->fhash_cap, &cc->fhash_mapped,
-				    cc->nr_frames, sizeof(*cc->fhash), 1024, frame_slot_hash, cc))
+				    cc->nr_frames, sizeof(*cc->fhash), 1024, hashtab__kept_hash,
+				    cc))
 		return -ENOMEM;
-	i = hashtab__first(frame_hash(cc, f), cc->fhash_cap);
-	while (cc->fhash[i]) {
-		if (frame_eq(cc, &cc->frames[cc->fhash[i] - 1], f)) {
-			*id = cc->fhash[i] - 1;
+	hash = (uint32_t)frame_hash(cc, f);
+	i = hashtab__first(hash, cc->fhash_cap);
+	while (cc->fhash[i].idx1) {
+		if (cc->fhash[i].hash == hash &&
+		    frame_eq(cc, &cc->frames[cc->fhash[i].idx1 - 1], f)) {
+			*id = cc->fhash[i].idx1 - 1;
 			return 0;
 		}
 		i = hashtab__next(i, cc->fhash_cap);
@@ -400,7 +390,7 @@ static int intern_frame(struct callchains *cc, const struct cc_frame *f, uint32_
 		return -ENOMEM;
 	cc->frames[cc->nr_frames] = *f;
 	*id = cc->nr_frames++;
-	cc->fhash[i] = *id + 1;
+	cc->fhash[i] = (struct hashtab_slot){ *id + 1, hash };
 	cc->match[*id] = *id;
 	if (cc->key == CALLCHAIN_KEY_SRCLINE && f->srcline)
 		return match_srcline(cc, *id);
@@ -412,23 +402,24 @@ static int intern_frame(struct callchains *cc, const struct cc_frame *f, uint32_
 int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_frame *f,
 		       uint32_t *node)
 {
-	uint32_t frame;
+	uint32_t frame, hash;
 	size_t i;
 
 	if (intern_frame(cc, f, &frame))
 		return -ENOMEM;
 	if (hashtab__reserve_mapped(&cc->nhash, &cc->nhash_cap, &cc->nhash_mapped,
-				    cc->nr_nodes, sizeof(*cc->nhash), 1024, node_slot_hash, cc))
+				    cc->nr_nodes, sizeof(*cc->nhash), 1024, hashtab__kept_hash,
+				    cc))
 		return -ENOMEM;
-	i = hashtab__first(node_hash(parent, frame), cc->nhash_cap);
-	while (cc->nhash[i]) {
-		const struct cc_node *n = &cc->nodes[cc->nhash[i]];
+	hash = (uint32_t)node_hash(parent, frame);
+	i = hashtab__first(hash, cc->nhash_cap);
+	for (; cc->nhash[i].idx1; i = hashtab__next(i, cc->nhash_cap)) {
+		const struct cc_node *n = &cc->nodes[cc->nhash[i].idx1];
 
-		if (n->parent == parent && n->frame == frame) {
-			*node = cc->nhash[i];
+		if (cc->nhash[i].hash == hash && n->parent == parent && n->frame == frame) {
+			*node = cc->nhash[i].idx1;
 			return 0;
 		}
-		i = hashtab__next(i, cc->nhash_cap);
 	}
 	if (grow_mapped(&cc->nodes, &cc->cap_nodes, &cc->nodes_mapped, cc->nr_nodes + 1, sizeof(*cc->nodes)))
 		return -ENOMEM;
@@ -436,7 +427,7 @@ int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_f
 		.parent = parent, .frame = frame, .depth = cc->nodes[parent].depth + 1,
 	};
 	*node = cc->nr_nodes++;
-	cc->nhash[i] = *node;
+	cc->nhash[i] = (struct hashtab_slot){ *node, hash };
 	return 0;
 }
 

@@ -13,6 +13,7 @@
  *
  * Thread safety: a builder or group view belongs to the thread of its histograms.
  */
+#include "util/hashtab.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,13 +39,13 @@ struct hist_builder {
 	const struct sort_list *sl;
 	struct hist_entry *v;		/* owned: the entries */
 	size_t nr, cap, v_mapped;	/* (v_mapped, occ_mapped: util/hugemem.h) */
-	uint32_t *hash;			/* hashable entries: index + 1 */
+	struct hashtab_slot *hash;	/* hashable entries */
 	size_t hash_cap, nr_hashed, hash_mapped;
 	struct rbtree in;		/* perf's entries_in, then its collapsed tree */
 	uint32_t *alias;		/* after collapse: the entry each one merged into */
 	struct hist_occurrence *occ;	/* where groups' samples go (hist.c) */
 	size_t nr_occ, cap_occ, occ_mapped;
-	uint32_t *occ_hash;		/* occurrences of unstable groups: index + 1 */
+	struct hashtab_slot *occ_hash;	/* occurrences of unstable groups */
 	size_t occ_hash_cap, nr_occ_hashed, occ_hash_mapped;
 	const char *(*cgroup_path)(const void *ctx, uint64_t id);	/* see */
 	const void *cgroup_ctx;		/* hists_print_opts */

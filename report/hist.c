@@ -178,14 +178,6 @@ static uint64_t sample_hash(const struct hist_sample *s, const uint64_t *ips,
 
 /* The hashes of the lookup tables' slots (util/hashtab.h): group, entry and
  * occurrence indexes + 1, classes. */
-static uint64_t group_slot_hash(const void *ctx, const void *slot)
-{
-	const struct hists *h = ctx;
-	const struct hist_group *g = &h->groups[*(const uint32_t *)slot - 1];
-
-	return sample_hash(&g->s, h->ips + g->ips, group_branch(h, g), h->sl->need);
-}
-
 static int save_ips(struct hists *h, const struct hist_sample *s, size_t *off)
 {
 	if (hugemem__grow(&h->ips, &h->cap_ips, &h->ips_mapped, h->nr_ips + s->nr_ips,
@@ -234,25 +226,28 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 {
 	unsigned need = h->sl->need;
 	struct hist_group *g;
+	uint32_t hash;
 	size_t i;
 
 	if (hashtab__reserve_mapped(&h->hash, &h->hash_cap, &h->hash_mapped, h->nr_groups,
-				    sizeof(*h->hash), 1024, group_slot_hash, h))
+				    sizeof(*h->hash), 1024, hashtab__kept_hash, h))
 		return -ENOMEM;
 	h->total_period += s->period;
 	h->nr_samples++;
-	i = hashtab__first(sample_hash(s, s->ips, s->branch, need), h->hash_cap);
-	while (h->hash[i]) {
-		g = &h->groups[h->hash[i] - 1];
+	hash = (uint32_t)sample_hash(s, s->ips, s->branch, need);
+	i = hashtab__first(hash, h->hash_cap);
+	for (; h->hash[i].idx1; i = hashtab__next(i, h->hash_cap)) {
+		if (h->hash[i].hash != hash)
+			continue;
+		g = &h->groups[h->hash[i].idx1 - 1];
 		if (group_eq(&g->s, s, need) && branch_eq(group_branch(h, g), s->branch) &&
 		    (!by_frame_ips(need) || g->s.nr_ips == s->nr_ips) &&
 		    (!by_frame_ips(need) || !s->nr_ips ||
 		     !memcmp(h->ips + g->ips, s->ips, s->nr_ips * sizeof(*s->ips)))) {
 			g->period += s->period;
 			g->count++;
-			return add_step(h, h->hash[i] - 1, s->period);
+			return add_step(h, h->hash[i].idx1 - 1, s->period);
 		}
-		i = hashtab__next(i, h->hash_cap);
 	}
 	if (hugemem__grow(&h->groups, &h->cap_groups, &h->groups_mapped, h->nr_groups + 1,
 			  sizeof(*h->groups), 1024))
@@ -267,7 +262,7 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 	g->count = 1;
 	g->stable = false;
 	g->done = false;
-	h->hash[i] = (uint32_t)++h->nr_groups;
+	h->hash[i] = (struct hashtab_slot){ (uint32_t)++h->nr_groups, hash };
 	return add_step(h, (uint32_t)h->nr_groups - 1, s->period);
 }
 
@@ -330,13 +325,6 @@ static uint64_t entry_hash(const struct sort_list *sl, const struct hist_entry *
 	return need_hash(sl->need, 0x1234567, e);
 }
 
-static uint64_t entry_slot_hash(const void *ctx, const void *slot)
-{
-	const struct hist_builder *b = ctx;
-
-	return entry_hash(b->sl, &b->v[*(const uint32_t *)slot - 1]);
-}
-
 /* The entry of proto's key in the builder's entry tree, or a copy of proto linked
  * where perf's search ended (*added then true); -1 on ENOMEM. */
 static long builder_tree_findnew(struct hist_builder *b, const struct hist_entry *proto,
@@ -380,22 +368,25 @@ static long builder_tree_findnew(struct hist_builder *b, const struct hist_entry
 static long builder_findnew(struct hist_builder *b, const struct hist_entry *proto)
 {
 	bool hashed = hashable(b->sl, proto), added;
+	uint32_t hash = 0;
 	size_t i = 0;
 	long x;
 
 	if (hashed) {
 		if (hashtab__reserve_mapped(&b->hash, &b->hash_cap, &b->hash_mapped,
 					    b->nr_hashed, sizeof(*b->hash), 1024,
-					    entry_slot_hash, b))
+					    hashtab__kept_hash, b))
 			return -1;
-		i = hashtab__first(entry_hash(b->sl, proto), b->hash_cap);
-		for (; b->hash[i]; i = hashtab__next(i, b->hash_cap))
-			if (!sort_list__cmp(b->sl, proto, &b->v[b->hash[i] - 1]))
-				return b->hash[i] - 1;
+		hash = (uint32_t)entry_hash(b->sl, proto);
+		i = hashtab__first(hash, b->hash_cap);
+		for (; b->hash[i].idx1; i = hashtab__next(i, b->hash_cap))
+			if (b->hash[i].hash == hash &&
+			    !sort_list__cmp(b->sl, proto, &b->v[b->hash[i].idx1 - 1]))
+				return b->hash[i].idx1 - 1;
 	}
 	x = builder_tree_findnew(b, proto, &added);
 	if (added && hashed) {
-		b->hash[i] = (uint32_t)x + 1;
+		b->hash[i] = (struct hashtab_slot){ (uint32_t)x + 1, hash };
 		b->nr_hashed++;
 	}
 	return x;
@@ -406,34 +397,31 @@ static uint64_t occ_hash(uint32_t entry, uint32_t group, uint32_t skip)
 	return mix(((uint64_t)entry << 32 | group) ^ mix(skip));
 }
 
-static uint64_t occ_slot_hash(const void *ctx, const void *slot)
-{
-	const struct hist_builder *b = ctx;
-	const struct hist_occurrence *o = &b->occ[*(const uint32_t *)slot - 1];
-
-	return occ_hash(o->entry, o->group, o->skip);
-}
-
 /* Count samples into the item (entry, group, skip); `merge`: it may exist already.
  * *idx receives the item's index in b->occ. */
 static int builder_occ(struct hist_builder *b, uint32_t entry, uint32_t group, uint32_t skip,
 		       uint64_t period, uint64_t count, bool merge, uint32_t *idx)
 {
 	size_t i = 0;
+	uint32_t h = 0;
 
 	if (merge) {
 		if (hashtab__reserve_mapped(&b->occ_hash, &b->occ_hash_cap,
 					    &b->occ_hash_mapped, b->nr_occ_hashed,
-					    sizeof(*b->occ_hash), 1024, occ_slot_hash, b))
+					    sizeof(*b->occ_hash), 1024, hashtab__kept_hash, b))
 			return -ENOMEM;
-		i = hashtab__first(occ_hash(entry, group, skip), b->occ_hash_cap);
-		for (; b->occ_hash[i]; i = hashtab__next(i, b->occ_hash_cap)) {
-			struct hist_occurrence *o = &b->occ[b->occ_hash[i] - 1];
+		h = (uint32_t)occ_hash(entry, group, skip);
+		i = hashtab__first(h, b->occ_hash_cap);
+		for (; b->occ_hash[i].idx1; i = hashtab__next(i, b->occ_hash_cap)) {
+			struct hist_occurrence *o;
 
+			if (b->occ_hash[i].hash != h)
+				continue;
+			o = &b->occ[b->occ_hash[i].idx1 - 1];
 			if (o->entry == entry && o->group == group && o->skip == skip) {
 				o->period += period;
 				o->count += count;
-				*idx = b->occ_hash[i] - 1;
+				*idx = b->occ_hash[i].idx1 - 1;
 				return 0;
 			}
 		}
@@ -444,7 +432,7 @@ static int builder_occ(struct hist_builder *b, uint32_t entry, uint32_t group, u
 	*idx = (uint32_t)b->nr_occ;
 	b->occ[b->nr_occ++] = (struct hist_occurrence){ entry, group, skip, period, count };
 	if (merge) {
-		b->occ_hash[i] = (uint32_t)b->nr_occ;
+		b->occ_hash[i] = (struct hashtab_slot){ (uint32_t)b->nr_occ, h };
 		b->nr_occ_hashed++;
 	}
 	return 0;
@@ -456,15 +444,17 @@ static int builder_occ_hash(struct hist_builder *b, uint32_t idx)
 {
 	const struct hist_occurrence *o = &b->occ[idx];
 	size_t i;
+	uint32_t h;
 
 	if (hashtab__reserve_mapped(&b->occ_hash, &b->occ_hash_cap, &b->occ_hash_mapped,
-				    b->nr_occ_hashed, sizeof(*b->occ_hash), 1024, occ_slot_hash,
-				    b))
+				    b->nr_occ_hashed, sizeof(*b->occ_hash), 1024,
+				    hashtab__kept_hash, b))
 		return -ENOMEM;
-	i = hashtab__first(occ_hash(o->entry, o->group, o->skip), b->occ_hash_cap);
-	while (b->occ_hash[i])
+	h = (uint32_t)occ_hash(o->entry, o->group, o->skip);
+	i = hashtab__first(h, b->occ_hash_cap);
+	while (b->occ_hash[i].idx1)
 		i = hashtab__next(i, b->occ_hash_cap);
-	b->occ_hash[i] = idx + 1;
+	b->occ_hash[i] = (struct hashtab_slot){ idx + 1, h };
 	b->nr_occ_hashed++;
 	return 0;
 }

@@ -25,6 +25,7 @@
  *
  * Thread safety: one hists per thread.
  */
+#include "util/hashtab.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -83,7 +84,7 @@ struct hists {
 	const struct sort_list *sl;	/* borrowed: keys and columns */
 	struct hist_group *groups;	/* owned, in creation order */
 	size_t nr_groups, cap_groups, groups_mapped;	/* (util/hugemem.h) */
-	uint32_t *hash;			/* owned: group index + 1, open addressing */
+	struct hashtab_slot *hash;	/* owned: the groups (util/hashtab.h) */
 	size_t hash_cap, hash_mapped;
 	uint64_t *ips;			/* owned: the groups' first-sample addresses */
 	size_t nr_ips, cap_ips, ips_mapped;

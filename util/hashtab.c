@@ -85,3 +85,9 @@ int hashtab__reserve_mapped_slow(void *pslots, size_t *cap, size_t *mapped, size
 {
 	return reserve(pslots, cap, mapped, nr, elem, first, hash, ctx);
 }
+
+uint64_t hashtab__kept_hash(const void *ctx, const void *slot)
+{
+	(void)ctx;
+	return ((const struct hashtab_slot *)slot)->hash;
+}
