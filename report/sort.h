@@ -86,6 +86,11 @@ struct hist_entry {
 	const struct thread *thread;	/* borrowed: the first sample's */
 	struct dso *dso;		/* borrowed; NULL = [unknown] */
 	const struct symbol *sym;	/* borrowed; NULL = unresolved */
+	/* with the four above, in the entry's first 64 bytes: what the entry trees'
+	 * comparisons read (an unresolved symbol's address) */
+	uint64_t ip;			/* perf's he->ip: map-relative for a sample's
+					 * own entry, the chain's address for a frame */
+	uint64_t sym_unmapped_start;	/* see addr_location */
 	const char *srcline;		/* srcline / srcfile keys (machine/srcline.h);
 					 * borrowed, interned.  NULL until computed:
 					 * perf computes them lazily, when a
@@ -105,9 +110,6 @@ struct hist_entry {
 	const struct symbol *parent;	/* borrowed: the first frame of the sample's
 					 * callchain matching -p (parent key); NULL:
 					 * none ("[other]") */
-	uint64_t ip;			/* perf's he->ip: map-relative for a sample's
-					 * own entry, the chain's address for a frame */
-	uint64_t sym_unmapped_start;	/* see addr_location */
 	uint64_t map_start, map_end;	/* the map of ip (0, 0: none) */
 	uint64_t map_pgoff;
 	uint64_t map_id;		/* an inlined function's entry: the map
