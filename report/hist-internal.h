@@ -42,6 +42,13 @@ struct hist_builder {
 	struct hashtab_slot *hash;	/* hashable entries */
 	size_t hash_cap, nr_hashed, hash_mapped;
 	struct rbtree in;		/* perf's entries_in, then its collapsed tree */
+	/* the entries' keys beside the tree while entries_in is searched, where
+	 * sort_list__keyed() (hist.c: builder_tree_findnew()); keyed_known: keyed
+	 * says whether (found at the first search; false from the collapse on, whose
+	 * comms are the overridden ones) */
+	struct hist_key *keys;
+	size_t cap_keys, keys_mapped;
+	bool keyed, keyed_known;
 	uint32_t *alias;		/* after collapse: the entry each one merged into */
 	struct hist_occurrence *occ;	/* where groups' samples go (hist.c) */
 	size_t nr_occ, cap_occ, occ_mapped;

@@ -139,9 +139,16 @@ static uint64_t v_samples(const struct hist_entry *e) { return e->stat.nr_events
 
 /* ---- sort entries: comparisons (a: new entry, b: tree node; < 0: a goes left) --- */
 
+/* The comm, dso and symbol keys' comparisons on the fields alone: the entries' (c_*)
+ * and their copies beside the entry trees' (sort_list__cmp_keys()) are the same. */
+static int k_comm(const char *a, const char *b)
+{
+	return a == b ? 0 : strcmp(a, b);
+}
+
 static int c_comm(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return a->comm == b->comm ? 0 : strcmp(a->comm, b->comm);
+	return k_comm(a->comm, b->comm);
 }
 
 static int32_t tid_of(const struct hist_entry *e)
@@ -154,17 +161,24 @@ static int c_pid(const struct hist_entry *a, const struct hist_entry *b)
 	return cmp_i64(tid_of(a), tid_of(b));
 }
 
+static int k_dso(const struct dso *a, const struct dso *b)
+{
+	if (a == b)
+		return 0;
+	if (!a || !b)		/* [unknown] after named dsos */
+		return null_last(a, b);
+	return strcmp(dso__short_name(a), dso__short_name(b));
+}
+
 static int c_dso(const struct hist_entry *a, const struct hist_entry *b)
 {
-	if (a->dso == b->dso)
-		return 0;
-	if (!a->dso || !b->dso)		/* [unknown] after named dsos */
-		return null_last(a->dso, b->dso);
-	return strcmp(dso__short_name(a->dso), dso__short_name(b->dso));
+	return k_dso(a->dso, b->dso);
 }
 
 /* perf's sort__sym_cmp: addresses of unresolved entries, symbol starts and ends. */
 static int c_sym_nodso(const struct hist_entry *a, const struct hist_entry *b);
+static int k_sym_nodso(const struct symbol *as, uint64_t aip, const struct symbol *bs,
+		       uint64_t bip);
 
 /* -v: c_dso by long names */
 static int c_dso_long(const struct hist_entry *a, const struct hist_entry *b)
@@ -190,40 +204,52 @@ static int c_sym_long(const struct hist_entry *a, const struct hist_entry *b)
 
 /* perf's sort__sym_cmp without a dso key: symbol addresses are relative to their
  * dso, so dsos are compared first */
-static int c_sym(const struct hist_entry *a, const struct hist_entry *b)
+static int k_sym(const struct dso *ad, const struct symbol *as, uint64_t aip,
+		 const struct dso *bd, const struct symbol *bs, uint64_t bip)
 {
 	int c;
 
-	if (!a->sym && !b->sym)
-		return cmp_diff(a->ip, b->ip);
-	if ((c = c_dso(a, b)))
+	if (!as && !bs)
+		return cmp_diff(aip, bip);
+	if ((c = k_dso(ad, bd)))
 		return c;
-	return c_sym_nodso(a, b);
+	return k_sym_nodso(as, aip, bs, bip);
+}
+
+static int c_sym(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return k_sym(a->dso, a->sym, a->ip, b->dso, b->sym, b->ip);
 }
 
 /* ... and with a dso key (which compares them on its own) */
-static int c_sym_nodso(const struct hist_entry *a, const struct hist_entry *b)
+static int k_sym_nodso(const struct symbol *as, uint64_t aip, const struct symbol *bs,
+		       uint64_t bip)
 {
-	if (!a->sym && !b->sym)
-		return cmp_diff(a->ip, b->ip);
-	if (!a->sym || !b->sym)
-		return a->sym ? -1 : 1;
-	if (a->sym == b->sym)
+	if (!as && !bs)
+		return cmp_diff(aip, bip);
+	if (!as || !bs)
+		return as ? -1 : 1;
+	if (as == bs)
 		return 0;
 	/* perf's _sort__sym_cmp(): inlined functions by name, equal when their
 	 * symbols overlap */
-	if (a->sym->inlined || b->sym->inlined) {
+	if (as->inlined || bs->inlined) {
 		/* perf's strcmp(left, right): the node's name first */
-		int c = strcmp(b->sym->name, a->sym->name);
+		int c = strcmp(bs->name, as->name);
 
 		if (c)
 			return c < 0 ? -1 : 1;
-		if (a->sym->start <= b->sym->end && a->sym->end >= b->sym->start)
+		if (as->start <= bs->end && as->end >= bs->start)
 			return 0;
 	}
-	if (a->sym->start != b->sym->start)
-		return cmp_diff(a->sym->start, b->sym->start);
-	return cmp_diff(a->sym->end, b->sym->end);
+	if (as->start != bs->start)
+		return cmp_diff(as->start, bs->start);
+	return cmp_diff(as->end, bs->end);
+}
+
+static int c_sym_nodso(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return k_sym_nodso(a->sym, a->ip, b->sym, b->ip);
 }
 
 /* perf's sort__sym_sort: resolved first, then by name. */
@@ -1739,6 +1765,48 @@ void hist_stat__merge(struct hist_stat *into, const struct hist_stat *from)
 	into->period_us += from->period_us;
 	into->period_guest_sys += from->period_guest_sys;
 	into->period_guest_us += from->period_guest_us;
+}
+
+bool sort_list__keyed(const struct sort_list *l)
+{
+	if (l->verbose || (l->need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE | SORT_NEED_TRACE)))
+		return false;
+	for (size_t i = 0; i < l->nr_sorts; i++) {
+		const struct sort_dim *d = l->sorts[i];
+
+		if (d->kind == DIM_SE && d->cmp != c_comm && d->cmp != c_dso && d->cmp != c_sym)
+			return false;
+	}
+	return true;
+}
+
+void hist_key__of(struct hist_key *k, const struct hist_entry *e)
+{
+	*k = (struct hist_key){ .comm = e->comm, .dso = e->dso, .sym = e->sym, .ip = e->ip };
+}
+
+int sort_list__cmp_keys(const struct sort_list *l, const struct hist_key *a,
+			const struct hist_key *b)
+{
+	/* sort_list__cmp_from() where sort_list__keyed(): no lazy texts, no -v */
+	for (size_t i = 0; i < l->nr_sorts; i++) {
+		const struct sort_dim *d = l->sorts[i];
+		int c;
+
+		if (d->kind != DIM_SE)
+			continue;
+		if (d->cmp == c_comm)
+			c = k_comm(a->comm, b->comm);
+		else if (d->cmp == c_dso)
+			c = k_dso(a->dso, b->dso);
+		else if (l->need & SORT_NEED_DSO)	/* c_sym */
+			c = k_sym_nodso(a->sym, a->ip, b->sym, b->ip);
+		else
+			c = k_sym(a->dso, a->sym, a->ip, b->dso, b->sym, b->ip);
+		if (c)
+			return c;
+	}
+	return 0;
 }
 
 int sort_list__cmp(const struct sort_list *l, const struct hist_entry *a,

@@ -267,6 +267,68 @@ static void tie_entries(struct hist_entry *e, size_t n, struct dsos *d,
 	}
 }
 
+/* sort_list__keyed() and sort_list__cmp_keys(): for the key sets that compare comm,
+ * dso and symbol alone, the key copies compare every pair of entries as the entries
+ * do (equal comm texts at distinct addresses, dsos of equal short names, inlined
+ * and unresolved symbols); the other key sets are not keyed. */
+START_TEST(test_sort_cmp_keys)
+{
+	static const struct symbol syms[] = {
+		{ .start = 0x10, .end = 0x20, .name = "main" },
+		{ .start = 0x30, .end = 0x40, .name = "main" },
+		{ .start = 0x50, .end = 0x60, .name = "alpha" },
+		{ .start = 0x70, .end = 0x80, .name = "zeta" },
+		{ .start = 0x18, .end = 0x1c, .name = "inl", .inlined = true },
+		{ .start = 0x19, .end = 0x1a, .name = "inl", .inlined = true },
+	};
+	static const struct thread threads[2];
+	static const struct { struct sort_opts o; bool keyed; } cases[] = {
+		{ { 0 }, true },
+		{ { .children = true }, true },
+		{ { .sort_order = "dso,sym" }, true },
+		{ { .sort_order = "sym" }, true },
+		{ { .sort_order = "sym,comm" }, true },
+		{ { .sort_order = "comm,sym,dso" }, true },
+		{ { .sort_order = "dso" }, true },
+		{ { .field_order = "overhead,sym,period" }, true },
+		{ { .sort_order = "comm,dso", .verbose = true }, false },
+		{ { .sort_order = "pid,comm" }, false },
+		{ { .sort_order = "comm,srcline" }, false },
+	};
+	struct dsos *d;
+	struct hist_entry e[96];
+	struct hist_key k[96];
+	size_t n = sizeof(e) / sizeof(e[0]);
+
+	ck_assert_int_eq(dsos__new(&d, NULL), 0);
+	tie_entries(e, n, d, syms, sizeof(syms) / sizeof(syms[0]), threads);
+	for (size_t i = 0; i < n; i++)
+		hist_key__of(&k[i], &e[i]);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct sort_list l;
+		char err[128] = "";
+		size_t differ = 0;
+
+		ck_assert_msg(sort_list__setup(&l, &cases[c].o, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(sort_list__keyed(&l), cases[c].keyed);
+		if (!cases[c].keyed)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < n; j++) {
+				int want = sort_list__cmp(&l, &e[i], &e[j]);
+				int got = sort_list__cmp_keys(&l, &k[i], &k[j]);
+
+				ck_assert_msg((want > 0) == (got > 0) && (want < 0) == (got < 0),
+					      "case %zu: entries %zu, %zu: %d against %d", c, i, j,
+					      got, want);
+				differ += want != 0;
+			}
+		ck_assert_uint_gt(differ, n * n / 2);
+	}
+	dsos__delete(d);
+}
+END_TEST
+
 /* sort_list__output_ties() and sort_list__cmp_ranks(): where they give numbers, the
  * numbers (and the depth rule) decide every pair of entries as the comparisons
  * themselves do; none for keys they cannot rank. */
@@ -533,6 +595,7 @@ Suite *sort_suite(void)
 	tcase_add_test(tc, test_sort_mem_keys);
 	tcase_add_test(tc, test_sort_output_key);
 	tcase_add_test(tc, test_sort_output_ties);
+	tcase_add_test(tc, test_sort_cmp_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }
