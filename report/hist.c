@@ -345,7 +345,7 @@ static long builder_tree_findnew(struct hist_builder *b, const struct hist_entry
 		/* a node's key copy (32 bytes) where its entry (448) would be a cache miss
 		 * a level: the bench file's replay and output at -j 1, 300 -> 265 ms
 		 * (medians of 8) */
-		int c = b->keyed ? sort_list__cmp_keys(b->sl, &pk, &b->keys[x])
+		int c = b->keyed ? sort_list__cmp_keys(b->sl, 0, &pk, &b->keys[x])
 				 : sort_list__cmp(b->sl, proto, &b->v[x]);
 
 		if (!c) {
@@ -1014,7 +1014,10 @@ static int ranked_cmp(const struct hist_builder *b, const struct sort_ties *r, u
 {
 	int c = ties_row_cmp(r, z, x);
 
-	return c ? -c : sort_list__cmp_from(b->sl, r->from, &b->v[z], &b->v[x]);
+	if (c)
+		return -c;
+	return b->keys ? sort_list__cmp_keys(b->sl, r->from, &b->keys[z], &b->keys[x])
+		       : sort_list__cmp_from(b->sl, r->from, &b->v[z], &b->v[x]);
 }
 
 /*
@@ -1043,6 +1046,13 @@ static size_t builder_collapse(struct hist_builder *b, uint32_t *order, uint32_t
 	for (size_t i = 0; i < b->nr; i++)
 		if (b->v[i].thread)
 			b->v[i].comm = thread__comm_overridden(b->v[i].thread, b->v[i].comm);
+	/* the keys again, with those comms, for this tree's searches too (where there
+	 * is memory: else the entries are compared) */
+	if (sort_list__keyed(b->sl) &&
+	    (b->keys = hugemem__alloc((b->nr ? b->nr : 1) * sizeof(*b->keys),
+				      &b->keys_mapped)))
+		for (size_t i = 0; i < b->nr; i++)
+			hist_key__of(&b->keys[i], &b->v[i]);
 	/* the comm and dso keys compared as numbers (where there is memory) */
 	if (sort_list__cmp_ranks(b->sl, b->v, b->nr, order, n, &ranks))
 		ranks.v = NULL;
@@ -1054,7 +1064,8 @@ static size_t builder_collapse(struct hist_builder *b, uint32_t *order, uint32_t
 		bool left = false, merged = false;
 
 		while (x != RBTREE_NIL) {
-			int c = ranks.v ? ranked_cmp(b, &ranks, z, x)
+			int c = ranks.v ? ranked_cmp(b, &ranks, z, x) :
+				b->keys ? sort_list__cmp_keys(b->sl, 0, &b->keys[z], &b->keys[x])
 					: sort_list__cmp(b->sl, &b->v[z], &b->v[x]);
 
 			if (!c) {
@@ -1072,6 +1083,9 @@ static size_t builder_collapse(struct hist_builder *b, uint32_t *order, uint32_t
 			rbtree__link(&t, z, p, left);
 	}
 	free(ranks.v);
+	hugemem__free(b->keys, b->keys_mapped);
+	b->keys = NULL;
+	b->keys_mapped = 0;
 	b->in = t;
 	return rbtree__inorder(&t, order, stack);
 }

@@ -1785,11 +1785,11 @@ void hist_key__of(struct hist_key *k, const struct hist_entry *e)
 	*k = (struct hist_key){ .comm = e->comm, .dso = e->dso, .sym = e->sym, .ip = e->ip };
 }
 
-int sort_list__cmp_keys(const struct sort_list *l, const struct hist_key *a,
+int sort_list__cmp_keys(const struct sort_list *l, size_t from, const struct hist_key *a,
 			const struct hist_key *b)
 {
 	/* sort_list__cmp_from() where sort_list__keyed(): no lazy texts, no -v */
-	for (size_t i = 0; i < l->nr_sorts; i++) {
+	for (size_t i = from; i < l->nr_sorts; i++) {
 		const struct sort_dim *d = l->sorts[i];
 		int c;
 

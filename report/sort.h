@@ -313,11 +313,12 @@ void hist_key__of(struct hist_key *k, const struct hist_entry *e);
 bool sort_list__keyed(const struct sort_list *l);
 
 /**
- * @brief sort_list__cmp() of the entries whose keys @p a and @p b are, where
- *        sort_list__keyed(): the same comparisons of the same fields.
+ * @brief sort_list__cmp_from() of the entries whose keys @p a and @p b are, where
+ *        sort_list__keyed(): the same comparisons of the same fields, from sort key
+ *        @p from on (0: sort_list__cmp()).
  * Thread safety: pure.  Format: none.
  */
-int sort_list__cmp_keys(const struct sort_list *l, const struct hist_key *a,
+int sort_list__cmp_keys(const struct sort_list *l, size_t from, const struct hist_key *a,
 			const struct hist_key *b);
 
 /**
