@@ -61,12 +61,16 @@ struct machine;
  *                       error)
  * @param kernel_worker  read the kernel's symbols on a worker of their own meanwhile
  *                       (not with -j 1); only for the exporter, which waits for them
+ * @param scan_optional  the caller's output stays a temporary file until the whole
+ *                       delivery succeeded: session_opts.scan_optional (a damaged
+ *                       record is then found while delivering:
+ *                       session__deliver_error())
  * @param d              on error: the input file (and offset) and what is wrong
  * @return 0; -errno; -DIAG_* of the reader.
  * Thread safety: the main thread.  Format: perf.data (via the session).
  */
 int cmd_recording__open(struct cmd_recording **out, const struct convert_opts *o,
-			bool kernel_worker, struct diag *d);
+			bool kernel_worker, bool scan_optional, struct diag *d);
 
 /** The session and the machine of an open recording (borrowed). */
 struct session *cmd_recording__session(struct cmd_recording *r);

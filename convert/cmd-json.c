@@ -503,6 +503,8 @@ static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, stru
 	if (err && r.bad && err != -ENOMEM)
 		return diag__set(d, session__file_path(s, r.bad_file),
 				 session__file_offset(s, r.bad_file, r.bad_offset), err, NULL);
+	if (err && session__deliver_error(s, d))	/* a damaged record */
+		return err;
 	if (err)
 		return diag__set(d, session__path(s), DIAG_NO_OFFSET, err, NULL);
 	return 0;
@@ -514,7 +516,8 @@ int cmd_json(const struct convert_opts *o, struct diag *d)
 	FILE *fp = NULL;
 	int err;
 
-	err = cmd_recording__open(&rec, o, false, d);
+	/* the output is OUT.tmp until the commit: no scan pass for a single file */
+	err = cmd_recording__open(&rec, o, false, true, d);
 	if (!err)
 		err = outfile__claim(o->json, o->force, d);
 	if (!err && !(fp = fopen(outfile__tmp_path(), "w")))
