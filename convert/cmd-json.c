@@ -498,13 +498,15 @@ static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, stru
 	json_run__exit(&r);
 	if (!err && fputs("\n]\n}\n", fp) == EOF)
 		r.write_failed = true;
+	/* a damaged record (or one that could not be read: -EIO too), found while
+	 * delivering where the recording was loaded without the scan pass */
+	if (err && !r.write_failed && !r.bad && session__deliver_error(s, d))
+		return err;
 	if (r.write_failed || err == -EIO)
 		return diag__set(d, out, DIAG_NO_OFFSET, -EIO, "write error");
 	if (err && r.bad && err != -ENOMEM)
 		return diag__set(d, session__file_path(s, r.bad_file),
 				 session__file_offset(s, r.bad_file, r.bad_offset), err, NULL);
-	if (err && session__deliver_error(s, d))	/* a damaged record */
-		return err;
 	if (err)
 		return diag__set(d, session__path(s), DIAG_NO_OFFSET, err, NULL);
 	return 0;
