@@ -1008,6 +1008,15 @@ static int ties_row_cmp(const struct sort_ties *t, uint32_t z, uint32_t x)
 	return 0;
 }
 
+/* Give back the entries' key copies (struct hist_key): they are entries_in's, whose
+ * comms the collapse overrides. */
+static void builder_drop_keys(struct hist_builder *b)
+{
+	hugemem__free(b->keys, b->keys_mapped);
+	b->keys = NULL;
+	b->cap_keys = b->keys_mapped = 0;
+}
+
 /* sort_list__cmp(z, x) with the ranks of sort_list__cmp_ranks() (higher: lower). */
 static int ranked_cmp(const struct hist_builder *b, const struct sort_ties *r, uint32_t z,
 		      uint32_t x)
@@ -1034,10 +1043,9 @@ static size_t builder_collapse(struct hist_builder *b, uint32_t *order, uint32_t
 
 	for (size_t i = 0; i < b->nr; i++)
 		b->alias[i] = (uint32_t)i;
-	/* the key copies are entries_in's: the collapse overrides comms */
-	hugemem__free(b->keys, b->keys_mapped);
-	b->keys = NULL;
-	b->cap_keys = b->keys_mapped = 0;
+	/* entries_in's searches are over: keyed no more (group_dummy() searches the
+	 * collapsed tree by the entries) */
+	builder_drop_keys(b);
 	b->keyed = false;
 	b->keyed_known = true;
 	if (!b->sl->need_collapse)	/* perf goes on from its input tree */
@@ -1083,9 +1091,7 @@ static size_t builder_collapse(struct hist_builder *b, uint32_t *order, uint32_t
 			rbtree__link(&t, z, p, left);
 	}
 	free(ranks.v);
-	hugemem__free(b->keys, b->keys_mapped);
-	b->keys = NULL;
-	b->keys_mapped = 0;
+	builder_drop_keys(b);
 	b->in = t;
 	return rbtree__inorder(&t, order, stack);
 }
@@ -1149,7 +1155,7 @@ void hist_builder__exit(struct hist_builder *b)
 	free(b->alias);
 	hugemem__free(b->occ, b->occ_mapped);
 	hugemem__free(b->occ_hash, b->occ_hash_mapped);
-	hugemem__free(b->keys, b->keys_mapped);
+	builder_drop_keys(b);
 	rbtree__exit(&b->in);
 	*b = (struct hist_builder){ .sl = b->sl, .in = b->in };	/* the tree is empty */
 }

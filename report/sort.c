@@ -11,6 +11,7 @@
 #include "machine/machine.h"
 #include "report/branch.h"
 #include "report/mem.h"
+#include "util/hashtab.h"
 #include "machine/symbol.h"
 #include "banned.h"
 
@@ -1958,7 +1959,8 @@ static int tie_sort_cmp(const void *a, const void *b, void *arg)
 
 /* Column col of t->v for the entries of order: their comm's, dso's or symbol's rank,
  * higher for what comes first (dim_sort() < 0).  Distinct pointers are found by
- * hash (slot: a representative entry id), ranked by sorting one entry of each. */
+ * hash (util/hashtab.h; a slot: a representative entry id + 1), ranked by sorting
+ * one entry of each. */
 static int tie_ranks(const struct sort_list *l, const struct sort_dim *d, enum tie_kind k,
 		     const struct hist_entry *v, size_t nr, const uint32_t *order, size_t n,
 		     struct sort_ties *t, size_t col)
@@ -1968,26 +1970,26 @@ static int tie_ranks(const struct sort_list *l, const struct sort_dim *d, enum t
 	struct tie_sort ts = { l, d, v };
 	int err = -ENOMEM;
 
-	while (m < 2 * n)
+	while (m < 2 * n)	/* at most half full, never grown */
 		m *= 2;
-	slot = malloc(m * sizeof(*slot));
+	slot = calloc(m, sizeof(*slot));
 	reps = malloc((n ? n : 1) * sizeof(*reps));
 	rank = malloc((nr ? nr : 1) * sizeof(*rank));
 	where = malloc((n ? n : 1) * sizeof(*where));
 	if (!slot || !reps || !rank || !where)
 		goto out;
-	memset(slot, 0xff, m * sizeof(*slot));
 	for (size_t i = 0; i < n; i++) {
 		const void *p = tie_identity(k, &v[order[i]]);
-		size_t h = ((uintptr_t)p >> 4) * UINT64_C(0x9e3779b97f4a7c15) >> 20 & (m - 1);
+		size_t h = hashtab__first(((uintptr_t)p >> 4) * UINT64_C(0x9e3779b97f4a7c15) >> 20,
+					  m);
 
-		while (slot[h] != UINT32_MAX && tie_identity(k, &v[slot[h]]) != p)
-			h = (h + 1) & (m - 1);
-		if (slot[h] == UINT32_MAX) {
-			slot[h] = order[i];
+		while (slot[h] && tie_identity(k, &v[slot[h] - 1]) != p)
+			h = hashtab__next(h, m);
+		if (!slot[h]) {
+			slot[h] = order[i] + 1;
 			reps[nr_reps++] = order[i];
 		}
-		where[i] = slot[h];
+		where[i] = slot[h] - 1;
 	}
 	qsort_r(reps, nr_reps, sizeof(*reps), tie_sort_cmp, &ts);
 	for (size_t i = 0, pos = 0; i < nr_reps; i++) {
