@@ -505,8 +505,7 @@ static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, stru
 	if (r.write_failed || err == -EIO)
 		return diag__set(d, out, DIAG_NO_OFFSET, -EIO, "write error");
 	if (err && r.bad && err != -ENOMEM)
-		return diag__set(d, session__file_path(s, r.bad_file),
-				 session__file_offset(s, r.bad_file, r.bad_offset), err, NULL);
+		return session__record_diag(s, r.bad_file, r.bad_offset, d, err, NULL);
 	if (err)
 		return diag__set(d, session__path(s), DIAG_NO_OFFSET, err, NULL);
 	return 0;

@@ -135,9 +135,9 @@ static int record_bytes(struct write_run *wr, const struct record_ref *r, size_t
 		extra = bytes__u64(r->data + 8);
 	if (extra) {
 		if (r->disk_size < r->size || extra > r->disk_size - r->size)
-			return diag__set(wr->d, session__file_path(wr->s, r->file),
-					 session__file_offset(wr->s, r->file, r->offset),
-					 -DIAG_BAD_RECORD, "AUXTRACE data runs past the record");
+			return session__record_diag(wr->s, r->file, r->offset, wr->d,
+						    -DIAG_BAD_RECORD,
+						    "AUXTRACE data runs past the record");
 		*n += (size_t)extra;
 	}
 	return 0;
@@ -153,9 +153,8 @@ static int keep_tracing(struct write_run *wr, const struct record_ref *r)
 		return 0;
 	n = bytes__u32(r->data + 8);
 	if (r->disk_size < r->size || n > r->disk_size - r->size)
-		return diag__set(wr->d, session__file_path(wr->s, r->file),
-					 session__file_offset(wr->s, r->file, r->offset),
-				 -DIAG_PIPE, "TRACING_DATA payload runs past the record");
+		return session__record_diag(wr->s, r->file, r->offset, wr->d, -DIAG_PIPE,
+					    "TRACING_DATA payload runs past the record");
 	wr->have_tracing = true;
 	return writer__set_feature(wr->w, FEAT_TRACING_DATA, r->data + r->size, n);
 }

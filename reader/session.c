@@ -1873,6 +1873,22 @@ uint64_t session__file_offset(const struct session *s, size_t i, uint64_t offset
 	return offset + s->readers[i].st.label_base;
 }
 
+int session__record_diag(const struct session *s, size_t i, uint64_t offset,
+			 struct diag *d, int code, const char *fmt, ...)
+{
+	char msg[sizeof(d->msg)];
+	va_list ap;
+
+	if (!fmt)
+		return diag__set(d, session__file_path(s, i), session__file_offset(s, i, offset),
+				 code, NULL);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return diag__set(d, session__file_path(s, i), session__file_offset(s, i, offset), code,
+			 "%s", msg);
+}
+
 bool session__feature(const struct session *s, unsigned feat, const void **body,
 		      size_t *size, uint64_t *file_offset, bool *swap)
 {

@@ -247,6 +247,18 @@ const char *session__file_path(const struct session *s, size_t i);
  */
 uint64_t session__file_offset(const struct session *s, size_t i, uint64_t offset);
 
+/**
+ * @brief diag__set() about a record of file @p i whose record_ref.offset is @p offset,
+ *        for the front ends' own errors about a record: the file it is in
+ *        (session__file_path()) and its byte offset there (session__file_offset()),
+ *        as the reader's errors give them.
+ * @param fmt  printf-style description; NULL: diag__code_str(code)
+ * @return code.  Thread safety: touches only *d.
+ */
+int session__record_diag(const struct session *s, size_t i, uint64_t offset,
+			 struct diag *d, int code, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
 /** The input path as given ("perf.data" by default). */
 const char *session__path(const struct session *s);
 

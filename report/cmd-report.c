@@ -1142,10 +1142,10 @@ static int report_sample(struct report *rp, const struct record_ref *ref, size_t
 		return 0;
 	/* the transaction key prints only the word 0 as perf does (sort.h) */
 	if ((rp->sl.need & SORT_NEED_TXN) && s.transaction)
-		return diag__set(&rp->trace_diag, session__file_path(rp->session, ref->file),
-				 session__file_offset(rp->session, ref->file, ref->offset),
-				 -DIAG_BAD_SAMPLE, "transaction flags %#" PRIx64 ": only 0 is implemented "
-				 "for the transaction key", s.transaction);
+		return session__record_diag(rp->session, ref->file, ref->offset,
+					    &rp->trace_diag, -DIAG_BAD_SAMPLE,
+					    "transaction flags %#" PRIx64 ": only 0 is "
+					    "implemented for the transaction key", s.transaction);
 	t = machine__findnew_thread(rp->machine, (int32_t)s.pid, (int32_t)s.tid);
 	if (!t)
 		return -ENOMEM;

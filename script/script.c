@@ -712,8 +712,7 @@ static int replay(struct run *r, struct session *s, struct diag *d)
 	if (err && session__deliver_error(s, d))
 		return err;	/* a damaged record the reader found */
 	if (err && r->bad)
-		return diag__set(d, session__file_path(s, r->bad_file),
-				 session__file_offset(s, r->bad_file, r->bad_offset), err, NULL);
+		return session__record_diag(s, r->bad_file, r->bad_offset, d, err, NULL);
 	if (err)
 		return diag__set(d, session__path(s), DIAG_NO_OFFSET, err, NULL);
 	return 0;
