@@ -184,7 +184,7 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 		diag__set(d, t->label, DIAG_NO_OFFSET, err, "%s",
 			  c.sink_err ? t->errmsg(t->ctx) : diag__code_str(err));
 	} else {
-		diag__set(d, session__file_label(s, c.bad_file), c.bad_offset, err, NULL);
+		session__record_diag(s, c.bad_file, c.bad_offset, d, err, NULL);
 	}
 	if (!err) {
 		exporter__stats(c.ex, &st);
