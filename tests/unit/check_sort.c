@@ -240,6 +240,19 @@ START_TEST(test_sort_output_key)
 }
 END_TEST
 
+/* The tie tests' symbols: equal names at other addresses, and (past the first
+ * TIE_SYMS_PLAIN) two overlapping inlined functions of one name. */
+static const struct symbol tie_syms[] = {
+	{ .start = 0x10, .end = 0x20, .name = "main" },
+	{ .start = 0x30, .end = 0x40, .name = "main" },
+	{ .start = 0x50, .end = 0x60, .name = "alpha" },
+	{ .start = 0x70, .end = 0x80, .name = "zeta" },
+	{ .start = 0x18, .end = 0x1c, .name = "inl", .inlined = true },
+	{ .start = 0x19, .end = 0x1a, .name = "inl", .inlined = true },
+};
+#define TIE_SYMS (sizeof(tie_syms) / sizeof(tie_syms[0]))
+#define TIE_SYMS_PLAIN 4
+
 /* Entries for the tie tests: equal comm texts at distinct addresses, dsos of equal
  * short names, symbols of equal names, unresolved ones, few distinct periods and
  * depths, two threads. */
@@ -273,14 +286,6 @@ static void tie_entries(struct hist_entry *e, size_t n, struct dsos *d,
  * and unresolved symbols); the other key sets are not keyed. */
 START_TEST(test_sort_cmp_keys)
 {
-	static const struct symbol syms[] = {
-		{ .start = 0x10, .end = 0x20, .name = "main" },
-		{ .start = 0x30, .end = 0x40, .name = "main" },
-		{ .start = 0x50, .end = 0x60, .name = "alpha" },
-		{ .start = 0x70, .end = 0x80, .name = "zeta" },
-		{ .start = 0x18, .end = 0x1c, .name = "inl", .inlined = true },
-		{ .start = 0x19, .end = 0x1a, .name = "inl", .inlined = true },
-	};
 	static const struct thread threads[2];
 	static const struct { struct sort_opts o; bool keyed; } cases[] = {
 		{ { 0 }, true },
@@ -301,7 +306,7 @@ START_TEST(test_sort_cmp_keys)
 	size_t n = sizeof(e) / sizeof(e[0]);
 
 	ck_assert_int_eq(dsos__new(&d, NULL), 0);
-	tie_entries(e, n, d, syms, sizeof(syms) / sizeof(syms[0]), threads);
+	tie_entries(e, n, d, tie_syms, TIE_SYMS, threads);
 	for (size_t i = 0; i < n; i++)
 		hist_key__of(&k[i], &e[i]);
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -336,12 +341,6 @@ END_TEST
  * themselves do; none for keys they cannot rank. */
 START_TEST(test_sort_output_ties)
 {
-	static const struct symbol syms[] = {
-		{ .start = 0x10, .end = 0x20, .name = "main" },
-		{ .start = 0x30, .end = 0x40, .name = "main" },
-		{ .start = 0x50, .end = 0x60, .name = "alpha" },
-		{ .start = 0x70, .end = 0x80, .name = "zeta" },
-	};
 	static const struct thread threads[2];
 	static const struct { struct sort_opts o; bool ties, ranks; } cases[] = {
 		{ { 0 }, true, true },
@@ -361,7 +360,7 @@ START_TEST(test_sort_output_ties)
 	size_t n = sizeof(e) / sizeof(e[0]);
 
 	ck_assert_int_eq(dsos__new(&d, NULL), 0);
-	tie_entries(e, n, d, syms, sizeof(syms) / sizeof(syms[0]), threads);
+	tie_entries(e, n, d, tie_syms, TIE_SYMS_PLAIN, threads);
 	for (size_t i = 0; i < n; i++)
 		order[i] = (uint32_t)i;
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
