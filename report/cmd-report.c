@@ -2198,9 +2198,18 @@ static int replay_room(struct counter *c, const struct report_batch *b)
 {
 	struct report *rp = c->rp;
 	size_t nr = session__evlist(rp->session)->nr, nr_ips = 0;
-	bool room;
+	bool room, idle;
 	int err;
 
+	/* the steps the replayer is done with let go while it is idle: a replayer that
+	 * keeps up leaves few, so the same pages hold the next batches' */
+	if (rp->drop_steps) {
+		pthread_mutex_lock(&c->rmu);
+		idle = !c->rbusy;
+		pthread_mutex_unlock(&c->rmu);
+		for (size_t i = 0; i < nr && idle; i++)
+			hists__drop_replayed(&rp->hists[i]);
+	}
 	for (size_t i = 0; i < b->nr_pending; i++)
 		if (!b->pending[i].hole)
 			nr_ips += b->pending[i].nr_frames + b->pending[i].nr_user;
