@@ -354,6 +354,7 @@ void symtab__exit(struct symtab *t)
 	hugemem__free(t->syms, t->syms_mapped);
 	hugemem__free(t->ranges, t->ranges_mapped);
 	hugemem__free(t->names, t->names_mapped);
+	free(t->index);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -459,6 +460,37 @@ static int flatten(struct symtab_builder *b, const uint32_t *order_of, struct sy
 	return 0;
 }
 
+/* t's index (struct symtab), buckets of about two ranges; none without memory (the
+ * lookups then search all ranges: same answers). */
+static void build_index(struct symtab *t)
+{
+	uint64_t base, span;
+	unsigned shift = 0;
+	size_t n, r = 0;
+
+	if (t->nr_ranges < SYMTAB_INDEX_MIN || t->nr_ranges > UINT32_MAX)
+		return;
+	base = t->ranges[0].start;
+	span = t->ranges[t->nr_ranges - 1].start - base;
+	while ((span >> shift) > t->nr_ranges / 2)
+		shift++;
+	/* buckets 0..n-1 hold [base, base + span]: index[n] is every range */
+	n = (size_t)(span >> shift) + 1;
+	if (!(t->index = malloc((n + 1) * sizeof(*t->index))))
+		return;
+	for (size_t b = 0; b < n; b++) {
+		uint64_t from = (uint64_t)b << shift;	/* <= span: no overflow */
+
+		while (r < t->nr_ranges && t->ranges[r].start - base < from)
+			r++;
+		t->index[b] = (uint32_t)r;
+	}
+	t->index[n] = (uint32_t)t->nr_ranges;
+	t->nr_index = n;
+	t->index_base = base;
+	t->index_shift = shift;
+}
+
 int symtab_builder__finish(struct symtab_builder *b, struct symtab *out)
 {
 	uint32_t *order_of = NULL;
@@ -498,6 +530,7 @@ int symtab_builder__finish(struct symtab_builder *b, struct symtab *out)
 	b->pool_mapped = 0;
 	for (size_t i = 0; i < out->nr; i++)
 		out->syms[i].name = out->names + (uintptr_t)out->syms[i].name;
+	build_index(out);
 	err = 0;
 out:
 	free(order_of);
@@ -511,6 +544,19 @@ const struct symbol *symtab__find(const struct symtab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->nr_ranges;
 
+	if (t->index) {
+		uint64_t b;
+
+		if (addr < t->index_base)
+			return NULL;
+		b = (addr - t->index_base) >> t->index_shift;
+		if (b < t->nr_index) {
+			lo = t->index[b];
+			hi = t->index[b + 1];
+		} else {
+			lo = hi;	/* past the last range's start */
+		}
+	}
 	/* last range with start <= addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -214,6 +214,84 @@ static void random_table(struct symtab_builder *b, uint64_t seed, bool overlap)
 	}
 }
 
+/* symtab__find() through the index (struct symtab) answers as the search of all
+ * ranges does (the same table with its index taken away), at every range's start, the
+ * bytes beside it and addresses between, for dense tables, tables spread over the
+ * whole address space (buckets without a range, ranges near 2^64) and tables just
+ * under and over SYMTAB_INDEX_MIN ranges. */
+static void check_index_answers(const struct symtab *t, uint64_t seed)
+{
+	struct symtab plain = *t;
+	uint64_t x = seed;
+
+	plain.index = NULL;
+	ck_assert_ptr_eq(symtab__find(t, 0), symtab__find(&plain, 0));
+	ck_assert_ptr_eq(symtab__find(t, UINT64_MAX), symtab__find(&plain, UINT64_MAX));
+	for (size_t i = 0; i < t->nr_ranges; i++) {
+		uint64_t a = t->ranges[i].start;
+
+		ck_assert_ptr_eq(symtab__find(t, a), symtab__find(&plain, a));
+		ck_assert_ptr_eq(symtab__find(t, a - 1), symtab__find(&plain, a - 1));
+		ck_assert_ptr_eq(symtab__find(t, a + 1), symtab__find(&plain, a + 1));
+	}
+	for (int i = 0; i < 20000; i++) {
+		uint64_t a;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		a = t->nr_ranges ? t->ranges[x % t->nr_ranges].start + (x >> 40) % 4096 - 2048 : x;
+		ck_assert_ptr_eq(symtab__find(t, a), symtab__find(&plain, a));
+		ck_assert_ptr_eq(symtab__find(t, x), symtab__find(&plain, x));
+	}
+}
+
+START_TEST(test_symbol_index)
+{
+	struct symtab_builder b = { 0 };
+	struct symtab t;
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	char nm[32];
+
+	/* dense, overlapping */
+	random_table(&b, 0x1234567ULL, true);
+	ck_assert_int_eq(symtab_builder__finish(&b, &t), 0);
+	ck_assert_uint_ge(t.nr_ranges, SYMTAB_INDEX_MIN);
+	ck_assert_ptr_nonnull(t.index);
+	ck_assert_uint_eq(t.index[t.nr_index], t.nr_ranges);
+	check_index_answers(&t, 7);
+	symtab__exit(&t);
+	/* spread: clusters at 0x1000, in the middle and just below 2^64 */
+	for (int i = 0; i < 600; i++) {
+		uint64_t base = i % 3 == 0 ? 0x1000 : i % 3 == 1 ? 0x7f0000000000ULL
+							      : 0xfffffffffff00000ULL;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		snprintf(nm, sizeof(nm), "w%d", i);
+		add(&b, base + (x % 60000) * 16, (x >> 20) % 40, STB_GLOBAL, STT_FUNC, nm);
+	}
+	symtab_builder__fixup_end(&b, false);
+	symtab_builder__fixup_duplicate(&b);
+	ck_assert_int_eq(symtab_builder__finish(&b, &t), 0);
+	ck_assert_ptr_nonnull(t.index);
+	ck_assert_uint_gt(t.index_shift, 32);
+	check_index_answers(&t, 11);
+	symtab__exit(&t);
+	/* around the threshold: one range a symbol (gaps between), so n symbols give
+	 * 2n ranges */
+	for (int n = SYMTAB_INDEX_MIN / 2 - 1; n <= SYMTAB_INDEX_MIN / 2 + 1; n++) {
+		for (int i = 0; i < n; i++) {
+			snprintf(nm, sizeof(nm), "t%d", i);
+			add(&b, 0xffffffff81000000ULL + (uint64_t)i * 64, 16, STB_GLOBAL,
+			    STT_FUNC, nm);
+		}
+		ck_assert_int_eq(symtab_builder__finish(&b, &t), 0);
+		ck_assert_int_eq(t.index != NULL, t.nr_ranges >= SYMTAB_INDEX_MIN);
+		check_index_answers(&t, (uint64_t)n);
+		symtab__exit(&t);
+	}
+}
+END_TEST
+
+
 START_TEST(test_symbol_sequence_equals_tree)
 {
 	for (uint64_t seed = 1; seed <= 6; seed++) {
@@ -1512,6 +1590,7 @@ Suite *symbol_suite(void)
 	tcase_add_test(tc, test_symbol_zero_size_without_fixup);
 	tcase_add_test(tc, test_symbol_tree_overlap);
 	tcase_add_test(tc, test_symbol_many_random);
+	tcase_add_test(tc, test_symbol_index);
 	tcase_add_test(tc, test_symbol_sequence_equals_tree);
 	tcase_add_test(tc, test_symbol_perf_map);
 	tcase_add_test(tc, test_symbol_demangle);
