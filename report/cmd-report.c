@@ -2045,8 +2045,8 @@ static int count_sample(struct report *rp, const struct report_batch *b,
 		.period = pd->period,
 		.filtered = pd->filtered | symbol_filter(rp->opts, &pd->al, pd->ip),
 	};
-	if (rp->opts->mem_mode)	/* else zero */
-		hs.mem = ext_of(b, pd)->mem;
+	if (rp->opts->mem_mode)	/* else none (zeros) */
+		hs.mem = &ext_of(b, pd)->mem;
 	if (pd->nr_frames + pd->nr_user) {
 		err = grow_ips(rp, pd->nr_frames + pd->nr_user);
 		if (!err)

@@ -16,6 +16,9 @@
 #include "util/hashtab.h"
 #include "banned.h"
 
+/* struct hists.mems: data accesses a block */
+#define HIST_MEM_BLOCK 1024
+
 /* Samples that resolve alike: same key attributes and callchain. */
 struct hist_group {
 	struct hist_sample s;		/* the first sample (ips: offset in hists.ips) */
@@ -51,6 +54,9 @@ void hists__exit(struct hists *h)
 	hugemem__free(h->ips, h->ips_mapped);
 	hugemem__free(h->steps, h->steps_mapped);
 	free(h->branches);
+	for (size_t i = 0; i < (h->nr_mems + HIST_MEM_BLOCK - 1) / HIST_MEM_BLOCK; i++)
+		free(h->mems[i]);
+	free(h->mems);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -85,9 +91,16 @@ static uint64_t group_hash(const struct hist_sample *s, unsigned need)
 	return x;
 }
 
+static const struct hist_mem *mem_of(const struct hist_sample *s)
+{
+	return s->mem ? s->mem : &hist_mem__none;
+}
+
 static bool group_eq(const struct hist_sample *a, const struct hist_sample *b,
 		     unsigned need)
 {
+	const struct hist_mem *am, *bm;
+
 	if (a->comm != b->comm || a->dso != b->dso || a->sym != b->sym ||
 	    a->parent != b->parent ||
 	    ((!a->sym || (need & SORT_NEED_IP)) && a->addr != b->addr) ||
@@ -108,10 +121,11 @@ static bool group_eq(const struct hist_sample *a, const struct hist_sample *b,
 		return false;
 	if ((need & SORT_NEED_TRACE) && a->trace != b->trace)
 		return false;
-	if ((need & SORT_NEED_MEM) &&
-	    (a->mem.data_src != b->mem.data_src || a->mem.addr != b->mem.addr ||
-	     a->mem.phys_addr != b->mem.phys_addr || a->mem.page_size != b->mem.page_size ||
-	     a->mem.dso != b->mem.dso || a->mem.sym != b->mem.sym))
+	if ((need & SORT_NEED_MEM) && (am = mem_of(a), bm = mem_of(b),
+					am->data_src != bm->data_src || am->addr != bm->addr ||
+					am->phys_addr != bm->phys_addr ||
+					am->page_size != bm->page_size || am->dso != bm->dso ||
+					am->sym != bm->sym))
 		return false;
 	if ((need & SORT_NEED_CGROUP) && (a->cgroup != b->cgroup ||
 					  a->cgroup_dev != b->cgroup_dev ||
@@ -204,6 +218,24 @@ static int save_branch(struct hists *h, const struct hist_sample *s, size_t *idx
 	return 0;
 }
 
+/* A new group's data access, copied (*out: where; NULL without one). */
+static int save_mem(struct hists *h, const struct hist_sample *s, const struct hist_mem **out)
+{
+	size_t blk = h->nr_mems / HIST_MEM_BLOCK;
+
+	*out = NULL;
+	if (!s->mem)
+		return 0;
+	if (h->nr_mems % HIST_MEM_BLOCK == 0) {
+		if (array__grow(&h->mems, &h->cap_mem_blocks, blk + 1, sizeof(*h->mems), 16) ||
+		    !(h->mems[blk] = malloc(HIST_MEM_BLOCK * sizeof(**h->mems))))
+			return -ENOMEM;
+	}
+	h->mems[blk][h->nr_mems % HIST_MEM_BLOCK] = *s->mem;
+	*out = &h->mems[blk][h->nr_mems++ % HIST_MEM_BLOCK];
+	return 0;
+}
+
 /* Whether an entry of this key is found by hash: its comparisons are consistent. */
 static bool key_hashable(const struct sort_list *sl, const struct symbol *sym)
 {
@@ -225,6 +257,7 @@ static int add_step(struct hists *h, uint32_t group, uint64_t period)
 int hists__add(struct hists *h, const struct hist_sample *s)
 {
 	unsigned need = h->sl->need;
+	const struct hist_mem *mem;
 	struct hist_group *g;
 	uint32_t hash;
 	size_t i;
@@ -253,11 +286,12 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 			  sizeof(*h->groups), 1024))
 		return -ENOMEM;
 	g = &h->groups[h->nr_groups];
-	if (save_ips(h, s, &g->ips) || save_branch(h, s, &g->branch))
+	if (save_ips(h, s, &g->ips) || save_branch(h, s, &g->branch) || save_mem(h, s, &mem))
 		return -ENOMEM;
 	g->s = *s;
 	g->s.ips = NULL;
 	g->s.branch = NULL;
+	g->s.mem = mem;
 	g->period = s->period;
 	g->count = 1;
 	g->stable = false;

@@ -56,7 +56,9 @@ struct hist_sample {
 					 * (machine/trace-sort.h); NULL otherwise */
 	uint64_t cgroup;		/* CGROUP id (0: none) */
 	uint64_t cgroup_dev, cgroup_ino;	/* the thread's cgroup namespace */
-	struct hist_mem mem;		/* --mem-mode: the data access (sort.h) */
+	const struct hist_mem *mem;	/* --mem-mode: the data access (sort.h),
+					 * borrowed, copied for a group's first
+					 * sample; NULL: none (zeros) */
 	const struct hist_branch *branch;	/* branch view (report/branch.h): the
 					 * branch this sample counts (dso, sym and
 					 * addr are then its target's); borrowed,
@@ -91,6 +93,11 @@ struct hists {
 	struct hist_step *steps;	/* owned: samples in order (see hist.c) */
 	struct hist_branch *branches;	/* owned: the groups' branches (branch view) */
 	size_t nr_branches, cap_branches;
+	struct hist_mem **mems;		/* owned: the groups' data accesses
+					 * (--mem-mode), in blocks of HIST_MEM_BLOCK
+					 * (their addresses stay: groups and entries
+					 * point into them) */
+	size_t nr_mems, cap_mem_blocks;
 	size_t nr_steps, cap_steps, steps_mapped;	/* nr_steps: samples added */
 	size_t steps_base;		/* samples whose steps are dropped (replayed
 					 * live: hists__drop_replayed()); sample k's

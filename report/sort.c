@@ -15,6 +15,8 @@
 #include "machine/symbol.h"
 #include "banned.h"
 
+const struct hist_mem hist_mem__none;
+
 /* perf's hist column length slots (HISTC_*), for the keys that have one. */
 enum histc {
 	HISTC_SYMBOL, HISTC_DSO, HISTC_THREAD, HISTC_COMM, HISTC_CPU, HISTC_SOCKET,
@@ -372,44 +374,44 @@ static int c_trace(const struct hist_entry *a, const struct hist_entry *b)
 /* --mem-mode keys (report/mem.h): the data address, its dso, one data_src field */
 static int c_daddr(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return cmp_diff(a->mem.addr, b->mem.addr);
+	return cmp_diff(hist_entry__mem(a)->addr, hist_entry__mem(b)->addr);
 }
 
 /* by name as the dso key, but in the opposite order (observed: ties print
  * "ld-linux-x86-64.so.2" before "gconv-modules.cache") */
 static int c_dso_daddr(const struct hist_entry *a, const struct hist_entry *b)
 {
-	if (a->mem.dso == b->mem.dso)
+	if (hist_entry__mem(a)->dso == hist_entry__mem(b)->dso)
 		return 0;
-	if (!a->mem.dso || !b->mem.dso)
-		return -null_last(a->mem.dso, b->mem.dso);
-	return strcmp(dso__short_name(b->mem.dso), dso__short_name(a->mem.dso));
+	if (!hist_entry__mem(a)->dso || !hist_entry__mem(b)->dso)
+		return -null_last(hist_entry__mem(a)->dso, hist_entry__mem(b)->dso);
+	return strcmp(dso__short_name(hist_entry__mem(b)->dso), dso__short_name(hist_entry__mem(a)->dso));
 }
 
 /* -v: by long names */
 static int c_dso_daddr_long(const struct hist_entry *a, const struct hist_entry *b)
 {
-	if (a->mem.dso == b->mem.dso)
+	if (hist_entry__mem(a)->dso == hist_entry__mem(b)->dso)
 		return 0;
-	if (!a->mem.dso || !b->mem.dso)
-		return -null_last(a->mem.dso, b->mem.dso);
-	return strcmp(dso__long_name(b->mem.dso), dso__long_name(a->mem.dso));
+	if (!hist_entry__mem(a)->dso || !hist_entry__mem(b)->dso)
+		return -null_last(hist_entry__mem(a)->dso, hist_entry__mem(b)->dso);
+	return strcmp(dso__long_name(hist_entry__mem(b)->dso), dso__long_name(hist_entry__mem(a)->dso));
 }
 
 static int c_phys_daddr(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return cmp_diff(a->mem.phys_addr, b->mem.phys_addr);
+	return cmp_diff(hist_entry__mem(a)->phys_addr, hist_entry__mem(b)->phys_addr);
 }
 
 static int c_data_page_size(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return cmp_diff(a->mem.page_size, b->mem.page_size);
+	return cmp_diff(hist_entry__mem(a)->page_size, hist_entry__mem(b)->page_size);
 }
 
 static int c_mem_field(const struct hist_entry *a, const struct hist_entry *b,
 		       enum mem_field f)
 {
-	return cmp_diff(mem_src__field(a->mem.data_src, f), mem_src__field(b->mem.data_src, f));
+	return cmp_diff(mem_src__field(hist_entry__mem(a)->data_src, f), mem_src__field(hist_entry__mem(b)->data_src, f));
 }
 
 static int c_mem_lvl(const struct hist_entry *a, const struct hist_entry *b)
@@ -606,20 +608,20 @@ static size_t p_daddr_sym_any(const struct hist_entry *e, char *buf, size_t len,
 	size_t n = 0;
 
 	if (verbose)	/* -v: the address and the dso's symtab origin first */
-		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, e->mem.addr,
-			e->mem.dso ? e->mem.dso->origin_letter : '!');
+		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, hist_entry__mem(e)->addr,
+			hist_entry__mem(e)->dso ? hist_entry__mem(e)->dso->origin_letter : '!');
 	n += put(buf + n, len - n, "[%c] ", e->level);
 
-	if (e->mem.sym && e->mem.dso) {
-		if (e->mem.sym->type == 1 /* STT_OBJECT */)
-			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(e->mem.sym),
-				       e->mem.addr - e->mem.sym_unmapped_start);
+	if (hist_entry__mem(e)->sym && hist_entry__mem(e)->dso) {
+		if (hist_entry__mem(e)->sym->type == 1 /* STT_OBJECT */)
+			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(hist_entry__mem(e)->sym),
+				       hist_entry__mem(e)->addr - hist_entry__mem(e)->sym_unmapped_start);
 		return n + put(buf + n, len - n, "%.*s", (int)width - (int)n,
-			       symbol__name(e->mem.sym));
+			       symbol__name(hist_entry__mem(e)->sym));
 	}
-	if (!e->mem.addr)
+	if (!hist_entry__mem(e)->addr)
 		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
-	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, e->mem.addr);
+	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, hist_entry__mem(e)->addr);
 }
 
 static size_t p_daddr_sym(const struct hist_entry *e, char *buf, size_t len, size_t width)
@@ -638,13 +640,13 @@ static size_t p_dso_daddr_long(const struct hist_entry *e, char *buf, size_t len
 			       size_t width)
 {
 	return put(buf, len, "%-*.*s", (int)width, (int)width,
-		   e->mem.dso ? dso__long_name(e->mem.dso) : "[unknown]");
+		   hist_entry__mem(e)->dso ? dso__long_name(hist_entry__mem(e)->dso) : "[unknown]");
 }
 
 static size_t p_dso_daddr(const struct hist_entry *e, char *buf, size_t len, size_t width)
 {
 	return put(buf, len, "%-*.*s", (int)width, (int)width,
-		   e->mem.dso ? dso__short_name(e->mem.dso) : "[unknown]");
+		   hist_entry__mem(e)->dso ? dso__short_name(hist_entry__mem(e)->dso) : "[unknown]");
 }
 
 /* "[k] " and the physical address, padded to the width (0: 16 zeros) */
@@ -652,9 +654,9 @@ static size_t p_phys_daddr(const struct hist_entry *e, char *buf, size_t len, si
 {
 	char t[40];
 
-	if (e->mem.phys_addr)
+	if (hist_entry__mem(e)->phys_addr)
 		snprintf(t, sizeof(t), "[%c] %#0*" PRIx64, e->level, UNRESOLVED_WIDTH + 2,
-			 e->mem.phys_addr);
+			 hist_entry__mem(e)->phys_addr);
 	else
 		snprintf(t, sizeof(t), "[%c] %0*d", e->level, UNRESOLVED_WIDTH, 0);
 	return put(buf, len, "%-*s", (int)width, t);
@@ -663,7 +665,7 @@ static size_t p_phys_daddr(const struct hist_entry *e, char *buf, size_t len, si
 static size_t p_data_page_size(const struct hist_entry *e, char *buf, size_t len,
 			       size_t width)
 {
-	struct hist_entry t = { .code_page_size = e->mem.page_size };
+	struct hist_entry t = { .code_page_size = hist_entry__mem(e)->page_size };
 
 	return p_code_page_size(&t, buf, len, width);
 }
@@ -674,7 +676,7 @@ static size_t p_mem_text(const struct hist_entry *e, char *buf, size_t len, size
 {
 	char t[256];
 
-	mem_src__text(e->mem.data_src, f, t, sizeof(t));
+	mem_src__text(hist_entry__mem(e)->data_src, f, t, sizeof(t));
 	return put(buf, len, "%-*s", pad ? (int)width : 0, t);
 }
 
@@ -764,9 +766,9 @@ static size_t p_ipc(const struct hist_entry *e, char *buf, size_t len, size_t wi
  * (larger first); then by the map-relative address's line (larger first). */
 static bool dcl_anon(const struct hist_entry *e)
 {
-	return e->cpumode != 1 /* MISC_KERNEL */ && !(e->mem.map_flags & 1 /* MAP_SHARED */) &&
-	       !e->mem.map_maj && !e->mem.map_min && !e->mem.map_ino &&
-	       !e->mem.map_ino_generation;
+	return e->cpumode != 1 /* MISC_KERNEL */ && !(hist_entry__mem(e)->map_flags & 1 /* MAP_SHARED */) &&
+	       !hist_entry__mem(e)->map_maj && !hist_entry__mem(e)->map_min && !hist_entry__mem(e)->map_ino &&
+	       !hist_entry__mem(e)->map_ino_generation;
 }
 
 static int c_dcacheline_desc(const struct hist_entry *a, const struct hist_entry *b)
@@ -775,16 +777,16 @@ static int c_dcacheline_desc(const struct hist_entry *a, const struct hist_entry
 
 	if (a->cpumode != b->cpumode)
 		return a->cpumode > b->cpumode ? -1 : 1;
-	if (!a->mem.dso && !b->mem.dso)
+	if (!hist_entry__mem(a)->dso && !hist_entry__mem(b)->dso)
 		goto line;
-	if (!a->mem.dso || !b->mem.dso)
-		return !a->mem.dso ? -1 : 1;
-	if ((c = -cmp_i64(a->mem.map_maj, b->mem.map_maj)) ||
-	    (c = -cmp_i64(a->mem.map_min, b->mem.map_min)) ||
-	    (c = a->mem.map_ino != b->mem.map_ino ? (a->mem.map_ino > b->mem.map_ino ? -1 : 1)
+	if (!hist_entry__mem(a)->dso || !hist_entry__mem(b)->dso)
+		return !hist_entry__mem(a)->dso ? -1 : 1;
+	if ((c = -cmp_i64(hist_entry__mem(a)->map_maj, hist_entry__mem(b)->map_maj)) ||
+	    (c = -cmp_i64(hist_entry__mem(a)->map_min, hist_entry__mem(b)->map_min)) ||
+	    (c = hist_entry__mem(a)->map_ino != hist_entry__mem(b)->map_ino ? (hist_entry__mem(a)->map_ino > hist_entry__mem(b)->map_ino ? -1 : 1)
 						 : 0) ||
-	    (c = a->mem.map_ino_generation != b->mem.map_ino_generation
-		 ? (a->mem.map_ino_generation > b->mem.map_ino_generation ? -1 : 1) : 0))
+	    (c = hist_entry__mem(a)->map_ino_generation != hist_entry__mem(b)->map_ino_generation
+		 ? (hist_entry__mem(a)->map_ino_generation > hist_entry__mem(b)->map_ino_generation ? -1 : 1) : 0))
 		return c;
 	if (dcl_anon(a)) {
 		int32_t pa = a->thread ? a->thread->pid : -1, pb = b->thread ? b->thread->pid : -1;
@@ -793,8 +795,8 @@ static int c_dcacheline_desc(const struct hist_entry *a, const struct hist_entry
 			return pa > pb ? -1 : 1;
 	}
 line:
-	if ((a->mem.al_addr & ~63ULL) != (b->mem.al_addr & ~63ULL))
-		return (a->mem.al_addr & ~63ULL) > (b->mem.al_addr & ~63ULL) ? -1 : 1;
+	if ((hist_entry__mem(a)->al_addr & ~63ULL) != (hist_entry__mem(b)->al_addr & ~63ULL))
+		return (hist_entry__mem(a)->al_addr & ~63ULL) > (hist_entry__mem(b)->al_addr & ~63ULL) ? -1 : 1;
 	return 0;
 }
 
@@ -812,26 +814,26 @@ static int c_dcacheline(const struct hist_entry *a, const struct hist_entry *b)
 static size_t p_dcacheline_any(const struct hist_entry *e, char *buf, size_t len,
 			       size_t width, bool verbose)
 {
-	uint64_t cl = e->mem.al_addr & ~63ULL;
+	uint64_t cl = hist_entry__mem(e)->al_addr & ~63ULL;
 	char level = e->level;
 	size_t n = 0;
 
-	if (!e->mem.dso)
+	if (!hist_entry__mem(e)->dso)
 		level = 'X';
-	else if (e->cpumode != 1 && !(e->mem.map_prot & 4 /* PROT_EXEC */) &&
-		 (e->mem.map_flags & 1) && (e->mem.map_maj || e->mem.map_min ||
-					    e->mem.map_ino || e->mem.map_ino_generation))
+	else if (e->cpumode != 1 && !(hist_entry__mem(e)->map_prot & 4 /* PROT_EXEC */) &&
+		 (hist_entry__mem(e)->map_flags & 1) && (hist_entry__mem(e)->map_maj || hist_entry__mem(e)->map_min ||
+					    hist_entry__mem(e)->map_ino || hist_entry__mem(e)->map_ino_generation))
 		level = 's';
 	if (verbose)	/* -v: the line and the dso's symtab origin first */
 		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, cl,
-			e->mem.dso ? e->mem.dso->origin_letter : '!');
+			hist_entry__mem(e)->dso ? hist_entry__mem(e)->dso->origin_letter : '!');
 	n += put(buf + n, len - n, "[%c] ", level);
-	if (e->mem.sym && e->mem.dso) {
-		if (e->mem.sym->type == 1 /* STT_OBJECT */)
-			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(e->mem.sym),
-				       cl - e->mem.sym_unmapped_start);
+	if (hist_entry__mem(e)->sym && hist_entry__mem(e)->dso) {
+		if (hist_entry__mem(e)->sym->type == 1 /* STT_OBJECT */)
+			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(hist_entry__mem(e)->sym),
+				       cl - hist_entry__mem(e)->sym_unmapped_start);
 		return n + put(buf + n, len - n, "%.*s", (int)width - (int)n,
-			       symbol__name(e->mem.sym));
+			       symbol__name(hist_entry__mem(e)->sym));
 	}
 	if (!cl)
 		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
@@ -2184,15 +2186,15 @@ void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
 	 * takes 22 in all, a resolved symbol's text is never cut), its dso */
 	if (l->mem_mode) {
 		col_len(w, HISTC_MEM_DADDR_SYMBOL, UNRESOLVED_WIDTH + 4 + 2 +
-			(e->mem.sym ? strlen(symbol__name(e->mem.sym)) : 0));
+			(hist_entry__mem(e)->sym ? strlen(symbol__name(hist_entry__mem(e)->sym)) : 0));
 		col_len(w, HISTC_MEM_IADDR_SYMBOL, UNRESOLVED_WIDTH + 4 + 2 +
 			(e->sym ? strlen(symbol__name(e->sym)) : 0));
 		col_len(w, HISTC_MEM_DCACHELINE, UNRESOLVED_WIDTH + 4 + 2 +
-			(e->mem.sym ? strlen(symbol__name(e->mem.sym)) + 1 : 0));
-		if (e->mem.dso)
+			(hist_entry__mem(e)->sym ? strlen(symbol__name(hist_entry__mem(e)->sym)) + 1 : 0));
+		if (hist_entry__mem(e)->dso)
 			col_len(w, HISTC_MEM_DADDR_DSO,
-				strlen(l->verbose ? dso__long_name(e->mem.dso)
-						  : dso__short_name(e->mem.dso)));
+				strlen(l->verbose ? dso__long_name(hist_entry__mem(e)->dso)
+						  : dso__short_name(hist_entry__mem(e)->dso)));
 		else if (!l->field_sep && !l->dso_list)
 			col_len(w, HISTC_MEM_DADDR_DSO, UNRESOLVED_WIDTH);
 	}

@@ -61,6 +61,9 @@ struct hist_mem {
 	uint32_t map_prot, map_flags;
 };
 
+/** What an entry or a sample without a data access reads as: all zeros. */
+extern const struct hist_mem hist_mem__none;
+
 /** Branch view: one end of a branch as perf resolves it (its addr_map_symbol). */
 struct hist_branch_end {
 	struct dso *dso;		/* borrowed: the map's dso; NULL: no map */
@@ -132,7 +135,9 @@ struct hist_entry {
 					 * when the trace key is compared or printed:
 					 * only those texts widen the column, see
 					 * src_width) */
-	struct hist_mem mem;		/* --mem-mode: the first sample's */
+	const struct hist_mem *mem;	/* --mem-mode: the first sample's (borrowed
+					 * from the histogram, as branch); NULL:
+					 * none, read as zeros (hist_entry__mem()) */
 	const struct hist_branch *branch;	/* branch view: the branch (borrowed
 					 * from the histogram); NULL otherwise */
 	struct hist_stat stat;		/* self */
@@ -146,6 +151,16 @@ struct hist_entry {
 						 * such entry (value 0) */
 	uint32_t nr_pairs;		/* 0: no group view */
 };
+
+/**
+ * @brief An entry's data access (--mem-mode): e->mem, or hist_mem__none without one.
+ * Ownership: borrowed (the histogram's, or the static zeros).  Thread safety: pure.
+ * Format: none.
+ */
+static inline const struct hist_mem *hist_entry__mem(const struct hist_entry *e)
+{
+	return e->mem ? e->mem : &hist_mem__none;
+}
 
 /** What the entries of a report are keyed on beyond comm, dso and symbol. */
 enum sort_need {

@@ -538,16 +538,15 @@ START_TEST(test_sort_mem_keys)
 	/* dcacheline without a map: [X], the address's 64-byte line, 22 wide
 	 * (observed with perf 6.1 on samples/mem-pf.data) */
 	{
-		struct hist_entry e = { .comm = "dd", .level = 'k', .cpumode = 1,
-					.mem = { .addr = 0x561d0036c01fULL,
-						 .al_addr = 0x561d0036c01fULL },
+		struct hist_mem m = { .addr = 0x561d0036c01fULL, .al_addr = 0x561d0036c01fULL };
+		struct hist_entry e = { .comm = "dd", .level = 'k', .cpumode = 1, .mem = &m,
 					.stat = { .period = 1, .nr_events = 1 } };
 		struct sort_opts d = { .sort_order = "dcacheline", .mem_mode = true };
 		char *s = line_of(&d, &e, 4);
 
 		ck_assert_str_eq(s, "    25.00%  [X] 0x0000561d0036c000\n");
 		free(s);
-		e.mem.al_addr = e.mem.addr = 0x3f;	/* line 0: 16 zeros, no 0x */
+		m.al_addr = m.addr = 0x3f;	/* line 0: 16 zeros, no 0x */
 		s = line_of(&d, &e, 4);
 		ck_assert_str_eq(s, "    25.00%  [X] 0000000000000000\n");
 		free(s);
