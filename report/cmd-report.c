@@ -2198,12 +2198,14 @@ static int replay_room(struct counter *c, const struct report_batch *b)
 {
 	struct report *rp = c->rp;
 	size_t nr = session__evlist(rp->session)->nr, nr_ips = 0;
-	bool room, idle;
+	bool room;
 	int err;
 
 	/* the steps the replayer is done with let go while it is idle: a replayer that
 	 * keeps up leaves few, so the same pages hold the next batches' */
 	if (rp->drop_steps) {
+		bool idle;
+
 		pthread_mutex_lock(&c->rmu);
 		idle = !c->rbusy;
 		pthread_mutex_unlock(&c->rmu);

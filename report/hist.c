@@ -91,16 +91,17 @@ static uint64_t group_hash(const struct hist_sample *s, unsigned need)
 	return x;
 }
 
-static const struct hist_mem *mem_of(const struct hist_sample *s)
+/* The data access fields a --mem-mode group is keyed on. */
+static bool mem_eq(const struct hist_mem *a, const struct hist_mem *b)
 {
-	return s->mem ? s->mem : &hist_mem__none;
+	return a->data_src == b->data_src && a->addr == b->addr &&
+	       a->phys_addr == b->phys_addr && a->page_size == b->page_size &&
+	       a->dso == b->dso && a->sym == b->sym;
 }
 
 static bool group_eq(const struct hist_sample *a, const struct hist_sample *b,
 		     unsigned need)
 {
-	const struct hist_mem *am, *bm;
-
 	if (a->comm != b->comm || a->dso != b->dso || a->sym != b->sym ||
 	    a->parent != b->parent ||
 	    ((!a->sym || (need & SORT_NEED_IP)) && a->addr != b->addr) ||
@@ -121,11 +122,7 @@ static bool group_eq(const struct hist_sample *a, const struct hist_sample *b,
 		return false;
 	if ((need & SORT_NEED_TRACE) && a->trace != b->trace)
 		return false;
-	if ((need & SORT_NEED_MEM) && (am = mem_of(a), bm = mem_of(b),
-					am->data_src != bm->data_src || am->addr != bm->addr ||
-					am->phys_addr != bm->phys_addr ||
-					am->page_size != bm->page_size || am->dso != bm->dso ||
-					am->sym != bm->sym))
+	if ((need & SORT_NEED_MEM) && !mem_eq(hist_mem__of(a->mem), hist_mem__of(b->mem)))
 		return false;
 	if ((need & SORT_NEED_CGROUP) && (a->cgroup != b->cgroup ||
 					  a->cgroup_dev != b->cgroup_dev ||

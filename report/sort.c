@@ -374,44 +374,56 @@ static int c_trace(const struct hist_entry *a, const struct hist_entry *b)
 /* --mem-mode keys (report/mem.h): the data address, its dso, one data_src field */
 static int c_daddr(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return cmp_diff(hist_entry__mem(a)->addr, hist_entry__mem(b)->addr);
+	const struct hist_mem *am = hist_entry__mem(a), *bm = hist_entry__mem(b);
+
+	return cmp_diff(am->addr, bm->addr);
 }
 
 /* by name as the dso key, but in the opposite order (observed: ties print
  * "ld-linux-x86-64.so.2" before "gconv-modules.cache") */
 static int c_dso_daddr(const struct hist_entry *a, const struct hist_entry *b)
 {
-	if (hist_entry__mem(a)->dso == hist_entry__mem(b)->dso)
+	const struct hist_mem *am = hist_entry__mem(a), *bm = hist_entry__mem(b);
+
+	if (am->dso == bm->dso)
 		return 0;
-	if (!hist_entry__mem(a)->dso || !hist_entry__mem(b)->dso)
-		return -null_last(hist_entry__mem(a)->dso, hist_entry__mem(b)->dso);
-	return strcmp(dso__short_name(hist_entry__mem(b)->dso), dso__short_name(hist_entry__mem(a)->dso));
+	if (!am->dso || !bm->dso)
+		return -null_last(am->dso, bm->dso);
+	return strcmp(dso__short_name(bm->dso), dso__short_name(am->dso));
 }
 
 /* -v: by long names */
 static int c_dso_daddr_long(const struct hist_entry *a, const struct hist_entry *b)
 {
-	if (hist_entry__mem(a)->dso == hist_entry__mem(b)->dso)
+	const struct hist_mem *am = hist_entry__mem(a), *bm = hist_entry__mem(b);
+
+	if (am->dso == bm->dso)
 		return 0;
-	if (!hist_entry__mem(a)->dso || !hist_entry__mem(b)->dso)
-		return -null_last(hist_entry__mem(a)->dso, hist_entry__mem(b)->dso);
-	return strcmp(dso__long_name(hist_entry__mem(b)->dso), dso__long_name(hist_entry__mem(a)->dso));
+	if (!am->dso || !bm->dso)
+		return -null_last(am->dso, bm->dso);
+	return strcmp(dso__long_name(bm->dso), dso__long_name(am->dso));
 }
 
 static int c_phys_daddr(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return cmp_diff(hist_entry__mem(a)->phys_addr, hist_entry__mem(b)->phys_addr);
+	const struct hist_mem *am = hist_entry__mem(a), *bm = hist_entry__mem(b);
+
+	return cmp_diff(am->phys_addr, bm->phys_addr);
 }
 
 static int c_data_page_size(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return cmp_diff(hist_entry__mem(a)->page_size, hist_entry__mem(b)->page_size);
+	const struct hist_mem *am = hist_entry__mem(a), *bm = hist_entry__mem(b);
+
+	return cmp_diff(am->page_size, bm->page_size);
 }
 
 static int c_mem_field(const struct hist_entry *a, const struct hist_entry *b,
 		       enum mem_field f)
 {
-	return cmp_diff(mem_src__field(hist_entry__mem(a)->data_src, f), mem_src__field(hist_entry__mem(b)->data_src, f));
+	const struct hist_mem *am = hist_entry__mem(a), *bm = hist_entry__mem(b);
+
+	return cmp_diff(mem_src__field(am->data_src, f), mem_src__field(bm->data_src, f));
 }
 
 static int c_mem_lvl(const struct hist_entry *a, const struct hist_entry *b)
@@ -605,23 +617,24 @@ static size_t p_code_page_size(const struct hist_entry *e, char *buf, size_t len
 static size_t p_daddr_sym_any(const struct hist_entry *e, char *buf, size_t len,
 			      size_t width, bool verbose)
 {
+	const struct hist_mem *m = hist_entry__mem(e);
 	size_t n = 0;
 
 	if (verbose)	/* -v: the address and the dso's symtab origin first */
-		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, hist_entry__mem(e)->addr,
-			hist_entry__mem(e)->dso ? hist_entry__mem(e)->dso->origin_letter : '!');
+		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, m->addr,
+			m->dso ? m->dso->origin_letter : '!');
 	n += put(buf + n, len - n, "[%c] ", e->level);
 
-	if (hist_entry__mem(e)->sym && hist_entry__mem(e)->dso) {
-		if (hist_entry__mem(e)->sym->type == 1 /* STT_OBJECT */)
-			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(hist_entry__mem(e)->sym),
-				       hist_entry__mem(e)->addr - hist_entry__mem(e)->sym_unmapped_start);
+	if (m->sym && m->dso) {
+		if (m->sym->type == 1 /* STT_OBJECT */)
+			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(m->sym),
+				       m->addr - m->sym_unmapped_start);
 		return n + put(buf + n, len - n, "%.*s", (int)width - (int)n,
-			       symbol__name(hist_entry__mem(e)->sym));
+			       symbol__name(m->sym));
 	}
-	if (!hist_entry__mem(e)->addr)
+	if (!m->addr)
 		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
-	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, hist_entry__mem(e)->addr);
+	return n + put(buf + n, len - n, "%#0*" PRIx64, UNRESOLVED_WIDTH + 2, m->addr);
 }
 
 static size_t p_daddr_sym(const struct hist_entry *e, char *buf, size_t len, size_t width)
@@ -639,24 +652,29 @@ static size_t p_daddr_sym_verbose(const struct hist_entry *e, char *buf, size_t 
 static size_t p_dso_daddr_long(const struct hist_entry *e, char *buf, size_t len,
 			       size_t width)
 {
+	const struct hist_mem *m = hist_entry__mem(e);
+
 	return put(buf, len, "%-*.*s", (int)width, (int)width,
-		   hist_entry__mem(e)->dso ? dso__long_name(hist_entry__mem(e)->dso) : "[unknown]");
+		   m->dso ? dso__long_name(m->dso) : "[unknown]");
 }
 
 static size_t p_dso_daddr(const struct hist_entry *e, char *buf, size_t len, size_t width)
 {
+	const struct hist_mem *m = hist_entry__mem(e);
+
 	return put(buf, len, "%-*.*s", (int)width, (int)width,
-		   hist_entry__mem(e)->dso ? dso__short_name(hist_entry__mem(e)->dso) : "[unknown]");
+		   m->dso ? dso__short_name(m->dso) : "[unknown]");
 }
 
 /* "[k] " and the physical address, padded to the width (0: 16 zeros) */
 static size_t p_phys_daddr(const struct hist_entry *e, char *buf, size_t len, size_t width)
 {
+	const struct hist_mem *m = hist_entry__mem(e);
 	char t[40];
 
-	if (hist_entry__mem(e)->phys_addr)
+	if (m->phys_addr)
 		snprintf(t, sizeof(t), "[%c] %#0*" PRIx64, e->level, UNRESOLVED_WIDTH + 2,
-			 hist_entry__mem(e)->phys_addr);
+			 m->phys_addr);
 	else
 		snprintf(t, sizeof(t), "[%c] %0*d", e->level, UNRESOLVED_WIDTH, 0);
 	return put(buf, len, "%-*s", (int)width, t);
@@ -665,7 +683,8 @@ static size_t p_phys_daddr(const struct hist_entry *e, char *buf, size_t len, si
 static size_t p_data_page_size(const struct hist_entry *e, char *buf, size_t len,
 			       size_t width)
 {
-	struct hist_entry t = { .code_page_size = hist_entry__mem(e)->page_size };
+	const struct hist_mem *m = hist_entry__mem(e);
+	struct hist_entry t = { .code_page_size = m->page_size };
 
 	return p_code_page_size(&t, buf, len, width);
 }
@@ -674,9 +693,10 @@ static size_t p_data_page_size(const struct hist_entry *e, char *buf, size_t len
 static size_t p_mem_text(const struct hist_entry *e, char *buf, size_t len, size_t width,
 			 enum mem_field f, bool pad)
 {
+	const struct hist_mem *m = hist_entry__mem(e);
 	char t[256];
 
-	mem_src__text(hist_entry__mem(e)->data_src, f, t, sizeof(t));
+	mem_src__text(m->data_src, f, t, sizeof(t));
 	return put(buf, len, "%-*s", pad ? (int)width : 0, t);
 }
 
@@ -766,27 +786,30 @@ static size_t p_ipc(const struct hist_entry *e, char *buf, size_t len, size_t wi
  * (larger first); then by the map-relative address's line (larger first). */
 static bool dcl_anon(const struct hist_entry *e)
 {
-	return e->cpumode != 1 /* MISC_KERNEL */ && !(hist_entry__mem(e)->map_flags & 1 /* MAP_SHARED */) &&
-	       !hist_entry__mem(e)->map_maj && !hist_entry__mem(e)->map_min && !hist_entry__mem(e)->map_ino &&
-	       !hist_entry__mem(e)->map_ino_generation;
+	const struct hist_mem *m = hist_entry__mem(e);
+
+	return e->cpumode != 1 /* MISC_KERNEL */ && !(m->map_flags & 1 /* MAP_SHARED */) &&
+	       !m->map_maj && !m->map_min && !m->map_ino &&
+	       !m->map_ino_generation;
 }
 
 static int c_dcacheline_desc(const struct hist_entry *a, const struct hist_entry *b)
 {
+	const struct hist_mem *am = hist_entry__mem(a), *bm = hist_entry__mem(b);
 	int c;
 
 	if (a->cpumode != b->cpumode)
 		return a->cpumode > b->cpumode ? -1 : 1;
-	if (!hist_entry__mem(a)->dso && !hist_entry__mem(b)->dso)
+	if (!am->dso && !bm->dso)
 		goto line;
-	if (!hist_entry__mem(a)->dso || !hist_entry__mem(b)->dso)
-		return !hist_entry__mem(a)->dso ? -1 : 1;
-	if ((c = -cmp_i64(hist_entry__mem(a)->map_maj, hist_entry__mem(b)->map_maj)) ||
-	    (c = -cmp_i64(hist_entry__mem(a)->map_min, hist_entry__mem(b)->map_min)) ||
-	    (c = hist_entry__mem(a)->map_ino != hist_entry__mem(b)->map_ino ? (hist_entry__mem(a)->map_ino > hist_entry__mem(b)->map_ino ? -1 : 1)
+	if (!am->dso || !bm->dso)
+		return !am->dso ? -1 : 1;
+	if ((c = -cmp_i64(am->map_maj, bm->map_maj)) ||
+	    (c = -cmp_i64(am->map_min, bm->map_min)) ||
+	    (c = am->map_ino != bm->map_ino ? (am->map_ino > bm->map_ino ? -1 : 1)
 						 : 0) ||
-	    (c = hist_entry__mem(a)->map_ino_generation != hist_entry__mem(b)->map_ino_generation
-		 ? (hist_entry__mem(a)->map_ino_generation > hist_entry__mem(b)->map_ino_generation ? -1 : 1) : 0))
+	    (c = am->map_ino_generation != bm->map_ino_generation
+		 ? (am->map_ino_generation > bm->map_ino_generation ? -1 : 1) : 0))
 		return c;
 	if (dcl_anon(a)) {
 		int32_t pa = a->thread ? a->thread->pid : -1, pb = b->thread ? b->thread->pid : -1;
@@ -795,8 +818,8 @@ static int c_dcacheline_desc(const struct hist_entry *a, const struct hist_entry
 			return pa > pb ? -1 : 1;
 	}
 line:
-	if ((hist_entry__mem(a)->al_addr & ~63ULL) != (hist_entry__mem(b)->al_addr & ~63ULL))
-		return (hist_entry__mem(a)->al_addr & ~63ULL) > (hist_entry__mem(b)->al_addr & ~63ULL) ? -1 : 1;
+	if ((am->al_addr & ~63ULL) != (bm->al_addr & ~63ULL))
+		return (am->al_addr & ~63ULL) > (bm->al_addr & ~63ULL) ? -1 : 1;
 	return 0;
 }
 
@@ -814,26 +837,27 @@ static int c_dcacheline(const struct hist_entry *a, const struct hist_entry *b)
 static size_t p_dcacheline_any(const struct hist_entry *e, char *buf, size_t len,
 			       size_t width, bool verbose)
 {
-	uint64_t cl = hist_entry__mem(e)->al_addr & ~63ULL;
+	const struct hist_mem *m = hist_entry__mem(e);
+	uint64_t cl = m->al_addr & ~63ULL;
 	char level = e->level;
 	size_t n = 0;
 
-	if (!hist_entry__mem(e)->dso)
+	if (!m->dso)
 		level = 'X';
-	else if (e->cpumode != 1 && !(hist_entry__mem(e)->map_prot & 4 /* PROT_EXEC */) &&
-		 (hist_entry__mem(e)->map_flags & 1) && (hist_entry__mem(e)->map_maj || hist_entry__mem(e)->map_min ||
-					    hist_entry__mem(e)->map_ino || hist_entry__mem(e)->map_ino_generation))
+	else if (e->cpumode != 1 && !(m->map_prot & 4 /* PROT_EXEC */) &&
+		 (m->map_flags & 1) && (m->map_maj || m->map_min ||
+					    m->map_ino || m->map_ino_generation))
 		level = 's';
 	if (verbose)	/* -v: the line and the dso's symtab origin first */
 		n = put(buf, len, "%-#*" PRIx64 " %c ", UNRESOLVED_WIDTH + 2, cl,
-			hist_entry__mem(e)->dso ? hist_entry__mem(e)->dso->origin_letter : '!');
+			m->dso ? m->dso->origin_letter : '!');
 	n += put(buf + n, len - n, "[%c] ", level);
-	if (hist_entry__mem(e)->sym && hist_entry__mem(e)->dso) {
-		if (hist_entry__mem(e)->sym->type == 1 /* STT_OBJECT */)
-			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(hist_entry__mem(e)->sym),
-				       cl - hist_entry__mem(e)->sym_unmapped_start);
+	if (m->sym && m->dso) {
+		if (m->sym->type == 1 /* STT_OBJECT */)
+			return n + put(buf + n, len - n, "%s+0x%" PRIx64, symbol__name(m->sym),
+				       cl - m->sym_unmapped_start);
 		return n + put(buf + n, len - n, "%.*s", (int)width - (int)n,
-			       symbol__name(hist_entry__mem(e)->sym));
+			       symbol__name(m->sym));
 	}
 	if (!cl)
 		return n + put(buf + n, len - n, "%0*d", UNRESOLVED_WIDTH, 0);
@@ -2185,16 +2209,18 @@ void sort_widths__add(struct sort_widths *w, const struct sort_list *l,
 	/* --mem-mode: a data symbol's name and 22 (observed: an unresolved address
 	 * takes 22 in all, a resolved symbol's text is never cut), its dso */
 	if (l->mem_mode) {
+		const struct hist_mem *m = hist_entry__mem(e);
+
 		col_len(w, HISTC_MEM_DADDR_SYMBOL, UNRESOLVED_WIDTH + 4 + 2 +
-			(hist_entry__mem(e)->sym ? strlen(symbol__name(hist_entry__mem(e)->sym)) : 0));
+			(m->sym ? strlen(symbol__name(m->sym)) : 0));
 		col_len(w, HISTC_MEM_IADDR_SYMBOL, UNRESOLVED_WIDTH + 4 + 2 +
 			(e->sym ? strlen(symbol__name(e->sym)) : 0));
 		col_len(w, HISTC_MEM_DCACHELINE, UNRESOLVED_WIDTH + 4 + 2 +
-			(hist_entry__mem(e)->sym ? strlen(symbol__name(hist_entry__mem(e)->sym)) + 1 : 0));
-		if (hist_entry__mem(e)->dso)
+			(m->sym ? strlen(symbol__name(m->sym)) + 1 : 0));
+		if (m->dso)
 			col_len(w, HISTC_MEM_DADDR_DSO,
-				strlen(l->verbose ? dso__long_name(hist_entry__mem(e)->dso)
-						  : dso__short_name(hist_entry__mem(e)->dso)));
+				strlen(l->verbose ? dso__long_name(m->dso)
+						  : dso__short_name(m->dso)));
 		else if (!l->field_sep && !l->dso_list)
 			col_len(w, HISTC_MEM_DADDR_DSO, UNRESOLVED_WIDTH);
 	}

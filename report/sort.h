@@ -153,13 +153,19 @@ struct hist_entry {
 };
 
 /**
- * @brief An entry's data access (--mem-mode): e->mem, or hist_mem__none without one.
+ * @brief A data access pointer as read (--mem-mode): @p m, or hist_mem__none for NULL.
  * Ownership: borrowed (the histogram's, or the static zeros).  Thread safety: pure.
  * Format: none.
  */
+static inline const struct hist_mem *hist_mem__of(const struct hist_mem *m)
+{
+	return m ? m : &hist_mem__none;
+}
+
+/** @brief An entry's data access (--mem-mode): hist_mem__of(e->mem). */
 static inline const struct hist_mem *hist_entry__mem(const struct hist_entry *e)
 {
-	return e->mem ? e->mem : &hist_mem__none;
+	return hist_mem__of(e->mem);
 }
 
 /** What the entries of a report are keyed on beyond comm, dso and symbol. */
