@@ -31,11 +31,30 @@ struct hist_group {
 	bool done;			/* counted (hists__fprintf) */
 };
 
-/* One sample, in order: perf creates and finds entries sample by sample. */
+/* One sample, in order: perf creates and finds entries sample by sample.  8 bytes:
+ * a period of 2^32 or more takes two steps, one of group STEP_HIGH holding its upper
+ * 32 bits, then the sample's own with the lower ones (step_next() reads both). */
 struct hist_step {
 	uint32_t group;
-	uint64_t period;
+	uint32_t period;
 };
+
+#define STEP_HIGH UINT32_MAX	/* no group's index: groups are counted in 32 bits,
+				 * idx1 = index + 1 */
+
+/* The sample whose steps begin at s[*i]: its group, *period whole; *i moves past
+ * its steps. */
+static uint32_t step_next(const struct hist_step *s, size_t *i, uint64_t *period)
+{
+	uint64_t high = 0;
+
+	if (s[*i].group == STEP_HIGH) {
+		high = (uint64_t)s[*i].period << 32;
+		(*i)++;
+	}
+	*period = high | s[*i].period;
+	return s[(*i)++].group;
+}
 
 void hists__init(struct hists *h, const struct sort_list *sl, struct callchains *chains)
 {
@@ -241,13 +260,15 @@ static bool key_hashable(const struct sort_list *sl, const struct symbol *sym)
 
 static int add_step(struct hists *h, uint32_t group, uint64_t period)
 {
-	size_t k = h->nr_steps - h->steps_base;
+	size_t k = h->nr_steps - h->steps_base, n = period > UINT32_MAX ? 2 : 1;
 
-	if (hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped, k + 1,
+	if (hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped, k + n,
 			  sizeof(*h->steps), 1024))
 		return -ENOMEM;
-	h->steps[k] = (struct hist_step){ group, period };
-	h->nr_steps++;
+	if (n == 2)
+		h->steps[k++] = (struct hist_step){ STEP_HIGH, (uint32_t)(period >> 32) };
+	h->steps[k] = (struct hist_step){ group, (uint32_t)period };
+	h->nr_steps += n;
 	return 0;
 }
 
@@ -1011,15 +1032,15 @@ static int builder_run(struct hist_builder *b, struct hists *h,
 		err = -EINVAL;
 	if (!err)
 		err = mark_stable(b, h, o, ids);
-	for (size_t i = 0; i < h->nr_steps && !err; i++) {
-		const struct hist_step *st = &h->steps[i];
-		struct hist_group *g = &h->groups[st->group];
+	for (size_t i = 0; i < h->nr_steps && !err;) {
+		uint64_t period;
+		uint32_t gi = step_next(h->steps, &i, &period);
+		struct hist_group *g = &h->groups[gi];
 
 		if (!g->stable)
-			err = builder_step(b, h, o, st->group, st->period, 1, ids, cache, NULL);
+			err = builder_step(b, h, o, gi, period, 1, ids, cache, NULL);
 		else if (!g->done)
-			err = builder_step(b, h, o, st->group, g->period, g->count, ids, cache,
-					   NULL);
+			err = builder_step(b, h, o, gi, g->period, g->count, ids, cache, NULL);
 		g->done = true;
 	}
 	free(ids);
@@ -1424,16 +1445,25 @@ static int live_step(struct hist_live *l, struct hists *h, uint32_t gi, uint64_t
 	return err;
 }
 
+/* Steps nr_samples samples may take (two for a period of 2^32 or more). */
+static size_t steps_for(size_t nr_samples)
+{
+	return nr_samples > SIZE_MAX / 2 ? SIZE_MAX : 2 * nr_samples;
+}
+
 int hists__reserve_steps(struct hists *h, size_t nr_samples)
 {
-	return hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped,
-			     h->nr_steps - h->steps_base + nr_samples, sizeof(*h->steps),
-			     1024);
+	size_t k = h->nr_steps - h->steps_base, n = steps_for(nr_samples);
+
+	if (n > SIZE_MAX - k)
+		return -ENOMEM;
+	return hugemem__grow(&h->steps, &h->cap_steps, &h->steps_mapped, k + n,
+			     sizeof(*h->steps), 1024);
 }
 
 bool hists__has_room(const struct hists *h, size_t nr_samples, size_t nr_ips)
 {
-	return h->cap_steps - (h->nr_steps - h->steps_base) >= nr_samples &&
+	return h->cap_steps - (h->nr_steps - h->steps_base) >= steps_for(nr_samples) &&
 	       h->cap_groups - h->nr_groups >= nr_samples &&
 	       h->cap_ips - h->nr_ips >= nr_ips;
 }
@@ -1468,13 +1498,15 @@ int hists__live_replay(struct hists *h, size_t upto)
 
 	if (!l)
 		return 0;
-	for (; l->nr_done < upto && !err; l->nr_done++) {
-		const struct hist_step *st = &h->steps[l->nr_done - h->steps_base];
-		struct hist_group *g = &h->groups[st->group];
+	while (l->nr_done < upto && !err) {
+		size_t k = l->nr_done - h->steps_base;
+		uint64_t period;
+		uint32_t gi = step_next(h->steps, &k, &period);
+		struct hist_group *g = &h->groups[gi];
 		uint32_t d = l->o.chains ? callchains__depth(l->o.chains, g->s.chain) : 0;
 
-		if (st->group >= l->cap_g &&
-		    hugemem__grow_zeroed(&l->g, &l->cap_g, &l->g_mapped, (size_t)st->group + 1,
+		if (gi >= l->cap_g &&
+		    hugemem__grow_zeroed(&l->g, &l->cap_g, &l->g_mapped, (size_t)gi + 1,
 					 sizeof(*l->g), 1024))
 			return -ENOMEM;
 
@@ -1491,7 +1523,8 @@ int hists__live_replay(struct hists *h, size_t upto)
 			l->cache = cache;
 			l->cap_depth = cap;
 		}
-		err = live_step(l, h, st->group, st->period);
+		err = live_step(l, h, gi, period);
+		l->nr_done = h->steps_base + k;
 	}
 	return err;
 }

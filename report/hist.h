@@ -98,10 +98,11 @@ struct hists {
 					 * (their addresses stay: groups and entries
 					 * point into them) */
 	size_t nr_mems, cap_mem_blocks;
-	size_t nr_steps, cap_steps, steps_mapped;	/* nr_steps: samples added */
-	size_t steps_base;		/* samples whose steps are dropped (replayed
-					 * live: hists__drop_replayed()); sample k's
-					 * step is steps[k - steps_base] */
+	size_t nr_steps, cap_steps, steps_mapped;	/* nr_steps: steps added, one a
+					 * sample (two for a period of 2^32 or more) */
+	size_t steps_base;		/* steps dropped (replayed live:
+					 * hists__drop_replayed()); step k is
+					 * steps[k - steps_base] */
 	struct callchains *chains;	/* borrowed: the chains samples refer to */
 	uint64_t total_period;		/* event count */
 	uint64_t nr_samples;
@@ -172,9 +173,9 @@ void hists__exit(struct hists *h);
 int hists__live_start(struct hists *h, const struct hists_print_opts *o);
 
 /**
- * @brief Replay the samples added since the last call up to sample @p upto (a
- *        count of samples hists__add() took, at most all of them; see
- *        hists__live_start(); nothing without it).
+ * @brief Replay the samples added since the last call up to step @p upto (the
+ *        histogram's nr_steps as it was after the last sample to replay was added;
+ *        see hists__live_start(); nothing without it).
  * @return 0 or -ENOMEM.
  * Thread safety: the histogram's thread, or another one while the histogram's
  * thread adds samples for which hists__reserve() made room (the replay reads the
@@ -193,8 +194,8 @@ int hists__live_replay(struct hists *h, size_t upto);
 int hists__reserve(struct hists *h, size_t nr_samples, size_t nr_ips);
 
 /**
- * @brief Make room for the steps alone of @p nr_samples more samples (16 bytes a
- *        sample; hists__reserve() makes room for their groups and chains too): a
+ * @brief Make room for the steps alone of @p nr_samples more samples (8 bytes a
+ *        sample, 16 for a period of 2^32 or more; hists__reserve() makes room for their groups and chains too): a
  *        replay that runs many batches behind needs that many steps kept, but
  *        only a batch's worth of new groups and chains at a time.
  * @return 0 or -ENOMEM.
@@ -212,9 +213,9 @@ int hists__reserve_steps(struct hists *h, size_t nr_samples);
 bool hists__has_room(const struct hists *h, size_t nr_samples, size_t nr_ips);
 
 /**
- * @brief Let go of the steps (16 bytes a sample) of the samples the live replay has
+ * @brief Let go of the steps (8 bytes a sample) of the samples the live replay has
  *        replayed, so that a histogram's memory grows with its entries and keys, not
- *        with the length of the recording (a 60 MB `perf record -a -g` file: 7.5 MB
+ *        with the length of the recording (a 60 MB `perf record -a -g` file: 4 MB
  *        of steps).  The caller promises that hists__fprintf() will take the live
  *        replay: it is printed with the hists_print_opts given to
  *        hists__live_start() (not in a group view), else that print fails with

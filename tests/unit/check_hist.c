@@ -95,6 +95,43 @@ START_TEST(test_hist_first_sample_filter)
 }
 END_TEST
 
+/* Periods of 2^32 or more (two steps a sample): each entry gets its samples' whole
+ * periods, whether replayed when printed or live as they are added (and let go). */
+START_TEST(test_hist_big_periods)
+{
+	struct sort_opts so = { .sort_order = "comm" };
+	struct sort_list sl;
+	struct hists h;
+	char err[128] = "", *out;
+
+	ck_assert_int_eq(sort_list__setup(&sl, &so, err, sizeof(err)), 0);
+	sl.hash_safe = false;	/* every sample replayed with its own period */
+	for (int live = 0; live < 2; live++) {
+		struct hists_print_opts po = { 0 };
+
+		hists__init(&h, &sl, NULL);
+		if (live)
+			ck_assert_int_eq(hists__live_start(&h, &po), 0);
+		add(&h, "gzip", ((uint64_t)5 << 32) + 7, 0);
+		add(&h, "dd", (uint64_t)1 << 32, 0);
+		add(&h, "gzip", (uint64_t)1 << 33, 0);
+		add(&h, "gzip", UINT32_MAX, 0);	/* one step */
+		if (live) {
+			ck_assert_int_eq(hists__live_replay(&h, h.nr_steps), 0);
+			hists__drop_replayed(&h);
+		}
+		ck_assert_uint_eq(h.nr_steps, 7);
+		out = print(&h, false);
+		ck_assert_ptr_nonnull(strstr(out, "# Event count (approx.): 38654705670\n"));
+		/* gzip (7 << 32) + 7 + 2^32 - 1, dd 2^32 */
+		ck_assert_ptr_nonnull(strstr(out, "    88.89%  gzip   \n"
+						  "    11.11%  dd     \n"));
+		free(out);
+		hists__exit(&h);
+	}
+}
+END_TEST
+
 /* One branch counted as the branch view counts it: period 1, the target's address
  * as the entry's, unresolved ends (no map: level 'H'). */
 static void add_branch(struct hists *h, const char *comm, uint64_t from, uint64_t to,
@@ -190,6 +227,7 @@ Suite *hist_suite(void)
 
 	tcase_add_test(tc, test_hist_filtered);
 	tcase_add_test(tc, test_hist_first_sample_filter);
+	tcase_add_test(tc, test_hist_big_periods);
 	tcase_add_test(tc, test_hist_branch_view);
 	tcase_add_test(tc, test_hist_branch_flags_keys);
 	suite_add_tcase(s, tc);
