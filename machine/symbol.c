@@ -491,6 +491,45 @@ static void build_index(struct symtab *t)
 	t->index_shift = shift;
 }
 
+/*
+ * The pool to out, its names' offsets in out->syms made pointers.  A pool much
+ * larger than the names kept - a kallsyms file's text, parsed in place, with its
+ * addresses, types and the lines left out - is copied down to those names (122k
+ * kernel symbols: 5.4 MB of text in huge pages, 3.1 MB of names in small ones, read
+ * only to print): the symbols' order and texts are the same.  -ENOMEM.
+ */
+static int take_names(struct symtab_builder *b, struct symtab *out)
+{
+	size_t need = 0;
+	char *names, *w;
+
+	for (size_t i = 0; i < out->nr; i++)
+		need += strlen(b->pool + (uintptr_t)out->syms[i].name) + 1;
+	if (need >= b->pool_len / 4 * 3) {
+		out->names = b->pool;
+		out->names_mapped = b->pool_mapped;
+		b->pool = NULL;
+		b->pool_mapped = 0;
+		for (size_t i = 0; i < out->nr; i++)
+			out->syms[i].name = out->names + (uintptr_t)out->syms[i].name;
+		return 0;
+	}
+	if (!(names = malloc(need ? need : 1)))
+		return -ENOMEM;
+	w = names;
+	for (size_t i = 0; i < out->nr; i++) {
+		const char *name = b->pool + (uintptr_t)out->syms[i].name;
+		size_t n = strlen(name) + 1;
+
+		memcpy(w, name, n);
+		out->syms[i].name = w;
+		w += n;
+	}
+	out->names = names;
+	out->names_mapped = 0;	/* malloc()ed: hugemem__free() frees it */
+	return 0;
+}
+
 int symtab_builder__finish(struct symtab_builder *b, struct symtab *out)
 {
 	uint32_t *order_of = NULL;
@@ -524,12 +563,8 @@ int symtab_builder__finish(struct symtab_builder *b, struct symtab *out)
 	if (flatten(b, order_of, out))
 		goto out;
 	/* Hand the pool over; names become pointers. */
-	out->names = b->pool;
-	out->names_mapped = b->pool_mapped;
-	b->pool = NULL;
-	b->pool_mapped = 0;
-	for (size_t i = 0; i < out->nr; i++)
-		out->syms[i].name = out->names + (uintptr_t)out->syms[i].name;
+	if (take_names(b, out))
+		goto out;
 	build_index(out);
 	err = 0;
 out:
