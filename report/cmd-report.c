@@ -2185,11 +2185,12 @@ static int replay_wait(struct counter *c)
  * one batch at a time the two threads met before each batch, each waiting for the
  * other about a third of the time; with 4 batches the counter still waited for the
  * replayer to catch up every 4 (150 ms for the file's --stdio); with 64, 12-40 ms.
- * c->ahead starts at REPLAY_AHEAD_FIRST (4) and becomes REPLAY_AHEAD the first time the replayer is
- * still busy when the room runs out: a replayer that keeps up (the flat report's)
- * keeps 4 batches of steps, not 64 (8 MB of 8192-sample batches when a step took
- * 16 bytes: the file's flat report 70 -> 64 MB peak RSS).  (Doubling from 4 instead took most of the file's
- * 66 batches to get there: its --stdio was 2-5 % slower.) */
+ * c->ahead starts at REPLAY_AHEAD_FIRST (4) and becomes REPLAY_AHEAD the first
+ * time the replayer is still busy when the room runs out: a replayer that keeps up
+ * (the flat report's) keeps 4 batches of steps, not 64 (8 MB of 8192-sample batches
+ * when a step took 16 bytes: the file's flat report 70 -> 64 MB peak RSS).
+ * (Doubling from 4 instead took most of the file's 66 batches to get there: its
+ * --stdio was 2-5 % slower.) */
 #define REPLAY_AHEAD_FIRST 4
 #define REPLAY_AHEAD 64
 #define GROUPS_AHEAD 4

@@ -195,9 +195,10 @@ int hists__reserve(struct hists *h, size_t nr_samples, size_t nr_ips);
 
 /**
  * @brief Make room for the steps alone of @p nr_samples more samples (8 bytes a
- *        sample, 16 for a period of 2^32 or more; hists__reserve() makes room for their groups and chains too): a
- *        replay that runs many batches behind needs that many steps kept, but
- *        only a batch's worth of new groups and chains at a time.
+ *        sample, 16 for a period of 2^32 or more; hists__reserve() makes room for
+ *        their groups and chains too): a replay that runs many batches behind
+ *        needs that many steps kept, but only a batch's worth of new groups and
+ *        chains at a time.
  * @return 0 or -ENOMEM.
  * Thread safety: as hists__reserve().
  */
