@@ -163,14 +163,15 @@ static int parse_tail(struct sample *s, const struct event_attr *attr, struct wa
 	return 0;
 }
 
-int sample__parse(struct sample *s, const struct event_attr *attr, const void *rec,
-		  size_t size)
+/* The fields of a SAMPLE record into s, which holds its defaults (or, for a check
+ * alone, anything: the walk writes each field before it reads it). */
+static inline __attribute__((always_inline)) int
+parse_fields(struct sample *s, const struct event_attr *attr, const void *rec, size_t size)
 {
 	struct walk w = { .p = rec, .pos = RECORD_HEADER_SIZE, .end = size };
 	uint64_t t = attr->sample_type, v;
 	int err;
 
-	sample_defaults(s, attr, size >= 8 ? bytes__u16((const unsigned char *)rec + 4) : 0);
 	if (size < RECORD_HEADER_SIZE)
 		return -DIAG_BAD_SAMPLE;
 	if ((t & SAMPLE_IDENTIFIER) && (err = take_u64(&w, &s->id)))
@@ -201,6 +202,20 @@ int sample__parse(struct sample *s, const struct event_attr *attr, const void *r
 	if ((t & SAMPLE_READ) && (err = parse_read(s, attr, &w)))
 		return err;
 	return parse_tail(s, attr, &w);
+}
+
+int sample__parse(struct sample *s, const struct event_attr *attr, const void *rec,
+		  size_t size)
+{
+	sample_defaults(s, attr, size >= 8 ? bytes__u16((const unsigned char *)rec + 4) : 0);
+	return parse_fields(s, attr, rec, size);
+}
+
+int sample__check(const struct event_attr *attr, const void *rec, size_t size)
+{
+	struct sample s;	/* written, never read out: no defaults to set */
+
+	return parse_fields(&s, attr, rec, size);
 }
 
 int sample__parse_id_trailer(struct sample *s, const struct event_attr *attr,

@@ -82,6 +82,18 @@ int sample__parse(struct sample *s, const struct event_attr *attr, const void *r
 		  size_t size);
 
 /**
+ * @brief Check that a PERF_RECORD_SAMPLE decodes, as sample__parse() would, without
+ *        keeping what it holds (no struct to fill with defaults: the scan pass checks
+ *        every sample of a recording this way).
+ * @param attr  the attr of the record's event
+ * @param rec   whole record including its 8-byte header, host byte order
+ * @param size  record size in bytes (header.size)
+ * @return what sample__parse() returns for the same record: 0 or -DIAG_BAD_SAMPLE.
+ * Thread safety: pure. Format: docs/perf-data-format.md §5.1, 5.2.
+ */
+int sample__check(const struct event_attr *attr, const void *rec, size_t size);
+
+/**
  * @brief Decode the sample_id trailer of a non-SAMPLE record (TID, TIME, ID, STREAM_ID,
  *        CPU, IDENTIFIER as present in attr->sample_type), read backwards from the end.
  * @param s     output: pid/tid/time/id/stream_id/cpu set, others as sample__parse() leaves

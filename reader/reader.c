@@ -280,7 +280,7 @@ static int classify(struct reader *r, struct record_ref *ref, uint64_t off)
 	if (r->scanned)
 		err = 0;
 	else if (ref->type == REC_SAMPLE)
-		err = sample__parse(&s, &ref->evsel->attr, ref->data, ref->size);
+		err = sample__check(&ref->evsel->attr, ref->data, ref->size);
 	else
 		err = sample__parse_id_trailer(&s, &ref->evsel->attr, ref->data, ref->size);
 	if (err)
