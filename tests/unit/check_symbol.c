@@ -929,6 +929,83 @@ START_TEST(test_symbol_kallsyms_load_grows)
 }
 END_TEST
 
+/* The bytes of a line as perf's kallsyms reader takes them: hex digits of either
+ * case, a name ending at a NUL or at the newline and cut to 512 bytes, '[' and '\t'
+ * noted wherever they are in it (module rules), lines of every length so that the
+ * newlines of a block fall on every byte of an 8-byte word (its line count reserves
+ * the block's slots). */
+START_TEST(test_symbol_kallsyms_lines)
+{
+	char *dir = testlib_tmpdir(), path[PATH_MAX], *text, longname[700];
+	size_t cap = 1u << 20, len = 0;
+	struct symtab_builder b = { 0 };
+	struct kmod_symbols mods = { 0 };
+	struct kallsyms_text kt;
+	struct symtab t;
+	const struct symbol *s;
+
+	ck_assert_ptr_nonnull(text = malloc(cap));
+	memset(longname, 'L', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	len += (size_t)snprintf(text + len, cap - len,
+				"FFFFFFFF81000000 T Upper_hex\n"
+				"ffffffff81000100 T %s\n", longname);
+	/* a NUL inside a line ends its name */
+	memcpy(text + len, "ffffffff81000200 t name_and\0hidden\n", 35);
+	len += 35;
+	len += (size_t)snprintf(text + len, cap - len,
+				"ffffffff81000300 t br[acket\n"
+				"ffffffff81000400 t in_mod\t[m]\n"
+				"xyz T not_a_line\n"
+				"ffffffff81000500T no_space\n");
+	for (unsigned i = 0; i < 40; i++)	/* names of 1..40 bytes */
+		len += (size_t)snprintf(text + len, cap - len, "ffffffff81%06x T %.*s\n",
+					0x1000 + i * 16, (int)i + 1,
+					"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN");
+	len += (size_t)snprintf(text + len, cap - len, "ffffffff81100000 T last_no_newline");
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	testlib_write_raw(path, text, len);
+	ck_assert_int_eq(symtab__read_kallsyms(&b, path, &kt), 0);
+	ck_assert_int_gt(symtab__finish_kallsyms(&b, &kt, false, 0, &mods), 0);
+	ck_assert_int_eq(symtab_builder__finish(&b, &t), 0);
+	ck_assert_str_eq(name_at(&t, 0xffffffff81000000), "Upper_hex");
+	s = symtab__find(&t, 0xffffffff81000100);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(strlen(s->name), 512);
+	/* the symbol before a name with '[' ends at the page rule, roundup(start +
+	 * 4096), not at the next start */
+	s = symtab__find(&t, 0xffffffff81000200);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s->name, "name_and");
+	ck_assert_uint_eq(s->end, 0xffffffff81002000);
+	ck_assert_str_eq(name_at(&t, 0xffffffff81000300), "br[acket");
+	/* "name\t[module]" goes to the modules */
+	ck_assert_uint_eq(mods.nr, 1);
+	ck_assert_str_eq(mods.pool + mods.v[0].name, "in_mod");
+	ck_assert_str_eq(mods.pool + mods.v[0].module, "[m]");
+	for (unsigned i = 0; i < 40; i++) {
+		char want[41];
+
+		snprintf(want, sizeof(want), "%.*s", (int)i + 1,
+			 "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN");
+		ck_assert_str_eq(name_at(&t, 0xffffffff81001000 + i * 16), want);
+	}
+	ck_assert_str_eq(name_at(&t, 0xffffffff81100000), "last_no_newline");
+	for (size_t i = 0; i < t.nr; i++) {
+		ck_assert_str_ne(t.syms[i].name, "not_a_line");
+		ck_assert_str_ne(t.syms[i].name, "no_space");
+		ck_assert_str_ne(t.syms[i].name, "hidden");
+	}
+	/* 1 + 1 + 1 + 1 + 40 + 1 kernel symbols, the module's apart */
+	ck_assert_uint_eq(t.nr, 45);
+	symtab__exit(&t);
+	kmod_symbols__exit(&mods);
+	free(text);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* ---- kernel modules ----------------------------------------------------------- */
 
 START_TEST(test_symbol_kmod_split)
@@ -1605,6 +1682,7 @@ Suite *symbol_suite(void)
 	tcase_add_test(tc, test_symbol_kernel_ahead);
 	tcase_add_test(tc, test_symbol_kallsyms_same_file);
 	tcase_add_test(tc, test_symbol_kallsyms_load_grows);
+	tcase_add_test(tc, test_symbol_kallsyms_lines);
 	tcase_add_test(tc, test_symbol_resolve_map_at);
 	tcase_add_test(tc, test_symbol_kernel_dso);
 	tcase_add_test(tc, test_symbol_kmod_split);
