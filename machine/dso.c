@@ -812,8 +812,10 @@ static void preload_parse(void *blk)
  * file with the copy (dso__check_kernel()). */
 struct kallsyms_check {
 	pthread_t thread;
+	bool started;			/* its thread runs: from when the copy is parsed
+					 * (check_run()) */
 	bool taken;			/* load_kernel() took the table read from the copy:
-					 * the check started (check_start()) */
+					 * the check's answer counts (check_take()) */
 	bool joined;			/* its thread joined (or the check done in place) */
 	bool noted;			/* found stale: noted (stale_write()) */
 	atomic_bool stop;		/* give up (the check is not needed any more) */
@@ -974,7 +976,7 @@ static void stale_write(const struct kallsyms_check *c)
 
 /* With kallsyms_ahead, for kernel symbols from the running kernel's file (`file`):
  * an open descriptor of the build-id cache's copy to read instead, its check set up
- * (dso->check, started when the table is taken: check_start()); -1 to read `file`
+ * (dso->check, started once the copy is parsed: check_run()); -1 to read `file`
  * (no copy; one from before this boot or whose first page is not the file's, i.e.
  * another boot's addresses: the check would fail; no worker to overlap with). */
 static int ahead_copy(struct dso *dso, const char *file, struct workqueue *wq)
@@ -1012,7 +1014,7 @@ static int ahead_copy(struct dso *dso, const char *file, struct workqueue *wq)
 	snprintf(c->stale, sizeof(c->stale), "%s", stale);
 	snprintf(c->note, sizeof(c->note), "%s", note);
 	atomic_init(&c->stop, false);
-	dso->check = c;		/* started when the table is taken (check_start()) */
+	dso->check = c;		/* started once the copy is parsed (check_run()) */
 	return fd;
 none:
 	if (fd >= 0)
@@ -1025,15 +1027,31 @@ none:
 	return -1;
 }
 
-/* The copy's table is taken: the check starts, on a thread of its own (in place when
- * there is none), so a recording whose kernel symbols are never looked up (or are
- * read from the running kernel's file after all) costs no check. */
-static void check_start(struct kallsyms_check *c)
+/*
+ * The check's thread, started once the copy has parsed (dso__preload_kernel()), before
+ * the table is finished and long before it is taken: on a machine of few cores the
+ * check takes the core that the finish, which runs alone while the first batch waits
+ * for it, leaves idle (the bench file's flat report at -j 2: ten milliseconds of one
+ * core idle at its start).  A table never taken (no kernel address looked up, another
+ * reference address, the file read again) has its check stopped (check_join()), its
+ * answer unused: that costs the CPU it took until then, on its own thread.
+ */
+static void check_run(struct kallsyms_check *c)
+{
+	if (c->started || c->joined)
+		return;
+	c->started = pthread_create(&c->thread, NULL, check_main, c) == 0;
+}
+
+/* The copy's table is taken: the check's answer counts; done in place when its
+ * thread could not be started. */
+static void check_take(struct kallsyms_check *c)
 {
 	if (c->taken)
 		return;
 	c->taken = true;
-	if (pthread_create(&c->thread, NULL, check_main, c)) {
+	check_run(c);
+	if (!c->started && !c->joined) {
 		c->result = same_stream(c->live, c->copy, c->from, &c->stop, &c->offset);
 		c->joined = true;
 	}
@@ -1043,7 +1061,7 @@ static void check_start(struct kallsyms_check *c)
  * closed. */
 static void check_join(struct kallsyms_check *c, bool stop)
 {
-	if (c->taken && !c->joined) {
+	if (c->started && !c->joined) {
 		if (stop)
 			atomic_store_explicit(&c->stop, true, memory_order_relaxed);
 		pthread_join(c->thread, NULL);
@@ -1130,6 +1148,8 @@ int dso__preload_kernel(struct dso *dso, struct workqueue *wq, struct wq_group *
 	if (!p->err)
 		p->err = kallsyms_load__finish(&l, &b, &p->text);
 	kallsyms_load__close(&l);
+	if (!p->err && p->from_copy && dso->check)
+		check_run(dso->check);
 	if (!p->err) {
 		/* the fix-ups and the sorting too, unrelocated: load_kernel() takes
 		 * them when the kernel's reference address is the file's _text (else
@@ -1173,13 +1193,15 @@ static int load_kernel(struct dso *dso)
 		dso->symtab = p->symtab;
 		memset(&p->symtab, 0, sizeof(p->symtab));
 		if (p->from_copy && dso->check)
-			check_start(dso->check);
+			check_take(dso->check);
 		kmod_symbols__exit(&dso->kmods);
 		dso->kmods = p->kmods;
 		memset(&p->kmods, 0, sizeof(p->kmods));
 		preload_free(dso);
 		return took_symtab(dso, SYMTAB_ORIGIN_KALLSYMS, file, 'k');
 	}
+	if (dso->check && !dso->check->taken)	/* the copy's table is not used */
+		check_join(dso->check, true);
 	nr = symtab__load_kallsyms(&b, file, dso->ref_name, dso->ref_addr, &dso->kmods);
 	if (nr < 0)	/* no kernel symbols, no module symbols */
 		kmod_symbols__exit(&dso->kmods);

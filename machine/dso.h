@@ -322,12 +322,14 @@ enum kallsyms_check_result {
  *        kernel sample waits that long only.  The copy is read only when it was
  *        written since this boot began (/proc/stat btime) and its first page is the
  *        file's first read() (a copy from another boot holds that boot's KASLR
- *        addresses: it would not pass).  When dso__load() takes the table read
- *        from the copy (the first kernel lookup), the check starts: it reads the
- *        rest of the running kernel's file on a thread of its own (dr-kallsyms) and
- *        compares it with the copy, byte for byte (a recording whose kernel symbols
- *        are never looked up costs no check).  Waits for the check (joins its
- *        thread); later calls return the same.  A copy found to differ is noted
+ *        addresses: it would not pass).  Once the copy has parsed, the check
+ *        starts: it reads the rest of the running kernel's file on a thread of its
+ *        own (dr-kallsyms) and compares it with the copy, byte for byte.  Its answer
+ *        counts only when dso__load() takes the table read from the copy (the
+ *        first kernel lookup); a table never taken has its check stopped (when the
+ *        kernel's file is read after all, or when the dso is deleted), having cost
+ *        the CPU it took until then, on its own thread.  Waits for the check (joins
+ *        its thread); later calls return the same.  A copy found to differ is noted
  *        (STALE_DIR/dirreport-kallsyms-<uid>-<build-id>: this boot's start and the
  *        copy's device, inode, size and mtime), and is not read ahead again while
  *        the note holds: a module or BPF program loaded since perf wrote its copy
