@@ -4,6 +4,7 @@
  */
 #include "convert/pg-writer.h"
 
+#include <dlfcn.h>	/* dlopen, dlsym, dlerror: libpq */
 #include <errno.h>
 #include <libpq-fe.h>
 #include <pthread.h>
@@ -27,6 +28,51 @@
  * "Binary Format". */
 static const unsigned char copy_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
 #define COPY_TRAILER_LEN 2
+
+/*
+ * libpq, loaded by the first writer opened (dlopen()) rather than linked: linked, it
+ * and the 22 libraries it needs (TLS, Kerberos, LDAP, ...) took 4.4 ms of every
+ * dirconvert run's start-up on the benchmark machine - the SQLite and JSON exports'
+ * too, before their kernel symbols were read - against 1.8 ms for the others in all.
+ * The functions are libpq's own, called through pq.
+ */
+#define LIBPQ_SONAME "libpq.so.5"	/* libpq's soname since PostgreSQL 8.0 */
+#define PQ_FUNCS(X) X(PQclear) X(PQconnectdbParams) X(PQconninfoFree) \
+	X(PQconninfoParse) X(PQerrorMessage) X(PQescapeIdentifier) X(PQexec) \
+	X(PQfinish) X(PQfreemem) X(PQgetResult) X(PQgetvalue) X(PQntuples) \
+	X(PQputCopyData) X(PQputCopyEnd) X(PQresultErrorField) X(PQresultStatus) \
+	X(PQsetNoticeProcessor) X(PQstatus)
+#define PQ_FIELD(f) __typeof__(f) *f;
+static struct {
+	PQ_FUNCS(PQ_FIELD)
+} pq;
+static bool pq_ready;			/* every field of pq set */
+static char pq_error[256];		/* why not */
+static pthread_once_t pq_once = PTHREAD_ONCE_INIT;
+
+static void pq_load(void)
+{
+	void *h = dlopen(LIBPQ_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *missing = NULL;
+
+	if (!h) {
+		const char *e = dlerror();
+
+		snprintf(pq_error, sizeof(pq_error), "%s", e ? e : "not found");
+		return;
+	}
+#define PQ_SYM(f) \
+	if (!missing && !(pq.f = (__typeof__(pq.f))(uintptr_t)dlsym(h, #f))) \
+		missing = #f;
+	PQ_FUNCS(PQ_SYM)
+#undef PQ_SYM
+	if (missing) {
+		snprintf(pq_error, sizeof(pq_error), "%s has no %s", LIBPQ_SONAME, missing);
+		dlclose(h);
+		return;
+	}
+	pq_ready = true;	/* h stays open: the process's libpq from here on */
+}
 
 struct chunk {
 	enum export_table table;
@@ -111,11 +157,11 @@ const char *pg_writer__dbname(const struct pg_writer *w)
 /* An error of a statement on c: SQLSTATEs the callers tell apart get their errno. */
 static int result_err(struct pg_writer *w, PGconn *c, const PGresult *r)
 {
-	const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-	const char *msg = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	const char *state = r ? pq.PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = r ? pq.PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	int err = -EIO;
 
-	if (PQstatus(c) == CONNECTION_BAD)
+	if (pq.PQstatus(c) == CONNECTION_BAD)
 		err = -ECONNRESET;
 	else if (state && !strcmp(state, "42P04"))	/* duplicate_database */
 		err = -EEXIST;
@@ -123,25 +169,25 @@ static int result_err(struct pg_writer *w, PGconn *c, const PGresult *r)
 		err = -EPROTO;
 	if (msg)
 		return set_err(w, err, "%s", msg);
-	return set_err(w, err, "%s", PQerrorMessage(c));
+	return set_err(w, err, "%s", pq.PQerrorMessage(c));
 }
 
 /* Run one statement; its rows (if any) are returned in *out (caller clears). */
 static int query(struct pg_writer *w, PGconn *c, const char *sql, PGresult **out)
 {
-	PGresult *r = PQexec(c, sql);
-	ExecStatusType st = PQresultStatus(r);
+	PGresult *r = pq.PQexec(c, sql);
+	ExecStatusType st = pq.PQresultStatus(r);
 
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
 		if (out)
 			*out = r;
 		else
-			PQclear(r);
+			pq.PQclear(r);
 		return 0;
 	}
 	int err = result_err(w, c, r);
 
-	PQclear(r);
+	pq.PQclear(r);
 	return err;
 }
 
@@ -161,7 +207,7 @@ static int connect_to(struct pg_writer *w, const char *conninfo, const char *dbn
 		      PGconn **out)
 {
 	char *perr = NULL;
-	PQconninfoOption *opts = PQconninfoParse(conninfo, &perr);
+	PQconninfoOption *opts = pq.PQconninfoParse(conninfo, &perr);
 	const char **kw = NULL, **val = NULL;
 	size_t n = 0, nopts = 0;
 	bool have_encoding = false;
@@ -170,7 +216,7 @@ static int connect_to(struct pg_writer *w, const char *conninfo, const char *dbn
 	*out = NULL;
 	if (!opts) {
 		err = perr ? set_err(w, -EINVAL, "%s", perr) : set_err(w, -ENOMEM, "out of memory");
-		PQfreemem(perr);
+		pq.PQfreemem(perr);
 		return err;
 	}
 	for (PQconninfoOption *o = opts; o->keyword; o++)
@@ -194,20 +240,20 @@ static int connect_to(struct pg_writer *w, const char *conninfo, const char *dbn
 		kw[n] = "client_encoding";
 		val[n++] = "UTF8";
 	}
-	*out = PQconnectdbParams(kw, val, 0);
+	*out = pq.PQconnectdbParams(kw, val, 0);
 	if (!*out) {
 		err = set_err(w, -ENOMEM, "out of memory");
-	} else if (PQstatus(*out) != CONNECTION_OK) {
-		err = set_err(w, -ECONNREFUSED, "%s", PQerrorMessage(*out));
-		PQfinish(*out);
+	} else if (pq.PQstatus(*out) != CONNECTION_OK) {
+		err = set_err(w, -ECONNREFUSED, "%s", pq.PQerrorMessage(*out));
+		pq.PQfinish(*out);
 		*out = NULL;
 	} else {
-		PQsetNoticeProcessor(*out, no_notices, NULL);
+		pq.PQsetNoticeProcessor(*out, no_notices, NULL);
 	}
 out:
 	free(kw);
 	free(val);
-	PQconninfoFree(opts);
+	pq.PQconninfoFree(opts);
 	return err;
 }
 
@@ -216,14 +262,14 @@ out:
 static int find_dbname(struct pg_writer *w, const char *conninfo)
 {
 	char *perr = NULL;
-	PQconninfoOption *opts = PQconninfoParse(conninfo, &perr);
+	PQconninfoOption *opts = pq.PQconninfoParse(conninfo, &perr);
 	const char *name = NULL;
 
 	if (!opts) {
 		int err = perr ? set_err(w, -EINVAL, "%s", perr)
 			       : set_err(w, -ENOMEM, "out of memory");
 
-		PQfreemem(perr);
+		pq.PQfreemem(perr);
 		return err;
 	}
 	for (PQconninfoOption *o = opts; o->keyword; o++)
@@ -235,7 +281,7 @@ static int find_dbname(struct pg_writer *w, const char *conninfo)
 
 	if (named)
 		w->dbname = strdup(name);
-	PQconninfoFree(opts);	/* name may point into it: not used from here on */
+	pq.PQconninfoFree(opts);	/* name may point into it: not used from here on */
 	if (!named)
 		return set_err(w, -EINVAL, "the connection string names no database "
 			       "(dbname=NAME, or postgresql://HOST/NAME)");
@@ -256,22 +302,22 @@ static int send_chunk(struct pg_writer *w, struct chunk *c)
 	 * (the foreign keys' checks, the first queries) need not mark them */
 	snprintf(sql, sizeof(sql), "COPY %s FROM STDIN (FORMAT binary%s)",
 		 schema_tables[c->table].name, w->append ? "" : ", FREEZE");
-	r = PQexec(w->conn, sql);
-	if (PQresultStatus(r) != PGRES_COPY_IN) {
+	r = pq.PQexec(w->conn, sql);
+	if (pq.PQresultStatus(r) != PGRES_COPY_IN) {
 		err = result_err(w, w->conn, r);
-		PQclear(r);
+		pq.PQclear(r);
 		return err;
 	}
-	PQclear(r);
+	pq.PQclear(r);
 	c->data[c->len++] = 0xff;	/* the trailer: field count -1 */
 	c->data[c->len++] = 0xff;
-	if (PQputCopyData(w->conn, (const char *)c->data, (int)c->len) != 1 ||
-	    PQputCopyEnd(w->conn, NULL) != 1)
-		err = set_err(w, -ECONNRESET, "%s", PQerrorMessage(w->conn));
-	while ((r = PQgetResult(w->conn))) {
-		if (!err && PQresultStatus(r) != PGRES_COMMAND_OK)
+	if (pq.PQputCopyData(w->conn, (const char *)c->data, (int)c->len) != 1 ||
+	    pq.PQputCopyEnd(w->conn, NULL) != 1)
+		err = set_err(w, -ECONNRESET, "%s", pq.PQerrorMessage(w->conn));
+	while ((r = pq.PQgetResult(w->conn))) {
+		if (!err && pq.PQresultStatus(r) != PGRES_COMMAND_OK)
 			err = result_err(w, w->conn, r);
-		PQclear(r);
+		pq.PQclear(r);
 	}
 	return err;
 }
@@ -436,8 +482,8 @@ static int create_database(struct pg_writer *w, const char *conninfo, bool force
 
 	if ((err = connect_to(w, conninfo, MAINTENANCE_DB, &w->maint)))
 		return err;
-	if (!(w->dbident = PQescapeIdentifier(w->maint, w->dbname, strlen(w->dbname))))
-		return set_err(w, -EINVAL, "%s", PQerrorMessage(w->maint));
+	if (!(w->dbident = pq.PQescapeIdentifier(w->maint, w->dbname, strlen(w->dbname))))
+		return set_err(w, -EINVAL, "%s", pq.PQerrorMessage(w->maint));
 	if (strlen(w->dbident) > 1024)
 		return set_err(w, -EINVAL, "database name too long");
 	if (force) {
@@ -476,9 +522,9 @@ static int prepare_append(struct pg_writer *w)
 	if ((err = query(w, w->conn, "SELECT count(*) FROM information_schema.columns WHERE "
 			 "table_schema = current_schema() AND table_name = 'samples'", &r)))
 		return err;
-	bool samples_ok = !strcmp(PQgetvalue(r, 0, 0), "25");
+	bool samples_ok = !strcmp(pq.PQgetvalue(r, 0, 0), "25");
 
-	PQclear(r);
+	pq.PQclear(r);
 	if (!samples_ok)
 		return set_err(w, -EPROTO, "no samples table of perf's export (all "
 			       "columns): not made by dirconvert or perf's "
@@ -486,9 +532,9 @@ static int prepare_append(struct pg_writer *w)
 	if (cc) {
 		if ((err = query(w, w->conn, "SELECT to_regclass('call_paths') IS NULL", &r)))
 			return err;
-		bool missing = !strcmp(PQgetvalue(r, 0, 0), "t");
+		bool missing = !strcmp(pq.PQgetvalue(r, 0, 0), "t");
 
-		PQclear(r);
+		pq.PQclear(r);
 		if (missing)
 			return set_err(w, -EPROTO, "no call_paths table (made without "
 				       "--callchains)");
@@ -512,8 +558,8 @@ static int prepare_append(struct pg_writer *w)
 	if ((err = query(w, w->conn, sql, &r)))
 		return err;
 	for (int t = 0; t < EXPORT__NR_TABLES; t++)
-		w->base[t] = strtoll(PQgetvalue(r, 0, t), NULL, 10);
-	PQclear(r);
+		w->base[t] = strtoll(pq.PQgetvalue(r, 0, t), NULL, 10);
+	pq.PQclear(r);
 	/* Foreign keys check every row COPY adds, one query each (ten times slower
 	 * than the load itself): drop them for the load and add them back before the
 	 * commit, which checks the tables in one pass per key.  All in the
@@ -525,9 +571,9 @@ static int prepare_append(struct pg_writer *w)
 			 "'machines', 'threads', 'comms', 'comm_threads', 'dsos', 'symbols', "
 			 "'branch_types', 'call_paths', 'samples') ORDER BY k.oid", &w->fkeys)))
 		return err;
-	for (int i = 0; i < PQntuples(w->fkeys) && !err; i++) {
+	for (int i = 0; i < pq.PQntuples(w->fkeys) && !err; i++) {
 		snprintf(sql, sizeof(sql), "ALTER TABLE %s DROP CONSTRAINT %s",
-			 PQgetvalue(w->fkeys, i, 0), PQgetvalue(w->fkeys, i, 1));
+			 pq.PQgetvalue(w->fkeys, i, 0), pq.PQgetvalue(w->fkeys, i, 1));
 		err = exec(w, w->conn, sql);
 	}
 	return err;
@@ -538,9 +584,9 @@ static int restore_fkeys(struct pg_writer *w)
 {
 	int err = 0;
 
-	for (int i = 0; w->fkeys && i < PQntuples(w->fkeys) && !err; i++) {
-		const char *t = PQgetvalue(w->fkeys, i, 0), *n = PQgetvalue(w->fkeys, i, 1);
-		const char *def = PQgetvalue(w->fkeys, i, 2);
+	for (int i = 0; w->fkeys && i < pq.PQntuples(w->fkeys) && !err; i++) {
+		const char *t = pq.PQgetvalue(w->fkeys, i, 0), *n = pq.PQgetvalue(w->fkeys, i, 1);
+		const char *def = pq.PQgetvalue(w->fkeys, i, 2);
 		size_t len = strlen(t) + strlen(n) + strlen(def) + 64;
 		char *sql = malloc(len);
 
@@ -576,6 +622,10 @@ int pg_writer__open(struct pg_writer **out, const struct pg_writer_opts *o)
 	*out = w;
 	if (!w)
 		return -ENOMEM;
+	pthread_once(&pq_once, pq_load);
+	if (!pq_ready)
+		return set_err(w, -ENOENT, "cannot load %s, PostgreSQL's client library: %s",
+			       LIBPQ_SONAME, pq_error);
 	w->flags = o->flags;
 	w->append = o->append;
 	if ((err = find_dbname(w, o->conninfo)))
@@ -645,19 +695,24 @@ void pg_writer__delete(struct pg_writer *w)
 	}
 	for (int t = 0; t < EXPORT__NR_TABLES; t++)
 		free_chunk(w->cur[t]);
-	if (w->conn && !w->committed && PQstatus(w->conn) == CONNECTION_OK)
-		PQclear(PQexec(w->conn, "ROLLBACK"));
-	PQfinish(w->conn);
+	if (!pq_ready) {	/* nothing was opened */
+		free(w->dbname);
+		free(w);
+		return;
+	}
+	if (w->conn && !w->committed && pq.PQstatus(w->conn) == CONNECTION_OK)
+		pq.PQclear(pq.PQexec(w->conn, "ROLLBACK"));
+	pq.PQfinish(w->conn);
 	if (w->created && !w->committed && w->maint &&
-	    PQstatus(w->maint) == CONNECTION_OK) {
+	    pq.PQstatus(w->maint) == CONNECTION_OK) {
 		char sql[1200];
 
 		snprintf(sql, sizeof(sql), "DROP DATABASE %s", w->dbident);
-		PQclear(PQexec(w->maint, sql));
+		pq.PQclear(pq.PQexec(w->maint, sql));
 	}
-	PQfinish(w->maint);
-	PQclear(w->fkeys);
-	PQfreemem(w->dbident);
+	pq.PQfinish(w->maint);
+	pq.PQclear(w->fkeys);
+	pq.PQfreemem(w->dbident);
 	free(w->dbname);
 	free(w);
 }

@@ -49,7 +49,8 @@ struct pg_writer_opts {
  * @return 0; -EINVAL: the connection string does not parse, names no database, or
  *         names "postgres"; -EEXIST: the database exists (neither force nor append);
  *         -ECONNREFUSED: no connection (server down, authentication refused, no
- *         such database to append to...); -EPROTO: append into
+ *         such database to append to...); -ENOENT: libpq.so.5 could not be loaded
+ *         (dlopen(): not installed, or without a function used here); -EPROTO: append into
  *         a database without perf's tables (or without call_paths for callchains);
  *         -EIO: any other server error; -ENOMEM.  Messages: pg_writer__errmsg().
  * Thread safety: see file comment.  Format: perf's export-to-postgresql.py schema.
