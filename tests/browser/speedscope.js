@@ -80,8 +80,12 @@ server.listen(0, '127.0.0.1', async () => {
 		else pass('load', label);
 
 		await page.keyboard.press('3');
-		await page.waitForFunction(() => document.body.innerText.includes('Symbol Name'),
-			{ timeout: 5000 }).catch(() => {});
+		// the table's header comes first, its rows a frame or more later: wait for a
+		// row (reading at the header alone saw none, now and then)
+		await page.waitForFunction(() => {
+			const t = document.body.innerText, i = t.indexOf('Symbol Name');
+			return i >= 0 && /\n\s*\d+ \(/.test(t.slice(i));
+		}, { timeout: 10000 }).catch(() => {});
 		const text = await page.evaluate(() => document.body.innerText);
 		const rows = text.slice(text.indexOf('Symbol Name') + 11).split('\n')
 			.map((l) => l.trim()).filter((l) => l);
