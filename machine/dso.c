@@ -36,6 +36,7 @@ struct dsos {
 	bool no_demangle;
 	bool no_self_vdso;
 	bool kallsyms_ahead;
+	bool check_at_take;	/* dsos_opts.kallsyms_check_at_take */
 };
 
 #define KERNEL_NAME "[kernel.kallsyms]"
@@ -62,6 +63,7 @@ int dsos__new(struct dsos **out, const struct dsos_opts *opts)
 		d->no_demangle = opts->no_demangle;
 		d->no_self_vdso = opts->no_self_vdso;
 		d->kallsyms_ahead = opts->kallsyms_ahead;
+		d->check_at_take = opts->kallsyms_check_at_take;
 	}
 	if (dup_opt(&d->kallsyms, opts ? opts->kallsyms : NULL) ||
 	    dup_opt(&d->debug_dir, opts && opts->debug_dir ? opts->debug_dir
@@ -1148,7 +1150,7 @@ int dso__preload_kernel(struct dso *dso, struct workqueue *wq, struct wq_group *
 	if (!p->err)
 		p->err = kallsyms_load__finish(&l, &b, &p->text);
 	kallsyms_load__close(&l);
-	if (!p->err && p->from_copy && dso->check)
+	if (!p->err && p->from_copy && dso->check && !dso->owner->check_at_take)
 		check_run(dso->check);
 	if (!p->err) {
 		/* the fix-ups and the sorting too, unrelocated: load_kernel() takes

@@ -124,6 +124,12 @@ struct dsos_opts {
 				  * with workers reads the copy and checks the running
 				  * kernel's file against it on a thread of its own
 				  * (dso__check_kernel()) */
+	bool kallsyms_check_at_take; /* with kallsyms_ahead: the check's thread starts
+				  * when the copy's table is taken (the first kernel
+				  * lookup), not once the copy has parsed - for a
+				  * front end that forks before its delivery (the
+				  * tracing data's check, machine/trace-event.c), which
+				  * no other thread may run beside */
 };
 
 /**
@@ -322,7 +328,8 @@ enum kallsyms_check_result {
  *        kernel sample waits that long only.  The copy is read only when it was
  *        written since this boot began (/proc/stat btime) and its first page is the
  *        file's first read() (a copy from another boot holds that boot's KASLR
- *        addresses: it would not pass).  Once the copy has parsed, the check
+ *        addresses: it would not pass).  Once the copy has parsed (with
+ *        dsos_opts.kallsyms_check_at_take: once its table is taken), the check
  *        starts: it reads the rest of the running kernel's file on a thread of its
  *        own (dr-kallsyms) and compares it with the copy, byte for byte.  Its answer
  *        counts only when dso__load() takes the table read from the copy (the

@@ -2853,8 +2853,9 @@ static int trace_setup(struct report *rp, struct session *s, const struct report
 	 * one (else the first batch waits for it, the decoding started meanwhile) */
 	if (session__is_pipe(s) || trace_sort__has_tracepoints(session__evlist(s))) {
 		machine__wait_preload(rp->machine);
-		/* (the check of kernel symbols read ahead has no thread yet: it starts
-		 * at the first kernel lookup, in the delivery) */
+		/* (the check of kernel symbols read ahead has no thread yet: here it
+		 * starts at the first kernel lookup, in the delivery - setup_machine()'s
+		 * dsos_opts.kallsyms_check_at_take) */
 		rp->preloaded = true;
 	}
 	err = trace_sort__open(&rp->traces, s, rp->machine, o->raw_trace,

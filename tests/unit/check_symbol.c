@@ -9,6 +9,8 @@
  * map parsing and C++ names are all pinned down below.
  */
 #include <check.h>
+#include <dirent.h>	/* opendir: the threads of /proc/self/task */
+#include <pthread.h>	/* the FIFO's writer */
 #include <dlfcn.h>	/* dladdr */
 #include <elf.h>	/* STB_*, STT_* */
 #include <errno.h>
@@ -18,8 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>	/* mkdir */
+#include <sys/stat.h>	/* mkdir, mkfifo */
 #include <time.h>	/* clock_gettime */
+#include <unistd.h>	/* write, close */
 
 #include "format/record.h"	/* REC_MMAP, MISC_KERNEL */
 #include "machine/dso.h"
@@ -564,13 +567,14 @@ static void write_notes(const char *path, const uint8_t *bid, size_t n)
  * in dir/proc-kallsyms) is the recording's, build-id cache dir/cache, kallsyms read
  * ahead on a workqueue of `workers` workers; then, if `pgoff`, the recording's kernel
  * MMAP at that _text and the dso loaded as the first kernel sample loads it. */
-static struct dsos *kernel_ahead(const char *dir, size_t workers, bool ahead, uint64_t pgoff)
+static struct dsos *kernel_ahead_at(const char *dir, size_t workers, bool ahead,
+				    bool at_take, uint64_t pgoff)
 {
 	static const uint8_t bid[20] = { 0x4a, 0x5a, 0x9b, 1, 2, 3 };
 	char notes[PATH_MAX], live[PATH_MAX], cache[PATH_MAX];
 	struct dsos_opts o = { .kernel_notes = notes, .proc_kallsyms = live,
 			       .buildid_dir = cache, .stale_dir = dir,
-			       .kallsyms_ahead = ahead };
+			       .kallsyms_ahead = ahead, .kallsyms_check_at_take = at_take };
 	struct preload_item pi = { 0 };
 	struct dsos *d;
 
@@ -592,6 +596,11 @@ static struct dsos *kernel_ahead(const char *dir, size_t workers, bool ahead, ui
 		ck_assert_int_ge(dso__load(pi.k), 0);
 	}
 	return d;
+}
+
+static struct dsos *kernel_ahead(const char *dir, size_t workers, bool ahead, uint64_t pgoff)
+{
+	return kernel_ahead_at(dir, workers, ahead, false, pgoff);
 }
 
 /* The name of the kernel symbol at addr in d (the dso loaded). */
@@ -1001,6 +1010,121 @@ START_TEST(test_symbol_kallsyms_lines)
 	symtab__exit(&t);
 	kmod_symbols__exit(&mods);
 	free(text);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Threads of this process named @p comm. */
+static unsigned threads_named(const char *comm)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	unsigned n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d))) {
+		char path[PATH_MAX], name[64] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;	/* the thread is gone */
+		if (fgets(name, sizeof(name), f))
+			name[strcspn(name, "\n")] = '\0';
+		fclose(f);
+		n += !strcmp(name, comm);
+	}
+	closedir(d);
+	return n;
+}
+
+/* The running kernel's kallsyms as a FIFO: its first page written once a reader
+ * opens it, the rest only once the test says so (go). */
+struct fifo_writer {
+	const char *path, *text;
+	size_t len;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool go;
+};
+
+static void *fifo_write(void *arg)
+{
+	struct fifo_writer *w = arg;
+	int fd = open(w->path, O_WRONLY);	/* once the read ahead opens it */
+
+	if (fd < 0)
+		return NULL;
+	if (write(fd, w->text, 4096) == 4096) {	/* one page: what ahead_copy() reads */
+		size_t off = 4096;
+
+		pthread_mutex_lock(&w->mu);
+		while (!w->go)
+			pthread_cond_wait(&w->cv, &w->mu);
+		pthread_mutex_unlock(&w->mu);
+		while (off < w->len) {
+			ssize_t k = write(fd, w->text + off, w->len - off);
+
+			if (k <= 0)
+				break;
+			off += (size_t)k;
+		}
+	}
+	close(fd);
+	return NULL;
+}
+
+/* dsos_opts.kallsyms_check_at_take (a report that forks to check its tracing data
+ * before its delivery): no check thread runs once the copy is read ahead, before the
+ * table is taken - the running kernel's file is a FIFO that gives nothing past its
+ * first page yet, so a check started then would be waiting in it, there to count;
+ * taking the table starts the check, whose answer is the usual one.  Without the
+ * option the check has started by then (once the copy has parsed). */
+START_TEST(test_symbol_kernel_check_at_take)
+{
+	const uint64_t text = 0xffffffff81000000;
+	char *dir = testlib_tmpdir(), live[PATH_MAX], copy[PATH_MAX], *t;
+	struct fifo_writer w = { .path = live, .mu = PTHREAD_MUTEX_INITIALIZER,
+				 .cv = PTHREAD_COND_INITIALIZER };
+	uint64_t off = 0;
+	pthread_t th;
+	struct dsos *d;
+	size_t n;
+
+	t = ahead_text(false, &n);
+	w.text = t;
+	w.len = n;
+	snprintf(live, sizeof(live), "%s/proc-kallsyms", dir);
+	ck_assert_int_eq(mkfifo(live, 0600), 0);
+	snprintf(copy, sizeof(copy), "%s/cache", dir);
+	ck_assert_int_eq(mkdir(copy, 0755), 0);
+	snprintf(copy, sizeof(copy), "%s/cache/[kernel.kallsyms]", dir);
+	ck_assert_int_eq(mkdir(copy, 0755), 0);
+	snprintf(copy, sizeof(copy), "%s/cache/[kernel.kallsyms]/4a5a9b010203%028d", dir, 0);
+	ck_assert_int_eq(mkdir(copy, 0755), 0);
+	snprintf(copy + strlen(copy), sizeof(copy) - strlen(copy), "/kallsyms");
+	testlib_write_raw(copy, t, n);
+	/* at take; then, without the option, once the copy has parsed */
+	for (int at_take = 1; at_take >= 0; at_take--) {
+		w.go = false;
+		ck_assert_int_eq(pthread_create(&th, NULL, fifo_write, &w), 0);
+		d = kernel_ahead_at(dir, 1, true, at_take, 0);	/* read ahead, not taken */
+		ck_assert_uint_eq(threads_named("dr-kallsyms"), at_take ? 0 : 1);
+		pthread_mutex_lock(&w.mu);
+		w.go = true;
+		pthread_cond_signal(&w.cv);
+		pthread_mutex_unlock(&w.mu);
+		ck_assert_int_eq(dso__set_kernel_ref(dsos__kernel(d), "[kernel.kallsyms]_text",
+						     text), 0);
+		ck_assert_int_ge(dso__load(dsos__kernel(d)), 0);	/* taken: checked */
+		ck_assert_int_eq(dso__check_kernel(dsos__kernel(d), &off), KALLSYMS_SAME);
+		ck_assert_int_eq(pthread_join(th, NULL), 0);
+		dsos__delete(d);
+	}
+	free(t);
 	testlib_rmtree(dir);
 	free(dir);
 }
@@ -1680,6 +1804,7 @@ Suite *symbol_suite(void)
 	tcase_add_test(tc, test_symbol_kernel_preload);
 	tcase_add_test(tc, test_symbol_kernel_preload_blocks);
 	tcase_add_test(tc, test_symbol_kernel_ahead);
+	tcase_add_test(tc, test_symbol_kernel_check_at_take);
 	tcase_add_test(tc, test_symbol_kallsyms_same_file);
 	tcase_add_test(tc, test_symbol_kallsyms_load_grows);
 	tcase_add_test(tc, test_symbol_kallsyms_lines);
