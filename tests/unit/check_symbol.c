@@ -633,6 +633,21 @@ static char *ahead_text(bool rename, size_t *len)
 	return t;
 }
 
+/* The build-id cache's copy of the running kernel's kallsyms (kernel_ahead()'s
+ * build-id) made in @p dir's cache with @p len bytes of @p text; its path in
+ * @p copy (PATH_MAX bytes). */
+static void cache_copy(const char *dir, char *copy, const char *text, size_t len)
+{
+	snprintf(copy, PATH_MAX, "%s/cache", dir);
+	ck_assert_int_eq(mkdir(copy, 0755), 0);
+	snprintf(copy, PATH_MAX, "%s/cache/[kernel.kallsyms]", dir);
+	ck_assert_int_eq(mkdir(copy, 0755), 0);
+	snprintf(copy, PATH_MAX, "%s/cache/[kernel.kallsyms]/4a5a9b010203%028d", dir, 0);
+	ck_assert_int_eq(mkdir(copy, 0755), 0);
+	snprintf(copy + strlen(copy), PATH_MAX - strlen(copy), "/kallsyms");
+	testlib_write_raw(copy, text, len);
+}
+
 /*
  * With kallsyms_ahead, the running kernel's symbols come from the build-id cache's
  * copy of its kallsyms, and dso__check_kernel() says whether the running kernel's
@@ -666,14 +681,7 @@ START_TEST(test_symbol_kernel_ahead)
 	ck_assert_str_eq(dsos__kernel(da)->symsrc_path, live);
 	dsos__delete(da);
 	/* the copy, the same bytes */
-	snprintf(copy, sizeof(copy), "%s/cache", dir);
-	ck_assert_int_eq(mkdir(copy, 0755), 0);
-	snprintf(copy, sizeof(copy), "%s/cache/[kernel.kallsyms]", dir);
-	ck_assert_int_eq(mkdir(copy, 0755), 0);
-	snprintf(copy, sizeof(copy), "%s/cache/[kernel.kallsyms]/4a5a9b010203%028d", dir, 0);
-	ck_assert_int_eq(mkdir(copy, 0755), 0);
-	snprintf(copy + strlen(copy), sizeof(copy) - strlen(copy), "/kallsyms");
-	testlib_write_raw(copy, same, len);
+	cache_copy(dir, copy, same, len);
 	da = kernel_ahead(dir, 1, true, text);
 	db = kernel_ahead(dir, 1, false, text);
 	same_kernel_table(dsos__kernel(da), dsos__kernel(db));
@@ -1099,14 +1107,7 @@ START_TEST(test_symbol_kernel_check_at_take)
 	w.len = n;
 	snprintf(live, sizeof(live), "%s/proc-kallsyms", dir);
 	ck_assert_int_eq(mkfifo(live, 0600), 0);
-	snprintf(copy, sizeof(copy), "%s/cache", dir);
-	ck_assert_int_eq(mkdir(copy, 0755), 0);
-	snprintf(copy, sizeof(copy), "%s/cache/[kernel.kallsyms]", dir);
-	ck_assert_int_eq(mkdir(copy, 0755), 0);
-	snprintf(copy, sizeof(copy), "%s/cache/[kernel.kallsyms]/4a5a9b010203%028d", dir, 0);
-	ck_assert_int_eq(mkdir(copy, 0755), 0);
-	snprintf(copy + strlen(copy), sizeof(copy) - strlen(copy), "/kallsyms");
-	testlib_write_raw(copy, t, n);
+	cache_copy(dir, copy, t, n);
 	/* at take; then, without the option, once the copy has parsed */
 	for (int at_take = 1; at_take >= 0; at_take--) {
 		w.go = false;
