@@ -2840,6 +2840,11 @@ static int trace_error(const struct diag *d)
 	return CMD_ERR_REPORTED;
 }
 
+bool cmd_report_forks(struct session *s)
+{
+	return session__is_pipe(s) || trace_sort__has_tracepoints(session__evlist(s));
+}
+
 /* The trace key's texts (machine/trace-sort.h); a file whose tracepoints have no
  * format is refused whatever the keys, as perf refuses to open it. */
 static int trace_setup(struct report *rp, struct session *s, const struct report_opts *o)
@@ -2851,7 +2856,7 @@ static int trace_setup(struct report *rp, struct session *s, const struct report
 	 * needs (AddressSanitizer's allocator does not lock itself across fork()),
 	 * so the kernel symbols job is waited for here already where there will be
 	 * one (else the first batch waits for it, the decoding started meanwhile) */
-	if (session__is_pipe(s) || trace_sort__has_tracepoints(session__evlist(s))) {
+	if (cmd_report_forks(s)) {
 		machine__wait_preload(rp->machine);
 		/* (the check of kernel symbols read ahead has no thread yet: here it
 		 * starts at the first kernel lookup, in the delivery - setup_machine()'s

@@ -95,6 +95,15 @@ struct report_opts {
 /** @brief `dirreport -D`: every record as perf 6.1's dump-raw-trace prints it. */
 int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, FILE *out);
 
+/**
+ * @brief Whether cmd_report() checks @p s's tracing data before its delivery, in a
+ *        forked child (machine/trace-event.c): a pipe (its tracing data may come in
+ *        a record), or a recording with tracepoint events.  No other thread may run
+ *        beside that fork (main() starts no kallsyms check thread before it).
+ * Thread safety: reads @p s only.
+ */
+bool cmd_report_forks(struct session *s);
+
 /** @brief `dirreport --stdio`: the histogram report (with --header: header first). */
 int cmd_report(struct session *s, const struct report_opts *o, struct machine *m,
 	       FILE *out);

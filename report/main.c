@@ -239,14 +239,12 @@ static const struct mode {
 static int setup_machine(struct session *s, const struct report_opts *o,
 			 struct machine **m, bool ahead)
 {
+	/* the report forks to check the tracing data before its delivery: no check
+	 * thread may run beside the fork */
 	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .no_demangle = o->no_demangle,
 				   .symfs = o->symfs, .buildid_dir = o->buildid_dir,
-				   .kallsyms_ahead = ahead };
-
-	/* the report forks to check the tracing data before its delivery (its
-	 * trace_setup()): no check thread may run beside the fork */
-	dopts.kallsyms_check_at_take = session__is_pipe(s) ||
-				       trace_sort__has_tracepoints(session__evlist(s));
+				   .kallsyms_ahead = ahead,
+				   .kallsyms_check_at_take = cmd_report_forks(s) };
 	int err = machine__new_opts(m, &dopts);
 
 	if (!err)
