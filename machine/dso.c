@@ -37,6 +37,7 @@ struct dsos {
 	bool no_self_vdso;
 	bool kallsyms_ahead;
 	bool check_at_take;	/* dsos_opts.kallsyms_check_at_take */
+	bool kernel_span_only;
 };
 
 #define KERNEL_NAME "[kernel.kallsyms]"
@@ -64,6 +65,7 @@ int dsos__new(struct dsos **out, const struct dsos_opts *opts)
 		d->no_self_vdso = opts->no_self_vdso;
 		d->kallsyms_ahead = opts->kallsyms_ahead;
 		d->check_at_take = opts->kallsyms_check_at_take;
+		d->kernel_span_only = opts->kernel_span_only;
 	}
 	if (dup_opt(&d->kallsyms, opts ? opts->kallsyms : NULL) ||
 	    dup_opt(&d->debug_dir, opts && opts->debug_dir ? opts->debug_dir
@@ -802,6 +804,10 @@ struct kallsyms_preload {
 	 * the file's does (no relocation: most recordings) */
 	int nr;				/* symtab__finish_kallsyms()'s answer */
 	struct symtab symtab;		/* owned until taken */
+	bool span;			/* dsos.kernel_span_only: the table was not
+					 * built, its span kept (symtab empty, no
+					 * kmods); false when it had no symbol */
+	uint64_t span_start, span_end;
 	struct kmod_symbols kmods;	/* owned until taken */
 };
 
@@ -1156,9 +1162,17 @@ int dso__preload_kernel(struct dso *dso, struct workqueue *wq, struct wq_group *
 		/* the fix-ups and the sorting too, unrelocated: load_kernel() takes
 		 * them when the kernel's reference address is the file's _text (else
 		 * it reads the file again) */
-		p->nr = symtab__finish_kallsyms(&b, &p->text, false, 0, &p->kmods);
-		if (p->nr < 0 || symtab_builder__finish(&b, &p->symtab))
+		bool span_only = dso->owner->kernel_span_only;
+		int r = 0;
+
+		p->nr = symtab__finish_kallsyms(&b, &p->text, false, 0,
+						span_only ? NULL : &p->kmods);
+		if (p->nr >= 0)
+			r = span_only ? symtab_builder__span(&b, &p->span_start, &p->span_end)
+				      : symtab_builder__finish(&b, &p->symtab);
+		if (p->nr < 0 || r < 0)
 			p->err = -ENOMEM;
+		p->span = span_only && r > 0;
 	}
 	symtab_builder__exit(&b);
 	dso->preload = p;
@@ -1199,7 +1213,16 @@ static int load_kernel(struct dso *dso)
 		kmod_symbols__exit(&dso->kmods);
 		dso->kmods = p->kmods;
 		memset(&p->kmods, 0, sizeof(p->kmods));
+		dso->span_only = p->span;
+		dso->span_start = p->span_start;
+		dso->span_end = p->span_end;
+		nr = p->nr;
 		preload_free(dso);
+		if (dso->span_only) {	/* took_symtab() of the table it stands for */
+			dso->origin = SYMTAB_ORIGIN_KALLSYMS;
+			dso->origin_letter = 'k';
+			return (dso->symsrc_path = strdup(file)) ? nr : -ENOMEM;
+		}
 		return took_symtab(dso, SYMTAB_ORIGIN_KALLSYMS, file, 'k');
 	}
 	if (dso->check && !dso->check->taken)	/* the copy's table is not used */
@@ -1251,6 +1274,11 @@ bool dso__symbol_span(struct dso *dso, uint64_t *start, uint64_t *end)
 {
 	if (!dso->loaded && dso__load(dso) < 0)
 		return false;
+	if (dso->span_only) {
+		*start = dso->span_start;
+		*end = dso->span_end;
+		return true;
+	}
 	if (!dso->symtab.nr)
 		return false;
 	*start = dso->symtab.syms[0].start;

@@ -99,6 +99,10 @@ struct dso {
 					 * read ahead (dso__check_kernel()) */
 	struct kmod_symbols kmods;	/* kernel only, once loaded: the module
 					 * symbols of its kallsyms (owned) */
+	/* kernel only, with dsos_opts.kernel_span_only: loaded from a table read
+	 * ahead, only its span was kept (symtab stays empty) */
+	bool span_only;
+	uint64_t span_start, span_end;	/* then: dso__symbol_span()'s answer */
 };
 
 /** Options of a dso collection.  Zero (or NULL) means perf's default. */
@@ -124,6 +128,14 @@ struct dsos_opts {
 				  * with workers reads the copy and checks the running
 				  * kernel's file against it on a thread of its own
 				  * (dso__check_kernel()) */
+	bool kernel_span_only;	 /* the caller uses the kernel's symbols only for its
+				  * map's span (dso__symbol_span(): the dump), never
+				  * looks one up: dso__preload_kernel() keeps the span
+				  * of the table it reads, not the table (nor the
+				  * module symbols), and the kernel dso loads that;
+				  * dso__find_symbol() then finds nothing in it.  A
+				  * table read again at the load (another reference
+				  * address: dso__preload_kernel()) is kept whole */
 	bool kallsyms_check_at_take; /* with kallsyms_ahead: the check's thread starts
 				  * when the copy's table is taken (the first kernel
 				  * lookup), not once the copy has parsed - for a
@@ -387,6 +399,8 @@ const struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
  * in the kernel map as recorded by the MMAP ([_text, _text + len)); that sample keeps
  * the map.  From then on the kernel map is [span start, span end)
  * (map__fixup_start/end): it may grow (kallsyms data symbols past _etext) or shrink.
+ * A kernel loaded with dsos_opts.kernel_span_only gives the span it kept.
+ * @param start, end  receive the span (addresses; the end is exclusive)
  * @return false if the dso has no symbols (loads it first if needed).
  * Thread safety: as dso__find_symbol.  Format: none.
  */

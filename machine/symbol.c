@@ -575,6 +575,17 @@ out:
 	return err;
 }
 
+int symtab_builder__span(struct symtab_builder *b, uint64_t *start, uint64_t *end)
+{
+	if (!b->live)
+		return 0;
+	if (build_seq(b))
+		return -ENOMEM;
+	*start = b->n[b->seq[0]].start;
+	*end = b->n[b->seq[b->seq_nr - 1]].end;
+	return 1;
+}
+
 const struct symbol *symtab__find(const struct symtab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->nr_ranges;

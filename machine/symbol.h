@@ -188,6 +188,20 @@ int symtab_builder__fixup_duplicate(struct symtab_builder *b);
  */
 int symtab_builder__finish(struct symtab_builder *b, struct symtab *out);
 
+/**
+ * @brief The span symtab_builder__finish() would give, without building the table:
+ *        its first symbol's start and its last symbol's end (syms[0].start and
+ *        syms[nr - 1].end: the live symbols in tree order, the order the finish
+ *        lays them out in).  perf's map__fixup_start/end() move the kernel's map to
+ *        that span (machine/dso.h: dso__symbol_span()).
+ * @param start, end  receive the span (addresses: the end is exclusive) when it
+ *        returns 1
+ * @return 1; 0 when the builder holds no live symbol (nothing written); -ENOMEM.
+ * Ownership: the builder keeps its contents (free them with symtab_builder__exit()).
+ * Thread safety: builder owned by the caller.  Format: none.
+ */
+int symtab_builder__span(struct symtab_builder *b, uint64_t *start, uint64_t *end);
+
 /** @brief Free a builder's contents (safe on a zeroed or exited builder). */
 void symtab_builder__exit(struct symtab_builder *b);
 

@@ -235,16 +235,18 @@ static const struct mode {
 };
 
 /* Machine state for a mode: build-ids applied, kernel symbols read on a worker while
- * the recording decodes. */
+ * the recording decodes (`span_only`: the mode uses them for the kernel map's span
+ * alone, dsos_opts.kernel_span_only). */
 static int setup_machine(struct session *s, const struct report_opts *o,
-			 struct machine **m, bool ahead)
+			 struct machine **m, bool ahead, bool span_only)
 {
 	/* the report forks to check the tracing data before its delivery: no check
 	 * thread may run beside the fork */
 	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .no_demangle = o->no_demangle,
 				   .symfs = o->symfs, .buildid_dir = o->buildid_dir,
 				   .kallsyms_ahead = ahead,
-				   .kallsyms_check_at_take = cmd_report_forks(s) };
+				   .kallsyms_check_at_take = cmd_report_forks(s),
+				   .kernel_span_only = span_only };
 	int err = machine__new_opts(m, &dopts);
 
 	if (!err)
@@ -674,7 +676,9 @@ static int run_once(const struct report_opts *o, const struct cmdline *cl, bool 
 	}
 	if (!err && (mode->flags & MODE_NEED_MACHINE))
 		err = setup_machine(s, o, &m, ahead && mode->run == cmd_report && !o->header &&
-					      !session__is_pipe(s) && session__can_read_again(s));
+					      !session__is_pipe(s) && session__can_read_again(s),
+				    /* -D prints dsos, never symbols (cmd-dump.c) */
+				    mode->run == cmd_dump);
 	/* --stats from a fresh index: no pass over the records at all */
 	if (!err && mode->run == cmd_stats && !o->header &&
 	    (ix = cmd_stats_index(s, o->input ? o->input : "perf.data"))) {

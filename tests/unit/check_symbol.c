@@ -304,9 +304,16 @@ START_TEST(test_symbol_sequence_equals_tree)
 
 		/* the same table twice: lookups from the sorted sequence (where nothing
 		 * overlaps) and from perf's tree replayed must agree exactly */
+		uint64_t s, e;
+
 		random_table(&a, seed * 0x9E3779B97F4A7C15ULL, overlap);
 		random_table(&b, seed * 0x9E3779B97F4A7C15ULL, overlap);
+		/* the span without the table: the table's first start and last end */
+		ck_assert_int_eq(symtab_builder__span(&a, &s, &e), 1);
 		ck_assert_int_eq(symtab_builder__finish(&a, &ta), 0);
+		ck_assert_uint_eq(s, ta.syms[0].start);
+		ck_assert_uint_eq(e, ta.syms[ta.nr - 1].end);
+		ck_assert_int_eq(symtab_builder__span(&a, &s, &e), 0);	/* emptied */
 		ck_assert_int_eq(symtab_builder__finish(&b, &tb), 0);
 		ck_assert_uint_gt(ta.nr, 2000);
 		ck_assert_uint_eq(ta.nr, tb.nr);
@@ -447,10 +454,10 @@ enum preload_mode { PRELOAD_NONE, PRELOAD_HERE, PRELOAD_WORKERS };
  * recording's kernel MMAP sets it (ref NULL: none), loaded, read ahead or not: here,
  * or on a worker with its blocks parsed by the workers and by this thread, which
  * waits for the read ahead's group. */
-static struct dsos *kernel_loaded(const char *kallsyms, enum preload_mode preload,
-				  const char *ref, uint64_t pgoff)
+static struct dsos *kernel_loaded_opts(const char *kallsyms, enum preload_mode preload,
+				       const char *ref, uint64_t pgoff, bool span_only)
 {
-	struct dsos_opts o = { .kallsyms = kallsyms };
+	struct dsos_opts o = { .kallsyms = kallsyms, .kernel_span_only = span_only };
 	struct preload_item pi = { 0 };
 	struct dsos *d;
 	struct dso *k;
@@ -473,6 +480,12 @@ static struct dsos *kernel_loaded(const char *kallsyms, enum preload_mode preloa
 		ck_assert_int_eq(dso__set_kernel_ref(k, ref, pgoff), 0);
 	ck_assert_int_ge(dso__load(k), 0);
 	return d;
+}
+
+static struct dsos *kernel_loaded(const char *kallsyms, enum preload_mode preload,
+				  const char *ref, uint64_t pgoff)
+{
+	return kernel_loaded_opts(kallsyms, preload, ref, pgoff, false);
 }
 
 /* Kernel dsos a and b loaded the same table (symbols, ends, lookup ranges, module
@@ -543,6 +556,74 @@ START_TEST(test_symbol_kernel_preload)
 							  0xffffffff91000105)->name, "strong_fn");
 		dsos__delete(da);
 		dsos__delete(db);
+	}
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * dsos_opts.kernel_span_only (the dump): a kernel whose table was read ahead loads
+ * only its span - the span the whole table has, for each reference the recording may
+ * give - and no symbol, no module symbol; a table read again at the load (a KASLR
+ * shift) is kept whole.
+ */
+START_TEST(test_symbol_kernel_span_only)
+{
+	static const struct { const char *ref; uint64_t pgoff; } refs[] = {
+		{ "[kernel.kallsyms]_text", 0xffffffff81000000 },
+		{ "[kernel.kallsyms]_text", 0xffffffff91000000 },
+		{ "[kernel.kallsyms]data_obj", 0xffffffff81000000 },
+		{ NULL, 0 },
+	};
+	char *dir = testlib_tmpdir(), path[PATH_MAX], empty[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	testlib_write_raw(path, fake_kallsyms, strlen(fake_kallsyms));
+	for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
+		struct dsos *full = kernel_loaded(path, PRELOAD_NONE, refs[i].ref, refs[i].pgoff);
+		uint64_t fs, fe;
+
+		ck_assert(dso__symbol_span(dsos__kernel(full), &fs, &fe));
+		for (int mode = PRELOAD_NONE; mode <= PRELOAD_WORKERS; mode++) {
+			struct dsos *d = kernel_loaded_opts(path, (enum preload_mode)mode,
+							    refs[i].ref, refs[i].pgoff, true);
+			struct dso *k = dsos__kernel(d);
+			/* read ahead and taken: the recording's _text where the file has it,
+			 * or no reference */
+			bool kept = mode != PRELOAD_NONE && (i == 0 || i == 3);
+			uint64_t s = 0, e = 0;
+
+			ck_assert(dso__symbol_span(k, &s, &e));
+			ck_assert_uint_eq(s, fs);
+			ck_assert_uint_eq(e, fe);
+			ck_assert_int_eq(k->span_only, kept);
+			ck_assert_int_eq(k->origin, SYMTAB_ORIGIN_KALLSYMS);
+			ck_assert_int_eq(k->origin_letter, 'k');
+			ck_assert_str_eq(k->symsrc_path, path);
+			if (kept) {
+				ck_assert_uint_eq(k->symtab.nr, 0);
+				ck_assert_uint_eq(k->kmods.nr, 0);
+				ck_assert_ptr_null(dso__find_symbol(k, fs));
+			} else {
+				same_kernel_table(k, dsos__kernel(full));
+			}
+			dsos__delete(d);
+		}
+		dsos__delete(full);
+	}
+	/* a file without a kept symbol: no span either way */
+	snprintf(empty, sizeof(empty), "%s/empty", dir);
+	testlib_write_raw(empty, "0000000000000000 A fixed_percpu_data\n", 37);
+	{
+		struct dsos *d = kernel_loaded_opts(empty, PRELOAD_HERE, "[kernel.kallsyms]_text",
+						    0, true);
+		uint64_t s, e;
+
+		ck_assert(!dso__symbol_span(dsos__kernel(d), &s, &e));
+		ck_assert_int_eq(dsos__kernel(d)->span_only, false);
+		ck_assert_int_eq(dsos__kernel(d)->origin_letter, '!');
+		dsos__delete(d);
 	}
 	testlib_rmtree(dir);
 	free(dir);
@@ -1803,6 +1884,7 @@ Suite *symbol_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_symbol_kallsyms_rules);
 	tcase_add_test(tc, test_symbol_kernel_preload);
+	tcase_add_test(tc, test_symbol_kernel_span_only);
 	tcase_add_test(tc, test_symbol_kernel_preload_blocks);
 	tcase_add_test(tc, test_symbol_kernel_ahead);
 	tcase_add_test(tc, test_symbol_kernel_check_at_take);
