@@ -2427,13 +2427,15 @@ static int on_batch(void *p, const struct record_ref *const *recs, size_t n)
 	size_t kernel_maps_end;
 	int err = 0;
 
-	if (hugemem__grow(&rp->cur->pending, &rp->cur->cap_pending, &rp->cur->pending_mapped,
-			  n, sizeof(*rp->cur->pending), n) ||
-	    (rp->need_ext && hugemem__grow(&rp->cur->ext, &rp->cur->cap_ext,
-					   &rp->cur->ext_mapped, n, sizeof(*rp->cur->ext), n)) ||
-	    (rp->need_walk && hugemem__grow(&rp->cur->walk, &rp->cur->cap_walk,
-					    &rp->cur->walk_mapped, n, sizeof(*rp->cur->walk),
-					    n)))
+	/* refilled for this batch: nothing of the last one's is kept (nor copied) */
+	if (hugemem__grow_discard(&rp->cur->pending, &rp->cur->cap_pending,
+				  &rp->cur->pending_mapped, n, sizeof(*rp->cur->pending), n) ||
+	    (rp->need_ext && hugemem__grow_discard(&rp->cur->ext, &rp->cur->cap_ext,
+						   &rp->cur->ext_mapped, n,
+						   sizeof(*rp->cur->ext), n)) ||
+	    (rp->need_walk && hugemem__grow_discard(&rp->cur->walk, &rp->cur->cap_walk,
+						    &rp->cur->walk_mapped, n,
+						    sizeof(*rp->cur->walk), n)))
 		return -ENOMEM;
 	rp->cur->nr_pending = 0;
 	rp->cur->nr_frames = 0;

@@ -55,8 +55,10 @@ static void *map_aligned(size_t n)
 	return a;
 }
 
-/* hugemem__realloc() mapping from min bytes on. */
-static void *realloc_from(void *p, size_t old, size_t size, size_t *mapped, size_t min)
+/* hugemem__realloc() mapping from min bytes on; without `keep`, nothing of p is kept
+ * where it would be copied. */
+static void *realloc_from(void *p, size_t old, size_t size, size_t *mapped, size_t min,
+			  bool keep)
 {
 	size_t n, was = *mapped;
 	void *q;
@@ -81,7 +83,7 @@ static void *realloc_from(void *p, size_t old, size_t size, size_t *mapped, size
 	} else {
 		if (!(q = map_aligned(n)))
 			return NULL;
-		if (p && old)
+		if (p && old && keep)
 			memcpy(q, p, old < size ? old : size);
 		free(p);
 	}
@@ -92,22 +94,22 @@ static void *realloc_from(void *p, size_t old, size_t size, size_t *mapped, size
 void *hugemem__alloc(size_t size, size_t *mapped)
 {
 	*mapped = 0;
-	return realloc_from(NULL, 0, size, mapped, HUGEMEM_MIN);
+	return realloc_from(NULL, 0, size, mapped, HUGEMEM_MIN, true);
 }
 
 void *hugemem__alloc_grown(size_t size, size_t *mapped)
 {
 	*mapped = 0;
-	return realloc_from(NULL, 0, size, mapped, HUGEMEM_GROW_MIN);
+	return realloc_from(NULL, 0, size, mapped, HUGEMEM_GROW_MIN, true);
 }
 
 void *hugemem__realloc(void *p, size_t old, size_t size, size_t *mapped)
 {
-	return realloc_from(p, old, size, mapped, HUGEMEM_MIN);
+	return realloc_from(p, old, size, mapped, HUGEMEM_MIN, true);
 }
 
-int hugemem__grow(void *pv, size_t *cap, size_t *mapped, size_t need, size_t elem,
-		  size_t first)
+static int grow(void *pv, size_t *cap, size_t *mapped, size_t need, size_t elem,
+		size_t first, bool keep)
 {
 	size_t c;
 	void *v, *p;
@@ -117,12 +119,24 @@ int hugemem__grow(void *pv, size_t *cap, size_t *mapped, size_t need, size_t ele
 	if (array__next_cap(*cap, need, elem, first, SIZE_MAX - 2 * HUGE_PAGE, &c))
 		return -ENOMEM;
 	memcpy(&v, pv, sizeof(v));
-	p = realloc_from(v, *cap * elem, c * elem, mapped, HUGEMEM_GROW_MIN);
+	p = realloc_from(v, *cap * elem, c * elem, mapped, HUGEMEM_GROW_MIN, keep);
 	if (!p)
 		return -ENOMEM;
 	memcpy(pv, &p, sizeof(p));
 	*cap = c;
 	return 0;
+}
+
+int hugemem__grow(void *pv, size_t *cap, size_t *mapped, size_t need, size_t elem,
+		  size_t first)
+{
+	return grow(pv, cap, mapped, need, elem, first, true);
+}
+
+int hugemem__grow_discard(void *pv, size_t *cap, size_t *mapped, size_t need, size_t elem,
+			  size_t first)
+{
+	return grow(pv, cap, mapped, need, elem, first, false);
 }
 
 int hugemem__grow_zeroed(void *pv, size_t *cap, size_t *mapped, size_t need, size_t elem,

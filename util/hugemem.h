@@ -69,6 +69,19 @@ int hugemem__grow(void *pv, size_t *cap, size_t *mapped, size_t need, size_t ele
 		  size_t first);
 
 /**
+ * @brief hugemem__grow() for an array whose elements the caller writes again before
+ *        it reads them (a batch's arrays, refilled for each batch): their contents
+ *        afterwards are unspecified (kept where malloc()ed memory grows or a
+ *        mapping grows; zero where the array moves from malloc()ed memory into a
+ *        mapping: the old bytes are not copied over, so that the mapping's pages are
+ *        first touched where the elements are written, not here - on the bench VM
+ *        a fresh huge page costs about 4 ms at its first touch).
+ * @return 0, or -ENOMEM (the array, *cap and *mapped unchanged).
+ */
+int hugemem__grow_discard(void *pv, size_t *cap, size_t *mapped, size_t need, size_t elem,
+			  size_t first);
+
+/**
  * @brief hugemem__grow() whose new elements are zeroed (all of [old cap, new cap)),
  *        as array__grow_zeroed(): a mapping's new pages are zero already (no
  *        memset() touching them).

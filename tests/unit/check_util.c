@@ -346,6 +346,37 @@ START_TEST(test_hugemem_grow)
 }
 END_TEST
 
+/* An array refilled after each growth: room for what is asked; where it moves into a
+ * mapping its old elements are not copied over (the mapping reads as zero). */
+START_TEST(test_hugemem_grow_discard)
+{
+	uint64_t *v = NULL;
+	size_t cap = 0, mapped = 0;
+	static const size_t sizes[] = { 100, 60000, 200000, 1000000 };
+
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t was = mapped, nonzero = 0;
+
+		ck_assert_int_eq(hugemem__grow_discard(&v, &cap, &mapped, sizes[k], sizeof(*v),
+						       64), 0);
+		ck_assert_uint_ge(cap, sizes[k]);
+		ck_assert_uint_eq(mapped != 0,
+				  hugemem__maps() && cap * sizeof(*v) >= HUGEMEM_GROW_MIN);
+		if (mapped && !was) {
+			for (size_t i = 0; i < cap; i++)
+				nonzero += v[i] != 0;
+			ck_assert_uint_eq(nonzero, 0);
+		}
+		for (size_t i = 0; i < cap; i++)
+			v[i] = i + 1;
+	}
+	/* room already: nothing changes */
+	ck_assert_int_eq(hugemem__grow_discard(&v, &cap, &mapped, cap, sizeof(*v), 64), 0);
+	ck_assert_uint_eq(v[cap - 1], cap);
+	hugemem__free(v, mapped);
+}
+END_TEST
+
 /* A table that replaces a growing one: malloc()ed below HUGEMEM_GROW_MIN bytes,
  * mapped (huge-page aligned) from there on, zeroed either way. */
 START_TEST(test_hugemem_alloc_grown)
@@ -422,6 +453,7 @@ Suite *util_suite(void)
 	tcase_add_test(ta, test_array_grow);
 	tcase_add_test(ta, test_hugemem);
 	tcase_add_test(ta, test_hugemem_grow);
+	tcase_add_test(ta, test_hugemem_grow_discard);
 	tcase_add_test(ta, test_hugemem_alloc_grown);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tr, test_rbtree_insert);
