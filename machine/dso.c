@@ -535,16 +535,19 @@ bool dso__data_path(const struct dso *dso, char *out, size_t len)
 }
 
 /* The dso's symbol table is in place: where it came from. */
-static int took_symtab(struct dso *dso, enum symtab_origin o, const char *path, char letter)
+/* The dso took a table of nr symbols (its symtab's; a span-only kernel's, of the
+ * table it stands for) from `path`: its origin; nr or -ENOMEM. */
+static int took_symtab(struct dso *dso, size_t nr, enum symtab_origin o, const char *path,
+		       char letter)
 {
-	dso->origin = dso->symtab.nr ? o : SYMTAB_ORIGIN_NONE;
-	dso->origin_letter = dso->symtab.nr ? letter : '!';
-	if (path && dso->symtab.nr) {
+	dso->origin = nr ? o : SYMTAB_ORIGIN_NONE;
+	dso->origin_letter = nr ? letter : '!';
+	if (path && nr) {
 		dso->symsrc_path = strdup(path);
 		if (!dso->symsrc_path)
 			return -ENOMEM;
 	}
-	return (int)dso->symtab.nr;
+	return (int)nr;
 }
 
 static int take_symtab(struct dso *dso, struct symtab_builder *b, enum symtab_origin o,
@@ -552,7 +555,7 @@ static int take_symtab(struct dso *dso, struct symtab_builder *b, enum symtab_or
 {
 	int err = symtab_builder__finish(b, &dso->symtab);
 
-	return err ? err : took_symtab(dso, o, path, letter);
+	return err ? err : took_symtab(dso, dso->symtab.nr, o, path, letter);
 }
 
 /* take_symtab() after a loader that returned nr: a failure other than -ENOMEM is the
@@ -1219,14 +1222,9 @@ static int load_kernel(struct dso *dso)
 		dso->span_only = p->span;
 		dso->span_start = p->span_start;
 		dso->span_end = p->span_end;
-		nr = p->nr;
+		nr = dso->span_only ? p->nr : (int)dso->symtab.nr;
 		preload_free(dso);
-		if (dso->span_only) {	/* took_symtab() of the table it stands for */
-			dso->origin = SYMTAB_ORIGIN_KALLSYMS;
-			dso->origin_letter = 'k';
-			return (dso->symsrc_path = strdup(file)) ? nr : -ENOMEM;
-		}
-		return took_symtab(dso, SYMTAB_ORIGIN_KALLSYMS, file, 'k');
+		return took_symtab(dso, (size_t)nr, SYMTAB_ORIGIN_KALLSYMS, file, 'k');
 	}
 	if (dso->check && !dso->check->taken)	/* the copy's table is not used */
 		check_join(dso->check, true);
