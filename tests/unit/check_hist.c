@@ -38,6 +38,15 @@ static void add(struct hists *h, const char *comm, uint64_t period, uint8_t filt
 	ck_assert_int_eq(hists__add(h, &s), 0);
 }
 
+/* The sort list of `-s comm`. */
+static void comm_sort(struct sort_list *sl)
+{
+	struct sort_opts so = { .sort_order = "comm" };
+	char err[128] = "";
+
+	ck_assert_int_eq(sort_list__setup(sl, &so, err, sizeof(err)), 0);
+}
+
 /* gzip 300 + 100 shown, dd 100 hidden (printing consumes a histogram: one each) */
 static void fill(struct hists *h, const struct sort_list *sl)
 {
@@ -49,12 +58,11 @@ static void fill(struct hists *h, const struct sort_list *sl)
 
 START_TEST(test_hist_filtered)
 {
-	struct sort_opts so = { .sort_order = "comm" };
 	struct sort_list sl;
 	struct hists h;
-	char err[128] = "", *out;
+	char *out;
 
-	ck_assert_int_eq(sort_list__setup(&sl, &so, err, sizeof(err)), 0);
+	comm_sort(&sl);
 	fill(&h, &sl);
 	out = print(&h, false);	/* absolute: the whole total */
 	ck_assert_ptr_nonnull(strstr(out, "# Samples: 3  of event 'cpu-clock'\n"
@@ -75,13 +83,12 @@ END_TEST
 
 START_TEST(test_hist_first_sample_filter)
 {
-	struct sort_opts so = { .sort_order = "comm" };
 	struct sort_list sl;
 	struct hists h;
-	char err[128] = "", *out;
+	char *out;
 
 	/* perf keeps the filter bits of the sample that made the entry */
-	ck_assert_int_eq(sort_list__setup(&sl, &so, err, sizeof(err)), 0);
+	comm_sort(&sl);
 	hists__init(&h, &sl, NULL);
 	add(&h, "sh", 100, 8);
 	add(&h, "sh", 100, 0);
@@ -99,12 +106,11 @@ END_TEST
  * periods, whether replayed when printed or live as they are added (and let go). */
 START_TEST(test_hist_big_periods)
 {
-	struct sort_opts so = { .sort_order = "comm" };
 	struct sort_list sl;
 	struct hists h;
-	char err[128] = "", *out;
+	char *out;
 
-	ck_assert_int_eq(sort_list__setup(&sl, &so, err, sizeof(err)), 0);
+	comm_sort(&sl);
 	sl.hash_safe = false;	/* every sample replayed with its own period */
 	for (int live = 0; live < 2; live++) {
 		struct hists_print_opts po = { 0 };
