@@ -17,7 +17,16 @@
 # recordings and -z recordings name no kernel build-id, so perf (and dirreport) can only
 # be given their kernel symbols with --kallsyms: NAME.data.kallsyms is a link to the
 # running kernel's copy.
-# User-space binaries come from the stock Debian system and are not cached.
+# The user-space files travel too, as `perf archive` carries them: every ELF file a
+# recording's workload mapped (programs, libc, ld.so, libm, ...) is added to the same cache
+# with `perf buildid-cache -a` (<path>/<build-id>/elf, and its detached debug info from
+# /usr/lib/debug as <path>/<build-id>/debug: libc6-dbg's symbols and DWARF), so that perf
+# and dirreport resolve user space through the cache whatever point release of libc, perl
+# or python the machine has.  That needs every such file named by build-id in the
+# recording: perf 6.1 writes no BUILD_ID feature for -z and pipe recordings, and only for
+# the dsos with sample hits otherwise, so those recordings are made with --buildid-mmap
+# (every MMAP2 record carries its file's build-id) and the DWARF ones, whose unwound
+# callers are no hits, with --buildid-all.
 #
 # After recording, run `sh tests/golden/update.sh` to regenerate perf's golden outputs.
 set -eu
@@ -65,18 +74,18 @@ rec plain.data -e cpu-clock -F 2000 -- sh -c "$work"
 # perf record --threads: a data directory (data + data.N)
 rec threads.data --threads -e cpu-clock -F 2000 -- sh -c "$work"
 # --threads -z: every data.N is a zstd stream of COMPRESSED records
-rec threads-z.data --threads -z -e cpu-clock -F 2000 -- sh -c "$work"
+rec threads-z.data --threads -z --buildid-mmap -e cpu-clock -F 2000 -- sh -c "$work"
 # -g: frame-pointer callchains
 rec callchain.data -g -e cpu-clock -F 1000 -- sh -c "$work"
 # pipe format written to a file
-pipe pipe.data -e cpu-clock -F 2000 -- sh -c "$work"
+pipe pipe.data --buildid-mmap -e cpu-clock -F 2000 -- sh -c "$work"
 # -a -g: system-wide with callchains; perf adds the dummy:HG side-band event.  Other
 # processes of the machine are in it, and their binaries may be gone later (perf and
 # dirreport then agree on printing addresses): the --stdio goldens would go stale, so
 # only -D and --header-only have golden files; --stdio is compared live.
 rec system-g.data -a -g -F 200 -- sh -c "$work"
 # --threads=core -z -g: compressed directory with callchains, one stream per core
-rec threads-core-zg.data --threads=core -z -g -e cpu-clock -F 1000 -- sh -c "$work"
+rec threads-core-zg.data --threads=core -z --buildid-mmap -g -e cpu-clock -F 1000 -- sh -c "$work"
 # the other --threads specs: one stream per package, per NUMA node, and a user spec
 # (cpu mask/affinity mask of each stream)
 rec threads-package.data --threads=package -e cpu-clock -F 1000 -- sh -c "$work"
@@ -97,9 +106,9 @@ rec group-g.data -g -e '{cpu-clock,page-faults}' -F 1000 -- sh -c "$work"
 rec group-empty.data -e '{major-faults,cpu-clock},{cpu-clock,major-faults,task-clock}' -F 1000 -- sh -c "$work"
 # -g in pipe format: perf report cancels its children view there (a pipe's events are
 # not known when it decides) and keeps the caller order of that view's call graphs
-pipe pipe-g.data -g -e cpu-clock -F 1000 -- sh -c "$work"
+pipe pipe-g.data --buildid-mmap -g -e cpu-clock -F 1000 -- sh -c "$work"
 # a group in pipe format (GROUP_DESC comes as a feature record)
-pipe group-pipe.data -e '{cpu-clock,page-faults}' -F 1000 -- sh -c "$work"
+pipe group-pipe.data --buildid-mmap -e '{cpu-clock,page-faults}' -F 1000 -- sh -c "$work"
 # page faults with -d --phys-data --data-page-size: non-zero data addresses (the
 # faulting address), their physical addresses and page sizes (--mem-mode's keys)
 rec mem-pf.data -d --phys-data --data-page-size -e page-faults -c 20 -- sh -c "$work"
@@ -132,22 +141,31 @@ rec per-thread.data --per-thread -e cpu-clock -F 1000 -- sh -c "$work"
 # ends).  Processes that fork and exec keep their parent's maps (perf's libunwind
 # then finds no CFI in their libraries); libc6-dbg's DWARF names inlined functions.
 dwarf='--call-graph dwarf,4096 -e cpu-clock -F 300'
-rec dwarf.data $dwarf -- sh -c "$work"
+rec dwarf.data --buildid-all $dwarf -- sh -c "$work"
 # ... a directory, -z, and interpreters (one process each, deep stacks)
-rec dwarf-threads.data --threads $dwarf -- sh -c "$work"
-rec dwarf-z.data -z $dwarf -- sh -c "$work"
-rec dwarf-perl.data -z $dwarf -F 1000 -- perl -e 'my $s = 0; $s += sqrt($_) for 1 .. 4000000; print "$s\n"'
-rec dwarf-python.data -z $dwarf -F 1000 -- python3 -c 'print(sum(i * i for i in range(3000000)))'
+rec dwarf-threads.data --threads --buildid-all $dwarf -- sh -c "$work"
+rec dwarf-z.data -z --buildid-mmap $dwarf -- sh -c "$work"
+rec dwarf-perl.data -z --buildid-mmap $dwarf -F 1000 -- perl -e 'my $s = 0; $s += sqrt($_) for 1 .. 4000000; print "$s\n"'
+rec dwarf-python.data -z --buildid-mmap $dwarf -F 1000 -- python3 -c 'print(sum(i * i for i in range(3000000)))'
 
-# Recordings that name no kernel build-id (pipes, and -z recordings: perf 6.1 writes no
-# BUILD_ID feature for them) get NAME.data.kallsyms, a link to the running kernel's
-# kallsyms in the cache: perf and dirreport can only be told their kernel symbols with
-# --kallsyms.
+# is_pipe FILE: a pipe-format recording (its header is 16 bytes: size field 16)?
+is_pipe() {
+	[ -f "$1" ] && [ "$(od -An -tu8 -j8 -N8 "$1" | tr -d ' ')" = 16 ]
+}
+
+# Recordings whose header names no kernel build-id (pipes, and -z recordings: perf 6.1
+# writes no BUILD_ID feature for them; their MMAP2 records may name it) get
+# NAME.data.kallsyms, a link to the running kernel's kallsyms in the cache: their golden
+# cases give it to perf and dirreport with --kallsyms.
 bid=$(kernel_build_id)
 for s in samples/*.data; do
 	want "$(basename "$s")" || continue
 	rm -f "$s.kallsyms"
-	perf buildid-list -i "$s" 2>/dev/null | grep -q '^[0-9a-f]\{40\} \[kernel\.kallsyms\]$' &&
+	! is_pipe "$s" &&
+		! perf report --header-only -i "$s" 2>/dev/null |
+			grep -q '^# missing features:.* BUILD_ID' &&
+		perf buildid-list -i "$s" 2>/dev/null |
+		grep -q '^[0-9a-f]\{40\} \[kernel\.kallsyms\]$' &&
 		continue
 	mkdir -p "$cache/[kernel.kallsyms]/$bid"
 	[ -f "$cache/[kernel.kallsyms]/$bid/kallsyms" ] ||
@@ -155,36 +173,72 @@ for s in samples/*.data; do
 	ln -s "buildid-cache/[kernel.kallsyms]/$bid/kallsyms" "$s.kallsyms"
 done
 
-# The kernel part of the build-id cache: the snapshots already kept (other samples may
-# need them), plus this run's; snapshots that no recording and no link names any more
-# are dropped.
+# mmaps FILE: the build-ids and the files of FILE's MMAP2 records of the build-id form
+# ("BUILD-ID PATH" lines).
+mmaps() {
+	perf script -i "$1" --show-mmap-events -F comm 2>/dev/null |
+		sed -n 's/.*PERF_RECORD_MMAP2 .* <\([0-9a-f]*\)>\]: [^ ]* \(.*\)$/\1 \2/p'
+}
+
+# The running kernel's vdso image ([vdso]/<build-id>/vdso), which the --buildid-mmap
+# recordings name but perf record caches only where it writes build-ids: a recording of
+# nothing with --buildid-all caches it (and the kernel's kallsyms).
+perf record -q --buildid-all -o "$tmp/vdso.data" -e cpu-clock -- true >/dev/null 2>&1
+
+# The user-space files of this run's recordings (not system-g.data's: its other processes
+# are compared live only), each added to the cache with the build-id it has here.
+for s in samples/*.data; do
+	want "$(basename "$s")" || continue
+	case $s in samples/system-g.data) continue ;; esac
+	{ perf buildid-list -i "$s" 2>/dev/null; mmaps "$s"; } | awk '$2 ~ /^\// { print $2 }'
+	perf script -i "$s" --show-mmap-events -F comm 2>/dev/null |
+		sed -n 's/.*PERF_RECORD_MMAP2* .*\]: [^ ]* \(\/.*\)$/\1/p'
+done | LC_ALL=C sort -u | while read -r f; do
+	[ -f "$f" ] && [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = 177ELF ] || continue
+	perf buildid-cache -a "$f" 2>/dev/null || echo "record.sh: cannot cache $f" >&2
+done
+
+# The build-id cache: the entries already kept (other samples may need them), plus this
+# run's; entries whose build-id no recording and no link names any more are dropped.
 keep=$tmp/keep
 mkdir -p "$keep"
 [ -f samples/buildid-cache.tar.xz ] && tar -xJf samples/buildid-cache.tar.xz -C "$keep"
-for d in '[kernel.kallsyms]' '[vdso]'; do
-	[ -d "$cache/$d" ] || continue
-	mkdir -p "$keep/$d"
-	cp -R "$cache/$d/." "$keep/$d/"
-done
+[ -d "$cache" ] && (cd "$cache" && find . -mindepth 1 -path ./.build-id -prune -o -type f -print) |
+	while read -r f; do
+		mkdir -p "$keep/$(dirname "$f")"
+		cp -p "$cache/$f" "$keep/$f"
+	done
 used=$tmp/used
 for s in samples/*.data; do
 	perf buildid-list -i "$s" 2>/dev/null | awk '{ print $1 }'
+	mmaps "$s" | awk '{ print $1 }'
 done >"$used"
 for l in samples/*.kallsyms; do
 	[ -L "$l" ] && readlink "$l" | awk -F/ '{ print $3 }'
 done >>"$used"
-for d in "$keep/[kernel.kallsyms]"/* "$keep/[vdso]"/*; do
-	[ -d "$d" ] || continue
-	grep -qx "$(basename "$d")" "$used" || rm -rf "$d"
+# entries: <path>/<build-id>/ directories (40 hex digits)
+entries() {
+	(cd "$keep" && find . -path ./.build-id -prune -o -type d -print |
+		grep '/[0-9a-f]\{40\}$' | sed 's|^\./||' | LC_ALL=C sort)
+}
+for e in $(entries | tr ' ' '?'); do
+	e=$(echo "$e" | tr '?' ' ')
+	grep -qx "$(basename "$e")" "$used" || rm -rf "$keep/$e"
+done
+find "$keep" -depth -type d -empty -delete
+mkdir -p "$keep"
+# a build-id named by a recording whose file is not cached (re-record that sample)
+for b in $(LC_ALL=C sort -u "$used"); do
+	echo "$b" | grep -q '^[0-9a-f]\{40\}$' || continue
+	entries | grep -q "/$b\$" ||
+		echo "record.sh: build-id $b is named by a recording but not cached" >&2
 done
 # perf's .build-id/xx/yyyy... links to the kept entries
 rm -rf "$keep/.build-id"
-for d in "$keep/[kernel.kallsyms]"/* "$keep/[vdso]"/*; do
-	[ -d "$d" ] || continue
-	b=$(basename "$d")
+entries | while read -r e; do
+	b=$(basename "$e")
 	mkdir -p "$keep/.build-id/$(echo "$b" | cut -c1-2)"
-	ln -s "../../$(basename "$(dirname "$d")")/$b" \
-		"$keep/.build-id/$(echo "$b" | cut -c1-2)/$(echo "$b" | cut -c3-)"
+	ln -s "../../$e" "$keep/.build-id/$(echo "$b" | cut -c1-2)/$(echo "$b" | cut -c3-)"
 done
 (cd "$keep" && find . -mindepth 1 | LC_ALL=C sort |
 	tar --owner=0 --group=0 --numeric-owner --mtime=@0 --no-recursion -cf - -T -) |
