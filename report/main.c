@@ -260,7 +260,7 @@ static int setup_machine(struct session *s, const struct report_opts *o,
 
 /* getopt's short options: the letters of long_opts' entries with one (a ':' after
  * those that take an argument). */
-static const char short_opts[] = "i:DIj:g:Ghs:F:nt:w:S:C:UqTxfp:vb";
+static const char short_opts[] = ":i:DIj:g:Ghs:F:nt:w:S:C:UqTxfp:vb";
 
 /* Options followed by a separate argument (for optional_call_graph_arg): those with
  * ':' in short_opts (-g's argument is optional: handled by the caller), and the long
@@ -303,7 +303,7 @@ static void optional_call_graph_arg(int argc, char **argv)
 
 static int bad_usage(const char *msg)
 {
-	return cli__bad_usage("dirreport", usage_text, msg);
+	return cli__bad_usage("dirreport", msg);
 }
 
 /* -s/-F/-w/-t: the keys must exist (a usage error otherwise, before any reading). */
@@ -446,6 +446,7 @@ static int parse_options(int argc, char **argv, struct report_opts *o, struct cm
 
 	callchain_param__init(&o->cc);
 	optional_call_graph_arg(argc, argv);
+	opterr = 0;	/* cli__getopt_error() says what is wrong */
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o->input = optarg; break;
@@ -573,12 +574,16 @@ static int parse_options(int argc, char **argv, struct report_opts *o, struct cm
 			return 0;
 		case OPT_VERSION:
 			return cli__version("dirreport");
-		default:
-			return bad_usage(NULL);
+		default:	/* '?' or ':' */
+			return cli__getopt_error("dirreport", c, argv, long_opts);
 		}
 	}
-	if (optind < argc)
-		return bad_usage("unexpected argument");
+	if (optind < argc) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "unexpected argument '%.200s'", argv[optind]);
+		return bad_usage(msg);
+	}
 	return -1;
 }
 

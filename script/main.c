@@ -85,11 +85,11 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char short_opts[] = "i:j:F:C:h";
+static const char short_opts[] = ":i:j:F:C:h";
 
 static int bad_usage(const char *msg)
 {
-	return cli__bad_usage("dirscript", usage_text, msg);
+	return cli__bad_usage("dirscript", msg);
 }
 
 static void warn(void *ctx, const char *line)
@@ -124,6 +124,7 @@ int main(int argc, char **argv)
 	char *end;
 	int c;
 
+	opterr = 0;	/* cli__getopt_error() says what is wrong */
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
@@ -187,12 +188,16 @@ int main(int argc, char **argv)
 			return 0;
 		case OPT_VERSION:
 			return cli__version("dirscript");
-		default:
-			return bad_usage(NULL);
+		default:	/* '?' or ':' */
+			return cli__getopt_error("dirscript", c, argv, long_opts);
 		}
 	}
-	if (optind < argc)
-		return bad_usage("unexpected argument");
+	if (optind < argc) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "unexpected argument '%.200s'", argv[optind]);
+		return bad_usage(msg);
+	}
 	if (o.folded && o.fields)
 		return bad_usage("--folded and -F do not go together");
 	if ((o.flamegraph || o.speedscope) && o.fields)

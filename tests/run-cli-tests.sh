@@ -655,7 +655,7 @@ done
 for a in "samples/plain.data" "samples/group-pipe.data" "samples/two-events.data --no-skip-empty"; do
 	# shellcheck disable=SC2086 # $a holds several words on purpose
 	run "$tmp/out" "$tmp/err" "$bin" --stdio --group-sort-idx 1 -i $a
-	if [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ]; then
+	if [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
 		pass "usage:group-sort-idx:$(echo "$a" | tr ' ' '_')"
 	else
 		fail "usage:group-sort-idx:$(echo "$a" | tr ' ' '_')" "exit status $rc, expected 2"
