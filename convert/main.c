@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>	/* strtol */
 #include <string.h>	/* strcmp */
-#include <unistd.h>	/* isatty */
 
 #include "convert/cmd.h"
 #include "format/diag.h"
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "util/phase.h"
 #include "banned.h"
 
@@ -24,7 +24,7 @@ static const char usage_text[] =
 	"                  [--callchains] [--all-events] [--kallsyms FILE]\n"
 	"                  [--buildid-dir DIR] [--no-progress]\n"
 	"   or: dirconvert [-i PATH] --to-json OUT.json [-f] [-j N] [--kallsyms FILE]\n"
-	"                  [--buildid-dir DIR]\n"
+	"                  [--buildid-dir DIR] [--no-progress]\n"
 	"   or: dirconvert [-i PATH] --to-file OUT [-f] [-j N] [--decompress | -z[LEVEL]]\n"
 	"   or: dirconvert [-i PATH] --to-dir OUT [--split cpu|N] [-f] [-j N]\n"
 	"                  [--decompress | -z[LEVEL]]\n"
@@ -113,7 +113,7 @@ static long parse_num(const char *s, long lo, long hi)
 
 int main(int argc, char **argv)
 {
-	struct convert_opts o = { .progress = isatty(2) };
+	struct convert_opts o = { .progress = progress__wanted(false) };
 	struct diag d = { .offset = DIAG_NO_OFFSET };
 	char line[1024];
 	int c, err;
