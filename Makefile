@@ -1,7 +1,8 @@
 # dirreport - one non-recursive Makefile.
-#   make            build build/dirreport (and the libraries)
+#   make            build every program: build/dirreport, build/dirscript,
+#                   build/dirconvert (and the libraries)
 #   make check      build and run every test (unit, golden, malformed)
-#   make demo       build, then report on a bundled --threads sample
+#   make demo       build every program, then report on a bundled --threads sample
 #   make SANITIZE=address,undefined check   the same under ASan+UBSan, in build-asan/
 #   make V=1        show full commands
 #   make install    programs, man pages and bash completions under $(DESTDIR)$(PREFIX)
@@ -170,7 +171,8 @@ $(BUILDID_CACHE)/.unpacked: samples/buildid-cache.tar.xz | $(DEPS_STAMP)
 buildid-cache: $(BUILDID_CACHE)/.unpacked
 
 # --- top-level targets -----------------------------------------------------
-demo: $(BUILD)/dirreport $(BUILDID_CACHE)/.unpacked
+# every program: the README's walk-through goes on with dirscript and dirconvert
+demo: $(PROGRAMS) $(BUILDID_CACHE)/.unpacked
 	$(BUILD)/dirreport --buildid-dir $(BUILDID_CACHE) -i samples/threads.data --stdio
 
 check: $(PROGRAMS) $(BUILD)/unit-tests $(BUILDID_CACHE)/.unpacked

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>	/* fprintf, fputs */
 #include <stdlib.h>	/* strtoul */
+#include <string.h>	/* strcspn, strncmp */
 
 #include "machine/machine.h"	/* machine__check_kernel_symbols */
 #include "util/phase.h"
@@ -23,12 +24,96 @@ int cli__parse_jobs(const char *arg, unsigned *jobs)
 	return 0;
 }
 
-int cli__bad_usage(const char *prog, const char *usage, const char *msg)
+int cli__bad_usage(const char *prog, const char *msg)
 {
-	if (msg)
-		fprintf(stderr, "%s: %s\n", prog, msg);
-	fputs(usage, stderr);
+	fprintf(stderr, "%s: %s; see '%s --help'\n", prog, msg, prog);
 	return 2;
+}
+
+/* The long options whose name starts with the n bytes of name: how many, and the
+ * first (an exact match alone where there is one, as getopt_long takes it). */
+static size_t long_matches(const struct option *lo, const char *name, size_t n,
+			   const struct option **first)
+{
+	size_t count = 0;
+
+	*first = NULL;
+	for (; lo->name; lo++) {
+		if (strncmp(lo->name, name, n))
+			continue;
+		if (!lo->name[n]) {
+			*first = lo;
+			return 1;
+		}
+		if (!count++)
+			*first = lo;
+	}
+	return count;
+}
+
+/* "ambiguous option '--gro' (--group, --group-sort-idx)": the names it starts. */
+static void ambiguous(char *msg, size_t len, const struct option *lo, const char *name,
+		      size_t n)
+{
+	int k = snprintf(msg, len, "ambiguous option '--%.*s' (", (int)n, name);
+	const char *sep = "";
+
+	for (; lo->name && k > 0 && (size_t)k < len; lo++) {
+		if (strncmp(lo->name, name, n))
+			continue;
+		k += snprintf(msg + k, len - (size_t)k, "%s--%s", sep, lo->name);
+		sep = ", ";
+	}
+	if (k > 0 && (size_t)k < len)
+		snprintf(msg + k, len - (size_t)k, ")");
+}
+
+/* The error of a long option argument: "--name[=value]". */
+static int long_error(const char *prog, int c, const char *arg,
+		      const struct option *long_opts)
+{
+	const char *name = arg + 2;
+	size_t n = strcspn(name, "=");
+	const struct option *lo;
+	size_t count = long_matches(long_opts, name, n, &lo);
+	char msg[512];
+
+	if (!count)
+		snprintf(msg, sizeof(msg), "unknown option '--%.*s'", (int)n, name);
+	else if (count > 1)
+		ambiguous(msg, sizeof(msg), long_opts, name, n);
+	else if (c == ':')
+		snprintf(msg, sizeof(msg), "option '--%s' needs an argument", lo->name);
+	else
+		snprintf(msg, sizeof(msg), "option '--%s' takes no argument", lo->name);
+	return cli__bad_usage(prog, msg);
+}
+
+int cli__getopt_error(const char *prog, int c, char *const *argv,
+		      const struct option *long_opts)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+	const struct option *lo = NULL;
+	char msg[64];
+
+	/*
+	 * getopt's optopt is 0 for an unknown or ambiguous long option, the option's
+	 * value for a long option refused otherwise, the letter for a short one.
+	 * argv[optind - 1] is the long option at fault, but only may be for a short
+	 * one (optind moves past a group of letters at its last).
+	 */
+	if (arg && arg[0] == '-' && arg[1] == '-' && arg[2] &&
+	    (optopt == 0 ||
+	     (long_matches(long_opts, arg + 2, strcspn(arg + 2, "="), &lo) == 1 &&
+	      lo->val == optopt)))
+		return long_error(prog, c, arg, long_opts);
+	if (c == ':')
+		snprintf(msg, sizeof(msg), "option '-%c' needs an argument", optopt);
+	else if (optopt > ' ' && optopt < 127)
+		snprintf(msg, sizeof(msg), "unknown option '-%c'", optopt);
+	else
+		snprintf(msg, sizeof(msg), "unknown option");
+	return cli__bad_usage(prog, msg);
 }
 
 int cli__version(const char *prog)

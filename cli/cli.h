@@ -1,10 +1,11 @@
 #ifndef DIRREPORT_CLI_CLI_H
 #define DIRREPORT_CLI_CLI_H
 /*
- * cli - what the front ends (dirreport, dirconvert) parse and print alike.
+ * cli - what the front ends (dirreport, dirconvert, dirscript) parse and print alike.
  *
- * Thread safety: pure functions (cli__bad_usage writes to stderr).
+ * Thread safety: pure functions, but for those that write to stderr (said each).
  */
+#include <getopt.h>	/* struct option */
 #include <stdbool.h>
 
 /**
@@ -17,15 +18,32 @@
 int cli__parse_jobs(const char *arg, unsigned *jobs);
 
 /**
- * @brief Report a usage error: "PROG: MSG" (when msg is not NULL), then the usage
- *        text, on stderr.
- * @param prog   program name ("dirreport")
- * @param usage  the usage text, printed as it is
- * @param msg    the problem, without newline; NULL prints the usage only
+ * @brief Report a usage error the way git and perf do, on one line of stderr:
+ *        "PROG: MSG; see 'PROG --help'" (the full usage is --help's alone).
+ * @param prog  program name ("dirreport")
+ * @param msg   the problem, without newline ("-j takes a number from 1 to 1024")
  * @return 2, the exit status of a usage error.
+ * Thread safety: main thread (writes to stderr).  Format: none.
+ */
+int cli__bad_usage(const char *prog, const char *msg);
+
+/**
+ * @brief What getopt_long() refused, as a usage error: the unknown option
+ *        ("unknown option '--stdoi'"), an option given without its argument
+ *        ("option '--input' needs an argument"), an ambiguous abbreviation, or an
+ *        argument to an option that takes none; then cli__bad_usage().
+ *        getopt_long() must run with opterr = 0 and an optstring that starts with
+ *        ':' (a missing argument returns ':'), so that getopt prints nothing itself.
+ * @param prog       program name ("dirreport")
+ * @param c          what getopt_long() returned: '?' or ':'
+ * @param argv       the argv given to getopt_long() (read at optind - 1)
+ * @param long_opts  the long options given to getopt_long()
+ * @return 2, the exit status of a usage error.
+ * Thread safety: main thread (reads getopt's globals, writes to stderr).
  * Format: none.
  */
-int cli__bad_usage(const char *prog, const char *usage, const char *msg);
+int cli__getopt_error(const char *prog, int c, char *const *argv,
+		      const struct option *long_opts);
 
 /**
  * @brief --version: "PROG version VERSION" on stdout, the form of perf --version

@@ -7,11 +7,9 @@
 #include <stdatomic.h>
 #include <stdio.h>	/* fprintf */
 #include <stdlib.h>	/* calloc, free */
-#include <string.h>	/* strcmp */
-#include <sys/stat.h>	/* stat */
 
 #include "cli/cli.h"	/* cli__kernel_symbols_differ */
-#include "convert/progress.h"
+#include "cli/progress.h"
 #include "format/diag.h"
 #include "format/feature.h"
 #include "format/evlist.h"	/* evlist__excludes_kernel */
@@ -20,9 +18,6 @@
 #include "machine/machine.h"
 #include "util/phase.h"
 #include "banned.h"
-
-/* Inputs smaller than this convert too fast for a progress bar to help. */
-#define PROGRESS_MIN_BYTES (32u << 20)
 
 struct conv {
 	struct exporter *ex;
@@ -69,26 +64,6 @@ static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 	}
 	progress__add(&c->prog, bytes);
 	return 0;
-}
-
-/* Bytes of all the files of the recording (0 when unknown: standard input). */
-static uint64_t input_bytes(struct session *s)
-{
-	uint64_t total = 0;
-	struct stat st;
-
-	if (session__is_pipe(s) && !strcmp(session__path(s), "-"))
-		return 0;
-	for (size_t i = 0; i < session__nr_files(s); i++) {
-		const char *label = session__file_label(s, i);
-
-		if (!strcmp(label, "pipe"))
-			label = session__path(s);
-		if (stat(label, &st))
-			return 0;
-		total += (uint64_t)st.st_size;
-	}
-	return total;
 }
 
 /* The kernel's symbols, read and loaded on a worker of their own (one job after the
@@ -158,8 +133,7 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 	}
 	if (!err)
 		err = exporter__begin(c.ex);
-	progress__init(&c.prog, stderr, input_bytes(s),
-		       o->progress && input_bytes(s) >= PROGRESS_MIN_BYTES);
+	progress__init(&c.prog, stderr, progress__session_bytes(s), o->progress);
 	if (!err)
 		err = session__deliver(s, on_batch, &c, 0);
 	phases__mark("delivery");

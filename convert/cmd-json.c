@@ -16,6 +16,7 @@
 #include <string.h>	/* memcpy, strerror */
 #include <time.h>	/* gmtime_r, strftime */
 
+#include "cli/progress.h"
 #include "convert/cmd-export.h"
 #include "convert/outfile.h"
 #include "format/diag.h"
@@ -106,6 +107,7 @@ struct json_run {
 	uint16_t bad_file;
 	uint64_t bad_offset;
 	bool write_failed;
+	struct progress prog;	/* bytes of records replayed (a bar on a terminal) */
 };
 
 /* set(obj, key, value): value is stolen; false when jansson ran out of memory. */
@@ -442,11 +444,13 @@ static int write_batch(struct json_run *r)
 static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 {
 	struct json_run *r = ctx;
+	uint64_t bytes = 0;
 	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct record_ref *ref = recs[i];
 
+		bytes += ref->disk_size;
 		if (!ref->evsel)
 			continue;
 		err = ref->type == REC_SAMPLE ? on_sample(r, ref)
@@ -457,6 +461,7 @@ static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 			r->bad_offset = ref->offset;
 		}
 	}
+	progress__add(&r->prog, bytes);
 	/* the names the frames point to stay: nothing the machine frees (maps and
 	 * threads may go; comms, dsos and symbols live as long as the machine) */
 	return err ? err : write_batch(r);
@@ -477,7 +482,8 @@ static void json_run__exit(struct json_run *r)
 	free(r->entries);
 }
 
-static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, struct diag *d)
+static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, bool progress,
+		      struct diag *d)
 {
 	struct session *s = cmd_recording__session(rec);
 	struct json_run r = { .m = cmd_recording__machine(rec), .fp = fp,
@@ -494,7 +500,9 @@ static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, stru
 		r.write_failed = true;
 	json_decref(h);
 	json_object_seed(0);	/* before the workers build objects (jansson's advice) */
+	progress__init(&r.prog, stderr, progress__session_bytes(s), progress);
 	err = r.write_failed ? -EIO : session__deliver(s, on_batch, &r, 0);
+	progress__exit(&r.prog);
 	json_run__exit(&r);
 	if (!err && fputs("\n]\n}\n", fp) == EOF)
 		r.write_failed = true;
@@ -525,7 +533,7 @@ int cmd_json(const struct convert_opts *o, struct diag *d)
 		err = diag__set(d, outfile__tmp_path(), DIAG_NO_OFFSET, -errno,
 				"cannot open: %s", strerror(errno));
 	if (!err)
-		err = write_json(rec, fp, o->json, d);
+		err = write_json(rec, fp, o->json, o->progress, d);
 	if (fp && fclose(fp) && !err)
 		err = diag__set(d, o->json, DIAG_NO_OFFSET, -EIO, "write error");
 	if (!err)

@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>	/* strtol */
 #include <string.h>	/* strcmp */
-#include <unistd.h>	/* isatty */
 
 #include "convert/cmd.h"
 #include "format/diag.h"
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "util/phase.h"
 #include "banned.h"
 
@@ -24,7 +24,7 @@ static const char usage_text[] =
 	"                  [--callchains] [--all-events] [--kallsyms FILE]\n"
 	"                  [--buildid-dir DIR] [--no-progress]\n"
 	"   or: dirconvert [-i PATH] --to-json OUT.json [-f] [-j N] [--kallsyms FILE]\n"
-	"                  [--buildid-dir DIR]\n"
+	"                  [--buildid-dir DIR] [--no-progress]\n"
 	"   or: dirconvert [-i PATH] --to-file OUT [-f] [-j N] [--decompress | -z[LEVEL]]\n"
 	"   or: dirconvert [-i PATH] --to-dir OUT [--split cpu|N] [-f] [-j N]\n"
 	"                  [--decompress | -z[LEVEL]]\n"
@@ -92,11 +92,11 @@ static const struct option long_opts[] = {
 };
 
 /* getopt's short options (a ':' after those that take an argument). */
-static const char short_opts[] = "i:fj:hz::";
+static const char short_opts[] = ":i:fj:hz::";
 
 static int bad_usage(const char *msg)
 {
-	return cli__bad_usage("dirconvert", usage_text, msg);
+	return cli__bad_usage("dirconvert", msg);
 }
 
 /* A whole decimal number from lo to hi; -1 otherwise. */
@@ -113,12 +113,13 @@ static long parse_num(const char *s, long lo, long hi)
 
 int main(int argc, char **argv)
 {
-	struct convert_opts o = { .progress = isatty(2) };
+	struct convert_opts o = { .progress = progress__wanted(false) };
 	struct diag d = { .offset = DIAG_NO_OFFSET };
 	char line[1024];
 	int c, err;
 
 	phases__start(getenv("DIRREPORT_PHASES") != NULL);	/* util/phase.h */
+	opterr = 0;	/* cli__getopt_error() says what is wrong */
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
@@ -171,12 +172,16 @@ int main(int argc, char **argv)
 			return 0;
 		case OPT_VERSION:
 			return cli__version("dirconvert");
-		default:
-			return bad_usage(NULL);
+		default:	/* '?' or ':' */
+			return cli__getopt_error("dirconvert", c, argv, long_opts);
 		}
 	}
-	if (optind < argc)
-		return bad_usage("unexpected argument");
+	if (optind < argc) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "unexpected argument '%.200s'", argv[optind]);
+		return bad_usage(msg);
+	}
 	if (o.index_interval && !o.index)
 		return bad_usage("--index-interval goes with --index");
 	if (o.index) {

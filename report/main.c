@@ -24,6 +24,7 @@
 #include "cli/time-range.h"
 #include "machine/trace-sort.h"
 #include "cli/cli.h"
+#include "cli/pager.h"
 #include "util/phase.h"
 #include "banned.h"
 
@@ -40,6 +41,7 @@ static const char usage_text[] =
 	"                 [--symfs DIR] [--skip-empty | --no-skip-empty] [--raw-trace]\n"
 	"                 [--group | --no-group] [--group-sort-idx N] [--hierarchy]\n"
 	"                 [--mem-mode] [-b | --no-branch-stack] [--buildid-dir DIR]\n"
+	"                 [--no-pager]\n"
 	"       dirreport -D [-i PATH] [-j N] [--no-skip-empty] [-b | --no-branch-stack]\n"
 	"       dirreport --stats [-i PATH] [-j N] [--no-skip-empty]\n"
 	"       dirreport --tasks [--mmaps] [-i PATH] [-j N]\n"
@@ -142,6 +144,8 @@ static const char usage_text[] =
 	"                           out of range: the leader's alone)\n"
 	"        --hierarchy        entries nested by sort key, one level per key\n"
 	"                           (no children view; not with -F, -t, -w or -x)\n"
+	"        --no-pager         standard output not through the pager, even on a\n"
+	"                           terminal ($DIRREPORT_PAGER, $PAGER or less)\n"
 	"    -h, --help             this text\n"
 	"        --version          the version (\"dirreport version N\")\n";
 
@@ -151,7 +155,8 @@ enum { OPT_STDIO = 256, OPT_VERSION, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, 
        OPT_TIME, OPT_TASKS, OPT_NS, OPT_DEMANGLE, OPT_NO_DEMANGLE,
        OPT_MMAPS, OPT_SKIP_EMPTY, OPT_NO_SKIP_EMPTY, OPT_SYMFS, OPT_RAW_TRACE,
        OPT_GROUP, OPT_NO_GROUP, OPT_GROUP_SORT_IDX, OPT_MEM_MODE,
-       OPT_HIERARCHY, OPT_BUILDID_DIR, OPT_NO_BRANCH_STACK, OPT_BRANCH_HISTORY };
+       OPT_HIERARCHY, OPT_BUILDID_DIR, OPT_NO_BRANCH_STACK, OPT_BRANCH_HISTORY,
+       OPT_NO_PAGER };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -208,6 +213,7 @@ static const struct option long_opts[] = {
 	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK },
 	{ "branch-history", no_argument, NULL, OPT_BRANCH_HISTORY },
 	{ "hierarchy", no_argument, NULL, OPT_HIERARCHY },
+	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -260,7 +266,7 @@ static int setup_machine(struct session *s, const struct report_opts *o,
 
 /* getopt's short options: the letters of long_opts' entries with one (a ':' after
  * those that take an argument). */
-static const char short_opts[] = "i:DIj:g:Ghs:F:nt:w:S:C:UqTxfp:vb";
+static const char short_opts[] = ":i:DIj:g:Ghs:F:nt:w:S:C:UqTxfp:vb";
 
 /* Options followed by a separate argument (for optional_call_graph_arg): those with
  * ':' in short_opts (-g's argument is optional: handled by the caller), and the long
@@ -303,7 +309,7 @@ static void optional_call_graph_arg(int argc, char **argv)
 
 static int bad_usage(const char *msg)
 {
-	return cli__bad_usage("dirreport", usage_text, msg);
+	return cli__bad_usage("dirreport", msg);
 }
 
 /* -s/-F/-w/-t: the keys must exist (a usage error otherwise, before any reading). */
@@ -436,6 +442,7 @@ static int finish_stdout(void)
 /* What the command line asks for, beyond report_opts. */
 struct cmdline {
 	bool dump, stats;
+	bool no_pager;		/* --no-pager */
 };
 
 /* Parse argv into o and cl; -1 to go on, else the exit status (usage error, --help). */
@@ -446,6 +453,7 @@ static int parse_options(int argc, char **argv, struct report_opts *o, struct cm
 
 	callchain_param__init(&o->cc);
 	optional_call_graph_arg(argc, argv);
+	opterr = 0;	/* cli__getopt_error() says what is wrong */
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o->input = optarg; break;
@@ -539,6 +547,7 @@ static int parse_options(int argc, char **argv, struct report_opts *o, struct cm
 					 "callchains) is not implemented");
 		case OPT_HIERARCHY: o->hierarchy = true; break;
 		case OPT_STATS: cl->stats = true; break;
+		case OPT_NO_PAGER: cl->no_pager = true; break;
 		case OPT_TIME: {
 			struct time_ranges tr;
 
@@ -573,12 +582,16 @@ static int parse_options(int argc, char **argv, struct report_opts *o, struct cm
 			return 0;
 		case OPT_VERSION:
 			return cli__version("dirreport");
-		default:
-			return bad_usage(NULL);
+		default:	/* '?' or ':' */
+			return cli__getopt_error("dirreport", c, argv, long_opts);
 		}
 	}
-	if (optind < argc)
-		return bad_usage("unexpected argument");
+	if (optind < argc) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "unexpected argument '%.200s'", argv[optind]);
+		return bad_usage(msg);
+	}
 	return -1;
 }
 
@@ -780,5 +793,11 @@ int main(int argc, char **argv)
 	if (ret >= 0)	/* --help, or a usage error */
 		return ret;
 	ret = check_combinations(&o, &cl);
-	return ret ? ret : run(&o, &cl);
+	if (ret)
+		return ret;
+	/* perf report pages whatever it prints to a terminal, but for a recording
+	 * read from standard input */
+	if (!cl.no_pager && (!o.input || strcmp(o.input, "-")))
+		cli__pager_start();
+	return run(&o, &cl);
 }

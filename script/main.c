@@ -12,6 +12,8 @@
 #include <sys/stat.h>	/* fstat, S_ISFIFO, S_ISSOCK */
 
 #include "cli/cli.h"
+#include "cli/pager.h"
+#include "cli/progress.h"
 #include "cli/time-range.h"
 #include "format/diag.h"
 #include "script/format.h"
@@ -26,7 +28,7 @@ static const char usage_text[] =
 	"                 [--kallsyms FILE] [--buildid-dir DIR]\n"
 	"                 [--flamegraph OUT.svg [--inverted] [--title T]\n"
 	"                 [--percent-limit P]]\n"
-	"                 [--speedscope OUT.json]\n"
+	"                 [--speedscope OUT.json] [--no-pager] [--no-progress]\n"
 	"\n"
 	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
 	"                           (default: perf.data)\n"
@@ -54,12 +56,15 @@ static const char usage_text[] =
 	"                           for the recording's kernel, or /proc/kallsyms)\n"
 	"        --buildid-dir DIR  build-id cache (perf --buildid-dir; default:\n"
 	"                           $HOME/.debug)\n"
+	"        --no-pager         standard output not through the pager, even on a\n"
+	"                           terminal ($DIRREPORT_PAGER, $PAGER or less)\n"
+	"        --no-progress      no progress bar, even on a terminal\n"
 	"    -h, --help             this text\n"
 	"        --version          the version (\"dirscript version N\")\n";
 
 enum { OPT_KALLSYMS = 256, OPT_VERSION, OPT_BUILDID_DIR, OPT_FOLDED, OPT_COMMS, OPT_PID, OPT_TID,
        OPT_MAX_STACK, OPT_FLAMEGRAPH, OPT_INVERTED, OPT_TITLE, OPT_SPEEDSCOPE, OPT_DSOS,
-       OPT_TIME, OPT_PERCENT_LIMIT };
+       OPT_TIME, OPT_PERCENT_LIMIT, OPT_NO_PAGER, OPT_NO_PROGRESS };
 
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -80,16 +85,18 @@ static const struct option long_opts[] = {
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
+	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char short_opts[] = "i:j:F:C:h";
+static const char short_opts[] = ":i:j:F:C:h";
 
 static int bad_usage(const char *msg)
 {
-	return cli__bad_usage("dirscript", usage_text, msg);
+	return cli__bad_usage("dirscript", msg);
 }
 
 static void warn(void *ctx, const char *line)
@@ -119,11 +126,13 @@ int main(int argc, char **argv)
 	struct script_opts o = { .max_stack = -1, .warn = warn };
 	struct diag d = { .offset = DIAG_NO_OFFSET };
 	char line[1024];
+	bool no_pager = false, no_progress = false, to_stdout;
 	const char *bad;
 	unsigned long v;
 	char *end;
 	int c;
 
+	opterr = 0;	/* cli__getopt_error() says what is wrong */
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
@@ -141,6 +150,8 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_TITLE: o.title = optarg; break;
+		case OPT_NO_PAGER: no_pager = true; break;
+		case OPT_NO_PROGRESS: no_progress = true; break;
 		case OPT_SPEEDSCOPE: o.speedscope = optarg; break;
 		case 'j':
 			if (cli__parse_jobs(optarg, &o.jobs))
@@ -187,12 +198,16 @@ int main(int argc, char **argv)
 			return 0;
 		case OPT_VERSION:
 			return cli__version("dirscript");
-		default:
-			return bad_usage(NULL);
+		default:	/* '?' or ':' */
+			return cli__getopt_error("dirscript", c, argv, long_opts);
 		}
 	}
-	if (optind < argc)
-		return bad_usage("unexpected argument");
+	if (optind < argc) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "unexpected argument '%.200s'", argv[optind]);
+		return bad_usage(msg);
+	}
 	if (o.folded && o.fields)
 		return bad_usage("--folded and -F do not go together");
 	if ((o.flamegraph || o.speedscope) && o.fields)
@@ -201,6 +216,12 @@ int main(int argc, char **argv)
 		return bad_usage("--inverted, --title and --percent-limit need --flamegraph");
 	if ((o.flamegraph && !*o.flamegraph) || (o.speedscope && !*o.speedscope))
 		return bad_usage("--flamegraph and --speedscope take a file name");
+	/* the text goes to stdout (as perf script's, through the pager on a
+	 * terminal); --flamegraph and --speedscope alone write their files */
+	to_stdout = o.folded || !(o.flamegraph || o.speedscope);
+	if (to_stdout && !no_pager)
+		cli__pager_start();
+	o.progress = !no_progress && progress__wanted(to_stdout);
 	if (script__run(&o, stdout, &d)) {
 		fflush(stdout);
 		fprintf(stderr, "dirscript: %s\n", diag__format(&d, line, sizeof(line)));

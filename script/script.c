@@ -11,6 +11,7 @@
 #include <string.h>	/* strcmp, strlen, strncmp */
 
 #include "cli/list.h"
+#include "cli/progress.h"
 #include "cli/time-range.h"
 #include "format/attr.h"
 #include "format/diag.h"
@@ -81,6 +82,7 @@ struct run {
 	bool bad;			/* a record failed: its file and offset */
 	uint16_t bad_file;
 	uint64_t bad_offset;
+	struct progress prog;	/* bytes of records replayed (o->progress: a bar) */
 };
 
 static unsigned output_type(uint32_t type)
@@ -590,6 +592,8 @@ static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct record_ref *ref = recs[i];
 
+		progress__add(&r->prog, ref->disk_size);
+
 		/* a pipe's tracepoint formats come in its stream */
 		if (ref->type == REC_HEADER_TRACING_DATA && r->trace) {
 			err = trace_sort__load_record(r->trace, ref,
@@ -697,7 +701,11 @@ static int write_files(struct run *r, struct session *s, struct diag *d)
 
 static int replay(struct run *r, struct session *s, struct diag *d)
 {
-	int err = session__deliver(s, on_batch, r, 0);
+	int err;
+
+	progress__init(&r->prog, stderr, progress__session_bytes(s), r->o->progress);
+	err = session__deliver(s, on_batch, r, 0);
+	progress__exit(&r->prog);
 
 	if (!err && !r->stacks)
 		err = flush_out(r);

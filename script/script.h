@@ -42,6 +42,8 @@ struct script_opts {
 				 * of their event's samples (percent) not drawn; 0 = all */
 	const char *title;	/* --title; NULL = "Flame Graph" / "Icicle Graph" */
 	const char *speedscope;	/* --speedscope: the file; NULL = none */
+	bool progress;		/* a progress bar on stderr (cli/progress.h) while the
+				 * records are replayed */
 	/* called with each warning of the reader (one complete line, e.g. a file cut
 	 * inside its last record) before any output; NULL = dropped */
 	void (*warn)(void *ctx, const char *line);

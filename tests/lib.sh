@@ -9,6 +9,10 @@
 #                               case's known-difference file says which); counts nxfail
 #   run OUT ERR CMD...          CMD under $TIMEOUT seconds (default 60), stdin from
 #                               /dev/null, stdout to OUT, stderr to ERR; sets $rc
+#   on_tty OUT CMDLINE          the shell command line CMDLINE with a terminal for its
+#                               stdout and stderr (util-linux script(1): a
+#                               pseudo-terminal), stdin /dev/null, under $TIMEOUT; what
+#                               the terminal showed goes to OUT; sets $rc (CMDLINE's)
 #   crashed NAME ERR            after run: a FAIL and status 0 when CMD timed out, died
 #                               of a signal, exited with 128 or more, or a sanitizer
 #                               reported on ERR; status 1 otherwise
@@ -35,6 +39,12 @@ run() {
 	_o=$1 _e=$2
 	shift 2
 	timeout "$TIMEOUT" "$@" >"$_o" 2>"$_e" </dev/null
+	rc=$?
+}
+
+# on_tty OUT CMDLINE: CMDLINE run by sh on a terminal of its own; sets $rc.
+on_tty() {
+	SHELL=/bin/sh timeout "$TIMEOUT" script -q -e -c "$2" /dev/null </dev/null >"$1" 2>&1
 	rc=$?
 }
 

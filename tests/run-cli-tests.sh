@@ -655,7 +655,7 @@ done
 for a in "samples/plain.data" "samples/group-pipe.data" "samples/two-events.data --no-skip-empty"; do
 	# shellcheck disable=SC2086 # $a holds several words on purpose
 	run "$tmp/out" "$tmp/err" "$bin" --stdio --group-sort-idx 1 -i $a
-	if [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ]; then
+	if [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
 		pass "usage:group-sort-idx:$(echo "$a" | tr ' ' '_')"
 	else
 		fail "usage:group-sort-idx:$(echo "$a" | tr ' ' '_')" "exit status $rc, expected 2"
@@ -783,6 +783,7 @@ fi
 . tests/pgsql/run.sh	# dirconvert --to-postgresql: golden vs perf's export-to-postgresql.py, append, errors
 . tests/script/run.sh	# dirscript: golden vs perf script, folded stacks, bad input
 . tests/flame/run.sh	# dirscript: flame graphs and speedscope files, in Chromium too
+. tests/cli/run.sh	# all three: make goals, usage errors, the pager, the progress bar
 if [ "$nxfail" -gt 0 ]; then
 	echo "$nxfail known differences from perf (XFAIL lines; README.md, Known differences)"
 fi

@@ -29,7 +29,7 @@
 #            OUT.tmp left; when it accepts it, exit 0, the same warnings, a sound
 #            database.  Plus: OUT exists (untouched without -f, replaced with
 #            -f), OUT.tmp exists (refused, left alone), a write error half-way
-#            (file size limit: no OUT, no OUT.tmp), usage errors (exit 2).
+#            (file size limit: no OUT, no OUT.tmp), usage errors (exit 2, one line).
 
 cv_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
 [ -f "$cv_root/tests/convert/dump.sh" ] || cv_root=$(pwd)
@@ -421,16 +421,17 @@ else
 		fi
 	done
 	rm -f "$cv_out"
-	# usage errors: exit 2, nothing written
+	# usage errors: exit 2, one line on stderr, nothing written
 	for cv_args in "-i $cv_in" "-i $cv_in --to-sqlite $cv_out -j 0" \
 		       "-i $cv_in --to-sqlite $cv_out --bogus"; do
 		# shellcheck disable=SC2086
 		run "$cv_tmp/out" "$cv_tmp/err" "$cv_bin" $cv_args
 		cv_n="convert-usage:$(echo "$cv_args" | sed "s|$cv_in|IN|; s|$cv_out|OUT|")"
-		if [ "$rc" -eq 2 ] && [ ! -e "$cv_out" ]; then
+		if [ "$rc" -eq 2 ] && [ ! -e "$cv_out" ] && [ "$(wc -l <"$cv_tmp/err")" -eq 1 ] &&
+		   grep -q "^dirconvert: .*; see 'dirconvert --help'\$" "$cv_tmp/err"; then
 			pass "$cv_n"
 		else
-			fail "$cv_n" "exit $rc, expected 2; OUT $([ -e "$cv_out" ] || echo not )created"
+			fail "$cv_n" "exit $rc, expected 2 and one line; OUT $([ -e "$cv_out" ] || echo not )created: $(head -n 1 "$cv_tmp/err")"
 		fi
 	done
 fi

@@ -227,6 +227,20 @@ else
 	fi
 	pq_drop t_probe
 
+	# --- a progress bar when stderr is a terminal (script(1) gives one; drawn at once
+	# with DIRREPORT_PROGRESS_DELAY=0, cli/progress.h) -----------------------------------
+	if [ -n "$pq_ready" ] && command -v script >/dev/null 2>&1; then
+		pq_drop t_progress
+		on_tty "$pq_tmp/tty" "DIRREPORT_PROGRESS_DELAY=0 '$pq_bin' -i \
+'$pq_root/samples/callchain.data' --to-postgresql dbname=t_progress"
+		if [ "$rc" -eq 0 ] && grep -q '\[[#.]*\] *[0-9]*%  ' "$pq_tmp/tty"; then
+			pass "pgsql-progress"
+		else
+			fail "pgsql-progress" "exit $rc, no progress bar: $(head -c 200 "$pq_tmp/tty")"
+		fi
+		pq_drop t_progress
+	fi
+
 	# --- golden ------------------------------------------------------------------------
 	for pq_dir in "$pq_root"/tests/pgsql/golden/*/; do
 		[ -n "$pq_ready" ] || break

@@ -20,8 +20,8 @@
 #            and by dirscript: the same reader, so the same exit status and the same
 #            one-line message (with dirscript's name); nothing on stdout on errors.
 #            Tracepoint recordings without -F: exit 1, one line, nothing on stdout
-#            (not implemented).  Usage errors: exit 2; --help's synopsis is the
-#            manual's.
+#            (not implemented).  Usage errors: exit 2, one stderr line ending
+#            "; see 'dirscript --help'"; --help's synopsis is the manual's.
 
 sc_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
 [ -f "$sc_root/tests/script/update.sh" ] || sc_root=$(pwd)
@@ -164,17 +164,19 @@ else
 docs/dirscript.1.md" "$sc_tmp/synopsis" "$sc_tmp/help.synopsis"
 	fi
 
-	# --- usage errors: exit 2, nothing on stdout --------------------------------------
+	# --- usage errors: exit 2, nothing on stdout, one line on stderr -----------------
 	sc_in=$sc_root/samples/plain.data
 	for sc_args in "-j 0" "-F comm,bogus" "--folded -F comm" "--pid x" "-C 1-0" \
 		       "--bogus" "extra-argument"; do
 		# shellcheck disable=SC2086
 		run "$sc_tmp/out" "$sc_tmp/err" "$sc_bin" -i "$sc_in" $sc_args
 		sc_n="script-usage:$sc_args"
-		if [ "$rc" -eq 2 ] && [ ! -s "$sc_tmp/out" ]; then
+		if [ "$rc" -eq 2 ] && [ ! -s "$sc_tmp/out" ] &&
+		   [ "$(wc -l <"$sc_tmp/err")" -eq 1 ] &&
+		   grep -q "^dirscript: .*; see 'dirscript --help'\$" "$sc_tmp/err"; then
 			pass "$sc_n"
 		else
-			fail "$sc_n" "exit $rc, expected 2"
+			fail "$sc_n" "exit $rc, expected 2 and one line: $(head -n 1 "$sc_tmp/err")"
 		fi
 	done
 fi

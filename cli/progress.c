@@ -1,15 +1,22 @@
 /*
  * progress - terminal progress bar (see progress.h).
  */
-#include "convert/progress.h"
+#include "cli/progress.h"
 
-#include <string.h>	/* memset */
+#include <stdlib.h>	/* getenv, strtod */
+#include <string.h>	/* memset, strcmp */
+#include <sys/stat.h>	/* stat */
 #include <time.h>	/* clock_gettime */
+#include <unistd.h>	/* isatty */
+
+#include "cli/pager.h"	/* cli__stdout_is_terminal */
+#include "reader/session.h"
 
 #include "banned.h"
 
 #define BAR_CELLS 30
 #define REDRAW_SECONDS 0.1
+#define DELAY_SECONDS 1.0
 
 static double now(void)
 {
@@ -33,10 +40,44 @@ void progress__format_bytes(char *buf, size_t len, double bytes)
 
 void progress__init(struct progress *p, FILE *out, uint64_t total, bool enabled)
 {
+	const char *env = getenv("DIRREPORT_PROGRESS_DELAY");
+	char *end;
+
 	memset(p, 0, sizeof(*p));
-	p->out = enabled && total ? out : NULL;
+	p->out = enabled ? out : NULL;
 	p->total = total;
 	p->start = p->last = now();
+	p->delay = DELAY_SECONDS;
+	if (env && *env) {
+		double v = strtod(env, &end);
+
+		if (!*end && v >= 0)
+			p->delay = v;
+	}
+}
+
+bool progress__wanted(bool writes_stdout)
+{
+	return isatty(2) && !(writes_stdout && cli__stdout_is_terminal());
+}
+
+uint64_t progress__session_bytes(struct session *s)
+{
+	uint64_t total = 0;
+	struct stat st;
+
+	if (session__is_pipe(s) && !strcmp(session__path(s), "-"))
+		return 0;
+	for (size_t i = 0; i < session__nr_files(s); i++) {
+		const char *label = session__file_label(s, i);
+
+		if (!strcmp(label, "pipe"))
+			label = session__path(s);
+		if (stat(label, &st))
+			return 0;
+		total += (uint64_t)st.st_size;
+	}
+	return total;
 }
 
 static void draw(struct progress *p, double t)
@@ -55,7 +96,9 @@ static void draw(struct progress *p, double t)
 	progress__format_bytes(done, sizeof(done), (double)p->done);
 	progress__format_bytes(all, sizeof(all), (double)p->total);
 	progress__format_bytes(rate, sizeof(rate), bps);
-	if (bps > 0) {
+	if (!p->total) {
+		n = snprintf(line, sizeof(line), "%s  %s/s", done, rate);
+	} else if (bps > 0) {
 		unsigned left = (unsigned)((double)(p->total - (p->done < p->total ? p->done
 							       : p->total)) / bps + 0.5);
 
@@ -78,7 +121,7 @@ void progress__add(struct progress *p, uint64_t bytes)
 		return;
 	p->done += bytes;
 	t = now();
-	if (t - p->last < REDRAW_SECONDS)
+	if (p->width ? t - p->last < REDRAW_SECONDS : t - p->start < p->delay)
 		return;
 	p->last = t;
 	draw(p, t);
