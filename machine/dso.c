@@ -322,8 +322,16 @@ int dsos__apply_build_id(struct dsos *d, int32_t pid, uint16_t misc, const char 
 	if (pid != -1 || (cpumode != 1 && cpumode != 2))
 		return 0;
 	/* perf's __event_process_build_id(): a kernel-space .ko is a module */
-	dso = cpumode == 1 && strcmp(filename, KERNEL_NAME) && is_kmod_path(filename) ?
-	      dsos__findnew_module(d, filename) : dsos__findnew(d, filename);
+	if (cpumode == 1 && strcmp(filename, KERNEL_NAME) && is_kmod_path(filename)) {
+		/* made here, perf names it by its path (see dso__name()) */
+		bool made = !dsos__find(d, filename);
+
+		dso = dsos__findnew_module(d, filename);
+		if (dso && made)
+			dso->named_by_build_id = true;
+	} else {
+		dso = dsos__findnew(d, filename);
+	}
 	if (!dso)
 		return -ENOMEM;
 	dso__set_build_id(dso, id, size);

@@ -77,6 +77,9 @@ struct dso {
 	uint8_t build_id[DSO_BUILD_ID_MAX];	/* valid if has_build_id */
 	uint8_t build_id_size;		/* bytes used in build_id */
 	bool has_build_id;
+	bool named_by_build_id;		/* a module a BUILD_ID entry made before any
+					 * MMAP named it: perf's dso->name is then its
+					 * path, else its short name (dso__name()) */
 	bool loaded;			/* symbol sources were searched */
 	int load_err;			/* 0, or why nothing was loaded (-errno) */
 	enum symtab_origin origin;	/* where the symbols came from */
@@ -413,6 +416,22 @@ static inline const char *dso__short_name(const struct dso *dso)
 }
 
 /** @brief The long name the dso was created with. */
+/**
+ * @brief The name perf keeps as the dso's own (dso->name): what perf script prints
+ *        in a location's "(DSO)".  A kernel module a kernel MMAP made is named
+ *        "[name]" (perf's machine__findnew_module_dso()); one a BUILD_ID entry of
+ *        the header made first keeps its path (machine__findnew_dso_id()), as do
+ *        all other dsos.
+ * @return the short or the long name; borrowed from the dso.
+ * Thread safety: read-only (a).
+ * Format: BUILD_ID feature entries and kernel MMAP/MMAP2 file names.
+ */
+static inline const char *dso__name(const struct dso *dso)
+{
+	return dso->kind == DSO_KIND_MODULE && !dso->named_by_build_id ? dso->short_name :
+	       dso->long_name;
+}
+
 static inline const char *dso__long_name(const struct dso *dso)
 {
 	return dso->long_name;

@@ -10,7 +10,7 @@
 #include "machine/dso.h"
 #include "machine/machine.h"
 #include "report/branch.h"
-#include "report/mem.h"
+#include "machine/mem.h"
 #include "util/hashtab.h"
 #include "machine/symbol.h"
 #include "banned.h"

@@ -242,9 +242,19 @@ int script_flame__fit(struct script_buf *b, const char *name, size_t len, double
 static const char flame_js[] =
 "\"use strict\";\n"
 "var svg, frames, details, matchedtxt, unzoombtn, searchbtn, total, W, XPAD, CW;\n"
-"var searching = false, zoomed = null;\n"
+"var bar, foot, searching = false, zoomed = null;\n"
+"/* a graph taller than the window: the controls stay in sight (the bar on top,\n"
+" * the details line at the bottom) wherever it is scrolled */\n"
+"function pin() {\n"
+"  var y = window.scrollY || 0, h = +svg.getAttribute(\"height\");\n"
+"  bar.setAttribute(\"transform\", \"translate(0,\" + y + \")\");\n"
+"  foot.setAttribute(\"transform\", \"translate(0,\" +\n"
+"    Math.min(0, y + window.innerHeight - h) + \")\");\n"
+"}\n"
 "function init(evt) {\n"
 "  svg = document.documentElement;\n"
+"  bar = document.getElementById(\"bar\");\n"
+"  foot = document.getElementById(\"foot\");\n"
 "  frames = document.getElementById(\"frames\");\n"
 "  details = document.getElementById(\"details\").firstChild;\n"
 "  matchedtxt = document.getElementById(\"matched\");\n"
@@ -267,6 +277,12 @@ static const char flame_js[] =
 "  });\n"
 "  var s = new URLSearchParams(window.location.search).get(\"s\");\n"
 "  if (s) search(s);\n"
+"  window.addEventListener(\"scroll\", pin);\n"
+"  window.addEventListener(\"resize\", pin);\n"
+"  /* a flame graph opens on its root (at the bottom), where the wide frames\n"
+"   * are; deep stacks (perf's 127-frame chains) are towers above it */\n"
+"  if (svg.dataset.inverted !== \"1\") window.scrollTo(0, +svg.getAttribute(\"height\"));\n"
+"  pin();\n"
 "}\n"
 "function frame_of(e) {\n"
 "  while (e && e !== frames) {\n"
@@ -475,12 +491,8 @@ static int write_text(xmlTextWriterPtr w, const char *id, double x, double y,
 	return xmlTextWriterEndElement(w) < 0 ? -EIO : 0;
 }
 
-static int write_head(xmlTextWriterPtr w, const struct svg_geom *g, uint64_t total,
-		      const struct script_flame_svg_opts *o, struct script_buf *tmp)
+static int write_head(xmlTextWriterPtr w, const struct svg_geom *g, uint64_t total)
 {
-	const char *title = o->title ? o->title : o->inverted ? "Icicle Graph" : "Flame Graph";
-	int err;
-
 	W_OK(xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL));
 	W_OK(xmlTextWriterStartElement(w, BAD_CAST "svg"));
 	W_OK(xmlTextWriterWriteAttribute(w, BAD_CAST "version", BAD_CAST "1.1"));
@@ -497,6 +509,8 @@ static int write_head(xmlTextWriterPtr w, const struct svg_geom *g, uint64_t tot
 					       g->width - 2 * SCRIPT_FLAME_XPAD));
 	W_OK(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "data-xpad", "%d", SCRIPT_FLAME_XPAD));
 	W_OK(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "data-cw", "%.2f", SCRIPT_FLAME_CHAR_WIDTH));
+	W_OK(xmlTextWriterWriteAttribute(w, BAD_CAST "data-inverted",
+					 BAD_CAST(g->inverted ? "1" : "0")));
 	W_OK(xmlTextWriterStartElement(w, BAD_CAST "style"));
 	W_OK(xmlTextWriterWriteAttribute(w, BAD_CAST "type", BAD_CAST "text/css"));
 	W_OK(xmlTextWriterWriteCDATA(w, BAD_CAST flame_css));
@@ -510,6 +524,33 @@ static int write_head(xmlTextWriterPtr w, const struct svg_geom *g, uint64_t tot
 	W_OK(xmlTextWriterWriteAttribute(w, BAD_CAST "height", BAD_CAST "100%"));
 	W_OK(xmlTextWriterWriteAttribute(w, BAD_CAST "fill", BAD_CAST "rgb(248,248,240)"));
 	W_OK(xmlTextWriterEndElement(w));
+	return 0;
+}
+
+/* <rect x=0 y width=100% height fill=background/> */
+static int write_band(xmlTextWriterPtr w, double y, double height)
+{
+	W_OK(xmlTextWriterStartElement(w, BAD_CAST "rect"));
+	W_OK(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "y", "%.1f", y));
+	W_OK(xmlTextWriterWriteAttribute(w, BAD_CAST "width", BAD_CAST "100%"));
+	W_OK(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "height", "%.1f", height));
+	W_OK(xmlTextWriterWriteAttribute(w, BAD_CAST "fill", BAD_CAST "rgb(248,248,240)"));
+	return xmlTextWriterEndElement(w) < 0 ? -EIO : 0;
+}
+
+/* The controls, after the frames so that they are drawn over them: the bar (title,
+ * subtitle, Reset Zoom, Search) and the foot (details, Matched), each a <g> on a
+ * band of the background that the script keeps in the window (pin()). */
+static int write_controls(xmlTextWriterPtr w, const struct svg_geom *g, uint64_t total,
+			  const struct script_flame_svg_opts *o, struct script_buf *tmp)
+{
+	const char *title = o->title ? o->title : o->inverted ? "Icicle Graph" : "Flame Graph";
+	int err;
+
+	W_OK(xmlTextWriterStartElement(w, BAD_CAST "g"));
+	W_OK(xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST "bar"));
+	if ((err = write_band(w, 0, g->ypad1 - 6)))
+		return err;
 	if ((err = clean_text(tmp, title, strlen(title))) ||
 	    (err = write_text(w, "title", g->width / 2, 24, NULL, tmp->p)))
 		return err;
@@ -519,11 +560,17 @@ static int write_head(xmlTextWriterPtr w, const struct svg_geom *g, uint64_t tot
 		return err;
 	if ((err = write_text(w, "unzoom", SCRIPT_FLAME_XPAD, 24, "hide", "Reset Zoom")) ||
 	    (err = write_text(w, "search", g->width - SCRIPT_FLAME_XPAD, 24, NULL,
-			      "Search")) ||
+			      "Search")))
+		return err;
+	W_OK(xmlTextWriterEndElement(w));
+	W_OK(xmlTextWriterStartElement(w, BAD_CAST "g"));
+	W_OK(xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST "foot"));
+	if ((err = write_band(w, g->height - g->ypad2 + 6, g->ypad2 - 6)) ||
 	    (err = write_text(w, "details", SCRIPT_FLAME_XPAD, g->height - 12, NULL, " ")) ||
 	    (err = write_text(w, "matched", g->width - SCRIPT_FLAME_XPAD, g->height - 12,
 			      NULL, " ")))
 		return err;
+	W_OK(xmlTextWriterEndElement(w));
 	if (!total && (err = write_text(w, "empty", g->width / 2, g->ypad1 + 24, NULL,
 					"no samples")))
 		return err;
@@ -559,7 +606,7 @@ static int write_svg(struct script_flame *f, const struct script_flame_svg_opts 
 	g.height = g.ypad1 + g.ypad2 + (g.max_depth + 1) * SCRIPT_FLAME_FRAME_HEIGHT;
 	xmlTextWriterSetIndent(w, 1);
 	xmlTextWriterSetIndentString(w, BAD_CAST "");
-	if ((err = write_head(w, &g, total, o, &tmp)))
+	if ((err = write_head(w, &g, total)))
 		goto out;
 	if (xmlTextWriterStartElement(w, BAD_CAST "g") < 0 ||
 	    xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST "frames") < 0) {
@@ -572,6 +619,10 @@ static int write_svg(struct script_flame *f, const struct script_flame_svg_opts 
 		script_flame__frame(f, i, &fr);
 		err = write_frame(w, &fr, &g, total, &tmp);
 	}
+	if (!err && xmlTextWriterEndElement(w) < 0)	/* #frames */
+		err = -EIO;
+	if (!err)
+		err = write_controls(w, &g, total, o, &tmp);
 	if (!err && xmlTextWriterEndDocument(w) < 0)
 		err = -EIO;
 out:

@@ -7,6 +7,7 @@
 #include <stdlib.h>	/* realloc, free */
 #include <string.h>	/* memcpy, memset, strlen, strncmp */
 
+#include "machine/mem.h"
 #include "banned.h"
 
 int script_buf__reserve_slow(struct script_buf *b, size_t n)
@@ -49,6 +50,10 @@ static const struct {
 	{ "time", SCRIPT_F_TIME }, { "cpu", SCRIPT_F_CPU }, { "event", SCRIPT_F_EVENT },
 	{ "period", SCRIPT_F_PERIOD }, { "ip", SCRIPT_F_IP }, { "sym", SCRIPT_F_SYM },
 	{ "symoff", SCRIPT_F_SYMOFF }, { "dso", SCRIPT_F_DSO }, { "trace", SCRIPT_F_TRACE },
+	{ "addr", SCRIPT_F_ADDR }, { "data_src", SCRIPT_F_DATA_SRC },
+	{ "weight", SCRIPT_F_WEIGHT }, { "ins_lat", SCRIPT_F_INS_LAT },
+	{ "phys_addr", SCRIPT_F_PHYS_ADDR }, { "data_page_size", SCRIPT_F_DATA_PAGE_SIZE },
+	{ "code_page_size", SCRIPT_F_CODE_PAGE_SIZE },
 };
 
 #define NR_FIELD_NAMES (sizeof(field_names) / sizeof(field_names[0]))
@@ -218,6 +223,54 @@ static int put_hex(struct script_buf *b, uint64_t v, int width)
 		v >>= 4;
 	} while (v);
 	return put_right(b, s, (size_t)(end - s), width, "");
+}
+
+int script_buf__hex(struct script_buf *b, uint64_t v, int width)
+{
+	return put_hex(b, v, width);
+}
+
+int script_buf__data_src(struct script_buf *b, uint64_t data_src, int *width)
+{
+	char text[MEM_SCRIPT_TEXT_MAX];
+	size_t mark = b->len, n;
+	int err;
+
+	mem_src__script_text(data_src, text, sizeof(text));
+	if ((err = put_hex(b, data_src, 16)) ||
+	    (err = script_buf__put(b, " ", 1)) ||
+	    (err = script_buf__put(b, text, strlen(text))))
+		return err;
+	/* perf formats the column into a buffer of the same size */
+	n = b->len - mark;
+	if (n > MEM_SCRIPT_TEXT_MAX - 1) {
+		b->len = mark + MEM_SCRIPT_TEXT_MAX - 1;
+		n = MEM_SCRIPT_TEXT_MAX - 1;
+	}
+	if ((int)n > *width)
+		*width = (int)n;
+	if (script_buf__reserve(b, (size_t)*width - n))
+		return -ENOMEM;
+	pad(b, *width - (int)n);
+	return 0;
+}
+
+int script_buf__page_size(struct script_buf *b, uint64_t size)
+{
+	static const char units[] = "BKMG";
+	unsigned i = 0;
+	char tmp[24], *s;
+
+	if (!size)
+		return script_buf__put(b, " N/A", 4);
+	while (size / 1024 > 1 && i < 3) {
+		size /= 1024;
+		i++;
+	}
+	tmp[sizeof(tmp) - 1] = units[i];
+	s = dec_digits(tmp + sizeof(tmp) - 1, size);
+	*--s = ' ';
+	return script_buf__put(b, s, (size_t)(tmp + sizeof(tmp) - s));
 }
 
 int script_buf__loc(struct script_buf *b, unsigned fields, const struct script_loc *l)

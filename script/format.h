@@ -37,13 +37,22 @@ enum script_field {
 	SCRIPT_F_DSO = 1u << 10,
 	/* the tracepoint's payload as libtraceevent formats it (tracepoint events) */
 	SCRIPT_F_TRACE = 1u << 11,
-	/* fields perf prints by default that dirscript does not implement: the
-	 * raw-event extras (addr, data_src, weight, phys_addr, page sizes, latencies) */
-	SCRIPT_F_RAW_EXTRA = 1u << 12,
+	/* perf's raw event output (its default for attr.type PERF_TYPE_RAW, the cpu
+	 * PMU's events such as MEM_TRANS_RETIRED.LOAD_LATENCY): printed after the
+	 * event name (addr to ins_lat) or after the location (the others) */
+	SCRIPT_F_ADDR = 1u << 12,
+	SCRIPT_F_DATA_SRC = 1u << 13,	/* the value and its text (machine/mem.h) */
+	SCRIPT_F_WEIGHT = 1u << 14,
+	SCRIPT_F_INS_LAT = 1u << 15,	/* WEIGHT_STRUCT's var2_w */
+	SCRIPT_F_PHYS_ADDR = 1u << 16,
+	SCRIPT_F_DATA_PAGE_SIZE = 1u << 17,
+	SCRIPT_F_CODE_PAGE_SIZE = 1u << 18,
 };
 
-/** Fields dirscript can print. */
-#define SCRIPT_F_SUPPORTED (SCRIPT_F_RAW_EXTRA - 1u)
+/** The fields perf adds for raw events (PERF_TYPE_RAW) by default. */
+#define SCRIPT_F_RAW_EXTRA (SCRIPT_F_ADDR | SCRIPT_F_DATA_SRC | SCRIPT_F_WEIGHT | \
+			    SCRIPT_F_INS_LAT | SCRIPT_F_PHYS_ADDR | \
+			    SCRIPT_F_DATA_PAGE_SIZE | SCRIPT_F_CODE_PAGE_SIZE)
 
 /** A growable output buffer (bytes, not NUL-terminated). */
 struct script_buf {
@@ -71,7 +80,8 @@ void script_buf__exit(struct script_buf *b);
 
 /**
  * @brief Parse the argument of -F: comma-separated field names (comm, tid, pid,
- *        time, cpu, event, period, ip, sym, symoff, dso).
+ *        time, cpu, event, period, ip, sym, symoff, dso, trace, addr, data_src,
+ *        weight, ins_lat, phys_addr, data_page_size, code_page_size).
  * @param arg     the list
  * @param fields  receives the SCRIPT_F_* mask
  * @param bad     receives the first unknown name (a pointer into @p arg, not
@@ -114,7 +124,10 @@ struct script_loc {
 	uint64_t map_addr;	/* map-relative address (perf's al->addr); not printed */
 	const char *sym;	/* symbol name, NULL when unresolved; borrowed */
 	uint64_t symoff;	/* bytes from the symbol's start */
-	const char *dso;	/* dso name, NULL without a map; borrowed */
+	const char *dso;	/* dso name (dso__name()), NULL without a map; borrowed */
+	bool module;		/* the map is a kernel module's: perf prints a
+				 * callchain entry there at its address as
+				 * recorded, not map-relative */
 	bool inlined;		/* sym is an inlined function of the frame (perf
 				 * prints " (inlined)" instead of the dso) */
 };
@@ -128,6 +141,32 @@ struct script_loc {
  * Format: perf 6.1's sample__fprintf_sym() / sample__fprintf_callchain().
  */
 int script_buf__loc(struct script_buf *b, unsigned fields, const struct script_loc *l);
+
+/**
+ * @brief Append @p v in hexadecimal (lower case), right-aligned to @p width columns
+ *        (printf's `%*llx`).
+ * @return 0 or -ENOMEM.  Thread safety: the buffer's thread.  Format: none.
+ */
+int script_buf__hex(struct script_buf *b, uint64_t v, int width);
+
+/**
+ * @brief Append perf script's data_src column: the value (`%16llx`), a space and
+ *        its text (mem_src__script_text()), cut to 99 bytes as perf's buffer cuts
+ *        it, then left-aligned to the widest such column printed so far.
+ * @param width  in/out: that width (0 before the first; perf keeps one per run)
+ * @return 0 or -ENOMEM.  Thread safety: the buffer's thread.
+ * Format: PERF_SAMPLE_DATA_SRC; text: perf 6.1's `perf script -F data_src`.
+ */
+int script_buf__data_src(struct script_buf *b, uint64_t data_src, int *width);
+
+/**
+ * @brief Append a page size as perf script prints it: " N/A" for 0, else a space,
+ *        the size divided by 1024 while the quotient is above 1 (three times at
+ *        most) and its unit B, K, M or G, e.g. " 4K", " 2M" (observed).
+ * @return 0 or -ENOMEM.  Thread safety: the buffer's thread.
+ * Format: PERF_SAMPLE_DATA_PAGE_SIZE / CODE_PAGE_SIZE (bytes).
+ */
+int script_buf__page_size(struct script_buf *b, uint64_t size);
 
 /**
  * @brief Append @p v in decimal, right-aligned to @p width columns.

@@ -52,6 +52,8 @@ struct run {
 	struct machine *m;		/* borrowed */
 	struct ev_cfg *cfg;		/* owned, per evsel index */
 	int name_width;
+	int src_width;			/* the data_src column's width so far (perf
+					 * keeps one for the whole run) */
 	struct script_buf out;		/* text not yet written */
 	struct script_buf head;		/* --folded: the header line */
 	struct script_buf pname;	/* --speedscope: its process name */
@@ -116,9 +118,13 @@ static const struct {
 	{ SCRIPT_F_PID, SAMPLE_TID, "TID" },
 	{ SCRIPT_F_TIME, SAMPLE_TIME, "TIME" },
 	{ SCRIPT_F_CPU, SAMPLE_CPU, "CPU" },
-	{ SCRIPT_F_RAW_EXTRA, SAMPLE_ADDR | SAMPLE_DATA_SRC | SAMPLE_WEIGHT |
-	  SAMPLE_WEIGHT_STRUCT | SAMPLE_PHYS_ADDR | SAMPLE_DATA_PAGE_SIZE |
-	  SAMPLE_CODE_PAGE_SIZE, "RAW" },
+	{ SCRIPT_F_ADDR, SAMPLE_ADDR, "ADDR" },
+	{ SCRIPT_F_DATA_SRC, SAMPLE_DATA_SRC, "DATA_SRC" },
+	{ SCRIPT_F_WEIGHT, SAMPLE_WEIGHT | SAMPLE_WEIGHT_STRUCT, "WEIGHT" },
+	{ SCRIPT_F_INS_LAT, SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
+	{ SCRIPT_F_PHYS_ADDR, SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
+	{ SCRIPT_F_DATA_PAGE_SIZE, SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
+	{ SCRIPT_F_CODE_PAGE_SIZE, SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
 };
 
 /*
@@ -166,15 +172,10 @@ static int check_fields(struct run *r, struct evlist *el, const char *path, bool
 		unsigned f = fields[output_type(ev->attr.type)];
 		size_t len = strlen(evsel__name(ev));
 
-		if ((f & ~SCRIPT_F_SUPPORTED) && !r->stacks)
-			return diag__set(d, path, DIAG_NO_OFFSET, -ENOTSUP,
-					 "event '%s': perf script's default raw event output "
-					 "(addr, data_src, weight, ...) is not implemented "
-					 "(choose fields with -F)", evsel__name(ev));
 		/* the payload is a tracepoint's only */
 		if (ev->attr.type != ATTR_TYPE_TRACEPOINT)
 			f &= ~SCRIPT_F_TRACE;
-		r->cfg[i].fields = f & SCRIPT_F_SUPPORTED;
+		r->cfg[i].fields = f;
 		r->cfg[i].chain = use_chain && (ev->attr.sample_type & SAMPLE_CALLCHAIN);
 		if ((int)len > r->name_width)
 			r->name_width = (int)len;
@@ -298,7 +299,8 @@ static void resolve(struct run *r, struct thread *t, uint16_t cpumode, uint64_t 
 	machine__resolve(r->m, t, cpumode & ~CALLCHAIN_UNWOUND, ip, &al);
 	l->ip = ip;
 	l->map_addr = al.addr;
-	l->dso = al.dso ? dso__long_name(al.dso) : NULL;
+	l->dso = al.dso ? dso__name(al.dso) : NULL;
+	l->module = al.dso && al.dso->kind == DSO_KIND_MODULE;
 	l->sym = al.sym ? symbol__name(al.sym) : NULL;
 	l->inlined = false;
 	l->symoff = 0;
@@ -364,8 +366,10 @@ static int print_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 
 	resolve(c->r, c->t, cpumode, ip, &l);
 	/* perf 6.1 prints a callchain entry that has a map at its map-relative address
-	 * (al->addr: the same for kernel maps), unlike the sample's own ip (observed) */
-	if (l.dso)
+	 * (al->addr: the same for the kernel's map), unlike the sample's own ip; in a
+	 * kernel module's map at the address as recorded, with or without module
+	 * symbols (observed) */
+	if (l.dso && !l.module)
 		l.ip = l.map_addr;
 	if (c->r->inl_text)
 		return each_inline(c->r, &l, put_frame, c);
@@ -493,9 +497,73 @@ static int fold_sample(struct run *r, const struct ev_cfg *cfg, const struct sam
 	return 0;
 }
 
-static int print_sample(struct run *r, const struct ev_cfg *cfg, const struct sample *s,
-			struct thread *t, const struct script_head *h,
-			const struct script_loc *loc)
+/* PERF_COUNT_SW_PAGE_FAULTS, _MIN, _MAJ (uapi linux/perf_event.h) */
+enum { SW_PAGE_FAULTS = 2, SW_PAGE_FAULTS_MIN = 5, SW_PAGE_FAULTS_MAJ = 6 };
+
+/* perf's sample_addr_correlates_sym(): the address of a page fault, or of a branch,
+ * is printed with its symbol and dso. */
+static bool addr_has_sym(const struct event_attr *a)
+{
+	return (a->type == ATTR_TYPE_SOFTWARE &&
+		(a->config == SW_PAGE_FAULTS || a->config == SW_PAGE_FAULTS_MIN ||
+		 a->config == SW_PAGE_FAULTS_MAJ)) || a->branch_sample_type;
+}
+
+/* The sample's addr field: `%16llx`, then where perf resolves it (its
+ * thread__resolve(): the sample's cpumode first, then user and kernel space)
+ * " SYM+0xOFF (DSO)" as the fields select. */
+static int put_addr(struct run *r, unsigned fields, const struct event_attr *a,
+		    const struct sample *s, struct thread *t)
+{
+	static const uint16_t modes[] = { MISC_USER, MISC_KERNEL };
+	struct script_loc l;
+
+	if (!addr_has_sym(a) || !(fields & (SCRIPT_F_SYM | SCRIPT_F_DSO)))
+		return script_buf__hex(&r->out, s->addr, 16);
+	resolve(r, t, s->misc & MISC_CPUMODE_MASK, s->addr, &l);
+	for (size_t i = 0; !l.dso && i < sizeof(modes) / sizeof(modes[0]); i++)
+		resolve(r, t, modes[i], s->addr, &l);
+	r->inl_text = NULL;
+	l.inlined = false;
+	return script_buf__loc(&r->out, (fields & (SCRIPT_F_SYM | SCRIPT_F_SYMOFF |
+						   SCRIPT_F_DSO)) | SCRIPT_F_IP, &l);
+}
+
+/* perf script's fields between the event name and the location: addr, data_src,
+ * weight, ins_lat. */
+static int put_mem_head(struct run *r, unsigned f, const struct event_attr *a,
+			const struct sample *s, struct thread *t)
+{
+	int err = 0;
+
+	if (f & SCRIPT_F_ADDR)
+		err = put_addr(r, f, a, s, t);
+	if (!err && (f & SCRIPT_F_DATA_SRC))
+		err = script_buf__data_src(&r->out, s->data_src, &r->src_width);
+	if (!err && (f & SCRIPT_F_WEIGHT))
+		err = script_buf__udec(&r->out, s->weight, 16);
+	if (!err && (f & SCRIPT_F_INS_LAT))
+		err = script_buf__udec(&r->out, s->ins_lat, 16);
+	return err;
+}
+
+/* ... and after the location: phys_addr, the page sizes. */
+static int put_mem_tail(struct run *r, unsigned f, const struct sample *s)
+{
+	int err = 0;
+
+	if (f & SCRIPT_F_PHYS_ADDR)
+		err = script_buf__hex(&r->out, s->phys_addr, 16);
+	if (!err && (f & SCRIPT_F_DATA_PAGE_SIZE))
+		err = script_buf__page_size(&r->out, s->data_page_size);
+	if (!err && (f & SCRIPT_F_CODE_PAGE_SIZE))
+		err = script_buf__page_size(&r->out, s->code_page_size);
+	return err;
+}
+
+static int print_sample(struct run *r, const struct ev_cfg *cfg, const struct event_attr *a,
+			const struct sample *s, struct thread *t,
+			const struct script_head *h, const struct script_loc *loc)
 {
 	struct chain_ctx c = { r, t, cfg->fields };
 	int err;
@@ -504,6 +572,9 @@ static int print_sample(struct run *r, const struct ev_cfg *cfg, const struct sa
 		return err;
 	if ((cfg->fields & SCRIPT_F_TRACE) && h->trace &&
 	    (err = script_buf__put(&r->out, h->trace, strlen(h->trace))))
+		return err;
+	if ((cfg->fields & SCRIPT_F_RAW_EXTRA) &&
+	    (err = put_mem_head(r, cfg->fields, a, s, t)))
 		return err;
 	if (cfg->fields & SCRIPT_F_IP) {
 		if (cfg->chain) {
@@ -523,6 +594,8 @@ static int print_sample(struct run *r, const struct ev_cfg *cfg, const struct sa
 				return err;
 		}
 	}
+	if ((cfg->fields & SCRIPT_F_RAW_EXTRA) && (err = put_mem_tail(r, cfg->fields, s)))
+		return err;
 	return script_buf__put(&r->out, "\n", 1);
 }
 
@@ -571,7 +644,7 @@ static int on_sample(struct run *r, const struct record_ref *ref)
 		h.comm_unaligned = true;	/* stackcollapse reads callchain output */
 		return fold_sample(r, cfg, &s, t, &h, &loc, ev->idx);
 	}
-	return print_sample(r, cfg, &s, t, &h, &loc);
+	return print_sample(r, cfg, &ev->attr, &s, t, &h, &loc);
 }
 
 static int flush_out(struct run *r)

@@ -1,14 +1,23 @@
 #!/usr/bin/env node
 // tests/browser/flame.js - a dirscript flame graph in headless Chromium.
 //
-//   node flame.js SVG FOLDED TERM OUTDIR
+//   node flame.js SVG FOLDED TERM OUTDIR [tall]
 //
 // SVG: dirscript --flamegraph's file; FOLDED: the same event's stacks as dirscript
 // --folded prints them; TERM: a search term (a regular expression) that matches some
-// frames; OUTDIR: where the screenshots go (flame.png, zoom.png, search.png).
-// Checks, each printed as "PASS name" or "FAIL name (why)", exit 1 on any FAIL:
+// frames; OUTDIR: where the screenshots go (flame.png, zoom.png, search.png; with
+// "tall", NAME-flame.png ... where NAME is the SVG's base name).  The window is
+// 1200 x 800 pixels.
+// Checks, each printed as "PASS name" or "FAIL name (why)" (names suffixed ":tall"
+// with "tall"), exit 1 on any FAIL:
+//   tall     (with "tall" only) the SVG is taller than the window: the checks below
+//            run on a graph that must be scrolled
 //   load     the page loads without a script error; the title and Search are shown
-//   zoom     a click on the widest frame that is not full width makes it full width
+//   open     the first screen shows the root frame (a flame graph opens scrolled to
+//            its bottom), and the title, Search and the details line are in the
+//            window
+//   zoom     a click on the widest frame that is not full width (scrolled into the
+//            middle of the window first) makes it full width
 //            (x at the left margin), hides a frame outside its subtree and shows
 //            Reset Zoom; Reset Zoom restores every frame's first place
 //   search   Search (its prompt answered with TERM) turns exactly the frames whose
@@ -21,10 +30,22 @@ const path = require('path');
 const { pathToFileURL } = require('url');
 const puppeteer = require('puppeteer-core');
 
-const [svgPath, foldedPath, term, outDir] = process.argv.slice(2);
+const [svgPath, foldedPath, term, outDir, mode] = process.argv.slice(2);
+const tall = mode === 'tall';
+const VIEW = { width: 1200, height: 800 };
+const sfx = tall ? ':tall' : '';
+const shot = (n) => path.join(outDir, tall ? `${path.basename(svgPath, '.svg')}-${n}` : n);
 let failed = 0;
-const pass = (n, note) => console.log(`PASS browser-flame:${n}${note ? ` (${note})` : ''}`);
-const fail = (n, why) => { failed++; console.log(`FAIL browser-flame:${n} (${why})`); };
+const pass = (n, note) => console.log(`PASS browser-flame:${n}${sfx}${note ? ` (${note})` : ''}`);
+const fail = (n, why) => { failed++; console.log(`FAIL browser-flame:${n}${sfx} (${why})`); };
+
+// Whether an element's box lies in the window (as scrolled now).
+function inView(page, sel) {
+	return page.$eval(sel, (e) => {
+		const b = e.getBoundingClientRect();
+		return b.height > 0 && b.top >= 0 && b.bottom <= window.innerHeight;
+	}).catch(() => false);
+}
 
 // The expected "Matched" text from the folded stacks.
 function expectedMatched(re) {
@@ -76,7 +97,7 @@ async function checkSearch(page, name, re, before) {
 		const page = await browser.newPage();
 		const errors = [];
 		page.on('pageerror', (e) => errors.push(String(e)));
-		await page.setViewport({ width: 1200, height: 800 });
+		await page.setViewport(VIEW);
 		const url = pathToFileURL(path.resolve(svgPath)).href;
 		await page.goto(url, { waitUntil: 'load' });
 		const title = await page.$eval('#title', (e) => e.textContent).catch(() => null);
@@ -88,7 +109,23 @@ async function checkSearch(page, name, re, before) {
 		else pass('load', `${before.length} frames, "${title}"`);
 		const height = await page.evaluate(() => +document.documentElement.getAttribute('height'));
 		const clip = { x: 0, y: 0, width: 1200, height };
-		await page.screenshot({ path: path.join(outDir, 'flame.png'), clip });
+		if (tall && height <= VIEW.height)
+			fail('tall', `the SVG is ${height} px high, the window ${VIEW.height}`);
+		else if (tall)
+			pass('tall', `${height} px in a ${VIEW.height} px window`);
+
+		// the first screen: the root, the controls
+		const inverted = await page.evaluate(() => document.documentElement.dataset.inverted === '1');
+		const seen = {};
+		for (const [k, sel] of [['root', '#frames > g.f rect'], ['title', '#title'],
+					['search', '#search'], ['details line', '#foot > rect']])
+			seen[k] = await inView(page, sel);
+		const missing = Object.keys(seen).filter((k) => !seen[k]);
+		if (inverted) pass('open', 'icicle graph: the root on top');
+		else if (missing.length) fail('open', `not in the first ${VIEW.height} px: ${missing.join(', ')}`);
+		else pass('open', `root, title, Search and details in the window (scrolled ${await page.evaluate(() => window.scrollY)} px)`);
+		await page.screenshot({ path: shot('first-screen.png') });
+		await page.screenshot({ path: shot('flame.png'), clip });
 
 		// zoom: the widest frame below the root that is not full width
 		const total = before[0].n;
@@ -100,6 +137,9 @@ async function checkSearch(page, name, re, before) {
 			fail('zoom', 'no frame to zoom into');
 		} else {
 			const el = (await page.$$('#frames > g.f'))[z];
+			// a tall graph: the frame may be outside the window (and the
+			// controls are pinned over its edges)
+			await el.$eval('rect', (r) => r.scrollIntoView({ block: 'center' }));
 			const box = await (await el.$('rect')).boundingBox();
 			await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 			const after = await frames(page);
@@ -114,7 +154,7 @@ async function checkSearch(page, name, re, before) {
 				fail('zoom', `"${after[outside].name}" outside the zoomed frame is shown`);
 			else if (reset === 'none') fail('zoom', 'Reset Zoom not shown');
 			else pass('zoom', `"${zf.name}" ${before[z].rw} -> ${after[z].rw} px`);
-			await page.screenshot({ path: path.join(outDir, 'zoom.png'), clip });
+			await page.screenshot({ path: shot('zoom.png'), clip });
 			await page.click('#unzoom');
 			const back = await frames(page);
 			const moved = back.findIndex((f, i) => f.rx !== before[i].rx ||
@@ -128,7 +168,7 @@ async function checkSearch(page, name, re, before) {
 		page.once('dialog', (d) => d.accept(term));
 		await page.click('#search');
 		await checkSearch(page, 'search', re, before);
-		await page.screenshot({ path: path.join(outDir, 'search.png'), clip });
+		await page.screenshot({ path: shot('search.png'), clip });
 
 		// ?s=TERM
 		await page.goto(`${url}?s=${encodeURIComponent(term)}`, { waitUntil: 'load' });
@@ -139,6 +179,6 @@ async function checkSearch(page, name, re, before) {
 	}
 	process.exit(failed ? 1 : 0);
 })().catch((e) => {
-	console.log(`FAIL browser-flame:run (${e && e.message ? e.message : e})`);
+	console.log(`FAIL browser-flame:run${sfx} (${e && e.message ? e.message : e})`);
 	process.exit(1);
 });

@@ -13,7 +13,11 @@
 //   sandwich the sandwich view (key 3) lists the first profile's frames with the
 //            total and self weights the file gives them (computed here from its
 //            samples and weights: a frame counts once per sample however often it
-//            is on the stack)
+//            is on the stack); the app writes weights of 1000 and more with
+//            thousands separators ("1,616 (39%)")
+// With a third argument NAME, the checks are named browser-speedscope:CHECK:NAME, the
+// screenshot is OUTDIR/NAME-speedscope.png, and the sandwich must show a weight of
+// 1000 or more (the caller's profile is made so).
 // The screenshot of the sandwich view goes to OUTDIR/speedscope.png.
 'use strict';
 const fs = require('fs');
@@ -22,11 +26,15 @@ const path = require('path');
 const puppeteer = require('puppeteer-core');
 const Ajv = require('ajv');
 
-const [jsonPath, outDir] = process.argv.slice(2);
+const [jsonPath, outDir, tag] = process.argv.slice(2);
 const app = path.join(__dirname, 'node_modules', 'speedscope', 'dist', 'release');
+const sfx = tag ? `:${tag}` : '';
 let failed = 0;
-const pass = (n, note) => console.log(`PASS browser-speedscope:${n}${note ? ` (${note})` : ''}`);
-const fail = (n, why) => { failed++; console.log(`FAIL browser-speedscope:${n} (${why})`); };
+const pass = (n, note) => console.log(`PASS browser-speedscope:${n}${sfx}${note ? ` (${note})` : ''}`);
+const fail = (n, why) => { failed++; console.log(`FAIL browser-speedscope:${n}${sfx} (${why})`); };
+// a weight as the app shows it: "1,616 (39%)" -> 1616; null if not one
+const WEIGHT = /^(\d{1,3}(?:,\d{3})*) \(/;
+const weight = (s) => { const m = WEIGHT.exec(s); return m ? +m[1].replace(/,/g, '') : null; };
 
 const doc = JSON.parse(fs.readFileSync(jsonPath, 'utf8'));
 const schema = JSON.parse(fs.readFileSync(path.join(app, 'file-format-schema.json'), 'utf8'));
@@ -72,7 +80,8 @@ server.listen(0, '127.0.0.1', async () => {
 		await page.setViewport({ width: 1200, height: 900 });
 		await page.goto(`${base}/index.html#profileURL=${encodeURIComponent(`${base}/profile.json`)}`,
 				{ waitUntil: 'load' });
-		const label = `${prof.name} (1/${doc.profiles.length})`;
+		// the app numbers the profiles only when there are several
+		const label = doc.profiles.length > 1 ? `${prof.name} (1/${doc.profiles.length})` : prof.name;
 		const shown = await page.waitForFunction((l) => document.body.innerText.includes(l),
 			{ timeout: 15000 }, label).then(() => true, () => false);
 		if (errors.length) fail('load', errors.join('; ').slice(0, 300));
@@ -84,33 +93,36 @@ server.listen(0, '127.0.0.1', async () => {
 		// row (reading at the header alone saw none, now and then)
 		await page.waitForFunction(() => {
 			const t = document.body.innerText, i = t.indexOf('Symbol Name');
-			return i >= 0 && /\n\s*\d+ \(/.test(t.slice(i));
+			return i >= 0 && /\n\s*\d[\d,]* \(/.test(t.slice(i));
 		}, { timeout: 10000 }).catch(() => {});
 		const text = await page.evaluate(() => document.body.innerText);
 		const rows = text.slice(text.indexOf('Symbol Name') + 11).split('\n')
 			.map((l) => l.trim()).filter((l) => l);
-		let seen = 0, bad = null;
+		let seen = 0, big = 0, bad = null;
 		for (let i = 0; i + 2 < rows.length; i += 3) {
-			const t = /^(\d+) \(/.exec(rows[i]), s = /^(\d+) \(/.exec(rows[i + 1]);
-			if (!t || !s) break;
+			const t = weight(rows[i]), s = weight(rows[i + 1]);
+			if (t === null || s === null) break;
 			const e = want.get(rows[i + 2]);
-			if (!e || e[0] !== +t[1] || e[1] !== +s[1]) {
-				bad = `${rows[i + 2]}: ${t[1]}/${s[1]}, file ${e ? e.join('/') : 'none'}`;
+			if (!e || e[0] !== t || e[1] !== s) {
+				bad = `${rows[i + 2]}: ${rows[i]} / ${rows[i + 1]}, file ${e ? e.join('/') : 'none'}`;
 				break;
 			}
+			big += t >= 1000;
 			seen++;
 		}
 		if (errors.length) fail('sandwich', errors.join('; ').slice(0, 300));
 		else if (bad) fail('sandwich', bad);
 		else if (seen < Math.min(want.size, 5)) fail('sandwich', `${seen} rows shown`);
-		else pass('sandwich', `${seen} of ${want.size} frames shown, weights agree`);
-		await page.screenshot({ path: path.join(outDir, 'speedscope.png') });
+		else if (tag && !big) fail('sandwich', 'no weight of 1000 or more shown (thousands separators not read)');
+		else pass('sandwich', `${seen} of ${want.size} frames shown, weights agree` +
+			  (big ? `, ${big} of them over 999` : ''));
+		await page.screenshot({ path: path.join(outDir, `${tag ? `${tag}-` : ''}speedscope.png`) });
 	} finally {
 		await browser.close();
 		server.close();
 	}
 	process.exit(failed ? 1 : 0);
 }).on('error', (e) => {
-	console.log(`FAIL browser-speedscope:run (${e.message})`);
+	console.log(`FAIL browser-speedscope:run${sfx} (${e.message})`);
 	process.exit(1);
 });

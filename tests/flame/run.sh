@@ -26,7 +26,8 @@
 # browser    tests/browser/ in headless Chromium (puppeteer-core, speedscope and ajv
 #            from npm into $BUILD/node, as pinned by tests/browser/package-lock.json):
 #            the flame graph loads, zooms, resets and searches; speedscope opens
-#            the file.  One SKIP line when chromium, node or npm are missing (as root
+#            the file.  The same on a `perf record -a -g` made during the run whose
+#            graph is taller than the window (fl_deep_record below).  One SKIP line when chromium, node or npm are missing (as root
 #            they are installed through tools/ensure-deps.sh unless
 #            CONVERT_NO_INSTALL is set) or npm cannot install.  Screenshots:
 #            $BUILD/browser/*.png.
@@ -114,6 +115,63 @@ fl_report_check() {
 		fail "flame-report-g-folded:$1" "dirreport -g folded's counts per event differ" \
 			"$fl_tmp/rep.folded" "$fl_tmp/svg.totals"
 	fi
+}
+
+# fl_deep_record: the browser checks on a real `perf record -a -g` recording whose
+# stacks are deeper than the window: a program of ours recursing 200 calls deep
+# (frame pointers kept, so every sample's chain is perf's 127 entries) spins for two
+# seconds (some 2,000 samples at 999 Hz) while the whole system is recorded (the other tasks add the
+# garbage chains of code without frame pointers).  Its flame graph is some 2,100 px
+# high: tests/browser/flame.js "tall" checks that it opens on its root, zooms and
+# searches; its speedscope profile (the program alone, --comms) has frames of over
+# 1,000 samples, which the app writes with thousands separators.  Prints the
+# checks' PASS/FAIL lines, or one SKIP line where perf cannot record here.
+fl_deep_record() {
+	_d=$fl_tmp/deep
+	mkdir -p "$_d"
+	cat >"$_d/deep.c" <<'EOC'
+#include <time.h>
+static volatile unsigned long sink;
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+static int __attribute__((noinline)) recurse(int n, double end)
+{
+	if (n)
+		return recurse(n - 1, end) + 1;
+	while (now() < end)
+		for (int i = 0; i < 100000; i++)
+			sink += (unsigned long)i;
+	return 0;
+}
+int main(void)
+{
+	return recurse(200, now() + 2) != 200;
+}
+EOC
+	if ! ${CC:-cc} -O0 -fno-omit-frame-pointer -o "$_d/deep" "$_d/deep.c" >"$_d/cc.log" 2>&1; then
+		echo "FAIL browser-deep:build ($(head -n 1 "$_d/cc.log"))"
+		return
+	fi
+	if ! command -v perf >/dev/null 2>&1 ||
+	   ! (cd "$_d" && timeout 60 perf record -q -a -g -F 999 -o deep.data -- ./deep) \
+		>"$_d/record.log" 2>&1; then
+		echo "SKIP browser-deep (perf record -a -g cannot record here: $(tail -n 1 "$_d/record.log"))"
+		return
+	fi
+	"$fl_bin" -i "$_d/deep.data" --folded >"$_d/deep.folded" 2>"$_d/err" &&
+	"$fl_bin" -i "$_d/deep.data" --flamegraph "$_d/deep.svg" 2>>"$_d/err" &&
+	"$fl_bin" -i "$_d/deep.data" --comms deep --speedscope "$_d/deep.json" 2>>"$_d/err" || {
+		echo "FAIL browser-deep:dirscript ($(head -n 1 "$_d/err"))"
+		return
+	}
+	timeout 120 node "$fl_node/flame.js" "$_d/deep.svg" "$_d/deep.folded" '^recurse$' \
+		"$fl_shots" tall
+	timeout 120 node "$fl_node/speedscope.js" "$_d/deep.json" "$fl_shots" deep
 }
 
 if [ ! -x "$fl_bin" ]; then
@@ -269,10 +327,12 @@ else
 			"$fl_tmp/callchain.folded" 'page_fault' "$fl_shots" >"$fl_tmp/browser.out" 2>&1
 		timeout 120 node "$fl_node/speedscope.js" "$fl_tmp/callchain.json" "$fl_shots" \
 			>>"$fl_tmp/browser.out" 2>&1
+		fl_deep_record >>"$fl_tmp/browser.out" 2>&1
 		while read -r fl_word fl_rest; do
 			case $fl_word in
 			PASS) pass "${fl_rest%% *}" "$(echo "$fl_rest" | sed -n 's/^[^ ]* (\(.*\))$/\1/p')" ;;
 			FAIL) fail "${fl_rest%% *}" "$(echo "$fl_rest" | sed -n 's/^[^ ]* (\(.*\))$/\1/p')" ;;
+			SKIP) skip "${fl_rest%% *}" "$(echo "$fl_rest" | sed -n 's/^[^ ]* (\(.*\))$/\1/p')" ;;
 			esac
 		done <"$fl_tmp/browser.out"
 		grep -q '^PASS\|^FAIL' "$fl_tmp/browser.out" ||

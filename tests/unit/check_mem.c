@@ -8,7 +8,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "report/mem.h"
+#include "machine/mem.h"
 
 #include "banned.h"
 
@@ -163,12 +163,41 @@ START_TEST(test_mem_fields)
 }
 END_TEST
 
+/* perf script's data_src text (tests/script/golden/mem-raw-data-src-script holds
+ * perf's lines for these values) */
+START_TEST(test_mem_script_text)
+{
+	static const struct { uint64_t src; const char *text; } cases[] = {
+		{ 0x0, "|OP No|LVL N/A|SNP N/A|TLB N/A|LCK No|BLK  N/A" },
+		{ 0x1e05080021, "|OP N/A|LVL N/A or N/A|SNP N/A|TLB N/A|LCK N/A|BLK  N/A" },
+		{ 0x1a, "|OP LOAD|LVL N/A|SNP N/A|TLB N/A|LCK No|BLK  N/A" },
+		{ 0x10, "|OP EXEC|LVL N/A|SNP N/A|TLB N/A|LCK No|BLK  N/A" },
+		{ 0x68100142, "|OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK  N/A" },
+		/* cut to 99 bytes */
+		{ 0x7ffff8a05442, "|OP LOAD|LVL Remote (null) N/A hit|SNP Hit or HitM or Fwd or "
+				  "Peer|TLB L1 or L2 or " },
+	};
+	char buf[MEM_SCRIPT_TEXT_MAX];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = mem_src__script_text(cases[i].src, buf, sizeof(buf));
+
+		ck_assert_msg(!strncmp(buf, cases[i].text, strlen(cases[i].text)),
+			      "%#llx: '%s'", (unsigned long long)cases[i].src, buf);
+		ck_assert_uint_eq(n, strlen(buf));
+	}
+	ck_assert_uint_eq(mem_src__script_text(0x7fffffffffffffff, buf, sizeof(buf)),
+			  MEM_SCRIPT_TEXT_MAX - 1);
+}
+END_TEST
+
 Suite *mem_suite(void)
 {
 	Suite *s = suite_create("mem");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_mem_observed);
+	tcase_add_test(tc, test_mem_script_text);
 	tcase_add_test(tc, test_mem_fields);
 	suite_add_tcase(s, tc);
 	return s;

@@ -129,8 +129,11 @@ START_TEST(test_script_fields_parse)
 			  SCRIPT_F_SYM);
 	ck_assert_int_eq(script_fields__parse("comm,trace", &f, &bad), 0);
 	ck_assert_uint_eq(f, SCRIPT_F_COMM | SCRIPT_F_TRACE);
-	ck_assert_int_eq(script_fields__parse("comm,addr", &f, &bad), -EINVAL);
-	ck_assert_str_eq(bad, "addr");
+	ck_assert_int_eq(script_fields__parse("addr,data_src,weight,ins_lat,phys_addr,"
+						"data_page_size,code_page_size", &f, &bad), 0);
+	ck_assert_uint_eq(f, SCRIPT_F_RAW_EXTRA);
+	ck_assert_int_eq(script_fields__parse("comm,brstack", &f, &bad), -EINVAL);
+	ck_assert_str_eq(bad, "brstack");
 	ck_assert_int_eq(script_fields__parse("comm,", &f, &bad), -EINVAL);
 	ck_assert_int_eq(script_fields__parse("", &f, &bad), -EINVAL);
 	ck_assert_str_eq(script_field__name(SCRIPT_F_SYMOFF), "symoff");

@@ -1,4 +1,4 @@
-#include "report/mem.h"
+#include "machine/mem.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -12,6 +12,7 @@ static const struct { unsigned shift, bits; } field_pos[] = {
 	[MEM_FIELD_LOCK] = { 24, 2 },
 	[MEM_FIELD_DTLB] = { 26, 7 },
 	[MEM_FIELD_BLK] = { 40, 3 },
+	[MEM_FIELD_OP] = { 0, 5 },
 };
 
 #define LVL_NUM(src) (((src) >> 33) & 0xf)
@@ -40,6 +41,7 @@ static const char *const hop_names[8] = {
 static const char *const snoop_names[7] = {
 	"N/A", "None", "Hit", "Miss", "HitM", "Fwd", "Peer",
 };
+static const char *const op_names[5] = { "N/A", "LOAD", "STORE", "PFETCH", "EXEC" };
 static const char *const tlb_names[7] = {
 	"N/A", NULL, NULL, "L1", "L2", "Walker", "Fault",
 };
@@ -134,6 +136,14 @@ size_t mem_src__text(uint64_t src, enum mem_field f, char *buf, size_t len)
 	case MEM_FIELD_LOCK:
 		add(&o, v & 1 ? "N/A" : v & 2 ? "Yes" : "No");
 		break;
+	case MEM_FIELD_OP: {
+		size_t i = 0;
+
+		while (i < 5 && !(v >> i & 1))
+			i++;
+		add(&o, i < 5 ? op_names[i] : "No");
+		break;
+	}
 	case MEM_FIELD_BLK:
 		if (!v || (v & 1)) {
 			add(&o, " N/A");
@@ -144,6 +154,26 @@ size_t mem_src__text(uint64_t src, enum mem_field f, char *buf, size_t len)
 				add(&o, " Addr");
 		}
 		break;
+	}
+	return o.n;
+}
+
+size_t mem_src__script_text(uint64_t src, char *buf, size_t len)
+{
+	static const struct { const char *tag; enum mem_field f; } parts[] = {
+		{ "|OP ", MEM_FIELD_OP }, { "|LVL ", MEM_FIELD_LVL },
+		{ "|SNP ", MEM_FIELD_SNOOP }, { "|TLB ", MEM_FIELD_DTLB },
+		{ "|LCK ", MEM_FIELD_LOCK }, { "|BLK ", MEM_FIELD_BLK },
+	};
+	struct out o = { buf, len, 0 };
+	char part[MEM_SCRIPT_TEXT_MAX];
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		add(&o, parts[i].tag);
+		mem_src__text(src, parts[i].f, part, sizeof(part));
+		add(&o, part);
 	}
 	return o.n;
 }

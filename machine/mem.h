@@ -1,8 +1,10 @@
-#ifndef DIRREPORT_REPORT_MEM_H
-#define DIRREPORT_REPORT_MEM_H
+#ifndef DIRREPORT_MACHINE_MEM_H
+#define DIRREPORT_MACHINE_MEM_H
 /*
  * mem - PERF_SAMPLE_DATA_SRC decoded into the texts of perf 6.1's memory sort keys
- * (`--mem-mode`: mem, snoop, tlb, locked, blocked) and the fields they compare.
+ * (`--mem-mode`: mem, snoop, tlb, locked, blocked) and the fields they compare, and
+ * into perf script's data_src column.  Here, not in report/, because both dirreport
+ * and dirscript print them.
  *
  * Format: the data_src bit layout of the kernel's uapi linux/perf_event.h
  * (union perf_mem_data_src, little-endian bit order):
@@ -25,7 +27,12 @@ enum mem_field {
 	MEM_FIELD_LOCK,		/* mem_lock (2 bits): the locked key */
 	MEM_FIELD_DTLB,		/* mem_dtlb (7 bits): the tlb key */
 	MEM_FIELD_BLK,		/* mem_blk (3 bits): the blocked key */
+	MEM_FIELD_OP,		/* mem_op (5 bits): perf script's "OP" */
 };
+
+/** The bytes of perf script's buffer for the data_src text (the text is cut to
+ *  one less). */
+#define MEM_SCRIPT_TEXT_MAX 100
 
 /**
  * @brief One field of a data_src value.
@@ -54,9 +61,22 @@ uint64_t mem_src__field(uint64_t src, enum mem_field f);
  *   - MEM_FIELD_LOCK ("Locked"): "N/A" (NA bit), else "Yes" (LOCKED bit), else "No".
  *   - MEM_FIELD_BLK ("Blocked"): " N/A" (NA bit or no bit), else " Data" and/or
  *     " Addr" (with their leading blanks).
+ *   - MEM_FIELD_OP: the first of the NA, LOAD, STORE, PFETCH, EXEC bits that is set
+ *     ("N/A", "LOAD", "STORE", "PFETCH", "EXEC"), "No" if none.
  * @return the length written.
  * Thread safety: pure.  Format: uapi linux/perf_event.h PERF_MEM_*; texts: perf 6.1.
  */
 size_t mem_src__text(uint64_t src, enum mem_field f, char *buf, size_t len);
+
+/**
+ * @brief The text perf script prints after a data_src value:
+ *        "|OP op|LVL lvl|SNP snoop|TLB tlb|LCK lock|BLK blk" with mem_src__text()'s
+ *        texts, cut to @p len - 1 bytes (perf's buffer holds MEM_SCRIPT_TEXT_MAX).
+ * @param buf  receives the text, always terminated when @p len > 0
+ * @return the length written.
+ * Thread safety: pure.  Format: uapi linux/perf_event.h PERF_MEM_*; text: perf 6.1's
+ * `perf script -F data_src` (observed: tests/script/golden/mem-raw-data-src).
+ */
+size_t mem_src__script_text(uint64_t src, char *buf, size_t len);
 
 #endif
