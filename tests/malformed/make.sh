@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/malformed/make.sh OUTDIR - build the damaged inputs of the malformed-input tests.
 #
-# Run from anywhere; reads the bundled recordings in samples/ and writes one directory per
+# Run from anywhere; reads the bundled recordings in samples/ (and one of
+# tests/external/) and writes one directory per
 # case, OUTDIR/<case>/, holding `input` (a file, a directory, or nothing for the
 # nonexistent-path case) and `offset`: the byte offset of the damage as dirreport prints
 # it (C "%#x": 0x1a8, or 0), or "-" when no offset applies.  Nothing here is committed:
@@ -319,5 +320,26 @@ dd if="$f" of="$d/input" bs=1 count="$1" 2>/dev/null
 dd if="$f" bs=1 skip=$(($1 + $2)) 2>/dev/null >>"$d/input"
 var ID "$4"
 offset "$(hex "$3")"
+
+# A CPUDESC string cut to nothing: its feature-table entry says 0 bytes at the end of
+# the file (an armv7 recording from another machine, tests/external). perf 6.1 reads
+# its length past the end of the file, prints "# cpudesc : (null)", skips the later
+# features (printed empty) and reports as usual; dirreport reads it so, with a warning
+# naming the body (its cases: --header-only and --stdio, stdout = perf's).
+for c in feature-string-cut feature-string-cut-stdio; do
+	new $c
+	cp tests/external/perf.data.armv7-3.4 "$d/input"
+	: >"$d/empty.kallsyms"
+	data_section "$d/input"
+	bits=$(u64 "$d/input" 72)
+	[ $((bits >> 8 & 1)) = 1 ] ||
+		{ echo "make.sh: perf.data.armv7-3.4 has no CPUDESC feature" >&2; exit 1; }
+	idx=0 b=1
+	while [ $b -lt 8 ]; do idx=$((idx + (bits >> b & 1))); b=$((b + 1)); done
+	e=$((dend + 16 * idx))
+	put "$d/input" "$e" 8 "$(fsize "$d/input")"
+	put "$d/input" $((e + 8)) 8 0
+	offset "$(hex "$(fsize "$d/input")")"
+done
 
 echo "malformed inputs written to $out"
