@@ -108,6 +108,7 @@ struct json_run {
 	uint64_t bad_offset;
 	bool write_failed;
 	struct progress prog;	/* bytes of records replayed (a bar on a terminal) */
+	bool any_cpu;		/* an event samples the cpu (PERF_SAMPLE_CPU) */
 };
 
 /* set(obj, key, value): value is stolen; false when jansson ran out of memory. */
@@ -290,16 +291,30 @@ static int add_frame(struct json_run *r, struct thread *t, uint16_t cpumode, uin
 	return 0;
 }
 
-struct chain_ctx {
-	struct json_run *r;
-	struct thread *t;
-};
-
-static int chain_frame(void *ctx, uint16_t cpumode, uint64_t ip)
+/*
+ * The callchain as perf data convert --to-json walks it (not as perf report does): a
+ * context marker sets the cpumode of the entries after it, any other entry at or above
+ * CONTEXT_MAX (0xffffffffffffffff in frame-pointer chains of real recordings) is
+ * skipped, and the entries after it are kept.
+ */
+static int add_chain(struct json_run *r, struct thread *t, const struct sample *s)
 {
-	struct chain_ctx *c = ctx;
+	uint16_t cpumode = MISC_USER;
+	int err = 0;
 
-	return add_frame(c->r, c->t, cpumode, ip);
+	for (uint64_t i = 0; i < s->callchain_nr && !err; i++) {
+		uint64_t ip = sample__callchain_ip(s, i);
+
+		if (ip < CONTEXT_MAX)
+			err = add_frame(r, t, cpumode, ip);
+		else if (ip == CONTEXT_HV)
+			cpumode = MISC_HYPERVISOR;
+		else if (ip == CONTEXT_KERNEL)
+			cpumode = MISC_KERNEL;
+		else if (ip == CONTEXT_USER)
+			cpumode = MISC_USER;
+	}
+	return err;
 }
 
 static int on_sample(struct json_run *r, const struct record_ref *ref)
@@ -327,17 +342,14 @@ static int on_sample(struct json_run *r, const struct record_ref *ref)
 	js->time = s.time;
 	js->pid = t->pid;
 	js->tid = t->tid;
-	js->cpu = (int32_t)s.cpu;
-	js->has_cpu = ev->attr.sample_type & SAMPLE_CPU;
+	/* perf writes "cpu" when any event samples it: -1 for the samples of the others */
+	js->cpu = ev->attr.sample_type & SAMPLE_CPU ? (int32_t)s.cpu : -1;
+	js->has_cpu = r->any_cpu;
 	if (!(js->comm = name_json(r, thread__comm(t))))
 		return -ENOMEM;
 	js->first = r->nr_frames;
 	if (ev->attr.sample_type & SAMPLE_CALLCHAIN) {
-		struct chain_ctx c = { r, t };
-
-		err = machine__callchain_walk(&s, false, UINT64_MAX, chain_frame, &c);
-		if (err == 1)
-			err = 0;	/* a chain perf cannot walk: what was walked */
+		err = add_chain(r, t, &s);
 	} else {
 		err = add_frame(r, t, s.misc & MISC_CPUMODE_MASK, s.ip);
 	}
@@ -488,8 +500,12 @@ static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, bool
 	struct session *s = cmd_recording__session(rec);
 	struct json_run r = { .m = cmd_recording__machine(rec), .fp = fp,
 			      .wq = session__workqueue(s) };
+	const struct evlist *el = session__evlist(s);
 	json_t *h = headers(s);
 	int err;
+
+	for (size_t i = 0; i < el->nr; i++)
+		r.any_cpu |= (el->evsels[i]->attr.sample_type & SAMPLE_CPU) != 0;
 
 	if (!h)
 		return diag__set(d, out, DIAG_NO_OFFSET, -ENOMEM, NULL);

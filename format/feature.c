@@ -5,7 +5,7 @@
 #include <limits.h>	/* INT_MAX */
 #include <stdarg.h>	/* va_list */
 #include <stddef.h>	/* max_align_t */
-#include <stdio.h>	/* vsnprintf */
+#include <stdio.h>	/* asprintf, snprintf, vsnprintf */
 #include <stdlib.h>	/* calloc, free, qsort */
 #include <string.h>	/* memcpy, memcmp, strnlen, strlen */
 
@@ -210,21 +210,71 @@ static int feat_do_raw(struct pctx *p, struct feat_raw *r)
 
 /* ---- one parser per feature ---- */
 
+/*
+ * A string feature cut inside its body: no room for its u32 length, or a length past
+ * the body's end. perf 6.1 reads a regular file's feature through the file descriptor,
+ * not bounded by the section: it gets the string when the file goes on, and NULL
+ * ("(null)" in --header-only) when it hits the end of the file, failing the feature
+ * (and, in a regular file, every later one). Read it that way - the string stays NULL -
+ * with one warning instead of rejecting the file. (Where the file goes on past the
+ * section perf reads bytes of the next one as the string; we keep NULL.)
+ */
+static int string_cut(struct pctx *p, uint64_t off, const char *what)
+{
+	char *line = NULL;
+	size_t n;
+
+	p->perf_fails = true;
+	if (p->f->warning)
+		return 0;	/* one warning: the first damage */
+	if (asprintf(&line, "%s: offset %#llx: feature %s: %s; read as perf reads it, as "
+		     "\"(null)\"", p->path ? p->path : "", (unsigned long long)off,
+		     feat_name(p->feat), what) < 0)
+		return feat_nomem(p);
+	n = strlen(line) + 1;
+	p->f->warning = feat_alloc(p->f, n);
+	if (p->f->warning)
+		memcpy((char *)p->f->warning, line, n);
+	free(line);
+	return p->f->warning ? 0 : feat_nomem(p);
+}
+
+static char **string_field(struct features *f, unsigned feat)
+{
+	switch (feat) {
+	case FEAT_HOSTNAME: return &f->hostname;
+	case FEAT_OSRELEASE: return &f->osrelease;
+	case FEAT_VERSION: return &f->version;
+	case FEAT_ARCH: return &f->arch;
+	case FEAT_CPUDESC: return &f->cpudesc;
+	default: return &f->cpuid;
+	}
+}
+
 static int parse_string(struct pctx *p)
 {
-	char *s = NULL;
-	int err = feat_str(p, &s, "string");
+	uint64_t off = cursor__offset(&p->c);
+	char **field = string_field(p->f, p->feat);
+	const unsigned char *b;
+	uint32_t len;
+	char what[64];
+	char *s;
 
-	if (err)
-		return err;
-	switch (p->feat) {
-	case FEAT_HOSTNAME: p->f->hostname = s; break;
-	case FEAT_OSRELEASE: p->f->osrelease = s; break;
-	case FEAT_VERSION: p->f->version = s; break;
-	case FEAT_ARCH: p->f->arch = s; break;
-	case FEAT_CPUDESC: p->f->cpudesc = s; break;
-	default: p->f->cpuid = s; break;
+	if (!cursor__u32(&p->c, &len)) {
+		snprintf(what, sizeof(what), "string truncated (%zu bytes left)",
+			 cursor__left(&p->c));
+		*field = NULL;
+		return string_cut(p, cursor__offset(&p->c), what);
 	}
+	if (!cursor__bytes(&p->c, len, &b)) {
+		snprintf(what, sizeof(what), "string length %u larger than section", len);
+		*field = NULL;
+		return string_cut(p, off, what);
+	}
+	s = feat_strndup(p->f, b, len);
+	if (!s)
+		return feat_nomem(p);
+	*field = s;
 	return 0;
 }
 

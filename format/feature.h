@@ -246,6 +246,10 @@ struct features {
 	 * version, a cpu list it rejects, ...). It then also skips every later feature
 	 * of a regular file, which prints as empty; we still parse them. */
 	uint64_t perf_failed[FEAT_BITS / 64];
+	/* the first damage read as perf 6.1 reads it instead of rejected (a string
+	 * feature cut inside its body): one line, "path: offset N: what", or NULL;
+	 * owned (freed by features__exit) */
+	const char *warning;
 
 	void *blocks_;			/* private: owned allocations */
 };
@@ -277,7 +281,8 @@ void features__exit(struct features *f);
  * @param file_offset  file offset of body[0], used for diagnostics and feat_raw
  * @param path         file name for diagnostics
  * @param d            diagnostic, may be NULL
- * @return 0; -DIAG_BAD_FEATURE when feat_id >= FEAT_BITS, the body is truncated, a
+ * @return 0; -DIAG_BAD_FEATURE when feat_id >= FEAT_BITS, the body (not a string
+ *         feature's: see Format) is truncated, a
  *         count or string length is
  *         larger than the section can hold, an attr is malformed, or the body
  *         contradicts itself (d names the feature, the field and its file offset);
@@ -292,7 +297,11 @@ void features__exit(struct features *f);
  * CLOCK_DATA of an unknown version (left empty), a NUMA cpu list perf rejects, a
  * CPU_TOPOLOGY socket id above nr_cpus_avail (per-cpu part dropped), a GROUP_DESC that
  * does not fit the EVENT_DESC events, a bpf_prog_info larger than perf's (the
- * programs before it are kept). EVENT_DESC attrs with reserved or unknown bits set
+ * programs before it are kept). A string feature (HOSTNAME, OSRELEASE, VERSION, ARCH,
+ * CPUDESC, CPUID) cut inside its body (no room for its length, or a length past the
+ * body) is read as perf reads one whose read hits the end of the file: the string is
+ * NULL, the perf_failed bit is set, and f->warning names it (the first such damage
+ * only). EVENT_DESC attrs with reserved or unknown bits set
  * events_rejected. BPF_PROG_INFO and BPF_BTF are not read when swap is set (perf 6.1
  * does not interpret them); the bit is set and earlier content stays.
  */

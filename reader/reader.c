@@ -672,6 +672,24 @@ int reader__rewind(struct reader *r)
 	return 0;
 }
 
+/*
+ * A pipe record shorter than its header at st.pos: perf 6.1 ends the stream there
+ * ("bad event header size") and exits 0, so the records before it are the report.
+ * One warning (not again on a second pass); the stream ends at the record.
+ */
+static int pipe_short_record(struct reader *r, uint16_t size, uint32_t type)
+{
+	struct reader_state *st = &r->st;
+
+	if (!r->cut_warned && !r->scanned && asprintf(&r->warning, "%s: offset %#llx: "
+		     "record size %u (type %u); the stream ends here, as perf ends it; "
+		     "reporting the records before it", r->fspath,
+		     (unsigned long long)st->pos, size, type) < 0)
+		r->warning = NULL;
+	st->end = st->pos;
+	return 0;
+}
+
 int reader__fill(struct reader *r, size_t limit)
 {
 	struct reader_state *st = &r->st;
@@ -694,6 +712,8 @@ int reader__fill(struct reader *r, size_t limit)
 			goto stop;
 		type = bytes__u32x(p, r->swap);
 		size = bytes__u16x(p + 6, r->swap);
+		if (size < RECORD_HEADER_SIZE && r->is_pipe)
+			return pipe_short_record(r, size, type);
 		if (size < RECORD_HEADER_SIZE)
 			return fail(r, off, -DIAG_RECORD_SIZE, "record size %u (type %u)", size,
 				    type);

@@ -999,6 +999,12 @@ static int parse_features(struct session *s, struct diag *d)
 		if (err)
 			return err;
 	}
+	/* a damaged body read as perf reads it (a cut string): its one warning */
+	if (s->features.warning) {
+		char *w = strdup(s->features.warning);
+
+		return w ? add_warning(s, w) : -ENOMEM;
+	}
 	return 0;
 }
 
@@ -1007,6 +1013,10 @@ static int parse_features(struct session *s, struct diag *d)
 static void name_events_from_desc(struct session *s)
 {
 	if (s->features.events_rejected)
+		return;
+	/* nor when an earlier feature's reader failed (a cut string): perf 6.1 stops
+	 * reading a regular file's features there */
+	if (!s->is_pipe && !features__perf_processed(&s->features, FEAT_EVENT_DESC, s->is_dir))
 		return;
 	for (size_t i = 0; i < s->evlist.nr; i++) {
 		struct evsel *ev = s->evlist.evsels[i];

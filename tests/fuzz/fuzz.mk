@@ -7,6 +7,9 @@
 #       The committed seeds tests/fuzz/corpus/<target>/ are read; new inputs go to
 #       build-fuzz/corpus/<target>/; crashes, leaks, timeouts and OOMs are saved in
 #       tests/fuzz/crashers/<target>/; logs in build-fuzz/<target>.log.
+#   make fuzz-smoke [FUZZ_SMOKE_SECONDS=20]
+#       builds every target and runs each FUZZ_SMOKE_SECONDS (CI: a fuzz build that no
+#       longer links, or a finding, fails)
 #   make fuzz-merge     minimise the working corpora build-fuzz/corpus/<target> in place
 #   make fuzz-regress   replay tests/fuzz/corpus/ and tests/fuzz/crashers/ through every
 #                       target without libFuzzer, with $(CC) and the build's flags (so also
@@ -20,7 +23,7 @@
 #                       sample under valgrind memcheck (not part of make check: minutes)
 
 FUZZ_TARGETS ?= fuzz_header fuzz_features fuzz_sample fuzz_dump fuzz_zstd fuzz_session \
-	fuzz_trace_event
+	fuzz_trace_event fuzz_index
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := build-fuzz
 FUZZ_CC ?= clang
@@ -30,14 +33,17 @@ FUZZ_SAN := -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitiz
 # clang warns where gcc does not (e.g. -Wcast-align on x86): warnings stay, not -Werror
 FUZZ_CFLAGS = -std=c11 -O1 $(filter-out -Werror,$(WARN)) $(FUZZ_SAN) -pthread
 FUZZ_HELPER_SRCS := tests/fuzz/fuzzlib.c
-# the report/ files the targets reach: -D (cmd_dump) and the header text; machine state
-# and the tracepoint formats (libtraceevent) are machine/
-FUZZ_REPORT_SRCS := $(filter $(addprefix report/,cmd-dump.c dump.c header-print.c \
-	strbuf.c),$(REPORT_SRCS))
-FUZZ_LIB_SRCS := $(FORMAT_SRCS) $(READER_SRCS) $(MACHINE_SRCS) $(UTIL_SRCS) \
-	$(FUZZ_REPORT_SRCS) $(FUZZ_HELPER_SRCS)
+# The libraries' sources, report/ whole (-D is cmd_dump, the header text header-print;
+# machine state and the tracepoint formats are machine/), in one archive: a target
+# takes the objects it needs, as the regression build takes them from the build's
+# libraries, so a function moving to another file of report/ does not break the link.
+FUZZ_LIB_SRCS := $(FORMAT_SRCS) $(READER_SRCS) $(MACHINE_SRCS) $(UTIL_SRCS) $(REPORT_SRCS)
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_ARCHIVE := $(FUZZ_BUILD)/libfuzzdeps.a
+FUZZ_HELPER_OBJS := $(FUZZ_HELPER_SRCS:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/bin/%)
+# make fuzz-smoke: seconds per target (CI)
+FUZZ_SMOKE_SECONDS ?= 20
 
 # --- libFuzzer build (clang) --------------------------------------------------
 $(FUZZ_BUILD)/.deps-ok:
@@ -51,7 +57,11 @@ $(FUZZ_BUILD)/%.o: %.c | $(FUZZ_BUILD)/.deps-ok
 	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) \
 		$(DEPFLAGS) -c $< -o $@
 
-$(FUZZ_BUILD)/bin/%: $(FUZZ_BUILD)/tests/fuzz/%.o $(FUZZ_LIB_OBJS)
+$(FUZZ_ARCHIVE): $(FUZZ_LIB_OBJS)
+	@[ "$(V)" = 1 ] || echo "  AR      $@"
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(FUZZ_BUILD)/bin/%: $(FUZZ_BUILD)/tests/fuzz/%.o $(FUZZ_HELPER_OBJS) $(FUZZ_ARCHIVE)
 	@mkdir -p $(dir $@)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -pthread -o $@ $^ $(PKG_LIBS) -lm
@@ -60,6 +70,11 @@ fuzz-build: $(FUZZ_BINS)
 
 fuzz: $(FUZZ_BINS)
 	$(Q)sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# CI: build every target and run each briefly (a broken fuzz build, or a finding in
+# FUZZ_SMOKE_SECONDS, fails)
+fuzz-smoke: $(FUZZ_BINS)
+	$(Q)sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
 # Minimise each working corpus in place (after long runs): a smallest set of its inputs
 # with the same coverage stays.
@@ -196,6 +211,6 @@ fuzz-clean:
 
 clean: fuzz-clean
 
-.PHONY: fuzz fuzz-build fuzz-merge fuzz-regress tsan-check valgrind-check fuzz-clean
-.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/%.o) \
+.PHONY: fuzz fuzz-build fuzz-smoke fuzz-merge fuzz-regress tsan-check valgrind-check fuzz-clean
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_HELPER_OBJS) $(FUZZ_ARCHIVE) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/%.o) \
 	$(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/%.o)

@@ -17,7 +17,7 @@ for t in "$@"; do
 	# No input of these targets justifies a single allocation above malloc_limit_mb
 	# (zstd's decoder may take a 128 MiB window, as any -z level allows).
 	case $t in
-	fuzz_zstd|fuzz_session) mlimit=200 ;;
+	fuzz_zstd|fuzz_session|fuzz_index) mlimit=200 ;;
 	*) mlimit=64 ;;
 	esac
 	echo "== $t: ${secs}s (log: $build/$t.log)"

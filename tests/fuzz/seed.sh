@@ -6,7 +6,8 @@
 # regular files, pipe streams and data directories alike (files of 64 KB and more are
 # skipped where a whole file is the seed). Every seed is < 64 KB; the input shapes are
 # described at the top of each tests/fuzz/<target>.c.
-# Needs POSIX sh, od, awk, head, tail, printf (the samples are little-endian).
+# Needs POSIX sh, od, awk, head, tail, printf (the samples are little-endian), and
+# build/dirconvert (BUILD=...: another build) for the indexes of fuzz_index's seeds.
 set -eu
 cd "$(dirname "$0")/../.."
 S=samples
@@ -28,9 +29,12 @@ u32le() { byte $(($1 & 255)); byte $(($1 >> 8 & 255)); byte $(($1 >> 16 & 255));
 sep() { printf '%s' "$SEP"; }
 
 TMP=${TMPDIR:-/tmp}/seed.$$
-trap 'rm -f "$TMP".*' EXIT
+trap 'rm -rf "$TMP".*' EXIT
+# fuzz_index's seeds are indexes dirconvert --index writes
+DIRCONVERT=${BUILD:-build}/dirconvert
+[ -x "$DIRCONVERT" ] || { echo "seed.sh: needs $DIRCONVERT (run make)" >&2; exit 1; }
 for t in fuzz_header fuzz_features fuzz_sample fuzz_dump fuzz_session fuzz_zstd \
-	fuzz_trace_event; do
+	fuzz_trace_event fuzz_index; do
 	mkdir -p "$C/$t"
 	rm -f "$C/$t"/seed-*	# seeds of samples that are gone go too
 done
@@ -286,6 +290,42 @@ be_file >"$C/fuzz_header/seed-swapped"
 { byte $((2 | 0x80)); be_pipe; } >"$C/fuzz_session/seed-swapped-pipe-dump"
 for t in fuzz_sample fuzz_dump; do
 	{ byte 1; be_attr; byte 1; be64 7; be_records; } >"$C/$t/seed-swapped"
+done
+
+# --- fuzz_index: [flags][index] SEP [the recording's files] ---------------------------
+# Small samples indexed by dirconvert (entries of 4096 bytes: several per file) under
+# the names the target writes them: a single file as file.data, a data directory with
+# `data`, `data.0` and `data.1` at most. Flags: 0 (CRCs and freshness made by the
+# target), 8 (one entry's samples kept: the index's side-band lists), and the index
+# alone.
+ix_seed() {	# NAME FLAGS INDEX FILES...
+	_n=$1 _fl=$2 _ix=$3
+	shift 3
+	{ byte "$_fl"; cat "$_ix"; for _f in "$@"; do sep; cat "$_f"; done; } \
+		>"$C/fuzz_index/seed-$_n-$_fl"
+	[ "$(fsize "$C/fuzz_index/seed-$_n-$_fl")" -lt $MAX ] || rm -f "$C/fuzz_index/seed-$_n-$_fl"
+}
+for n in plain per-thread callchain dwarf-z; do
+	[ -f "$S/$n.data" ] || continue
+	rm -rf "$TMP.f" && mkdir "$TMP.f" && cp "$S/$n.data" "$TMP.f/file.data"
+	"$DIRCONVERT" --index "$TMP.f/file.data" --index-interval 4096 >/dev/null 2>&1 ||
+		continue
+	for fl in 0 8; do
+		ix_seed "$n" "$fl" "$TMP.f/file.data.dirindex" "$TMP.f/file.data"
+	done
+	[ "$n" = plain ] && ix_seed "$n-alone" 0 "$TMP.f/file.data.dirindex"
+done
+for n in threads threads-z; do
+	d=$S/$n.data
+	[ -f "$d/data" ] && [ ! -e "$d/data.2" ] || continue
+	rm -rf "$TMP.dir" && cp -R "$d" "$TMP.dir"
+	"$DIRCONVERT" --index "$TMP.dir" --index-interval 4096 >/dev/null 2>&1 || continue
+	# shellcheck disable=SC2046,SC2012 # data.N names have no blanks
+	set -- $(cd "$TMP.dir" && ls data.* 2>/dev/null)
+	for fl in 4 12; do
+		ix_seed "$n" "$fl" "$TMP.dir/dirindex" "$TMP.dir/data" \
+			$(for x in "$@"; do echo "$TMP.dir/$x"; done)
+	done
 done
 
 du -sh "$C" | sed 's/^/seed.sh: corpus /'

@@ -14,7 +14,9 @@
 #            of the input's header file (INPUT, or INPUT/data for a directory) in UTC.
 #            Kernel symbols come from the build-id cache the samples carry (~/.debug).
 # live       when perf 6.1 runs: perf's JSON of three samples, made here, equals ours
-#            whole (captured-on included).
+#            whole (captured-on included); also of a copy of callchain.data whose
+#            chains hold 0xffffffffffffffff entries (ff-chain.py) and of a recording of
+#            cpu-clock and sched:sched_switch made here ("cpu": -1).
 # pipe       perf 6.1 crashes on pipe input; ours: valid JSON, no file-layout headers,
 #            one sample per PERF_RECORD_SAMPLE of `dirreport -D`, the same from stdin.
 # bad input  damaged inputs (tests/malformed/make.sh, made by run-cli-tests.sh into
@@ -101,6 +103,44 @@ else
 		for js_s in plain callchain threads; do
 			js_n=json-live:$js_s
 			js_in=$js_root/samples/$js_s.data
+			rm -f "$js_tmp/perf.json"
+			if ! perf data convert -i "$js_in" --to-json "$js_tmp/perf.json" -f \
+				>"$js_tmp/perf.log" 2>&1; then
+				fail "$js_n" "perf data convert failed: $(tail -n 1 "$js_tmp/perf.log")"
+				continue
+			fi
+			js_convert "$js_n" "$js_tmp/out.json" -i "$js_in" || continue
+			if [ "$(jq -S -c . "$js_tmp/perf.json")" = "$(jq -S -c . "$js_tmp/out.json")" ]
+			then
+				pass "$js_n"
+			else
+				fail "$js_n" "differs from perf's output made here"
+			fi
+		done
+		# frame-pointer chains holding 0xffffffffffffffff entries (a copy of
+		# callchain.data with such entries written in: tests/json/ff-chain.py), and
+		# "cpu": -1 in the samples of an event without PERF_SAMPLE_CPU beside one
+		# with it (a recording of cpu-clock and sched:sched_switch made here)
+		js_n=json-live:ff-chain
+		if ! command -v python3 >/dev/null 2>&1; then
+			skip "$js_n" "python3 is not installed"
+		elif ! python3 "$js_root/tests/json/ff-chain.py" "$js_root/samples/callchain.data" \
+			"$js_tmp/ff.data" >"$js_tmp/ff.n" 2>"$js_tmp/ff.log" ||
+		     [ "$(cat "$js_tmp/ff.n")" -lt 1 ]; then
+			fail "$js_n" "ff-chain.py wrote no entry: $(head -n 1 "$js_tmp/ff.log")"
+		fi
+		js_rec=
+		if perf record -q --no-buildid-cache -e cpu-clock -e sched:sched_switch \
+			-o "$js_tmp/cs.data" -- sh -c 'i=0; while [ $i -lt 100000 ]; do
+				i=$((i + 1)); done; sleep 0.01' >"$js_tmp/cs.log" 2>&1; then
+			js_rec=cpu-minus-one:$js_tmp/cs.data
+		else
+			skip json-live:cpu-minus-one "perf record -e sched:sched_switch cannot record here"
+		fi
+		for js_c in ${js_n#json-live:}:$js_tmp/ff.data $js_rec; do
+			js_n=json-live:${js_c%%:*}
+			js_in=${js_c#*:}
+			[ -f "$js_in" ] || continue
 			rm -f "$js_tmp/perf.json"
 			if ! perf data convert -i "$js_in" --to-json "$js_tmp/perf.json" -f \
 				>"$js_tmp/perf.log" 2>&1; then

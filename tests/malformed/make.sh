@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/malformed/make.sh OUTDIR - build the damaged inputs of the malformed-input tests.
 #
-# Run from anywhere; reads the bundled recordings in samples/ and writes one directory per
+# Run from anywhere; reads the bundled recordings in samples/ (and one of
+# tests/external/) and writes one directory per
 # case, OUTDIR/<case>/, holding `input` (a file, a directory, or nothing for the
 # nonexistent-path case) and `offset`: the byte offset of the damage as dirreport prints
 # it (C "%#x": 0x1a8, or 0), or "-" when no offset applies.  Nothing here is committed:
@@ -141,13 +142,25 @@ put "$d/input" $((r + 6)) 2 0
 offset "$(hex "$r")"
 
 # A pipe-format file with a record of size 0 in its middle: perf 6.1 prints its first
-# two lines and "bad event header size" and exits 0 without a report (README.md,
-# Known differences); dirreport: the error, exit 1.
+# two lines and "bad event header size", ends the stream there and exits 0; dirreport
+# ends the stream there too, with a warning, and reports the records before it: what
+# perf reports of the stream cut before that record (oracle/input).
 new record-size-zero-pipe
 cp "$samples/pipe.data" "$d/input"
 r=$(middle "$d/input" 16 "$(fsize "$d/input")")
 var TYPE "$(u32 "$d/input" "$r")"
 put "$d/input" $((r + 6)) 2 0
+offset "$(hex "$r")"
+mkdir "$d/oracle"
+head -c "$r" "$d/input" >"$d/oracle/input"
+
+# The same pipe record with type 200: perf 6.1 prints "failed to process type: 200" and
+# stops without a report (exit 0); an error here (damage, not a cut), exit 1. A pipe
+# damaged half-way for the tests that need the run to fail (tests/pgsql's atomicity).
+new record-type-unknown-pipe
+cp "$samples/pipe.data" "$d/input"
+r=$(middle "$d/input" 16 "$(fsize "$d/input")")
+put "$d/input" "$r" 4 200
 offset "$(hex "$r")"
 
 # A record in the middle of the data section claims 0xfff8 bytes: past the end of the
@@ -316,5 +329,26 @@ dd if="$f" of="$d/input" bs=1 count="$1" 2>/dev/null
 dd if="$f" bs=1 skip=$(($1 + $2)) 2>/dev/null >>"$d/input"
 var ID "$4"
 offset "$(hex "$3")"
+
+# A CPUDESC string cut to nothing: its feature-table entry says 0 bytes at the end of
+# the file (an armv7 recording from another machine, tests/external). perf 6.1 reads
+# its length past the end of the file, prints "# cpudesc : (null)", skips the later
+# features (printed empty) and reports as usual; dirreport reads it so, with a warning
+# naming the body (its cases: --header-only and --stdio, stdout = perf's).
+for c in feature-string-cut feature-string-cut-stdio; do
+	new $c
+	cp tests/external/perf.data.armv7-3.4 "$d/input"
+	: >"$d/empty.kallsyms"
+	data_section "$d/input"
+	bits=$(u64 "$d/input" 72)
+	[ $((bits >> 8 & 1)) = 1 ] ||
+		{ echo "make.sh: perf.data.armv7-3.4 has no CPUDESC feature" >&2; exit 1; }
+	idx=0 b=1
+	while [ $b -lt 8 ]; do idx=$((idx + (bits >> b & 1))); b=$((b + 1)); done
+	e=$((dend + 16 * idx))
+	put "$d/input" "$e" 8 "$(fsize "$d/input")"
+	put "$d/input" $((e + 8)) 8 0
+	offset "$(hex "$(fsize "$d/input")")"
+done
 
 echo "malformed inputs written to $out"

@@ -277,19 +277,59 @@ START_TEST(test_feature_string_edges)
 	ck_assert_int_eq(fb_parse(&ft, FEAT_HOSTNAME, &f, &d), 0);
 	ck_assert_str_eq(ft.hostname, "abc");
 	testlib_buf_free(&f.b);
-	/* length past the section */
+	/* length past the section: read as perf reads it (NULL, the reader fails), with
+	 * one warning naming the length's offset */
 	fb_u32(&f, 0xffffffffu);
 	testlib_buf_add(&f.b, "abc", 3);
-	ck_assert_int_eq(fb_parse(&ft, FEAT_OSRELEASE, &f, &d), -DIAG_BAD_FEATURE);
-	ck_assert_uint_eq(d.offset, BASE);
-	ck_assert_str_eq(d.path, "t.data");
-	ck_assert_str_eq(d.msg, "feature OSRELEASE: string length 4294967295 larger than section");
-	ck_assert(!features__has(&ft, FEAT_OSRELEASE));
+	ck_assert_int_eq(fb_parse(&ft, FEAT_OSRELEASE, &f, &d), 0);
+	ck_assert(features__has(&ft, FEAT_OSRELEASE));
+	ck_assert(features__perf_failed(&ft, FEAT_OSRELEASE));
 	ck_assert_ptr_null(ft.osrelease);
-	/* empty body */
-	ck_assert_int_eq(features__parse(&ft, FEAT_ARCH, NULL, 0, false, 77, "t", &d),
-			 -DIAG_BAD_FEATURE);
-	ck_assert_uint_eq(d.offset, 77);
+	ck_assert_str_eq(ft.warning, "t.data: offset 0x3e8: feature OSRELEASE: string length "
+			 "4294967295 larger than section; read as perf reads it, as \"(null)\"");
+	/* empty body: the first warning stays the only one */
+	ck_assert_int_eq(features__parse(&ft, FEAT_ARCH, NULL, 0, false, 77, "t", &d), 0);
+	ck_assert(features__perf_failed(&ft, FEAT_ARCH));
+	ck_assert_ptr_null(ft.arch);
+	ck_assert(strstr(ft.warning, "OSRELEASE"));
+	testlib_buf_free(&f.b);
+	features__exit(&ft);
+	ck_assert_ptr_null(ft.warning);
+}
+END_TEST
+
+/* A CPUDESC cut to nothing (0 bytes where its length should be, as in an armv7
+ * recording perf 6.1 reads): no error; perf's --header-only text, "(null)" and the
+ * later features printed empty. */
+START_TEST(test_feature_string_cut)
+{
+	struct features ft;
+	struct diag d;
+	struct fb f = { 0 };
+	struct header_print_info hi = { .feat = &ft };
+	struct mem_out m;
+	char *s;
+
+	features__init(&ft);
+	fb_str(&f, "x86_64");
+	ck_assert_int_eq(fb_parse(&ft, FEAT_ARCH, &f, &d), 0);
+	testlib_buf_free(&f.b);
+	ck_assert_int_eq(features__parse(&ft, FEAT_CPUDESC, "", 0, false, 0x5e2d4, "in", &d), 0);
+	fb_u64(&f, 2067704);
+	ck_assert_int_eq(fb_parse(&ft, FEAT_TOTAL_MEM, &f, &d), 0);
+	ck_assert_str_eq(ft.warning, "in: offset 0x5e2d4: feature CPUDESC: string truncated "
+			 "(0 bytes left); read as perf reads it, as \"(null)\"");
+	ck_assert(features__perf_failed(&ft, FEAT_CPUDESC));
+	ck_assert(!features__perf_failed(&ft, FEAT_ARCH));
+	ck_assert(features__perf_processed(&ft, FEAT_CPUDESC, false));
+	ck_assert(!features__perf_processed(&ft, FEAT_TOTAL_MEM, false));
+	hi.bitmap[0] = ft.present[0];
+	out_open(&m);
+	ck_assert_int_eq(header_print__header(m.fp, &hi), 0);
+	s = out_close(&m);
+	ck_assert_msg(strstr(s, "# arch : x86_64\n# cpudesc : (null)\n# total memory : 0 kB\n"),
+		      "%s", s);
+	free(s);
 	testlib_buf_free(&f.b);
 	features__exit(&ft);
 }
@@ -1515,6 +1555,7 @@ Suite *feature_suite(void)
 
 	tcase_add_test(tc, test_feature_strings);
 	tcase_add_test(tc, test_feature_string_edges);
+	tcase_add_test(tc, test_feature_string_cut);
 	tcase_add_test(tc, test_feature_numbers_and_cmdline);
 	tcase_add_test(tc, test_feature_event_desc);
 	tcase_add_test(tc, test_feature_event_desc_perf_quirks);
