@@ -149,8 +149,17 @@ int event_mmap2__decode(const void *rec, size_t size, struct event_mmap2 *out)
 	out->build_id_size = 0;
 	memset(out->build_id, 0, sizeof(out->build_id));
 	if (out->has_build_id) {
+		const unsigned char *p = rec;
+
 		out->build_id_size = get_u8(&f, 40);
 		get_bytes(&f, 44, out->build_id, EVENT_BUILD_ID_MAX);
+		/* perf reads the ids through the union all the same: its maps' and dsos'
+		 * maj, min, ino and ino_generation are these bytes (--mmaps prints the
+		 * ino); not counted as fields */
+		if (size >= 48)
+			out->maj = bytes__u32(p + 40), out->min = bytes__u32(p + 44);
+		if (size >= 64)
+			out->ino = bytes__u64(p + 48), out->ino_generation = bytes__u64(p + 56);
 	} else {
 		out->maj = get_u32(&f, 40);
 		out->min = get_u32(&f, 44);

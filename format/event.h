@@ -78,7 +78,10 @@ struct event_mmap2 {
 	bool has_build_id;		/* misc & MISC_MMAP_BUILD_ID: the build-id form */
 	uint32_t pid, tid;
 	uint64_t start, len, pgoff;
-	/* inode form (all 0 in the build-id form) */
+	/* inode form; in the build-id form the same bytes read as these fields (its
+	 * size byte and 3 reserved bytes, then build-id bytes 0-3, 4-11, 12-19), as
+	 * perf 6.1 reads its union (the ids of its maps and dsos); 0 where the record
+	 * is shorter */
 	uint32_t maj, min;
 	uint64_t ino, ino_generation;
 	/* build-id form (all 0 in the inode form). build_id_size is the record's byte,

@@ -576,7 +576,7 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 	else if (flags & DSO_MMAP_VDSO)
 		nm.pgoff = 0;
 	if (ref->type == REC_MMAP2) {
-		/* the build-id form has no ids: the view leaves them 0 */
+		/* the build-id form's ids are its build-id bytes, as perf's */
 		nm.maj = mm2.maj;
 		nm.min = mm2.min;
 		nm.ino = mm2.ino;

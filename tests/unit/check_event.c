@@ -201,8 +201,12 @@ START_TEST(test_real_mmap2_build_id)
 	ck_assert_uint_eq(ev.pgoff, 0x4000);
 	ck_assert_uint_eq(ev.build_id_size, 20);
 	ck_assert(!memcmp(ev.build_id, bid, sizeof(bid)));
-	ck_assert_uint_eq(ev.maj, 0);	/* no inode fields in this form */
-	ck_assert_uint_eq(ev.ino, 0);
+	/* the inode fields read through the union, as perf reads them (--mmaps prints
+	 * the ino): the size byte, then build-id bytes 0-3, 4-11 and 12-19 */
+	ck_assert_uint_eq(ev.maj, 20);
+	ck_assert_uint_eq(ev.min, 0x32ffdf15u);
+	ck_assert_uint_eq(ev.ino, 0x6b1ea7163b7caa39ULL);
+	ck_assert_uint_eq(ev.ino_generation, 0x98b9da09406e3b2eULL);
 	ck_assert_uint_eq(ev.prot, 5);
 	ck_assert_uint_eq(ev.flags, 2);
 	assert_str(&ev.filename, "/usr/bin/ls");
