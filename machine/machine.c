@@ -406,11 +406,19 @@ static int kernel_maps_insert(struct machine *m, const struct map *nm)
 /* The kernel map maps identically (map_ip(ip) = ip). perf moves it to the span of the
  * kernel's symbols when they are loaded, i.e. at the first sample in it (see
  * machine__resolve), so kallsyms is read only when a kernel sample needs it. */
-static int kernel_map(struct machine *m, const char *name, struct map *nm)
+static int kernel_map(struct machine *m, const char *name, struct map *nm,
+		      const struct event_mmap2 *mm2)
 {
 	m->kernel = dsos__kernel(m->dsos);
 	if (!m->kernel || dso__set_kernel_ref(m->kernel, name, nm->pgoff))
 		return -ENOMEM;
+	/* perf's machine__process_kernel_mmap_event(): the build-id of an MMAP2 of the
+	 * build-id form (perf record --buildid-mmap) is the kernel's, unless the header
+	 * named one */
+	if (mm2 && mm2->has_build_id && !m->kernel->has_build_id)
+		dso__set_build_id(m->kernel, mm2->build_id,
+				  mm2->build_id_size <= EVENT_BUILD_ID_MAX ?
+				  mm2->build_id_size : EVENT_BUILD_ID_MAX);
 	nm->dso = m->kernel;
 	nm->pgoff = nm->start;
 	nm->kernel_fixup = true;
@@ -555,7 +563,7 @@ static int process_mmap(struct machine *m, const struct record_ref *ref)
 	name[n] = 0;
 	if ((misc & MISC_CPUMODE_MASK) == MISC_KERNEL) {
 		if (!strncmp(name, "[kernel.kallsyms]", 17))
-			return kernel_map(m, name, &nm);
+			return kernel_map(m, name, &nm, ref->type == REC_MMAP2 ? &mm2 : NULL);
 		/* a kernel module: perf's machine__addnew_module_map() maps it like a
 		 * file at offset 0 (map_ip(ip) = ip - start, module-relative) */
 		nm.dso = dsos__findnew_module(m->dsos, name);

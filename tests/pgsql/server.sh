@@ -31,7 +31,9 @@ pg__up=
 
 pg_bindir() {
 	if command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1; then
-		dirname "$(command -v pg_ctl)"
+		# a link (/usr/local/bin/pg_ctl -> /usr/lib/postgresql/15/bin/pg_ctl) counts as
+		# its target's directory, where the server's own psql is too
+		dirname "$(readlink -f "$(command -v pg_ctl)")"
 		return 0
 	fi
 	_pgb=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | while read -r _d; do
@@ -41,6 +43,8 @@ pg_bindir() {
 	echo "$_pgb"
 }
 
+# The server's own psql first: Debian's /usr/bin/psql is pg_wrapper, a perl script
+# (tests/hermetic.sh replaces perl).
 pg_psql() {
 	_pgb=$(pg_bindir 2>/dev/null)
 	if [ -n "$_pgb" ] && [ -x "$_pgb/psql" ]; then
