@@ -48,6 +48,7 @@ struct reader_state {
 	uint64_t populated;		/* map bytes below this have their page tables
 					 * filled (MADV_POPULATE_READ) */
 	uint64_t label_base;		/* subtracted from offsets for printing (pipe: 16) */
+	int guard;			/* mapguard slot + 1 of a file mapping, 0: none */
 	ZSTD_DStream *zstd;		/* owned, created at the first COMPRESSED record */
 	unsigned char *dbuf;		/* decompressed bytes not yet split into records */
 	size_t dbuf_len, dbuf_cap;
@@ -110,6 +111,14 @@ struct reader {
  * reading, of writing the temporary file: -ENOSPC, or of mmap).
  */
 int reader__map(struct reader *r, int fd, bool slurp);
+
+/**
+ * Whether r's file changed under its mapping: a page of it read past the file's end
+ * (reader/mapguard.h) or, where @p stat_too, the file now shorter than mapped.  Then
+ * r->err and r->diag say "changed while being read" at the offset (-DIAG_CHANGED)
+ * and that is returned; 0 otherwise (r->err as it was).
+ */
+int reader__changed(struct reader *r, bool stat_too);
 
 /** Decode [st.pos, st.end): fills recs; sets err/diag or warning. */
 int reader__run(struct reader *r);

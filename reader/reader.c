@@ -15,6 +15,7 @@
 #include "format/header.h"
 #include "format/record.h"
 #include "format/sample.h"
+#include "reader/mapguard.h"
 #include "util/array.h"
 #include "util/hugemem.h"
 #include "banned.h"
@@ -176,16 +177,20 @@ int reader__map(struct reader *r, int fd, bool slurp)
 		return -errno;
 	r->st.map = m;
 	r->st.map_len = (size_t)st.st_size;
+	/* the file may be cut while it is mapped: a SIGBUS then is an error */
+	r->st.guard = mapguard__add(m, r->st.map_len) + 1;
 	return 0;
 }
 
 void reader__exit(struct reader *r)
 {
 	if (r->st.map) {
-		if (r->st.map_is_malloc)
+		if (r->st.map_is_malloc) {
 			free((void *)r->st.map);
-		else
+		} else {
+			mapguard__remove(r->st.guard - 1);
 			munmap((void *)r->st.map, r->st.map_len);
+		}
 	}
 	ZSTD_freeDStream(r->st.zstd);
 	free(r->st.dbuf);
@@ -224,6 +229,7 @@ void reader__init_part(struct reader *part, const struct reader *r, uint64_t fro
 	/* it gives back only whole pages of its own (reader__release_below()) */
 	part->st.released = (from + page - 1) / page * page;
 	part->st.label_base = r->st.label_base;
+	part->st.guard = r->st.guard;
 }
 
 void reader__exit_part(struct reader *part)
@@ -241,11 +247,42 @@ static int fail(struct reader *r, uint64_t off, int code, const char *fmt, ...)
 	va_list ap;
 	char msg[256];
 
+	/* damage read where the file was cut under its mapping: say that instead */
+	if (code != -DIAG_CHANGED && reader__changed(r, true))
+		return r->err;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	/* errors name the file itself (a pipe's label is "pipe") at its real offset */
 	r->err = diag__set(&r->diag, r->fspath, off, code, "%s", msg);
+	return r->err;
+}
+
+int reader__changed(struct reader *r, bool stat_too)
+{
+	uint64_t at = 0;
+	struct stat st;
+	bool cut = mapguard__faulted(r->st.guard - 1, &at);
+
+	if (r->err == -DIAG_CHANGED)
+		return r->err;
+	/* cut inside its last page, no SIGBUS: the mapping reads zeros from `at` */
+	if (!cut && stat_too && r->st.map && !r->st.map_is_malloc && r->fspath &&
+	    stat(r->fspath, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size < r->st.map_len) {
+		cut = true;
+		at = (uint64_t)st.st_size;
+	}
+	if (!cut)
+		return 0;
+	if (stat(r->fspath, &st) == 0)
+		r->err = diag__set(&r->diag, r->fspath, at, -DIAG_CHANGED,
+				   "changed while being read (%llu bytes now, %llu when "
+				   "opened)", (unsigned long long)st.st_size,
+				   (unsigned long long)r->st.map_len);
+	else
+		r->err = diag__set(&r->diag, r->fspath, at, -DIAG_CHANGED,
+				   "changed while being read (%s now)", strerror(errno));
 	return r->err;
 }
 
@@ -629,7 +666,7 @@ static const unsigned char *bytes_at(struct reader *r, uint64_t off, uint64_t n,
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0) {	/* the file shrank under us, or an I/O error */
-			*err = k < 0 ? -errno : -EIO;
+			*err = k < 0 ? -errno : -DIAG_CHANGED;
 			st->rbuf_len = 0;
 			return NULL;
 		}
@@ -728,10 +765,15 @@ int reader__fill(struct reader *r, size_t limit)
 			return err;
 		st->pos += size + extra;
 	}
-	return 0;
+	return reader__changed(r, false);
 stop:
 	/* the read buffer is full (the next fill reads on), or reading failed */
-	return err ? fail(r, st->pos, err, "cannot read: %s", diag__code_str(err)) : 0;
+	if (err == -DIAG_CHANGED)
+		return reader__changed(r, true) ? r->err :
+		       fail(r, st->pos, err, "changed while being read (ends before %llu)",
+			    (unsigned long long)st->end);
+	return err ? fail(r, st->pos, err, "cannot read: %s", diag__code_str(err)) :
+		     reader__changed(r, false);
 cut:
 	if (!r->cut_warned && !r->scanned && asprintf(&r->warning, "%s: offset %#llx: file ends inside a record; "
 		     "reporting the records before it", r->fspath,

@@ -722,7 +722,7 @@ static int collect_errors(struct session *s, struct diag *d)
 	for (size_t i = 0; i < s->nr_readers; i++) {
 		struct reader *r = &s->readers[i];
 
-		if (r->err) {
+		if (r->err || reader__changed(r, false)) {
 			if (d)
 				*d = r->diag;
 			return r->err;
@@ -923,6 +923,31 @@ static bool scan_skippable(struct session *s)
 	return true;
 }
 
+/*
+ * DIRREPORT_TEST_PAUSE=FIFO, for tests only (tests/faults/run.sh): once the scan pass
+ * is done, before any record is delivered, write a line to FIFO, then wait for its
+ * writer to close it - the test changes the input files in between.
+ */
+static void test_pause(void)
+{
+	const char *fifo = getenv("DIRREPORT_TEST_PAUSE");
+	char c;
+	int fd;
+
+	if (!fifo || !*fifo)
+		return;
+	if ((fd = open(fifo, O_WRONLY | O_CLOEXEC)) >= 0) {
+		if (write(fd, "paused\n", 7) < 0)
+			c = 0;	/* the test sees the fifo closed either way */
+		close(fd);
+	}
+	if ((fd = open(fifo, O_RDONLY | O_CLOEXEC)) >= 0) {
+		while (read(fd, &c, 1) > 0)
+			;
+		close(fd);
+	}
+}
+
 int session__load(struct session *s, struct diag *d)
 {
 	const struct evsel *first;
@@ -976,6 +1001,7 @@ int session__load(struct session *s, struct diag *d)
 	s->queue_enabled = s->is_pipe || !first || attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
 	name_events_from_desc(s);
 	name_events_from_updates(s);
+	test_pause();
 	return evlist__name_defaults(&s->evlist);
 }
 
@@ -1793,6 +1819,14 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
 out:
 	for (size_t i = 0; i < nbufs; i++)
 		free(bufs[i]);
+	/* a file cut under its mapping: what was read of it since is zeros, and whatever
+	 * error they made is this one */
+	for (size_t i = 0; i < s->nr_readers; i++)
+		if (reader__changed(&s->readers[i], false)) {
+			s->deliver_diag = s->readers[i].diag;
+			err = s->readers[i].err;
+			break;
+		}
 	/* what a delivery found to warn of (a session started from its index reads
 	 * some files' damage only now): the session's warnings after the others */
 	for (size_t i = 0; i < s->nr_readers; i++)
