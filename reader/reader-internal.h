@@ -103,12 +103,18 @@ struct reader {
 	char *warning;			/* owned, or NULL */
 };
 
+/** The most bytes of a stream reader__map() spools (DIRREPORT_SPOOL_MAX overrides it):
+ *  64 GiB, past which an endless stream is an error (-EFBIG), not a full disk. */
+#define SPOOL_MAX_DEFAULT ((uint64_t)64 << 30)
+
 /**
  * Map the file (regular), or with slurp (standard input, a FIFO) copy it to an
  * unnamed temporary file in $TMPDIR or /tmp and map that (a regular file on standard
  * input is mapped directly); only when no temporary file can be made is the input read
- * into memory (st.map_is_malloc).  Fills st.map / st.map_len.  Returns 0 or -errno (of
- * reading, of writing the temporary file: -ENOSPC, or of mmap).
+ * into memory (st.map_is_malloc).  A stream's first 8 bytes are checked before any is
+ * spooled: -DIAG_NOT_PERF when they are not perf's magic; one longer than
+ * DIRREPORT_SPOOL_MAX (SPOOL_MAX_DEFAULT) bytes is -EFBIG.  Fills st.map / st.map_len.
+ * Returns 0 or -errno (of reading, of writing the temporary file: -ENOSPC, or of mmap).
  */
 int reader__map(struct reader *r, int fd, bool slurp);
 

@@ -51,16 +51,40 @@ void arena__exit(struct arena *a)
 	}
 }
 
-/* Read all of fd into memory (when no temporary file can be made). */
-static int slurp_fd(struct reader *r, int fd)
+/* The most bytes a stream (standard input, a FIFO, a device) is spooled or read into
+ * memory: DIRREPORT_SPOOL_MAX in bytes, else SPOOL_MAX_DEFAULT (reader-internal.h). */
+static uint64_t spool_max(void)
 {
-	size_t cap = 1 << 16, len = 0;
+	const char *e = getenv("DIRREPORT_SPOOL_MAX");
+	char *end;
+	unsigned long long v;
+
+	if (e && *e) {
+		errno = 0;
+		v = strtoull(e, &end, 10);
+		if (!errno && !*end && v > 0)
+			return v;
+	}
+	return SPOOL_MAX_DEFAULT;
+}
+
+/* Read all of fd into memory (when no temporary file can be made), after the @p nhead
+ * bytes already read at @p head. */
+static int slurp_fd(struct reader *r, int fd, const unsigned char *head, size_t nhead)
+{
+	size_t cap = 1 << 16, len = nhead;
 	unsigned char *buf = malloc(cap), *nb;
+	uint64_t max = spool_max();
 	ssize_t n;
 
 	if (!buf)
 		return -ENOMEM;
+	memcpy(buf, head, nhead);
 	for (;;) {
+		if (len > max) {
+			free(buf);
+			return -EFBIG;
+		}
 		if (len == cap) {
 			nb = realloc(buf, cap *= 2);
 			if (!nb) {
@@ -112,14 +136,22 @@ static int spool_file(void)
 /* Copy fd to the temporary file tmp and map that: the bytes live in the page
  * cache, where the delivery window can release them, not in the heap.  Closes tmp.
  * -errno on failure (-ENOSPC when the temporary file's file system is full). */
-static int spool_fd(struct reader *r, int fd, int tmp)
+static int spool_fd(struct reader *r, int fd, int tmp, const unsigned char *head,
+		    size_t nhead)
 {
-	size_t cap = 1 << 20, len = 0;
+	size_t cap = 1 << 20, len = nhead;
 	unsigned char *buf = malloc(cap);
+	uint64_t max = spool_max();
 	int err = buf ? 0 : -ENOMEM;
 	void *m;
 
+	if (!err && nhead && write(tmp, head, nhead) != (ssize_t)nhead)
+		err = errno ? -errno : -EIO;
 	while (!err) {
+		if (len > max) {
+			err = -EFBIG;
+			break;
+		}
 		ssize_t n = read(fd, buf, cap), w;
 
 		if (n < 0 && errno == EINTR)
@@ -151,10 +183,37 @@ static int spool_fd(struct reader *r, int fd, int tmp)
 	return err;
 }
 
+/* The first bytes of stream fd, up to PIPE_HEADER_SIZE (fewer at its end): whether it
+ * is a perf.data stream at all, before anything is spooled. */
+static int read_head(int fd, unsigned char *head, size_t *nhead)
+{
+	size_t got = 0;
+
+	while (got < PIPE_HEADER_SIZE) {
+		ssize_t n = read(fd, head + got, PIPE_HEADER_SIZE - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	*nhead = got;
+	if (got >= 8 && bytes__u64(head) != PERF_MAGIC2 &&
+	    bytes__u64(head) != PERF_MAGIC2_SWAPPED)
+		return -DIAG_NOT_PERF;
+	return 0;
+}
+
 int reader__map(struct reader *r, int fd, bool slurp)
 {
+	unsigned char head[PIPE_HEADER_SIZE];
+	size_t nhead = 0;
 	struct stat st;
 	void *m;
+	int err;
 
 	if (slurp) {
 		int tmp;
@@ -162,9 +221,13 @@ int reader__map(struct reader *r, int fd, bool slurp)
 		/* standard input redirected from a file: map it like any file */
 		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) == 0)
 			return reader__map(r, fd, false);
+		/* /dev/zero and other endless non-perf streams: nothing spooled */
+		if ((err = read_head(fd, head, &nhead)))
+			return err;
 		/* no temporary file can be made: read into memory instead */
 		tmp = spool_file();
-		return tmp < 0 ? slurp_fd(r, fd) : spool_fd(r, fd, tmp);
+		return tmp < 0 ? slurp_fd(r, fd, head, nhead) :
+				 spool_fd(r, fd, tmp, head, nhead);
 	}
 	if (fstat(fd, &st) < 0)
 		return -errno;

@@ -322,6 +322,18 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 	if (!is_stdin && (err || !regular || s->is_dir ||
 			  reader__read_start(&s->readers[0], fd)))
 		close(fd);
+	if (err == -DIAG_NOT_PERF) {	/* a stream's magic: checked before spooling */
+		err = diag__set(d, s->readers[0].label, 0, err, NULL);
+		goto err;
+	}
+	if (err == -EFBIG && !regular) {
+		err = diag__set(d, s->readers[0].label, DIAG_NO_OFFSET, err,
+				"the stream is longer than the %s bytes it may be spooled "
+				"(DIRREPORT_SPOOL_MAX)", getenv("DIRREPORT_SPOOL_MAX") &&
+				*getenv("DIRREPORT_SPOOL_MAX") ? getenv("DIRREPORT_SPOOL_MAX") :
+				"68719476736");
+		goto err;
+	}
 	if (err) {
 		err = diag__set(d, s->readers[0].label, DIAG_NO_OFFSET, err, "cannot read: %s",
 				diag__code_str(err));

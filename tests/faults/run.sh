@@ -100,7 +100,7 @@ for ft_in in file dir; do
 		for ft_j in 1 2; do
 			for ft_mode in stdio dump script sqlite; do
 				ft_n=changed:$ft_in:$ft_mode:cut$ft_q/4:-j$ft_j
-				rm -rf "$ft_tmp/in" "$ft_tmp/out.db" "$ft_tmp/never"
+				rm -rf "$ft_tmp/in" "$ft_tmp/out.db" "$ft_tmp/out.db.tmp" "$ft_tmp/never"
 				if [ $ft_in = file ]; then
 					cp "$ft_src" "$ft_tmp/in"
 					ft_victim=$ft_tmp/in
@@ -129,6 +129,30 @@ for ft_in in file dir; do
 		done
 	done
 done
+
+# --- endless: streams that never end ------------------------------------------
+# ft_stream NAME CMD...: CMD with the stream ft_feed writes on its standard input,
+# its files limited to 100 MB and its time to 20 s (the old spooling filled the disk)
+ft_stream() {
+	_n=$1
+	shift
+	(
+		ulimit -f 200000 2>/dev/null
+		ft_feed | timeout 20 "$@" >"$ft_tmp/out" 2>"$ft_tmp/err"
+	)
+	rc=$?
+	ft_one "$_n" && pass "$_n" "$(cut -c1-90 "$ft_tmp/err")"
+}
+ft_want='bad magic'
+ft_feed() { :; }
+ft_stream endless:dev-zero-path "$ft_rep" -i /dev/zero --stdio
+ft_feed() { cat /dev/zero; }
+ft_stream endless:dev-zero-stdin:dirscript "$ft_script" -i -
+ft_stream endless:dev-zero-stdin:dirreport "$ft_rep" -i - --stdio
+ft_stream endless:dev-zero-stdin:dirconvert "$ft_conv" -i - --to-json "$ft_tmp/z.json"
+ft_want='longer than the 1000000 bytes it may be spooled (DIRREPORT_SPOOL_MAX)'
+ft_feed() { cat "$ft_root/samples/pipe.data" /dev/zero; }
+ft_stream endless:spool-limit env DIRREPORT_SPOOL_MAX=1000000 "$ft_rep" -i - --stdio
 
 if [ -n "$ft_standalone" ]; then
 	suite_summary
