@@ -943,18 +943,24 @@ static bool scan_skippable(struct session *s)
 static void test_pause(void)
 {
 	const char *fifo = getenv("DIRREPORT_TEST_PAUSE");
+	ssize_t n;
 	char c;
 	int fd;
 
 	if (!fifo || !*fifo)
 		return;
-	if ((fd = open(fifo, O_WRONLY | O_CLOEXEC)) >= 0) {
+	/* a signal the test sends meanwhile (SIGINT) does not end the wait */
+	while ((fd = open(fifo, O_WRONLY | O_CLOEXEC)) < 0 && errno == EINTR)
+		;
+	if (fd >= 0) {
 		if (write(fd, "paused\n", 7) < 0)
 			c = 0;	/* the test sees the fifo closed either way */
 		close(fd);
 	}
-	if ((fd = open(fifo, O_RDONLY | O_CLOEXEC)) >= 0) {
-		while (read(fd, &c, 1) > 0)
+	while ((fd = open(fifo, O_RDONLY | O_CLOEXEC)) < 0 && errno == EINTR)
+		;
+	if (fd >= 0) {
+		while ((n = read(fd, &c, 1)) > 0 || (n < 0 && errno == EINTR))
 			;
 		close(fd);
 	}
