@@ -109,6 +109,7 @@ struct json_run {
 	bool write_failed;
 	struct progress prog;	/* bytes of records replayed (a bar on a terminal) */
 	bool any_cpu;		/* an event samples the cpu (PERF_SAMPLE_CPU) */
+	int write_err;		/* -errno of the first failed write (-ENOSPC), or 0 */
 };
 
 /* set(obj, key, value): value is stolen; false when jansson ran out of memory. */
@@ -425,6 +426,15 @@ static void encode_chunk(void *ctx, size_t i)
 	r->texts[i] = b;
 }
 
+/* A write to the output failed: the first errno kept (a full disk says so); -EIO. */
+static int write_failed(struct json_run *r)
+{
+	if (!r->write_failed)
+		r->write_err = errno ? -errno : -EIO;
+	r->write_failed = true;
+	return -EIO;
+}
+
 /* Encode the resolved samples of a batch on the workers and write them in order. */
 static int write_batch(struct json_run *r)
 {
@@ -445,7 +455,7 @@ static int write_batch(struct json_run *r)
 		if (r->texts[i].failed)
 			err = -ENOMEM;
 		else if (fwrite(r->texts[i].p, 1, r->texts[i].len, r->fp) != r->texts[i].len)
-			r->write_failed = true, err = -EIO;
+			err = write_failed(r);
 	}
 	r->written += r->nr_samples;
 	r->nr_samples = 0;
@@ -513,21 +523,23 @@ static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, bool
 	if (fputs("{\n\"linux-perf-json-version\": 1,\n\"headers\": ", fp) == EOF ||
 	    json_dumpf(h, fp, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
 	    fputs(",\n\"samples\": [", fp) == EOF)
-		r.write_failed = true;
+		write_failed(&r);
 	json_decref(h);
 	json_object_seed(0);	/* before the workers build objects (jansson's advice) */
 	progress__init(&r.prog, stderr, progress__session_bytes(s), progress);
 	err = r.write_failed ? -EIO : session__deliver(s, on_batch, &r, 0);
 	progress__exit(&r.prog);
 	json_run__exit(&r);
-	if (!err && fputs("\n]\n}\n", fp) == EOF)
-		r.write_failed = true;
+	if (!err && (fputs("\n]\n}\n", fp) == EOF || fflush(fp)))
+		write_failed(&r);
 	/* a damaged record (or one that could not be read: -EIO too), found while
 	 * delivering where the recording was loaded without the scan pass */
 	if (err && !r.write_failed && !r.bad && session__deliver_error(s, d))
 		return err;
-	if (r.write_failed || err == -EIO)
-		return diag__set(d, out, DIAG_NO_OFFSET, -EIO, "write error");
+	if (r.write_failed || err == -EIO) {
+		err = r.write_err ? r.write_err : -EIO;
+		return diag__set(d, out, DIAG_NO_OFFSET, err, "write: %s", diag__code_str(err));
+	}
 	if (err && r.bad && err != -ENOMEM)
 		return session__record_diag(s, r.bad_file, r.bad_offset, d, err, NULL);
 	if (err)
@@ -544,14 +556,17 @@ int cmd_json(const struct convert_opts *o, struct diag *d)
 	/* the output is OUT.tmp until the commit: no scan pass for a single file */
 	err = cmd_recording__open(&rec, o, false, true, d);
 	if (!err)
-		err = outfile__claim(o->json, o->force, d);
+		err = outfile__claim(o->json, o->input, OUTFILE_STREAM |
+				     (o->force ? OUTFILE_FORCE : 0), d);
 	if (!err && !(fp = fopen(outfile__tmp_path(), "w")))
 		err = diag__set(d, outfile__tmp_path(), DIAG_NO_OFFSET, -errno,
 				"cannot open: %s", strerror(errno));
 	if (!err)
 		err = write_json(rec, fp, o->json, o->progress, d);
-	if (fp && fclose(fp) && !err)
-		err = diag__set(d, o->json, DIAG_NO_OFFSET, -EIO, "write error");
+	if (fp && fclose(fp) && !err) {
+		err = errno ? -errno : -EIO;
+		err = diag__set(d, o->json, DIAG_NO_OFFSET, err, "write: %s", diag__code_str(err));
+	}
 	if (!err)
 		err = outfile__commit(d);
 	outfile__drop();

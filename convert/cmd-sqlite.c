@@ -18,6 +18,7 @@
 struct sqlite_target {
 	struct db_writer *w;
 	const char *out;
+	const char *input;	/* -i (never written over) */
 	bool force;
 };
 
@@ -28,7 +29,8 @@ static int sqlite_open(void *ctx, unsigned flags, bool threaded, struct diag *d)
 				     .threaded = threaded };
 	int err;
 
-	if ((err = outfile__claim(st->out, st->force, d)))
+	if ((err = outfile__claim(st->out, st->input, OUTFILE_PRIVATE |
+				  (st->force ? OUTFILE_FORCE : 0), d)))
 		return err;
 	if ((err = db_writer__open(&st->w, &wo)))
 		diag__set(d, st->out, DIAG_NO_OFFSET, err, "%s",
@@ -69,13 +71,15 @@ static void sqlite_drop(void *ctx)
 
 int cmd_sqlite(const struct convert_opts *o, struct diag *d)
 {
-	struct sqlite_target st = { .out = o->output, .force = o->force };
+	struct sqlite_target st = { .out = o->output, .input = o->input, .force = o->force };
 	struct export_target t = { sqlite_open, sqlite_row, sqlite_commit, sqlite_errmsg,
 				   sqlite_drop, o->output, &st, true };
 	struct stat sb;
 	int err;
 
 	/* before reading the input: the output's existence is a usage mistake */
+	if ((err = outfile__check_input(o->output, o->input, d)))
+		return err;
 	if (!o->force && stat(o->output, &sb) == 0)
 		return diag__set(d, o->output, DIAG_NO_OFFSET, -EEXIST,
 				 "already exists (use -f to overwrite)");

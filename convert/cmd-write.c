@@ -306,8 +306,9 @@ static int run(struct write_run *wr, const struct convert_opts *o, struct diag *
 	if (wr->dir && (err = plan_dir(wr, o, d)))
 		return err;
 	wo.nr_data_files = wr->nr_files;
-	err = wr->dir ? outfile__claim_dir(out, o->force, wr->nr_files, d) :
-			outfile__claim(out, o->force, d);
+	err = wr->dir ? outfile__claim_dir(out, o->input, o->force, wr->nr_files, d) :
+			outfile__claim(out, o->input, OUTFILE_PRIVATE |
+				       (o->force ? OUTFILE_FORCE : 0), d);
 	if (err)
 		return err;
 	if (!wr->dir)

@@ -15,12 +15,15 @@
 
 #include "format/diag.h"
 #include "format/index.h"	/* DIR_INDEX_DIR_NAME */
+#include "util/outpath.h"
 #include "banned.h"
 
 /* The temporary file, for the signal handler (the front end's only global). */
 static char tmp_path[PATH_MAX];
 static char out_path[PATH_MAX];
 static volatile sig_atomic_t tmp_live;
+/* a device, FIFO or socket written in place: tmp_path is OUT, never removed */
+static bool through;
 /* a data directory (outfile__claim_dir): OUT.tmp/data and data.0 .. data.(nr-1) */
 static volatile sig_atomic_t tmp_is_dir;
 static unsigned tmp_nr_files;
@@ -108,19 +111,57 @@ static int claim_failed(const char *out, int err, struct diag *d)
 			 strerror(-err));
 }
 
-int outfile__claim(const char *out, bool force, struct diag *d)
+int outfile__check_input(const char *out, const char *input, struct diag *d)
 {
-	struct stat st;
-	int fd;
+	if (outpath__is_input(out, input ? input : "perf.data"))
+		return diag__set(d, out, DIAG_NO_OFFSET, -EINVAL,
+				 "is the input: refusing to write over it");
+	return 0;
+}
 
-	if (!force && stat(out, &st) == 0)
+/* The checks both claims make: not the input, a link followed (the file it names is
+ * replaced), nothing there unless force; *kind says what is there.  Fills out_path. */
+static int check_out(const char *out, const char *input, bool force,
+		     enum outpath_kind *kind, struct diag *d)
+{
+	int err;
+
+	if ((err = outfile__check_input(out, input, d)))
+		return err;
+	err = outpath__resolve(out, out_path, sizeof(out_path), kind);
+	if (err)
+		return diag__set(d, out, DIAG_NO_OFFSET, err, "%s", diag__code_str(err));
+	if (!force && *kind != OUTPATH_NONE)
 		return diag__set(d, out, DIAG_NO_OFFSET, -EEXIST,
 				 "already exists (use -f to overwrite)");
-	if ((size_t)snprintf(tmp_path, sizeof(tmp_path), "%s.tmp", out) >= sizeof(tmp_path) ||
-	    (size_t)snprintf(out_path, sizeof(out_path), "%s", out) >= sizeof(out_path))
+	return 0;
+}
+
+int outfile__claim(const char *out, const char *input, unsigned flags, struct diag *d)
+{
+	enum outpath_kind kind;
+	int fd, err;
+
+	through = false;
+	if ((err = check_out(out, input, flags & OUTFILE_FORCE, &kind, d)))
+		return err;
+	if (kind == OUTPATH_DIR)
+		return diag__set(d, out, DIAG_NO_OFFSET, -EISDIR, "is a directory");
+	if (kind == OUTPATH_STREAM) {
+		if (!(flags & OUTFILE_STREAM))
+			return diag__set(d, out, DIAG_NO_OFFSET, -EINVAL,
+					 "is not a regular file: refusing to replace it");
+		/* /dev/null, a FIFO, a link to /proc/self/fd/1: written in place */
+		if ((size_t)snprintf(tmp_path, sizeof(tmp_path), "%s", out) >= sizeof(tmp_path))
+			return diag__set(d, out, DIAG_NO_OFFSET, -ENAMETOOLONG, NULL);
+		through = true;
+		return 0;
+	}
+	if ((size_t)snprintf(tmp_path, sizeof(tmp_path), "%s.tmp", out_path) >= sizeof(tmp_path))
 		return diag__set(d, out, DIAG_NO_OFFSET, -ENAMETOOLONG, NULL);
 	catch_signals();
-	fd = open(tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	fd = open(tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+		  flags & OUTFILE_PRIVATE ? 0600 : 0666);
 	if (fd < 0)
 		return claim_failed(out, -errno, d);
 	close(fd);
@@ -128,30 +169,34 @@ int outfile__claim(const char *out, bool force, struct diag *d)
 	return 0;
 }
 
-int outfile__claim_dir(const char *out, bool force, unsigned nr_data_files,
-		       struct diag *d)
+int outfile__claim_dir(const char *out, const char *input, bool force,
+		       unsigned nr_data_files, struct diag *d)
 {
+	enum outpath_kind kind;
 	struct stat st;
 	char data[PATH_MAX];
+	int err;
 
-	if (stat(out, &st) == 0) {
-		if (!force)
-			return diag__set(d, out, DIAG_NO_OFFSET, -EEXIST,
-					 "already exists (use -f to overwrite)");
-		if ((size_t)snprintf(data, sizeof(data), "%s/data", out) >= sizeof(data))
+	through = false;
+	if ((err = check_out(out, input, force, &kind, d)))
+		return err;
+	if (kind == OUTPATH_STREAM)
+		return diag__set(d, out, DIAG_NO_OFFSET, -EINVAL,
+				 "is not a regular file: refusing to replace it");
+	if (kind == OUTPATH_DIR) {
+		if ((size_t)snprintf(data, sizeof(data), "%s/data", out_path) >= sizeof(data))
 			return diag__set(d, out, DIAG_NO_OFFSET, -ENAMETOOLONG, NULL);
-		if (S_ISDIR(st.st_mode) && stat(data, &st) != 0)
+		if (stat(data, &st) != 0)
 			return diag__set(d, out, DIAG_NO_OFFSET, -EEXIST,
 					 "is a directory but not a recording (no data file): "
 					 "not replaced");
 	}
-	if ((size_t)snprintf(tmp_path, sizeof(tmp_path), "%s.tmp", out) >= sizeof(tmp_path) - 32 ||
-	    (size_t)snprintf(out_path, sizeof(out_path), "%s", out) >= sizeof(out_path))
+	if ((size_t)snprintf(tmp_path, sizeof(tmp_path), "%s.tmp", out_path) >= sizeof(tmp_path) - 32)
 		return diag__set(d, out, DIAG_NO_OFFSET, -ENAMETOOLONG, NULL);
 	tmp_nr_files = nr_data_files;
 	tmp_is_dir = 1;
 	catch_signals();
-	if (mkdir(tmp_path, 0777))
+	if (mkdir(tmp_path, 0700))
 		return claim_failed(out, -errno, d);
 	tmp_live = 1;
 	return 0;
@@ -173,6 +218,8 @@ int outfile__commit(struct diag *d)
 {
 	struct stat st;
 
+	if (through)
+		return 0;	/* written in place */
 	if (tmp_is_dir && lstat(out_path, &st) == 0) {
 		/* replace the old recording atomically, then remove it (now at OUT.tmp) */
 		if (renameat2(AT_FDCWD, tmp_path, AT_FDCWD, out_path, RENAME_EXCHANGE)) {

@@ -14,17 +14,41 @@
 
 struct diag;
 
+/*
+ * Rules every output follows (util/outpath.h): an output that is the input is refused,
+ * with or without force; a link is followed (OUT.tmp goes beside the file it names,
+ * which is replaced, the link kept); a device, FIFO or socket is written through with
+ * OUTFILE_STREAM (outfile__tmp_path() is then OUT itself, nothing is renamed or
+ * removed) and refused without it.
+ */
+enum outfile_flags {
+	OUTFILE_FORCE = 1 << 0,		/* OUT may exist (replaced at outfile__commit()) */
+	OUTFILE_STREAM = 1 << 1,	/* a device, FIFO or socket is written through */
+	OUTFILE_PRIVATE = 1 << 2,	/* created 0600 (a recording, a database: perf's
+					 * mode), else 0666; less what the umask takes */
+};
+
 /**
- * @brief Check OUT (it must not exist unless force), install the signal handlers and
- *        create OUT.tmp (empty).
+ * @brief Refuse an output that is the input (util/outpath.h: outpath__is_input()).
+ * @param input  -i: NULL is perf.data, "-" standard input
+ * @return 0; -EINVAL with d saying "is the input".
+ * Thread safety: reentrant.  Format: none.
+ */
+int outfile__check_input(const char *out, const char *input, struct diag *d);
+
+/**
+ * @brief Check OUT (it must not exist unless OUTFILE_FORCE, nor be the input), install
+ *        the signal handlers and create OUT.tmp (empty), exclusively.
  * @param out    the output path
- * @param force  OUT may exist (it is replaced at outfile__commit())
+ * @param input  the input (-i: NULL is perf.data, "-" standard input)
+ * @param flags  enum outfile_flags
  * @param d      on error: OUT or OUT.tmp and what is wrong
  * @return 0; -EEXIST (OUT exists without force, or OUT.tmp exists: another dirconvert
- *         may be writing OUT); -ENAMETOOLONG; -errno of open().
+ *         may be writing OUT); -EINVAL (OUT is the input, or a device, FIFO or socket
+ *         without OUTFILE_STREAM); -EISDIR; -ENAMETOOLONG; -errno of open().
  * Thread safety: see file comment.  Format: none.
  */
-int outfile__claim(const char *out, bool force, struct diag *d);
+int outfile__claim(const char *out, const char *input, unsigned flags, struct diag *d);
 
 /**
  * @brief outfile__claim() for a data directory: OUT.tmp is created as an empty
@@ -33,12 +57,13 @@ int outfile__claim(const char *out, bool force, struct diag *d);
  *        an existing OUT (a file, or a directory holding a `data` file: a recording)
  *        is replaced at outfile__commit().
  * @param nr_data_files  N, the data.N files the caller may create
- * @return as outfile__claim(); -EEXIST also when OUT is a directory that is not a
+ * @return as outfile__claim() (OUT.tmp is made 0700, as perf makes its directories);
+ *         -EEXIST also when OUT is a directory that is not a
  *         recording (no `data` in it), even with force.
  * Thread safety: see file comment.  Format: docs/perf-data-format.md §3 (names).
  */
-int outfile__claim_dir(const char *out, bool force, unsigned nr_data_files,
-		       struct diag *d);
+int outfile__claim_dir(const char *out, const char *input, bool force,
+		       unsigned nr_data_files, struct diag *d);
 
 /** @brief The temporary file's path (valid after outfile__claim()). */
 const char *outfile__tmp_path(void);

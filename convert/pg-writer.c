@@ -36,9 +36,11 @@ static const unsigned char copy_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0
  * too, before their kernel symbols were read - against 1.8 ms for the others in all.
  * The functions are libpq's own, called through pq.
  */
+#define PG_TMP_SUFFIX "_dirconvert_tmp"	/* the database built, renamed at commit */
+#define PG_NAME_MAX 63				/* NAMEDATALEN - 1: longer names are cut */
 #define LIBPQ_SONAME "libpq.so.5"	/* libpq's soname since PostgreSQL 8.0 */
 #define PQ_FUNCS(X) X(PQclear) X(PQconnectdbParams) X(PQconninfoFree) \
-	X(PQconninfoParse) X(PQerrorMessage) X(PQescapeIdentifier) X(PQexec) \
+	X(PQconninfoParse) X(PQerrorMessage) X(PQescapeIdentifier) X(PQescapeLiteral) X(PQexec) \
 	X(PQfinish) X(PQfreemem) X(PQgetResult) X(PQgetvalue) X(PQntuples) \
 	X(PQputCopyData) X(PQputCopyEnd) X(PQresultErrorField) X(PQresultStatus) \
 	X(PQsetNoticeProcessor) X(PQstatus)
@@ -85,6 +87,9 @@ struct pg_writer {
 	PGconn *maint;		/* "postgres", when this writer created the database */
 	char *dbname;		/* owned */
 	char *dbident;		/* owned (PQfreemem): the quoted identifier */
+	char *tmpname;		/* owned: the database built, renamed to dbname at
+				 * commit (dbname PG_TMP_SUFFIX) */
+	char *tmpident;		/* owned (PQfreemem): its quoted identifier */
 	unsigned flags;
 	bool append, created, committed;
 	int64_t base[EXPORT__NR_TABLES];	/* append: the largest ids before */
@@ -475,9 +480,33 @@ int pg_writer__row(struct pg_writer *w, const struct export_row *r)
 
 /* ---- opening -------------------------------------------------------------------- */
 
+/* Whether database @p name exists (*yes); 0 or the error. */
+static int db_exists(struct pg_writer *w, const char *name, bool *yes)
+{
+	char sql[1200], *lit = pq.PQescapeLiteral(w->maint, name, strlen(name));
+	PGresult *r = NULL;
+	int err;
+
+	if (!lit)
+		return set_err(w, -EINVAL, "%s", pq.PQerrorMessage(w->maint));
+	snprintf(sql, sizeof(sql), "SELECT 1 FROM pg_database WHERE datname = %s", lit);
+	pq.PQfreemem(lit);
+	err = query(w, w->maint, sql, &r);
+	*yes = !err && pq.PQntuples(r) > 0;
+	pq.PQclear(r);
+	return err;
+}
+
+/*
+ * The database is built under a temporary name, NAME_dirconvert_tmp, and renamed to
+ * NAME at commit: an interrupted or killed export leaves the old NAME (or none), never
+ * a half-made one.  A temporary database that is there already was left by a killed
+ * run (or belongs to one still running): named in the error, dropped by force.
+ */
 static int create_database(struct pg_writer *w, const char *conninfo, bool force)
 {
 	char sql[1200];
+	bool exists;
 	int err;
 
 	if ((err = connect_to(w, conninfo, MAINTENANCE_DB, &w->maint)))
@@ -486,16 +515,54 @@ static int create_database(struct pg_writer *w, const char *conninfo, bool force
 		return set_err(w, -EINVAL, "%s", pq.PQerrorMessage(w->maint));
 	if (strlen(w->dbident) > 1024)
 		return set_err(w, -EINVAL, "database name too long");
-	if (force) {
-		snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s", w->dbident);
+	if (asprintf(&w->tmpname, "%s" PG_TMP_SUFFIX, w->dbname) < 0) {
+		w->tmpname = NULL;
+		return set_err(w, -ENOMEM, "out of memory");
+	}
+	if (strlen(w->tmpname) > PG_NAME_MAX)
+		return set_err(w, -EINVAL, "database name too long: its temporary name, "
+			       "\"%s\", must fit PostgreSQL's %d bytes", w->tmpname,
+			       PG_NAME_MAX);
+	if (!(w->tmpident = pq.PQescapeIdentifier(w->maint, w->tmpname, strlen(w->tmpname))))
+		return set_err(w, -EINVAL, "%s", pq.PQerrorMessage(w->maint));
+	if (!force && (err = db_exists(w, w->dbname, &exists)))
+		return err;
+	if (!force && exists)
+		return set_err(w, -EEXIST, "database \"%s\" already exists", w->dbname);
+	if ((err = db_exists(w, w->tmpname, &exists)))
+		return err;
+	if (exists && !force)
+		return set_err(w, -EBUSY, "database \"%s\" exists: left by a dirconvert that "
+			       "was killed, or one still writing \"%s\" (-f drops it)",
+			       w->tmpname, w->dbname);
+	if (exists) {
+		snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s", w->tmpident);
 		if ((err = exec(w, w->maint, sql)))
 			return err;
 	}
-	snprintf(sql, sizeof(sql), "CREATE DATABASE %s", w->dbident);
+	snprintf(sql, sizeof(sql), "CREATE DATABASE %s", w->tmpident);
 	if ((err = exec(w, w->maint, sql)))
-		return err;
+		return err == -EEXIST ? set_err(w, -EBUSY, "database \"%s\" exists: another "
+						 "dirconvert is writing \"%s\"", w->tmpname,
+						 w->dbname) : err;
 	w->created = true;
 	return 0;
+}
+
+/* Commit of a new database: the temporary one takes the name (the old one, with
+ * force, dropped first: the one moment neither exists). */
+static int rename_database(struct pg_writer *w)
+{
+	char sql[2400];
+	int err;
+
+	pq.PQfinish(w->conn);	/* no session may be in it while it is renamed */
+	w->conn = NULL;
+	snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s", w->dbident);
+	if ((err = exec(w, w->maint, sql)))
+		return err;
+	snprintf(sql, sizeof(sql), "ALTER DATABASE %s RENAME TO %s", w->tmpident, w->dbident);
+	return exec(w, w->maint, sql);
 }
 
 static int create_tables(struct pg_writer *w)
@@ -635,7 +702,8 @@ int pg_writer__open(struct pg_writer **out, const struct pg_writer_opts *o)
 			       "a database to create", MAINTENANCE_DB);
 	if (!o->append && (err = create_database(w, o->conninfo, o->force)))
 		return err;
-	if ((err = connect_to(w, o->conninfo, w->dbname, &w->conn)) ||
+	if ((err = connect_to(w, o->conninfo, o->append ? w->dbname : w->tmpname,
+			      &w->conn)) ||
 	    (err = exec(w, w->conn, "SET client_min_messages TO WARNING")) ||
 	    (err = exec(w, w->conn, "BEGIN")))
 		return err;
@@ -678,7 +746,9 @@ int pg_writer__commit(struct pg_writer *w)
 	}
 	if (!err && w->append)
 		err = restore_fkeys(w);
-	if (!err && !(err = exec(w, w->conn, "COMMIT")))
+	if (!err && !(err = exec(w, w->conn, "COMMIT")) && w->created)
+		err = rename_database(w);
+	if (!err)
 		w->committed = true;
 	return err;
 }
@@ -707,12 +777,14 @@ void pg_writer__delete(struct pg_writer *w)
 	    pq.PQstatus(w->maint) == CONNECTION_OK) {
 		char sql[1200];
 
-		snprintf(sql, sizeof(sql), "DROP DATABASE %s", w->dbident);
+		snprintf(sql, sizeof(sql), "DROP DATABASE %s", w->tmpident);
 		pq.PQclear(pq.PQexec(w->maint, sql));
 	}
 	pq.PQfinish(w->maint);
 	pq.PQclear(w->fkeys);
 	pq.PQfreemem(w->dbident);
+	pq.PQfreemem(w->tmpident);
+	free(w->tmpname);
 	free(w->dbname);
 	free(w);
 }

@@ -37,17 +37,22 @@ struct pg_writer_opts {
 	const char *conninfo;	/* libpq connection string or URI naming the database */
 	unsigned flags;		/* EXPORT_* flags: EXPORT_CALLCHAINS adds call_paths */
 	bool append;		/* add to an existing database */
-	bool force;		/* drop an existing database first (not with append) */
+	bool force;		/* replace an existing database, drop a stale temporary
+				 * one (not with append) */
 	bool threaded;		/* send rows on a thread of its own */
 };
 
 /**
  * @brief Connect, create the database (or check and lock an existing one with
- *        append), begin the transaction and create the tables.
+ *        append), begin the transaction and create the tables.  A new database is
+ *        made as NAME_dirconvert_tmp and renamed to NAME by pg_writer__commit(), so
+ *        NAME is never half-made; pg_writer__delete() drops it uncommitted.
  * @param out  the writer (caller owns; pg_writer__delete frees); set even on error
  *             (except -ENOMEM), so that pg_writer__errmsg() can be read
  * @return 0; -EINVAL: the connection string does not parse, names no database, or
- *         names "postgres"; -EEXIST: the database exists (neither force nor append);
+ *         names "postgres", or NAME_dirconvert_tmp is longer than PostgreSQL's 63 bytes;
+ *         -EEXIST: the database exists (neither force nor append); -EBUSY:
+ *         NAME_dirconvert_tmp exists (a killed run's, or one running; not with force);
  *         -ECONNREFUSED: no connection (server down, authentication refused, no
  *         such database to append to...); -ENOENT: libpq.so.5 could not be loaded
  *         (dlopen(): not installed, or without a function used here); -EPROTO: append into
@@ -65,7 +70,8 @@ int pg_writer__open(struct pg_writer **out, const struct pg_writer_opts *o);
 int pg_writer__row(struct pg_writer *w, const struct export_row *r);
 
 /**
- * @brief Send everything queued, add perf's keys and views (new database) and commit.
+ * @brief Send everything queued, add perf's keys and views (new database) and commit;
+ *        a new database then takes its name (the old one dropped first, with force).
  * @return 0; -ENOMEM; -EIO / -ECONNRESET (message in pg_writer__errmsg()); the
  *         transaction is then rolled back by pg_writer__delete().
  * Thread safety: see file comment.  Format: none.

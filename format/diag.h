@@ -32,7 +32,8 @@
 	X(PIPE,            "bad pipe-format stream") \
 	X(MISMATCH,        "events have non-matching sample layouts") \
 	X(USAGE,           "bad usage") \
-	X(BAD_INDEX,       "bad index file")
+	X(BAD_INDEX,       "bad index file") \
+	X(CHANGED,         "file changed while being read")
 
 enum diag_code {
 	DIAG__FIRST = 10000,

@@ -231,10 +231,14 @@ int dir_index__write(const struct dir_index *ix, const char *path, struct diag *
 		free(o.p);
 		return diag__set(d, path, DIAG_NO_OFFSET, -ENAMETOOLONG, NULL);
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	/* exclusively (another dirconvert --index may be writing it), 0600 as perf's */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		err = -errno;
 		free(o.p);
+		if (err == -EEXIST)
+			return diag__set(d, tmp, DIAG_NO_OFFSET, err, "exists: another "
+					 "dirconvert may be writing %s (remove it if not)", path);
 		return diag__set(d, tmp, DIAG_NO_OFFSET, err, "cannot create: %s",
 				 strerror(-err));
 	}
@@ -256,7 +260,7 @@ int dir_index__write(const struct dir_index *ix, const char *path, struct diag *
 	free(o.p);
 	if (err) {
 		unlink(tmp);
-		return diag__set(d, path, DIAG_NO_OFFSET, err, "cannot write: %s",
+		return diag__set(d, path, DIAG_NO_OFFSET, err, "write: %s",
 				 strerror(-err));
 	}
 	return 0;
@@ -541,8 +545,16 @@ bool dir_index__fresh(const struct dir_index *ix, const char *input, bool is_dir
 			snprintf(why, len, "%s: %s", input, strerror(errno));
 			return false;
 		}
-		while ((de = readdir(dir)))
-			n += !strncmp(de->d_name, "data.", 5);
+		/* counted as the session opens them: regular and not empty (a CPU
+		 * with nothing to record leaves an empty data.N, which neither the
+		 * index nor the session has) */
+		while ((de = readdir(dir))) {
+			if (strncmp(de->d_name, "data.", 5) ||
+			    (size_t)snprintf(path, sizeof(path), "%s/%s", input, de->d_name) >=
+			    sizeof(path))
+				continue;
+			n += stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+		}
 		closedir(dir);
 		if (n != data_n) {
 			snprintf(why, len, "the directory has %zu data files, the index %zu", n,

@@ -122,8 +122,10 @@ struct dir_index {
 int dir_index__path(const char *input, bool is_dir, char *buf, size_t len);
 
 /**
- * @brief Write @p ix to @p path atomically (PATH.tmp, renamed; removed on error).
- * @return 0; -errno of creating, writing or renaming; d names the path.
+ * @brief Write @p ix to @p path atomically (PATH.tmp, created exclusively and 0600 as
+ *        perf's outputs, less the umask; renamed; removed on error).
+ * @return 0; -EEXIST (PATH.tmp exists: another run may be writing PATH); -errno of
+ *         creating, writing or renaming; d names the path.
  * Thread safety: the caller's.  Format: docs/index-format.md.
  */
 int dir_index__write(const struct dir_index *ix, const char *path, struct diag *d);

@@ -179,7 +179,7 @@ static int open_stream(struct writer *w, struct wstream *s, const char *path)
 	s->obuf = malloc(OBUF_SIZE);
 	if (!s->obuf || (w->o.comp_level && !(s->cbuf = malloc(WRITER_COMP_CHUNK))))
 		return diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
-	s->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	s->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);	/* perf's */
 	if (s->fd < 0) {
 		int err = -errno;
 

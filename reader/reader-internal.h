@@ -48,6 +48,7 @@ struct reader_state {
 	uint64_t populated;		/* map bytes below this have their page tables
 					 * filled (MADV_POPULATE_READ) */
 	uint64_t label_base;		/* subtracted from offsets for printing (pipe: 16) */
+	int guard;			/* mapguard slot + 1 of a file mapping, 0: none */
 	ZSTD_DStream *zstd;		/* owned, created at the first COMPRESSED record */
 	unsigned char *dbuf;		/* decompressed bytes not yet split into records */
 	size_t dbuf_len, dbuf_cap;
@@ -102,14 +103,28 @@ struct reader {
 	char *warning;			/* owned, or NULL */
 };
 
+/** The most bytes of a stream reader__map() spools (DIRREPORT_SPOOL_MAX overrides it):
+ *  64 GiB, past which an endless stream is an error (-EFBIG), not a full disk. */
+#define SPOOL_MAX_DEFAULT ((uint64_t)64 << 30)
+
 /**
  * Map the file (regular), or with slurp (standard input, a FIFO) copy it to an
  * unnamed temporary file in $TMPDIR or /tmp and map that (a regular file on standard
  * input is mapped directly); only when no temporary file can be made is the input read
- * into memory (st.map_is_malloc).  Fills st.map / st.map_len.  Returns 0 or -errno (of
- * reading, of writing the temporary file: -ENOSPC, or of mmap).
+ * into memory (st.map_is_malloc).  A stream's first 8 bytes are checked before any is
+ * spooled: -DIAG_NOT_PERF when they are not perf's magic; one longer than
+ * DIRREPORT_SPOOL_MAX (SPOOL_MAX_DEFAULT) bytes is -EFBIG.  Fills st.map / st.map_len.
+ * Returns 0 or -errno (of reading, of writing the temporary file: -ENOSPC, or of mmap).
  */
 int reader__map(struct reader *r, int fd, bool slurp);
+
+/**
+ * Whether r's file changed under its mapping: a page of it read past the file's end
+ * (reader/mapguard.h) or, where @p stat_too, the file now shorter than mapped.  Then
+ * r->err and r->diag say "changed while being read" at the offset (-DIAG_CHANGED)
+ * and that is returned; 0 otherwise (r->err as it was).
+ */
+int reader__changed(struct reader *r, bool stat_too);
 
 /** Decode [st.pos, st.end): fills recs; sets err/diag or warning. */
 int reader__run(struct reader *r);

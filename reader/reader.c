@@ -15,6 +15,7 @@
 #include "format/header.h"
 #include "format/record.h"
 #include "format/sample.h"
+#include "reader/mapguard.h"
 #include "util/array.h"
 #include "util/hugemem.h"
 #include "banned.h"
@@ -50,16 +51,40 @@ void arena__exit(struct arena *a)
 	}
 }
 
-/* Read all of fd into memory (when no temporary file can be made). */
-static int slurp_fd(struct reader *r, int fd)
+/* The most bytes a stream (standard input, a FIFO, a device) is spooled or read into
+ * memory: DIRREPORT_SPOOL_MAX in bytes, else SPOOL_MAX_DEFAULT (reader-internal.h). */
+static uint64_t spool_max(void)
 {
-	size_t cap = 1 << 16, len = 0;
+	const char *e = getenv("DIRREPORT_SPOOL_MAX");
+	char *end;
+	unsigned long long v;
+
+	if (e && *e) {
+		errno = 0;
+		v = strtoull(e, &end, 10);
+		if (!errno && !*end && v > 0)
+			return v;
+	}
+	return SPOOL_MAX_DEFAULT;
+}
+
+/* Read all of fd into memory (when no temporary file can be made), after the @p nhead
+ * bytes already read at @p head. */
+static int slurp_fd(struct reader *r, int fd, const unsigned char *head, size_t nhead)
+{
+	size_t cap = 1 << 16, len = nhead;
 	unsigned char *buf = malloc(cap), *nb;
+	uint64_t max = spool_max();
 	ssize_t n;
 
 	if (!buf)
 		return -ENOMEM;
+	memcpy(buf, head, nhead);
 	for (;;) {
+		if (len > max) {
+			free(buf);
+			return -EFBIG;
+		}
 		if (len == cap) {
 			nb = realloc(buf, cap *= 2);
 			if (!nb) {
@@ -111,14 +136,22 @@ static int spool_file(void)
 /* Copy fd to the temporary file tmp and map that: the bytes live in the page
  * cache, where the delivery window can release them, not in the heap.  Closes tmp.
  * -errno on failure (-ENOSPC when the temporary file's file system is full). */
-static int spool_fd(struct reader *r, int fd, int tmp)
+static int spool_fd(struct reader *r, int fd, int tmp, const unsigned char *head,
+		    size_t nhead)
 {
-	size_t cap = 1 << 20, len = 0;
+	size_t cap = 1 << 20, len = nhead;
 	unsigned char *buf = malloc(cap);
+	uint64_t max = spool_max();
 	int err = buf ? 0 : -ENOMEM;
 	void *m;
 
+	if (!err && nhead && write(tmp, head, nhead) != (ssize_t)nhead)
+		err = errno ? -errno : -EIO;
 	while (!err) {
+		if (len > max) {
+			err = -EFBIG;
+			break;
+		}
 		ssize_t n = read(fd, buf, cap), w;
 
 		if (n < 0 && errno == EINTR)
@@ -150,10 +183,37 @@ static int spool_fd(struct reader *r, int fd, int tmp)
 	return err;
 }
 
+/* The first bytes of stream fd, up to PIPE_HEADER_SIZE (fewer at its end): whether it
+ * is a perf.data stream at all, before anything is spooled. */
+static int read_head(int fd, unsigned char *head, size_t *nhead)
+{
+	size_t got = 0;
+
+	while (got < PIPE_HEADER_SIZE) {
+		ssize_t n = read(fd, head + got, PIPE_HEADER_SIZE - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	*nhead = got;
+	if (got >= 8 && bytes__u64(head) != PERF_MAGIC2 &&
+	    bytes__u64(head) != PERF_MAGIC2_SWAPPED)
+		return -DIAG_NOT_PERF;
+	return 0;
+}
+
 int reader__map(struct reader *r, int fd, bool slurp)
 {
+	unsigned char head[PIPE_HEADER_SIZE];
+	size_t nhead = 0;
 	struct stat st;
 	void *m;
+	int err;
 
 	if (slurp) {
 		int tmp;
@@ -161,9 +221,13 @@ int reader__map(struct reader *r, int fd, bool slurp)
 		/* standard input redirected from a file: map it like any file */
 		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) == 0)
 			return reader__map(r, fd, false);
+		/* /dev/zero and other endless non-perf streams: nothing spooled */
+		if ((err = read_head(fd, head, &nhead)))
+			return err;
 		/* no temporary file can be made: read into memory instead */
 		tmp = spool_file();
-		return tmp < 0 ? slurp_fd(r, fd) : spool_fd(r, fd, tmp);
+		return tmp < 0 ? slurp_fd(r, fd, head, nhead) :
+				 spool_fd(r, fd, tmp, head, nhead);
 	}
 	if (fstat(fd, &st) < 0)
 		return -errno;
@@ -176,16 +240,20 @@ int reader__map(struct reader *r, int fd, bool slurp)
 		return -errno;
 	r->st.map = m;
 	r->st.map_len = (size_t)st.st_size;
+	/* the file may be cut while it is mapped: a SIGBUS then is an error */
+	r->st.guard = mapguard__add(m, r->st.map_len) + 1;
 	return 0;
 }
 
 void reader__exit(struct reader *r)
 {
 	if (r->st.map) {
-		if (r->st.map_is_malloc)
+		if (r->st.map_is_malloc) {
 			free((void *)r->st.map);
-		else
+		} else {
+			mapguard__remove(r->st.guard - 1);
 			munmap((void *)r->st.map, r->st.map_len);
+		}
 	}
 	ZSTD_freeDStream(r->st.zstd);
 	free(r->st.dbuf);
@@ -224,6 +292,7 @@ void reader__init_part(struct reader *part, const struct reader *r, uint64_t fro
 	/* it gives back only whole pages of its own (reader__release_below()) */
 	part->st.released = (from + page - 1) / page * page;
 	part->st.label_base = r->st.label_base;
+	part->st.guard = r->st.guard;
 }
 
 void reader__exit_part(struct reader *part)
@@ -241,11 +310,42 @@ static int fail(struct reader *r, uint64_t off, int code, const char *fmt, ...)
 	va_list ap;
 	char msg[256];
 
+	/* damage read where the file was cut under its mapping: say that instead */
+	if (code != -DIAG_CHANGED && reader__changed(r, true))
+		return r->err;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	/* errors name the file itself (a pipe's label is "pipe") at its real offset */
 	r->err = diag__set(&r->diag, r->fspath, off, code, "%s", msg);
+	return r->err;
+}
+
+int reader__changed(struct reader *r, bool stat_too)
+{
+	uint64_t at = 0;
+	struct stat st;
+	bool cut = mapguard__faulted(r->st.guard - 1, &at);
+
+	if (r->err == -DIAG_CHANGED)
+		return r->err;
+	/* cut inside its last page, no SIGBUS: the mapping reads zeros from `at` */
+	if (!cut && stat_too && r->st.map && !r->st.map_is_malloc && r->fspath &&
+	    stat(r->fspath, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size < r->st.map_len) {
+		cut = true;
+		at = (uint64_t)st.st_size;
+	}
+	if (!cut)
+		return 0;
+	if (stat(r->fspath, &st) == 0)
+		r->err = diag__set(&r->diag, r->fspath, at, -DIAG_CHANGED,
+				   "changed while being read (%llu bytes now, %llu when "
+				   "opened)", (unsigned long long)st.st_size,
+				   (unsigned long long)r->st.map_len);
+	else
+		r->err = diag__set(&r->diag, r->fspath, at, -DIAG_CHANGED,
+				   "changed while being read (%s now)", strerror(errno));
 	return r->err;
 }
 
@@ -629,7 +729,7 @@ static const unsigned char *bytes_at(struct reader *r, uint64_t off, uint64_t n,
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0) {	/* the file shrank under us, or an I/O error */
-			*err = k < 0 ? -errno : -EIO;
+			*err = k < 0 ? -errno : -DIAG_CHANGED;
 			st->rbuf_len = 0;
 			return NULL;
 		}
@@ -748,10 +848,15 @@ int reader__fill(struct reader *r, size_t limit)
 			return err;
 		st->pos += size + extra;
 	}
-	return 0;
+	return reader__changed(r, false);
 stop:
 	/* the read buffer is full (the next fill reads on), or reading failed */
-	return err ? fail(r, st->pos, err, "cannot read: %s", diag__code_str(err)) : 0;
+	if (err == -DIAG_CHANGED)
+		return reader__changed(r, true) ? r->err :
+		       fail(r, st->pos, err, "changed while being read (ends before %llu)",
+			    (unsigned long long)st->end);
+	return err ? fail(r, st->pos, err, "cannot read: %s", diag__code_str(err)) :
+		     reader__changed(r, false);
 cut:
 	if (!r->cut_warned && !r->scanned && asprintf(&r->warning, "%s: offset %#llx: file ends inside a record; "
 		     "reporting the records before it", r->fspath,

@@ -322,6 +322,18 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 	if (!is_stdin && (err || !regular || s->is_dir ||
 			  reader__read_start(&s->readers[0], fd)))
 		close(fd);
+	if (err == -DIAG_NOT_PERF) {	/* a stream's magic: checked before spooling */
+		err = diag__set(d, s->readers[0].label, 0, err, NULL);
+		goto err;
+	}
+	if (err == -EFBIG && !regular) {
+		err = diag__set(d, s->readers[0].label, DIAG_NO_OFFSET, err,
+				"the stream is longer than the %s bytes it may be spooled "
+				"(DIRREPORT_SPOOL_MAX)", getenv("DIRREPORT_SPOOL_MAX") &&
+				*getenv("DIRREPORT_SPOOL_MAX") ? getenv("DIRREPORT_SPOOL_MAX") :
+				"68719476736");
+		goto err;
+	}
 	if (err) {
 		err = diag__set(d, s->readers[0].label, DIAG_NO_OFFSET, err, "cannot read: %s",
 				diag__code_str(err));
@@ -722,7 +734,7 @@ static int collect_errors(struct session *s, struct diag *d)
 	for (size_t i = 0; i < s->nr_readers; i++) {
 		struct reader *r = &s->readers[i];
 
-		if (r->err) {
+		if (r->err || reader__changed(r, false)) {
 			if (d)
 				*d = r->diag;
 			return r->err;
@@ -923,6 +935,37 @@ static bool scan_skippable(struct session *s)
 	return true;
 }
 
+/*
+ * DIRREPORT_TEST_PAUSE=FIFO, for tests only (tests/faults/run.sh): once the scan pass
+ * is done, before any record is delivered, write a line to FIFO, then wait for its
+ * writer to close it - the test changes the input files in between.
+ */
+static void test_pause(void)
+{
+	const char *fifo = getenv("DIRREPORT_TEST_PAUSE");
+	ssize_t n;
+	char c;
+	int fd;
+
+	if (!fifo || !*fifo)
+		return;
+	/* a signal the test sends meanwhile (SIGINT) does not end the wait */
+	while ((fd = open(fifo, O_WRONLY | O_CLOEXEC)) < 0 && errno == EINTR)
+		;
+	if (fd >= 0) {
+		if (write(fd, "paused\n", 7) < 0)
+			c = 0;	/* the test sees the fifo closed either way */
+		close(fd);
+	}
+	while ((fd = open(fifo, O_RDONLY | O_CLOEXEC)) < 0 && errno == EINTR)
+		;
+	if (fd >= 0) {
+		while ((n = read(fd, &c, 1)) > 0 || (n < 0 && errno == EINTR))
+			;
+		close(fd);
+	}
+}
+
 int session__load(struct session *s, struct diag *d)
 {
 	const struct evsel *first;
@@ -976,6 +1019,7 @@ int session__load(struct session *s, struct diag *d)
 	s->queue_enabled = s->is_pipe || !first || attr__flag(&first->attr, ATTR_SAMPLE_ID_ALL);
 	name_events_from_desc(s);
 	name_events_from_updates(s);
+	test_pause();
 	return evlist__name_defaults(&s->evlist);
 }
 
@@ -1803,6 +1847,14 @@ int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t
 out:
 	for (size_t i = 0; i < nbufs; i++)
 		free(bufs[i]);
+	/* a file cut under its mapping: what was read of it since is zeros, and whatever
+	 * error they made is this one */
+	for (size_t i = 0; i < s->nr_readers; i++)
+		if (reader__changed(&s->readers[i], false)) {
+			s->deliver_diag = s->readers[i].diag;
+			err = s->readers[i].err;
+			break;
+		}
 	/* what a delivery found to warn of (a session started from its index reads
 	 * some files' damage only now): the session's warnings after the others */
 	for (size_t i = 0; i < s->nr_readers; i++)

@@ -4,11 +4,13 @@
 #include "script/flame.h"
 
 #include <errno.h>
-#include <stdio.h>	/* fopen, fclose, rename, remove, snprintf */
+#include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* calloc, realloc, free */
 #include <string.h>	/* memchr, memcmp, strlen */
 
 #include <libxml/xmlwriter.h>	/* xmlTextWriter* */
+
+#include "util/outpath.h"
 
 #include "banned.h"
 
@@ -631,39 +633,56 @@ out:
 	return err;
 }
 
+/* libxml2's output: written to the file's descriptor; the first failure (a full
+ * disk) is kept and the rest dropped, so that libxml2 prints no error of its own. */
+struct svg_out {
+	int fd;
+	int err;	/* -errno of the first failed write, or 0 */
+};
+
+static int svg_write(void *ctx, const char *buf, int len)
+{
+	struct svg_out *o = ctx;
+
+	if (!o->err && len > 0)
+		o->err = outpath__write(o->fd, buf, (size_t)len);
+	return len;
+}
+
+static int svg_close(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
 int script_flame__write_svg(struct script_flame *f, const struct script_flame_svg_opts *o,
 			    const char *path)
 {
-	char tmp_path[4096];
+	struct outpath_file of;
+	struct svg_out out;
 	xmlOutputBufferPtr buf;
 	xmlTextWriterPtr w;
-	FILE *fp;
 	int err;
 
-	if ((size_t)snprintf(tmp_path, sizeof(tmp_path), "%s.tmp", path) >= sizeof(tmp_path))
-		return -ENAMETOOLONG;
-	fp = fopen(tmp_path, "w");
-	if (!fp)
-		return -errno;
-	buf = xmlOutputBufferCreateFile(fp, NULL);
+	if ((err = outpath__open(&of, path, NULL, false, 0666)))
+		return err;
+	out.fd = of.fd;
+	out.err = 0;
+	buf = xmlOutputBufferCreateIO(svg_write, svg_close, &out, NULL);
 	w = buf ? xmlNewTextWriter(buf) : NULL;
 	if (!w) {
 		if (buf)
 			xmlOutputBufferClose(buf);
-		fclose(fp);
-		remove(tmp_path);
+		outpath__abort(&of);
 		return -ENOMEM;
 	}
 	err = write_svg(f, o, w);
-	xmlFreeTextWriter(w);	/* flushes and frees buf; fp stays open */
-	errno = 0;
-	if (fflush(fp) || ferror(fp))
-		err = err ? err : errno ? -errno : -EIO;
-	if (fclose(fp) && !err)
-		err = errno ? -errno : -EIO;
-	if (!err && rename(tmp_path, path))
-		err = -errno;
+	xmlFreeTextWriter(w);	/* flushes and frees buf */
+	if (out.err)
+		err = out.err;	/* the write's own error, not libxml2's -EIO */
 	if (err)
-		remove(tmp_path);
+		outpath__abort(&of);
+	else
+		err = outpath__commit(&of);
 	return err;
 }

@@ -31,6 +31,7 @@
 #include "script/fold.h"
 #include "script/format.h"
 #include "script/speedscope.h"
+#include "util/outpath.h"
 #include "util/strtab.h"
 #include "banned.h"
 
@@ -740,6 +741,21 @@ static int write_flame(struct run *r, struct script_fold *fold, const struct evs
 	return err;
 }
 
+/* An output file's error: one line, the errno's text (a full disk: "write: No space
+ * left on device"; what creating it met, as it was). */
+static int out_error(const char *path, int err, struct diag *d)
+{
+	if (err == -EINVAL)
+		return diag__set(d, path, DIAG_NO_OFFSET, err,
+				 "is the input: refusing to write over it");
+	if (err == -EISDIR)
+		return diag__set(d, path, DIAG_NO_OFFSET, err, "is a directory");
+	if (err == -ENOSPC || err == -EDQUOT || err == -EFBIG || err == -EIO)
+		return diag__set(d, path, DIAG_NO_OFFSET, err, "write: %s",
+				 diag__code_str(err));
+	return diag__set(d, path, DIAG_NO_OFFSET, err, NULL);	/* creating it */
+}
+
 /* --flamegraph's and --speedscope's files, once every sample is in. */
 static int write_files(struct run *r, struct session *s, struct diag *d)
 {
@@ -755,6 +771,13 @@ static int write_files(struct run *r, struct session *s, struct diag *d)
 		first++;
 	if (first == r->nr_efold)
 		first = 0;
+	/* never over the recording (dirscript -i x.data --flamegraph x.data) */
+	if (r->o->flamegraph && outpath__is_input(r->o->flamegraph, r->o->input ?
+						   r->o->input : "perf.data"))
+		return out_error(r->o->flamegraph, -EINVAL, d);
+	if (r->o->speedscope && outpath__is_input(r->o->speedscope, r->o->input ?
+						   r->o->input : "perf.data"))
+		return out_error(r->o->speedscope, -EINVAL, d);
 	for (size_t i = 0; i < r->nr_efold && !err; i++) {
 		if (i != first && !script_fold__samples(r->efold[i]))
 			continue;
@@ -762,13 +785,15 @@ static int write_files(struct run *r, struct session *s, struct diag *d)
 							     evsel__name(el->evsels[i]))))
 			return diag__set(d, r->o->flamegraph, DIAG_NO_OFFSET, err, NULL);
 		path = i == first ? r->o->flamegraph : buf;
+		if (i != first && outpath__is_input(path, r->o->input ? r->o->input : "perf.data"))
+			return out_error(path, -EINVAL, d);
 		err = write_flame(r, r->efold[i], el->evsels[i], path);
 	}
 	if (err)
-		return diag__set(d, path, DIAG_NO_OFFSET, err, NULL);
+		return out_error(path, err, d);
 	if (r->ss && (err = script_speedscope__write(r->ss, "dirscript " DIRREPORT_VERSION,
 						     r->o->speedscope)))
-		return diag__set(d, r->o->speedscope, DIAG_NO_OFFSET, err, NULL);
+		return out_error(r->o->speedscope, err, d);
 	return 0;
 }
 

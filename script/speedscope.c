@@ -4,7 +4,7 @@
 #include "script/speedscope.h"
 
 #include <errno.h>
-#include <stdio.h>	/* fopen, fclose, rename, remove, snprintf */
+#include <stdio.h>	/* fdopen, fclose */
 #include <stdlib.h>	/* calloc, free */
 #include <string.h>	/* memcmp, memcpy, strdup, strlen */
 
@@ -13,6 +13,7 @@
 #include "script/format.h"	/* struct script_buf */
 #include "util/array.h"
 #include "util/hashtab.h"
+#include "util/outpath.h"
 #include "banned.h"
 
 #define SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
@@ -369,20 +370,23 @@ static json_t *doc_json(const struct script_speedscope *s, const char *exporter)
 int script_speedscope__write(struct script_speedscope *s, const char *exporter,
 			     const char *path)
 {
-	char tmp_path[4096];
+	struct outpath_file of;
 	json_t *doc;
 	FILE *fp;
 	int err = 0;
 
-	if ((size_t)snprintf(tmp_path, sizeof(tmp_path), "%s.tmp", path) >= sizeof(tmp_path))
-		return -ENAMETOOLONG;
 	doc = doc_json(s, exporter);
 	if (!doc)
 		return -ENOMEM;
-	fp = fopen(tmp_path, "w");
+	if ((err = outpath__open(&of, path, NULL, false, 0666))) {
+		json_decref(doc);
+		return err;
+	}
+	fp = fdopen(of.fd, "w");
 	if (!fp) {
 		err = -errno;
 		json_decref(doc);
+		outpath__abort(&of);
 		return err;
 	}
 	errno = 0;
@@ -390,10 +394,11 @@ int script_speedscope__write(struct script_speedscope *s, const char *exporter,
 		err = errno ? -errno : -EIO;
 	if (fclose(fp) && !err)
 		err = errno ? -errno : -EIO;
+	of.fd = -1;	/* closed with fp */
 	json_decref(doc);
-	if (!err && rename(tmp_path, path))
-		err = -errno;
-	if (err)
-		remove(tmp_path);
-	return err;
+	if (err) {
+		outpath__abort(&of);
+		return err;
+	}
+	return outpath__commit(&of);
 }

@@ -787,6 +787,7 @@ fi
 . tests/script/run.sh	# dirscript: golden vs perf script, folded stacks, bad input
 . tests/flame/run.sh	# dirscript: flame graphs and speedscope files, in Chromium too
 . tests/cli/run.sh	# all three: make goals, usage errors, the pager, the progress bar
+. tests/faults/run.sh	# inputs that change or never end, outputs that must not be clobbered
 if [ "$nxfail" -gt 0 ]; then
 	echo "$nxfail known differences from perf (XFAIL lines; README.md, Known differences)"
 fi

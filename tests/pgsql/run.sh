@@ -36,6 +36,10 @@
 #            recording's rows unchanged, the second's equal to its own export (the
 #            golden files) but for the ids, samples per machine_id equal to each
 #            recording's, a query across both recordings
+# killed     SIGKILL / SIGINT once the database is made (DIRREPORT_TEST_PAUSE): with -f
+#            the old database untouched, a new one not there; the killed run's
+#            temporary database (NAME_dirconvert_tmp) named by a run without -f and
+#            dropped by one with -f
 # atomic     --append of a damaged recording (tests/malformed/make.sh: a record of size
 #            0 half-way, in a file and in a pipe), --append whose connection is killed
 #            or whose server stops while it waits for a lock on samples: exit 1, one
@@ -578,6 +582,85 @@ else
 			fi
 		fi
 		pq_drop t_foreign
+		# Killed or interrupted half-way (DIRREPORT_TEST_PAUSE: the database is made
+		# before the input is read; the session waits on the FIFO after its scan
+		# pass): the old database untouched, or none; a killed run's temporary
+		# database named by the next run and dropped by -f.
+		# pq_paused DB SIG ARGS...: dirconvert ARGS --to-postgresql dbname=DB, sent SIG
+		# once paused (KILL, or INT and then let go on); sets $rc
+		pq_paused() {
+			_db=$1 _sig=$2
+			shift 2
+			rm -f "$pq_tmp/pause" "$pq_tmp/pid" "$pq_tmp/rc"
+			mkfifo "$pq_tmp/pause"
+			(
+				DIRREPORT_TEST_PAUSE=$pq_tmp/pause "$pq_bin" "$@" \
+					--to-postgresql "dbname=$_db" >"$pq_tmp/out" \
+					2>"$pq_tmp/err" </dev/null &
+				echo $! >"$pq_tmp/pid"
+				wait $!
+				echo $? >"$pq_tmp/rc"
+				echo end >"$pq_tmp/pause"	# it ended, paused or not
+			) &
+			read -r _what <"$pq_tmp/pause"
+			if [ "$_what" = paused ]; then
+				kill -"$_sig" "$(cat "$pq_tmp/pid")"
+				[ "$_sig" = KILL ] || : >"$pq_tmp/pause"
+				read -r _what <"$pq_tmp/pause"
+			fi
+			wait
+			rc=$(cat "$pq_tmp/rc")
+		}
+		# INT first: KILL leaves the temporary databases the next cases look at
+		for pq_sig in INT KILL; do
+			pq_n=pgsql-killed:$pq_sig:old-kept
+			pq_precious t_killed
+			pq_drop t_killed_dirconvert_tmp
+			pq_paused t_killed $pq_sig -i "$pq_plain" -f
+			if [ "$rc" -eq 0 ]; then
+				fail "$pq_n" "exit 0"
+			elif ! pq_untouched t_killed; then
+				fail "$pq_n" "the old database was changed or dropped"
+			elif [ $pq_sig = INT ] && pq_exists t_killed_dirconvert_tmp; then
+				fail "$pq_n" "interrupted: its temporary database left"
+			else
+				pass "$pq_n" "exit $rc"
+			fi
+			pq_n=pgsql-killed:$pq_sig:new-none
+			pq_drop t_killed_new
+			pq_drop t_killed_new_dirconvert_tmp
+			pq_paused t_killed_new $pq_sig -i "$pq_plain"
+			if pq_exists t_killed_new; then
+				fail "$pq_n" "database t_killed_new left behind"
+			else
+				pass "$pq_n" "exit $rc"
+			fi
+		done
+		# the killed run's temporary database: named, kept without -f, dropped by -f
+		pq_n=pgsql-killed:stale-named
+		run "$pq_tmp/out" "$pq_tmp/err" "$pq_bin" -i "$pq_plain" --to-postgresql dbname=t_killed_new
+		if pq_error_line "$pq_n"; then
+			if ! grep -q 't_killed_new_dirconvert_tmp.*-f drops it' "$pq_tmp/err"; then
+				fail "$pq_n" "want the temporary database named: $(cat "$pq_tmp/err")"
+			elif pq_exists t_killed_new; then
+				fail "$pq_n" "database t_killed_new made"
+			else
+				pass "$pq_n" "$(cat "$pq_tmp/err")"
+			fi
+		fi
+		pq_n=pgsql-killed:stale-dropped-by-f
+		run "$pq_tmp/out" "$pq_tmp/err" "$pq_bin" -i "$pq_plain" -f --to-postgresql dbname=t_killed_new
+		if pq_check_ok "$pq_n" t_killed_new; then
+			if pq_exists t_killed_new_dirconvert_tmp; then
+				fail "$pq_n" "the temporary database is still there"
+			else
+				pq_same "$pq_n" "$pq_golden/plain" "$pq_tmp/got"
+			fi
+		fi
+		pq_drop t_killed
+		pq_drop t_killed_new
+		pq_drop t_killed_dirconvert_tmp
+		pq_drop t_killed_new_dirconvert_tmp
 		# usage errors: exit 2, no database
 		for pq_args in "--to-postgresql" "--to-postgresql dbname=t_err --append -f" \
 			       "--to-postgresql dbname=t_err -j 0" \
