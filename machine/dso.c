@@ -689,7 +689,7 @@ int dso__symsrc_guess(const struct dso *dso, char *out, size_t len)
 	if (dso->kind != DSO_KIND_USER || !dso->has_build_id)
 		return -ENOENT;
 	used = pick_symsrcs(dso, srcs, letters, &syms, &rt);
-	if (syms && syms->path)
+	if (syms && syms->has_symtab && syms->path)
 		err = pathf(out, len, "%s", syms->path) ? 0 : -ENAMETOOLONG;
 	for (int i = 0; i < used; i++)
 		symsrc__close(&srcs[i]);
@@ -717,8 +717,11 @@ static int load_user(struct dso *dso)
 	used = pick_symsrcs(dso, srcs, letters, &syms, &rt);
 	if (syms)
 		nr = symtab__load_elf(&b, syms, rt, !dso->owner->no_demangle);
+	/* perf's symsrc_filename: only a file with a .symtab is named; without one
+	 * (a stripped file, .dynsym only) its addr2line reads the dso's own path */
 	if (nr >= 0)
-		nr = take_symtab(dso, &b, SYMTAB_ORIGIN_ELF, syms ? syms->path : NULL,
+		nr = take_symtab(dso, &b, SYMTAB_ORIGIN_ELF,
+				 syms && syms->has_symtab ? syms->path : NULL,
 				 syms == &srcs[0] ? letters[0] : letters[1]);
 	else
 		symtab_builder__exit(&b);

@@ -90,7 +90,9 @@ struct dso {
 					 * lib/... under the debug dir, 'b' debug dir
 					 * .build-id, 'd' the file itself, 'o' DIR/.debug;
 					 * '!' nothing loaded (also before loading) */
-	char *symsrc_path;		/* owned: file the symbols came from, or NULL */
+	char *symsrc_path;		/* owned: file the symbols came from, or NULL
+					 * (perf's symsrc_filename: a user dso's only
+					 * when that file has a .symtab) */
 	struct symtab symtab;		/* owned, valid once loaded */
 	/* kernel only: the MMAP's reference symbol for the KASLR delta */
 	char *ref_name;			/* owned: e.g. "_text"; NULL = none seen */
@@ -278,14 +280,15 @@ int dsos__load_all(struct dsos *d);
 int dso__load(struct dso *dso);
 
 /**
- * @brief The file dso__load() would take a user dso's symbols from (its symsrc_path
- *        once loaded), found as it finds it, without loading or changing the dso:
+ * @brief The file dso__load() would take a user dso's symbols from when that file
+ *        has a .symtab (its symsrc_path once loaded), found as it finds it, without
+ *        loading or changing the dso:
  *        for reading what else that file holds (its DWARF) ahead of the load, on
  *        another thread.
  * @param out, len  receives the path (NUL-terminated)
  * @return 0; -ENOENT when the dso is not a user dso, has no build-id yet (the load
  *         reads the file's own first, which may change the choice) or no file has
- *         symbols; -ENAMETOOLONG.
+ *         a .symtab; -ENAMETOOLONG.
  * Thread safety: reads the dso and opens files; may run on any thread while no
  *         other thread writes the dso (its build-id is set before the replay).
  * Format: perf's symbol source search (dso__load(): build-id cache, debug

@@ -15,8 +15,11 @@
  *  - else "DSO[HEX]" (the dso's short name, the address looked up);
  *  - an entry without a map: "??:0".
  *  The srcfile key is FILE of the first form, else "".
- * Which file is read: the one the dso's symbols came from (dso->symsrc_path), else its
- * own file; kernel, [vdso] and perf map dsos have no lines.  The address looked up is
+ * Which file is read: the one the dso's symbols came from (dso->symsrc_path) when it
+ * has a .symtab, else the dso's own path as recorded, whatever file is there now
+ * (perf 6.1 does not check its build-id: a stripped binary's symbols come from the
+ * build-id cache, its lines and inline frames from this machine's file); kernel,
+ * [vdso] and perf map dsos have no lines.  The address looked up is
  * perf's map__rip_2objdump(): the map-relative address, plus .text's address minus
  * its file offset for ET_EXEC files.
  *

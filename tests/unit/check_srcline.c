@@ -5,15 +5,20 @@
  */
 #include <check.h>
 #include <dlfcn.h>	/* dladdr */
+#include <elf.h>	/* Elf64_*, SHT_*, PT_LOAD, NT_GNU_BUILD_ID */
 #include <errno.h>
 #include <inttypes.h>	/* PRIx64 */
+#include <limits.h>	/* PATH_MAX */
 #include <stdint.h>
 #include <stdio.h>	/* snprintf */
+#include <stdlib.h>	/* free */
 #include <string.h>
+#include <sys/stat.h>	/* mkdir */
 
 #include "machine/dso.h"
 #include "machine/srcline.h"
 #include "machine/symbol.h"
+#include "testlib.h"
 
 #include "banned.h"
 
@@ -137,6 +142,121 @@ START_TEST(test_srcline_fail_limit)
 }
 END_TEST
 
+/*
+ * A stripped x86-64 ET_DYN file: one PT_LOAD, .text at 0x1000 (0x100 bytes), a
+ * .dynsym with one global function `func` over all of .text, a GNU build-id note
+ * (bid, 20 bytes) and no .symtab.
+ */
+static void write_stripped_elf(const char *path, const char *func, const uint8_t bid[20])
+{
+	enum { TEXT = 0x1000, TEXT_SIZE = 0x100, NOTE = 0x40 + 56, SHSTR = NOTE + 36 };
+	static const char shstr[] = "\0.text\0.dynsym\0.dynstr\0.note.gnu.build-id\0.shstrtab";
+	unsigned char img[TEXT + TEXT_SIZE + 2 * sizeof(Elf64_Sym) + 64 + 6 * sizeof(Elf64_Shdr)];
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)(void *)img;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(void *)(img + sizeof(*eh));
+	size_t dynsym = TEXT + TEXT_SIZE, dynstr = dynsym + 2 * sizeof(Elf64_Sym);
+	size_t flen = strlen(func), shoff = (dynstr + 1 + flen + 1 + 7) & ~(size_t)7;
+	Elf64_Sym sym = { .st_name = 1, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+			  .st_shndx = 1, .st_value = TEXT, .st_size = TEXT_SIZE };
+	Elf64_Shdr sh[6] = {
+		[1] = { .sh_name = 1, .sh_type = SHT_PROGBITS, .sh_flags = SHF_ALLOC | SHF_EXECINSTR,
+			.sh_addr = TEXT, .sh_offset = TEXT, .sh_size = TEXT_SIZE, .sh_addralign = 16 },
+		[2] = { .sh_name = 7, .sh_type = SHT_DYNSYM, .sh_flags = SHF_ALLOC,
+			.sh_addr = dynsym, .sh_offset = dynsym, .sh_size = 2 * sizeof(Elf64_Sym),
+			.sh_link = 3, .sh_info = 1, .sh_addralign = 8,
+			.sh_entsize = sizeof(Elf64_Sym) },
+		[3] = { .sh_name = 15, .sh_type = SHT_STRTAB, .sh_flags = SHF_ALLOC,
+			.sh_addr = dynstr, .sh_offset = dynstr, .sh_size = flen + 2,
+			.sh_addralign = 1 },
+		[4] = { .sh_name = 23, .sh_type = SHT_NOTE, .sh_flags = SHF_ALLOC,
+			.sh_addr = NOTE, .sh_offset = NOTE, .sh_size = 36, .sh_addralign = 4 },
+		[5] = { .sh_name = 42, .sh_type = SHT_STRTAB, .sh_offset = SHSTR,
+			.sh_size = sizeof(shstr), .sh_addralign = 1 },
+	};
+	static const uint32_t note_hdr[3] = { 4, 20, NT_GNU_BUILD_ID };
+
+	ck_assert_uint_le(shoff + sizeof(sh), sizeof(img));
+	ck_assert_uint_le(SHSTR + sizeof(shstr), TEXT);
+	memset(img, 0, sizeof(img));
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_DYN;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_shoff = shoff;
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_phentsize = sizeof(*ph);
+	eh->e_phnum = 1;
+	eh->e_shentsize = sizeof(Elf64_Shdr);
+	eh->e_shnum = 6;
+	eh->e_shstrndx = 5;
+	*ph = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R | PF_X,
+			    .p_filesz = shoff, .p_memsz = shoff, .p_align = 0x1000 };
+	memcpy(img + NOTE, note_hdr, sizeof(note_hdr));
+	memcpy(img + NOTE + sizeof(note_hdr), "GNU", 4);
+	memcpy(img + NOTE + sizeof(note_hdr) + 4, bid, 20);
+	memcpy(img + SHSTR, shstr, sizeof(shstr));
+	memset(img + TEXT, 0xc3, TEXT_SIZE);			/* ret */
+	memcpy(img + dynsym + sizeof(Elf64_Sym), &sym, sizeof(sym));
+	memcpy(img + dynstr + 1, func, flen + 1);
+	memcpy(img + shoff, sh, sizeof(sh));
+	testlib_write_raw(path, img, shoff + sizeof(sh));
+}
+
+/*
+ * perf 6.1 hands addr2line the file the dso's symbols came from only when that file
+ * has a .symtab (its symsrc_filename); for a stripped one (.dynsym only) it hands it
+ * the dso's own path, whatever file is there now: a recording's stripped perl, its
+ * symbols from the build-id cache, has its inline frames looked up in this machine's
+ * /usr/bin/perl, whose symbol at the address, when another than the recorded one's,
+ * becomes an "(inlined)" frame.
+ */
+START_TEST(test_srcline_stripped_reads_own_path)
+{
+	static const uint8_t bid[20] = { 0xd1, 0x78, 0xb8, 0xec, 0x9e };
+	char *dir = testlib_tmpdir();
+	char live[PATH_MAX], cache[PATH_MAX], got[PATH_MAX];
+	struct dsos_opts o = { .buildid_dir = dir, .debug_dir = dir };
+	struct srclines *s;
+	struct dsos *d;
+	struct dso *dso;
+	const struct symbol *sym;
+
+	snprintf(live, sizeof(live), "%s/perl", dir);
+	write_stripped_elf(live, "Perl_av_exists", bid);
+	snprintf(cache, sizeof(cache), "%s/.build-id", dir);
+	ck_assert_int_eq(mkdir(cache, 0755), 0);
+	snprintf(cache, sizeof(cache), "%s/.build-id/d1", dir);
+	ck_assert_int_eq(mkdir(cache, 0755), 0);
+	snprintf(cache, sizeof(cache), "%s/.build-id/d1/78b8ec9e%030d", dir, 0);
+	ck_assert_int_eq(mkdir(cache, 0755), 0);
+	snprintf(cache + strlen(cache), sizeof(cache) - strlen(cache), "/elf");
+	write_stripped_elf(cache, "Perl_runops_standard", bid);
+
+	ck_assert_int_eq(dsos__new(&d, &o), 0);
+	dso = dsos__findnew(d, live);
+	ck_assert_ptr_nonnull(dso);
+	dso__set_build_id(dso, bid, sizeof(bid));
+	ck_assert_int_eq(dso__symsrc_guess(dso, got, sizeof(got)), -ENOENT);
+	sym = dso__find_symbol(dso, 0x1010);
+	ck_assert_ptr_nonnull(sym);
+	ck_assert_str_eq(symbol__name(sym), "Perl_runops_standard");	/* the cache's */
+	ck_assert_ptr_null(dso->symsrc_path);
+
+	ck_assert_int_eq(srclines__new(&s), 0);
+	/* addr2line -f -i on the dso's own path: its symbol, no line */
+	ck_assert_str_eq(srclines__inlines(s, dso, 0x1010), "Perl_av_exists\t??:0");
+	ck_assert_str_eq(srclines__line(s, dso, sym, 0x1010), "Perl_runops_standard+16");
+	srclines__delete(s);
+	dsos__delete(d);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 Suite *srcline_suite(void)
 {
 	Suite *s = suite_create("srcline");
@@ -145,6 +265,7 @@ Suite *srcline_suite(void)
 	tcase_add_test(tc, test_srcline_lookup_self);
 	tcase_add_test(tc, test_srcline_fallbacks);
 	tcase_add_test(tc, test_srcline_fail_limit);
+	tcase_add_test(tc, test_srcline_stripped_reads_own_path);
 	suite_add_tcase(s, tc);
 	return s;
 }
