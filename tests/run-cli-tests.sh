@@ -23,6 +23,10 @@
 #              - every case: the "# captured on" line (--header, --header-only) is masked;
 #                it shows the file's mtime in the local time zone, which a git checkout
 #                does not keep.
+#            A case with a file `hermetic` runs in tests/hermetic.sh's namespace when
+#            we are root (its goldens were made there: perf reads a stripped
+#            program's inline frames from the file at its recorded path, e.g.
+#            /usr/bin/perl, whatever its build-id).
 #            Kernel addresses resolve through the build-id cache the samples carry
 #            (samples/buildid-cache, unpacked by make from samples/buildid-cache.tar.xz):
 #            it is this run's ~/.debug, as it was perf's when update.sh made the
@@ -124,7 +128,8 @@ for dir in tests/golden/*/; do
 	set -- $(cat "$dir/cmd")
 	set +f
 	mode=$(mode_of "$@")
-	run "$tmp/out" "$tmp/err" "$bin" "$@"
+	# shellcheck disable=SC2046 # the prefix's words
+	run "$tmp/out" "$tmp/err" $(hermetic_prefix "$dir") "$bin" "$@"
 	crashed "$name" "$tmp/err" && continue
 	want_rc=0
 	[ -f "$dir/expected.exit" ] && want_rc=$(cat "$dir/expected.exit")

@@ -23,6 +23,13 @@
 # A pipe recording names no build-id: its cases pass --kallsyms samples/NAME.data.kallsyms
 # (--add-default-cases writes that).
 set -eu
+# hermetic_prefix CASE-DIR: "sh tests/hermetic.sh" for a case with a file `hermetic`
+# (as root), made and run where /usr/bin/perl is another program (tests/run-cli-tests.sh)
+hermetic_prefix() {
+	[ -f "$1/hermetic" ] && [ "$(id -u)" -eq 0 ] &&
+		echo "env HERMETIC_REPLACE=$(head -n 1 "$1/hermetic") sh tests/hermetic.sh"
+	return 0
+}
 cd "$(dirname "$0")/../.."
 PATH=/usr/bin:/bin:/usr/sbin:/sbin; export PATH
 
@@ -89,7 +96,7 @@ for c; do
 		esac
 	done
 	rc=0
-	perf report "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?
+	$(hermetic_prefix "$c") perf report "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?
 	if [ "$mode" = stdio ]; then
 		sh tests/run-cli-tests.sh --strip-tip "$tmp/out" "$c/expected.stdout"
 	else

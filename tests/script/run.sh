@@ -78,7 +78,9 @@ else
 		set -- $(cat "$sc_dir/cmd")
 		set +f
 		for sc_j in "" 1; do
-			run "$sc_tmp/out" "$sc_tmp/err" "$sc_bin" ${sc_j:+-j $sc_j} "$@"
+			# shellcheck disable=SC2046 # the prefix's words
+			run "$sc_tmp/out" "$sc_tmp/err" $(hermetic_prefix "$sc_dir") \
+				"$sc_bin" ${sc_j:+-j $sc_j} "$@"
 			sc_check "script-golden:$sc_case${sc_j:+:-j$sc_j}" "$sc_dir"
 		done
 		case $sc_case in *-script) ;; *) continue ;; esac

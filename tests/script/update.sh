@@ -16,6 +16,13 @@
 #   expected.exit    perf's exit status, only when it is not 0.
 # Tracepoint payloads (the trace field) are printed through libtraceevent by both.
 set -eu
+# hermetic_prefix CASE-DIR: "sh tests/hermetic.sh" for a case with a file `hermetic`
+# (as root), made and run where /usr/bin/perl is another program (tests/run-cli-tests.sh)
+hermetic_prefix() {
+	[ -f "$1/hermetic" ] && [ "$(id -u)" -eq 0 ] &&
+		echo "env HERMETIC_REPLACE=$(head -n 1 "$1/hermetic") sh tests/hermetic.sh"
+	return 0
+}
 cd "$(dirname "$0")/../.."
 PATH=/usr/bin:/bin:/usr/sbin:/sbin; export PATH
 
@@ -66,7 +73,7 @@ for c; do
 	set -- $args
 	set +f
 	rc=0
-	perf script "$@" >"$c/expected.stdout" 2>"$tmp/err" </dev/null || rc=$?
+	$(hermetic_prefix "$c") perf script "$@" >"$c/expected.stdout" 2>"$tmp/err" </dev/null || rc=$?
 	rm -f "$c/expected.stdout.xz"
 	lines=$(wc -l <"$c/expected.stdout")
 	if [ "$(wc -c <"$c/expected.stdout")" -gt 262144 ]; then
