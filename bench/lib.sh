@@ -149,3 +149,22 @@ bench_table() {
 				($4 == "ok") ? "" : "  " $4
 		}' "$tmp/results"
 }
+
+# bench_file_data: $file, a single perf.data file of the bench workload (perf record -a
+# -g -F 25000 of the make-data.sh loop with perl and python added), recorded for $secs
+# seconds into $tmp when $file is empty.
+bench_file_data() {
+	if [ -z "$file" ]; then
+		file=$tmp/bench-file.data
+		echo "bench: recording ${secs}s into the single file $file"
+		perf record -a -g -F 25000 -o "$file" -- sh -c '
+end=$(( $(date +%s) + '"$secs"' ))
+while [ "$(date +%s)" -lt "$end" ]; do
+	dd if=/dev/zero bs=64k count=2000 2>/dev/null | gzip -1 | sha256sum >/dev/null
+	seq 1 200000 | sort -r | md5sum >/dev/null
+	perl -e "sub f { my \$n = shift; \$n < 2 ? \$n : f(\$n-1) + f(\$n-2) } f(24)"
+	python3 -c "f = lambda n: n if n < 2 else f(n-1) + f(n-2); f(23)"
+done' >"$tmp/record-file.log" 2>&1 || { cat "$tmp/record-file.log" >&2; exit 1; }
+	fi
+	echo "bench: single file $file, $(du -sh "$file" | cut -f1)"
+}

@@ -42,19 +42,7 @@ bench_init dirreport
 conv=$BUILD/dirconvert
 bench_data
 dir=$data
-if [ -z "$file" ]; then
-	file=$tmp/bench-file.data
-	echo "bench: recording ${secs}s into the single file $file"
-	perf record -a -g -F 25000 -o "$file" -- sh -c '
-end=$(( $(date +%s) + '"$secs"' ))
-while [ "$(date +%s)" -lt "$end" ]; do
-	dd if=/dev/zero bs=64k count=2000 2>/dev/null | gzip -1 | sha256sum >/dev/null
-	seq 1 200000 | sort -r | md5sum >/dev/null
-	perl -e "sub f { my \$n = shift; \$n < 2 ? \$n : f(\$n-1) + f(\$n-2) } f(24)"
-	python3 -c "f = lambda n: n if n < 2 else f(n-1) + f(n-2); f(23)"
-done' >"$tmp/record-file.log" 2>&1 || { cat "$tmp/record-file.log" >&2; exit 1; }
-fi
-echo "bench: single file $file, $(du -sh "$file" | cut -f1)"
+bench_file_data
 
 script=$(perf --exec-path 2>/dev/null)/scripts/python/export-to-sqlite.py
 have_export=
