@@ -30,6 +30,16 @@ int cli__bad_usage(const char *prog, const char *msg)
 	return 2;
 }
 
+int cli__no_arguments(const char *prog, int argc, char *const *argv, int optind)
+{
+	char msg[256];
+
+	if (optind >= argc)
+		return 0;
+	snprintf(msg, sizeof(msg), "unexpected argument '%.200s'", argv[optind]);
+	return cli__bad_usage(prog, msg);
+}
+
 /* The long options whose name starts with the n bytes of name: how many, and the
  * first (an exact match alone where there is one, as getopt_long takes it). */
 static size_t long_matches(const struct option *lo, const char *name, size_t n,

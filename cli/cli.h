@@ -28,6 +28,18 @@ int cli__parse_jobs(const char *arg, unsigned *jobs);
 int cli__bad_usage(const char *prog, const char *msg);
 
 /**
+ * @brief The arguments left after the options, as a usage error: none is taken, so the
+ *        first is "unexpected argument 'ARG'" (cli__bad_usage()).
+ * @param prog    program name ("dirreport")
+ * @param argc    argc of main()
+ * @param argv    argv of main()
+ * @param optind  getopt's optind after the last option
+ * @return 0 when no argument is left, else 2 (the usage error was printed).
+ * Thread safety: main thread (writes to stderr).  Format: none.
+ */
+int cli__no_arguments(const char *prog, int argc, char *const *argv, int optind);
+
+/**
  * @brief What getopt_long() refused, as a usage error: the unknown option
  *        ("unknown option '--stdoi'"), an option given without its argument
  *        ("option '--input' needs an argument"), an ambiguous abbreviation, or an

@@ -176,12 +176,8 @@ int main(int argc, char **argv)
 			return cli__getopt_error("dirconvert", c, argv, long_opts);
 		}
 	}
-	if (optind < argc) {
-		char msg[256];
-
-		snprintf(msg, sizeof(msg), "unexpected argument '%.200s'", argv[optind]);
-		return bad_usage(msg);
-	}
+	if (optind < argc)
+		return cli__no_arguments("dirconvert", argc, argv, optind);
 	if (o.index_interval && !o.index)
 		return bad_usage("--index-interval goes with --index");
 	if (o.index) {

@@ -586,12 +586,8 @@ static int parse_options(int argc, char **argv, struct report_opts *o, struct cm
 			return cli__getopt_error("dirreport", c, argv, long_opts);
 		}
 	}
-	if (optind < argc) {
-		char msg[256];
-
-		snprintf(msg, sizeof(msg), "unexpected argument '%.200s'", argv[optind]);
-		return bad_usage(msg);
-	}
+	if (optind < argc)
+		return cli__no_arguments("dirreport", argc, argv, optind);
 	return -1;
 }
 

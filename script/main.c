@@ -204,12 +204,8 @@ int main(int argc, char **argv)
 			return cli__getopt_error("dirscript", c, argv, long_opts);
 		}
 	}
-	if (optind < argc) {
-		char msg[256];
-
-		snprintf(msg, sizeof(msg), "unexpected argument '%.200s'", argv[optind]);
-		return bad_usage(msg);
-	}
+	if (optind < argc)
+		return cli__no_arguments("dirscript", argc, argv, optind);
 	if (o.folded && o.fields)
 		return bad_usage("--folded and -F do not go together");
 	if ((o.flamegraph || o.speedscope) && o.fields)
