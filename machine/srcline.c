@@ -23,6 +23,8 @@
 
 /* perf's SRCLINE_UNKNOWN */
 #define SRCLINE_UNKNOWN "??:0"
+/* addr2line's file name when it knows none */
+#define SRCLINE_UNKNOWN_FILE "??"
 
 /* One ELF file looked up: its dwfl session (NULL when it cannot be read). */
 struct sl_file {
@@ -277,8 +279,16 @@ int srclines__lookup(struct srclines *s, const char *path, uint64_t addr,
 	(void)dwfl_module_getdwarf(f->mod, &bias);	/* no DWARF: the symtab below */
 	l = dwfl_module_getsrc(f->mod, addr + bias);
 	if (!l) {
-		/* addr2line: "FILE:?", which perf reads as line 0 */
-		name = symtab_best(f->mod, addr, NULL);
+		const char *func;
+
+		/*
+		 * addr2line: "FILE:?" when a symbol holds the address (the file from the
+		 * symbol table, "??" without one: "??:?"), which perf reads as FILE, line 0
+		 * (a found line: only "??:0", no symbol, is a failure)
+		 */
+		name = symtab_best(f->mod, addr, &func);
+		if (!name && func)
+			name = SRCLINE_UNKNOWN_FILE;
 		lineno = 0;
 	} else {
 		Dwarf_Addr lbias;
@@ -453,8 +463,11 @@ static const char *resolve(struct srclines *s, struct dso *dso, const struct sym
 
 	if (err == -ENOMEM)
 		return NULL;
+	/* perf's srcfile: "" for a text of "??:0" (a symbol without a file) */
 	if (which == 1)
-		return intern(s, err ? "" : base_name(file));
+		return intern(s, err || (line == 0 && !strcmp(base_name(file),
+							    SRCLINE_UNKNOWN_FILE))
+				 ? "" : base_name(file));
 	if (!err)
 		snprintf(buf, sizeof(buf), "%s:%d", base_name(file), line);
 	else if (sym)
