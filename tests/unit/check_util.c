@@ -460,6 +460,9 @@ Suite *util_suite(void)
 	tcase_add_test(tr, test_rbtree_erase);
 	tcase_add_test(th, test_hashtab);
 	tcase_add_test(th, test_hashtab_mapped);
+	/* Under the sanitizers, beside CI's TSan and memcheck runs, a mapped table grown
+	 * to 100,000 keys can take seconds. */
+	tcase_set_timeout(th, 30);
 	suite_add_tcase(s, ta);
 	suite_add_tcase(s, tr);
 	suite_add_tcase(s, th);
