@@ -61,6 +61,23 @@ js_convert() {
 	return 0
 }
 
+# js_live NAME INPUT: perf data convert --to-json of INPUT made here and dirconvert's,
+# equal as JSON values (keys sorted).
+js_live() {
+	rm -f "$js_tmp/perf.json"
+	if ! perf data convert -i "$2" --to-json "$js_tmp/perf.json" -f \
+		>"$js_tmp/perf.log" 2>&1; then
+		fail "$1" "perf data convert failed: $(tail -n 1 "$js_tmp/perf.log")"
+		return
+	fi
+	js_convert "$1" "$js_tmp/out.json" -i "$2" || return
+	if [ "$(jq -S -c . "$js_tmp/perf.json")" = "$(jq -S -c . "$js_tmp/out.json")" ]; then
+		pass "$1"
+	else
+		fail "$1" "differs from perf's output made here"
+	fi
+}
+
 # js_header_file INPUT: the file whose mtime perf calls "captured-on"
 js_header_file() {
 	if [ -d "$1" ]; then echo "$1/data"; else echo "$1"; fi
@@ -101,21 +118,7 @@ else
 		skip "json-live" "$perf_why"
 	else
 		for js_s in plain callchain threads; do
-			js_n=json-live:$js_s
-			js_in=$js_root/samples/$js_s.data
-			rm -f "$js_tmp/perf.json"
-			if ! perf data convert -i "$js_in" --to-json "$js_tmp/perf.json" -f \
-				>"$js_tmp/perf.log" 2>&1; then
-				fail "$js_n" "perf data convert failed: $(tail -n 1 "$js_tmp/perf.log")"
-				continue
-			fi
-			js_convert "$js_n" "$js_tmp/out.json" -i "$js_in" || continue
-			if [ "$(jq -S -c . "$js_tmp/perf.json")" = "$(jq -S -c . "$js_tmp/out.json")" ]
-			then
-				pass "$js_n"
-			else
-				fail "$js_n" "differs from perf's output made here"
-			fi
+			js_live "json-live:$js_s" "$js_root/samples/$js_s.data"
 		done
 		# frame-pointer chains holding 0xffffffffffffffff entries (a copy of
 		# callchain.data with such entries written in: tests/json/ff-chain.py), and
@@ -138,21 +141,8 @@ else
 			skip json-live:cpu-minus-one "perf record -e sched:sched_switch cannot record here"
 		fi
 		for js_c in ${js_n#json-live:}:$js_tmp/ff.data $js_rec; do
-			js_n=json-live:${js_c%%:*}
-			js_in=${js_c#*:}
-			[ -f "$js_in" ] || continue
-			rm -f "$js_tmp/perf.json"
-			if ! perf data convert -i "$js_in" --to-json "$js_tmp/perf.json" -f \
-				>"$js_tmp/perf.log" 2>&1; then
-				fail "$js_n" "perf data convert failed: $(tail -n 1 "$js_tmp/perf.log")"
-				continue
-			fi
-			js_convert "$js_n" "$js_tmp/out.json" -i "$js_in" || continue
-			if [ "$(jq -S -c . "$js_tmp/perf.json")" = "$(jq -S -c . "$js_tmp/out.json")" ]
-			then
-				pass "$js_n"
-			else
-				fail "$js_n" "differs from perf's output made here"
+			if [ -f "${js_c#*:}" ]; then
+				js_live "json-live:${js_c%%:*}" "${js_c#*:}"
 			fi
 		done
 	fi
