@@ -168,3 +168,35 @@ done' >"$tmp/record-file.log" 2>&1 || { cat "$tmp/record-file.log" >&2; exit 1; 
 	fi
 	echo "bench: single file $file, $(du -sh "$file" | cut -f1)"
 }
+
+# bench_export_probe: $export_script, perf's export-to-sqlite.py, and have_export=1 where
+# perf script runs it here (it needs PySide2's QtSql).
+bench_export_probe() {
+	export_script=$(perf --exec-path 2>/dev/null)/scripts/python/export-to-sqlite.py
+	have_export=
+	if [ -f "$export_script" ] && perf script -i samples/plain.data -s "$export_script" \
+		"$tmp/probe.db" >/dev/null 2>&1; then
+		have_export=1
+	fi
+}
+
+# bench_runs OUT NAME CMD...: CMD once (a warm-up), then $runs times under GNU time
+# ($tmp/out.db removed before each); appends "NAME<TAB>wall s<TAB>CPU s (user + system)
+# <TAB>peak RSS kB", the medians, to OUT.
+bench_runs() {
+	local to=$1 name=$2 i
+	shift 2
+	rm -f "$tmp/out.db"
+	"$@" >/dev/null 2>"$tmp/err" || { echo "  $name: FAILED" >&2; head -n 3 "$tmp/err" >&2; }
+	: >"$tmp/times"
+	for ((i = 0; i < runs; i++)); do
+		rm -f "$tmp/out.db"
+		/usr/bin/time -f '%e %U %S %M' -o "$tmp/t" "$@" >/dev/null 2>>"$tmp/err" || true
+		tail -n 1 "$tmp/t" >>"$tmp/times"
+	done
+	printf '%s\t%s\t%s\t%s\n' "$name" \
+		"$(cut -d' ' -f1 "$tmp/times" | median)" \
+		"$(awk '{ print $2 + $3 }' "$tmp/times" | median)" \
+		"$(cut -d' ' -f4 "$tmp/times" | median)" >>"$to"
+	printf '  %-40s done\n' "$name" >&2
+}

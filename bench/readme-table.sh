@@ -41,29 +41,10 @@ bench_data
 dir=$data
 bench_file_data
 
-export_script=$(perf --exec-path 2>/dev/null)/scripts/python/export-to-sqlite.py
-have_export=
-if [ -f "$export_script" ] &&
-	perf script -i samples/plain.data -s "$export_script" "$tmp/probe.db" >/dev/null 2>&1; then
-	have_export=1
-fi
+bench_export_probe
 
-# one NAME CMD...: a warm-up, then $runs runs; appends "NAME wall rss_kb" (medians).
-one() {
-	local name=$1 i
-	shift
-	rm -f "$tmp/out.db"
-	"$@" >/dev/null 2>"$tmp/err" || { echo "  $name: FAILED" >&2; head -n 3 "$tmp/err" >&2; }
-	: >"$tmp/times"
-	for ((i = 0; i < runs; i++)); do
-		rm -f "$tmp/out.db"
-		/usr/bin/time -f '%e %M' -o "$tmp/t" "$@" >/dev/null 2>>"$tmp/err" || true
-		tail -n 1 "$tmp/t" >>"$tmp/times"
-	done
-	printf '%s\t%s\t%s\n' "$name" "$(cut -d' ' -f1 "$tmp/times" | median)" \
-		"$(cut -d' ' -f2 "$tmp/times" | median)" >>"$tmp/table"
-	printf '  %-28s done\n' "$name" >&2
-}
+# one NAME CMD...: a warm-up, then $runs runs; appends "NAME wall cpu rss_kb" (medians).
+one() { bench_runs "$tmp/table" "$@"; }
 
 : >"$tmp/table"
 for input in dir file; do
@@ -90,7 +71,7 @@ ceiling=$(bash bench/ceiling.sh -n "$runs" "$dir" 2>/dev/null |
 	echo "| input, command | \`-j 1\` | \`-j 2\` | \`-j 2\` / \`-j 1\` | perf 6.1 | vs perf at \`-j 2\` | peak RSS at \`-j 2\` (perf's) |"
 	echo "|---|---|---|---|---|---|---|"
 	awk -F'\t' '
-		{ split($1, k, " "); key = k[1] " " k[2]; w[key, k[3]] = $2; m[key, k[3]] = $3
+		{ split($1, k, " "); key = k[1] " " k[2]; w[key, k[3]] = $2; m[key, k[3]] = $4
 		  if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
 		END {
 			name["stdio"] = "`--stdio`"; name["flat"] = "flat report"

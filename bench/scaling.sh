@@ -44,31 +44,10 @@ bench_data
 dir=$data
 bench_file_data
 
-script=$(perf --exec-path 2>/dev/null)/scripts/python/export-to-sqlite.py
-have_export=
-if [ -f "$script" ] && perf script -i samples/plain.data -s "$script" "$tmp/probe.db" \
-	>/dev/null 2>&1; then
-	have_export=1
-fi
+bench_export_probe
 
 # run3 NAME CMD...: a warm-up, then $runs runs; appends "NAME wall cpu rss" (medians).
-run3() {
-	local name=$1 i
-	shift
-	rm -f "$tmp/out.db"
-	"$@" >/dev/null 2>"$tmp/err" || { echo "  $name: FAILED" >&2; head -n 3 "$tmp/err" >&2; }
-	: >"$tmp/times"
-	for ((i = 0; i < runs; i++)); do
-		rm -f "$tmp/out.db"
-		/usr/bin/time -f '%e %U %S %M' -o "$tmp/t" "$@" >/dev/null 2>>"$tmp/err" || true
-		tail -n 1 "$tmp/t" >>"$tmp/times"
-	done
-	printf '%s\t%s\t%s\t%s\n' "$name" \
-		"$(cut -d' ' -f1 "$tmp/times" | median)" \
-		"$(awk '{ print $2 + $3 }' "$tmp/times" | median)" \
-		"$(cut -d' ' -f4 "$tmp/times" | median)" >>"$tmp/scaling"
-	printf '  %-40s done\n' "$name" >&2
-}
+run3() { bench_runs "$tmp/scaling" "$@"; }
 
 : >"$tmp/scaling"
 for input in dir file; do
@@ -77,7 +56,7 @@ for input in dir file; do
 	run3 "$input flat perf" perf report --stdio --no-children -g none -i "$in"
 	run3 "$input dump perf" perf report -D -i "$in"
 	[ -z "$have_export" ] ||
-		run3 "$input sqlite perf" perf script -i "$in" -s "$script" "$tmp/out.db"
+		run3 "$input sqlite perf" perf script -i "$in" -s "$export_script" "$tmp/out.db"
 	for j in $jobs; do
 		run3 "$input report -j$j" "$bin" -j "$j" --stdio -i "$in"
 		run3 "$input flat -j$j" "$bin" -j "$j" --stdio --no-children -g none -i "$in"
