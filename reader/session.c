@@ -198,7 +198,8 @@ static int open_regular(struct session *s, struct reader *r, struct diag *d)
 }
 
 
-/* data.* files of a directory, in readdir order as perf 6.1 takes them. */
+/* data.* files of a directory, in readdir order as perf 6.1 takes them: regular and
+ * non-empty ones; one that cannot be stat()ed is skipped with a warning. */
 static int open_dir_files(struct session *s, struct diag *d)
 {
 	DIR *dir = opendir(s->path);
@@ -219,8 +220,11 @@ static int open_dir_files(struct session *s, struct diag *d)
 			break;
 		}
 		if (stat(fs, &st) < 0) {
-			err = diag__set(d, fs, DIAG_NO_OFFSET, -errno, "cannot open: %s",
-					diag__code_str(-errno));
+			/* a dangling link, say: perf 6.1 skips the file silently; it is
+			 * skipped here with a warning naming it */
+			err = session__warn(s, "%s: cannot open: %s; the directory's other "
+					    "data files are read without it", fs,
+					    diag__code_str(-errno));
 		} else if (S_ISREG(st.st_mode) && st.st_size > 0) {
 			if (s->nr_readers >= UINT16_MAX)
 				err = diag__set(d, s->path, DIAG_NO_OFFSET, -DIAG_BAD_RECORD,

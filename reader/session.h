@@ -95,6 +95,9 @@ enum record_ref_flags {
  *         -DIAG_NOT_PERF, -DIAG_TRUNCATED, -DIAG_BAD_HEADER, -DIAG_BAD_ATTR,
  *         -DIAG_BAD_FEATURE, -DIAG_MISMATCH, -DIAG_NO_DATA_FILE (directory without
  *         `data`), -DIAG_DIR_VERSION (DIR_FORMAT other than 1), -DIAG_PIPE.
+ *         A directory's `data.N` that cannot be stat()ed (a dangling link) is no error:
+ *         it is left out, as perf 6.1 leaves it out, with a warning naming it
+ *         (session__warning()).
  * Format: docs/perf-data-format.md §0, 1, 2.1, 3 (directory recognition and data.* enumeration).
  */
 int session__open(struct session **out, const struct session_opts *opts, struct diag *d);
