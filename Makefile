@@ -69,6 +69,7 @@ UTIL_SRCS := $(wildcard util/*.c)
 REPORT_SRCS := $(filter-out report/main.c,$(wildcard report/*.c))
 CONVERT_SRCS := $(wildcard convert/*.c)
 SCRIPT_SRCS := $(wildcard script/*.c)
+RECORD_SRCS := $(wildcard record/*.c)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 
 FORMAT_OBJS := $(FORMAT_SRCS:%.c=$(BUILD)/%.o)
@@ -77,6 +78,7 @@ MACHINE_OBJS := $(MACHINE_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UTIL_OBJS := $(UTIL_SRCS:%.c=$(BUILD)/%.o)
 REPORT_OBJS := $(REPORT_SRCS:%.c=$(BUILD)/%.o)
+RECORD_OBJS := $(RECORD_SRCS:%.c=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 CONVERT_OBJS := $(CONVERT_SRCS:%.c=$(BUILD)/%.o)
 # convert/main.c is dirconvert's main(); the rest is libconvert.a (unit-testable)
@@ -93,6 +95,7 @@ LIBUTIL := $(BUILD)/libutil.a
 LIBREPORT := $(BUILD)/libreport.a
 LIBCONVERT := $(BUILD)/libconvert.a
 LIBSCRIPT := $(BUILD)/libscript.a
+LIBRECORD := $(BUILD)/librecord.a
 PROGRAMS := $(BUILD)/dirreport $(if $(wildcard convert/main.c),$(BUILD)/dirconvert) \
 	$(if $(wildcard script/main.c),$(BUILD)/dirscript)
 
@@ -127,6 +130,8 @@ $(LIBMACHINE): $(MACHINE_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBCLI): $(CLI_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
+$(LIBRECORD): $(RECORD_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBUTIL): $(UTIL_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBREPORT): $(REPORT_OBJS)
@@ -154,7 +159,8 @@ $(BUILD)/dirscript: $(BUILD)/script/main.o $(LIBSCRIPT) $(LIBCLI) $(LIBMACHINE) 
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(if $(CONVERT_SRCS),$(LIBCONVERT)) \
-		$(if $(SCRIPT_SRCS),$(LIBSCRIPT)) $(LIBREPORT) $(LIBCLI) \
+		$(if $(SCRIPT_SRCS),$(LIBSCRIPT)) $(if $(RECORD_SRCS),$(LIBRECORD)) \
+		$(LIBREPORT) $(LIBCLI) \
 		$(LIBMACHINE) $(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm

@@ -1,0 +1,403 @@
+/* Unit tests of record/: the ring-buffer reader against a kernel writer simulated here
+ * (records published at data_head, space given back through data_tail), and the
+ * snapshot keeper against a model of what -M keeps. */
+#include <check.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/diag.h"
+#include "record/ring.h"
+#include "record/snapshot.h"
+#include "banned.h"
+
+enum { PAGE = 4096 };
+
+/* A mapping as the kernel makes it: the control page, then the data area. */
+struct kring {
+	unsigned char *base;
+	struct perf_event_mmap_page *pc;
+	unsigned char *data;
+	uint64_t size;
+	unsigned straddled;	/* records written across the area's end */
+};
+
+static void kring_new(struct kring *k, uint64_t size, uint64_t start)
+{
+	k->base = calloc(1, PAGE + size);
+	ck_assert_ptr_nonnull(k->base);
+	k->pc = (struct perf_event_mmap_page *)k->base;
+	k->data = k->base + PAGE;
+	k->size = size;
+	k->pc->data_head = k->pc->data_tail = start;
+	k->pc->data_offset = PAGE;
+	k->pc->data_size = size;
+	k->straddled = 0;
+}
+
+/* The kernel's side: the record at data_head if the reader left room, then published. */
+static bool kring_write(struct kring *k, const unsigned char *rec, size_t n)
+{
+	uint64_t head = k->pc->data_head;
+	uint64_t tail = __atomic_load_n(&k->pc->data_tail, __ATOMIC_ACQUIRE);
+
+	if (k->size - (head - tail) < n)
+		return false;
+	if ((head & (k->size - 1)) + n > k->size)
+		k->straddled++;
+	for (size_t i = 0; i < n; i++)
+		k->data[(head + i) & (k->size - 1)] = rec[i];
+	__atomic_store_n(&k->pc->data_head, head + n, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* Record k: type k, size n, payload bytes that depend on k and their place. */
+static void make_rec(unsigned char *buf, uint32_t k, uint16_t n)
+{
+	struct perf_event_header h = { .type = k, .misc = 0, .size = n };
+
+	memcpy(buf, &h, sizeof(h));
+	for (size_t i = sizeof(h); i < n; i++)
+		buf[i] = (unsigned char)(k * 31 + i);
+}
+
+static uint16_t rec_size(uint32_t k)
+{
+	return (uint16_t)(8 + (k * 37 % 75) * 8);	/* 8 .. 600 bytes */
+}
+
+/* What a reader was handed: records checked against make_rec's, in order. */
+struct got {
+	uint32_t next;		/* the record expected next */
+	unsigned bad;
+	uint32_t stop_at;	/* return 7 after handing this one (UINT32_MAX: never) */
+};
+
+static int check_rec(void *ctx, const void *rec, size_t size)
+{
+	struct got *g = ctx;
+	unsigned char want[65536];
+	uint32_t k = g->next++;
+
+	make_rec(want, k, rec_size(k));
+	if (size != rec_size(k) || memcmp(rec, want, size))
+		g->bad++;
+	return k == g->stop_at ? 7 : 0;
+}
+
+/* Many times the area's size through it, records wrapping around its end, from several
+ * starting positions (one just below 2^64: positions are taken modulo the area). */
+START_TEST(test_ring_reads_in_order)
+{
+	static const uint64_t starts[] = { 0, 12345 * 8, UINT64_MAX - 4999 };
+
+	for (size_t si = 0; si < sizeof(starts) / sizeof(starts[0]); si++) {
+		struct kring k;
+		struct ring r;
+		struct got g = { .stop_at = UINT32_MAX };
+		uint32_t written = 0;
+		unsigned char rec[65536];
+		struct diag d = { 0 };
+
+		kring_new(&k, 4096, starts[si] & ~(uint64_t)7);
+		ck_assert_int_eq(ring__init(&r, k.base, PAGE, k.size, "cpu 0"), 0);
+		while (written < 3000) {
+			uint64_t bytes, want = 0;
+
+			for (;;) {
+				make_rec(rec, written, rec_size(written));
+				if (!kring_write(&k, rec, rec_size(written)))
+					break;
+				want += rec_size(written++);
+			}
+			ck_assert_int_eq(ring__read(&r, check_rec, &g, &bytes, &d), 0);
+			ck_assert_uint_eq(bytes, want);
+			ck_assert_uint_eq(g.next, written);
+			ck_assert(k.pc->data_tail == k.pc->data_head);
+		}
+		ck_assert_uint_eq(g.bad, 0);
+		ck_assert_uint_gt(k.straddled, 50);
+		/* nothing published: nothing handed */
+		ck_assert_int_eq(ring__read(&r, check_rec, &g, NULL, &d), 0);
+		ck_assert_uint_eq(g.next, written);
+		ring__exit(&r);
+		free(k.base);
+	}
+}
+END_TEST
+
+/* A non-zero value of the callback stops the read after that record; the next read goes
+ * on with the one after it. */
+START_TEST(test_ring_callback_stops)
+{
+	struct kring k;
+	struct ring r;
+	struct got g = { .stop_at = 2 };
+	unsigned char rec[65536];
+	uint64_t bytes, pos0;
+
+	kring_new(&k, 8192, 64);
+	pos0 = k.pc->data_head;
+	for (uint32_t i = 0; i < 6; i++) {
+		make_rec(rec, i, rec_size(i));
+		ck_assert(kring_write(&k, rec, rec_size(i)));
+	}
+	ck_assert_int_eq(ring__init(&r, k.base, PAGE, k.size, "cpu 1"), 0);
+	ck_assert_int_eq(ring__read(&r, check_rec, &g, &bytes, NULL), 7);
+	ck_assert_uint_eq(g.next, 3);
+	ck_assert_uint_eq(bytes, rec_size(0) + rec_size(1) + rec_size(2));
+	ck_assert(k.pc->data_tail == pos0 + bytes);
+	g.stop_at = UINT32_MAX;
+	ck_assert_int_eq(ring__read(&r, check_rec, &g, &bytes, NULL), 0);
+	ck_assert_uint_eq(g.next, 6);
+	ck_assert(k.pc->data_tail == k.pc->data_head);
+	ck_assert_uint_eq(g.bad, 0);
+	ring__exit(&r);
+	free(k.base);
+}
+END_TEST
+
+/* A damaged ring: a record of size 0 or past the head stops the read there (the records
+ * before it are handed, the tail stays before it) with one error naming the ring and the
+ * position; a head more than the area ahead of the tail, or behind it, is refused. */
+START_TEST(test_ring_damaged)
+{
+	static const uint16_t bad_sizes[] = { 0, 4, 4000 };
+
+	for (size_t b = 0; b < sizeof(bad_sizes) / sizeof(bad_sizes[0]); b++) {
+		struct kring k;
+		struct ring r;
+		struct got g = { .stop_at = UINT32_MAX };
+		unsigned char rec[65536];
+		struct perf_event_header h = { .type = 9, .size = bad_sizes[b] };
+		struct diag d = { 0 };
+		uint64_t bad_at;
+
+		kring_new(&k, 4096, 0);
+		for (uint32_t i = 0; i < 3; i++) {
+			make_rec(rec, i, rec_size(i));
+			ck_assert(kring_write(&k, rec, rec_size(i)));
+		}
+		bad_at = k.pc->data_head;
+		memset(rec, 0, 64);
+		memcpy(rec, &h, sizeof(h));
+		ck_assert(kring_write(&k, rec, 64));
+		ck_assert_int_eq(ring__init(&r, k.base, PAGE, k.size, "cpu 2"), 0);
+		ck_assert_int_eq(ring__read(&r, check_rec, &g, NULL, &d), -DIAG_RECORD_SIZE);
+		ck_assert_uint_eq(g.next, 3);
+		ck_assert_uint_eq(g.bad, 0);
+		ck_assert(k.pc->data_tail == bad_at);
+		ck_assert_str_eq(d.path, "cpu 2");
+		ck_assert_uint_eq(d.offset, bad_at);
+		ring__exit(&r);
+		free(k.base);
+	}
+	{
+		struct kring k;
+		struct ring r;
+		struct got g = { .stop_at = UINT32_MAX };
+		struct diag d = { 0 };
+
+		kring_new(&k, 4096, 4096);
+		ck_assert_int_eq(ring__init(&r, k.base, PAGE, k.size, "cpu 3"), 0);
+		k.pc->data_head = 4096 + 4096 + 8;
+		ck_assert_int_eq(ring__read(&r, check_rec, &g, NULL, &d), -DIAG_BAD_RECORD);
+		k.pc->data_head = 4096 - 8;
+		ck_assert_int_eq(ring__read(&r, check_rec, &g, NULL, &d), -DIAG_BAD_RECORD);
+		ck_assert_uint_eq(g.next, 0);
+		ck_assert(k.pc->data_tail == 4096);
+		ring__exit(&r);
+		free(k.base);
+	}
+}
+END_TEST
+
+START_TEST(test_ring_init_errors)
+{
+	struct ring r;
+	unsigned char page[PAGE + 64];
+
+	ck_assert_int_eq(ring__init(&r, page, PAGE, 48, "x"), -EINVAL);
+	ck_assert_int_eq(ring__init(&r, page, PAGE, 4, "x"), -EINVAL);
+	ck_assert_int_eq(ring__init(&r, NULL, PAGE, 64, "x"), -EINVAL);
+	ring__exit(&r);
+}
+END_TEST
+
+/* --- snapshot ------------------------------------------------------------------ */
+
+static uint16_t snap_size(uint32_t k, uint32_t seed)
+{
+	uint32_t x = (k + 1) * 2654435761u ^ seed;
+
+	return (uint16_t)(8 + (x >> 7) % 200);	/* 8 .. 207 bytes, not multiples of 8 */
+}
+
+struct drained {
+	uint32_t k[4096];
+	size_t n, bytes;
+	size_t stop_after;	/* return 5 once this many were handed (0: never) */
+	unsigned bad;
+	uint32_t seed;
+};
+
+static int collect_snap(void *ctx, const void *rec, size_t size)
+{
+	struct drained *dr = ctx;
+	struct perf_event_header h;
+	unsigned char want[65536];
+
+	memcpy(&h, rec, sizeof(h));
+	make_rec(want, h.type, snap_size(h.type, dr->seed));
+	if (size != h.size || size != snap_size(h.type, dr->seed) || memcmp(rec, want, size))
+		dr->bad++;
+	dr->k[dr->n++] = h.type;
+	dr->bytes += size;
+	return dr->stop_after && dr->n == dr->stop_after ? 5 : 0;
+}
+
+/* The model: of the records from..to-1 not larger than cap (the others are never
+ * kept), the longest run of the newest whose sizes add up to at most cap, oldest first,
+ * into want; returns how many. */
+static size_t model_kept(uint32_t from, uint32_t to, size_t cap, uint32_t seed,
+			 uint32_t *want)
+{
+	size_t sum = 0, n = 0;
+	uint32_t first = to;
+
+	for (uint32_t k = to; k-- > from;) {
+		if (snap_size(k, seed) > cap)
+			continue;
+		if (sum + snap_size(k, seed) > cap)
+			break;
+		sum += snap_size(k, seed);
+		first = k;
+	}
+	for (uint32_t k = first; k < to; k++)
+		if (snap_size(k, seed) <= cap)
+			want[n++] = k;
+	return n;
+}
+
+/* After any number of records, a drain hands exactly the model's records, oldest first,
+ * whole (the circle wraps inside records and headers); then the snapshot is empty and
+ * keeps what comes next (repeated drains append). Several sizes of snapshot: one that
+ * keeps only 8-byte records, ones that keep a few and many. */
+START_TEST(test_snapshot_keeps_newest)
+{
+	static const size_t caps[] = { 8, 200, 1000, 4093 };
+
+	for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++) {
+		struct snapshot s;
+		struct drained *dr = calloc(1, sizeof(*dr));
+		unsigned char rec[65536];
+		uint32_t k = 0;
+
+		ck_assert_ptr_nonnull(dr);
+		dr->seed = (uint32_t)c * 7919u;
+		ck_assert_int_eq(snapshot__init(&s, caps[c]), 0);
+		for (uint32_t round = 0; round < 6; round++) {
+			uint32_t from = k, to = k + 37 + round * 53, want[4096];
+			uint64_t dropped_before = s.dropped_records;
+			size_t n;
+
+			for (; k < to; k++) {
+				make_rec(rec, k, snap_size(k, dr->seed));
+				ck_assert_int_eq(snapshot__add(&s, rec, snap_size(k, dr->seed)), 0);
+			}
+			n = model_kept(from, to, caps[c], dr->seed, want);
+			dr->n = dr->bytes = 0;
+			ck_assert_int_eq(snapshot__drain(&s, collect_snap, dr), 0);
+			ck_assert_uint_eq(dr->n, n);
+			for (size_t i = 0; i < n; i++)
+				ck_assert_uint_eq(dr->k[i], want[i]);
+			ck_assert_uint_le(dr->bytes, caps[c]);
+			ck_assert_uint_eq(s.dropped_records - dropped_before, (to - from) - dr->n);
+			ck_assert_uint_eq(s.len, 0);
+			ck_assert_uint_eq(s.nr, 0);
+		}
+		ck_assert_uint_eq(dr->bad, 0);
+		snapshot__exit(&s);
+		free(dr);
+	}
+}
+END_TEST
+
+/* A drain stopped by its callback keeps the records not yet handed for the next one. */
+START_TEST(test_snapshot_drain_stops)
+{
+	struct snapshot s;
+	struct drained *dr = calloc(1, sizeof(*dr));
+	unsigned char rec[65536];
+
+	ck_assert_ptr_nonnull(dr);
+	ck_assert_int_eq(snapshot__init(&s, 5000), 0);
+	for (uint32_t k = 0; k < 10; k++) {
+		make_rec(rec, k, snap_size(k, 0));
+		ck_assert_int_eq(snapshot__add(&s, rec, snap_size(k, 0)), 0);
+	}
+	dr->stop_after = 4;
+	ck_assert_int_eq(snapshot__drain(&s, collect_snap, dr), 5);
+	ck_assert_uint_eq(s.nr, 6);
+	dr->stop_after = 0;
+	ck_assert_int_eq(snapshot__drain(&s, collect_snap, dr), 0);
+	ck_assert_uint_eq(dr->n, 10);
+	for (uint32_t i = 0; i < 10; i++)
+		ck_assert_uint_eq(dr->k[i], i);
+	ck_assert_uint_eq(dr->bad, 0);
+	ck_assert_uint_eq(s.dropped_records, 0);
+	snapshot__exit(&s);
+	free(dr);
+}
+END_TEST
+
+/* Records that cannot be kept: one larger than the snapshot is counted and let go (the
+ * older ones stay); a size that is not the header's, or below a header, is refused. */
+START_TEST(test_snapshot_errors)
+{
+	struct snapshot s;
+	struct drained *dr = calloc(1, sizeof(*dr));
+	unsigned char rec[65536];
+
+	ck_assert_ptr_nonnull(dr);
+	ck_assert_int_eq(snapshot__init(&s, 4), -EINVAL);
+	snapshot__exit(&s);
+	ck_assert_int_eq(snapshot__init(&s, 300), 0);
+	make_rec(rec, 0, snap_size(0, 0));
+	ck_assert_int_eq(snapshot__add(&s, rec, snap_size(0, 0)), 0);
+	make_rec(rec, 1, 400);
+	ck_assert_int_eq(snapshot__add(&s, rec, 400), 0);
+	ck_assert_uint_eq(s.dropped_records, 1);
+	ck_assert_uint_eq(s.dropped_bytes, 400);
+	ck_assert_int_eq(snapshot__add(&s, rec, 399), -EINVAL);
+	ck_assert_int_eq(snapshot__add(&s, rec, 4), -EINVAL);
+	ck_assert_int_eq(snapshot__drain(&s, collect_snap, dr), 0);
+	ck_assert_uint_eq(dr->n, 1);
+	ck_assert_uint_eq(dr->k[0], 0);
+	ck_assert_uint_eq(dr->bad, 0);
+	snapshot__exit(&s);
+	snapshot__exit(&s);
+	free(dr);
+}
+END_TEST
+
+Suite *record_suite(void)
+{
+	Suite *s = suite_create("record");
+	TCase *tr = tcase_create("ring");
+	TCase *ts = tcase_create("snapshot");
+
+	tcase_add_test(tr, test_ring_reads_in_order);
+	tcase_add_test(tr, test_ring_callback_stops);
+	tcase_add_test(tr, test_ring_damaged);
+	tcase_add_test(tr, test_ring_init_errors);
+	tcase_add_test(ts, test_snapshot_keeps_newest);
+	tcase_add_test(ts, test_snapshot_drain_stops);
+	tcase_add_test(ts, test_snapshot_errors);
+	suite_add_tcase(s, tr);
+	suite_add_tcase(s, ts);
+	return s;
+}
