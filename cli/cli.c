@@ -30,13 +30,13 @@ int cli__bad_usage(const char *prog, const char *msg)
 	return 2;
 }
 
-int cli__no_arguments(const char *prog, int argc, char *const *argv, int optind)
+int cli__no_arguments(const char *prog, int argc, char *const *argv, int first)
 {
 	char msg[256];
 
-	if (optind >= argc)
+	if (first >= argc)
 		return 0;
-	snprintf(msg, sizeof(msg), "unexpected argument '%.200s'", argv[optind]);
+	snprintf(msg, sizeof(msg), "unexpected argument '%.200s'", argv[first]);
 	return cli__bad_usage(prog, msg);
 }
 

@@ -33,11 +33,11 @@ int cli__bad_usage(const char *prog, const char *msg);
  * @param prog    program name ("dirreport")
  * @param argc    argc of main()
  * @param argv    argv of main()
- * @param optind  getopt's optind after the last option
+ * @param first   getopt's optind after the last option
  * @return 0 when no argument is left, else 2 (the usage error was printed).
  * Thread safety: main thread (writes to stderr).  Format: none.
  */
-int cli__no_arguments(const char *prog, int argc, char *const *argv, int optind);
+int cli__no_arguments(const char *prog, int argc, char *const *argv, int first);
 
 /**
  * @brief What getopt_long() refused, as a usage error: the unknown option

@@ -160,7 +160,9 @@ static json_t *headers(struct session *s)
 		{ FEAT_CPUID, "cpuid", offsetof(struct features, cpuid) },
 	};
 	for (size_t i = 0; ok && i < sizeof(strs) / sizeof(strs[0]); i++) {
-		const char *v = *(char *const *)((const char *)f + strs[i].off);
+		const char *v;
+
+		memcpy(&v, (const char *)f + strs[i].off, sizeof(v));
 
 		if (features__has(f, strs[i].feat) && v)
 			ok = set(o, strs[i].key, json_string(v));

@@ -2152,7 +2152,7 @@ START_TEST(test_strbuf_grow)
 	strbuf__addch(&sb, '!');
 	ck_assert_uint_eq(sb.len, strlen(sb.buf));
 	ck_assert_int_eq(strncmp(sb.buf, "0,1,2,", 6), 0);
-	ck_assert_str_eq(sb.buf + sb.len - 10, "9998,9999,xxx!" + 4);
+	ck_assert_str_eq(sb.buf + sb.len - 10, &"9998,9999,xxx!"[4]);
 	ck_assert_int_eq(strbuf__error(&sb), 0);
 	ck_assert_int_eq(strbuf__grow(&sb, SIZE_MAX), -ENOMEM);	/* overflow is sticky */
 	ck_assert_int_eq(strbuf__error(&sb), -ENOMEM);

@@ -33,7 +33,7 @@ static void kring_new(struct kring *k, uint64_t size, uint64_t start)
 {
 	k->base = calloc(1, PAGE + size);
 	ck_assert_ptr_nonnull(k->base);
-	k->pc = (struct perf_event_mmap_page *)k->base;
+	k->pc = (void *)k->base;
 	k->data = k->base + PAGE;
 	k->size = size;
 	k->pc->data_head = k->pc->data_tail = start;
