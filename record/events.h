@@ -11,7 +11,8 @@
  * tests compare with every one of them a target of a command can make):
  *   - every event: size 128 (VER7), sample_type IP|TID, TIME (not with --per-thread
  *     unless -T), PERIOD in frequency mode, ID when there are several events or the
- *     output is a pipe, read_format ID|LOST, inherit (not with --per-thread),
+ *     output is a pipe (every pipe recording here was also made with --buildid-mmap,
+ *     which alone does not set it), read_format ID|LOST, inherit (not with --per-thread),
  *     sample_id_all, exclude_guest; frequency mode (freq, sample_freq; -F, default
  *     4000 Hz) unless -c gives a period;
  *   - group leaders and events outside groups: disabled and enable_on_exec (the
