@@ -165,7 +165,7 @@ int record_events__config(struct record_event *ev, size_t nr, const struct recor
 	bool dwarf = o->dwarf_size != 0;
 	uint32_t dwarf_size = (o->dwarf_size + 7) & ~7u;
 
-	if (!nr || (dwarf && (o->dwarf_size > DWARF_SIZE_MAX)))
+	if (!nr || (o->freq && o->period) || o->dwarf_size > DWARF_SIZE_MAX)
 		return -EINVAL;
 	for (size_t i = 0; i < nr; i++) {
 		struct event_attr *a = &ev[i].attr;

@@ -38,7 +38,7 @@
 /** The options of perf record that shape the attrs (the target is a command). */
 struct record_opts {
 	uint64_t freq;			/* -F: samples per second; 0: not given */
-	uint64_t period;		/* -c: events per sample; 0: not given (-F wins) */
+	uint64_t period;		/* -c: events per sample; 0: not given */
 	bool callchain;			/* -g / --call-graph fp */
 	uint32_t dwarf_size;		/* --call-graph dwarf[,SIZE]: bytes; 0: not */
 	bool data_addr;			/* -d */
@@ -92,8 +92,9 @@ int record_events__parse(const char *spec, struct record_event **ev, size_t *nr,
  * @brief Set every attr as perf record 6.1 sets it for opts (the list in this header's
  *        comment). Type and config, set by the parse, are kept.
  *         A DWARF stack size is rounded up to a multiple of 8 bytes, as perf rounds it.
- * @return 0; -EINVAL (no event; a DWARF stack size above 65528 bytes, perf's limit).
- *         -F and -c both 0 is the default frequency, not an error.
+ * @return 0; -EINVAL (no event; -F and -c both given, which perf 6.1 refuses: "cannot
+ *         set frequency and period at the same time"; a DWARF stack size above 65528
+ *         bytes, perf's limit). Neither -F nor -c is the default frequency.
  */
 int record_events__config(struct record_event *ev, size_t nr, const struct record_opts *o);
 

@@ -526,7 +526,7 @@ START_TEST(test_events_groups)
 END_TEST
 
 /* Lists perf would take but we do not yet, and lists nobody takes: -EINVAL, one line
- * saying what; a DWARF stack size past perf's limit. */
+ * saying what; a DWARF stack size past perf's limit, and -F with -c, which perf refuses. */
 START_TEST(test_events_errors)
 {
 	static const struct { const char *spec, *says; } bad[] = {
@@ -568,6 +568,10 @@ START_TEST(test_events_errors)
 		ck_assert_int_eq(record_events__config(ev, nr, &o), 0);
 		ck_assert_uint_eq(ev[0].attr.sample_stack_user, 4096);
 		ck_assert_uint_eq(ev[0].attr.sample_period, RECORD_DEFAULT_FREQ);
+		/* perf: "cannot set frequency and period at the same time" */
+		o.freq = 100;
+		o.period = 1000;
+		ck_assert_int_eq(record_events__config(ev, nr, &o), -EINVAL);
 		record_events__free(ev, nr);
 	}
 }
