@@ -12,6 +12,7 @@
 
 #include "format/diag.h"
 #include "format/evlist.h"
+#include "format/feature.h"
 #include "reader/session.h"
 #include "record/events.h"
 #include "record/ring.h"
@@ -391,7 +392,8 @@ END_TEST
 /* --- events ------------------------------------------------------------------ */
 
 /* Recordings perf record 6.1 made (samples/record.sh) and the options they were made
- * with: our attrs for the same options must be perf's, field by field, and our names. */
+ * with: our attrs for the same options must be perf's, field by field, and our names
+ * and groups (leaders, members, group names) those perf reads from the recording. */
 static const struct attr_case {
 	const char *sample, *events;
 	struct record_opts o;
@@ -487,6 +489,25 @@ START_TEST(test_events_as_perf_record)
 		ATTR_EQ(sig_data);
 		ATTR_EQ(config3);
 		ck_assert_str_eq(ev[i].name, evsel__name(el->evsels[i]));
+	}
+	/* the groups, as perf rebuilds them from the recording's GROUP_DESC */
+	{
+		struct feat_group_state *g = calloc(nr, sizeof(*g));
+
+		ck_assert_ptr_nonnull(g);
+		ck_assert(features__group_rebuild(session__features(s), g, nr));
+		for (size_t i = 0; i < nr; i++) {
+			bool leads = ev[i].leader == i && ev[i].nr_members > 1;
+
+			ck_assert_msg(g[i].leader == ev[i].leader, "%s event %zu: leader %u, "
+				      "ours %zu", c->sample, i, g[i].leader, ev[i].leader);
+			ck_assert_uint_eq(g[i].nr_members, leads ? ev[i].nr_members : 0);
+			if (leads && ev[i].group)
+				ck_assert_str_eq(g[i].name, ev[i].group);
+			else
+				ck_assert_ptr_null(g[i].name);
+		}
+		free(g);
 	}
 	session__close(s);
 	record_events__free(ev, nr);
