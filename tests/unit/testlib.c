@@ -32,13 +32,17 @@ void testlib_buf_free(struct testlib_buf *b)
 
 struct event_attr testlib_attr(uint64_t extra)
 {
-	struct event_attr a = {
-		.type = ATTR_TYPE_SOFTWARE, .size = ATTR_SIZE_VER7, .config = 0,
-		.sample_period = 4000,
-		.sample_type = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_PERIOD | extra,
-		.read_format = FORMAT_ID | FORMAT_LOST,
-		.flags = 0x61943703ULL,	/* perf record -e cpu-clock, docs/perf-data-format.md §1.3 */
-	};
+	struct event_attr a;
+
+	/* padding zeroed too: tests compare attrs with memcmp (a designated initializer
+	 * leaves it unspecified; clang leaves it as it was) */
+	memset(&a, 0, sizeof(a));
+	a.type = ATTR_TYPE_SOFTWARE;
+	a.size = ATTR_SIZE_VER7;
+	a.sample_period = 4000;
+	a.sample_type = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_PERIOD | extra;
+	a.read_format = FORMAT_ID | FORMAT_LOST;
+	a.flags = 0x61943703ULL;	/* perf record -e cpu-clock, docs/perf-data-format.md §1.3 */
 	return a;
 }
 
