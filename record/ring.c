@@ -1,11 +1,12 @@
 #include "record/ring.h"
 
 #include <errno.h>
-#include <linux/perf_event.h>	/* struct perf_event_mmap_page, perf_event_header */
+#include <linux/perf_event.h>	/* struct perf_event_mmap_page */
 #include <stdlib.h>		/* malloc, free */
 #include <string.h>		/* memcpy */
 
 #include "format/diag.h"
+#include "format/record.h"	/* record_header__get */
 
 #include "banned.h"
 
@@ -16,7 +17,7 @@ int ring__init(struct ring *r, void *page, uint64_t data_offset, uint64_t data_s
 	       const char *label)
 {
 	*r = (struct ring){ 0 };
-	if (!page || data_size < sizeof(struct perf_event_header) ||
+	if (!page || data_size < RECORD_HEADER_SIZE ||
 	    (data_size & (data_size - 1)))
 		return -EINVAL;
 	r->bounce = malloc(RING_RECORD_MAX);
@@ -68,11 +69,11 @@ int ring__read(struct ring *r, ring_record_fn fn, void *ctx, uint64_t *bytes,
 				 "tail", (unsigned long long)head,
 				 (unsigned long long)r->size);
 	while (r->tail != head) {
-		struct perf_event_header h;
+		struct record_header h;
 		const unsigned char *rec;
 
-		memcpy(&h, ring_bytes(r, r->tail, sizeof(h)), sizeof(h));
-		if (h.size < sizeof(h) || h.size > head - r->tail) {
+		record_header__get(&h, ring_bytes(r, r->tail, RECORD_HEADER_SIZE));
+		if (h.size < RECORD_HEADER_SIZE || h.size > head - r->tail) {
 			err = diag__set(d, r->label, r->tail, -DIAG_RECORD_SIZE,
 					"ring buffer record of size %u (%llu bytes published)",
 					h.size, (unsigned long long)(head - r->tail));

@@ -1,9 +1,10 @@
 #include "record/snapshot.h"
 
 #include <errno.h>
-#include <linux/perf_event.h>	/* struct perf_event_header */
 #include <stdlib.h>		/* calloc, malloc, free */
 #include <string.h>		/* memcpy */
+
+#include "format/record.h"	/* record_header__get */
 
 #include "banned.h"
 
@@ -12,7 +13,7 @@
 int snapshot__init(struct snapshot *s, size_t cap)
 {
 	*s = (struct snapshot){ 0 };
-	if (cap < sizeof(struct perf_event_header))
+	if (cap < RECORD_HEADER_SIZE)
 		return -EINVAL;
 	s->buf = malloc(cap);
 	s->bounce = malloc(SNAPSHOT_RECORD_MAX);
@@ -52,9 +53,11 @@ static void circle_put(struct snapshot *s, size_t off, const void *src, size_t n
 /* The size of the oldest kept record. */
 static size_t oldest_size(const struct snapshot *s)
 {
-	struct perf_event_header h;
+	unsigned char b[RECORD_HEADER_SIZE];
+	struct record_header h;
 
-	circle_get(s, s->head, &h, sizeof(h));
+	circle_get(s, s->head, b, sizeof(b));
+	record_header__get(&h, b);
 	return h.size;
 }
 
@@ -67,11 +70,11 @@ static void let_oldest_go(struct snapshot *s, size_t size)
 
 int snapshot__add(struct snapshot *s, const void *rec, size_t size)
 {
-	struct perf_event_header h;
+	struct record_header h;
 
-	if (size < sizeof(h))
+	if (size < RECORD_HEADER_SIZE)
 		return -EINVAL;
-	memcpy(&h, rec, sizeof(h));
+	record_header__get(&h, rec);
 	if (h.size != size)
 		return -EINVAL;
 	if (size > s->cap) {
