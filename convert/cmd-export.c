@@ -14,7 +14,7 @@
 #include "format/feature.h"
 #include "format/evlist.h"	/* evlist__excludes_kernel */
 #include "reader/session.h"
-#include "reader/workqueue.h"
+#include "util/workqueue.h"
 #include "machine/machine.h"
 #include "util/phase.h"
 #include "banned.h"

@@ -29,7 +29,7 @@
 #include "machine/machine.h"
 #include "machine/symbol.h"
 #include "reader/session.h"
-#include "reader/workqueue.h"
+#include "util/workqueue.h"
 #include "util/array.h"
 #include "util/hashtab.h"
 #include "banned.h"

@@ -15,7 +15,7 @@
 #include <sys/stat.h>	/* stat, lstat */
 #include <unistd.h>	/* geteuid, read, close */
 
-#include "reader/workqueue.h"
+#include "util/workqueue.h"
 #include "util/hashtab.h"
 #include "util/strtab.h"
 #include "banned.h"

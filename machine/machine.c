@@ -6,11 +6,12 @@
 #include <string.h>	/* memcpy, memmove, strcmp, strlen */
 
 #include "format/event.h"
+#include "format/evlist.h"
 #include "format/feature.h"
 #include "format/record.h"
 #include "format/sample.h"
-#include "reader/session.h"
-#include "reader/workqueue.h"
+#include "format/record-ref.h"
+#include "util/workqueue.h"
 #include "util/hashtab.h"
 #include "util/array.h"
 #include "util/strtab.h"

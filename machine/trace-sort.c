@@ -11,7 +11,7 @@
 #include "format/evlist.h"
 #include "format/feature.h"
 #include "format/record.h"	/* REC_HEADER_TRACING_DATA, MISC_KERNEL */
-#include "reader/session.h"	/* struct record_ref */
+#include "format/record-ref.h"
 #include "machine/dso.h"
 #include "machine/machine.h"
 #include "machine/symbol.h"
@@ -207,19 +207,19 @@ int trace_sort__text(struct trace_sort *ts, const struct evsel *ev, const void *
 	return *text ? 0 : -ENOMEM;
 }
 
-int trace_sort__open(struct trace_sort **out, struct session *s, struct machine *m,
-		     bool raw, const char *path, struct diag *d)
+int trace_sort__open(struct trace_sort **out, const struct evlist *el,
+		     const struct features *f, bool pipe, struct machine *m, bool raw,
+		     const char *path, struct diag *d)
 {
-	const struct evlist *el = session__evlist(s);
-	const struct feat_raw *td = &session__features(s)->tracing_data;
+	const struct feat_raw *td = &f->tracing_data;
 	struct trace_sort *ts;
 	int err;
 
 	*out = NULL;
-	if (!session__is_pipe(s) && !trace_sort__has_tracepoints(el))
+	if (!pipe && !trace_sort__has_tracepoints(el))
 		return 0;
 	err = trace_sort__new(&ts, m, raw, path);
-	if (err || session__is_pipe(s)) {
+	if (err || pipe) {
 		*out = ts;
 		return err;
 	}

@@ -26,7 +26,7 @@ struct evlist;
 struct evsel;
 struct machine;
 struct record_ref;
-struct session;
+struct features;
 
 struct trace_sort;
 
@@ -71,15 +71,19 @@ void trace_sort__delete(struct trace_sort *ts);
  *        TRACING_DATA record fills (trace_sort__load_record()).
  * @param out   receives the handle, or NULL when there is nothing to do (a file
  *              without tracepoint events)
- * @param s     the open session (its evlist and features are read); m, raw: see
- *              trace_sort__new(); path: s's path as the user gave it (diagnostics)
+ * @param el    the recording's events
+ * @param f     its features (the TRACING_DATA feature is read)
+ * @param pipe  the recording is a pipe (its formats come in a record)
+ * @param m, raw  see trace_sort__new(); path: the recording's path as the user gave
+ *              it (diagnostics)
  * @return 0; -ENOMEM; the errors of trace_sort__load() and trace_sort__check() (d
  *         filled; *out NULL).
  * Ownership: the caller frees *out with trace_sort__delete().
  * Thread safety: the session's replaying thread.  Format: HEADER_TRACING_DATA.
  */
-int trace_sort__open(struct trace_sort **out, struct session *s, struct machine *m,
-		     bool raw, const char *path, struct diag *d);
+int trace_sort__open(struct trace_sort **out, const struct evlist *el,
+		     const struct features *f, bool pipe, struct machine *m, bool raw,
+		     const char *path, struct diag *d);
 
 /**
  * @brief Parse the tracing data (once: later calls are ignored, as the first

@@ -11,6 +11,7 @@
 #include <fcntl.h>		/* open */
 #include <limits.h>		/* PATH_MAX */
 #include <stdbool.h>
+#include <stdio.h>		/* snprintf */
 #include <stdlib.h>		/* calloc, free */
 #include <string.h>		/* memcpy, strcmp */
 #include <pthread.h>
@@ -21,7 +22,7 @@
 #include "format/sample.h"
 #include "machine/dso.h"
 #include "machine/machine.h"
-#include "reader/session.h"
+#include "format/record-ref.h"
 #include "util/array.h"
 #include "banned.h"
 
@@ -220,20 +221,20 @@ void unwinder__add_counts(struct unwinder *u, const struct unwinder *from)
 	u->unwound += from->unwound;
 }
 
-int unwinder__warn(const struct unwinder *u, struct session *s)
+bool unwinder__warning(const struct unwinder *u, const char *arch, char *buf,
+		       size_t len)
 {
-	const char *arch = session__features(s)->arch;
-
 	if (!u->tried || u->unwound)
-		return 0;
+		return false;
 	if (!u->supported)
-		return session__warn(s, "none of the %" PRIu64 " user stacks of --call-graph "
-				     "dwarf samples could be unwound: the recording's "
-				     "architecture %s is not supported (x86_64 is)", u->tried,
-				     arch ? arch : "(unknown)");
-	return session__warn(s, "none of the %" PRIu64 " user stacks of --call-graph dwarf "
-			     "samples could be unwound: the files their processes ran "
-			     "(their .eh_frame) are not here", u->tried);
+		snprintf(buf, len, "none of the %" PRIu64 " user stacks of --call-graph "
+			 "dwarf samples could be unwound: the recording's architecture %s "
+			 "is not supported (x86_64 is)", u->tried, arch ? arch : "(unknown)");
+	else
+		snprintf(buf, len, "none of the %" PRIu64 " user stacks of --call-graph "
+			 "dwarf samples could be unwound: the files their processes ran "
+			 "(their .eh_frame) are not here", u->tried);
+	return true;
 }
 
 static size_t slot_of(const struct dso *dso, size_t cap)

@@ -93,19 +93,22 @@ int unwinder__unwind(struct unwinder *u, const struct maps *mp, const struct sam
  */
 bool unwind__wanted(const struct evlist *el);
 
-struct session;
-
 /**
  * @brief When no user stack given so far could be unwound (the recording's
  *        architecture is not supported, or the files its processes ran are not
- *        here), add one warning saying so to the session's (session__warn()).
- * @return 0 or -ENOMEM.
+ *        here), the warning that says so, for the front end to add to the
+ *        session's (session__warn()).
+ * @param arch  the recording's architecture (ARCH feature), or NULL
+ * @param buf, len  receives the warning's text (NUL-terminated, cut to @p len)
+ * @return true when there is a warning (in @p buf), false when not.
+ * Thread safety: reads @p u only.
  */
-int unwinder__warn(const struct unwinder *u, struct session *s);
+bool unwinder__warning(const struct unwinder *u, const char *arch, char *buf,
+		       size_t len);
 
 /**
  * @brief Add @p from's counts of stacks tried and unwound to @p u's, so that
- *        unwinder__warn() on @p u speaks for both (unwinders of several threads).
+ *        unwinder__warning() on @p u speaks for both (unwinders of several threads).
  * Thread safety: neither is in use by another thread.
  */
 void unwinder__add_counts(struct unwinder *u, const struct unwinder *from);

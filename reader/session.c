@@ -21,7 +21,7 @@
 #include "format/record.h"
 #include "reader/ordered.h"
 #include "reader/reader-internal.h"
-#include "reader/workqueue.h"
+#include "util/workqueue.h"
 #include "util/array.h"
 #include "util/hugemem.h"
 #include "banned.h"

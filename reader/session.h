@@ -24,6 +24,7 @@
 
 #include "format/evlist.h"
 #include "format/header.h"
+#include "format/record-ref.h"
 
 struct diag;
 struct session;
@@ -55,30 +56,6 @@ struct session_opts {
 				 * delivered, as from an index - a damaged one stops the
 				 * delivery (session__deliver_error()), a file cut inside
 				 * a record is warned of then (session__warning()) */
-};
-
-/* One record handed to the caller. */
-struct record_ref {
-	const unsigned char *data;	/* whole record in host byte order; borrowed from
-					 * the session, valid until session__close() */
-	uint32_t size;			/* bytes (header.size) */
-	uint32_t type;			/* header.type */
-	uint64_t offset;		/* file offset perf prints: of the record, or of the
-					 * COMPRESSED container it came out of (pipe: from
-					 * the end of the 16-byte pipe header) */
-	uint64_t time;			/* nanoseconds; 0 when the record has none */
-	struct evsel *evsel;		/* kernel records: their event; else NULL */
-	uint16_t file;			/* index into session__file_label() */
-	uint16_t flags;			/* RECORD_REF_* */
-	uint32_t disk_size;		/* on-disk bytes the record took (with payloads
-					 * following it); 0 for decompressed records */
-};
-
-enum record_ref_flags {
-	/* A COMPRESSED/COMPRESSED2 container: counted by perf, never printed by -D. */
-	RECORD_REF_CONTAINER = 1 << 0,
-	/* Delivered at arrival (perf's own records, time 0); otherwise from the queue. */
-	RECORD_REF_IMMEDIATE = 1 << 1,
 };
 
 /**

@@ -23,7 +23,7 @@
 #include "format/record.h"
 #include "format/sample.h"
 #include "reader/session.h"
-#include "reader/workqueue.h"
+#include "util/workqueue.h"
 #include "report/branch.h"
 #include "report/dump.h"
 #include "machine/machine.h"

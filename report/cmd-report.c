@@ -22,7 +22,7 @@
 #include "format/record.h"
 #include "format/sample.h"
 #include "reader/session.h"
-#include "reader/workqueue.h"
+#include "util/workqueue.h"
 #include "report/branch.h"
 #include "report/callchain.h"
 #include "machine/dso.h"
@@ -807,7 +807,7 @@ static int resolve_callchain(struct report *rp, struct thread *t, const struct s
 	p->nr_frames = rp->cur->nr_frames - p->first_frame;
 	if (ret >= 0 && rp->unwinder) {
 		/* unwound even when the chain is dropped: the counts of the
-		 * warning (unwinder__warn()) */
+		 * warning (unwinder__warning()) */
 		struct pending_ext *pe = ext_of(rp->cur, p);
 
 		p->unwind = true;
@@ -2865,7 +2865,8 @@ static int trace_setup(struct report *rp, struct session *s, const struct report
 		 * dsos_opts.kallsyms_check_at_take) */
 		rp->preloaded = true;
 	}
-	err = trace_sort__open(&rp->traces, s, rp->machine, o->raw_trace,
+	err = trace_sort__open(&rp->traces, session__evlist(s), session__features(s),
+			       session__is_pipe(s), rp->machine, o->raw_trace,
 			       o->input ? o->input : "perf.data", &rp->trace_diag);
 
 	if (err == -ENOMEM)
@@ -3139,7 +3140,11 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 	if (!err && rp.unwinder) {
 		for (size_t i = 1; i < rp.nr_uw; i++)
 			unwinder__add_counts(rp.unwinder, rp.uw[i].u);
-		err = unwinder__warn(rp.unwinder, s);
+		char msg[256];
+
+		if (unwinder__warning(rp.unwinder, session__features(s)->arch, msg,
+				      sizeof(msg)))
+			err = session__warn(s, "%s", msg);
 	}
 	if (!err && (o->tasks || o->mmaps))
 		err = print_tasks(&rp, o, m, out);

@@ -13,7 +13,7 @@
 #include "report/hist.h"
 #include "report/hist-internal.h"
 #include "report/sort.h"
-#include "reader/workqueue.h"
+#include "util/workqueue.h"
 #include "banned.h"
 
 static void print_event_header(FILE *out, uint64_t nr_samples, uint64_t total,

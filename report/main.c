@@ -17,7 +17,7 @@
 #include "format/index.h"
 #include "format/feature.h"
 #include "reader/session.h"
-#include "reader/workqueue.h"
+#include "util/workqueue.h"
 #include "report/cmd.h"
 #include "machine/machine.h"
 #include "report/sort.h"

@@ -26,7 +26,7 @@
 #include "machine/symbol.h"
 #include "machine/trace-sort.h"
 #include "reader/session.h"
-#include "reader/workqueue.h"
+#include "util/workqueue.h"
 #include "script/flame.h"
 #include "script/fold.h"
 #include "script/format.h"
@@ -898,7 +898,8 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 	}
 	/* tracepoint formats: a file's TRACING_DATA feature now (checked against the
 	 * events), a pipe's record when it comes */
-	if ((err = trace_sort__open(&r.trace, s, r.m, false, path, d)))
+	if ((err = trace_sort__open(&r.trace, el, session__features(s), session__is_pipe(s),
+				    r.m, false, path, d)))
 		goto out;
 	if (o->time_str) {
 		const struct features *f = session__features(s);
@@ -934,8 +935,13 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		}
 	}
 	err = replay(&r, s, d);
-	if (!err && r.uw && unwinder__warn(r.uw, s))
-		err = diag__set(d, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+	if (!err && r.uw) {
+		char msg[256];
+
+		if (unwinder__warning(r.uw, session__features(s)->arch, msg, sizeof(msg)) &&
+		    session__warn(s, "%s", msg))
+			err = diag__set(d, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+	}
 	/* and what the delivery found to warn of */
 	for (size_t i = nr_warned; o->warn && i < session__nr_warnings(s); i++)
 		o->warn(o->warn_ctx, session__warning(s, i));

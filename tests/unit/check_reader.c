@@ -18,7 +18,7 @@
 #include "format/record.h"
 #include "reader/ordered.h"
 #include "reader/session.h"
-#include "reader/workqueue.h"
+#include "util/workqueue.h"
 #include "convert/cmd.h"	/* cmd_index_build() */
 #include "machine/machine.h"
 #include "report/cmd.h"	/* cmd_dump() */

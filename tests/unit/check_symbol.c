@@ -29,7 +29,7 @@
 #include "machine/machine.h"
 #include "format/sample.h"
 #include "reader/session.h"	/* struct record_ref */
-#include "reader/workqueue.h"
+#include "util/workqueue.h"
 #include "machine/symbol.h"
 #include "testlib.h"
 

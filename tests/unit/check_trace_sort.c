@@ -122,7 +122,8 @@ START_TEST(test_texts_of_recording)
 		struct diag d = { 0 };
 		bool seen = false;
 
-		ck_assert_int_eq(trace_sort__open(&t.ts, s, NULL, raw, TRACE_PATH, &d), 0);
+		ck_assert_int_eq(trace_sort__open(&t.ts, session__evlist(s), session__features(s),
+						  session__is_pipe(s), NULL, raw, TRACE_PATH, &d), 0);
 		ck_assert_ptr_nonnull(t.ts);
 		ck_assert_int_eq(session__deliver(s, collect, &t, 0), 0);
 		ck_assert_uint_eq(t.n, 1285 + 650 + 7 + 6 + 7);
@@ -146,7 +147,8 @@ START_TEST(test_no_tracepoints_no_handle)
 	struct diag d = { 0 };
 	const char *text = "x";
 
-	ck_assert_int_eq(trace_sort__open(&ts, s, NULL, false, "p", &d), 0);
+	ck_assert_int_eq(trace_sort__open(&ts, session__evlist(s), session__features(s),
+					  session__is_pipe(s), NULL, false, "p", &d), 0);
 	ck_assert_ptr_null(ts);
 	/* not a tracepoint: no text (perf prints N/A) */
 	ck_assert_int_eq(trace_sort__new(&ts, NULL, false, "p"), 0);

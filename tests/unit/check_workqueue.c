@@ -4,7 +4,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "reader/workqueue.h"
+#include "util/workqueue.h"
 #include "banned.h"
 
 static void add_one(void *p)

@@ -1,4 +1,4 @@
-#include "reader/workqueue.h"
+#include "util/workqueue.h"
 
 #include <errno.h>
 #include <pthread.h>
