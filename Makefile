@@ -64,6 +64,7 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 FORMAT_SRCS := $(wildcard format/*.c)
 READER_SRCS := $(wildcard reader/*.c)
 MACHINE_SRCS := $(wildcard machine/*.c)
+RESOLVE_SRCS := $(wildcard resolve/*.c)
 CLI_SRCS := $(wildcard cli/*.c)
 UTIL_SRCS := $(wildcard util/*.c)
 REPORT_SRCS := $(filter-out report/main.c,$(wildcard report/*.c))
@@ -75,6 +76,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 FORMAT_OBJS := $(FORMAT_SRCS:%.c=$(BUILD)/%.o)
 READER_OBJS := $(READER_SRCS:%.c=$(BUILD)/%.o)
 MACHINE_OBJS := $(MACHINE_SRCS:%.c=$(BUILD)/%.o)
+RESOLVE_OBJS := $(RESOLVE_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UTIL_OBJS := $(UTIL_SRCS:%.c=$(BUILD)/%.o)
 REPORT_OBJS := $(REPORT_SRCS:%.c=$(BUILD)/%.o)
@@ -90,6 +92,7 @@ LIBSCRIPT_OBJS := $(filter-out $(BUILD)/script/main.o,$(SCRIPT_OBJS))
 LIBFORMAT := $(BUILD)/libformat.a
 LIBREADER := $(BUILD)/libreader.a
 LIBMACHINE := $(BUILD)/libmachine.a
+LIBRESOLVE := $(BUILD)/libresolve.a
 LIBCLI := $(BUILD)/libcli.a
 LIBUTIL := $(BUILD)/libutil.a
 LIBREPORT := $(BUILD)/libreport.a
@@ -128,6 +131,8 @@ $(LIBREADER): $(READER_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBMACHINE): $(MACHINE_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
+$(LIBRESOLVE): $(RESOLVE_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBCLI): $(CLI_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBRECORD): $(RECORD_OBJS)
@@ -142,18 +147,18 @@ $(LIBSCRIPT): $(LIBSCRIPT_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # libcli after the front end's library: both main.o and the library use it
-$(BUILD)/dirreport: $(BUILD)/report/main.o $(LIBREPORT) $(LIBCLI) $(LIBMACHINE) $(LIBREADER) \
+$(BUILD)/dirreport: $(BUILD)/report/main.o $(LIBREPORT) $(LIBCLI) $(LIBRESOLVE) $(LIBMACHINE) $(LIBREADER) \
 		$(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(BUILD)/dirconvert: $(BUILD)/convert/main.o $(LIBCONVERT) $(LIBCLI) $(LIBMACHINE) \
+$(BUILD)/dirconvert: $(BUILD)/convert/main.o $(LIBCONVERT) $(LIBCLI) $(LIBRESOLVE) $(LIBMACHINE) \
 		$(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 # dirscript links no part of report/ (script/README.md)
-$(BUILD)/dirscript: $(BUILD)/script/main.o $(LIBSCRIPT) $(LIBCLI) $(LIBMACHINE) \
+$(BUILD)/dirscript: $(BUILD)/script/main.o $(LIBSCRIPT) $(LIBCLI) $(LIBRESOLVE) $(LIBMACHINE) \
 		$(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
@@ -161,7 +166,7 @@ $(BUILD)/dirscript: $(BUILD)/script/main.o $(LIBSCRIPT) $(LIBCLI) $(LIBMACHINE) 
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(if $(CONVERT_SRCS),$(LIBCONVERT)) \
 		$(if $(SCRIPT_SRCS),$(LIBSCRIPT)) $(if $(RECORD_SRCS),$(LIBRECORD)) \
 		$(LIBREPORT) $(LIBCLI) \
-		$(LIBMACHINE) $(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
+		$(LIBRESOLVE) $(LIBMACHINE) $(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm
 

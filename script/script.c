@@ -26,6 +26,8 @@
 #include "machine/symbol.h"
 #include "machine/trace-sort.h"
 #include "reader/session.h"
+#include "resolve/pipeline.h"
+#include "util/array.h"
 #include "util/workqueue.h"
 #include "script/flame.h"
 #include "script/fold.h"
@@ -37,9 +39,6 @@
 
 /* perf's PERF_MAX_STACK_DEPTH: perf script's default --max-stack. */
 #define SCRIPT_MAX_STACK 127
-/* Bytes of text gathered before they are written out. */
-#define FLUSH_BYTES (256u << 10)
-
 /* perf script's output types: the attr types below PERF_TYPE_MAX, and "other". */
 enum { OUT_TYPES = 7, OUT_OTHER = 6 };
 
@@ -51,29 +50,25 @@ struct ev_cfg {
 struct run {
 	const struct script_opts *o;
 	struct machine *m;		/* borrowed */
+	struct pipeline *pipe;		/* owned: resolves the samples (resolve/) */
 	struct ev_cfg *cfg;		/* owned, per evsel index */
 	int name_width;
 	int src_width;			/* the data_src column's width so far (perf
-					 * keeps one for the whole run) */
-	struct script_buf out;		/* text not yet written */
-	struct script_buf head;		/* --folded: the header line */
-	struct script_buf pname;	/* --speedscope: its process name */
+					 * keeps one for the whole run): prepare() */
+	struct script_buf scratch;	/* prepare(): a data_src column measured */
+	struct script_buf pname;	/* --speedscope: its process name (emit()) */
 	struct script_fold *fold;	/* owned, --folded */
 	struct script_fold **efold;	/* owned, --flamegraph: per evsel index,
 					 * annotated with kinds */
 	size_t nr_efold;
 	struct script_speedscope *ss;	/* owned, --speedscope */
 	bool stacks;			/* any of the three: frames are gathered */
-	struct script_fold_frame frames[SCRIPT_MAX_STACK + 1];
-	size_t nr_frames;
 	unsigned max_stack;
-	struct unwinder *uw;		/* owned: --call-graph dwarf stacks; else NULL */
-	struct srclines *inl;		/* owned with uw: inlined functions of unwound
-					 * frames */
-	const char *inl_text;		/* resolve(): the frame's inline list, or NULL */
-	int inl_err;			/* -ENOMEM from an inline lookup, else 0 */
-	struct strtab inl_names;	/* inlined names of folded frames */
-	uint64_t user_ips[SCRIPT_MAX_STACK + 1];	/* one sample's unwound frames */
+	bool unwind;			/* --call-graph dwarf stacks: each worker has
+					 * an unwinder */
+	const char *arch;		/* the recording's (ARCH feature), or NULL */
+	struct unwinder *uw_first;	/* the first worker's (the others share its
+					 * files); borrowed */
 	struct time_ranges time;	/* --time (nr 0: every sample) */
 	struct trace_sort *trace;	/* owned: tracepoint formats; NULL = none */
 	struct diag *d;			/* borrowed: the run's diagnostic */
@@ -82,9 +77,6 @@ struct run {
 	FILE *fp;
 	bool write_failed;
 	const struct session *s;	/* the recording (diagnostics' paths, offsets) */
-	bool bad;			/* a record failed: its file and offset */
-	uint16_t bad_file;
-	uint64_t bad_offset;
 	struct progress prog;	/* bytes of records replayed (o->progress: a bar) */
 };
 
@@ -275,29 +267,72 @@ static bool thread_filtered(const struct script_opts *o, const struct thread *t,
 	       (o->tids && !cli__int_listed(o->tids, t->tid));
 }
 
+/* ---- samples: resolved and formatted on the pipeline's workers ---------------- */
+
+/* A worker's own state (resolve/pipeline.h: thread_new). */
+struct script_worker {
+	struct unwinder *uw;		/* owned: --call-graph dwarf stacks; else NULL */
+	struct srclines *inl;		/* owned with uw: inlined functions of unwound
+					 * frames */
+	struct strtab inl_names;	/* inlined names of folded frames (kept until
+					 * the stacks are written) */
+	uint64_t user_ips[SCRIPT_MAX_STACK + 1];	/* one sample's unwound frames */
+};
+
+/* One folded sample, as a chunk keeps it for emit(). */
+struct stack_entry {
+	size_t head_off, head_len;	/* its header line in the chunk's text */
+	size_t frame_start, nr_frames;	/* its frames in the chunk's frames */
+	size_t evsel_idx;
+	const char *event, *comm;	/* borrowed */
+	int32_t pid;
+};
+
+/* What one job writes (resolve/pipeline.h: chunk_new). */
+struct script_chunk {
+	struct script_buf out;		/* text, in sample order; --folded & co: the
+					 * header lines */
+	struct script_fold_frame *frames;	/* --folded & co */
+	size_t nr_frames, cap_frames;
+	struct stack_entry *stacks;
+	size_t nr_stacks, cap_stacks;
+};
+
+/* One sample() call: who resolves, into what. */
+struct sx {
+	const struct run *r;
+	struct script_worker *w;
+	struct script_chunk *c;
+	struct pipeline_thread *pt;
+	const struct resolved_sample *rs;
+	const char *inl_text;		/* resolve(): the frame's inline list, or NULL */
+	int inl_err;			/* -ENOMEM from an inline lookup, else 0 */
+	size_t frames_mark;		/* c->nr_frames when the sample started */
+};
+
 /* perf's machine__resolve() --dsos filter: the sample's dso, by its short or long
  * name; a sample without a dso is left out when there is a list. */
-static bool dso_filtered(struct run *r, struct thread *t, uint16_t cpumode, uint64_t ip)
+static bool dso_filtered(struct sx *x, uint16_t cpumode, uint64_t ip)
 {
+	const struct script_opts *o = x->r->o;
 	struct addr_location al;
 
-	if (!r->o->dsos)
+	if (!o->dsos)
 		return false;
-	machine__resolve_map(r->m, t, cpumode, ip, &al);
-	return !al.dso || !(cli__str_listed(r->o->dsos, dso__short_name(al.dso)) ||
+	pipeline__resolve_map(x->pt, x->rs, cpumode, ip, &al);
+	return !al.dso || !(cli__str_listed(o->dsos, dso__short_name(al.dso)) ||
 			    (strcmp(dso__short_name(al.dso), dso__long_name(al.dso)) &&
-			     cli__str_listed(r->o->dsos, dso__long_name(al.dso))));
+			     cli__str_listed(o->dsos, dso__long_name(al.dso))));
 }
 
-/* ---- samples --------------------------------------------------------------------- */
-
-/* One address resolved as perf script prints it. */
-static void resolve(struct run *r, struct thread *t, uint16_t cpumode, uint64_t ip,
-		    struct script_loc *l)
+/* One address resolved as perf script prints it.  @return 0, PIPELINE_AGAIN. */
+static int resolve(struct sx *x, uint16_t cpumode, uint64_t ip, struct script_loc *l)
 {
 	struct addr_location al;
+	int err = pipeline__resolve(x->pt, x->rs, cpumode & ~CALLCHAIN_UNWOUND, ip, &al);
 
-	machine__resolve(r->m, t, cpumode & ~CALLCHAIN_UNWOUND, ip, &al);
+	if (err)
+		return err;
 	l->ip = ip;
 	l->map_addr = al.addr;
 	l->dso = al.dso ? dso__name(al.dso) : NULL;
@@ -310,24 +345,25 @@ static void resolve(struct run *r, struct thread *t, uint16_t cpumode, uint64_t 
 			    al.addr - al.map_start - al.sym->start;
 	/* an unwound frame with a symbol: its inlined functions (perf's
 	 * append_inlines()), kept for the frame walkers */
-	r->inl_text = NULL;
-	if ((cpumode & CALLCHAIN_UNWOUND) && al.sym && al.dso && r->inl) {
-		r->inl_text = srclines__inlines(r->inl, al.dso, al.addr);
-		if (!r->inl_text)
-			r->inl_err = -ENOMEM;
-		else if (!*r->inl_text)
-			r->inl_text = NULL;
+	x->inl_text = NULL;
+	if ((cpumode & CALLCHAIN_UNWOUND) && al.sym && al.dso && x->w->inl) {
+		x->inl_text = srclines__inlines(x->w->inl, al.dso, al.addr);
+		if (!x->inl_text)
+			x->inl_err = -ENOMEM;
+		else if (!*x->inl_text)
+			x->inl_text = NULL;
 	}
+	return 0;
 }
 
 /* Each function of an inline list as its own location: perf's new_inline_sym()
  * keeps the frame's symbol for the name it has, others are "inlined". */
-static int each_inline(struct run *r, const struct script_loc *l,
-		       int (*fn)(struct run *r, const struct script_loc *l, void *ctx),
+static int each_inline(struct sx *x, const struct script_loc *l,
+		       int (*fn)(struct sx *x, const struct script_loc *l, void *ctx),
 		       void *ctx)
 {
 	struct inline_record rec[INLINE_RECORDS_MAX];
-	size_t n = srclines__inline_records(r->inl_text, rec, INLINE_RECORDS_MAX);
+	size_t n = srclines__inline_records(x->inl_text, rec, INLINE_RECORDS_MAX);
 	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++) {
@@ -337,44 +373,45 @@ static int each_inline(struct run *r, const struct script_loc *l,
 		snprintf(buf, sizeof(buf), "%.*s", (int)rec[i].name_len, rec[i].name);
 		il.inlined = strcmp(buf, l->sym) != 0;
 		il.sym = il.inlined ? buf : l->sym;
-		err = fn(r, &il, ctx);
+		err = fn(x, &il, ctx);
 	}
-	return err ? err : r->inl_err;
+	return err ? err : x->inl_err;
 }
 
 struct chain_ctx {
-	struct run *r;
-	struct thread *t;
+	struct sx *x;
 	unsigned fields;
 	uint16_t cpumode;	/* fold_frame(): the frame's, for its inlined ones */
 };
 
-static int put_frame(struct run *r, const struct script_loc *l, void *ctx)
+static int put_frame(struct sx *x, const struct script_loc *l, void *ctx)
 {
 	const struct chain_ctx *c = ctx;
 	int err;
 
-	if ((err = script_buf__put(&r->out, "\t", 1)) ||
-	    (err = script_buf__loc(&r->out, c->fields, l)))
+	if ((err = script_buf__put(&x->c->out, "\t", 1)) ||
+	    (err = script_buf__loc(&x->c->out, c->fields, l)))
 		return err;
-	return script_buf__put(&r->out, "\n", 1);
+	return script_buf__put(&x->c->out, "\n", 1);
 }
 
 static int print_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 {
 	struct chain_ctx *c = ctx;
 	struct script_loc l;
+	int err = resolve(c->x, cpumode, ip, &l);
 
-	resolve(c->r, c->t, cpumode, ip, &l);
+	if (err)
+		return err;
 	/* perf 6.1 prints a callchain entry that has a map at its map-relative address
 	 * (al->addr: the same for the kernel's map), unlike the sample's own ip; in a
 	 * kernel module's map at the address as recorded, with or without module
 	 * symbols (observed) */
 	if (l.dso && !l.module)
 		l.ip = l.map_addr;
-	if (c->r->inl_text)
-		return each_inline(c->r, &l, put_frame, c);
-	return put_frame(c->r, &l, c);
+	if (c->x->inl_text)
+		return each_inline(c->x, &l, put_frame, c);
+	return put_frame(c->x, &l, c);
 }
 
 /* Whether a dso holds JIT code: perf's map files (/tmp/perf-PID.map), jitdump's
@@ -400,18 +437,25 @@ static enum script_frame_kind frame_kind(uint16_t cpumode, const struct script_l
 	return SCRIPT_KIND_USER;
 }
 
-static void add_frame(struct run *r, uint16_t cpumode, const struct script_loc *l)
+static int add_frame(struct sx *x, uint16_t cpumode, const struct script_loc *l)
 {
-	if (r->nr_frames < sizeof(r->frames) / sizeof(r->frames[0])) {
-		r->frames[r->nr_frames].sym = l->sym;
-		/* stackcollapse reads an inlined function's "(inlined)" as its module */
-		r->frames[r->nr_frames].dso = l->inlined ? "inlined" : l->dso;
-		r->frames[r->nr_frames].kind = frame_kind(cpumode & ~CALLCHAIN_UNWOUND, l);
-		r->nr_frames++;
-	}
+	struct script_chunk *c = x->c;
+	struct script_fold_frame *f;
+
+	if (c->nr_frames - x->frames_mark > SCRIPT_MAX_STACK)
+		return 0;	/* as many as perf's stack holds */
+	if (array__grow(&c->frames, &c->cap_frames, c->nr_frames + 1,
+			sizeof(*c->frames), 16))
+		return -ENOMEM;
+	f = &c->frames[c->nr_frames++];
+	f->sym = l->sym;
+	/* stackcollapse reads an inlined function's "(inlined)" as its module */
+	f->dso = l->inlined ? "inlined" : l->dso;
+	f->kind = frame_kind(cpumode & ~CALLCHAIN_UNWOUND, l);
+	return 0;
 }
 
-static int add_inline_frame(struct run *r, const struct script_loc *l, void *ctx)
+static int add_inline_frame(struct sx *x, const struct script_loc *l, void *ctx)
 {
 	const struct chain_ctx *c = ctx;
 
@@ -419,82 +463,72 @@ static int add_inline_frame(struct run *r, const struct script_loc *l, void *ctx
 	if (l->inlined) {
 		struct script_loc il = *l;
 
-		il.sym = strtab__intern(&r->inl_names, l->sym);
+		il.sym = strtab__intern(&x->w->inl_names, l->sym);
 		if (!il.sym)
 			return -ENOMEM;
-		add_frame(r, c->cpumode, &il);
-		return 0;
+		return add_frame(x, c->cpumode, &il);
 	}
-	add_frame(r, c->cpumode, l);
-	return 0;
+	return add_frame(x, c->cpumode, l);
 }
 
 static int fold_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 {
 	struct chain_ctx *c = ctx;
 	struct script_loc l;
+	int err = resolve(c->x, cpumode, ip, &l);
 
-	resolve(c->r, c->t, cpumode, ip, &l);
-	if (c->r->inl_text) {
+	if (err)
+		return err;
+	if (c->x->inl_text) {
 		c->cpumode = cpumode;
-		return each_inline(c->r, &l, add_inline_frame, c);
+		return each_inline(c->x, &l, add_inline_frame, c);
 	}
-	add_frame(c->r, cpumode, &l);
-	return 0;
+	return add_frame(c->x, cpumode, &l);
 }
 
 /* A sample's callchain walked in perf's cursor order, its unwound user stack
  * included (machine__callchain_walk_unwound()). */
-static int walk_chain(struct run *r, const struct sample *s, struct thread *t,
-		      callchain_frame_fn fn, void *ctx)
+static int walk_chain(struct sx *x, callchain_frame_fn fn, void *ctx)
 {
+	const struct sample *s = &x->rs->s;
 	size_t nr_user = 0;
 	int err;
 
-	if (r->uw && r->max_stack &&
-	    (err = unwinder__unwind(r->uw, t ? t->maps : NULL, s, r->user_ips, r->max_stack, &nr_user)))
+	if (x->w->uw && x->r->max_stack &&
+	    (err = unwinder__unwind(x->w->uw, &x->rs->maps, s, x->w->user_ips,
+				    x->r->max_stack, &nr_user)))
 		return err;
-	return machine__callchain_walk_unwound(s, false, r->max_stack, r->user_ips, nr_user,
-					       fn, ctx);
+	return machine__callchain_walk_unwound(s, false, x->r->max_stack, x->w->user_ips,
+					       nr_user, fn, ctx);
 }
 
-static int fold_sample(struct run *r, const struct ev_cfg *cfg, const struct sample *s,
-		       struct thread *t, const struct script_head *h,
+static int fold_sample(struct sx *x, const struct ev_cfg *cfg, const struct script_head *h,
 		       const struct script_loc *loc, size_t evsel_idx)
 {
-	struct chain_ctx c = { r, t, cfg->fields };
+	struct chain_ctx cc = { x, cfg->fields, 0 };
+	struct script_chunk *c = x->c;
+	struct stack_entry *e;
+	size_t head_off = c->out.len;
 	int err;
 
-	r->head.len = 0;
-	if ((err = script_buf__head(&r->head, cfg->fields, h)))
+	if ((err = script_buf__head(&c->out, cfg->fields, h)))
 		return err;
-	r->nr_frames = 0;
 	if (cfg->chain) {
-		err = walk_chain(r, s, t, fold_frame, &c);
+		err = walk_chain(x, fold_frame, &cc);
 		if (err == 1)
-			r->nr_frames = 0;	/* perf drops the whole chain */
+			c->nr_frames = x->frames_mark;	/* perf drops the whole chain */
 		else if (err)
 			return err;
-	} else {
-		add_frame(r, s->misc & MISC_CPUMODE_MASK, loc);
-	}
-	if (r->fold &&
-	    (err = script_fold__add(r->fold, r->head.p, r->head.len, r->frames, r->nr_frames)))
+	} else if ((err = add_frame(x, x->rs->s.misc & MISC_CPUMODE_MASK, loc))) {
 		return err;
-	if (r->efold && (err = script_fold__add(r->efold[evsel_idx], r->head.p, r->head.len,
-						 r->frames, r->nr_frames)))
-		return err;
-	if (r->ss) {
-		bool java;
-
-		/* stackcollapse's naming rule for java processes, as in --folded */
-		r->pname.len = 0;
-		if ((err = script_fold__pname(&r->pname, r->head.p, r->head.len)))
-			return err;
-		java = r->pname.len == 4 && !memcmp(r->pname.p, "java", 4);
-		return script_speedscope__add(r->ss, evsel_idx, h->event, h->pid, h->comm,
-					      r->frames, r->nr_frames, java);
 	}
+	if (array__grow(&c->stacks, &c->cap_stacks, c->nr_stacks + 1,
+			sizeof(*c->stacks), 16))
+		return -ENOMEM;
+	e = &c->stacks[c->nr_stacks++];
+	*e = (struct stack_entry){ head_off, c->out.len - head_off, x->frames_mark,
+				   c->nr_frames - x->frames_mark, evsel_idx, h->event,
+				   h->comm, h->pid };
 	return 0;
 }
 
@@ -513,187 +547,305 @@ static bool addr_has_sym(const struct event_attr *a)
 /* The sample's addr field: `%16llx`, then where perf resolves it (its
  * thread__resolve(): the sample's cpumode first, then user and kernel space)
  * " SYM+0xOFF (DSO)" as the fields select. */
-static int put_addr(struct run *r, unsigned fields, const struct event_attr *a,
-		    const struct sample *s, struct thread *t)
+static int put_addr(struct sx *x, unsigned fields, const struct event_attr *a)
 {
 	static const uint16_t modes[] = { MISC_USER, MISC_KERNEL };
+	const struct sample *s = &x->rs->s;
 	struct script_loc l;
+	int err;
 
 	if (!addr_has_sym(a) || !(fields & (SCRIPT_F_SYM | SCRIPT_F_DSO)))
-		return script_buf__hex(&r->out, s->addr, 16);
-	resolve(r, t, s->misc & MISC_CPUMODE_MASK, s->addr, &l);
+		return script_buf__hex(&x->c->out, s->addr, 16);
+	if ((err = resolve(x, s->misc & MISC_CPUMODE_MASK, s->addr, &l)))
+		return err;
 	for (size_t i = 0; !l.dso && i < sizeof(modes) / sizeof(modes[0]); i++)
-		resolve(r, t, modes[i], s->addr, &l);
-	r->inl_text = NULL;
+		if ((err = resolve(x, modes[i], s->addr, &l)))
+			return err;
+	x->inl_text = NULL;
 	l.inlined = false;
-	return script_buf__loc(&r->out, (fields & (SCRIPT_F_SYM | SCRIPT_F_SYMOFF |
-						   SCRIPT_F_DSO)) | SCRIPT_F_IP, &l);
+	return script_buf__loc(&x->c->out, (fields & (SCRIPT_F_SYM | SCRIPT_F_SYMOFF |
+						      SCRIPT_F_DSO)) | SCRIPT_F_IP, &l);
 }
 
 /* perf script's fields between the event name and the location: addr, data_src,
  * weight, ins_lat. */
-static int put_mem_head(struct run *r, unsigned f, const struct event_attr *a,
-			const struct sample *s, struct thread *t)
+static int put_mem_head(struct sx *x, unsigned f, const struct event_attr *a)
 {
+	const struct sample *s = &x->rs->s;
+	int width = x->rs->aux_int;	/* the column's width before this sample */
 	int err = 0;
 
 	if (f & SCRIPT_F_ADDR)
-		err = put_addr(r, f, a, s, t);
+		err = put_addr(x, f, a);
 	if (!err && (f & SCRIPT_F_DATA_SRC))
-		err = script_buf__data_src(&r->out, s->data_src, &r->src_width);
+		err = script_buf__data_src(&x->c->out, s->data_src, &width);
 	if (!err && (f & SCRIPT_F_WEIGHT))
-		err = script_buf__udec(&r->out, s->weight, 16);
+		err = script_buf__udec(&x->c->out, s->weight, 16);
 	if (!err && (f & SCRIPT_F_INS_LAT))
-		err = script_buf__udec(&r->out, s->ins_lat, 16);
+		err = script_buf__udec(&x->c->out, s->ins_lat, 16);
 	return err;
 }
 
 /* ... and after the location: phys_addr, the page sizes. */
-static int put_mem_tail(struct run *r, unsigned f, const struct sample *s)
+static int put_mem_tail(struct sx *x, unsigned f)
 {
+	const struct sample *s = &x->rs->s;
 	int err = 0;
 
 	if (f & SCRIPT_F_PHYS_ADDR)
-		err = script_buf__hex(&r->out, s->phys_addr, 16);
+		err = script_buf__hex(&x->c->out, s->phys_addr, 16);
 	if (!err && (f & SCRIPT_F_DATA_PAGE_SIZE))
-		err = script_buf__page_size(&r->out, s->data_page_size);
+		err = script_buf__page_size(&x->c->out, s->data_page_size);
 	if (!err && (f & SCRIPT_F_CODE_PAGE_SIZE))
-		err = script_buf__page_size(&r->out, s->code_page_size);
+		err = script_buf__page_size(&x->c->out, s->code_page_size);
 	return err;
 }
 
-static int print_sample(struct run *r, const struct ev_cfg *cfg, const struct event_attr *a,
-			const struct sample *s, struct thread *t,
+static int print_sample(struct sx *x, const struct ev_cfg *cfg, const struct event_attr *a,
 			const struct script_head *h, const struct script_loc *loc)
 {
-	struct chain_ctx c = { r, t, cfg->fields };
+	struct chain_ctx cc = { x, cfg->fields, 0 };
+	struct script_buf *out = &x->c->out;
 	int err;
 
-	if ((err = script_buf__head(&r->out, cfg->fields, h)))
+	if ((err = script_buf__head(out, cfg->fields, h)))
 		return err;
 	if ((cfg->fields & SCRIPT_F_TRACE) && h->trace &&
-	    (err = script_buf__put(&r->out, h->trace, strlen(h->trace))))
+	    (err = script_buf__put(out, h->trace, strlen(h->trace))))
 		return err;
-	if ((cfg->fields & SCRIPT_F_RAW_EXTRA) &&
-	    (err = put_mem_head(r, cfg->fields, a, s, t)))
+	if ((cfg->fields & SCRIPT_F_RAW_EXTRA) && (err = put_mem_head(x, cfg->fields, a)))
 		return err;
 	if (cfg->fields & SCRIPT_F_IP) {
 		if (cfg->chain) {
 			size_t mark;
 
-			if ((err = script_buf__put(&r->out, "\n", 1)))
+			if ((err = script_buf__put(out, "\n", 1)))
 				return err;
-			mark = r->out.len;
-			err = walk_chain(r, s, t, print_frame, &c);
+			mark = out->len;
+			err = walk_chain(x, print_frame, &cc);
 			if (err == 1)
-				r->out.len = mark;	/* perf drops the whole chain */
+				out->len = mark;	/* perf drops the whole chain */
 			else if (err)
 				return err;
 		} else {
-			if ((err = script_buf__put(&r->out, " ", 1)) ||
-			    (err = script_buf__loc(&r->out, cfg->fields, loc)))
+			if ((err = script_buf__put(out, " ", 1)) ||
+			    (err = script_buf__loc(out, cfg->fields, loc)))
 				return err;
 		}
 	}
-	if ((cfg->fields & SCRIPT_F_RAW_EXTRA) && (err = put_mem_tail(r, cfg->fields, s)))
+	if ((cfg->fields & SCRIPT_F_RAW_EXTRA) && (err = put_mem_tail(x, cfg->fields)))
 		return err;
-	return script_buf__put(&r->out, "\n", 1);
+	return script_buf__put(out, "\n", 1);
 }
 
-static int on_sample(struct run *r, const struct record_ref *ref)
+/* pipeline sink: select() - the cpu and time filters, before anything else */
+static bool sink_select(void *ctx, const struct record_ref *ref, const struct sample *s)
 {
-	const struct evsel *ev = ref->evsel;
+	const struct run *r = ctx;
+
+	if (r->cpu_bitmap && (ref->evsel->attr.sample_type & SAMPLE_CPU) &&
+	    !cpu_selected(r, s->cpu))
+		return false;
+	return !(r->time.nr && time_ranges__skip(&r->time, s->time));
+}
+
+/* pipeline sink: prepare() - the thread filters, and what depends on the samples
+ * before: the data_src column's width, a tracepoint's text (its handle is one
+ * thread's) */
+static int sink_prepare(void *ctx, struct resolved_sample *rs)
+{
+	struct run *r = ctx;
+	const struct evsel *ev = rs->ref->evsel;
 	const struct ev_cfg *cfg = &r->cfg[ev->idx];
-	struct script_head h;
-	struct script_loc loc;
-	struct sample s;
-	struct thread *t;
+	const char *text = NULL;
 	int err;
 
-	if ((err = sample__parse(&s, &ev->attr, ref->data, ref->size)))
+	if (thread_filtered(r->o, rs->t, rs->comm))
+		return PIPELINE_DROP;
+	rs->aux_int = r->src_width;
+	if ((cfg->fields & SCRIPT_F_RAW_EXTRA) && (cfg->fields & SCRIPT_F_DATA_SRC)) {
+		r->scratch.len = 0;
+		if ((err = script_buf__data_src(&r->scratch, rs->s.data_src, &r->src_width)))
+			return err;
+	}
+	if ((cfg->fields & SCRIPT_F_RAW_EXTRA) && (cfg->fields & SCRIPT_F_ADDR) &&
+	    addr_has_sym(&ev->attr) && (cfg->fields & (SCRIPT_F_SYM | SCRIPT_F_DSO)))
+		rs->kernel = true;	/* put_addr() may look in kernel space */
+	if ((cfg->fields & SCRIPT_F_TRACE) && !r->stacks && rs->s.raw &&
+	    (err = trace_sort__text(r->trace, ev, rs->s.raw, rs->s.raw_size,
+				    session__file_path(r->s, rs->ref->file),
+				    session__file_offset(r->s, rs->ref->file, rs->ref->offset),
+				    &text, r->d)))
 		return err;
-	if (r->cpu_bitmap && (ev->attr.sample_type & SAMPLE_CPU) && !cpu_selected(r, s.cpu))
+	rs->aux = text;
+	return 0;
+}
+
+/* pipeline sink: sample() - on a worker */
+static int sink_sample(void *ctx, void *state, void *chunk, struct pipeline_thread *pt,
+		       const struct resolved_sample *rs)
+{
+	const struct run *r = ctx;
+	struct script_chunk *c = chunk;
+	struct sx x = { r, state, c, pt, rs, NULL, 0, c->nr_frames };
+	const struct evsel *ev = rs->ref->evsel;
+	const struct ev_cfg *cfg = &r->cfg[ev->idx];
+	const struct sample *s = &rs->s;
+	size_t out_mark = c->out.len, stacks_mark = c->nr_stacks;
+	struct script_head h;
+	struct script_loc loc;
+	int err;
+
+	/* perf's machine__resolve(): the sample's own address first */
+	if ((err = resolve(&x, s->misc & MISC_CPUMODE_MASK, s->ip, &loc)))
+		return err;
+	if (dso_filtered(&x, s->misc & MISC_CPUMODE_MASK, s->ip))
 		return 0;
-	if (r->time.nr && time_ranges__skip(&r->time, s.time))
-		return 0;
-	t = machine__findnew_thread(r->m, (int32_t)s.pid, (int32_t)s.tid);
-	if (!t)
-		return -ENOMEM;
-	/* perf's machine__resolve(): the sample's own address first (it also gives a
-	 * thread never named its default name) */
-	resolve(r, t, s.misc & MISC_CPUMODE_MASK, s.ip, &loc);
-	h.comm = thread__comm(t);
-	if (thread_filtered(r->o, t, h.comm) ||
-	    dso_filtered(r, t, s.misc & MISC_CPUMODE_MASK, s.ip))
-		return 0;
+	h.comm = rs->comm;
 	h.comm_unaligned = cfg->chain && (cfg->fields & SCRIPT_F_IP);
-	h.pid = (int32_t)s.pid;
-	h.tid = (int32_t)s.tid;
-	h.cpu = (int32_t)s.cpu;
-	h.time = s.time;
-	h.period = s.period;
+	h.pid = (int32_t)s->pid;
+	h.tid = (int32_t)s->tid;
+	h.cpu = (int32_t)s->cpu;
+	h.time = s->time;
+	h.period = s->period;
 	h.event = evsel__name(ev);
-	h.trace = NULL;
-	if ((cfg->fields & SCRIPT_F_TRACE) && !r->stacks && s.raw &&
-	    (err = trace_sort__text(r->trace, ev, s.raw, s.raw_size,
-				    session__file_path(r->s, ref->file),
-				    session__file_offset(r->s, ref->file, ref->offset), &h.trace,
-				    r->d)))
-		return err;
+	h.trace = rs->aux;
 	h.name_width = r->name_width;
 	if (r->stacks) {
 		h.comm_unaligned = true;	/* stackcollapse reads callchain output */
-		return fold_sample(r, cfg, &s, t, &h, &loc, ev->idx);
+		err = fold_sample(&x, cfg, &h, &loc, ev->idx);
+	} else {
+		err = print_sample(&x, cfg, &ev->attr, &h, &loc);
 	}
-	return print_sample(r, cfg, &ev->attr, &s, t, &h, &loc);
+	if (err == PIPELINE_AGAIN) {	/* done again once its dso is loaded */
+		c->out.len = out_mark;
+		c->nr_frames = x.frames_mark;
+		c->nr_stacks = stacks_mark;
+	}
+	return err;
 }
 
-static int flush_out(struct run *r)
+/* pipeline sink: emit() - a chunk's text out, or its stacks into the folds */
+static int sink_emit(void *ctx, void *chunk)
 {
-	if (r->out.len && fwrite(r->out.p, 1, r->out.len, r->fp) != r->out.len) {
-		r->write_failed = true;
-		return -EIO;
+	struct run *r = ctx;
+	struct script_chunk *c = chunk;
+	int err = 0;
+
+	for (size_t i = 0; i < c->nr_stacks && !err; i++) {
+		const struct stack_entry *e = &c->stacks[i];
+		const char *head = c->out.p + e->head_off;
+		const struct script_fold_frame *f = c->frames + e->frame_start;
+
+		if (r->fold)
+			err = script_fold__add(r->fold, head, e->head_len, f, e->nr_frames);
+		if (!err && r->efold)
+			err = script_fold__add(r->efold[e->evsel_idx], head, e->head_len, f,
+					       e->nr_frames);
+		if (!err && r->ss) {
+			bool java;
+
+			/* stackcollapse's naming rule for java processes, as in --folded */
+			r->pname.len = 0;
+			if ((err = script_fold__pname(&r->pname, head, e->head_len)))
+				break;
+			java = r->pname.len == 4 && !memcmp(r->pname.p, "java", 4);
+			err = script_speedscope__add(r->ss, (unsigned)e->evsel_idx, e->event,
+						     e->pid, e->comm, f, e->nr_frames, java);
+		}
 	}
-	r->out.len = 0;
+	if (!err && !r->stacks && c->out.len &&
+	    fwrite(c->out.p, 1, c->out.len, r->fp) != c->out.len) {
+		r->write_failed = true;
+		err = -EIO;
+	}
+	c->out.len = 0;
+	c->nr_frames = 0;
+	c->nr_stacks = 0;
+	return err;
+}
+
+/* pipeline sink: record() - a pipe's tracepoint formats come in its stream */
+static int sink_record(void *ctx, const struct record_ref *ref)
+{
+	struct run *r = ctx;
+
+	if (ref->type != REC_HEADER_TRACING_DATA || !r->trace)
+		return 0;
+	int err = trace_sort__load_record(r->trace, ref,
+					  session__file_offset(r->s, ref->file, ref->offset),
+					  r->d);
+
+	return err ? err : 1;
+}
+
+static int sink_thread_new(void *ctx, void **out)
+{
+	struct run *r = ctx;
+	struct script_worker *w = calloc(1, sizeof(*w));
+
+	*out = w;
+	if (!w)
+		return -ENOMEM;
+	if (!r->unwind)
+		return 0;
+	/* the first unwinder opens the files, the others share them */
+	if ((r->uw_first ? unwinder__new_sibling(&w->uw, r->uw_first)
+			 : unwinder__new(&w->uw, r->arch)) || srclines__new(&w->inl))
+		return -ENOMEM;
+	if (!r->uw_first)
+		r->uw_first = w->uw;
 	return 0;
 }
+
+static void sink_thread_delete(void *ctx, void *state)
+{
+	struct script_worker *w = state;
+
+	(void)ctx;
+	unwinder__delete(w->uw);
+	srclines__delete(w->inl);
+	strtab__exit(&w->inl_names);
+	free(w);
+}
+
+static int sink_chunk_new(void *ctx, void **out)
+{
+	(void)ctx;
+	*out = calloc(1, sizeof(struct script_chunk));
+	return *out ? 0 : -ENOMEM;
+}
+
+static void sink_chunk_delete(void *ctx, void *chunk)
+{
+	struct script_chunk *c = chunk;
+
+	(void)ctx;
+	script_buf__exit(&c->out);
+	free(c->frames);
+	free(c->stacks);
+	free(c);
+}
+
+static const struct pipeline_sink script_sink = {
+	.record = sink_record,
+	.select = sink_select,
+	.prepare = sink_prepare,
+	.thread_new = sink_thread_new,
+	.thread_delete = sink_thread_delete,
+	.chunk_new = sink_chunk_new,
+	.chunk_delete = sink_chunk_delete,
+	.sample = sink_sample,
+	.emit = sink_emit,
+};
 
 static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 {
 	struct run *r = ctx;
-	int err = 0;
 
-	for (size_t i = 0; i < n && !err; i++) {
-		const struct record_ref *ref = recs[i];
-
-		progress__add(&r->prog, ref->disk_size);
-
-		/* a pipe's tracepoint formats come in its stream */
-		if (ref->type == REC_HEADER_TRACING_DATA && r->trace) {
-			err = trace_sort__load_record(r->trace, ref,
-						      session__file_offset(r->s, ref->file,
-									   ref->offset),
-						      r->d);
-			if (err) {
-				r->bad = true;
-				r->bad_file = ref->file;
-				r->bad_offset = ref->offset;
-			}
-			continue;
-		}
-		if (!ref->evsel)
-			continue;
-		err = ref->type == REC_SAMPLE ? on_sample(r, ref)
-					      : machine__process_record(r->m, ref);
-		if (err && err != -EIO) {
-			r->bad = true;
-			r->bad_file = ref->file;
-			r->bad_offset = ref->offset;
-		}
-	}
-	if (!err && r->out.len >= FLUSH_BYTES)
-		err = flush_out(r);
-	return err;
+	for (size_t i = 0; i < n; i++)
+		progress__add(&r->prog, recs[i]->disk_size);
+	return pipeline__on_batch(r->pipe, recs, n);
 }
 
 int script__flame_path(char *buf, size_t len, const char *out, const char *event)
@@ -797,30 +949,46 @@ static int write_files(struct run *r, struct session *s, struct diag *d)
 	return 0;
 }
 
+static void add_counts(void *ctx, void *state)
+{
+	struct run *r = ctx;
+	struct script_worker *w = state;
+
+	if (w->uw && w->uw != r->uw_first)
+		unwinder__add_counts(r->uw_first, w->uw);
+}
+
 static int replay(struct run *r, struct session *s, struct diag *d)
 {
+	uint16_t bad_file = 0;
+	uint64_t bad_offset = 0;
+	bool bad = false;
 	int err;
 
 	progress__init(&r->prog, stderr, progress__session_bytes(s), r->o->progress);
-	err = session__deliver(s, on_batch, r, 0);
+	err = pipeline__new(&r->pipe, r->m, session__workqueue(s), &script_sink, r);
+	if (!err)
+		err = session__deliver(s, on_batch, r, 0);
 	progress__exit(&r->prog);
+	if (r->pipe)
+		bad = pipeline__bad(r->pipe, &bad_file, &bad_offset);
 
-	if (!err && !r->stacks)
-		err = flush_out(r);
 	if (!err && r->fold && script_fold__write(r->fold, r->fp))
 		err = -EIO;
 	if (!err && (err = write_files(r, s, d)))
 		return err;
 	if (err == -EIO || r->write_failed)
 		return diag__set(d, "standard output", DIAG_NO_OFFSET, -EIO, "write error");
-	if (err && r->bad && d->code)
+	if (err && bad && d->code)
 		return err;	/* said already, with the file and offset */
 	if (err && session__deliver_error(s, d))
 		return err;	/* a damaged record the reader found */
-	if (err && r->bad)
-		return session__record_diag(s, r->bad_file, r->bad_offset, d, err, NULL);
+	if (err && bad)
+		return session__record_diag(s, bad_file, bad_offset, d, err, NULL);
 	if (err)
 		return diag__set(d, session__path(s), DIAG_NO_OFFSET, err, NULL);
+	if (r->uw_first)
+		pipeline__for_each_state(r->pipe, add_counts, r);
 	return 0;
 }
 
@@ -891,11 +1059,8 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 	}
 	if ((err = check_fields(&r, el, path, session__is_pipe(s), d)))
 		goto out;
-	if (unwind__wanted(el) &&
-	    (unwinder__new(&r.uw, session__features(s)->arch) || srclines__new(&r.inl))) {
-		err = diag__set(d, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
-		goto out;
-	}
+	r.unwind = unwind__wanted(el);
+	r.arch = session__features(s)->arch;
 	/* tracepoint formats: a file's TRACING_DATA feature now (checked against the
 	 * events), a pipe's record when it comes */
 	if ((err = trace_sort__open(&r.trace, el, session__features(s), session__is_pipe(s),
@@ -935,10 +1100,10 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		}
 	}
 	err = replay(&r, s, d);
-	if (!err && r.uw) {
+	if (!err && r.uw_first) {
 		char msg[256];
 
-		if (unwinder__warning(r.uw, session__features(s)->arch, msg, sizeof(msg)) &&
+		if (unwinder__warning(r.uw_first, r.arch, msg, sizeof(msg)) &&
 		    session__warn(s, "%s", msg))
 			err = diag__set(d, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
 	}
@@ -946,8 +1111,8 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 	for (size_t i = nr_warned; o->warn && i < session__nr_warnings(s); i++)
 		o->warn(o->warn_ctx, session__warning(s, i));
 out:
-	script_buf__exit(&r.out);
-	script_buf__exit(&r.head);
+	pipeline__delete(r.pipe);
+	script_buf__exit(&r.scratch);
 	script_buf__exit(&r.pname);
 	script_fold__delete(r.fold);
 	for (size_t i = 0; i < r.nr_efold; i++)
@@ -957,9 +1122,6 @@ out:
 	free(r.cpu_bitmap);
 	free(r.cfg);
 	trace_sort__delete(r.trace);
-	unwinder__delete(r.uw);
-	srclines__delete(r.inl);
-	strtab__exit(&r.inl_names);
 	machine__delete(r.m);
 	session__close(s);
 	return err;

@@ -97,7 +97,7 @@ fuzz-merge: $(FUZZ_BINS)
 FUZZ_REGRESS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/%-regress)
 
 $(BUILD)/tests/fuzz/%-regress: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/regress.o \
-		$(BUILD)/tests/fuzz/fuzzlib.o $(LIBREPORT) $(LIBMACHINE) $(LIBREADER) $(LIBFORMAT) \
+		$(BUILD)/tests/fuzz/fuzzlib.o $(LIBREPORT) $(LIBRESOLVE) $(LIBMACHINE) $(LIBREADER) $(LIBFORMAT) \
 		$(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
