@@ -2,15 +2,17 @@
  * `dirconvert --to-json`: the recording as perf 6.1's `perf data convert --to-json`
  * writes it: one object with "linux-perf-json-version", the file's "headers" and one
  * "samples" entry per sample (time, pid, tid, cpu, comm and the callchain resolved to
- * symbols and dsos).  Every value is encoded by jansson; the document is streamed (one
- * sample object at a time, the enclosing object and array written around them), so
- * memory does not grow with the recording.
+ * symbols and dsos).  The headers object is encoded by jansson; the samples are
+ * resolved on the sample pipeline's workers (resolve/pipeline.h) and each encoded
+ * there by a streaming generator (libyajl: no tree per sample), one per line, the
+ * chunks written in order, so memory does not grow with the recording.
  */
 #include "convert/cmd.h"
 
 #include <errno.h>
 #include <inttypes.h>	/* PRIx64 */
 #include <jansson.h>
+#include <yajl/yajl_gen.h>
 #include <stdio.h>	/* FILE, fopen, fputs, fwrite, snprintf */
 #include <stdlib.h>	/* free */
 #include <string.h>	/* memcpy, strerror */
@@ -29,102 +31,24 @@
 #include "machine/machine.h"
 #include "machine/symbol.h"
 #include "reader/session.h"
-#include "util/workqueue.h"
+#include "resolve/pipeline.h"
 #include "util/array.h"
-#include "util/hashtab.h"
 #include "banned.h"
 
-/* JSON output settings: perf's file is indented; one sample per line keeps ours
- * greppable and half the size.  Keys in insertion order (perf's). */
-#define DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII * 0)
-
-/* Samples encoded per work item: enough to pay for a hand-over, small enough to
- * spread a batch over the workers. */
-#define CHUNK_SAMPLES 512
-
-/* One callchain entry resolved on the replaying thread: its JSON object
- * {"ip", "symbol", "dso"}, made once per distinct entry and shared (borrowed from the
- * run's cache: the encoding threads take references). */
-struct js_frame {
-	json_t *entry;
-};
-
-/* One sample resolved on the replaying thread, encoded later on any. */
-struct js_sample {
-	uint64_t time;
-	int32_t pid, tid, cpu;
-	bool has_cpu;
-	json_t *comm;		/* the cache's */
-	size_t first, nr;	/* its frames in json_run.frames */
-};
-
-/* JSON values made once and shared (jansson's reference counts are atomic): the
- * names by their address (the machine interns comms and keeps dso and symbol names
- * as long as it lives), the callchain entries by address and names.  Tables of
- * util/hashtab.h: a slot with a NULL value is empty. */
-struct name_slot {
-	const char *name;
-	json_t *val;
-};
-
-/* A callchain entry: the address, and its symbol and dso where it has a symbol. */
-struct entry_key {
-	uint64_t ip;
-	json_t *sym, *dso;	/* the name table's values, or NULL */
-};
-
-struct entry_slot {
-	struct entry_key k;
-	json_t *val;
-};
-
-
-/* A growable text buffer (one per chunk of a batch). */
-struct js_text {
-	char *p;
-	size_t len, cap;
-	bool failed;		/* out of memory */
-};
-
 struct json_run {
-	struct machine *m;
-	struct workqueue *wq;	/* borrowed: the session's pool */
 	FILE *fp;
-	/* the batch being resolved */
-	struct js_sample *samples;
-	size_t nr_samples, cap_samples;
-	struct js_frame *frames;
-	size_t nr_frames, cap_frames;
-	struct js_text *texts;	/* one per chunk */
-	size_t nr_texts, cap_texts;	/* texts[0 .. nr_texts) initialised */
-	uint64_t written;	/* samples written so far (the separator) */
-	/* replaying thread only; owned */
-	struct name_slot *names;
-	size_t cap_names, nr_names;
-	struct entry_slot *entries;
-	size_t cap_entries, nr_entries;
-	bool bad;		/* a record failed: its file and offset */
-	uint16_t bad_file;
-	uint64_t bad_offset;
+	struct pipeline *pipe;	/* owned: resolves and encodes the samples */
+	bool written;		/* a sample was written (the separator) */
 	bool write_failed;
+	int write_err;		/* -errno of the first failed write (-ENOSPC), or 0 */
 	struct progress prog;	/* bytes of records replayed (a bar on a terminal) */
 	bool any_cpu;		/* an event samples the cpu (PERF_SAMPLE_CPU) */
-	int write_err;		/* -errno of the first failed write (-ENOSPC), or 0 */
 };
 
 /* set(obj, key, value): value is stolen; false when jansson ran out of memory. */
 static bool set(json_t *obj, const char *key, json_t *value)
 {
 	return value && json_object_set_new(obj, key, value) == 0;
-}
-
-/* A hexadecimal address as perf writes it ("0x7fa357c05a13"). */
-static json_t *hex(uint64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	return json_string(buf);
 }
 
 /* perf's headers object (format facts: perf 6.1 data-convert-json.c output, observed
@@ -189,109 +113,70 @@ static json_t *headers(struct session *s)
 
 /* ---- resolving (the replaying thread) ------------------------------------------ */
 
-static uint64_t mix(uint64_t k)
+/* ---- samples: resolved and encoded on the pipeline's workers --------------------- */
+
+/* What one job writes: its samples' text, each ",\n{...}". */
+struct js_chunk {
+	char *p;
+	size_t len, cap;
+	bool failed;		/* out of memory */
+};
+
+/* A worker's generator, writing into the chunk of the sample at hand. */
+struct js_worker {
+	yajl_gen g;
+	struct js_chunk *c;
+};
+
+static void collect(void *ctx, const char *text, size_t size)
 {
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	return k;
-}
+	struct js_worker *w = ctx;
+	struct js_chunk *c = w->c;
 
-static uint64_t name_hash(const void *ctx, const void *slot)
-{
-	(void)ctx;
-	return mix((uint64_t)(uintptr_t)((const struct name_slot *)slot)->name);
-}
-
-static uint64_t entry_key_hash(const struct entry_key *k)
-{
-	return mix(k->ip ^ (uint64_t)(uintptr_t)k->sym * 0x9e3779b97f4a7c15ULL ^
-		   (uint64_t)(uintptr_t)k->dso);
-}
-
-static uint64_t entry_hash(const void *ctx, const void *slot)
-{
-	(void)ctx;
-	return entry_key_hash(&((const struct entry_slot *)slot)->k);
-}
-
-/* The JSON string of a name of the machine (NULL: no memory). */
-static json_t *name_json(struct json_run *r, const char *name)
-{
-	size_t i;
-
-	if (hashtab__reserve(&r->names, &r->cap_names, r->nr_names, sizeof(*r->names), 1024,
-			     name_hash, NULL))
-		return NULL;
-	i = hashtab__first(mix((uint64_t)(uintptr_t)name), r->cap_names);
-	for (; r->names[i].val; i = hashtab__next(i, r->cap_names))
-		if (r->names[i].name == name)
-			return r->names[i].val;
-	if (!(r->names[i].val = json_string(name)))
-		return NULL;
-	r->names[i].name = name;
-	r->nr_names++;
-	return r->names[i].val;
-}
-
-
-static json_t *make_entry(const void *arg)
-{
-	const struct entry_key *k = arg;
-	json_t *e = json_object();
-
-	if (!e || !set(e, "ip", hex(k->ip)) ||
-	    (k->sym && json_object_set(e, "symbol", k->sym)) ||
-	    (k->dso && json_object_set(e, "dso", k->dso))) {
-		json_decref(e);
-		return NULL;
+	if (c->failed || array__grow(&c->p, &c->cap, c->len + size, 1, 64u << 10)) {
+		c->failed = true;
+		return;
 	}
-	return e;
+	memcpy(c->p + c->len, text, size);
+	c->len += size;
 }
 
-/* The callchain entry of k, made on first use (NULL: no memory). */
-static json_t *entry_json(struct json_run *r, const struct entry_key *k)
+static bool gen_key(yajl_gen g, const char *key)
 {
-	size_t i;
-
-	if (hashtab__reserve(&r->entries, &r->cap_entries, r->nr_entries,
-			     sizeof(*r->entries), 4096, entry_hash, NULL))
-		return NULL;
-	i = hashtab__first(entry_key_hash(k), r->cap_entries);
-	for (; r->entries[i].val; i = hashtab__next(i, r->cap_entries))
-		if (r->entries[i].k.ip == k->ip && r->entries[i].k.sym == k->sym &&
-		    r->entries[i].k.dso == k->dso)
-			return r->entries[i].val;
-	if (!(r->entries[i].val = make_entry(k)))
-		return NULL;
-	r->entries[i].k = *k;
-	r->nr_entries++;
-	return r->entries[i].val;
+	return yajl_gen_string(g, (const unsigned char *)key, strlen(key)) == yajl_gen_status_ok;
 }
 
-/* One callchain entry: the address, and its symbol and dso where it has a symbol. */
-static int add_frame(struct json_run *r, struct thread *t, uint16_t cpumode, uint64_t ip)
+static bool gen_str(yajl_gen g, const char *key, const char *s)
+{
+	return gen_key(g, key) &&
+	       yajl_gen_string(g, (const unsigned char *)s, strlen(s)) == yajl_gen_status_ok;
+}
+
+static bool gen_int(yajl_gen g, const char *key, long long v)
+{
+	return gen_key(g, key) && yajl_gen_integer(g, v) == yajl_gen_status_ok;
+}
+
+/* One callchain entry {"ip", "symbol", "dso"}: the address, and its symbol and dso
+ * where it has a symbol.  @return 0, PIPELINE_AGAIN, -ENOMEM. */
+static int gen_frame(struct js_worker *w, struct pipeline_thread *pt,
+		     const struct resolved_sample *rs, uint16_t cpumode, uint64_t ip)
 {
 	struct addr_location al;
-	struct js_frame *f;
+	char buf[24];
+	int err = pipeline__resolve(pt, rs, cpumode, ip, &al);
 
-	if (array__grow(&r->frames, &r->cap_frames, r->nr_frames + 1, sizeof(*r->frames),
-			4096))
+	if (err)
+		return err;
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, ip);	/* as perf writes it */
+	if (yajl_gen_map_open(w->g) != yajl_gen_status_ok || !gen_str(w->g, "ip", buf))
 		return -ENOMEM;
-	machine__resolve(r->m, t, cpumode, ip, &al);
-	f = &r->frames[r->nr_frames];
-	struct entry_key k = { ip, NULL, NULL };
-
-	if (al.sym && symbol__name(al.sym)[0] &&
-	    !(k.sym = name_json(r, symbol__name(al.sym))))
-		return -ENOMEM;
-	if (k.sym && al.dso && !(k.dso = name_json(r, dso__short_name(al.dso))))
-		return -ENOMEM;
-	/* most entries recur (the same call sites in many samples): one object each */
-	if (!(f->entry = entry_json(r, &k)))
-		return -ENOMEM;
-	r->nr_frames++;
-	return 0;
+	if (al.sym && symbol__name(al.sym)[0]) {
+		if (!gen_str(w->g, "symbol", symbol__name(al.sym)) ||
+		    (al.dso && !gen_str(w->g, "dso", dso__short_name(al.dso))))
+			return -ENOMEM;
+	}
+	return yajl_gen_map_close(w->g) == yajl_gen_status_ok ? 0 : -ENOMEM;
 }
 
 /*
@@ -300,8 +185,10 @@ static int add_frame(struct json_run *r, struct thread *t, uint16_t cpumode, uin
  * CONTEXT_MAX (0xffffffffffffffff in frame-pointer chains of real recordings) is
  * skipped, and the entries after it are kept.
  */
-static int add_chain(struct json_run *r, struct thread *t, const struct sample *s)
+static int gen_chain(struct js_worker *w, struct pipeline_thread *pt,
+		     const struct resolved_sample *rs)
 {
+	const struct sample *s = &rs->s;
 	uint16_t cpumode = MISC_USER;
 	int err = 0;
 
@@ -309,7 +196,7 @@ static int add_chain(struct json_run *r, struct thread *t, const struct sample *
 		uint64_t ip = sample__callchain_ip(s, i);
 
 		if (ip < CONTEXT_MAX)
-			err = add_frame(r, t, cpumode, ip);
+			err = gen_frame(w, pt, rs, cpumode, ip);
 		else if (ip == CONTEXT_HV)
 			cpumode = MISC_HYPERVISOR;
 		else if (ip == CONTEXT_KERNEL)
@@ -320,112 +207,57 @@ static int add_chain(struct json_run *r, struct thread *t, const struct sample *
 	return err;
 }
 
-static int on_sample(struct json_run *r, const struct record_ref *ref)
+/* pipeline sink: prepare() - what the worker may not read from the thread */
+static int sink_prepare(void *ctx, struct resolved_sample *rs)
 {
-	const struct evsel *ev = ref->evsel;
-	struct js_sample *js;
-	struct sample s;
-	struct thread *t;
+	(void)ctx;
+	rs->aux_int = rs->t->pid;
+	return 0;
+}
+
+/* pipeline sink: sample() - one sample object, perf's keys in perf's order, on a
+ * line of its own after a comma (emit() drops the document's first comma) */
+static int sink_sample(void *ctx, void *state, void *chunk, struct pipeline_thread *pt,
+		       const struct resolved_sample *rs)
+{
+	const struct json_run *r = ctx;
+	const struct evsel *ev = rs->ref->evsel;
+	const struct sample *s = &rs->s;
+	struct js_worker *w = state;
+	struct js_chunk *c = chunk;
+	size_t mark = c->len;
+	struct addr_location al;
 	int err;
 
-	if ((err = sample__parse(&s, &ev->attr, ref->data, ref->size)))
+	/* the sample's own address first (perf's machine__resolve()) */
+	if ((err = pipeline__resolve(pt, rs, s->misc & MISC_CPUMODE_MASK, s->ip, &al)))
 		return err;
-	t = machine__findnew_thread(r->m, (int32_t)s.pid, (int32_t)s.tid);
-	if (!t)
+	w->c = c;
+	yajl_gen_reset(w->g, NULL);
+	collect(w, ",\n", 2);
+	if (yajl_gen_map_open(w->g) != yajl_gen_status_ok ||
+	    !gen_int(w->g, "timestamp", (long long)s->time) ||
+	    !gen_int(w->g, "pid", rs->aux_int) || !gen_int(w->g, "tid", (int32_t)s->tid))
 		return -ENOMEM;
-	if (array__grow(&r->samples, &r->cap_samples, r->nr_samples + 1, sizeof(*r->samples),
-			1024))
-		return -ENOMEM;
-	/* the sample's own address first (perf's machine__resolve(): it also gives a
-	 * thread never named its default name) */
-	struct addr_location al;
-
-	machine__resolve(r->m, t, s.misc & MISC_CPUMODE_MASK, s.ip, &al);
-	js = &r->samples[r->nr_samples];
-	js->time = s.time;
-	js->pid = t->pid;
-	js->tid = t->tid;
 	/* perf writes "cpu" when any event samples it: -1 for the samples of the others */
-	js->cpu = ev->attr.sample_type & SAMPLE_CPU ? (int32_t)s.cpu : -1;
-	js->has_cpu = r->any_cpu;
-	if (!(js->comm = name_json(r, thread__comm(t))))
+	if (r->any_cpu &&
+	    !gen_int(w->g, "cpu", ev->attr.sample_type & SAMPLE_CPU ? (int32_t)s->cpu : -1))
 		return -ENOMEM;
-	js->first = r->nr_frames;
-	if (ev->attr.sample_type & SAMPLE_CALLCHAIN) {
-		err = add_chain(r, t, &s);
-	} else {
-		err = add_frame(r, t, s.misc & MISC_CPUMODE_MASK, s.ip);
-	}
-	if (err)
-		return err;
-	js->nr = r->nr_frames - js->first;
-	r->nr_samples++;
-	return 0;
-}
-
-/* ---- encoding (any thread) ------------------------------------------------------ */
-
-/* json_dump_callback()'s sink: append to a js_text. */
-static int collect(const char *text, size_t size, void *data)
-{
-	struct js_text *b = data;
-
-	if (array__grow(&b->p, &b->cap, b->len + size, 1, 64u << 10))
-		return -1;
-	memcpy(b->p + b->len, text, size);
-	b->len += size;
-	return 0;
-}
-
-/* The JSON object of one sample, perf's keys in perf's order. */
-static json_t *sample_object(const struct json_run *r, const struct js_sample *js)
-{
-	json_t *o = json_object(), *chain = json_array();
-
-	if (!o || !chain ||
-	    !set(o, "timestamp", json_integer((json_int_t)js->time)) ||
-	    !set(o, "pid", json_integer(js->pid)) || !set(o, "tid", json_integer(js->tid)) ||
-	    (js->has_cpu && !set(o, "cpu", json_integer(js->cpu))) ||
-	    json_object_set(o, "comm", js->comm))
-		goto nomem;
-	for (size_t i = 0; i < js->nr; i++)
-		if (json_array_append(chain, r->frames[js->first + i].entry))
-			goto nomem;
-	if (!set(o, "callchain", chain)) {
-		chain = NULL;
-		goto nomem;
-	}
-	return o;
-nomem:
-	json_decref(chain);
-	json_decref(o);
-	return NULL;
-}
-
-/* Work item i: the samples of chunk i, each on a line of its own after a comma (the
- * first sample of the document after a newline only). */
-static void encode_chunk(void *ctx, size_t i)
-{
-	struct json_run *r = ctx;
-	/* filled in a copy of its own: the texts share cache lines, and each collect()
-	 * writes len */
-	struct js_text b = r->texts[i];
-	size_t end = (i + 1) * CHUNK_SAMPLES;
-
-	b.len = 0;
-	b.failed = false;
-	if (end > r->nr_samples)
-		end = r->nr_samples;
-	for (size_t k = i * CHUNK_SAMPLES; k < end && !b.failed; k++) {
-		json_t *o = sample_object(r, &r->samples[k]);
-		bool first = r->written == 0 && k == 0;
-
-		if (!o || collect(first ? "\n" : ",\n", first ? 1 : 2, &b) ||
-		    json_dump_callback(o, collect, &b, DUMP_FLAGS))
-			b.failed = true;
-		json_decref(o);
-	}
-	r->texts[i] = b;
+	if (!gen_str(w->g, "comm", rs->comm) || !gen_key(w->g, "callchain") ||
+	    yajl_gen_array_open(w->g) != yajl_gen_status_ok)
+		return -ENOMEM;
+	if (ev->attr.sample_type & SAMPLE_CALLCHAIN)
+		err = gen_chain(w, pt, rs);
+	else
+		err = gen_frame(w, pt, rs, s->misc & MISC_CPUMODE_MASK, s->ip);
+	if (!err && (yajl_gen_array_close(w->g) != yajl_gen_status_ok ||
+		     yajl_gen_map_close(w->g) != yajl_gen_status_ok))
+		err = -ENOMEM;
+	if (!err && c->failed)
+		err = -ENOMEM;
+	if (err == PIPELINE_AGAIN)
+		c->len = mark;	/* done again once the dso is loaded */
+	return err;
 }
 
 /* A write to the output failed: the first errno kept (a full disk says so); -EIO. */
@@ -437,83 +269,93 @@ static int write_failed(struct json_run *r)
 	return -EIO;
 }
 
-/* Encode the resolved samples of a batch on the workers and write them in order. */
-static int write_batch(struct json_run *r)
+/* pipeline sink: emit() - a chunk's samples out, in order */
+static int sink_emit(void *ctx, void *chunk)
 {
-	size_t n = (r->nr_samples + CHUNK_SAMPLES - 1) / CHUNK_SAMPLES;
+	struct json_run *r = ctx;
+	struct js_chunk *c = chunk;
+	size_t skip = !r->written && c->len;	/* the document's first comma */
 	int err = 0;
 
-	if (!n)
-		return 0;
-	if (n > r->nr_texts) {
-		if (array__grow(&r->texts, &r->cap_texts, n, sizeof(*r->texts), 16))
-			return -ENOMEM;
-		memset(r->texts + r->nr_texts, 0, (n - r->nr_texts) * sizeof(*r->texts));
-		r->nr_texts = n;
-	}
-	if ((err = parallel_for(r->wq, n, encode_chunk, r)))
-		return err;
-	for (size_t i = 0; i < n && !err; i++) {
-		if (r->texts[i].failed)
-			err = -ENOMEM;
-		else if (fwrite(r->texts[i].p, 1, r->texts[i].len, r->fp) != r->texts[i].len)
-			err = write_failed(r);
-	}
-	r->written += r->nr_samples;
-	r->nr_samples = 0;
-	r->nr_frames = 0;
+	if (c->failed)
+		err = -ENOMEM;
+	else if (c->len && fwrite(c->p + skip, 1, c->len - skip, r->fp) != c->len - skip)
+		err = write_failed(r);
+	r->written |= c->len != 0;
+	c->len = 0;
+	c->failed = false;
 	return err;
 }
+
+static int sink_thread_new(void *ctx, void **out)
+{
+	struct js_worker *w = calloc(1, sizeof(*w));
+
+	(void)ctx;
+	*out = w;
+	if (!w || !(w->g = yajl_gen_alloc(NULL)) ||
+	    !yajl_gen_config(w->g, yajl_gen_print_callback, collect, w))
+		return -ENOMEM;
+	return 0;
+}
+
+static void sink_thread_delete(void *ctx, void *state)
+{
+	struct js_worker *w = state;
+
+	(void)ctx;
+	if (w->g)
+		yajl_gen_free(w->g);
+	free(w);
+}
+
+static int sink_chunk_new(void *ctx, void **out)
+{
+	(void)ctx;
+	*out = calloc(1, sizeof(struct js_chunk));
+	return *out ? 0 : -ENOMEM;
+}
+
+static void sink_chunk_delete(void *ctx, void *chunk)
+{
+	struct js_chunk *c = chunk;
+
+	(void)ctx;
+	free(c->p);
+	free(c);
+}
+
+static const struct pipeline_sink json_sink = {
+	.prepare = sink_prepare,
+	.thread_new = sink_thread_new,
+	.thread_delete = sink_thread_delete,
+	.chunk_new = sink_chunk_new,
+	.chunk_delete = sink_chunk_delete,
+	.sample = sink_sample,
+	.emit = sink_emit,
+};
 
 static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 {
 	struct json_run *r = ctx;
 	uint64_t bytes = 0;
-	int err = 0;
 
-	for (size_t i = 0; i < n && !err; i++) {
-		const struct record_ref *ref = recs[i];
-
-		bytes += ref->disk_size;
-		if (!ref->evsel)
-			continue;
-		err = ref->type == REC_SAMPLE ? on_sample(r, ref)
-					      : machine__process_record(r->m, ref);
-		if (err) {
-			r->bad = true;
-			r->bad_file = ref->file;
-			r->bad_offset = ref->offset;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		bytes += recs[i]->disk_size;
 	progress__add(&r->prog, bytes);
-	/* the names the frames point to stay: nothing the machine frees (maps and
-	 * threads may go; comms, dsos and symbols live as long as the machine) */
-	return err ? err : write_batch(r);
-}
-
-static void json_run__exit(struct json_run *r)
-{
-	for (size_t i = 0; i < r->nr_texts; i++)
-		free(r->texts[i].p);
-	free(r->texts);
-	free(r->samples);
-	free(r->frames);
-	for (size_t i = 0; i < r->cap_names; i++)
-		json_decref(r->names[i].val);
-	for (size_t i = 0; i < r->cap_entries; i++)
-		json_decref(r->entries[i].val);
-	free(r->names);
-	free(r->entries);
+	return pipeline__on_batch(r->pipe, recs, n);
 }
 
 static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, bool progress,
 		      struct diag *d)
 {
 	struct session *s = cmd_recording__session(rec);
-	struct json_run r = { .m = cmd_recording__machine(rec), .fp = fp,
-			      .wq = session__workqueue(s) };
+	struct json_run r = { .fp = fp };
 	const struct evlist *el = session__evlist(s);
 	json_t *h = headers(s);
+	uint16_t bad_file = 0;
+	uint64_t bad_offset = 0;
+	bool bad = false;
 	int err;
 
 	for (size_t i = 0; i < el->nr; i++)
@@ -527,23 +369,27 @@ static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, bool
 	    fputs(",\n\"samples\": [", fp) == EOF)
 		write_failed(&r);
 	json_decref(h);
-	json_object_seed(0);	/* before the workers build objects (jansson's advice) */
+	err = pipeline__new(&r.pipe, cmd_recording__machine(rec), session__workqueue(s),
+			    &json_sink, &r);
+	if (err)
+		return diag__set(d, out, DIAG_NO_OFFSET, err, NULL);
 	progress__init(&r.prog, stderr, progress__session_bytes(s), progress);
 	err = r.write_failed ? -EIO : session__deliver(s, on_batch, &r, 0);
 	progress__exit(&r.prog);
-	json_run__exit(&r);
+	bad = pipeline__bad(r.pipe, &bad_file, &bad_offset);
+	pipeline__delete(r.pipe);
 	if (!err && (fputs("\n]\n}\n", fp) == EOF || fflush(fp)))
 		write_failed(&r);
 	/* a damaged record (or one that could not be read: -EIO too), found while
 	 * delivering where the recording was loaded without the scan pass */
-	if (err && !r.write_failed && !r.bad && session__deliver_error(s, d))
+	if (err && !r.write_failed && !bad && session__deliver_error(s, d))
 		return err;
 	if (r.write_failed || err == -EIO) {
 		err = r.write_err ? r.write_err : -EIO;
 		return diag__set(d, out, DIAG_NO_OFFSET, err, "write: %s", diag__code_str(err));
 	}
-	if (err && r.bad && err != -ENOMEM)
-		return session__record_diag(s, r.bad_file, r.bad_offset, d, err, NULL);
+	if (err && bad && err != -ENOMEM)
+		return session__record_diag(s, bad_file, bad_offset, d, err, NULL);
 	if (err)
 		return diag__set(d, session__path(s), DIAG_NO_OFFSET, err, NULL);
 	return 0;

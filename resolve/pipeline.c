@@ -27,13 +27,18 @@ struct pipeline_thread {
 	size_t nr_need, cap_need;
 };
 
-/* One job: samples [start, end) of the segment into chunk. */
-struct job {
-	void *chunk;			/* the sink's, owned, reused */
-	size_t start, end;
+/* One job: up to JOB_SAMPLES samples of the segment, formatted into chunk.  Queued
+ * as soon as it is full, so the workers resolve while the calling thread replays. */
+struct block {
+	struct pipeline *p;
+	struct resolved_sample rs[JOB_SAMPLES];
+	size_t n;			/* samples in rs */
 	size_t next;			/* the first sample not done yet */
+	void *chunk;			/* the sink's, owned, reused */
 	int err;			/* < 0: sample next failed */
 	bool again;			/* stopped at next for a load */
+	bool queued;
+	atomic_bool done;		/* the job has run (acquire: its chunk) */
 };
 
 struct pipeline {
@@ -45,10 +50,10 @@ struct pipeline {
 	size_t nr_slots;
 	struct pipeline_thread serial;	/* the calling thread's, in turn */
 	void *serial_chunk;		/* owned */
-	struct resolved_sample *pend;	/* owned: the segment */
-	size_t nr_pend, cap_pend;
-	struct job *jobs;		/* owned */
-	size_t nr_jobs, cap_jobs;
+	struct block **blocks;		/* owned: the segment's, then spares */
+	size_t nr_blocks, cap_blocks;	/* in use; allocated */
+	size_t emitted;			/* blocks emitted of the segment */
+	struct wq_group group;		/* the segment's queued jobs */
 	bool bad;			/* a record failed: bad_file, bad_offset */
 	uint16_t bad_file;
 	uint64_t bad_offset;
@@ -121,14 +126,15 @@ void pipeline__delete(struct pipeline *p)
 	for (size_t i = 0; i < p->nr_slots; i++)
 		slot_exit(p, &p->slots[i]);
 	slot_exit(p, &p->serial);
-	for (size_t i = 0; i < p->nr_jobs; i++)
-		if (p->jobs[i].chunk)
-			p->sink->chunk_delete(p->ctx, p->jobs[i].chunk);
+	for (size_t i = 0; i < p->cap_blocks && p->blocks[i]; i++) {
+		if (p->blocks[i]->chunk)
+			p->sink->chunk_delete(p->ctx, p->blocks[i]->chunk);
+		free(p->blocks[i]);
+	}
 	if (p->serial_chunk)
 		p->sink->chunk_delete(p->ctx, p->serial_chunk);
-	free(p->jobs);
+	free(p->blocks);
 	free(p->slots);
-	free(p->pend);
 	free(p);
 }
 
@@ -200,29 +206,43 @@ static struct pipeline_thread *take_slot(struct pipeline *p)
 				return &p->slots[i];
 }
 
-static void run_job(void *arg, size_t i)
+static void run_block(struct block *b)
 {
-	struct pipeline *p = arg;
-	struct job *j = &p->jobs[i];
+	struct pipeline *p = b->p;
 	struct pipeline_thread *pt;
 
-	if (j->next >= j->end || j->err)
+	b->again = false;
+	if (b->next >= b->n || b->err)
 		return;
 	pt = take_slot(p);
-	j->again = false;
-	for (; j->next < j->end; j->next++) {
-		int rc = p->sink->sample(p->ctx, pt->state, j->chunk, pt, &p->pend[j->next]);
+	for (; b->next < b->n; b->next++) {
+		int rc = p->sink->sample(p->ctx, pt->state, b->chunk, pt, &b->rs[b->next]);
 
 		if (rc == PIPELINE_AGAIN) {
-			j->again = true;
+			b->again = true;
 			break;
 		}
 		if (rc < 0) {
-			j->err = rc;
+			b->err = rc;
 			break;
 		}
 	}
 	atomic_store_explicit(&pt->busy, false, memory_order_release);
+}
+
+static void block_job(void *arg)
+{
+	struct block *b = arg;
+
+	run_block(b);
+	atomic_store_explicit(&b->done, true, memory_order_release);
+}
+
+static void again_job(void *arg, size_t i)
+{
+	struct block **v = arg;
+
+	run_block(v[i]);
 }
 
 static int cmp_ptr(const void *a, const void *b)
@@ -281,49 +301,101 @@ static int load_needed(struct pipeline *p)
 	return err;
 }
 
+/* A block of the segment, for the next samples: a spare, or a new one. */
+static struct block *next_block(struct pipeline *p)
+{
+	struct block *b;
+
+	if (array__grow_zeroed(&p->blocks, &p->cap_blocks, p->nr_blocks + 1,
+			       sizeof(*p->blocks), 16))
+		return NULL;
+	b = p->blocks[p->nr_blocks];
+	if (!b) {
+		b = calloc(1, sizeof(*b));
+		if (!b)
+			return NULL;
+		if (p->sink->chunk_new(p->ctx, &b->chunk)) {
+			free(b);
+			return NULL;
+		}
+		b->p = p;
+		p->blocks[p->nr_blocks] = b;
+	}
+	b->n = b->next = 0;
+	b->err = 0;
+	b->again = b->queued = false;
+	atomic_store_explicit(&b->done, false, memory_order_relaxed);
+	p->nr_blocks++;
+	return b;
+}
+
+static int queue_block(struct pipeline *p, struct block *b)
+{
+	b->queued = true;
+	if (workqueue__queue_group(p->wq, &p->group, block_job, b)) {
+		block_job(b);	/* no room to queue it: run it here */
+	}
+	return 0;
+}
+
+/* Emit the segment's blocks done so far, in order (up to one that stopped for a
+ * load or failed: the flush deals with those). */
+static int emit_done(struct pipeline *p)
+{
+	int err = 0;
+
+	while (!err && p->emitted < p->nr_blocks) {
+		struct block *b = p->blocks[p->emitted];
+
+		if (!b->queued || !atomic_load_explicit(&b->done, memory_order_acquire) ||
+		    b->again || b->err)
+			break;
+		err = p->sink->emit(p->ctx, b->chunk);
+		p->emitted++;
+	}
+	return err;
+}
+
 /* Resolve and emit the waiting samples. */
 static int flush(struct pipeline *p)
 {
-	size_t nr_jobs = (p->nr_pend + JOB_SAMPLES - 1) / JOB_SAMPLES;
+	struct block **again = NULL;
+	size_t cap = 0;
 	int err = 0;
 
-	if (!p->nr_pend)
+	if (!p->nr_blocks)
 		return 0;
-	if (array__grow_zeroed(&p->jobs, &p->cap_jobs, nr_jobs, sizeof(*p->jobs), 16))
-		return -ENOMEM;
-	for (; p->nr_jobs < nr_jobs; p->nr_jobs++)
-		if ((err = p->sink->chunk_new(p->ctx, &p->jobs[p->nr_jobs].chunk)))
-			return err;
-	for (size_t i = 0; i < nr_jobs; i++) {
-		struct job *j = &p->jobs[i];
-
-		j->start = j->next = i * JOB_SAMPLES;
-		j->end = j->start + JOB_SAMPLES < p->nr_pend ? j->start + JOB_SAMPLES
-							     : p->nr_pend;
-		j->err = 0;
-		j->again = false;
-	}
+	if (!p->blocks[p->nr_blocks - 1]->queued)
+		queue_block(p, p->blocks[p->nr_blocks - 1]);
+	workqueue__group_wait(p->wq, &p->group);
 	for (;;) {
-		bool again = false;
+		size_t n = 0;
 
-		if ((err = parallel_for(p->wq, nr_jobs, run_job, p)))
-			return err;
-		for (size_t i = 0; i < nr_jobs; i++)
-			again |= p->jobs[i].again && !p->jobs[i].err;
-		if (!again)
+		for (size_t i = p->emitted; i < p->nr_blocks && !err; i++) {
+			struct block *b = p->blocks[i];
+
+			if (!b->again || b->err)
+				continue;
+			if (array__grow(&again, &cap, n + 1, sizeof(*again), 16))
+				err = -ENOMEM;
+			else
+				again[n++] = b;
+		}
+		if (!n || err)
 			break;
-		if ((err = load_needed(p)))
-			return err;
+		if ((err = load_needed(p)) || (err = parallel_for(p->wq, n, again_job, again)))
+			break;
 	}
-	/* in order: each job's chunk, up to the first failed sample */
-	for (size_t i = 0; i < nr_jobs && !err; i++) {
-		struct job *j = &p->jobs[i];
+	free(again);
+	/* in order: each block's chunk, up to the first failed sample */
+	for (; p->emitted < p->nr_blocks && !err; p->emitted++) {
+		struct block *b = p->blocks[p->emitted];
 
-		err = p->sink->emit(p->ctx, j->chunk);
-		if (!err && j->err)
-			err = note_bad(p, p->pend[j->next].ref, j->err);
+		err = p->sink->emit(p->ctx, b->chunk);
+		if (!err && b->err)
+			err = note_bad(p, b->rs[b->next].ref, b->err);
 	}
-	p->nr_pend = 0;
+	p->nr_blocks = p->emitted = 0;
 	for (size_t i = 0; i < p->nr_slots; i++)
 		p->slots[i].nr_need = 0;
 	machine__release_maps(p->m);
@@ -354,6 +426,8 @@ static int resolve_in_turn(struct pipeline *p, struct resolved_sample *rs)
 	int err = flush(p);
 
 	if (!err) {
+		/* after the flush, which releases the copies taken before */
+		maps__copy(rs->t->maps, &rs->maps);
 		err = p->sink->sample(p->ctx, p->serial.state, p->serial_chunk, &p->serial, rs);
 		if (err < 0)
 			note_bad(p, rs->ref, err);
@@ -383,13 +457,16 @@ static int drop_in_turn(struct pipeline *p, struct resolved_sample *rs)
 
 static int on_sample(struct pipeline *p, const struct record_ref *ref)
 {
+	struct block *b = p->nr_blocks ? p->blocks[p->nr_blocks - 1] : NULL;
 	struct resolved_sample *rs;
 	int err;
 
-	if (array__grow(&p->pend, &p->cap_pend, p->nr_pend + 1, sizeof(*p->pend), 16))
+	if ((!b || b->queued) && !(b = next_block(p)))
 		return -ENOMEM;
-	rs = &p->pend[p->nr_pend];
-	memset(rs, 0, sizeof(*rs));
+	rs = &b->rs[b->n];
+	rs->aux = NULL;
+	rs->aux_int = 0;
+	rs->kernel = false;
 	rs->ref = ref;
 	if ((err = sample__parse(&rs->s, &ref->evsel->attr, ref->data, ref->size)))
 		return note_bad(p, ref, err);
@@ -408,10 +485,13 @@ static int on_sample(struct pipeline *p, const struct record_ref *ref)
 		if (err)
 			return note_bad(p, ref, err);
 	}
-	maps__copy(rs->t->maps, &rs->maps);
 	if (!machine__kernel_ready(p->m) && touches_kernel(rs))
 		return resolve_in_turn(p, rs);
-	p->nr_pend++;
+	maps__copy(rs->t->maps, &rs->maps);
+	if (++b->n == JOB_SAMPLES) {
+		queue_block(p, b);
+		return emit_done(p);
+	}
 	return 0;
 }
 
@@ -459,8 +539,12 @@ int pipeline__on_batch(void *ctx, const struct record_ref *const *recs, size_t n
 			note_bad(p, ref, err);
 	}
 	if (!err)
-		err = flush(p);
-	else
-		p->nr_pend = 0;
+		return flush(p);
+	/* an error: the queued jobs finish, nothing more is emitted */
+	if (p->nr_blocks) {
+		workqueue__group_wait(p->wq, &p->group);
+		p->nr_blocks = p->emitted = 0;
+		machine__release_maps(p->m);
+	}
 	return err;
 }
