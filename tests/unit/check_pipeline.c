@@ -1,0 +1,403 @@
+/*
+ * Unit tests of resolve/pipeline: the sample pipeline gives, at every worker count,
+ * what resolving each sample on the replaying thread in its turn gives (the serial
+ * reference below: perf's order, machine__resolve() at the sample); dsos are loaded
+ * between passes (jobs stop and go on), the first kernel sample is resolved in its
+ * turn, a sink's filter drops samples, and a failing sample stops the delivery with
+ * its record's file and offset, the samples before it emitted.
+ *
+ * Recording: samples/callchain.data (cpu-clock, -g: user and kernel chains); its
+ * build-id cache (samples/buildid-cache, unpacked by make check) gives the symbols
+ * where it is there; the comparisons hold either way.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/diag.h"
+#include "format/evlist.h"
+#include "format/record.h"
+#include "format/sample.h"
+#include "machine/dso.h"
+#include "machine/machine.h"
+#include "machine/symbol.h"
+#include "reader/session.h"
+#include "resolve/pipeline.h"
+
+#include "banned.h"
+
+#define PATH "samples/callchain.data"
+
+/* A growable text. */
+struct text {
+	char *p;
+	size_t len, cap;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->p ? t->p + t->len : NULL, t->p ? t->cap - t->len : 0, fmt, ap);
+		va_end(ap);
+		ck_assert_int_ge(n, 0);
+		if (t->p && (size_t)n < t->cap - t->len)
+			break;
+		t->cap = (t->cap + (size_t)n + 1) * 2;
+		t->p = realloc(t->p, t->cap);
+		ck_assert_ptr_nonnull(t->p);
+	}
+	t->len += (size_t)n;
+}
+
+/* How a sample's addresses are resolved: serially or through the pipeline. */
+typedef int (*resolve_fn)(void *ctx, uint16_t cpumode, uint64_t ip,
+			  struct addr_location *al);
+
+struct fmt_ctx {
+	resolve_fn resolve;
+	void *ctx;
+	struct text *out;
+	int err;
+};
+
+static void put_loc(struct fmt_ctx *f, uint16_t cpumode, uint64_t ip)
+{
+	struct addr_location al;
+
+	if (f->err || (f->err = f->resolve(f->ctx, cpumode, ip, &al)))
+		return;
+	put(f->out, " %" PRIx64 "=%s@%s+%" PRIx64, ip, al.sym ? symbol__name(al.sym) : "?",
+	    al.dso ? dso__name(al.dso) : "?", al.addr);
+}
+
+static int chain_frame(void *ctx, uint16_t cpumode, uint64_t ip)
+{
+	struct fmt_ctx *f = ctx;
+
+	put_loc(f, cpumode, ip);
+	return f->err;
+}
+
+/* One sample's line: pid/tid comm, its own address, its chain's frames. */
+static int fmt_sample(struct fmt_ctx *f, const struct sample *s, const char *comm)
+{
+	size_t mark = f->out->len;
+
+	put(f->out, "%u/%u %s:", s->pid, s->tid, comm);
+	put_loc(f, s->misc & MISC_CPUMODE_MASK, s->ip);
+	if (!f->err && machine__callchain_walk(s, false, 127, chain_frame, f) == 1)
+		put(f->out, " (dropped)");
+	put(f->out, "\n");
+	if (f->err)
+		f->out->len = mark;
+	return f->err;
+}
+
+static struct machine *new_machine(void)
+{
+	struct dsos_opts o = { .buildid_dir = "samples/buildid-cache",
+			       .debug_dir = "samples/buildid-cache/none",
+			       .proc_kallsyms = "/nonexistent", .kernel_notes = "/nonexistent",
+			       .no_self_vdso = true };
+	struct machine *m = NULL;
+
+	ck_assert_int_eq(machine__new_opts(&m, &o), 0);
+	return m;
+}
+
+static struct session *open_session(unsigned jobs)
+{
+	struct session_opts o = { .path = PATH, .jobs = jobs };
+	struct session *s = NULL;
+	struct diag d = { 0 };
+
+	ck_assert_int_eq(session__open(&s, &o, &d), 0);
+	ck_assert_int_eq(session__load(s, &d), 0);
+	return s;
+}
+
+/* ---- the serial reference: every sample resolved on the replaying thread -------- */
+
+struct serial {
+	struct machine *m;
+	struct thread *t;
+	struct text out;
+	size_t samples;
+};
+
+static int serial_resolve(void *ctx, uint16_t cpumode, uint64_t ip, struct addr_location *al)
+{
+	struct serial *sr = ctx;
+
+	machine__resolve(sr->m, sr->t, cpumode, ip, al);
+	return 0;
+}
+
+static int serial_batch(void *ctx, const struct record_ref *const *recs, size_t n)
+{
+	struct serial *sr = ctx;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct record_ref *ref = recs[i];
+		struct fmt_ctx f = { serial_resolve, sr, &sr->out, 0 };
+		struct sample s;
+
+		if (!ref->evsel)
+			continue;
+		if (ref->type != REC_SAMPLE) {
+			ck_assert_int_eq(machine__process_record(sr->m, ref), 0);
+			continue;
+		}
+		ck_assert_int_eq(sample__parse(&s, &ref->evsel->attr, ref->data, ref->size), 0);
+		sr->t = machine__findnew_thread(sr->m, (int32_t)s.pid, (int32_t)s.tid);
+		ck_assert_ptr_nonnull(sr->t);
+		(void)machine__sample_comm(sr->m, sr->t);
+		ck_assert_int_eq(fmt_sample(&f, &s, thread__comm(sr->t)), 0);
+		sr->samples++;
+	}
+	return 0;
+}
+
+static void serial_text(struct text *out, size_t *samples)
+{
+	struct session *s = open_session(1);
+	struct serial sr = { .m = new_machine() };
+
+	ck_assert_int_eq(session__deliver(s, serial_batch, &sr, 0), 0);
+	*out = sr.out;
+	*samples = sr.samples;
+	machine__delete(sr.m);
+	session__close(s);
+}
+
+/* ---- a sink of the pipeline that formats the same lines ------------------------- */
+
+struct chunk {
+	struct text t;
+};
+
+struct run {
+	struct text out;
+	size_t samples;		/* sample() calls that returned 0 */
+	size_t again;		/* ... that returned PIPELINE_AGAIN */
+	size_t fail_at;		/* sample() fails at this sample (1-based), 0 = never */
+	size_t seen;		/* samples given to prepare() */
+	bool drop_odd_tids;
+	const struct record_ref *failed;	/* the record of the failing sample */
+};
+
+struct pctx {
+	struct pipeline_thread *pt;
+	const struct resolved_sample *rs;
+};
+
+static int pipe_resolve(void *ctx, uint16_t cpumode, uint64_t ip, struct addr_location *al)
+{
+	struct pctx *pc = ctx;
+
+	return pipeline__resolve(pc->pt, pc->rs, cpumode, ip, al);
+}
+
+static int sink_prepare(void *ctx, struct resolved_sample *rs)
+{
+	struct run *r = ctx;
+
+	rs->aux_int = (int)++r->seen;
+	if (r->drop_odd_tids && (rs->s.tid & 1))
+		return PIPELINE_DROP;
+	return 0;
+}
+
+static int sink_sample(void *ctx, void *state, void *chunk, struct pipeline_thread *pt,
+		       const struct resolved_sample *rs)
+{
+	struct run *r = ctx;
+	struct chunk *c = chunk;
+	struct pctx pc = { pt, rs };
+	struct fmt_ctx f = { pipe_resolve, &pc, &c->t, 0 };
+	int err;
+
+	(void)state;
+	if (r->fail_at && (size_t)rs->aux_int == r->fail_at) {
+		r->failed = rs->ref;
+		return -EINVAL;
+	}
+	err = fmt_sample(&f, &rs->s, rs->comm);
+	/* counts: only the calling thread runs emit(); these are atomic enough for a
+	 * test that reads them after the delivery */
+	__atomic_add_fetch(err == PIPELINE_AGAIN ? &r->again : &r->samples, 1, __ATOMIC_RELAXED);
+	return err;
+}
+
+static int sink_emit(void *ctx, void *chunk)
+{
+	struct run *r = ctx;
+	struct chunk *c = chunk;
+
+	if (c->t.len)
+		put(&r->out, "%.*s", (int)c->t.len, c->t.p);
+	c->t.len = 0;
+	return 0;
+}
+
+static int sink_chunk_new(void *ctx, void **out)
+{
+	(void)ctx;
+	*out = calloc(1, sizeof(struct chunk));
+	return *out ? 0 : -ENOMEM;
+}
+
+static void sink_chunk_delete(void *ctx, void *chunk)
+{
+	struct chunk *c = chunk;
+
+	(void)ctx;
+	free(c->t.p);
+	free(c);
+}
+
+static const struct pipeline_sink test_sink = {
+	.prepare = sink_prepare,
+	.chunk_new = sink_chunk_new,
+	.chunk_delete = sink_chunk_delete,
+	.sample = sink_sample,
+	.emit = sink_emit,
+};
+
+/* The pipeline's text at @p jobs; returns session__deliver()'s result. */
+static int pipeline_text(unsigned jobs, struct run *r, uint16_t *bad_file,
+			 uint64_t *bad_offset, bool *bad)
+{
+	struct session *s = open_session(jobs);
+	struct machine *m = new_machine();
+	struct pipeline *p = NULL;
+	int err;
+
+	ck_assert_int_eq(pipeline__new(&p, m, session__workqueue(s), &test_sink, r), 0);
+	err = session__deliver(s, pipeline__on_batch, p, 0);
+	*bad = pipeline__bad(p, bad_file, bad_offset);
+	pipeline__delete(p);
+	machine__delete(m);
+	session__close(s);
+	return err;
+}
+
+static size_t lines(const struct text *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->len; i++)
+		n += t->p[i] == '\n';
+	return n;
+}
+
+START_TEST(test_same_as_serial_at_every_jobs)
+{
+	static const unsigned jobs[] = { 1, 2, 4 };
+	struct text ref;
+	size_t nr;
+
+	serial_text(&ref, &nr);
+	ck_assert_uint_gt(nr, 100);
+	for (size_t k = 0; k < sizeof(jobs) / sizeof(jobs[0]); k++) {
+		struct run r = { 0 };
+		uint16_t file;
+		uint64_t off;
+		bool bad;
+
+		ck_assert_int_eq(pipeline_text(jobs[k], &r, &file, &off, &bad), 0);
+		ck_assert(!bad);
+		ck_assert_uint_eq(r.out.len, ref.len);
+		ck_assert(!memcmp(r.out.p, ref.p, ref.len));
+		ck_assert_uint_eq(lines(&r.out), nr);
+		ck_assert_uint_eq(r.samples, nr);
+		/* the dsos were loaded between passes: some jobs stopped for them */
+		ck_assert_uint_gt(r.again, 0);
+		free(r.out.p);
+	}
+	free(ref.p);
+}
+END_TEST
+
+START_TEST(test_drop)
+{
+	struct run all = { 0 }, some = { .drop_odd_tids = true };
+	uint16_t file;
+	uint64_t off;
+	bool bad;
+	size_t odd = 0;
+
+	ck_assert_int_eq(pipeline_text(2, &all, &file, &off, &bad), 0);
+	ck_assert_int_eq(pipeline_text(2, &some, &file, &off, &bad), 0);
+	/* every line of the filtered run is a line of the whole run with an even tid,
+	 * in the same order */
+	for (const char *p = all.out.p, *q = some.out.p; p < all.out.p + all.out.len;) {
+		const char *e = memchr(p, '\n', (size_t)(all.out.p + all.out.len - p));
+		unsigned pid, tid;
+
+		ck_assert_ptr_nonnull(e);
+		ck_assert_int_eq(sscanf(p, "%u/%u", &pid, &tid), 2);
+		if (tid & 1) {
+			odd++;
+		} else {
+			ck_assert(!memcmp(p, q, (size_t)(e - p + 1)));
+			q += e - p + 1;
+		}
+		p = e + 1;
+	}
+	ck_assert_uint_gt(odd, 0);
+	ck_assert_uint_eq(lines(&some.out) + odd, lines(&all.out));
+	free(all.out.p);
+	free(some.out.p);
+}
+END_TEST
+
+START_TEST(test_failing_sample)
+{
+	struct text ref;
+	size_t nr;
+
+	serial_text(&ref, &nr);
+	for (unsigned jobs = 1; jobs <= 3; jobs += 2) {
+		struct run r = { .fail_at = 150 };
+		uint16_t file = 99;
+		uint64_t off = 0;
+		bool bad = false;
+		const char *p = ref.p;
+
+		ck_assert_int_eq(pipeline_text(jobs, &r, &file, &off, &bad), -EINVAL);
+		ck_assert(bad);
+		ck_assert_ptr_nonnull(r.failed);
+		ck_assert_uint_eq(file, r.failed->file);
+		ck_assert_uint_eq(off, r.failed->offset);
+		/* what was emitted is the reference's first lines, none from the failed
+		 * sample on: the 149 before it */
+		ck_assert_uint_eq(lines(&r.out), 149);
+		ck_assert(!memcmp(r.out.p ? r.out.p : "", p, r.out.len));
+		free(r.out.p);
+	}
+	free(ref.p);
+}
+END_TEST
+
+Suite *pipeline_suite(void)
+{
+	Suite *s = suite_create("pipeline");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_same_as_serial_at_every_jobs);
+	tcase_add_test(tc, test_drop);
+	tcase_add_test(tc, test_failing_sample);
+	suite_add_tcase(s, tc);
+	return s;
+}
