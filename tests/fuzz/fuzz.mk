@@ -118,8 +118,8 @@ TSAN_BUILD := build-tsan
 tsan-check: samples/buildid-cache/.unpacked
 	$(MAKE) SANITIZE=thread BUILD=$(TSAN_BUILD) $(TSAN_BUILD)/unit-tests $(TSAN_BUILD)/dirreport \
 		$(TSAN_BUILD)/dirconvert $(TSAN_BUILD)/dirscript
-	@echo "== reader, workqueue and symbol (the kernel symbols read in parallel blocks) unit tests under ThreadSanitizer"
-	$(Q)for suite in reader workqueue symbol; do \
+	@echo "== reader, workqueue, symbol (the kernel symbols read in parallel blocks) and pipeline unit tests under ThreadSanitizer"
+	$(Q)for suite in reader workqueue symbol pipeline; do \
 		CK_FORK=no CK_RUN_SUITE=$$suite TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
 			$(TSAN_BUILD)/unit-tests || exit 1; \
 	done
@@ -143,14 +143,19 @@ tsan-check: samples/buildid-cache/.unpacked
 	$(Q)TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirreport -D -j 4 \
 		--kallsyms tests/external/empty.kallsyms -i tests/external/perf.data.busy.1-3.4 \
 		>/dev/null || { echo "tsan-check: dirreport -D -j 4 (busy.1-3.4) failed"; exit 1; }
-	@echo "== dirconvert --to-json (workers encode with shared JSON values) and dirscript -j 4"
-	$(Q)for f in samples/callchain.data samples/system-g.data samples/threads-z.data; do \
+	@echo "== dirconvert --to-json and dirscript -j 4 (the sample pipeline: jobs resolve while the"
+	@echo "   calling thread replays; --call-graph dwarf: an unwinder per worker)"
+	$(Q)for f in samples/callchain.data samples/system-g.data samples/threads-z.data \
+		samples/dwarf-perl.data; do \
 		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirconvert -j 4 -f \
 			-i $$f --to-json $(TSAN_BUILD)/tsan.json >/dev/null || \
 			{ echo "tsan-check: dirconvert --to-json -i $$f failed"; exit 1; }; \
 		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirscript -j 4 \
 			-i $$f >/dev/null || { echo "tsan-check: dirscript -i $$f failed"; exit 1; }; \
 	done
+	$(Q)TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirscript -j 4 \
+		--kallsyms tests/external/empty.kallsyms -i tests/external/perf.data.busy.1-3.4 \
+		>/dev/null || { echo "tsan-check: dirscript -j 4 (busy.1-3.4) failed"; exit 1; }
 	@echo "== a data directory started from its index, samples left out by --time, -j 4"
 	$(Q)rm -rf $(TSAN_BUILD)/tsan-ix.data && cp -Rp samples/threads.data $(TSAN_BUILD)/tsan-ix.data && \
 		$(TSAN_BUILD)/dirconvert --index $(TSAN_BUILD)/tsan-ix.data --index-interval 4096 && \
