@@ -287,50 +287,39 @@ static int sink_emit(void *ctx, void *chunk)
 	return err;
 }
 
-static int sink_thread_new(void *ctx, void **out)
+static int sink_thread_init(void *ctx, void *state)
 {
-	struct js_worker *w = calloc(1, sizeof(*w));
+	struct js_worker *w = state;
 
 	(void)ctx;
-	*out = w;
-	if (!w || !(w->g = yajl_gen_alloc(NULL)) ||
+	if (!(w->g = yajl_gen_alloc(NULL)) ||
 	    !yajl_gen_config(w->g, yajl_gen_print_callback, collect, w))
 		return -ENOMEM;
 	return 0;
 }
 
-static void sink_thread_delete(void *ctx, void *state)
+static void sink_thread_exit(void *ctx, void *state)
 {
 	struct js_worker *w = state;
 
 	(void)ctx;
 	if (w->g)
 		yajl_gen_free(w->g);
-	free(w);
 }
 
-static int sink_chunk_new(void *ctx, void **out)
+static void sink_chunk_exit(void *ctx, void *chunk)
 {
 	(void)ctx;
-	*out = calloc(1, sizeof(struct js_chunk));
-	return *out ? 0 : -ENOMEM;
-}
-
-static void sink_chunk_delete(void *ctx, void *chunk)
-{
-	struct js_chunk *c = chunk;
-
-	(void)ctx;
-	free(c->p);
-	free(c);
+	free(((struct js_chunk *)chunk)->p);
 }
 
 static const struct pipeline_sink json_sink = {
 	.prepare = sink_prepare,
-	.thread_new = sink_thread_new,
-	.thread_delete = sink_thread_delete,
-	.chunk_new = sink_chunk_new,
-	.chunk_delete = sink_chunk_delete,
+	.thread_size = sizeof(struct js_worker),
+	.thread_init = sink_thread_init,
+	.thread_exit = sink_thread_exit,
+	.chunk_size = sizeof(struct js_chunk),
+	.chunk_exit = sink_chunk_exit,
 	.sample = sink_sample,
 	.emit = sink_emit,
 };

@@ -74,16 +74,32 @@ static int slot_init(struct pipeline *p, struct pipeline_thread *pt, bool serial
 	pt->p = p;
 	pt->serial = serial;
 	atomic_init(&pt->busy, false);
-	if (p->sink->thread_new)
-		return p->sink->thread_new(p->ctx, &pt->state);
-	return 0;
+	if (!p->sink->thread_size)
+		return 0;
+	if (!(pt->state = calloc(1, p->sink->thread_size)))
+		return -ENOMEM;
+	return p->sink->thread_init ? p->sink->thread_init(p->ctx, pt->state) : 0;
 }
 
 static void slot_exit(struct pipeline *p, struct pipeline_thread *pt)
 {
-	if (p->sink->thread_delete && pt->state)
-		p->sink->thread_delete(p->ctx, pt->state);
+	if (p->sink->thread_exit && pt->state)
+		p->sink->thread_exit(p->ctx, pt->state);
+	free(pt->state);
 	free(pt->need);
+}
+
+static int chunk_new(struct pipeline *p, void **out)
+{
+	*out = calloc(1, p->sink->chunk_size ? p->sink->chunk_size : 1);
+	return *out ? 0 : -ENOMEM;
+}
+
+static void chunk_delete(struct pipeline *p, void *chunk)
+{
+	if (p->sink->chunk_exit)
+		p->sink->chunk_exit(p->ctx, chunk);
+	free(chunk);
 }
 
 int pipeline__new(struct pipeline **out, struct machine *m, struct workqueue *wq,
@@ -110,7 +126,7 @@ int pipeline__new(struct pipeline **out, struct machine *m, struct workqueue *wq
 	for (size_t i = 0; !err && i < p->nr_slots; i++)
 		err = slot_init(p, &p->slots[i], false);
 	if (!err)
-		err = sink->chunk_new(ctx, &p->serial_chunk);
+		err = chunk_new(p, &p->serial_chunk);
 	if (err) {
 		pipeline__delete(p);
 		return err;
@@ -128,11 +144,11 @@ void pipeline__delete(struct pipeline *p)
 	slot_exit(p, &p->serial);
 	for (size_t i = 0; i < p->cap_blocks && p->blocks[i]; i++) {
 		if (p->blocks[i]->chunk)
-			p->sink->chunk_delete(p->ctx, p->blocks[i]->chunk);
+			chunk_delete(p, p->blocks[i]->chunk);
 		free(p->blocks[i]);
 	}
 	if (p->serial_chunk)
-		p->sink->chunk_delete(p->ctx, p->serial_chunk);
+		chunk_delete(p, p->serial_chunk);
 	free(p->blocks);
 	free(p->slots);
 	free(p);
@@ -314,7 +330,7 @@ static struct block *next_block(struct pipeline *p)
 		b = calloc(1, sizeof(*b));
 		if (!b)
 			return NULL;
-		if (p->sink->chunk_new(p->ctx, &b->chunk)) {
+		if (chunk_new(p, &b->chunk)) {
 			free(b);
 			return NULL;
 		}

@@ -77,7 +77,7 @@ struct resolved_sample {
 struct pipeline_thread;
 
 /** What a front end gives the pipeline.  ctx is the sink's; NULL callbacks are
- *  skipped (record, select, prepare, thread_new/thread_delete). */
+ *  skipped (record, select, prepare, thread_init, thread_exit, chunk_exit). */
 struct pipeline_sink {
 	/**
 	 * A non-sample record, before the machine sees it (calling thread).
@@ -93,13 +93,17 @@ struct pipeline_sink {
 	 * @return 0 (kept), PIPELINE_DROP, or < 0 (an error at this record).
 	 */
 	int (*prepare)(void *ctx, struct resolved_sample *rs);
-	/** A worker's own state (an unwinder, scratch buffers): made once per
-	 *  thread slot, freed at pipeline__delete(). @return 0 or -ENOMEM. */
-	int (*thread_new)(void *ctx, void **out);
-	void (*thread_delete)(void *ctx, void *state);
-	/** A chunk: what one job writes (text, frames). @return 0 or -ENOMEM. */
-	int (*chunk_new)(void *ctx, void **out);
-	void (*chunk_delete)(void *ctx, void *chunk);
+	/** Bytes of a thread's own state (an unwinder, scratch buffers), one per
+	 *  thread slot, zeroed by the pipeline, then thread_init() (calling thread);
+	 *  thread_exit() frees what it holds at pipeline__delete() (even after a
+	 *  failed thread_init()).  0: no state (NULL). */
+	size_t thread_size;
+	int (*thread_init)(void *ctx, void *state);	/* @return 0 or -ENOMEM */
+	void (*thread_exit)(void *ctx, void *state);
+	/** Bytes of a chunk, what one job writes (text, frames): zeroed by the
+	 *  pipeline, reused; chunk_exit() frees what it holds at pipeline__delete(). */
+	size_t chunk_size;
+	void (*chunk_exit)(void *ctx, void *chunk);
 	/**
 	 * Resolve and format one sample into @p chunk (any worker, or the calling
 	 * thread).  Resolve addresses only through pipeline__resolve() /
@@ -121,7 +125,7 @@ struct pipeline;
  *        calling thread), feeding @p sink.
  * @param out  receives the pipeline (free with pipeline__delete())
  * @param m, wq, sink, ctx  borrowed; live until pipeline__delete()
- * @return 0 or -ENOMEM (the sink's thread_new() errors too).
+ * @return 0 or -ENOMEM (the sink's thread_init() errors too).
  */
 int pipeline__new(struct pipeline **out, struct machine *m, struct workqueue *wq,
 		  const struct pipeline_sink *sink, void *ctx);

@@ -269,7 +269,7 @@ static bool thread_filtered(const struct script_opts *o, const struct thread *t,
 
 /* ---- samples: resolved and formatted on the pipeline's workers ---------------- */
 
-/* A worker's own state (resolve/pipeline.h: thread_new). */
+/* A worker's own state (resolve/pipeline.h: thread_size). */
 struct script_worker {
 	struct unwinder *uw;		/* owned: --call-graph dwarf stacks; else NULL */
 	struct srclines *inl;		/* owned with uw: inlined functions of unwound
@@ -288,7 +288,7 @@ struct stack_entry {
 	int32_t pid;
 };
 
-/* What one job writes (resolve/pipeline.h: chunk_new). */
+/* What one job writes (resolve/pipeline.h: chunk_size). */
 struct script_chunk {
 	struct script_buf out;		/* text, in sample order; --folded & co: the
 					 * header lines */
@@ -779,14 +779,11 @@ static int sink_record(void *ctx, const struct record_ref *ref)
 	return err ? err : 1;
 }
 
-static int sink_thread_new(void *ctx, void **out)
+static int sink_thread_init(void *ctx, void *state)
 {
 	struct run *r = ctx;
-	struct script_worker *w = calloc(1, sizeof(*w));
+	struct script_worker *w = state;
 
-	*out = w;
-	if (!w)
-		return -ENOMEM;
 	if (!r->unwind)
 		return 0;
 	/* the first unwinder opens the files, the others share them */
@@ -798,7 +795,7 @@ static int sink_thread_new(void *ctx, void **out)
 	return 0;
 }
 
-static void sink_thread_delete(void *ctx, void *state)
+static void sink_thread_exit(void *ctx, void *state)
 {
 	struct script_worker *w = state;
 
@@ -806,17 +803,9 @@ static void sink_thread_delete(void *ctx, void *state)
 	unwinder__delete(w->uw);
 	srclines__delete(w->inl);
 	strtab__exit(&w->inl_names);
-	free(w);
 }
 
-static int sink_chunk_new(void *ctx, void **out)
-{
-	(void)ctx;
-	*out = calloc(1, sizeof(struct script_chunk));
-	return *out ? 0 : -ENOMEM;
-}
-
-static void sink_chunk_delete(void *ctx, void *chunk)
+static void sink_chunk_exit(void *ctx, void *chunk)
 {
 	struct script_chunk *c = chunk;
 
@@ -824,17 +813,17 @@ static void sink_chunk_delete(void *ctx, void *chunk)
 	script_buf__exit(&c->out);
 	free(c->frames);
 	free(c->stacks);
-	free(c);
 }
 
 static const struct pipeline_sink script_sink = {
 	.record = sink_record,
 	.select = sink_select,
 	.prepare = sink_prepare,
-	.thread_new = sink_thread_new,
-	.thread_delete = sink_thread_delete,
-	.chunk_new = sink_chunk_new,
-	.chunk_delete = sink_chunk_delete,
+	.thread_size = sizeof(struct script_worker),
+	.thread_init = sink_thread_init,
+	.thread_exit = sink_thread_exit,
+	.chunk_size = sizeof(struct script_chunk),
+	.chunk_exit = sink_chunk_exit,
 	.sample = sink_sample,
 	.emit = sink_emit,
 };

@@ -249,26 +249,16 @@ static int sink_emit(void *ctx, void *chunk)
 	return 0;
 }
 
-static int sink_chunk_new(void *ctx, void **out)
+static void sink_chunk_exit(void *ctx, void *chunk)
 {
 	(void)ctx;
-	*out = calloc(1, sizeof(struct chunk));
-	return *out ? 0 : -ENOMEM;
-}
-
-static void sink_chunk_delete(void *ctx, void *chunk)
-{
-	struct chunk *c = chunk;
-
-	(void)ctx;
-	free(c->t.p);
-	free(c);
+	free(((struct chunk *)chunk)->t.p);
 }
 
 static const struct pipeline_sink test_sink = {
 	.prepare = sink_prepare,
-	.chunk_new = sink_chunk_new,
-	.chunk_delete = sink_chunk_delete,
+	.chunk_size = sizeof(struct chunk),
+	.chunk_exit = sink_chunk_exit,
 	.sample = sink_sample,
 	.emit = sink_emit,
 };
