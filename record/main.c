@@ -306,6 +306,29 @@ static int make_events(struct options *o, const char *fallback, bool system_wide
 	return 0;
 }
 
+/* -F above the kernel's maximum: lowered to it, as perf record lowers it */
+static void cap_freq(struct options *o)
+{
+	char buf[32] = "";
+	unsigned long long max;
+	FILE *f;
+
+	if (!o->ro.freq)
+		return;
+	f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f) && (max = strtoull(buf, NULL, 10)) &&
+	    o->ro.freq > max) {
+		if (!o->quiet)
+			fprintf(stderr, PROG ": warning: -F %llu is above the kernel's maximum "
+				"(/proc/sys/kernel/perf_event_max_sample_rate): %llu Hz used\n",
+				(unsigned long long)o->ro.freq, max);
+		o->ro.freq = max;
+	}
+	fclose(f);
+}
+
 /* FILE -> FILE.old, as perf record keeps the previous recording (a regular file or a
  * --threads directory; anything else is left for the writer, which refuses it) */
 static int keep_old(const char *path)
@@ -361,6 +384,7 @@ int main(int argc, char **argv)
 	command = !system_wide && !o.pid_list && !o.tid_list;
 	if (!o.mmap_pages)
 		o.mmap_pages = DEFAULT_MMAP_BYTES / (unsigned)sysconf(_SC_PAGESIZE);
+	cap_freq(&o);
 	rc = make_events(&o, NULL, system_wide, command);
 	if (rc == -EINVAL) {
 		record_events__free(o.ev, o.nr_ev);
@@ -423,7 +447,6 @@ int main(int argc, char **argv)
 				nr_tids += nt;
 				free(t);
 			}
-			ro.pid = list[0];
 			free(list);
 		}
 	}
@@ -531,6 +554,9 @@ int main(int argc, char **argv)
 	}
 	created = false;
 	if (!o.quiet) {
+		if (st.no_kernel_map)
+			fprintf(stderr, PROG ": warning: /proc/kallsyms hides the kernel's "
+				"addresses (/proc/sys/kernel/kptr_restrict): no kernel map\n");
 		if (st.kernel_excluded)
 			fprintf(stderr, PROG ": warning: no permission to record the kernel "
 				"(/proc/sys/kernel/perf_event_paranoid): user space only\n");

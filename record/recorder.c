@@ -27,6 +27,7 @@
 #include "record/features.h"
 #include "record/ring.h"
 #include "record/synth.h"
+#include "record/target.h"
 
 #include "banned.h"
 
@@ -425,6 +426,35 @@ static int emit(void *ctx, const void *rec, size_t size)
 	return err;
 }
 
+/* -p: each process of the threads once (its threads' COMMs, its maps); -t: each
+ * thread's COMM, the maps of its process once */
+static int synth_threads(struct recorder *r, struct synth *s)
+{
+	pid_t *done = calloc(r->o.nr_tids, sizeof(*done));
+	size_t nr_done = 0;
+	int err = 0;
+
+	if (!done)
+		return -ENOMEM;
+	for (size_t i = 0; !err && i < r->o.nr_tids; i++) {
+		pid_t tgid = record_target__tgid(r->tids[i]);
+		bool seen = false;
+
+		if (tgid < 0)
+			continue;	/* gone */
+		for (size_t j = 0; j < nr_done; j++)
+			seen |= done[j] == tgid;
+		if (r->o.target == RECORDER_PID && seen)
+			continue;
+		err = synth__process(s, tgid, r->o.target == RECORDER_PID ? -1 : r->tids[i],
+				     seen);
+		if (!seen)
+			done[nr_done++] = tgid;
+	}
+	free(done);
+	return err;
+}
+
 int recorder__synthesize(struct recorder *r, struct diag *d)
 {
 	struct synth s = { .id_hdr_size = r->id_hdr_size, .mmap_data = r->o.mmap_data,
@@ -442,8 +472,14 @@ int recorder__synthesize(struct recorder *r, struct diag *d)
 	free(ids);
 	if (!err && !r->exclude_kernel) {
 		err = synth__kernel(&s, d);
-		if (!err)
+		if (err == -ENOENT) {
+			/* addresses hidden (kptr_restrict): perf goes on without the map */
+			r->st.no_kernel_map = true;
+			*d = (struct diag){ .offset = DIAG_NO_OFFSET };
+			err = 0;
+		} else if (!err) {
 			err = synth__modules(&s);
+		}
 	}
 	if (!err) {
 		switch (r->o.target) {
@@ -454,14 +490,8 @@ int recorder__synthesize(struct recorder *r, struct diag *d)
 			err = synth__process(&s, r->tids[0], -1, true);
 			break;
 		case RECORDER_PID:
-			err = synth__process(&s, r->o.pid, -1, false);
-			break;
 		case RECORDER_TID:
-			for (size_t i = 0; !err && i < r->o.nr_tids; i++) {
-				pid_t tgid = r->o.pid > 0 ? r->o.pid : r->tids[i];
-
-				err = synth__process(&s, tgid, r->tids[i], false);
-			}
+			err = synth_threads(r, &s);
 			break;
 		}
 	}

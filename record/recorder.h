@@ -41,7 +41,7 @@ struct recorder;
 
 enum recorder_target {
 	RECORDER_COMMAND,	/* a forked command: tids[0] (events with enable_on_exec) */
-	RECORDER_PID,		/* -p: every thread of pid, tids its threads */
+	RECORDER_PID,		/* -p: processes, tids their threads */
 	RECORDER_TID,		/* -t: the threads tids */
 	RECORDER_SYSTEM,	/* -a or -C: every thread (pid -1) */
 };
@@ -50,7 +50,6 @@ struct recorder_opts {
 	const struct record_event *events;	/* configured (record_events__config()) */
 	size_t nr_events;
 	enum recorder_target target;
-	pid_t pid;			/* RECORDER_PID: the process */
 	const pid_t *tids;		/* RECORDER_COMMAND/PID/TID: the threads */
 	size_t nr_tids;
 	const int *cpus;		/* cpu numbers, ascending */
@@ -70,6 +69,8 @@ struct recorder_stats {
 	uint64_t nr_wakeups;		/* passes that found data */
 	uint64_t bytes;			/* of records written */
 	bool kernel_excluded;		/* perf_event_paranoid made us exclude the kernel */
+	bool no_kernel_map;		/* /proc/kallsyms hid the kernel's addresses
+					 * (kptr_restrict): no kernel map synthesized */
 };
 
 /**
@@ -95,10 +96,12 @@ int recorder__open(struct recorder **out, const struct recorder_opts *o, struct 
  * @brief The records perf record synthesizes before the events start: ID_INDEX, the
  *        kernel's map and the modules' (unless the events exclude the kernel), the
  *        target's processes (COMM per thread, MMAP2 per executable mapping; all
- *        processes of /proc for a system-wide target; only the COMM of a command that
- *        has not exec()ed yet: the kernel reports its maps after the exec), then
- *        FINISHED_INIT.
- * @return 0; the writer's errors; -ENOENT (/proc/kallsyms unreadable); -ENOMEM.
+ *        processes of /proc for a system-wide target; the processes of the threads
+ *        of -p, and the threads of -t with their processes' maps; only the COMM of a
+ *        command that has not exec()ed yet: the kernel reports its maps after the
+ *        exec), then FINISHED_INIT. Where /proc/kallsyms hides the kernel's addresses
+ *        the kernel's map is left out, as perf leaves it (stats.no_kernel_map).
+ * @return 0; the writer's errors; -ENOMEM.
  */
 int recorder__synthesize(struct recorder *r, struct diag *d);
 
