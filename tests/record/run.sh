@@ -30,6 +30,8 @@
 # signals    -a without a command: SIGINT ends it, exit 0, a readable recording;
 #            a command: SIGTERM stops it and the command, exit 0; -p PID and -t TID:
 #            the recording ends by itself when the process exits
+# lost       -m 1 -a -g -F 20000: the LOST records' counts add up to the closing
+#            warning's; dirreport's report equals perf's
 # hardware   -e instructions: recorded where the cpu has a PMU, else exit 1 and one
 #            line saying the hardware event is not supported
 # permission as nobody (setpriv or runuser; root only): -a is one line naming
@@ -274,6 +276,30 @@ if rd_record record:system:cpu0 -C 0 -o "$rd_c" -- sleep 0.5; then
 	else
 		fail record:system:cpu0 "exit $rc, cpus: $(echo "$rd_got" | tr '\n' ' ')"
 	fi
+fi
+
+# --- LOST records ---------------------------------------------------------------------------
+# one page of ring per cpu at 20 kHz with call graphs: the kernel loses samples and says
+# so in LOST records, which go into the file as they come; the closing warning counts
+# what they count
+rd_l=$rd_tmp/lost.data
+run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" -m 1 -a -g -F 20000 -o "$rd_l" -- sleep 1
+if ! crashed record:lost "$rd_tmp/err"; then
+	rd_lost=$("$rd_rep" -D -i "$rd_l" 2>/dev/null |
+		sed -n 's/.*PERF_RECORD_LOST: id:[0-9]*: lost:\([0-9]*\)$/\1/p' |
+		awk '{ n += $1 } END { print n + 0 }')
+	rd_warned=$(sed -n 's/^dirrecord: warning: the kernel lost \([0-9]*\) samples.*/\1/p' \
+		"$rd_tmp/err")
+	if [ "$rc" -ne 0 ]; then
+		fail record:lost "exit $rc: $(head -n 1 "$rd_tmp/err")"
+	elif [ "$rd_lost" -eq 0 ] && [ -z "$rd_warned" ]; then
+		pass record:lost "no ring overflowed this time"
+	elif [ "$rd_lost" = "${rd_warned:-0}" ]; then
+		pass record:lost "$rd_lost lost, in LOST records and the warning"
+	else
+		fail record:lost "LOST records count $rd_lost, the warning ${rd_warned:-nothing}"
+	fi
+	rd_same record:lost:stdio "$rd_l" --stdio --no-children -g none
 fi
 
 # --- exit status, FILE.old ---------------------------------------------------------------
