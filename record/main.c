@@ -401,6 +401,27 @@ int main(int argc, char **argv)
 		fail("cannot read the online cpus: %s", strerror(-rc));
 		goto out;
 	}
+	if (o.cpu_list) {
+		int *online;
+		size_t nr_online;
+		char num[32];
+
+		rc = record_target__cpus(NULL, &online, &nr_online);
+		for (size_t i = 0; !rc && i < nr_cpus; i++) {
+			bool found = false;
+
+			for (size_t j = 0; j < nr_online; j++)
+				found |= online[j] == cpus[i];
+			if (!found) {
+				snprintf(num, sizeof(num), "%d", cpus[i]);
+				fail("-C: cpu %s is not online", num);
+				free(online);
+				goto out;
+			}
+		}
+		if (!rc)
+			free(online);
+	}
 	if (o.pid_list || o.tid_list) {
 		pid_t *list;
 		size_t n;

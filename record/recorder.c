@@ -426,6 +426,20 @@ static int emit(void *ctx, const void *rec, size_t size)
 	return err;
 }
 
+/* d for err where nothing filled it: the writer's diagnostic (a write error names the
+ * file and offset), else the output and the code's text */
+static void writer_error(struct recorder *r, int err, struct diag *d)
+{
+	const struct diag *wd = r->w ? writer__diag(r->w) : NULL;
+
+	if (d->msg[0])
+		return;
+	if (wd && wd->msg[0])
+		*d = *wd;
+	else
+		diag__set(d, r->o.path, DIAG_NO_OFFSET, err, "%s", diag__code_str(err));
+}
+
 /* -p: each process of the threads once (its threads' COMMs, its maps); -t: each
  * thread's COMM, the maps of its process once */
 static int synth_threads(struct recorder *r, struct synth *s)
@@ -497,8 +511,8 @@ int recorder__synthesize(struct recorder *r, struct diag *d)
 	}
 	if (!err)
 		err = synth__finished_init(&s);
-	if (err && !d->msg[0])
-		diag__set(d, r->o.path, DIAG_NO_OFFSET, err, "%s", diag__code_str(err));
+	if (err)
+		writer_error(r, err, d);
 	return err;
 }
 
@@ -531,8 +545,7 @@ int recorder__read(struct recorder *r, bool *wrote, struct diag *d)
 		total += bytes;
 	}
 	if (err) {
-		if (!d->msg[0])
-			diag__set(d, r->o.path, DIAG_NO_OFFSET, err, "%s", diag__code_str(err));
+		writer_error(r, err, d);
 		return err;
 	}
 	if (total) {
@@ -540,7 +553,7 @@ int recorder__read(struct recorder *r, bool *wrote, struct diag *d)
 		r->st.nr_wakeups++;
 		err = writer__round(r->w, 0);
 		if (err)
-			diag__set(d, r->o.path, DIAG_NO_OFFSET, err, "%s", diag__code_str(err));
+			writer_error(r, err, d);
 	}
 	return err;
 }
