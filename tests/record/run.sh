@@ -26,7 +26,9 @@
 #            map, a COMM of pid 1 and FINISHED_ROUNDs (dirreport -D); dirreport --stdio
 #            equals perf's; -C 0: samples on cpu 0 only
 # status     the command's exit status (0, 3), 127 and one line for a command that
-#            cannot run (no file left), an existing output renamed FILE.old
+#            cannot run (no file left), an existing output renamed FILE.old; a process,
+#            a thread or a cpu that is not there, an output that cannot be made: exit
+#            1 and one line
 # signals    -a without a command: SIGINT ends it, exit 0, a readable recording;
 #            a command: SIGTERM stops it and the command, exit 0; -p PID and -t TID:
 #            the recording ends by itself when the process exits
@@ -326,6 +328,25 @@ if [ "$rc" -eq 127 ] && [ "$(wc -l <"$rd_tmp/err")" -eq 1 ] &&
 else
 	fail record:status:cannot-run "exit $rc: $(head -n 2 "$rd_tmp/err")"
 fi
+
+# rd_error NAME WANT-RE ARGS...: exit 1, nothing on stdout, one stderr line matching
+rd_error() {
+	_en=record:status:$1 _re=$2
+	shift 2
+	run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" -q "$@"
+	crashed "$_en" "$rd_tmp/err" && return
+	if [ "$rc" -eq 1 ] && [ ! -s "$rd_tmp/out" ] && [ "$(wc -l <"$rd_tmp/err")" -eq 1 ] &&
+	   grep -q "$_re" "$rd_tmp/err"; then
+		pass "$_en"
+	else
+		fail "$_en" "exit $rc: $(head -n 2 "$rd_tmp/err")"
+	fi
+}
+# 4194304: above every pid (pid_max is at most 2^22)
+rd_error no-process '^dirrecord: no process 4194304' -p 4194304 -o "$rd_tmp/e.data"
+rd_error no-thread '^dirrecord: no thread 4194304' -t 4194304 -o "$rd_tmp/e.data"
+rd_error cpu-offline '^dirrecord: -C: cpu 4095 is not online$' -C 4095 -o "$rd_tmp/e.data" true
+rd_error output-dir-missing "^dirrecord: $rd_tmp/no/such/dir/e.data: " -o "$rd_tmp/no/such/dir/e.data" true
 
 # --- signals, -p, -t ------------------------------------------------------------------------
 # rd_bg_wait PID: wait for a background dirrecord at most $TIMEOUT s; sets $rc
