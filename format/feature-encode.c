@@ -108,6 +108,17 @@ static void enc_build_id(struct ebuf *b, const struct feat_build_id *ids, size_t
 	}
 }
 
+/* GROUP_DESC: u32 nr, then per group its name, u32 leader index, u32 member count */
+static void enc_group_desc(struct ebuf *b, const struct feat_group *g, size_t nr)
+{
+	eb_u32(b, (uint32_t)nr);
+	for (size_t i = 0; i < nr; i++) {
+		eb_str(b, g[i].name);
+		eb_u32(b, g[i].leader_idx);
+		eb_u32(b, g[i].nr_members);
+	}
+}
+
 static int encode(struct ebuf *b, const struct features *f, unsigned feat)
 {
 	switch (feat) {
@@ -140,14 +151,7 @@ static int encode(struct ebuf *b, const struct features *f, unsigned feat)
 			eb_str(b, f->pmu_mappings[i].name);
 		}
 		break;
-	case FEAT_GROUP_DESC:
-		eb_u32(b, f->nr_groups);
-		for (uint32_t i = 0; i < f->nr_groups; i++) {
-			eb_str(b, f->groups[i].name);
-			eb_u32(b, f->groups[i].leader_idx);
-			eb_u32(b, f->groups[i].nr_members);
-		}
-		break;
+	case FEAT_GROUP_DESC: enc_group_desc(b, f->groups, f->nr_groups); break;
 	case FEAT_CLOCKID: eb_u64(b, f->clockid_res_ns); break;
 	case FEAT_BRANCH_STACK:
 	case FEAT_STAT:
@@ -222,4 +226,14 @@ int writer__set_build_ids(struct writer *w, const struct feat_build_id *ids, siz
 
 	enc_build_id(&b, ids, nr);
 	return set_encoded(w, FEAT_BUILD_ID, &b);
+}
+
+int writer__set_group_desc(struct writer *w, const struct feat_group *g, size_t nr)
+{
+	struct ebuf b = { 0 };
+
+	if (nr > UINT32_MAX)
+		return -EINVAL;
+	enc_group_desc(&b, g, nr);
+	return set_encoded(w, FEAT_GROUP_DESC, &b);
 }

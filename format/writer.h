@@ -50,6 +50,7 @@
 struct diag;
 struct feat_build_id;
 struct feat_event;
+struct feat_group;
 struct features;
 struct writer;
 
@@ -171,6 +172,16 @@ int writer__set_strings_feature(struct writer *w, unsigned feat, const char *con
  * Thread safety: see file comment. Format: docs/perf-data-format.md §2.3 EVENT_DESC.
  */
 int writer__set_event_desc(struct writer *w, const struct feat_event *ev, size_t nr);
+
+/**
+ * @brief Set GROUP_DESC: u32 number of groups, then per group its name as a string
+ *        (perf writes "{anon_group}" for a group without one), u32 the index of its
+ *        leader in the attrs table, u32 its number of events.
+ * @param g, nr  the groups of more than one event, in leader order (copied)
+ * @return 0; -EINVAL (nr above 2^32 - 1); -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §2.3 GROUP_DESC.
+ */
+int writer__set_group_desc(struct writer *w, const struct feat_group *g, size_t nr);
 
 /**
  * @brief Set BUILD_ID: per entry a 36-byte header (u32 type 0, u16 misc with bit 15
