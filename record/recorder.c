@@ -277,6 +277,8 @@ static int copy_opts(struct recorder *r, const struct recorder_opts *o)
 		r->ev[e].name = strdup(o->events[e].name);
 		if (!r->ev[e].name)
 			return -ENOMEM;
+		if (o->events[e].group && !(r->ev[e].group = strdup(o->events[e].group)))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -580,16 +582,25 @@ int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct di
 	struct record_features f = { .argv = r->o.argv, .argc = r->o.argc };
 	struct feat_event *fev = calloc(r->o.nr_events, sizeof(*fev));
 	uint64_t *ids = calloc(r->nr_fds ? r->nr_fds : 1, sizeof(*ids));
+	struct feat_group *groups = calloc(r->o.nr_events, sizeof(*groups));
 	struct feat_build_id *bids = NULL;
-	size_t nr_bids = 0, at = 0;
+	size_t nr_bids = 0, at = 0, nr_groups = 0;
 	bool wrote;
 	int err;
 
-	if (!fev || !ids) {
+	if (!fev || !ids || !groups) {
 		free(fev);
 		free(ids);
+		free(groups);
 		return -ENOMEM;
 	}
+	/* the groups of more than one event, as perf record describes them */
+	for (size_t e = 0; e < r->o.nr_events; e++)
+		if (r->ev[e].leader == e && r->ev[e].nr_members > 1)
+			groups[nr_groups++] = (struct feat_group){
+				.name = r->ev[e].group ? r->ev[e].group : "{anon_group}",
+				.leader_idx = (uint32_t)e,
+				.nr_members = (uint32_t)r->ev[e].nr_members };
 	ioctl_leaders(r, PERF_EVENT_IOC_DISABLE);
 	do
 		err = recorder__read(r, &wrote, d);
@@ -613,6 +624,8 @@ int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct di
 		f.first_sample_ns = r->first_ns;
 		f.last_sample_ns = r->last_ns;
 		err = record_features__write(r->w, &f);
+		if (!err && nr_groups)
+			err = writer__set_group_desc(r->w, groups, nr_groups);
 		if (err)
 			diag__set(d, r->o.path, DIAG_NO_OFFSET, err, "%s", diag__code_str(err));
 	}
@@ -623,6 +636,7 @@ int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct di
 		err = writer__close(w, d);
 	}
 	record_dsos__free_build_ids(bids, nr_bids);
+	free(groups);
 	free(fev);
 	free(ids);
 	if (stats)
@@ -637,8 +651,10 @@ void recorder__delete(struct recorder *r)
 	close_all(r);
 	writer__delete(r->w);
 	record_dsos__delete(r->dsos);
-	for (size_t e = 0; r->ev && e < r->o.nr_events; e++)
+	for (size_t e = 0; r->ev && e < r->o.nr_events; e++) {
 		free(r->ev[e].name);
+		free(r->ev[e].group);
+	}
 	free(r->ev);
 	free(r->cpus);
 	free(r->tids);

@@ -128,7 +128,8 @@ int recorder__wait(struct recorder *r, int timeout_ms);
 /**
  * @brief Disable the events, drain the rings, write the header's features (HOSTNAME,
  *        OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE,
- *        EVENT_DESC, BUILD_ID, SAMPLE_TIME: record/features.h) and close the file.
+ *        EVENT_DESC, BUILD_ID, SAMPLE_TIME: record/features.h; GROUP_DESC when
+ *        the events have groups) and close the file.
  *        The recorder must still be deleted.
  * @param stats  if not NULL: filled
  * @return 0; the errors of recorder__read(); the writer's errors (d names the file).

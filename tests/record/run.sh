@@ -12,8 +12,8 @@
 #
 # usage      bad command lines: exit 2, nothing on stdout, one stderr line
 #            "dirrecord: WHAT; see 'dirrecord --help'"; --help: the usage, exit 0
-# busy       `-F 1000` of a 1 s busy loop (sh counting, and date(1) asked every few
-#            thousand counts whether the second is over): exit 0,
+# busy       `-F 1000` of a busy loop that ends after 1 s of cpu time (sh counting,
+#            its /proc/PID/stat read every few thousand counts): exit 0,
 #            700..1300 samples (1000 expected; CI machines are noisy), `perf report
 #            --stdio` exits 0, --header-only shows hostname, os release, version,
 #            arch, nrcpus, cpudesc, cpuid, total memory, cmdline and the event, `perf
@@ -22,6 +22,8 @@
 #            (perf's tip block removed, as tests/run-cli-tests.sh's live cases)
 # callchain  -g: perf script (dirscript without perf) prints frames; dirreport's
 #            children view equals perf's
+# groups     -e 'page-faults,{cpu-clock,task-clock}' -e 'grp{...}': perf evlist -g
+#            shows the groups (GROUP_DESC), dirreport's report and header equal perf's
 # system     -a -g with sleep 1: exit 0, samples on every cpu, the synthesized kernel
 #            map, a COMM of pid 1 and FINISHED_ROUNDs (dirreport -D); dirreport --stdio
 #            equals perf's; -C 0: samples on cpu 0 only
@@ -156,10 +158,17 @@ fi
 
 # --- a busy loop at 1000 Hz -----------------------------------------------------------------
 rd_busy=$rd_tmp/busy.data
-# (not timeout(1): its status 124 reads as our own timeout in crashed())
+# the loop ends after 1 s of cpu time (its own and its children's, /proc/PID/stat
+# fields 14-17 in clock ticks), not of wall time: the machine may be shared, and
+# cpu-clock counts only while the loop runs. Not timeout(1) either: its status 124
+# reads as our own timeout in crashed().
 # shellcheck disable=SC2016 # the loop is sh -c's, expanded there
-rd_loop='t=$(($(date +%s%N) + 1000000000))
-while [ "$(date +%s%N)" -lt "$t" ]; do i=0; while [ $i -lt 3000 ]; do i=$((i + 1)); done; done'
+rd_loop='hz=$(getconf CLK_TCK)
+while :; do
+	i=0; while [ $i -lt 3000 ]; do i=$((i + 1)); done
+	set -- $(cat /proc/$$/stat)
+	[ $((${14} + ${15} + ${16} + ${17})) -lt "$hz" ] || break
+done'
 if rd_record record:busy:record -F 1000 -o "$rd_busy" -- sh -c "$rd_loop"; then
 	if [ "$rc" -ne 0 ]; then
 		fail record:busy:record "exit $rc"
@@ -168,8 +177,8 @@ if rd_record record:busy:record -F 1000 -o "$rd_busy" -- sh -c "$rd_loop"; then
 	fi
 fi
 if [ -s "$rd_busy" ]; then
-	# 1 s of one busy cpu sampled 1000 times a second: 1000 samples, give or take
-	# the noise of a shared machine
+	# 1 s of cpu time sampled 1000 times a second: 1000 samples, give or take the
+	# clock-tick accounting and the noise of a CI machine
 	rd_n=$(rd_samples "$rd_busy")
 	if [ -n "$rd_n" ] && [ "$rd_n" -ge 700 ] && [ "$rd_n" -le 1300 ]; then
 		pass record:busy:samples "$rd_n samples"
@@ -237,6 +246,34 @@ if [ -s "$rd_g" ]; then
 	fi
 	rd_same record:callchain:stdio "$rd_g" --stdio
 	rd_same record:callchain:flat "$rd_g" --stdio --no-children -g none
+fi
+
+# --- several events, groups ----------------------------------------------------------------
+rd_e=$rd_tmp/groups.data
+if rd_record record:groups:record -F 1000 -e 'page-faults,{cpu-clock,task-clock}' \
+	-e 'grp{minor-faults,context-switches}' -o "$rd_e" -- \
+	sh -c 'seq 1 30000 | sort -r | md5sum >/dev/null'; then
+	if [ "$rc" -ne 0 ]; then
+		fail record:groups:record "exit $rc"
+	else
+		pass record:groups:record
+	fi
+fi
+if [ -s "$rd_e" ]; then
+	if [ -n "$have_perf" ]; then
+		perf evlist -g -i "$rd_e" >"$rd_tmp/out" 2>"$rd_tmp/err"
+		printf '%s\n' page-faults '{cpu-clock,task-clock}' \
+			'grp{minor-faults,context-switches}' >"$rd_tmp/want"
+		if cmp -s "$rd_tmp/want" "$rd_tmp/out"; then
+			pass record:groups:evlist
+		else
+			fail record:groups:evlist "perf evlist -g differs" "$rd_tmp/want" "$rd_tmp/out"
+		fi
+	else
+		skip record:groups:evlist "$perf_why"
+	fi
+	rd_same record:groups:stdio "$rd_e" --stdio
+	rd_same record:groups:header-only "$rd_e" --header-only
 fi
 
 # --- system-wide ----------------------------------------------------------------------------
