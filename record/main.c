@@ -297,6 +297,8 @@ static int make_events(struct options *o, const char *fallback, bool system_wide
 	}
 	o->ro.sample_cpu = system_wide;
 	rc = record_events__config(o->ev, o->nr_ev, &o->ro);
+	if (!rc && system_wide)
+		rc = record_events__add_tracking(&o->ev, &o->nr_ev);
 	if (rc)
 		return rc;
 	/* only a command's exec starts the events; the others are enabled by ioctl */

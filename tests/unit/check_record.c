@@ -605,6 +605,53 @@ START_TEST(test_events_errors)
 }
 END_TEST
 
+/* record_events__add_tracking(): perf record -a -g -F 200's events (samples/system-g.data,
+ * made without -e: perf's cycles fell back to cpu-clock:ppp, whose precise_ip and
+ * missing exclude_guest come from that fallback and are left out of the comparison) */
+START_TEST(test_events_system_wide_tracking)
+{
+	struct record_opts o = { .freq = 200, .callchain = true, .sample_cpu = true };
+	struct session_opts so = { .path = "samples/system-g.data", .jobs = 1 };
+	uint64_t fallback = 3ULL << ATTR_PRECISE_IP | 1ULL << ATTR_EXCLUDE_GUEST;
+	/* names the recording in ATTR_EQ's message */
+	const struct attr_case *c = &(const struct attr_case){ .sample = "system-g.data" };
+	struct record_event *ev = NULL;
+	size_t nr = 0;
+	char err[256] = "";
+	struct session *s;
+	struct diag d;
+	struct evlist *el;
+
+	ck_assert_int_eq(record_events__parse("cpu-clock", &ev, &nr, err, sizeof(err)), 0);
+	ck_assert_int_eq(record_events__config(ev, nr, &o), 0);
+	/* dirrecord's main: only a command's exec enables the events */
+	ev[0].attr.flags &= ~(1ULL << ATTR_ENABLE_ON_EXEC);
+	ck_assert_int_eq(record_events__add_tracking(&ev, &nr), 0);
+	ck_assert_uint_eq(nr, 2);
+	ck_assert_msg(session__open(&s, &so, &d) == 0, "%s", d.msg);
+	ck_assert_msg(session__load(s, &d) == 0, "%s", d.msg);
+	el = session__evlist(s);
+	ck_assert_uint_eq(el->nr, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const struct event_attr *got = &ev[i].attr, *want = &el->evsels[i]->attr;
+
+		ATTR_EQ(type);
+		ATTR_EQ(config);
+		ATTR_EQ(sample_period);
+		ATTR_EQ(sample_type);
+		ATTR_EQ(read_format);
+		if (i == 0)
+			ck_assert_uint_eq(got->flags & ~fallback, want->flags & ~fallback);
+		else
+			ATTR_EQ(flags);
+	}
+	ck_assert_str_eq(ev[1].name, evsel__name(el->evsels[1]));
+	ck_assert_uint_eq(ev[1].leader, 1);
+	session__close(s);
+	record_events__free(ev, nr);
+}
+END_TEST
+
 /* record_target__cpus(): perf's -C lists, and the online cpus */
 START_TEST(test_target_cpu_lists)
 {
@@ -821,6 +868,7 @@ Suite *record_suite(void)
 			    sizeof(attr_cases) / sizeof(attr_cases[0]));
 	tcase_add_test(te, test_events_groups);
 	tcase_add_test(te, test_events_errors);
+	tcase_add_test(te, test_events_system_wide_tracking);
 	suite_add_tcase(s, tr);
 	suite_add_tcase(s, ts);
 	tcase_add_test(tp, test_target_cpu_lists);
