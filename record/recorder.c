@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "format/attr.h"
+#include "format/bytes.h"
 #include "format/diag.h"
 #include "format/event.h"
 #include "format/feature.h"
@@ -577,6 +578,54 @@ int recorder__wait(struct recorder *r, int timeout_ms)
 	return n && hup == n ? 1 : 0;
 }
 
+/* the sample_id trailer of a record of fd f's event: its id where the layout has ID
+ * or IDENTIFIER, zeros elsewhere (perf's perf_event__synthesize_id_sample() of a
+ * sample with only the id set); returns its size */
+static size_t id_trailer(const struct recorder *r, const struct evfd *f, unsigned char *out)
+{
+	uint64_t st = r->ev[f->ev].attr.sample_type;
+	static const uint64_t order[] = { SAMPLE_TID, SAMPLE_TIME, SAMPLE_ID, SAMPLE_STREAM_ID,
+					  SAMPLE_CPU, SAMPLE_IDENTIFIER };
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		uint64_t v = order[i] == SAMPLE_ID || order[i] == SAMPLE_IDENTIFIER ? f->id : 0;
+
+		if (!(st & order[i]))
+			continue;
+		memcpy(out + n, &v, 8);
+		n += 8;
+	}
+	return n;
+}
+
+/* perf record 6.1's closing LOST_SAMPLES records: one per fd whose event counted
+ * samples lost (read_format LOST), with the event's id in its trailer */
+static int write_lost_samples(struct recorder *r, struct diag *d)
+{
+	for (size_t i = 0; i < r->nr_fds; i++) {
+		uint64_t v[3];	/* read_format ID|LOST: value, id, lost */
+		unsigned char rec[16 + 48];
+		size_t size;
+		int err;
+
+		if (read(r->fds[i].fd, v, sizeof(v)) != (ssize_t)sizeof(v) || !v[2])
+			continue;
+		memset(rec, 0, 16);
+		bytes__put_u32(rec, REC_LOST_SAMPLES);
+		bytes__put_u64(rec + 8, v[2]);
+		size = 16 + id_trailer(r, &r->fds[i], rec + 16);
+		bytes__put_u16(rec + 6, (uint16_t)size);
+		err = writer__write(r->w, 0, rec, size, 0, 0);
+		if (err) {
+			writer_error(r, err, d);
+			return err;
+		}
+		r->st.bytes += size;
+	}
+	return 0;
+}
+
 int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct diag *d)
 {
 	struct record_features f = { .argv = r->o.argv, .argc = r->o.argc };
@@ -605,6 +654,8 @@ int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct di
 	do
 		err = recorder__read(r, &wrote, d);
 	while (!err && wrote);
+	if (!err)
+		err = write_lost_samples(r, d);
 	for (size_t e = 0; !err && e < r->o.nr_events; e++) {
 		fev[e].attr = r->ev[e].attr;
 		fev[e].name = r->ev[e].name;

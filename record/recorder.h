@@ -126,7 +126,9 @@ int recorder__read(struct recorder *r, bool *wrote, struct diag *d);
 int recorder__wait(struct recorder *r, int timeout_ms);
 
 /**
- * @brief Disable the events, drain the rings, write the header's features (HOSTNAME,
+ * @brief Disable the events, drain the rings, write a LOST_SAMPLES record per
+ *        event fd that counted lost samples (read_format LOST, as perf record 6.1
+ *        writes them: the trailer holds the event's id), write the header's features (HOSTNAME,
  *        OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE,
  *        EVENT_DESC, BUILD_ID, SAMPLE_TIME: record/features.h; GROUP_DESC when
  *        the events have groups) and close the file.
