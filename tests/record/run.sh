@@ -26,7 +26,8 @@
 #            shows the groups (GROUP_DESC), dirreport's report and header equal perf's
 # system     -a -g with sleep 1: exit 0, samples on every cpu, the synthesized kernel
 #            map, a COMM of pid 1 and FINISHED_ROUNDs (dirreport -D); dirreport --stdio
-#            equals perf's; -C 0: samples on cpu 0 only
+#            --sort comm,dso equals perf's (not by symbol: perf may read a module's
+#            symbols from its .ko, a known difference); -C 0: samples on cpu 0 only
 # status     the command's exit status (0, 3), 127 and one line for a command that
 #            cannot run (no file left), an existing output renamed FILE.old; a process,
 #            a thread or a cpu that is not there, an output that cannot be made: exit
@@ -35,7 +36,8 @@
 #            a command: SIGTERM stops it and the command, exit 0; -p PID and -t TID:
 #            the recording ends by itself when the process exits
 # lost       -m 1 -a -g -F 20000: the LOST records' counts add up to the closing
-#            warning's; dirreport's report equals perf's
+#            warning's; dirreport's report (Total Lost Samples: the LOST_SAMPLES
+#            records) equals perf's
 # hardware   -e instructions: recorded where the cpu has a PMU, else exit 1 and one
 #            line saying the hardware event is not supported
 # permission as nobody (setpriv or runuser; root only): -a is one line naming
@@ -305,7 +307,10 @@ if [ -s "$rd_a" ]; then
 	else
 		pass record:system:synthesized
 	fi
-	rd_same record:system:stdio "$rd_a" --stdio
+	# by command and dso: perf may read a module's symbols from its .ko file,
+	# dirreport takes them from kallsyms (docs/known-differences.md, kernel modules),
+	# and a system-wide recording may have samples in modules
+	rd_same record:system:stdio "$rd_a" --stdio --no-children -g none --sort comm,dso
 fi
 rd_c=$rd_tmp/c0.data
 if rd_record record:system:cpu0 -C 0 -o "$rd_c" -- sleep 0.5; then
@@ -338,7 +343,8 @@ if ! crashed record:lost "$rd_tmp/err"; then
 	else
 		fail record:lost "LOST records count $rd_lost, the warning ${rd_warned:-nothing}"
 	fi
-	rd_same record:lost:stdio "$rd_l" --stdio --no-children -g none
+	# by command and dso, as record:system:stdio (modules)
+	rd_same record:lost:stdio "$rd_l" --stdio --no-children -g none --sort comm,dso
 fi
 
 # --- exit status, FILE.old ---------------------------------------------------------------
