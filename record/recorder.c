@@ -177,8 +177,9 @@ static int map_ring(struct recorder *r, size_t ci, int fd, struct diag *d)
 	return 0;
 }
 
-/* every fd of every cpu, thread and event; -ESRCH for a thread that is gone is
- * skipped (*gone counts them) */
+/* every fd of every cpu, thread and event. A thread that is gone (-ESRCH for its
+ * first event) is skipped; -ESRCH when all are. perf_event_open()'s own errors are
+ * returned with d empty and failed_ev set; the others fill d. */
 static int open_all(struct recorder *r, struct diag *d)
 {
 	size_t nr_threads = r->o.target == RECORDER_SYSTEM ? 1 : r->o.nr_tids;
@@ -315,7 +316,7 @@ int recorder__open(struct recorder **out, const struct recorder_opts *o, struct 
 	}
 	r->exclude_kernel = attr__flag(&r->ev[0].attr, ATTR_EXCLUDE_KERNEL);
 	err = open_all(r, d);
-	if ((err == -EACCES || err == -EPERM) && !r->exclude_kernel &&
+	if ((err == -EACCES || err == -EPERM) && !d->msg[0] && !r->exclude_kernel &&
 	    o->target != RECORDER_SYSTEM) {
 		/* perf_event_paranoid 2: a user may record user space of its own tasks */
 		close_all(r);
