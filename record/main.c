@@ -498,7 +498,8 @@ int main(int argc, char **argv)
 	ro.cpus = cpus;
 	ro.nr_cpus = nr_cpus;
 	ro.mmap_pages = o.mmap_pages;
-	ro.mmap_data = o.ro.data_addr;
+	/* perf samples addresses, and so synthesizes data maps, for -d and DWARF call graphs */
+	ro.mmap_data = o.ro.data_addr || o.ro.dwarf_size;
 	ro.path = o.output;
 	ro.argv = (const char *const *)argv;
 	ro.argc = (size_t)argc;
