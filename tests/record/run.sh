@@ -21,7 +21,7 @@
 #            dirreport --stdio and --header-only print what perf report prints
 #            (perf's tip block removed, as tests/run-cli-tests.sh's live cases)
 # callchain  -g: perf script (dirscript without perf) prints frames; dirreport's
-#            children view equals perf's
+#            children view equals perf's; --call-graph dwarf,4096: frames unwound
 # groups     -e 'page-faults,{cpu-clock,task-clock}' -e 'grp{...}': perf evlist -g
 #            shows the groups (GROUP_DESC), dirreport's report and header equal perf's
 # system     -a -g with sleep 1: exit 0, samples on every cpu, the synthesized kernel
@@ -248,6 +248,22 @@ if [ -s "$rd_g" ]; then
 	fi
 	rd_same record:callchain:stdio "$rd_g" --stdio
 	rd_same record:callchain:flat "$rd_g" --stdio --no-children -g none
+fi
+# --call-graph dwarf: user stacks copied; perf script (dirscript) unwinds them to frames
+rd_dw=$rd_tmp/dwarf.data
+if rd_record record:callchain:dwarf -F 500 --call-graph dwarf,4096 -o "$rd_dw" -- \
+	sh -c 'seq 1 30000 | sort -r >/dev/null'; then
+	if [ -n "$have_perf" ]; then
+		run "$rd_tmp/out" "$rd_tmp/err" perf script -i "$rd_dw"
+	else
+		run "$rd_tmp/out" "$rd_tmp/err" "$rd_scr" -i "$rd_dw"
+	fi
+	rd_frames=$(grep -c '^	 *[0-9a-f]\{1,16\} .* (.*)$' "$rd_tmp/out")
+	if [ "$rc" -eq 0 ] && [ "$rd_frames" -gt 0 ]; then
+		pass record:callchain:dwarf "$rd_frames frames"
+	else
+		fail record:callchain:dwarf "exit $rc, $rd_frames frames"
+	fi
 fi
 
 # --- several events, groups ----------------------------------------------------------------
