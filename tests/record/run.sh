@@ -449,6 +449,18 @@ rd_bg_wait() {
 	fi
 }
 
+# rd_started FILE: wait (at most $TIMEOUT s) until a background dirrecord has created
+# FILE, which it does after its signal handlers are in place and its events are open,
+# then half a second more for samples
+rd_started() {
+	_i=0
+	while [ ! -e "$1" ] && [ "$_i" -lt "$((TIMEOUT * 10))" ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	sleep 0.5
+}
+
 # rd_check_bg NAME FILE: after rd_bg_wait: exit 0, nothing on stderr, samples in FILE
 rd_check_bg() {
 	crashed "$1" "$rd_tmp/bgerr" && return
@@ -466,7 +478,7 @@ rd_check_bg() {
 
 "$rd_rec" -q -a -o "$rd_tmp/int.data" >/dev/null 2>"$rd_tmp/bgerr" </dev/null &
 rd_pid=$!
-sleep 1
+rd_started "$rd_tmp/int.data"
 kill -INT "$rd_pid"
 rd_bg_wait "$rd_pid"
 rd_check_bg record:signals:sigint "$rd_tmp/int.data"
@@ -474,7 +486,7 @@ rd_check_bg record:signals:sigint "$rd_tmp/int.data"
 "$rd_rec" -q -o "$rd_tmp/term.data" -- sh -c 'while :; do :; done' >/dev/null \
 	2>"$rd_tmp/bgerr" </dev/null &
 rd_pid=$!
-sleep 1
+rd_started "$rd_tmp/term.data"
 kill -TERM "$rd_pid"
 rd_bg_wait "$rd_pid"
 rd_check_bg record:signals:sigterm "$rd_tmp/term.data"
@@ -482,10 +494,11 @@ rd_check_bg record:signals:sigterm "$rd_tmp/term.data"
 for rd_opt in -p -t; do
 	sh -c 'while :; do :; done' &
 	rd_busy_pid=$!
+	rm -f "$rd_tmp/p.data"
 	"$rd_rec" -q "$rd_opt" "$rd_busy_pid" -o "$rd_tmp/p.data" >/dev/null \
 		2>"$rd_tmp/bgerr" </dev/null &
 	rd_pid=$!
-	sleep 1
+	rd_started "$rd_tmp/p.data"
 	kill -KILL "$rd_busy_pid"
 	wait "$rd_busy_pid" 2>/dev/null
 	rd_bg_wait "$rd_pid"
