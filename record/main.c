@@ -24,9 +24,9 @@
 
 /* The SYNOPSIS and OPTIONS of docs/dirrecord.1.md. */
 static const char usage_text[] =
-	"usage: dirrecord [-a | -C CPUS | -p PID | -t TID] [-e EVENTS] [-F FREQ | -c COUNT]\n"
-	"                 [-g | --call-graph fp] [-m PAGES] [-o FILE] [-q]\n"
-	"                 [--] [COMMAND [ARGS...]]\n"
+	"usage: dirrecord [-a | -C CPUS | -p PID | -t TID] [-e EVENTS]\n"
+	"                 [-F FREQ | -c COUNT] [-g | --call-graph MODE] [-m PAGES]\n"
+	"                 [-o FILE] [-q] [--] [COMMAND [ARGS...]]\n"
 	"\n"
 	"    -a, --all-cpus         every cpu (system-wide)\n"
 	"    -C, --cpu CPUS         these cpus only (\"0-2,5\"; system-wide)\n"
