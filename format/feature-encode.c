@@ -108,6 +108,16 @@ static void enc_build_id(struct ebuf *b, const struct feat_build_id *ids, size_t
 	}
 }
 
+/* PMU_MAPPINGS: u32 nr, then per PMU u32 type and its name */
+static void enc_pmu_mappings(struct ebuf *b, const struct feat_pmu_mapping *m, size_t nr)
+{
+	eb_u32(b, (uint32_t)nr);
+	for (size_t i = 0; i < nr; i++) {
+		eb_u32(b, m[i].type);
+		eb_str(b, m[i].name);
+	}
+}
+
 /* GROUP_DESC: u32 nr, then per group its name, u32 leader index, u32 member count */
 static void enc_group_desc(struct ebuf *b, const struct feat_group *g, size_t nr)
 {
@@ -144,13 +154,7 @@ static int encode(struct ebuf *b, const struct features *f, unsigned feat)
 		eb_u64(b, f->first_sample_ns);
 		eb_u64(b, f->last_sample_ns);
 		break;
-	case FEAT_PMU_MAPPINGS:
-		eb_u32(b, f->nr_pmu_mappings);
-		for (uint32_t i = 0; i < f->nr_pmu_mappings; i++) {
-			eb_u32(b, f->pmu_mappings[i].type);
-			eb_str(b, f->pmu_mappings[i].name);
-		}
-		break;
+	case FEAT_PMU_MAPPINGS: enc_pmu_mappings(b, f->pmu_mappings, f->nr_pmu_mappings); break;
 	case FEAT_GROUP_DESC: enc_group_desc(b, f->groups, f->nr_groups); break;
 	case FEAT_CLOCKID: eb_u64(b, f->clockid_res_ns); break;
 	case FEAT_BRANCH_STACK:
@@ -236,4 +240,14 @@ int writer__set_group_desc(struct writer *w, const struct feat_group *g, size_t 
 		return -EINVAL;
 	enc_group_desc(&b, g, nr);
 	return set_encoded(w, FEAT_GROUP_DESC, &b);
+}
+
+int writer__set_pmu_mappings(struct writer *w, const struct feat_pmu_mapping *m, size_t nr)
+{
+	struct ebuf b = { 0 };
+
+	if (nr > UINT32_MAX)
+		return -EINVAL;
+	enc_pmu_mappings(&b, m, nr);
+	return set_encoded(w, FEAT_PMU_MAPPINGS, &b);
 }

@@ -51,6 +51,7 @@ struct diag;
 struct feat_build_id;
 struct feat_event;
 struct feat_group;
+struct feat_pmu_mapping;
 struct features;
 struct writer;
 
@@ -182,6 +183,15 @@ int writer__set_event_desc(struct writer *w, const struct feat_event *ev, size_t
  * Thread safety: see file comment. Format: docs/perf-data-format.md §2.3 GROUP_DESC.
  */
 int writer__set_group_desc(struct writer *w, const struct feat_group *g, size_t nr);
+
+/**
+ * @brief Set PMU_MAPPINGS: u32 number of PMUs, then per PMU u32 its attr.type and its
+ *        name as a string.
+ * @param m, nr  the PMUs, in the order perf lists them (copied)
+ * @return 0; -EINVAL (nr above 2^32 - 1); -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §2.3 PMU_MAPPINGS.
+ */
+int writer__set_pmu_mappings(struct writer *w, const struct feat_pmu_mapping *m, size_t nr);
 
 /**
  * @brief Set BUILD_ID: per entry a 36-byte header (u32 type 0, u16 misc with bit 15

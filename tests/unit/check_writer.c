@@ -505,7 +505,7 @@ START_TEST(test_writer_incompressible_and_errors)
 END_TEST
 
 /* writer__set_string_feature(), writer__set_strings_feature(), writer__set_event_desc(),
- * writer__set_build_ids() and writer__set_group_desc() (what dirrecord writes its header with): read back by the
+ * writer__set_build_ids(), writer__set_group_desc() and writer__set_pmu_mappings() (what dirrecord writes its header with): read back by the
  * session as the features they set. */
 START_TEST(test_writer_feature_setters)
 {
@@ -520,6 +520,7 @@ START_TEST(test_writer_feature_setters)
 	const char *argv[] = { "dirrecord", "-o", "x y", "--", "sleep", "1" };
 	uint64_t ids[] = { 7, 8 };
 	struct feat_event ev = { .attr = a, .name = "cpu-clock", .ids = ids, .nr_ids = 2 };
+	struct feat_pmu_mapping pmus[2] = { { 1, "software" }, { 8, "uprobe" } };
 	struct feat_group grp = { .name = "{anon_group}", .leader_idx = 0, .nr_members = 1 };
 	struct feat_build_id bid[2] = {
 		{ .pid = -1, .misc = MISC_KERNEL, .size = 20, .filename = "[kernel.kallsyms]" },
@@ -541,6 +542,7 @@ START_TEST(test_writer_feature_setters)
 	ck_assert_int_eq(writer__set_event_desc(w, &ev, 1), 0);
 	ck_assert_int_eq(writer__set_build_ids(w, bid, 2), 0);
 	ck_assert_int_eq(writer__set_group_desc(w, &grp, 1), 0);
+	ck_assert_int_eq(writer__set_pmu_mappings(w, pmus, 2), 0);
 	ck_assert_msg(writer__close(w, &d) == 0, "%s", d.msg);
 
 	ck_assert_msg(session__open(&s, &so, &d) == 0, "%s", d.msg);
@@ -564,6 +566,9 @@ START_TEST(test_writer_feature_setters)
 	ck_assert_uint_eq(ft->nr_groups, 1);
 	ck_assert_str_eq(ft->groups[0].name, "{anon_group}");
 	ck_assert_uint_eq(ft->groups[0].nr_members, 1);
+	ck_assert_uint_eq(ft->nr_pmu_mappings, 2);
+	ck_assert_uint_eq(ft->pmu_mappings[1].type, 8);
+	ck_assert_str_eq(ft->pmu_mappings[1].name, "uprobe");
 	session__close(s);
 	testlib_rmtree(dir);
 	free(dir);
