@@ -3,6 +3,7 @@
  */
 #include "record/features.h"
 
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -115,6 +116,60 @@ static int set_cmdline(struct writer *w, const struct record_features *f)
 	return err;
 }
 
+/* the PMUs of /sys/bus/event_source/devices (name, attr.type), in directory order as
+ * perf lists them */
+static int set_pmu_mappings(struct writer *w)
+{
+	struct feat_pmu_mapping *m = NULL;
+	size_t nr = 0, cap = 0;
+	struct dirent *e;
+	DIR *dir = opendir("/sys/bus/event_source/devices");
+	int err = 0;
+
+	if (!dir)
+		return 0;
+	while (!err && (e = readdir(dir))) {
+		char path[512], buf[32] = "";
+		FILE *t;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", e->d_name);
+		t = fopen(path, "re");
+		if (!t)
+			continue;
+		if (!fgets(buf, sizeof(buf), t) || buf[0] < '0' || buf[0] > '9') {
+			fclose(t);
+			continue;
+		}
+		fclose(t);
+		if (nr == cap) {
+			struct feat_pmu_mapping *g;
+
+			cap = cap ? 2 * cap : 16;
+			g = realloc(m, cap * sizeof(*g));
+			if (!g) {
+				err = -ENOMEM;
+				break;
+			}
+			m = g;
+		}
+		m[nr].type = (uint32_t)strtoul(buf, NULL, 10);
+		m[nr].name = strdup(e->d_name);
+		if (!m[nr].name)
+			err = -ENOMEM;
+		else
+			nr++;
+	}
+	closedir(dir);
+	if (!err && nr)
+		err = writer__set_pmu_mappings(w, m, nr);
+	for (size_t i = 0; i < nr; i++)
+		free(m[i].name);
+	free(m);
+	return err;
+}
+
 int record_features__write(struct writer *w, const struct record_features *f)
 {
 	char buf[512], vendor[128], family[32], model[32], stepping[32];
@@ -147,6 +202,8 @@ int record_features__write(struct writer *w, const struct record_features *f)
 		err = set_cmdline(w, f);
 	if (!err)
 		err = writer__set_event_desc(w, f->events, f->nr_events);
+	if (!err)
+		err = set_pmu_mappings(w);
 	if (!err)
 		err = writer__set_build_ids(w, f->build_ids, f->nr_build_ids);
 	if (!err && (f->first_sample_ns || f->last_sample_ns)) {

@@ -6,11 +6,12 @@
  * (/sys/devices/system/cpu/present's highest cpu + 1, and the online cpus), CPUDESC
  * and CPUID (/proc/cpuinfo: "model name" with runs of blanks made one, and x86's
  * "VENDOR,FAMILY,MODEL,STEPPING"), TOTAL_MEM (/proc/meminfo's MemTotal, kB), CMDLINE
- * (the program's path, then its arguments), EVENT_DESC, BUILD_ID and SAMPLE_TIME
- * (given by the recorder); and the build-ids they need (the kernel's from
+ * (the program's path, then its arguments), PMU_MAPPINGS (the PMUs of
+ * /sys/bus/event_source/devices and their types, in directory order as perf lists
+ * them), EVENT_DESC, BUILD_ID and SAMPLE_TIME (given by the recorder); and the build-ids they need (the kernel's from
  * /sys/kernel/notes, a file's from its ELF notes).
  *
- * Format: docs/perf-data-format.md §2.3 (HOSTNAME .. SAMPLE_TIME); ELF notes as the
+ * Format: docs/perf-data-format.md §2.3 (HOSTNAME .. SAMPLE_TIME, PMU_MAPPINGS); ELF notes as the
  * ELF specification and <elf.h> lay them out (Elf64/Elf32_Nhdr, name "GNU", type
  * NT_GNU_BUILD_ID).
  *

@@ -16,7 +16,8 @@
 #            its /proc/PID/stat read every few thousand counts): exit 0,
 #            700..1300 samples (1000 expected; CI machines are noisy), `perf report
 #            --stdio` exits 0, --header-only shows hostname, os release, version,
-#            arch, nrcpus, cpudesc, cpuid, total memory, cmdline and the event, `perf
+#            arch, nrcpus, cpudesc, cpuid, total memory, cmdline, the event, the
+#            sample times and the pmu mappings, `perf
 #            buildid-list` the running kernel's build-id and a file the loop ran in;
 #            dirreport --stdio and --header-only print what perf report prints
 #            (perf's tip block removed, as tests/run-cli-tests.sh's live cases)
@@ -223,7 +224,7 @@ if [ -s "$rd_busy" ]; then
 	rd_missing=
 	for rd_f in 'hostname' 'os release' 'perf version' 'arch' 'nrcpus online' \
 		'nrcpus avail' 'cpudesc' 'cpuid' 'total memory' 'cmdline' 'event' \
-		'time of first sample'; do
+		'time of first sample' 'pmu mappings'; do
 		grep -q "^# $rd_f *: ." "$rd_tmp/out" || rd_missing="$rd_missing '$rd_f'"
 	done
 	grep -q "^# event : name = cpu-clock\|^# event : name = cycles" "$rd_tmp/out" ||
