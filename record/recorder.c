@@ -499,6 +499,11 @@ int recorder__synthesize(struct recorder *r, struct diag *d)
 			err = synth__modules(&s);
 		}
 	}
+	if (!err)
+		err = synth__thread_map(&s, r->tids,
+					r->o.target == RECORDER_SYSTEM ? 0 : r->o.nr_tids);
+	if (!err)
+		err = synth__cpu_map(&s, r->cpus, r->o.nr_cpus);
 	if (!err) {
 		switch (r->o.target) {
 		case RECORDER_SYSTEM:

@@ -95,6 +95,7 @@ int recorder__open(struct recorder **out, const struct recorder_opts *o, struct 
 /**
  * @brief The records perf record synthesizes before the events start: ID_INDEX, the
  *        kernel's map and the modules' (unless the events exclude the kernel), the
+ *        THREAD_MAP and CPU_MAP the events were opened on, the
  *        target's processes (COMM per thread, MMAP2 per executable mapping; all
  *        processes of /proc for a system-wide target; the processes of the threads
  *        of -p, and the threads of -t with their processes' maps; only the COMM of a

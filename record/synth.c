@@ -343,3 +343,74 @@ int synth__finished_init(struct synth *s)
 	rec_start(&r, REC_FINISHED_INIT, 0);
 	return rec_emit(s, &r, false);
 }
+
+int synth__thread_map(struct synth *s, const pid_t *tids, size_t nr)
+{
+	/* entries per record: as many as SYNTH_BUF holds (perf cuts at the record size) */
+	const size_t per = (SYNTH_BUF - 16) / 24;
+	static const pid_t any = -1;
+	int err = 0;
+
+	if (!nr) {
+		tids = &any;	/* every thread: perf's map of one "-1" */
+		nr = 1;
+	}
+	for (size_t at = 0; !err && at < nr; at += per) {
+		size_t n = nr - at < per ? nr - at : per;
+		struct rec r;
+
+		rec_start(&r, REC_THREAD_MAP, 0);
+		rec_u64(&r, n);
+		for (size_t i = at; i < at + n; i++) {
+			rec_u64(&r, (uint64_t)(int64_t)tids[i]);
+			memset(r.b + r.len, 0, 16);	/* comm: perf's map has none */
+			r.len += 16;
+		}
+		err = rec_emit(s, &r, false);
+	}
+	return err;
+}
+
+int synth__cpu_map(struct synth *s, const int *cpus, size_t nr)
+{
+	struct rec r;
+	size_t size_cpus, size_mask, words;
+	bool range = nr > 0;
+
+	if (!nr || nr > 4096 || cpus[nr - 1] >= 4096)
+		return -EINVAL;
+	for (size_t i = 1; i < nr; i++)
+		range &= cpus[i] == cpus[i - 1] + 1;
+	rec_start(&r, REC_CPU_MAP, 0);
+	if (range) {
+		bytes__put_u16(r.b + 8, 2);		/* RANGE */
+		r.b[10] = 0;				/* any_cpu */
+		r.b[11] = 0;
+		bytes__put_u16(r.b + 12, (uint16_t)cpus[0]);
+		bytes__put_u16(r.b + 14, (uint16_t)cpus[nr - 1]);
+		r.len = 16;
+		return rec_emit(s, &r, false);
+	}
+	/* the smaller of a list of u16 and a mask of u32 words, the mask on a tie */
+	words = (size_t)cpus[nr - 1] / 32 + 1;
+	size_cpus = 2 + 2 + 2 * nr;
+	size_mask = 2 + 2 + 2 + 4 * words;
+	if (size_cpus < size_mask) {
+		bytes__put_u16(r.b + 8, 0);		/* CPUS */
+		bytes__put_u16(r.b + 10, (uint16_t)nr);
+		for (size_t i = 0; i < nr; i++)
+			bytes__put_u16(r.b + 12 + 2 * i, (uint16_t)cpus[i]);
+		r.len = 8 + size_cpus;
+	} else {
+		bytes__put_u16(r.b + 8, 1);		/* MASK */
+		bytes__put_u16(r.b + 10, (uint16_t)words);
+		bytes__put_u16(r.b + 12, 4);		/* long_size */
+		memset(r.b + 14, 0, 4 * words);
+		for (size_t i = 0; i < nr; i++)
+			r.b[14 + cpus[i] / 8] |= (unsigned char)(1u << (cpus[i] % 8));
+		r.len = 8 + size_mask;
+	}
+	memset(r.b + r.len, 0, 7);
+	r.len = (r.len + 7) & ~(size_t)7;	/* padded to 8 */
+	return rec_emit(s, &r, false);
+}

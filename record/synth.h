@@ -6,7 +6,8 @@
  * "[kernel.kallsyms]_text" from _text to _etext, page offset _text, read from
  * /proc/kallsyms), one MMAP per kernel module (/proc/modules), a COMM per thread of the
  * target's processes and an MMAP2 per executable mapping (/proc/PID/maps), the
- * ID_INDEX of the events' ids and the FINISHED_INIT that ends the synthesized part.
+ * ID_INDEX of the events' ids, the THREAD_MAP and CPU_MAP they were opened on, and the
+ * FINISHED_INIT that ends the synthesized part.
  *
  * Every record but ID_INDEX and FINISHED_INIT ends in a sample_id trailer of
  * id_hdr_size zero bytes (the records have no time, cpu or id, as perf's have none).
@@ -14,7 +15,8 @@
  * Format: docs/perf-data-format.md §4.3 (MMAP, COMM, MMAP2: pid, tid, start, len,
  * pgoff, maj, min, ino, ino_generation, prot, flags, filename padded with NULs to a
  * multiple of 8 bytes) and §4.4 (ID_INDEX: u64 nr, then per id u64 id, idx, cpu,
- * tid; FINISHED_INIT: a bare header). The layouts are those of
+ * tid; THREAD_MAP: u64 nr, then u64 pid and char comm[16] each; CPU_MAP: the
+ * cpu-map data of §4.4's table; FINISHED_INIT: a bare header). The layouts are those of
  * include/uapi/linux/perf_event.h and perf's tools/lib/perf/include/perf/event.h.
  *
  * Thread safety: the caller's thread; the functions read /proc.
@@ -85,6 +87,24 @@ int synth__all_processes(struct synth *s);
  * @return 0; the emit callback's value.
  */
 int synth__id_index(struct synth *s, const struct synth_id *ids, size_t nr);
+
+/**
+ * @brief THREAD_MAP: the threads the events were opened for (pid, and 16 zero bytes
+ *        of comm each), as many records as they need; nr 0: a system-wide recording's
+ *        map of one thread -1.
+ * @return 0; the emit callback's value.
+ */
+int synth__thread_map(struct synth *s, const pid_t *tids, size_t nr);
+
+/**
+ * @brief CPU_MAP: the cpus the events were opened on, ascending, in perf 6.1's form:
+ *        RANGE (u16 type 2, u8 any_cpu 0, pad, u16 first, u16 last) for consecutive
+ *        cpus, else the smaller of CPUS (u16 type 0, u16 nr, u16 cpu[nr]) and a MASK of
+ *        u32 words (u16 type 1, u16 nr, u16 long_size 4, u32 mask[nr]; bit i is cpu i),
+ *        the mask on a tie; the record padded to 8 bytes.
+ * @return 0; -EINVAL (no cpu, or a cpu above 4095); the emit callback's value.
+ */
+int synth__cpu_map(struct synth *s, const int *cpus, size_t nr);
 
 /** @brief FINISHED_INIT, after the synthesized records. @return the emit callback's
  *  value. */

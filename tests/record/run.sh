@@ -26,7 +26,7 @@
 # groups     -e 'page-faults,{cpu-clock,task-clock}' -e 'grp{...}': perf evlist -g
 #            shows the groups (GROUP_DESC), dirreport's report and header equal perf's
 # system     -a -g with sleep 1: exit 0, samples on every cpu, the synthesized kernel
-#            map, a COMM of pid 1 and FINISHED_ROUNDs (dirreport -D); dirreport --stdio
+#            map, a COMM of pid 1, THREAD_MAP, CPU_MAP and FINISHED_ROUNDs (dirreport -D); dirreport --stdio
 #            --sort comm,dso equals perf's (not by symbol: perf may read a module's
 #            symbols from its .ko, a known difference); -C 0: samples on cpu 0 only
 # status     the command's exit status (0, 3), 127 and one line for a command that
@@ -350,6 +350,9 @@ if [ -s "$rd_a" ]; then
 		fail record:system:synthesized "no COMM of pid 1"
 	elif ! grep -q 'PERF_RECORD_FINISHED_ROUND' "$rd_tmp/out"; then
 		fail record:system:synthesized "no FINISHED_ROUND"
+	elif ! grep -q 'PERF_RECORD_THREAD_MAP nr: 1 thread: -1$' "$rd_tmp/out" ||
+	     ! grep -q 'PERF_RECORD_CPU_MAP: ' "$rd_tmp/out"; then
+		fail record:system:synthesized "no THREAD_MAP of -1 or no CPU_MAP"
 	else
 		pass record:system:synthesized
 	fi

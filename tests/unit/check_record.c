@@ -809,6 +809,49 @@ START_TEST(test_synth_records)
 }
 END_TEST
 
+/* THREAD_MAP and CPU_MAP in perf 6.1's forms: RANGE for consecutive cpus, else the
+ * smaller of CPUS and MASK (MASK on a tie) */
+START_TEST(test_synth_maps)
+{
+	static struct emitted e;
+	struct synth s = { .id_hdr_size = 16, .emit = collect_emit, .ctx = &e };
+	static const int range[] = { 0, 1, 2 }, two[] = { 0, 5 }, three[] = { 0, 2, 5 };
+	static const pid_t tids[] = { 7, 8 };
+	uint64_t v;
+	size_t at = 0;
+
+	memset(&e, 0, sizeof(e));
+	ck_assert_int_eq(synth__cpu_map(&s, range, 3), 0);
+	ck_assert_int_eq(synth__cpu_map(&s, two, 2), 0);
+	ck_assert_int_eq(synth__cpu_map(&s, three, 3), 0);
+	ck_assert_int_eq(synth__thread_map(&s, NULL, 0), 0);
+	ck_assert_int_eq(synth__thread_map(&s, tids, 2), 0);
+	ck_assert_int_eq(synth__cpu_map(&s, range, 0), -EINVAL);
+	check_shapes(&e, 0);
+	ck_assert_uint_eq(e.nr, 5);
+	/* RANGE 0-2: type 2, any_cpu 0, pad, start 0, end 2 */
+	ck_assert_mem_eq(e.buf + at + 8, ((const unsigned char[]){ 2, 0, 0, 0, 0, 0, 2, 0 }), 8);
+	at += 16;
+	/* CPUS 0,5: 8 bytes against a mask's 10 */
+	ck_assert_mem_eq(e.buf + at + 8, ((const unsigned char[]){ 0, 0, 2, 0, 0, 0, 5, 0 }), 8);
+	at += 16;
+	/* MASK 0,2,5: 10 bytes either way: type 1, one word, long_size 4, bits 0, 2, 5 */
+	ck_assert_mem_eq(e.buf + at + 8,
+			 ((const unsigned char[]){ 1, 0, 1, 0, 4, 0, 0x25, 0, 0, 0 }), 10);
+	at += 24;
+	/* a system-wide map: one thread, -1 */
+	memcpy(&v, e.buf + at + 8, 8);
+	ck_assert_uint_eq(v, 1);
+	memcpy(&v, e.buf + at + 16, 8);
+	ck_assert_uint_eq(v, (uint64_t)-1);
+	at += 40;
+	memcpy(&v, e.buf + at + 8, 8);
+	ck_assert_uint_eq(v, 2);
+	memcpy(&v, e.buf + at + 16 + 24, 8);
+	ck_assert_uint_eq(v, 8);
+}
+END_TEST
+
 /* dsos: maps followed through fork and exec; only files with samples get a build-id
  * entry, the kernel's always (where /sys/kernel/notes has it) */
 START_TEST(test_dsos_hits)
@@ -874,6 +917,7 @@ Suite *record_suite(void)
 	suite_add_tcase(s, ts);
 	tcase_add_test(tp, test_target_cpu_lists);
 	tcase_add_test(tp, test_synth_records);
+	tcase_add_test(tp, test_synth_maps);
 	tcase_add_test(tp, test_dsos_hits);
 	suite_add_tcase(s, te);
 	suite_add_tcase(s, tp);
