@@ -1,6 +1,6 @@
 # dirreport - one non-recursive Makefile.
 #   make            build every program: build/dirreport, build/dirscript,
-#                   build/dirconvert (and the libraries)
+#                   build/dirconvert, build/dirrecord (and the libraries)
 #   make check      build and run every test (unit, golden, malformed)
 #   make demo       build every program, then report on a bundled --threads sample
 #   make SANITIZE=address,undefined check   the same under ASan+UBSan, in build-asan/
@@ -88,6 +88,8 @@ LIBCONVERT_OBJS := $(filter-out $(BUILD)/convert/main.o,$(CONVERT_OBJS))
 SCRIPT_OBJS := $(SCRIPT_SRCS:%.c=$(BUILD)/%.o)
 # script/main.c is dirscript's main(); the rest is libscript.a (unit-testable)
 LIBSCRIPT_OBJS := $(filter-out $(BUILD)/script/main.o,$(SCRIPT_OBJS))
+# record/main.c is dirrecord's main(); the rest is librecord.a (unit-testable)
+LIBRECORD_OBJS := $(filter-out $(BUILD)/record/main.o,$(RECORD_OBJS))
 
 LIBFORMAT := $(BUILD)/libformat.a
 LIBREADER := $(BUILD)/libreader.a
@@ -100,7 +102,8 @@ LIBCONVERT := $(BUILD)/libconvert.a
 LIBSCRIPT := $(BUILD)/libscript.a
 LIBRECORD := $(BUILD)/librecord.a
 PROGRAMS := $(BUILD)/dirreport $(if $(wildcard convert/main.c),$(BUILD)/dirconvert) \
-	$(if $(wildcard script/main.c),$(BUILD)/dirscript)
+	$(if $(wildcard script/main.c),$(BUILD)/dirscript) \
+	$(if $(wildcard record/main.c),$(BUILD)/dirrecord)
 
 all: $(PROGRAMS)
 
@@ -135,7 +138,7 @@ $(LIBRESOLVE): $(RESOLVE_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBCLI): $(CLI_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
-$(LIBRECORD): $(RECORD_OBJS)
+$(LIBRECORD): $(LIBRECORD_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(LIBUTIL): $(UTIL_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -159,6 +162,12 @@ $(BUILD)/dirconvert: $(BUILD)/convert/main.o $(LIBCONVERT) $(LIBCLI) $(LIBRESOLV
 
 # dirscript links no part of report/ (script/README.md)
 $(BUILD)/dirscript: $(BUILD)/script/main.o $(LIBSCRIPT) $(LIBCLI) $(LIBRESOLVE) $(LIBMACHINE) \
+		$(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
+	@[ "$(V)" = 1 ] || echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+# dirrecord writes through format/ only; libcli's objects bring the rest of the libraries
+$(BUILD)/dirrecord: $(BUILD)/record/main.o $(LIBRECORD) $(LIBCLI) $(LIBMACHINE) \
 		$(LIBREADER) $(LIBFORMAT) $(LIBUTIL)
 	@[ "$(V)" = 1 ] || echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm

@@ -69,12 +69,12 @@ static void eb_attr(struct ebuf *b, const struct event_attr *attr)
 	eb_add(b, a, sizeof(a));
 }
 
-static void enc_event_desc(struct ebuf *b, const struct features *f)
+static void enc_event_desc(struct ebuf *b, const struct feat_event *events, size_t nr)
 {
-	eb_u32(b, f->nr_events);
+	eb_u32(b, (uint32_t)nr);
 	eb_u32(b, ATTR_SIZE_VER7);
-	for (uint32_t i = 0; i < f->nr_events; i++) {
-		const struct feat_event *e = &f->events[i];
+	for (size_t i = 0; i < nr; i++) {
+		const struct feat_event *e = &events[i];
 
 		eb_attr(b, &e->attr);
 		eb_u32(b, e->nr_ids);
@@ -86,12 +86,12 @@ static void enc_event_desc(struct ebuf *b, const struct features *f)
 
 /* BUILD_ID entries: u32 type 0, u16 misc, u16 size, s32 pid, build_id[20], u8 size,
  * pad[3], file name padded to 64 (perf's write_buildid()). */
-static void enc_build_id(struct ebuf *b, const struct features *f)
+static void enc_build_id(struct ebuf *b, const struct feat_build_id *ids, size_t nr)
 {
 	static const unsigned char zeros[64];
 
-	for (size_t i = 0; i < f->nr_build_ids; i++) {
-		const struct feat_build_id *e = &f->build_ids[i];
+	for (size_t i = 0; i < nr; i++) {
+		const struct feat_build_id *e = &ids[i];
 		size_t n = strlen(e->filename), len = (n + 1 + 63) & ~(size_t)63;
 		unsigned char h[36] = { 0 };
 
@@ -105,6 +105,27 @@ static void enc_build_id(struct ebuf *b, const struct features *f)
 		eb_add(b, h, sizeof(h));
 		eb_add(b, e->filename, n);
 		eb_add(b, zeros, len - n);
+	}
+}
+
+/* PMU_MAPPINGS: u32 nr, then per PMU u32 type and its name */
+static void enc_pmu_mappings(struct ebuf *b, const struct feat_pmu_mapping *m, size_t nr)
+{
+	eb_u32(b, (uint32_t)nr);
+	for (size_t i = 0; i < nr; i++) {
+		eb_u32(b, m[i].type);
+		eb_str(b, m[i].name);
+	}
+}
+
+/* GROUP_DESC: u32 nr, then per group its name, u32 leader index, u32 member count */
+static void enc_group_desc(struct ebuf *b, const struct feat_group *g, size_t nr)
+{
+	eb_u32(b, (uint32_t)nr);
+	for (size_t i = 0; i < nr; i++) {
+		eb_str(b, g[i].name);
+		eb_u32(b, g[i].leader_idx);
+		eb_u32(b, g[i].nr_members);
 	}
 }
 
@@ -127,27 +148,14 @@ static int encode(struct ebuf *b, const struct features *f, unsigned feat)
 		for (uint32_t i = 0; i < f->nr_cmdline; i++)
 			eb_str(b, f->cmdline[i]);
 		break;
-	case FEAT_EVENT_DESC: enc_event_desc(b, f); break;
-	case FEAT_BUILD_ID: enc_build_id(b, f); break;
+	case FEAT_EVENT_DESC: enc_event_desc(b, f->events, f->nr_events); break;
+	case FEAT_BUILD_ID: enc_build_id(b, f->build_ids, f->nr_build_ids); break;
 	case FEAT_SAMPLE_TIME:
 		eb_u64(b, f->first_sample_ns);
 		eb_u64(b, f->last_sample_ns);
 		break;
-	case FEAT_PMU_MAPPINGS:
-		eb_u32(b, f->nr_pmu_mappings);
-		for (uint32_t i = 0; i < f->nr_pmu_mappings; i++) {
-			eb_u32(b, f->pmu_mappings[i].type);
-			eb_str(b, f->pmu_mappings[i].name);
-		}
-		break;
-	case FEAT_GROUP_DESC:
-		eb_u32(b, f->nr_groups);
-		for (uint32_t i = 0; i < f->nr_groups; i++) {
-			eb_str(b, f->groups[i].name);
-			eb_u32(b, f->groups[i].leader_idx);
-			eb_u32(b, f->groups[i].nr_members);
-		}
-		break;
+	case FEAT_PMU_MAPPINGS: enc_pmu_mappings(b, f->pmu_mappings, f->nr_pmu_mappings); break;
+	case FEAT_GROUP_DESC: enc_group_desc(b, f->groups, f->nr_groups); break;
 	case FEAT_CLOCKID: eb_u64(b, f->clockid_res_ns); break;
 	case FEAT_BRANCH_STACK:
 	case FEAT_STAT:
@@ -174,4 +182,72 @@ int writer__encode_feature(struct writer *w, const struct features *f, unsigned 
 		err = writer__set_feature(w, feat, b.p, b.len);
 	free(b.p);
 	return err;
+}
+
+/* The encoded body handed to the writer, or the encoder's -ENOMEM. */
+static int set_encoded(struct writer *w, unsigned feat, struct ebuf *b)
+{
+	int err = b->nomem ? -ENOMEM : writer__set_feature(w, feat, b->p, b->len);
+
+	free(b->p);
+	return err;
+}
+
+int writer__set_string_feature(struct writer *w, unsigned feat, const char *s)
+{
+	struct ebuf b = { 0 };
+
+	eb_str(&b, s);
+	return set_encoded(w, feat, &b);
+}
+
+int writer__set_strings_feature(struct writer *w, unsigned feat, const char *const *s,
+				size_t nr)
+{
+	struct ebuf b = { 0 };
+
+	if (nr > UINT32_MAX)
+		return -EINVAL;
+	eb_u32(&b, (uint32_t)nr);
+	for (size_t i = 0; i < nr; i++)
+		eb_str(&b, s[i]);
+	return set_encoded(w, feat, &b);
+}
+
+int writer__set_event_desc(struct writer *w, const struct feat_event *ev, size_t nr)
+{
+	struct ebuf b = { 0 };
+
+	if (nr > UINT32_MAX)
+		return -EINVAL;
+	enc_event_desc(&b, ev, nr);
+	return set_encoded(w, FEAT_EVENT_DESC, &b);
+}
+
+int writer__set_build_ids(struct writer *w, const struct feat_build_id *ids, size_t nr)
+{
+	struct ebuf b = { 0 };
+
+	enc_build_id(&b, ids, nr);
+	return set_encoded(w, FEAT_BUILD_ID, &b);
+}
+
+int writer__set_group_desc(struct writer *w, const struct feat_group *g, size_t nr)
+{
+	struct ebuf b = { 0 };
+
+	if (nr > UINT32_MAX)
+		return -EINVAL;
+	enc_group_desc(&b, g, nr);
+	return set_encoded(w, FEAT_GROUP_DESC, &b);
+}
+
+int writer__set_pmu_mappings(struct writer *w, const struct feat_pmu_mapping *m, size_t nr)
+{
+	struct ebuf b = { 0 };
+
+	if (nr > UINT32_MAX)
+		return -EINVAL;
+	enc_pmu_mappings(&b, m, nr);
+	return set_encoded(w, FEAT_PMU_MAPPINGS, &b);
 }

@@ -48,6 +48,10 @@
 #include "format/attr.h"
 
 struct diag;
+struct feat_build_id;
+struct feat_event;
+struct feat_group;
+struct feat_pmu_mapping;
 struct features;
 struct writer;
 
@@ -140,6 +144,68 @@ int writer__set_feature(struct writer *w, unsigned feat, const void *body, size_
  * Thread safety: f is only read. Format: docs/perf-data-format.md §2.2, 2.3.
  */
 int writer__encode_feature(struct writer *w, const struct features *f, unsigned feat);
+
+/**
+ * @brief Set a string feature (HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID):
+ *        u32 length (strlen + 1 rounded up to 64 bytes), the string, zero padding.
+ * @param s  NUL-terminated (copied); NULL is stored as the empty string
+ * @return 0; -EINVAL for feat 0 or >= 256; -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §2.2, 2.3.
+ */
+int writer__set_string_feature(struct writer *w, unsigned feat, const char *s);
+
+/**
+ * @brief Set a string-list feature (CMDLINE): u32 count, then each string as
+ *        writer__set_string_feature() stores one.
+ * @param s, nr  nr NUL-terminated strings (copied)
+ * @return 0; -EINVAL (feat 0 or >= 256, nr above 2^32 - 1); -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §2.2, 2.3.
+ */
+int writer__set_strings_feature(struct writer *w, unsigned feat, const char *const *s,
+				size_t nr);
+
+/**
+ * @brief Set EVENT_DESC: u32 nr, u32 attr size (128), then per event its attr (128
+ *        bytes, host order), u32 number of ids, its name as a string, its ids (u64).
+ *        The attr, name, ids and nr_ids of each entry are used (the rest is ignored).
+ * @param ev, nr  the events in the order of the attrs table (copied)
+ * @return 0; -EINVAL (nr above 2^32 - 1); -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §2.3 EVENT_DESC.
+ */
+int writer__set_event_desc(struct writer *w, const struct feat_event *ev, size_t nr);
+
+/**
+ * @brief Set GROUP_DESC: u32 number of groups, then per group its name as a string
+ *        (perf writes "{anon_group}" for a group without one), u32 the index of its
+ *        leader in the attrs table, u32 its number of events.
+ * @param g, nr  the groups of more than one event, in leader order (copied)
+ * @return 0; -EINVAL (nr above 2^32 - 1); -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §2.3 GROUP_DESC.
+ */
+int writer__set_group_desc(struct writer *w, const struct feat_group *g, size_t nr);
+
+/**
+ * @brief Set PMU_MAPPINGS: u32 number of PMUs, then per PMU u32 its attr.type and its
+ *        name as a string.
+ * @param m, nr  the PMUs, in the order perf lists them (copied)
+ * @return 0; -EINVAL (nr above 2^32 - 1); -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §2.3 PMU_MAPPINGS.
+ */
+int writer__set_pmu_mappings(struct writer *w, const struct feat_pmu_mapping *m, size_t nr);
+
+/**
+ * @brief Set BUILD_ID: per entry a 36-byte header (u32 type 0, u16 misc with bit 15
+ *        "size valid" added, u16 entry size, s32 pid, 20 bytes of build-id, u8 its
+ *        length, 3 zero bytes) and the file name zero padded to a multiple of 64
+ *        bytes (one NUL at least), as perf record writes it.  The pid, misc,
+ *        build_id, size and filename of each entry are used; an entry whose file name
+ *        would make it larger than 65535 bytes is left out (perf cannot store it
+ *        either).
+ * @param ids, nr  the entries (copied); nr 0 writes an empty table
+ * @return 0; -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §2.3 BUILD_ID.
+ */
+int writer__set_build_ids(struct writer *w, const struct feat_build_id *ids, size_t nr);
 
 /**
  * @brief Append one record to a stream.

@@ -236,3 +236,36 @@ int record_events__config(struct record_event *ev, size_t nr, const struct recor
 	}
 	return 0;
 }
+
+int record_events__add_tracking(struct record_event **ev, size_t *nr)
+{
+	static const enum attr_flag side_band[] = {
+		ATTR_MMAP, ATTR_COMM, ATTR_TASK, ATTR_MMAP2, ATTR_COMM_EXEC, ATTR_KSYMBOL,
+		ATTR_BPF_EVENT, ATTR_MMAP_DATA, ATTR_NAMESPACES, ATTR_CGROUP, ATTR_BUILD_ID,
+	};
+	struct record_event *grown, *d;
+	uint64_t moved = 0;
+
+	if (!*nr)
+		return -EINVAL;
+	grown = realloc(*ev, (*nr + 1) * sizeof(**ev));
+	if (!grown)
+		return -ENOMEM;
+	*ev = grown;
+	for (size_t i = 0; i < sizeof(side_band) / sizeof(side_band[0]); i++)
+		moved |= 1ULL << side_band[i];
+	d = &grown[*nr];
+	*d = (struct record_event){ .attr = grown[0].attr, .leader = *nr, .nr_members = 1 };
+	d->name = strdup("dummy:HG");
+	if (!d->name)
+		return -ENOMEM;
+	d->attr.type = ATTR_TYPE_SOFTWARE;
+	d->attr.config = 9;	/* PERF_COUNT_SW_DUMMY */
+	d->attr.flags &= ~(1ULL << ATTR_DISABLED | 1ULL << ATTR_ENABLE_ON_EXEC |
+			   1ULL << ATTR_EXCLUDE_GUEST);
+	grown[0].attr.flags &= ~moved;
+	(*nr)++;
+	for (size_t i = 0; i < *nr; i++)
+		grown[i].attr.sample_type |= SAMPLE_ID;
+	return 0;
+}

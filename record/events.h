@@ -98,6 +98,21 @@ int record_events__parse(const char *spec, struct record_event **ev, size_t *nr,
  */
 int record_events__config(struct record_event *ev, size_t nr, const struct record_opts *o);
 
+/**
+ * @brief Add perf record's tracking event of a system-wide recording (-a, -C): a
+ *        software "dummy:HG" event after the others, enabled from its start (not
+ *        disabled, no enable_on_exec), that takes over the first event's side-band
+ *        bits (mmap, comm, task, mmap2, comm_exec, ksymbol, bpf_event, and mmap_data,
+ *        namespaces, cgroup, build_id where set), so that what happens while the
+ *        recording starts is seen before the sampled events are enabled. Its sample
+ *        settings are the first event's, without exclude_guest (perf's HG: host and
+ *        guest); every event samples ID, as there are now several. Call after
+ *        record_events__config(). Format: the attrs of perf 6.1's `perf record -a`
+ *        recordings (samples/system-g.data).
+ * @return 0; -EINVAL (no event); -ENOMEM.
+ */
+int record_events__add_tracking(struct record_event **ev, size_t *nr);
+
 /** @brief Free the names and the array. NULL is a no-op. */
 void record_events__free(struct record_event *ev, size_t nr);
 

@@ -6,7 +6,7 @@
 set -u
 dir=$1 version=$2
 fail=0
-for p in dirreport dirconvert dirscript; do
+for p in dirreport dirconvert dirscript dirrecord; do
 	[ -x "$dir/usr/bin/$p" ] || continue
 	if [ "$("$dir/usr/bin/$p" --version)" = "$p version $version" ]; then
 		echo "PASS install:$p:--version"

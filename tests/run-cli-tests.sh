@@ -790,6 +790,7 @@ fi
 . tests/phases/run.sh	# DIRREPORT_PHASES: the per-stage timings bench/phases.sh reads
 . tests/pgsql/run.sh	# dirconvert --to-postgresql: golden vs perf's export-to-postgresql.py, append, errors
 . tests/script/run.sh	# dirscript: golden vs perf script, folded stacks, bad input
+. tests/record/run.sh	# dirrecord: recordings made now, read by perf and dirreport; usage, signals, permission
 . tests/flame/run.sh	# dirscript: flame graphs and speedscope files, in Chromium too
 . tests/cli/run.sh	# all three: make goals, usage errors, the pager, the progress bar
 . tests/faults/run.sh	# inputs that change or never end, outputs that must not be clobbered

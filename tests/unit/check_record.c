@@ -9,14 +9,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>	/* getpid, readlink */
 
 #include "format/diag.h"
 #include "format/evlist.h"
 #include "format/feature.h"
 #include "reader/session.h"
+#include "format/event.h"
+#include "format/record.h"
+#include "record/dsos.h"
 #include "record/events.h"
+#include "record/features.h"
 #include "record/ring.h"
 #include "record/snapshot.h"
+#include "record/synth.h"
+#include "record/target.h"
 #include "banned.h"
 
 enum { PAGE = 4096 };
@@ -598,12 +605,301 @@ START_TEST(test_events_errors)
 }
 END_TEST
 
+/* record_events__add_tracking(): perf record -a -g -F 200's events (samples/system-g.data,
+ * made without -e: perf's cycles fell back to cpu-clock:ppp, whose precise_ip and
+ * missing exclude_guest come from that fallback and are left out of the comparison) */
+START_TEST(test_events_system_wide_tracking)
+{
+	struct record_opts o = { .freq = 200, .callchain = true, .sample_cpu = true };
+	struct session_opts so = { .path = "samples/system-g.data", .jobs = 1 };
+	uint64_t fallback = 3ULL << ATTR_PRECISE_IP | 1ULL << ATTR_EXCLUDE_GUEST;
+	/* names the recording in ATTR_EQ's message */
+	const struct attr_case *c = &(const struct attr_case){ .sample = "system-g.data" };
+	struct record_event *ev = NULL;
+	size_t nr = 0;
+	char err[256] = "";
+	struct session *s;
+	struct diag d;
+	struct evlist *el;
+
+	ck_assert_int_eq(record_events__parse("cpu-clock", &ev, &nr, err, sizeof(err)), 0);
+	ck_assert_int_eq(record_events__config(ev, nr, &o), 0);
+	/* dirrecord's main: only a command's exec enables the events */
+	ev[0].attr.flags &= ~(1ULL << ATTR_ENABLE_ON_EXEC);
+	ck_assert_int_eq(record_events__add_tracking(&ev, &nr), 0);
+	ck_assert_uint_eq(nr, 2);
+	ck_assert_msg(session__open(&s, &so, &d) == 0, "%s", d.msg);
+	ck_assert_msg(session__load(s, &d) == 0, "%s", d.msg);
+	el = session__evlist(s);
+	ck_assert_uint_eq(el->nr, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const struct event_attr *got = &ev[i].attr, *want = &el->evsels[i]->attr;
+
+		ATTR_EQ(type);
+		ATTR_EQ(config);
+		ATTR_EQ(sample_period);
+		ATTR_EQ(sample_type);
+		ATTR_EQ(read_format);
+		if (i == 0)
+			ck_assert_uint_eq(got->flags & ~fallback, want->flags & ~fallback);
+		else
+			ATTR_EQ(flags);
+	}
+	ck_assert_str_eq(ev[1].name, evsel__name(el->evsels[1]));
+	ck_assert_uint_eq(ev[1].leader, 1);
+	session__close(s);
+	record_events__free(ev, nr);
+}
+END_TEST
+
+/* record_target__cpus(): perf's -C lists, and the online cpus */
+START_TEST(test_target_cpu_lists)
+{
+	static const char *const bad[] = { "", "3-1", "a", "1,", "4096", "1-", "-1", "0,,1" };
+	int *cpus;
+	size_t nr;
+
+	ck_assert_int_eq(record_target__cpus("0-2,5", &cpus, &nr), 0);
+	ck_assert_uint_eq(nr, 4);
+	ck_assert_int_eq(cpus[2], 2);
+	ck_assert_int_eq(cpus[3], 5);
+	free(cpus);
+	ck_assert_int_eq(record_target__cpus("5,0-1,1", &cpus, &nr), 0);	/* sorted, once */
+	ck_assert_uint_eq(nr, 3);
+	ck_assert_int_eq(cpus[0], 0);
+	ck_assert_int_eq(cpus[2], 5);
+	free(cpus);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(record_target__cpus(bad[i], &cpus, &nr) == -EINVAL, "'%s'", bad[i]);
+	ck_assert_int_eq(record_target__cpus(NULL, &cpus, &nr), 0);
+	ck_assert_uint_ge(nr, 1);
+	free(cpus);
+	ck_assert_int_eq(record_target__tgid(getpid()), getpid());
+}
+END_TEST
+
+struct emitted {
+	unsigned char buf[1 << 20];
+	size_t len, nr;
+};
+
+static int collect_emit(void *ctx, const void *rec, size_t size)
+{
+	struct emitted *e = ctx;
+
+	ck_assert_uint_le(e->len + size, sizeof(e->buf));
+	memcpy(e->buf + e->len, rec, size);
+	e->len += size;
+	e->nr++;
+	return 0;
+}
+
+/* each record whole, its size in its header, a multiple of 8, the trailer zeros */
+static void check_shapes(const struct emitted *e, size_t trailer)
+{
+	for (size_t at = 0; at < e->len;) {
+		struct record_header h;
+
+		record_header__get(&h, e->buf + at);
+		ck_assert_uint_ge(h.size, 8);
+		ck_assert_uint_eq(h.size % 8, 0);
+		ck_assert_uint_le(at + h.size, e->len);
+		if (h.type < REC_USER_FIRST)
+			for (size_t i = h.size - trailer; i < h.size; i++)
+				ck_assert_uint_eq(e->buf[at + i], 0);
+		at += h.size;
+	}
+}
+
+/* synth: this process's COMM and MMAP2 records decode through format/event.h, one
+ * MMAP2 maps this test's code with its file; ID_INDEX is cut into records of 255 ids;
+ * the kernel's map where /proc/kallsyms shows addresses */
+START_TEST(test_synth_records)
+{
+	static struct emitted e;
+	struct synth s = { .id_hdr_size = 16, .emit = collect_emit, .ctx = &e };
+	struct synth_id ids[300];
+	struct diag d = { 0 };
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	uintptr_t code = (uintptr_t)&check_shapes;
+	bool comm = false, mapped = false;
+	size_t nr_index = 0, nr_ids = 0;
+	int err;
+
+	ck_assert_int_gt(n, 0);
+	self[n] = '\0';
+	memset(&e, 0, sizeof(e));
+	ck_assert_int_eq(synth__process(&s, getpid(), -1, false), 0);
+	check_shapes(&e, 16);
+	for (size_t at = 0; at < e.len;) {
+		struct record_header h;
+		struct event_comm c;
+		struct event_mmap2 m;
+
+		record_header__get(&h, e.buf + at);
+		if (h.type == REC_COMM) {
+			ck_assert_int_eq(event_comm__decode(e.buf + at, h.size, &c), 0);
+			ck_assert_uint_eq(c.pid, (uint32_t)getpid());
+			comm |= c.tid == (uint32_t)getpid() && c.comm.nul;
+		} else {
+			ck_assert_uint_eq(h.type, REC_MMAP2);
+			ck_assert_int_eq(event_mmap2__decode(e.buf + at, h.size, &m), 0);
+			ck_assert_uint_eq(m.prot & 4, 4);	/* executable ones only */
+			ck_assert(m.filename.nul);
+			if (code >= m.start && code < m.start + m.len &&
+			    m.filename.len == strlen(self) && !memcmp(m.filename.s, self, m.filename.len))
+				mapped = true;
+		}
+		at += h.size;
+	}
+	ck_assert(comm);
+	ck_assert(mapped);
+
+	memset(&e, 0, sizeof(e));
+	for (size_t i = 0; i < 300; i++)
+		ids[i] = (struct synth_id){ .id = 1000 + i, .idx = i % 4, .cpu = i % 4,
+					    .tid = (uint64_t)-1 };
+	ck_assert_int_eq(synth__id_index(&s, ids, 300), 0);
+	ck_assert_int_eq(synth__finished_init(&s), 0);
+	check_shapes(&e, 0);
+	for (size_t at = 0; at < e.len;) {
+		struct record_header h;
+		struct event_id_index x;
+		struct event_id_index_entry en;
+
+		record_header__get(&h, e.buf + at);
+		if (h.type == REC_ID_INDEX) {
+			ck_assert_int_eq(event_id_index__decode(e.buf + at, h.size, &x), 0);
+			ck_assert_uint_le(x.nr, 255);
+			for (uint64_t i = 0; i < x.nr; i++) {
+				event_id_index__entry(&x, i, &en);
+				ck_assert_uint_eq(en.id, 1000 + nr_ids);
+				ck_assert_uint_eq(en.cpu, nr_ids % 4);
+				ck_assert_uint_eq(en.tid, (uint64_t)-1);
+				nr_ids++;
+			}
+			nr_index++;
+		} else {
+			ck_assert_uint_eq(h.type, REC_FINISHED_INIT);
+			ck_assert_uint_eq(h.size, 8);
+		}
+		at += h.size;
+	}
+	ck_assert_uint_eq(nr_index, 2);
+	ck_assert_uint_eq(nr_ids, 300);
+
+	memset(&e, 0, sizeof(e));
+	err = synth__kernel(&s, &d);
+	if (err == -ENOENT)
+		return;	/* kptr_restrict hides the addresses here */
+	ck_assert_int_eq(err, 0);
+	{
+		struct event_mmap m;
+
+		ck_assert_uint_eq(e.nr, 1);
+		check_shapes(&e, 16);
+		ck_assert_int_eq(event_mmap__decode(e.buf, e.len, &m), 0);
+		ck_assert_uint_eq(m.pid, (uint32_t)-1);
+		ck_assert_uint_eq(m.misc & MISC_CPUMODE_MASK, MISC_KERNEL);
+		ck_assert_uint_eq(m.pgoff, m.start);
+		ck_assert_uint_gt(m.len, 0);
+		ck_assert(!strncmp(m.filename.s, "[kernel.kallsyms]_", 18));
+	}
+}
+END_TEST
+
+/* THREAD_MAP and CPU_MAP in perf 6.1's forms: RANGE for consecutive cpus, else the
+ * smaller of CPUS and MASK (MASK on a tie) */
+START_TEST(test_synth_maps)
+{
+	static struct emitted e;
+	struct synth s = { .id_hdr_size = 16, .emit = collect_emit, .ctx = &e };
+	static const int range[] = { 0, 1, 2 }, two[] = { 0, 5 }, three[] = { 0, 2, 5 };
+	static const pid_t tids[] = { 7, 8 };
+	uint64_t v;
+	size_t at = 0;
+
+	memset(&e, 0, sizeof(e));
+	ck_assert_int_eq(synth__cpu_map(&s, range, 3), 0);
+	ck_assert_int_eq(synth__cpu_map(&s, two, 2), 0);
+	ck_assert_int_eq(synth__cpu_map(&s, three, 3), 0);
+	ck_assert_int_eq(synth__thread_map(&s, NULL, 0), 0);
+	ck_assert_int_eq(synth__thread_map(&s, tids, 2), 0);
+	ck_assert_int_eq(synth__cpu_map(&s, range, 0), -EINVAL);
+	check_shapes(&e, 0);
+	ck_assert_uint_eq(e.nr, 5);
+	/* RANGE 0-2: type 2, any_cpu 0, pad, start 0, end 2 */
+	ck_assert_mem_eq(e.buf + at + 8, ((const unsigned char[]){ 2, 0, 0, 0, 0, 0, 2, 0 }), 8);
+	at += 16;
+	/* CPUS 0,5: 8 bytes against a mask's 10 */
+	ck_assert_mem_eq(e.buf + at + 8, ((const unsigned char[]){ 0, 0, 2, 0, 0, 0, 5, 0 }), 8);
+	at += 16;
+	/* MASK 0,2,5: 10 bytes either way: type 1, one word, long_size 4, bits 0, 2, 5 */
+	ck_assert_mem_eq(e.buf + at + 8,
+			 ((const unsigned char[]){ 1, 0, 1, 0, 4, 0, 0x25, 0, 0, 0 }), 10);
+	at += 24;
+	/* a system-wide map: one thread, -1 */
+	memcpy(&v, e.buf + at + 8, 8);
+	ck_assert_uint_eq(v, 1);
+	memcpy(&v, e.buf + at + 16, 8);
+	ck_assert_uint_eq(v, (uint64_t)-1);
+	at += 40;
+	memcpy(&v, e.buf + at + 8, 8);
+	ck_assert_uint_eq(v, 2);
+	memcpy(&v, e.buf + at + 16 + 24, 8);
+	ck_assert_uint_eq(v, 8);
+}
+END_TEST
+
+/* dsos: maps followed through fork and exec; only files with samples get a build-id
+ * entry, the kernel's always (where /sys/kernel/notes has it) */
+START_TEST(test_dsos_hits)
+{
+	struct record_dsos *t;
+	struct feat_build_id *ids;
+	uint8_t want[20], want_size;
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	size_t nr, users = 0;
+
+	ck_assert_int_gt(n, 0);
+	self[n] = '\0';
+	ck_assert_int_eq(record_dsos__new(&t), 0);
+	ck_assert_int_eq(record_dsos__mmap(t, 10, 0x1000, 0x1000, "/bin/sh", 7), 0);
+	ck_assert_int_eq(record_dsos__mmap(t, 10, 0x4000, 0x1000, self, strlen(self)), 0);
+	ck_assert_int_eq(record_dsos__fork(t, 11, 10), 0);
+	record_dsos__exec(t, 10);
+	record_dsos__hit(t, 10, 0x1800, false);		/* exec()ed: no map */
+	record_dsos__hit(t, 11, 0x4800, false);		/* the child kept its parent's */
+	record_dsos__hit(t, 12, 0x4800, false);		/* unknown process */
+	ck_assert_int_eq(record_dsos__build_ids(t, &ids, &nr), 0);
+	for (size_t i = 0; i < nr; i++) {
+		if (!strcmp(ids[i].filename, "[kernel.kallsyms]")) {
+			ck_assert_uint_eq(ids[i].misc, MISC_KERNEL);
+			continue;
+		}
+		ck_assert_str_eq(ids[i].filename, self);
+		ck_assert_int_eq(ids[i].pid, -1);
+		ck_assert_int_eq(record_features__file_build_id(self, want, &want_size), 0);
+		ck_assert_uint_eq(ids[i].size, want_size);
+		ck_assert_mem_eq(ids[i].build_id, want, want_size);
+		users++;
+	}
+	/* a test program linked without a build-id (no --build-id) has no entry */
+	ck_assert_uint_eq(users, record_features__file_build_id(self, want, &want_size) ? 0 : 1);
+	record_dsos__free_build_ids(ids, nr);
+	record_dsos__delete(t);
+}
+END_TEST
+
 Suite *record_suite(void)
 {
 	Suite *s = suite_create("record");
 	TCase *tr = tcase_create("ring");
 	TCase *ts = tcase_create("snapshot");
 	TCase *te = tcase_create("events");
+	TCase *tp = tcase_create("program");
 
 	tcase_add_test(tr, test_ring_reads_in_order);
 	tcase_add_test(tr, test_ring_callback_stops);
@@ -616,8 +912,14 @@ Suite *record_suite(void)
 			    sizeof(attr_cases) / sizeof(attr_cases[0]));
 	tcase_add_test(te, test_events_groups);
 	tcase_add_test(te, test_events_errors);
+	tcase_add_test(te, test_events_system_wide_tracking);
 	suite_add_tcase(s, tr);
 	suite_add_tcase(s, ts);
+	tcase_add_test(tp, test_target_cpu_lists);
+	tcase_add_test(tp, test_synth_records);
+	tcase_add_test(tp, test_synth_maps);
+	tcase_add_test(tp, test_dsos_hits);
 	suite_add_tcase(s, te);
+	suite_add_tcase(s, tp);
 	return s;
 }

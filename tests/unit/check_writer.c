@@ -504,6 +504,77 @@ START_TEST(test_writer_incompressible_and_errors)
 }
 END_TEST
 
+/* writer__set_string_feature(), writer__set_strings_feature(), writer__set_event_desc(),
+ * writer__set_build_ids(), writer__set_group_desc() and writer__set_pmu_mappings() (what dirrecord writes its header with): read back by the
+ * session as the features they set. */
+START_TEST(test_writer_feature_setters)
+{
+	char *dir = testlib_tmpdir(), path[512];
+	struct event_attr a = testlib_attr(0);
+	struct writer_opts o = { 0 };
+	struct diag d = { 0 };
+	struct writer *w;
+	struct session_opts so = { .path = path, .jobs = 1 };
+	struct session *s;
+	const struct features *ft;
+	const char *argv[] = { "dirrecord", "-o", "x y", "--", "sleep", "1" };
+	uint64_t ids[] = { 7, 8 };
+	struct feat_event ev = { .attr = a, .name = "cpu-clock", .ids = ids, .nr_ids = 2 };
+	struct feat_pmu_mapping pmus[2] = { { 1, "software" }, { 8, "uprobe" } };
+	struct feat_group grp = { .name = "{anon_group}", .leader_idx = 0, .nr_members = 1 };
+	struct feat_build_id bid[2] = {
+		{ .pid = -1, .misc = MISC_KERNEL, .size = 20, .filename = "[kernel.kallsyms]" },
+		{ .pid = -1, .misc = MISC_USER, .size = 20, .filename = "/usr/bin/true" },
+	};
+
+	for (int i = 0; i < 20; i++) {
+		bid[0].build_id[i] = (uint8_t)i;
+		bid[1].build_id[i] = (uint8_t)(0xa0 + i);
+	}
+	snprintf(path, sizeof(path), "%s/f.data", dir);
+	ck_assert_int_eq(writer__open(&w, path, &o, &d), 0);
+	ck_assert_int_eq(writer__add_event(w, &a, ids, 2), 0);
+	ck_assert_int_eq(writer__set_string_feature(w, FEAT_HOSTNAME, "host-with-a-long-name"),
+			 0);
+	ck_assert_int_eq(writer__set_string_feature(w, FEAT_CPUID, NULL), 0);
+	ck_assert_int_eq(writer__set_string_feature(w, 0, "x"), -EINVAL);
+	ck_assert_int_eq(writer__set_strings_feature(w, FEAT_CMDLINE, argv, 6), 0);
+	ck_assert_int_eq(writer__set_event_desc(w, &ev, 1), 0);
+	ck_assert_int_eq(writer__set_build_ids(w, bid, 2), 0);
+	ck_assert_int_eq(writer__set_group_desc(w, &grp, 1), 0);
+	ck_assert_int_eq(writer__set_pmu_mappings(w, pmus, 2), 0);
+	ck_assert_msg(writer__close(w, &d) == 0, "%s", d.msg);
+
+	ck_assert_msg(session__open(&s, &so, &d) == 0, "%s", d.msg);
+	ft = session__features(s);
+	ck_assert_str_eq(ft->hostname, "host-with-a-long-name");
+	ck_assert_str_eq(ft->cpuid, "");
+	ck_assert_uint_eq(ft->nr_cmdline, 6);
+	for (int i = 0; i < 6; i++)
+		ck_assert_str_eq(ft->cmdline[i], argv[i]);
+	ck_assert_uint_eq(ft->nr_events, 1);
+	ck_assert_str_eq(ft->events[0].name, "cpu-clock");
+	ck_assert_uint_eq(ft->events[0].nr_ids, 2);
+	ck_assert_uint_eq(ft->events[0].ids[1], 8);
+	ck_assert_uint_eq(ft->events[0].attr.sample_type, a.sample_type);
+	ck_assert_uint_eq(ft->nr_build_ids, 2);
+	ck_assert_str_eq(ft->build_ids[1].filename, "/usr/bin/true");
+	ck_assert_int_eq(ft->build_ids[1].pid, -1);
+	ck_assert_uint_eq(ft->build_ids[1].size, 20);
+	ck_assert_mem_eq(ft->build_ids[1].build_id, bid[1].build_id, 20);
+	ck_assert_uint_eq(ft->build_ids[0].misc & MISC_CPUMODE_MASK, MISC_KERNEL);
+	ck_assert_uint_eq(ft->nr_groups, 1);
+	ck_assert_str_eq(ft->groups[0].name, "{anon_group}");
+	ck_assert_uint_eq(ft->groups[0].nr_members, 1);
+	ck_assert_uint_eq(ft->nr_pmu_mappings, 2);
+	ck_assert_uint_eq(ft->pmu_mappings[1].type, 8);
+	ck_assert_str_eq(ft->pmu_mappings[1].name, "uprobe");
+	session__close(s);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 Suite *writer_suite(void)
 {
 	Suite *s = suite_create("writer");
@@ -514,6 +585,7 @@ Suite *writer_suite(void)
 	tcase_add_test(tc, test_writer_directory);
 	tcase_add_test(tc, test_writer_big_endian_input);
 	tcase_add_test(tc, test_writer_incompressible_and_errors);
+	tcase_add_test(tc, test_writer_feature_setters);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,616 @@
+/*
+ * dirrecord - perf record's spelling: record a command, processes, threads or the
+ * whole system into a perf.data file (record/recorder.h does the work). A thin front
+ * end: parse options, run, print the one-line diagnostic, exit.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "format/attr.h"
+#include "format/diag.h"
+#include "record/events.h"
+#include "record/recorder.h"
+#include "record/target.h"
+#include "banned.h"
+
+/* The SYNOPSIS and OPTIONS of docs/dirrecord.1.md. */
+static const char usage_text[] =
+	"usage: dirrecord [-a | -C CPUS | -p PID | -t TID] [-e EVENTS]\n"
+	"                 [-F FREQ | -c COUNT] [-g | --call-graph MODE] [-m PAGES]\n"
+	"                 [-o FILE] [-q] [--] [COMMAND [ARGS...]]\n"
+	"\n"
+	"    -a, --all-cpus         every cpu (system-wide)\n"
+	"    -C, --cpu CPUS         these cpus only (\"0-2,5\"; system-wide)\n"
+	"    -p, --pid PID          these processes (comma-separated) and their new threads\n"
+	"    -t, --tid TID          these threads (comma-separated)\n"
+	"    -e, --event EVENTS     events (default: cycles, or cpu-clock where the cpu has\n"
+	"                           no PMU); `{a,b}` groups; -e may be given again\n"
+	"    -F, --freq FREQ        samples per second (default 4000)\n"
+	"    -c, --count COUNT      one sample every COUNT events\n"
+	"    -g                     frame-pointer call graphs\n"
+	"        --call-graph MODE  fp, or dwarf[,SIZE] (user stacks copied)\n"
+	"    -m, --mmap-pages N     ring buffer data pages per cpu (a power of two), or a\n"
+	"                           size with B/K/M/G (default 512K)\n"
+	"    -o, --output FILE      output (default perf.data; an existing one is renamed\n"
+	"                           FILE.old)\n"
+	"    -q, --quiet            no messages but errors\n"
+	"        --version          print the version\n"
+	"    -h, --help             this text\n"
+	"\n"
+	"A COMMAND is started with the events and waited for; without one, -a, -C, -p and\n"
+	"-t record until SIGINT (Ctrl-C) or SIGTERM, or until the processes exit.\n";
+
+enum { OPT_CALL_GRAPH = 256, OPT_VERSION };
+
+/* '+': the options end at the command (dirrecord ls -l: -l is ls's) */
+static const char short_opts[] = "+:aC:p:t:e:F:c:gm:o:qh";
+static const struct option long_opts[] = {
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+#define PROG "dirrecord"
+/* the default ring buffer: 512 KiB of data per cpu, as perf record maps for root */
+#define DEFAULT_MMAP_BYTES (512u * 1024)
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;	/* only to wake poll() up (EINTR) */
+}
+
+static int bad_usage(const char *msg)
+{
+	return cli__bad_usage(PROG, msg);
+}
+
+static int fail(const char *fmt, const char *arg)
+{
+	fprintf(stderr, PROG ": ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return 1;
+}
+
+static int fail_diag(const struct diag *d)
+{
+	char line[1024];
+
+	if (d->path[0])
+		diag__format(d, line, sizeof(line));
+	else
+		snprintf(line, sizeof(line), "%s", d->msg[0] ? d->msg : diag__code_str(d->code));
+	fprintf(stderr, PROG ": %s\n", line);
+	return 1;
+}
+
+/* a positive decimal number */
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !errno && !*end && *v;
+}
+
+/* -m: pages, or a size with a B/K/M/G suffix; rounded up to a power of two */
+static bool parse_mmap_pages(const char *s, unsigned *pages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned long long v, n = 1;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || !v)
+		return false;
+	if (*end) {
+		unsigned long long unit;
+
+		switch (*end == 'b' || *end == 'B' ? 'B' : *end & ~0x20) {
+		case 'B': unit = 1; break;
+		case 'K': unit = 1ULL << 10; break;
+		case 'M': unit = 1ULL << 20; break;
+		case 'G': unit = 1ULL << 30; break;
+		default: return false;
+		}
+		if (end[1] || v > (1ULL << 40) / unit)
+			return false;
+		v = (v * unit + (unsigned long long)page - 1) / (unsigned long long)page;
+	}
+	while (n < v)
+		n <<= 1;
+	if (n > (1u << 24))
+		return false;
+	*pages = (unsigned)n;
+	return true;
+}
+
+/* "1,2,3" -> pids */
+static int parse_pid_list(const char *s, pid_t **out, size_t *nr)
+{
+	size_t n = 0, cap = 0;
+	pid_t *v = NULL;
+
+	while (*s) {
+		char *end;
+		long x;
+
+		if (*s < '0' || *s > '9')
+			goto bad;
+		x = strtol(s, &end, 10);
+		if (x <= 0 || x > 0x3fffffff || (*end && *end != ','))
+			goto bad;
+		if (n == cap) {
+			pid_t *g;
+
+			cap = cap ? 2 * cap : 8;
+			g = realloc(v, cap * sizeof(*v));
+			if (!g)
+				goto bad;
+			v = g;
+		}
+		v[n++] = (pid_t)x;
+		s = *end ? end + 1 : end;
+	}
+	if (!n)
+		goto bad;
+	*out = v;
+	*nr = n;
+	return 0;
+bad:
+	free(v);
+	return -EINVAL;
+}
+
+struct options {
+	bool all_cpus, quiet, have_events;
+	const char *cpu_list, *pid_list, *tid_list, *output;
+	struct record_event *ev;
+	size_t nr_ev;
+	struct record_opts ro;
+	unsigned mmap_pages;
+	char **cmd;	/* the command, or NULL */
+};
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	char err[256], line[512];
+	int c;
+
+	opterr = 0;	/* cli__getopt_error() says what is wrong */
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': o->all_cpus = true; break;
+		case 'C': o->cpu_list = optarg; break;
+		case 'p': o->pid_list = optarg; break;
+		case 't': o->tid_list = optarg; break;
+		case 'e':
+			if (record_events__parse(optarg, &o->ev, &o->nr_ev, err, sizeof(err))) {
+				snprintf(line, sizeof(line), "-e: %s", err);
+				return bad_usage(line);
+			}
+			o->have_events = true;
+			break;
+		case 'F':
+			if (!parse_u64(optarg, &o->ro.freq))
+				return bad_usage("-F takes a number of samples per second");
+			break;
+		case 'c':
+			if (!parse_u64(optarg, &o->ro.period))
+				return bad_usage("-c takes a number of events");
+			break;
+		case 'g': o->ro.callchain = true; break;
+		case OPT_CALL_GRAPH:
+			if (!strcmp(optarg, "fp")) {
+				o->ro.callchain = true;
+			} else if (!strncmp(optarg, "dwarf", 5) &&
+				   (!optarg[5] || optarg[5] == ',')) {
+				uint64_t size = 8192;
+
+				if (optarg[5] && (!parse_u64(optarg + 6, &size) || size > 65528))
+					return bad_usage("--call-graph dwarf,SIZE takes a stack "
+							 "size up to 65528 bytes");
+				o->ro.dwarf_size = (uint32_t)size;
+				o->ro.callchain = false;
+			} else {
+				return bad_usage("--call-graph takes fp or dwarf[,SIZE]");
+			}
+			break;
+		case 'm':
+			if (!parse_mmap_pages(optarg, &o->mmap_pages))
+				return bad_usage("-m takes a number of pages or a size such as "
+						 "512K");
+			break;
+		case 'o': o->output = optarg; break;
+		case 'q': o->quiet = true; break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return fflush(stdout) ? 1 : -1;
+		case OPT_VERSION:
+			cli__version(PROG);
+			return -1;
+		default:
+			return cli__getopt_error(PROG, c, argv, long_opts);
+		}
+	}
+	if (optind < argc)
+		o->cmd = argv + optind;
+	if (o->ro.freq && o->ro.period)
+		return bad_usage("-F and -c do not go together");
+	if (!strcmp(o->output, "-"))
+		return bad_usage("-o -: pipe output is not supported yet");
+	if (!o->cmd && !o->all_cpus && !o->cpu_list && !o->pid_list && !o->tid_list)
+		return bad_usage("no command to run, and no -a, -C, -p or -t");
+	if ((o->pid_list != NULL) + (o->tid_list != NULL) +
+	    (o->all_cpus || o->cpu_list) > 1)
+		return bad_usage("-a/-C, -p and -t do not go together");
+	return 0;
+}
+
+/* the events of o (the default: cycles, or fallback's cpu-clock) with their attrs */
+static int make_events(struct options *o, const char *fallback, bool system_wide,
+		       bool command)
+{
+	char err[256];
+	int rc;
+
+	if (fallback || !o->have_events) {
+		record_events__free(o->ev, o->nr_ev);
+		o->ev = NULL;
+		o->nr_ev = 0;
+		if (record_events__parse(fallback ? fallback : "cycles", &o->ev, &o->nr_ev,
+					 err, sizeof(err)))
+			return -ENOMEM;
+	}
+	o->ro.sample_cpu = system_wide;
+	rc = record_events__config(o->ev, o->nr_ev, &o->ro);
+	if (!rc && system_wide)
+		rc = record_events__add_tracking(&o->ev, &o->nr_ev);
+	if (rc)
+		return rc;
+	/* only a command's exec starts the events; the others are enabled by ioctl */
+	if (!command)
+		for (size_t i = 0; i < o->nr_ev; i++)
+			o->ev[i].attr.flags &= ~(1ULL << ATTR_ENABLE_ON_EXEC);
+	return 0;
+}
+
+/* -F above the kernel's maximum: lowered to it, as perf record lowers it */
+static void cap_freq(struct options *o)
+{
+	char buf[32] = "";
+	unsigned long long max;
+	FILE *f;
+
+	if (!o->ro.freq)
+		return;
+	f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f) && (max = strtoull(buf, NULL, 10)) &&
+	    o->ro.freq > max) {
+		if (!o->quiet)
+			fprintf(stderr, PROG ": warning: -F %llu is above the kernel's maximum "
+				"(/proc/sys/kernel/perf_event_max_sample_rate): %llu Hz used\n",
+				(unsigned long long)o->ro.freq, max);
+		o->ro.freq = max;
+	}
+	fclose(f);
+}
+
+/* FILE -> FILE.old, as perf record keeps the previous recording (a regular file or a
+ * --threads directory; anything else is left for the writer, which refuses it) */
+static int keep_old(const char *path)
+{
+	char old[4096];
+	struct stat st;
+
+	if (lstat(path, &st) || (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+		return 0;
+	snprintf(old, sizeof(old), "%s.old", path);
+	/* a file replaces an old file; a directory only an empty one */
+	if (rename(path, old)) {
+		fprintf(stderr, PROG ": cannot rename %s to %s: %s\n", path, old,
+			strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { 0 };
+
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop;	/* no SA_RESTART: poll() returns EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .output = "perf.data" };
+	struct recorder_opts ro = { 0 };
+	struct recorder_stats st = { 0 };
+	struct record_child child = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	struct diag d = { .offset = DIAG_NO_OFFSET };
+	struct recorder *r = NULL;
+	bool system_wide, command, created = false, child_done = false;
+	pid_t *tids = NULL;
+	int *cpus = NULL;
+	size_t nr_tids = 0, nr_cpus = 0;
+	int rc, status = 0, exit_code = 1;
+
+	rc = parse_options(argc, argv, &o);
+	if (rc) {
+		record_events__free(o.ev, o.nr_ev);
+		return rc < 0 ? 0 : rc;
+	}
+	system_wide = o.all_cpus || o.cpu_list;
+	command = !system_wide && !o.pid_list && !o.tid_list;
+	if (!o.mmap_pages)
+		o.mmap_pages = DEFAULT_MMAP_BYTES / (unsigned)sysconf(_SC_PAGESIZE);
+	cap_freq(&o);
+	rc = make_events(&o, NULL, system_wide, command);
+	if (rc == -EINVAL) {
+		record_events__free(o.ev, o.nr_ev);
+		return bad_usage("bad event options (-F with -c, or a DWARF stack too big)");
+	}
+	if (rc)
+		goto out;
+	rc = record_target__cpus(o.cpu_list, &cpus, &nr_cpus);
+	if (rc == -EINVAL && o.cpu_list) {
+		record_events__free(o.ev, o.nr_ev);
+		return bad_usage("-C takes a cpu list such as 0-2,5");
+	}
+	if (rc) {
+		fail("cannot read the online cpus: %s", strerror(-rc));
+		goto out;
+	}
+	if (o.cpu_list) {
+		int *online;
+		size_t nr_online;
+		char num[32];
+
+		rc = record_target__cpus(NULL, &online, &nr_online);
+		for (size_t i = 0; !rc && i < nr_cpus; i++) {
+			bool found = false;
+
+			for (size_t j = 0; j < nr_online; j++)
+				found |= online[j] == cpus[i];
+			if (!found) {
+				snprintf(num, sizeof(num), "%d", cpus[i]);
+				fail("-C: cpu %s is not online", num);
+				free(online);
+				goto out;
+			}
+		}
+		if (!rc)
+			free(online);
+	}
+	if (o.pid_list || o.tid_list) {
+		pid_t *list;
+		size_t n;
+
+		if (parse_pid_list(o.pid_list ? o.pid_list : o.tid_list, &list, &n)) {
+			record_events__free(o.ev, o.nr_ev);
+			free(cpus);
+			return bad_usage(o.pid_list ? "-p takes process ids, comma-separated"
+					 : "-t takes thread ids, comma-separated");
+		}
+		if (o.tid_list) {
+			tids = list;
+			nr_tids = n;
+			for (size_t i = 0; i < n; i++)
+				if (record_target__tgid(tids[i]) < 0) {
+					fail("no thread %s", o.tid_list);
+					free(list);
+					tids = NULL;
+					goto out;
+				}
+		} else {
+			for (size_t i = 0; i < n; i++) {
+				pid_t *t;
+				size_t nt;
+				pid_t *g;
+
+				rc = record_target__threads(list[i], &t, &nt);
+				if (rc) {
+					char num[32];
+
+					snprintf(num, sizeof(num), "%d", (int)list[i]);
+					fail("no process %s", num);
+					free(list);
+					goto out;
+				}
+				g = realloc(tids, (nr_tids + nt) * sizeof(*g));
+				if (!g) {
+					free(t);
+					free(list);
+					goto out;
+				}
+				tids = g;
+				memcpy(tids + nr_tids, t, nt * sizeof(*t));
+				nr_tids += nt;
+				free(t);
+			}
+			free(list);
+		}
+	}
+	install_signals();
+	if (o.cmd) {
+		rc = record_child__start(&child, o.cmd);
+		if (rc) {
+			fail("cannot start the command: %s", strerror(-rc));
+			goto out;
+		}
+		if (command) {
+			tids = malloc(sizeof(*tids));
+			if (!tids)
+				goto out;
+			tids[0] = child.pid;
+			nr_tids = 1;
+		}
+	}
+	if (keep_old(o.output))
+		goto out;
+
+	ro.target = system_wide ? RECORDER_SYSTEM : o.pid_list ? RECORDER_PID :
+		    o.tid_list ? RECORDER_TID : RECORDER_COMMAND;
+	ro.tids = tids;
+	ro.nr_tids = nr_tids;
+	ro.cpus = cpus;
+	ro.nr_cpus = nr_cpus;
+	ro.mmap_pages = o.mmap_pages;
+	/* perf samples addresses, and so synthesizes data maps, for -d and DWARF call graphs */
+	ro.mmap_data = o.ro.data_addr || o.ro.dwarf_size;
+	ro.path = o.output;
+	ro.argv = (const char *const *)argv;
+	ro.argc = (size_t)argc;
+	ro.events = o.ev;
+	ro.nr_events = o.nr_ev;
+	rc = recorder__open(&r, &ro, &d);
+	if ((rc == -ENOENT || rc == -EOPNOTSUPP || rc == -ENODEV) && !o.have_events) {
+		/* perf record's fallback: no PMU here, so the cpu clock */
+		d = (struct diag){ .offset = DIAG_NO_OFFSET };
+		rc = make_events(&o, "cpu-clock", system_wide, command);
+		ro.events = o.ev;
+		ro.nr_events = o.nr_ev;
+		if (!rc)
+			rc = recorder__open(&r, &ro, &d);
+	}
+	if (rc) {
+		fail_diag(&d);
+		goto out;
+	}
+	created = true;
+	rc = recorder__synthesize(r, &d);
+	if (rc) {
+		fail_diag(&d);
+		goto out;
+	}
+	if (child.pid > 0) {
+		rc = record_child__go(&child);
+		if (rc) {
+			fprintf(stderr, PROG ": cannot run '%s': %s\n", o.cmd[0], strerror(-rc));
+			exit_code = 127;
+			goto out;
+		}
+	}
+	if (!command) {
+		rc = recorder__enable(r);
+		if (rc) {
+			fail("cannot enable the events: %s", strerror(-rc));
+			goto out;
+		}
+	}
+	for (;;) {
+		bool wrote;
+
+		rc = recorder__read(r, &wrote, &d);
+		if (rc) {
+			fail_diag(&d);
+			goto out;
+		}
+		if (stop_signal)
+			break;
+		if (child.pid > 0 && waitpid(child.pid, &status, WNOHANG) == child.pid) {
+			child_done = true;
+			break;
+		}
+		if (!wrote) {
+			rc = recorder__wait(r, 100);
+			if (rc < 0) {
+				fail("poll: %s", strerror(-rc));
+				goto out;
+			}
+			if (rc == 1 && !system_wide && child.pid <= 0)
+				break;	/* every recorded task exited */
+		}
+	}
+	if (child.pid > 0 && !child_done) {
+		kill(child.pid, SIGTERM);
+		while (waitpid(child.pid, &status, 0) < 0 && errno == EINTR)
+			;
+		child_done = true;
+	}
+	child.pid = -1;
+	rc = recorder__finish(r, &st, &d);
+	if (rc) {
+		fail_diag(&d);
+		goto out;
+	}
+	created = false;
+	if (!o.quiet) {
+		if (st.no_kernel_map)
+			fprintf(stderr, PROG ": warning: /proc/kallsyms hides the kernel's "
+				"addresses (/proc/sys/kernel/kptr_restrict): no kernel map\n");
+		if (st.kernel_excluded)
+			fprintf(stderr, PROG ": warning: no permission to record the kernel "
+				"(/proc/sys/kernel/perf_event_paranoid): user space only\n");
+		if (st.nr_lost)
+			fprintf(stderr, PROG ": warning: the kernel lost %llu samples (a "
+				"larger -m or a lower -F helps)\n",
+				(unsigned long long)st.nr_lost);
+		fprintf(stderr, "[ " PROG ": Captured and wrote %.3f MB %s (%llu samples) ]\n",
+			(double)st.bytes / (1024 * 1024), o.output,
+			(unsigned long long)st.nr_samples);
+	}
+	/* as perf record: the command's exit status; 0 when we stopped it */
+	exit_code = 0;
+	if (o.cmd && WIFEXITED(status))
+		exit_code = WEXITSTATUS(status);
+	else if (o.cmd && WIFSIGNALED(status) && !stop_signal)
+		exit_code = 128 + WTERMSIG(status);
+out:
+	if (child.pid > 0 && child.go_fd < 0) {
+		kill(child.pid, SIGTERM);
+		while (waitpid(child.pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	} else if (child.pid > 0) {
+		record_child__abandon(&child);
+	}
+	recorder__delete(r);
+	if (created)
+		unlink(o.output);
+	record_events__free(o.ev, o.nr_ev);
+	free(cpus);
+	free(tids);
+	return exit_code;
+}

@@ -1,0 +1,722 @@
+/*
+ * recorder - the events opened, their ring buffers read into one perf.data file
+ * (record/recorder.h).
+ */
+#include "record/recorder.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>	/* struct perf_event_attr, PERF_EVENT_IOC_* */
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "format/attr.h"
+#include "format/bytes.h"
+#include "format/diag.h"
+#include "format/event.h"
+#include "format/feature.h"
+#include "format/record.h"
+#include "format/sample.h"
+#include "format/writer.h"
+#include "record/dsos.h"
+#include "record/features.h"
+#include "record/ring.h"
+#include "record/synth.h"
+#include "record/target.h"
+
+#include "banned.h"
+
+#define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
+
+struct evfd {
+	int fd;
+	size_t ev;		/* index of its event */
+	size_t cpu;		/* index into cpus */
+	int32_t tid;		/* -1: every thread */
+	uint64_t id;
+};
+
+struct rring {
+	void *base;		/* the mapping */
+	size_t len;		/* bytes mapped */
+	int fd;			/* the fd it belongs to (borrowed from fds) */
+	struct ring ring;
+	char label[32];
+};
+
+struct recorder {
+	struct recorder_opts o;
+	struct record_event *ev;	/* owned copies (attrs as opened) */
+	int *cpus;
+	pid_t *tids;
+	struct evfd *fds;
+	size_t nr_fds;
+	struct rring *rings;		/* one per cpu */
+	size_t nr_rings;
+	struct pollfd *pfds;
+	struct writer *w;
+	struct record_dsos *dsos;
+	size_t id_hdr_size;
+	struct recorder_stats st;
+	uint64_t first_ns, last_ns;
+	size_t failed_ev;		/* the event perf_event_open() refused */
+	bool exclude_kernel;
+	char name_buf[64];
+};
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+			       int group_fd, unsigned long flags)
+{
+	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static int paranoid_level(void)
+{
+	char buf[32] = "";
+	FILE *f = fopen(PARANOID_PATH, "re");
+	int level = 2;
+
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			level = atoi(buf);
+		fclose(f);
+	}
+	return level;
+}
+
+/* the one line for perf_event_open's errno e on event ev */
+static int open_error(const struct record_event *ev, int e, struct diag *d)
+{
+	switch (e) {
+	case EACCES:
+	case EPERM:
+		return diag__set(d, ev->name, DIAG_NO_OFFSET, -e,
+				 "no permission to record (%s is %d; run as root or lower it)",
+				 PARANOID_PATH, paranoid_level());
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENODEV:
+		if (ev->attr.type == ATTR_TYPE_HARDWARE || ev->attr.type == ATTR_TYPE_HW_CACHE)
+			return diag__set(d, ev->name, DIAG_NO_OFFSET, -e,
+					 "hardware event not supported: this cpu has no "
+					 "performance monitoring unit the kernel drives "
+					 "(a virtual machine?); try -e cpu-clock");
+		break;
+	case EMFILE:
+		return diag__set(d, ev->name, DIAG_NO_OFFSET, -e,
+				 "too many open files (one per event, cpu and thread; "
+				 "ulimit -n)");
+	default:
+		break;
+	}
+	return diag__set(d, ev->name, DIAG_NO_OFFSET, -e, "cannot open the event: %s",
+			 strerror(e));
+}
+
+/* the kernel's struct perf_event_attr of ours (same bytes, host order) */
+static void kernel_attr(const struct event_attr *a, struct perf_event_attr *k)
+{
+	unsigned char buf[ATTR_SIZE_VER7];
+	struct event_attr c = *a;
+
+	c.size = ATTR_SIZE_VER7;
+	attr__encode(&c, buf, sizeof(buf));
+	memset(k, 0, sizeof(*k));
+	memcpy(k, buf, sizeof(*k) < sizeof(buf) ? sizeof(*k) : sizeof(buf));
+	k->size = sizeof(*k) < sizeof(buf) ? (uint32_t)sizeof(*k) : ATTR_SIZE_VER7;
+}
+
+static void close_all(struct recorder *r)
+{
+	for (size_t i = 0; i < r->nr_rings; i++) {
+		ring__exit(&r->rings[i].ring);
+		if (r->rings[i].base)
+			munmap(r->rings[i].base, r->rings[i].len);
+		r->rings[i] = (struct rring){ 0 };
+		r->pfds[i].fd = -1;
+	}
+	r->nr_rings = 0;
+	for (size_t i = 0; i < r->nr_fds; i++)
+		close(r->fds[i].fd);
+	r->nr_fds = 0;
+}
+
+static int map_ring(struct recorder *r, size_t ci, int fd, struct diag *d)
+{
+	struct rring *rr = &r->rings[ci];
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *pc;
+	int err;
+
+	rr->len = (size_t)page * (1 + (size_t)r->o.mmap_pages);
+	rr->fd = fd;
+	snprintf(rr->label, sizeof(rr->label), "cpu %d", r->cpus[ci]);
+	rr->base = mmap(NULL, rr->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (rr->base == MAP_FAILED) {
+		err = -errno;
+		rr->base = NULL;
+		return diag__set(d, rr->label, DIAG_NO_OFFSET, err,
+				 "cannot map a ring buffer of %u pages: %s%s", r->o.mmap_pages,
+				 strerror(-err), err == -EPERM || err == -ENOMEM ?
+				 " (locked memory: try a smaller -m)" : "");
+	}
+	pc = rr->base;
+	err = ring__init(&rr->ring, rr->base, pc->data_offset ? pc->data_offset :
+			 (uint64_t)page, pc->data_size ? pc->data_size :
+			 rr->len - (size_t)page, rr->label);
+	if (err)
+		return diag__set(d, rr->label, DIAG_NO_OFFSET, err, "bad ring buffer");
+	r->pfds[ci] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	r->nr_rings = ci + 1 > r->nr_rings ? ci + 1 : r->nr_rings;
+	return 0;
+}
+
+/* every fd of every cpu, thread and event. A thread that is gone (-ESRCH for its
+ * first event) is skipped; -ESRCH when all are. perf_event_open()'s own errors are
+ * returned with d empty and failed_ev set; the others fill d. */
+static int open_all(struct recorder *r, struct diag *d)
+{
+	size_t nr_threads = r->o.target == RECORDER_SYSTEM ? 1 : r->o.nr_tids;
+	size_t alive = 0;
+	int err = 0;
+
+	for (size_t ci = 0; ci < r->o.nr_cpus; ci++) {
+		int ring_fd = -1;
+
+		for (size_t ti = 0; ti < nr_threads; ti++) {
+			pid_t tid = r->o.target == RECORDER_SYSTEM ? -1 : r->tids[ti];
+			size_t first = r->nr_fds;
+
+			for (size_t e = 0; e < r->o.nr_events; e++) {
+				struct perf_event_attr ka;
+				struct evfd *f = &r->fds[r->nr_fds];
+				int group = -1, fd;
+
+				if (r->ev[e].leader != e)
+					group = r->fds[first + (r->ev[e].leader)].fd;
+				kernel_attr(&r->ev[e].attr, &ka);
+				fd = sys_perf_event_open(&ka, tid, r->cpus[ci], group,
+							 PERF_FLAG_FD_CLOEXEC);
+				if (fd < 0) {
+					err = errno;
+					if (err == ESRCH && r->o.target != RECORDER_SYSTEM &&
+					    e == 0)
+						break;	/* the thread is gone */
+					r->failed_ev = e;
+					return -err;	/* open_error() by the caller */
+				}
+				*f = (struct evfd){ .fd = fd, .ev = e, .cpu = ci,
+						    .tid = (int32_t)tid };
+				r->nr_fds++;
+				if (ioctl(fd, PERF_EVENT_IOC_ID, &f->id) < 0)
+					return diag__set(d, r->ev[e].name, DIAG_NO_OFFSET,
+							 -errno, "cannot read the event's id: %s",
+							 strerror(errno));
+				if (ring_fd < 0) {
+					err = map_ring(r, ci, fd, d);
+					if (err)
+						return err;
+					ring_fd = fd;
+				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd) < 0) {
+					return diag__set(d, r->ev[e].name, DIAG_NO_OFFSET,
+							 -errno, "cannot share cpu %d's ring "
+							 "buffer: %s", r->cpus[ci],
+							 strerror(errno));
+				}
+				if (e == 0)
+					alive++;
+			}
+		}
+	}
+	return alive ? 0 : -ESRCH;
+}
+
+static int add_events(struct recorder *r)
+{
+	uint64_t *ids = malloc((r->nr_fds ? r->nr_fds : 1) * sizeof(*ids));
+	int err = 0;
+
+	if (!ids)
+		return -ENOMEM;
+	for (size_t e = 0; !err && e < r->o.nr_events; e++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < r->nr_fds; i++)
+			if (r->fds[i].ev == e)
+				ids[n++] = r->fds[i].id;
+		err = writer__add_event(r->w, &r->ev[e].attr, ids, n);
+	}
+	free(ids);
+	return err;
+}
+
+static int copy_opts(struct recorder *r, const struct recorder_opts *o)
+{
+	r->o = *o;
+	r->ev = calloc(o->nr_events, sizeof(*r->ev));
+	r->cpus = malloc(o->nr_cpus * sizeof(*r->cpus));
+	r->tids = malloc((o->nr_tids ? o->nr_tids : 1) * sizeof(*r->tids));
+	r->rings = calloc(o->nr_cpus, sizeof(*r->rings));
+	r->pfds = calloc(o->nr_cpus, sizeof(*r->pfds));
+	r->fds = calloc(o->nr_cpus * (o->nr_tids ? o->nr_tids : 1) * o->nr_events,
+			sizeof(*r->fds));
+	if (!r->ev || !r->cpus || !r->tids || !r->rings || !r->pfds || !r->fds)
+		return -ENOMEM;
+	memcpy(r->cpus, o->cpus, o->nr_cpus * sizeof(*r->cpus));
+	for (size_t i = 0; i < o->nr_cpus; i++)
+		r->pfds[i].fd = -1;	/* a cpu without a ring (its threads gone) */
+	if (o->nr_tids)
+		memcpy(r->tids, o->tids, o->nr_tids * sizeof(*r->tids));
+	for (size_t e = 0; e < o->nr_events; e++) {
+		r->ev[e] = o->events[e];
+		r->ev[e].group = NULL;
+		r->ev[e].name = strdup(o->events[e].name);
+		if (!r->ev[e].name)
+			return -ENOMEM;
+		if (o->events[e].group && !(r->ev[e].group = strdup(o->events[e].group)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void exclude_kernel(struct recorder *r)
+{
+	for (size_t e = 0; e < r->o.nr_events; e++)
+		r->ev[e].attr.flags |= 1ULL << ATTR_EXCLUDE_KERNEL | 1ULL << ATTR_EXCLUDE_HV;
+	r->exclude_kernel = true;
+	r->st.kernel_excluded = true;
+}
+
+int recorder__open(struct recorder **out, const struct recorder_opts *o, struct diag *d)
+{
+	struct writer_opts wo = { 0 };
+	struct recorder *r = calloc(1, sizeof(*r));
+	int err;
+
+	*out = NULL;
+	if (!r)
+		return -ENOMEM;
+	if (!o->nr_events || !o->nr_cpus ||
+	    (o->target != RECORDER_SYSTEM && !o->nr_tids)) {
+		free(r);
+		return -EINVAL;
+	}
+	err = copy_opts(r, o);
+	if (!err)
+		err = record_dsos__new(&r->dsos);
+	if (err) {
+		recorder__delete(r);
+		return err;
+	}
+	r->exclude_kernel = attr__flag(&r->ev[0].attr, ATTR_EXCLUDE_KERNEL);
+	err = open_all(r, d);
+	if ((err == -EACCES || err == -EPERM) && !d->msg[0] && !r->exclude_kernel &&
+	    o->target != RECORDER_SYSTEM) {
+		/* perf_event_paranoid 2: a user may record user space of its own tasks */
+		close_all(r);
+		exclude_kernel(r);
+		err = open_all(r, d);
+	}
+	if (err < 0 && err != -ESRCH && !d->msg[0]) {
+		err = open_error(&r->ev[r->failed_ev], -err, d);
+	} else if (err == -ESRCH) {
+		err = diag__set(d, "", DIAG_NO_OFFSET, -ESRCH,
+				"the threads to record are gone");
+	}
+	if (!err) {
+		r->id_hdr_size = attr__id_hdr_size(&r->ev[0].attr);
+		wo.rounds = false;
+		err = writer__open(&r->w, o->path, &wo, d);
+	}
+	if (!err)
+		err = add_events(r);
+	if (err) {
+		if (!d->msg[0])
+			diag__set(d, o->path, DIAG_NO_OFFSET, err, "%s", strerror(-err));
+		recorder__delete(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
+/* a record that is not a sample: the maps it tells of, for the build-ids */
+static int track(struct recorder *r, const struct record_header *h, const void *rec,
+		 size_t size)
+{
+	switch (h->type) {
+	case REC_MMAP: {
+		struct event_mmap m;
+
+		if (!event_mmap__decode(rec, size, &m) && m.filename.s)
+			return record_dsos__mmap(r->dsos, (int32_t)m.pid, m.start, m.len,
+						 m.filename.s, m.filename.len);
+		break;
+	}
+	case REC_MMAP2: {
+		struct event_mmap2 m;
+
+		if (!event_mmap2__decode(rec, size, &m) && m.filename.s)
+			return record_dsos__mmap(r->dsos, (int32_t)m.pid, m.start, m.len,
+						 m.filename.s, m.filename.len);
+		break;
+	}
+	case REC_COMM: {
+		struct event_comm c;
+
+		if (!event_comm__decode(rec, size, &c) && (c.misc & MISC_COMM_EXEC) &&
+		    c.pid == c.tid)
+			record_dsos__exec(r->dsos, (int32_t)c.pid);
+		break;
+	}
+	case REC_FORK: {
+		struct event_fork f;
+
+		if (!event_fork__decode(rec, size, &f) && f.pid != f.ppid)
+			return record_dsos__fork(r->dsos, (int32_t)f.pid, (int32_t)f.ppid);
+		break;
+	}
+	case REC_LOST: {
+		struct event_lost l;
+
+		if (!event_lost__decode(rec, size, &l))
+			r->st.nr_lost += l.lost;
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* one record: into the file, and into the tracking */
+static int emit(void *ctx, const void *rec, size_t size)
+{
+	struct recorder *r = ctx;
+	struct record_header h;
+	uint64_t time = 0;
+	int err;
+
+	record_header__get(&h, rec);
+	if (h.type == REC_SAMPLE) {
+		struct sample s;
+
+		r->st.nr_samples++;
+		if (!sample__parse(&s, &r->ev[0].attr, rec, size)) {
+			if (r->ev[0].attr.sample_type & SAMPLE_TIME) {
+				time = s.time;
+				if (!r->first_ns || time < r->first_ns)
+					r->first_ns = time;
+				if (time > r->last_ns)
+					r->last_ns = time;
+			}
+			record_dsos__hit(r->dsos, (int32_t)s.pid, s.ip,
+					 (h.misc & MISC_CPUMODE_MASK) == MISC_KERNEL);
+		}
+	} else {
+		err = track(r, &h, rec, size);
+		if (err)
+			return err;
+	}
+	err = writer__write(r->w, 0, rec, size, time, 0);
+	if (!err)
+		r->st.bytes += size;
+	return err;
+}
+
+/* d for err where nothing filled it: the writer's diagnostic (a write error names the
+ * file and offset), else the output and the code's text */
+static void writer_error(struct recorder *r, int err, struct diag *d)
+{
+	const struct diag *wd = r->w ? writer__diag(r->w) : NULL;
+
+	if (d->msg[0])
+		return;
+	if (wd && wd->msg[0])
+		*d = *wd;
+	else
+		diag__set(d, r->o.path, DIAG_NO_OFFSET, err, "%s", diag__code_str(err));
+}
+
+/* -p: each process of the threads once (its threads' COMMs, its maps); -t: each
+ * thread's COMM, the maps of its process once */
+static int synth_threads(struct recorder *r, struct synth *s)
+{
+	pid_t *done = calloc(r->o.nr_tids, sizeof(*done));
+	size_t nr_done = 0;
+	int err = 0;
+
+	if (!done)
+		return -ENOMEM;
+	for (size_t i = 0; !err && i < r->o.nr_tids; i++) {
+		pid_t tgid = record_target__tgid(r->tids[i]);
+		bool seen = false;
+
+		if (tgid < 0)
+			continue;	/* gone */
+		for (size_t j = 0; j < nr_done; j++)
+			seen |= done[j] == tgid;
+		if (r->o.target == RECORDER_PID && seen)
+			continue;
+		err = synth__process(s, tgid, r->o.target == RECORDER_PID ? -1 : r->tids[i],
+				     seen);
+		if (!seen)
+			done[nr_done++] = tgid;
+	}
+	free(done);
+	return err;
+}
+
+int recorder__synthesize(struct recorder *r, struct diag *d)
+{
+	struct synth s = { .id_hdr_size = r->id_hdr_size, .mmap_data = r->o.mmap_data,
+			   .emit = emit, .ctx = r };
+	struct synth_id *ids = calloc(r->nr_fds ? r->nr_fds : 1, sizeof(*ids));
+	int err;
+
+	if (!ids)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nr_fds; i++)
+		ids[i] = (struct synth_id){ .id = r->fds[i].id, .idx = r->fds[i].cpu,
+					    .cpu = (uint64_t)r->cpus[r->fds[i].cpu],
+					    .tid = (uint64_t)(int64_t)r->fds[i].tid };
+	err = synth__id_index(&s, ids, r->nr_fds);
+	free(ids);
+	if (!err && !r->exclude_kernel) {
+		err = synth__kernel(&s, d);
+		if (err == -ENOENT) {
+			/* addresses hidden (kptr_restrict): perf goes on without the map */
+			r->st.no_kernel_map = true;
+			*d = (struct diag){ .offset = DIAG_NO_OFFSET };
+			err = 0;
+		} else if (!err) {
+			err = synth__modules(&s);
+		}
+	}
+	if (!err)
+		err = synth__thread_map(&s, r->tids,
+					r->o.target == RECORDER_SYSTEM ? 0 : r->o.nr_tids);
+	if (!err)
+		err = synth__cpu_map(&s, r->cpus, r->o.nr_cpus);
+	if (!err) {
+		switch (r->o.target) {
+		case RECORDER_SYSTEM:
+			err = synth__all_processes(&s);
+			break;
+		case RECORDER_COMMAND:
+			err = synth__process(&s, r->tids[0], -1, true);
+			break;
+		case RECORDER_PID:
+		case RECORDER_TID:
+			err = synth_threads(r, &s);
+			break;
+		}
+	}
+	if (!err)
+		err = synth__finished_init(&s);
+	if (err)
+		writer_error(r, err, d);
+	return err;
+}
+
+static int ioctl_leaders(struct recorder *r, unsigned long req)
+{
+	for (size_t i = 0; i < r->nr_fds; i++)
+		if (r->ev[r->fds[i].ev].leader == r->fds[i].ev &&
+		    ioctl(r->fds[i].fd, req, 0) < 0)
+			return -errno;
+	return 0;
+}
+
+int recorder__enable(struct recorder *r)
+{
+	return ioctl_leaders(r, PERF_EVENT_IOC_ENABLE);
+}
+
+int recorder__read(struct recorder *r, bool *wrote, struct diag *d)
+{
+	uint64_t total = 0;
+	int err = 0;
+
+	*wrote = false;
+	for (size_t i = 0; !err && i < r->nr_rings; i++) {
+		uint64_t bytes = 0;
+
+		if (!r->rings[i].base)
+			continue;
+		err = ring__read(&r->rings[i].ring, emit, r, &bytes, d);
+		total += bytes;
+	}
+	if (err) {
+		writer_error(r, err, d);
+		return err;
+	}
+	if (total) {
+		*wrote = true;
+		r->st.nr_wakeups++;
+		err = writer__round(r->w, 0);
+		if (err)
+			writer_error(r, err, d);
+	}
+	return err;
+}
+
+int recorder__wait(struct recorder *r, int timeout_ms)
+{
+	size_t hup = 0, n = 0;
+	int rc = poll(r->pfds, r->nr_rings, timeout_ms);
+
+	if (rc < 0)
+		return errno == EINTR ? 0 : -errno;
+	for (size_t i = 0; i < r->nr_rings; i++) {
+		if (r->pfds[i].fd < 0)
+			continue;
+		n++;
+		if (r->pfds[i].revents & (POLLHUP | POLLERR))
+			hup++;
+	}
+	return n && hup == n ? 1 : 0;
+}
+
+/* the sample_id trailer of a record of fd f's event: its id where the layout has ID
+ * or IDENTIFIER, zeros elsewhere (perf's perf_event__synthesize_id_sample() of a
+ * sample with only the id set); returns its size */
+static size_t id_trailer(const struct recorder *r, const struct evfd *f, unsigned char *out)
+{
+	uint64_t st = r->ev[f->ev].attr.sample_type;
+	static const uint64_t order[] = { SAMPLE_TID, SAMPLE_TIME, SAMPLE_ID, SAMPLE_STREAM_ID,
+					  SAMPLE_CPU, SAMPLE_IDENTIFIER };
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		uint64_t v = order[i] == SAMPLE_ID || order[i] == SAMPLE_IDENTIFIER ? f->id : 0;
+
+		if (!(st & order[i]))
+			continue;
+		memcpy(out + n, &v, 8);
+		n += 8;
+	}
+	return n;
+}
+
+/* perf record 6.1's closing LOST_SAMPLES records: one per fd whose event counted
+ * samples lost (read_format LOST), with the event's id in its trailer */
+static int write_lost_samples(struct recorder *r, struct diag *d)
+{
+	for (size_t i = 0; i < r->nr_fds; i++) {
+		uint64_t v[3];	/* read_format ID|LOST: value, id, lost */
+		unsigned char rec[16 + 48];
+		size_t size;
+		int err;
+
+		if (read(r->fds[i].fd, v, sizeof(v)) != (ssize_t)sizeof(v) || !v[2])
+			continue;
+		memset(rec, 0, 16);
+		bytes__put_u32(rec, REC_LOST_SAMPLES);
+		bytes__put_u64(rec + 8, v[2]);
+		size = 16 + id_trailer(r, &r->fds[i], rec + 16);
+		bytes__put_u16(rec + 6, (uint16_t)size);
+		err = writer__write(r->w, 0, rec, size, 0, 0);
+		if (err) {
+			writer_error(r, err, d);
+			return err;
+		}
+		r->st.bytes += size;
+	}
+	return 0;
+}
+
+int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct diag *d)
+{
+	struct record_features f = { .argv = r->o.argv, .argc = r->o.argc };
+	struct feat_event *fev = calloc(r->o.nr_events, sizeof(*fev));
+	uint64_t *ids = calloc(r->nr_fds ? r->nr_fds : 1, sizeof(*ids));
+	struct feat_group *groups = calloc(r->o.nr_events, sizeof(*groups));
+	struct feat_build_id *bids = NULL;
+	size_t nr_bids = 0, at = 0, nr_groups = 0;
+	bool wrote;
+	int err;
+
+	if (!fev || !ids || !groups) {
+		free(fev);
+		free(ids);
+		free(groups);
+		return -ENOMEM;
+	}
+	/* the groups of more than one event, as perf record describes them */
+	for (size_t e = 0; e < r->o.nr_events; e++)
+		if (r->ev[e].leader == e && r->ev[e].nr_members > 1)
+			groups[nr_groups++] = (struct feat_group){
+				.name = r->ev[e].group ? r->ev[e].group : "{anon_group}",
+				.leader_idx = (uint32_t)e,
+				.nr_members = (uint32_t)r->ev[e].nr_members };
+	ioctl_leaders(r, PERF_EVENT_IOC_DISABLE);
+	do
+		err = recorder__read(r, &wrote, d);
+	while (!err && wrote);
+	if (!err)
+		err = write_lost_samples(r, d);
+	for (size_t e = 0; !err && e < r->o.nr_events; e++) {
+		fev[e].attr = r->ev[e].attr;
+		fev[e].name = r->ev[e].name;
+		fev[e].ids = ids + at;
+		for (size_t i = 0; i < r->nr_fds; i++)
+			if (r->fds[i].ev == e)
+				ids[at++] = r->fds[i].id;
+		fev[e].nr_ids = (uint32_t)(ids + at - fev[e].ids);
+	}
+	if (!err)
+		err = record_dsos__build_ids(r->dsos, &bids, &nr_bids);
+	if (!err) {
+		f.events = fev;
+		f.nr_events = r->o.nr_events;
+		f.build_ids = bids;
+		f.nr_build_ids = nr_bids;
+		f.first_sample_ns = r->first_ns;
+		f.last_sample_ns = r->last_ns;
+		err = record_features__write(r->w, &f);
+		if (!err && nr_groups)
+			err = writer__set_group_desc(r->w, groups, nr_groups);
+		if (err)
+			diag__set(d, r->o.path, DIAG_NO_OFFSET, err, "%s", diag__code_str(err));
+	}
+	if (!err) {
+		struct writer *w = r->w;
+
+		r->w = NULL;
+		err = writer__close(w, d);
+	}
+	record_dsos__free_build_ids(bids, nr_bids);
+	free(groups);
+	free(fev);
+	free(ids);
+	if (stats)
+		*stats = r->st;
+	return err;
+}
+
+void recorder__delete(struct recorder *r)
+{
+	if (!r)
+		return;
+	close_all(r);
+	writer__delete(r->w);
+	record_dsos__delete(r->dsos);
+	for (size_t e = 0; r->ev && e < r->o.nr_events; e++) {
+		free(r->ev[e].name);
+		free(r->ev[e].group);
+	}
+	free(r->ev);
+	free(r->cpus);
+	free(r->tids);
+	free(r->rings);
+	free(r->pfds);
+	free(r->fds);
+	free(r);
+}

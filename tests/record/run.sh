@@ -1,0 +1,591 @@
+#!/bin/sh
+# tests/record/run.sh - dirrecord (record/main.c): recordings of real workloads made
+# during the run, read by perf 6.1 and by dirreport, and its command line.
+#
+#   BUILD=build sh tests/record/run.sh       standalone: PASS/FAIL/SKIP lines, then
+#                                            "N passed, N failed[, N skipped]"
+#   . tests/record/run.sh                    from tests/run-cli-tests.sh
+#
+# Needs perf events (root, or perf_event_paranoid low enough); dirrecord falls back to
+# cpu-clock where the cpu has no PMU. The comparisons with perf SKIP where perf 6.1 is
+# not installed; what dirreport and dirscript read of the recordings is checked anyway.
+#
+# usage      bad command lines: exit 2, nothing on stdout, one stderr line
+#            "dirrecord: WHAT; see 'dirrecord --help'"; --help: the usage, exit 0
+# busy       `-F 1000` of a busy loop that ends after 1 s of cpu time (sh counting,
+#            its /proc/PID/stat read every few thousand counts): exit 0,
+#            700..1300 samples (1000 expected; CI machines are noisy), `perf report
+#            --stdio` exits 0, --header-only shows hostname, os release, version,
+#            arch, nrcpus, cpudesc, cpuid, total memory, cmdline, the event, the
+#            sample times and the pmu mappings, `perf
+#            buildid-list` the running kernel's build-id and a file the loop ran in;
+#            dirreport --stdio and --header-only print what perf report prints
+#            (perf's tip block removed, as tests/run-cli-tests.sh's live cases)
+# callchain  -g: perf script (dirscript without perf) prints frames; dirreport's
+#            children view equals perf's; --call-graph dwarf,4096: frames unwound
+# groups     -e 'page-faults,{cpu-clock,task-clock}' -e 'grp{...}': perf evlist -g
+#            shows the groups (GROUP_DESC), dirreport's report and header equal perf's
+# system     -a -g with sleep 1: exit 0, samples on every cpu, the synthesized kernel
+#            map, a COMM of pid 1, THREAD_MAP, CPU_MAP and FINISHED_ROUNDs (dirreport -D); dirreport --stdio
+#            --sort comm,dso equals perf's (not by symbol: perf may read a module's
+#            symbols from its .ko, a known difference); -C 0: samples on cpu 0 only
+# status     the command's exit status (0, 3), 127 and one line for a command that
+#            cannot run (no file left), an existing output renamed FILE.old; a process,
+#            a thread or a cpu that is not there, an output that cannot be made: exit
+#            1 and one line
+# signals    -a without a command: SIGINT ends it, exit 0, a readable recording;
+#            a command: SIGTERM stops it and the command, exit 0; -p PID and -t TID:
+#            the recording ends by itself when the process exits
+# lost       -m 1 -a -g -F 20000: the LOST records' counts add up to the closing
+#            warning's; dirreport's report (Total Lost Samples: the LOST_SAMPLES
+#            records) equals perf's
+# hardware   -e instructions: recorded where the cpu has a PMU, else exit 1 and one
+#            line saying the hardware event is not supported
+# permission as nobody (setpriv or runuser; root only): -a is one line naming
+#            /proc/sys/kernel/perf_event_paranoid, exit 1; a command at paranoid 2
+#            is recorded without the kernel, with one warning
+
+rd_root=$(cd "$(dirname "$0")/../.." 2>/dev/null && pwd)
+[ -f "$rd_root/tests/record/run.sh" ] || rd_root=$(pwd)
+
+rd_standalone=
+if ! command -v pass >/dev/null 2>&1; then
+	rd_standalone=1
+	cd "$rd_root" || exit 2
+	. tests/lib.sh	# pass, skip, fail, run, crashed, strip_tip, have_perf
+	# suite_standalone without the samples' build-id cache: nothing here reads samples/
+	set -u
+	BUILD=${BUILD:-build}
+	TIMEOUT=${TIMEOUT:-60}
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/record-tests.XXXXXX") || exit 2
+	trap 'rm -rf "$tmp"' EXIT INT TERM
+fi
+
+echo "-- dirrecord (tests/record)"
+rd_bin=$(cd "$rd_root/$BUILD" 2>/dev/null && pwd)
+rd_rec=$rd_bin/dirrecord
+rd_rep=$rd_bin/dirreport
+rd_scr=$rd_bin/dirscript
+rd_tmp=$tmp/record
+rm -rf "$rd_tmp"
+mkdir -p "$rd_tmp/home"
+# fresh recordings of this machine: no samples' build-id cache for perf or dirreport
+rd_home_saved=$HOME
+HOME=$rd_tmp/home
+export HOME
+
+# rd_usage NAME ARGS...: exit 2, no stdout, one stderr line of the usage form
+rd_usage() {
+	_n=record:usage:$1
+	shift
+	run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" "$@"
+	crashed "$_n" "$rd_tmp/err" && return
+	if [ "$rc" -ne 2 ]; then
+		fail "$_n" "exit $rc, want 2"
+	elif [ -s "$rd_tmp/out" ]; then
+		fail "$_n" "stdout not empty"
+	elif [ "$(wc -l <"$rd_tmp/err")" -ne 1 ] ||
+	     ! grep -q "^dirrecord: .*; see 'dirrecord --help'\$" "$rd_tmp/err"; then
+		fail "$_n" "stderr is not one usage line: $(head -n 2 "$rd_tmp/err")"
+	else
+		pass "$_n"
+	fi
+}
+
+# rd_samples FILE: the number of samples (dirscript's lines: one per sample; dirreport
+# rounds its "# Samples:" count to thousands, as perf does)
+rd_samples() {
+	"$rd_scr" -F tid -i "$1" 2>/dev/null | wc -l | tr -d ' '
+}
+
+# rd_same NAME FILE ARGS...: perf report ARGS -i FILE and dirreport ARGS -i FILE print
+# the same (tip block removed), both exit 0
+rd_same() {
+	_rn=$1 _f=$2
+	shift 2
+	if [ -z "$have_perf" ]; then
+		skip "$_rn" "$perf_why"
+		return
+	fi
+	run "$rd_tmp/pout" "$rd_tmp/perr" perf report "$@" -i "$_f"
+	_prc=$rc
+	strip_tip "$rd_tmp/pout" "$rd_tmp/want"
+	run "$rd_tmp/dout" "$rd_tmp/derr" "$rd_rep" "$@" -i "$_f"
+	crashed "$_rn" "$rd_tmp/derr" && return
+	strip_tip "$rd_tmp/dout" "$rd_tmp/got"
+	if [ "$_prc" -ne 0 ]; then
+		fail "$_rn" "perf report exit $_prc: $(head -n 1 "$rd_tmp/perr")"
+	elif [ "$rc" -ne 0 ]; then
+		fail "$_rn" "dirreport exit $rc: $(head -n 1 "$rd_tmp/derr")"
+	elif ! cmp -s "$rd_tmp/want" "$rd_tmp/got"; then
+		fail "$_rn" "dirreport differs from perf report" "$rd_tmp/want" "$rd_tmp/got"
+	else
+		pass "$_rn"
+	fi
+}
+
+# rd_record NAME ARGS...: dirrecord -q ARGS; sets $rc; FAIL (status 1) on a crash or
+# anything on stderr
+rd_record() {
+	_n=$1
+	shift
+	run "$rd_tmp/rout" "$rd_tmp/rerr" "$rd_rec" -q "$@"
+	crashed "$_n" "$rd_tmp/rerr" && return 1
+	if [ -s "$rd_tmp/rerr" ]; then
+		fail "$_n" "stderr: $(head -n 1 "$rd_tmp/rerr")"
+		return 1
+	fi
+	return 0
+}
+
+# --- usage --------------------------------------------------------------------------------
+rd_usage unknown-option --bogus true
+rd_usage no-target
+rd_usage freq-not-number -F many true
+rd_usage freq-and-count -F 100 -c 1000 true
+rd_usage unknown-event -e no-such-event true
+rd_usage event-modifier -e cpu-clock:u true
+rd_usage bad-cpu-list -C 3-1 true
+rd_usage bad-pid -p abc
+rd_usage pid-and-tid -p 1 -t 1
+rd_usage bad-mmap-pages -m 0 true
+rd_usage bad-call-graph --call-graph lbr true
+rd_usage missing-argument -o
+rd_usage pipe-output -o - true
+run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" --help
+if [ "$rc" -eq 0 ] && [ ! -s "$rd_tmp/err" ] && head -n 1 "$rd_tmp/out" | grep -q '^usage: dirrecord '; then
+	pass record:usage:--help
+else
+	fail record:usage:--help "exit $rc"
+fi
+
+# the usage's synopsis is the manual's; every option of long_opts[] and short_opts[] is
+# in --help and in the manual (as tests/run-cli-tests.sh checks the other programs)
+sed -n '/^## SYNOPSIS/,/^## DESCRIPTION/s/^    //p' "$rd_root/docs/dirrecord.1.md" >"$rd_tmp/synopsis"
+sed '/^$/q' "$rd_tmp/out" | sed '$d' >"$rd_tmp/help.synopsis"
+if cmp -s "$rd_tmp/synopsis" "$rd_tmp/help.synopsis"; then
+	pass record:usage:help-synopsis
+else
+	fail record:usage:help-synopsis "--help differs from the SYNOPSIS of docs/dirrecord.1.md" \
+		"$rd_tmp/synopsis" "$rd_tmp/help.synopsis"
+fi
+rd_missing=
+for rd_o in $(sed -n '/long_opts\[\] = {/,/^};/s/.*{ "\([a-z-]*\)".*/--\1/p' "$rd_root/record/main.c") \
+	    $(sed -n 's/^static const char short_opts\[\] = "\(.*\)";/\1/p' "$rd_root/record/main.c" |
+	      tr -d ':+' | sed 's/./-& /g'); do
+	grep -q -e "$rd_o\b" -e "$rd_o," "$rd_tmp/out" || rd_missing="$rd_missing $rd_o(--help)"
+	grep -q -e "$rd_o\b" -e "$rd_o," "$rd_root/docs/dirrecord.1.md" ||
+		rd_missing="$rd_missing $rd_o(manual)"
+done
+if [ -z "$rd_missing" ]; then
+	pass record:usage:options-agree
+else
+	fail record:usage:options-agree "missing:$rd_missing"
+fi
+
+# --- a busy loop at 1000 Hz -----------------------------------------------------------------
+rd_busy=$rd_tmp/busy.data
+# the loop ends after 1 s of cpu time (its own and its children's, /proc/PID/stat
+# fields 14-17 in clock ticks), not of wall time: the machine may be shared, and
+# cpu-clock counts only while the loop runs. Not timeout(1) either: its status 124
+# reads as our own timeout in crashed().
+# shellcheck disable=SC2016 # the loop is sh -c's, expanded there
+rd_loop='hz=$(getconf CLK_TCK)
+while :; do
+	i=0; while [ $i -lt 3000 ]; do i=$((i + 1)); done
+	set -- $(cat /proc/$$/stat)
+	[ $((${14} + ${15} + ${16} + ${17})) -lt "$hz" ] || break
+done'
+if rd_record record:busy:record -F 1000 -o "$rd_busy" -- sh -c "$rd_loop"; then
+	if [ "$rc" -ne 0 ]; then
+		fail record:busy:record "exit $rc"
+	else
+		pass record:busy:record
+	fi
+fi
+if [ -s "$rd_busy" ]; then
+	# 1 s of cpu time sampled 1000 times a second: 1000 samples, give or take the
+	# clock-tick accounting and the noise of a CI machine
+	rd_n=$(rd_samples "$rd_busy")
+	if [ -n "$rd_n" ] && [ "$rd_n" -ge 700 ] && [ "$rd_n" -le 1300 ]; then
+		pass record:busy:samples "$rd_n samples"
+	else
+		fail record:busy:samples "${rd_n:-no} samples, want 700..1300"
+	fi
+	rd_same record:busy:stdio "$rd_busy" --stdio
+	rd_same record:busy:header-only "$rd_busy" --header-only
+	# the features as perf prints them (dirreport, which prints them as perf does,
+	# where perf 6.1 is not here)
+	if [ -n "$have_perf" ]; then
+		run "$rd_tmp/out" "$rd_tmp/err" perf report --stdio --header-only -i "$rd_busy"
+	else
+		run "$rd_tmp/out" "$rd_tmp/err" "$rd_rep" --header-only -i "$rd_busy"
+	fi
+	rd_missing=
+	for rd_f in 'hostname' 'os release' 'perf version' 'arch' 'nrcpus online' \
+		'nrcpus avail' 'cpudesc' 'cpuid' 'total memory' 'cmdline' 'event' \
+		'time of first sample' 'pmu mappings'; do
+		grep -q "^# $rd_f *: ." "$rd_tmp/out" || rd_missing="$rd_missing '$rd_f'"
+	done
+	grep -q "^# event : name = cpu-clock\|^# event : name = cycles" "$rd_tmp/out" ||
+		rd_missing="$rd_missing 'event name'"
+	if [ "$rc" -ne 0 ]; then
+		fail record:busy:features "--header-only exit $rc"
+	elif [ -n "$rd_missing" ]; then
+		fail record:busy:features "missing:$rd_missing"
+	else
+		pass record:busy:features
+	fi
+	if [ -n "$have_perf" ]; then
+		run "$rd_tmp/out" "$rd_tmp/err" perf buildid-list -i "$rd_busy"
+		rd_kid=$(perf buildid-list -k 2>/dev/null)
+		if [ "$rc" -ne 0 ]; then
+			fail record:busy:build-ids "perf buildid-list exit $rc"
+		elif [ -n "$rd_kid" ] && ! grep -q "^$rd_kid \[kernel.kallsyms\]\$" "$rd_tmp/out"; then
+			fail record:busy:build-ids "no [kernel.kallsyms] $rd_kid"
+		elif ! grep -q '^[0-9a-f]\{40\} /' "$rd_tmp/out"; then
+			fail record:busy:build-ids "no file with samples listed"
+		else
+			pass record:busy:build-ids
+		fi
+	else
+		skip record:busy:build-ids "$perf_why"
+	fi
+fi
+
+# --- call graphs ----------------------------------------------------------------------------
+rd_g=$rd_tmp/g.data
+if rd_record record:callchain:record -g -F 2000 -o "$rd_g" -- \
+	sh -c 'seq 1 50000 | sort -r | md5sum >/dev/null'; then
+	if [ "$rc" -ne 0 ]; then
+		fail record:callchain:record "exit $rc"
+	else
+		pass record:callchain:record
+	fi
+fi
+if [ -s "$rd_g" ]; then
+	if [ -n "$have_perf" ]; then
+		run "$rd_tmp/out" "$rd_tmp/err" perf script -i "$rd_g"
+	else
+		run "$rd_tmp/out" "$rd_tmp/err" "$rd_scr" -i "$rd_g"
+	fi
+	# a frame: tab, address, symbol or [unknown], (dso)
+	rd_frames=$(grep -c '^	 *[0-9a-f]\{1,16\} .* (.*)$' "$rd_tmp/out")
+	if [ "$rc" -eq 0 ] && [ "$rd_frames" -gt 0 ]; then
+		pass record:callchain:frames "$rd_frames frames"
+	else
+		fail record:callchain:frames "exit $rc, $rd_frames frames"
+	fi
+	rd_same record:callchain:stdio "$rd_g" --stdio
+	rd_same record:callchain:flat "$rd_g" --stdio --no-children -g none
+fi
+# --call-graph dwarf: user stacks copied; perf script (dirscript) unwinds them to frames
+rd_dw=$rd_tmp/dwarf.data
+if rd_record record:callchain:dwarf -F 500 --call-graph dwarf,4096 -o "$rd_dw" -- \
+	sh -c 'seq 1 30000 | sort -r >/dev/null'; then
+	if [ -n "$have_perf" ]; then
+		run "$rd_tmp/out" "$rd_tmp/err" perf script -i "$rd_dw"
+	else
+		run "$rd_tmp/out" "$rd_tmp/err" "$rd_scr" -i "$rd_dw"
+	fi
+	rd_frames=$(grep -c '^	 *[0-9a-f]\{1,16\} .* (.*)$' "$rd_tmp/out")
+	if [ "$rc" -eq 0 ] && [ "$rd_frames" -gt 0 ]; then
+		pass record:callchain:dwarf "$rd_frames frames"
+	else
+		fail record:callchain:dwarf "exit $rc, $rd_frames frames"
+	fi
+fi
+
+# --- several events, groups ----------------------------------------------------------------
+rd_e=$rd_tmp/groups.data
+if rd_record record:groups:record -F 1000 -e 'page-faults,{cpu-clock,task-clock}' \
+	-e 'grp{minor-faults,context-switches}' -o "$rd_e" -- \
+	sh -c 'seq 1 30000 | sort -r | md5sum >/dev/null'; then
+	if [ "$rc" -ne 0 ]; then
+		fail record:groups:record "exit $rc"
+	else
+		pass record:groups:record
+	fi
+fi
+if [ -s "$rd_e" ]; then
+	if [ -n "$have_perf" ]; then
+		perf evlist -g -i "$rd_e" >"$rd_tmp/out" 2>"$rd_tmp/err"
+		printf '%s\n' page-faults '{cpu-clock,task-clock}' \
+			'grp{minor-faults,context-switches}' >"$rd_tmp/want"
+		if cmp -s "$rd_tmp/want" "$rd_tmp/out"; then
+			pass record:groups:evlist
+		else
+			fail record:groups:evlist "perf evlist -g differs" "$rd_tmp/want" "$rd_tmp/out"
+		fi
+	else
+		skip record:groups:evlist "$perf_why"
+	fi
+	rd_same record:groups:stdio "$rd_e" --stdio
+	rd_same record:groups:header-only "$rd_e" --header-only
+fi
+
+# --- system-wide ----------------------------------------------------------------------------
+rd_a=$rd_tmp/a.data
+if rd_record record:system:record -a -g -o "$rd_a" -- sleep 1; then
+	if [ "$rc" -ne 0 ]; then
+		fail record:system:record "exit $rc"
+	else
+		pass record:system:record
+	fi
+fi
+if [ -s "$rd_a" ]; then
+	rd_cpus=$(getconf _NPROCESSORS_ONLN)
+	rd_got=$("$rd_scr" -F cpu -i "$rd_a" 2>/dev/null | sort -u | wc -l)
+	if [ "$rd_got" -eq "$rd_cpus" ]; then
+		pass record:system:every-cpu
+	else
+		fail record:system:every-cpu "samples on $rd_got cpus of $rd_cpus"
+	fi
+	run "$rd_tmp/out" "$rd_tmp/err" "$rd_rep" -D -i "$rd_a"
+	if [ "$rc" -ne 0 ]; then
+		fail record:system:synthesized "dirreport -D exit $rc"
+	elif ! grep -q 'PERF_RECORD_MMAP -1/0: .* \[kernel\.kallsyms\]_s\{0,1\}text$' "$rd_tmp/out"; then
+		fail record:system:synthesized "no kernel map"
+	elif ! grep -q 'PERF_RECORD_COMM: .*:1/1$' "$rd_tmp/out"; then
+		fail record:system:synthesized "no COMM of pid 1"
+	elif ! grep -q 'PERF_RECORD_FINISHED_ROUND' "$rd_tmp/out"; then
+		fail record:system:synthesized "no FINISHED_ROUND"
+	elif ! grep -q 'PERF_RECORD_THREAD_MAP nr: 1 thread: -1$' "$rd_tmp/out" ||
+	     ! grep -q 'PERF_RECORD_CPU_MAP: ' "$rd_tmp/out"; then
+		fail record:system:synthesized "no THREAD_MAP of -1 or no CPU_MAP"
+	else
+		pass record:system:synthesized
+	fi
+	# by command and dso: perf may read a module's symbols from its .ko file,
+	# dirreport takes them from kallsyms (docs/known-differences.md, kernel modules),
+	# and a system-wide recording may have samples in modules
+	rd_same record:system:stdio "$rd_a" --stdio --no-children -g none --sort comm,dso
+fi
+rd_c=$rd_tmp/c0.data
+if rd_record record:system:cpu0 -C 0 -o "$rd_c" -- sleep 0.5; then
+	rd_got=$("$rd_scr" -F cpu -i "$rd_c" 2>/dev/null | sort -u | tr -d ' ')
+	if [ "$rc" -eq 0 ] && [ "$rd_got" = "[000]" ]; then
+		pass record:system:cpu0
+	else
+		fail record:system:cpu0 "exit $rc, cpus: $(echo "$rd_got" | tr '\n' ' ')"
+	fi
+fi
+
+# --- LOST records ---------------------------------------------------------------------------
+# one page of ring per cpu at 20 kHz with call graphs: the kernel loses samples and says
+# so in LOST records, which go into the file as they come; the closing warning counts
+# what they count
+rd_l=$rd_tmp/lost.data
+run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" -m 1 -a -g -F 20000 -o "$rd_l" -- sleep 1
+if ! crashed record:lost "$rd_tmp/err"; then
+	rd_lost=$("$rd_rep" -D -i "$rd_l" 2>/dev/null |
+		sed -n 's/.*PERF_RECORD_LOST: id:[0-9]*: lost:\([0-9]*\)$/\1/p' |
+		awk '{ n += $1 } END { print n + 0 }')
+	rd_warned=$(sed -n 's/^dirrecord: warning: the kernel lost \([0-9]*\) samples.*/\1/p' \
+		"$rd_tmp/err")
+	if [ "$rc" -ne 0 ]; then
+		fail record:lost "exit $rc: $(head -n 1 "$rd_tmp/err")"
+	elif [ "$rd_lost" -eq 0 ] && [ -z "$rd_warned" ]; then
+		pass record:lost "no ring overflowed this time"
+	elif [ "$rd_lost" = "${rd_warned:-0}" ]; then
+		pass record:lost "$rd_lost lost, in LOST records and the warning"
+	else
+		fail record:lost "LOST records count $rd_lost, the warning ${rd_warned:-nothing}"
+	fi
+	# by command and dso, as record:system:stdio (modules)
+	rd_same record:lost:stdio "$rd_l" --stdio --no-children -g none --sort comm,dso
+fi
+
+# --- exit status, FILE.old ---------------------------------------------------------------
+for rd_s in 0 3; do
+	if rd_record "record:status:exit-$rd_s" -o "$rd_tmp/s.data" -- sh -c "exit $rd_s"; then
+		if [ "$rc" -eq "$rd_s" ]; then
+			pass "record:status:exit-$rd_s"
+		else
+			fail "record:status:exit-$rd_s" "exit $rc"
+		fi
+	fi
+done
+if [ -f "$rd_tmp/s.data.old" ] && [ -f "$rd_tmp/s.data" ] &&
+   ! cmp -s "$rd_tmp/s.data" "$rd_tmp/s.data.old"; then
+	pass record:status:old-renamed
+else
+	fail record:status:old-renamed "no FILE.old beside FILE"
+fi
+run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" -q -o "$rd_tmp/x.data" -- "$rd_tmp/no-such-command"
+if [ "$rc" -eq 127 ] && [ "$(wc -l <"$rd_tmp/err")" -eq 1 ] &&
+   grep -q "^dirrecord: cannot run '.*no-such-command': No such file or directory\$" "$rd_tmp/err" &&
+   [ ! -e "$rd_tmp/x.data" ]; then
+	pass record:status:cannot-run
+else
+	fail record:status:cannot-run "exit $rc: $(head -n 2 "$rd_tmp/err")"
+fi
+
+# rd_error NAME WANT-RE ARGS...: exit 1, nothing on stdout, one stderr line matching
+rd_error() {
+	_en=record:status:$1 _re=$2
+	shift 2
+	run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" -q "$@"
+	crashed "$_en" "$rd_tmp/err" && return
+	if [ "$rc" -eq 1 ] && [ ! -s "$rd_tmp/out" ] && [ "$(wc -l <"$rd_tmp/err")" -eq 1 ] &&
+	   grep -q "$_re" "$rd_tmp/err"; then
+		pass "$_en"
+	else
+		fail "$_en" "exit $rc: $(head -n 2 "$rd_tmp/err")"
+	fi
+}
+# 4194304: above every pid (pid_max is at most 2^22)
+rd_error no-process '^dirrecord: no process 4194304' -p 4194304 -o "$rd_tmp/e.data"
+rd_error no-thread '^dirrecord: no thread 4194304' -t 4194304 -o "$rd_tmp/e.data"
+rd_error cpu-offline '^dirrecord: -C: cpu 4095 is not online$' -C 4095 -o "$rd_tmp/e.data" true
+rd_error output-dir-missing "^dirrecord: $rd_tmp/no/such/dir/e.data: " -o "$rd_tmp/no/such/dir/e.data" true
+
+# --- signals, -p, -t ------------------------------------------------------------------------
+# rd_bg_wait PID: wait for a background dirrecord at most $TIMEOUT s; sets $rc
+rd_bg_wait() {
+	_i=0
+	while kill -0 "$1" 2>/dev/null && [ "$_i" -lt "$((TIMEOUT * 10))" ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		kill -KILL "$1" 2>/dev/null
+		wait "$1"
+		rc=124
+	else
+		wait "$1"
+		rc=$?
+	fi
+}
+
+# rd_started FILE: wait (at most $TIMEOUT s) until a background dirrecord has created
+# FILE, which it does after its signal handlers are in place and its events are open,
+# then half a second more for samples
+rd_started() {
+	_i=0
+	while [ ! -e "$1" ] && [ "$_i" -lt "$((TIMEOUT * 10))" ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	sleep 0.5
+}
+
+# rd_check_bg NAME FILE: after rd_bg_wait: exit 0, nothing on stderr, samples in FILE
+rd_check_bg() {
+	crashed "$1" "$rd_tmp/bgerr" && return
+	_s=$(rd_samples "$2")
+	if [ "$rc" -ne 0 ]; then
+		fail "$1" "exit $rc: $(head -n 1 "$rd_tmp/bgerr")"
+	elif [ -s "$rd_tmp/bgerr" ]; then
+		fail "$1" "stderr: $(head -n 1 "$rd_tmp/bgerr")"
+	elif [ -z "$_s" ] || [ "$_s" -eq 0 ]; then
+		fail "$1" "no samples read back"
+	else
+		pass "$1" "$_s samples"
+	fi
+}
+
+"$rd_rec" -q -a -o "$rd_tmp/int.data" >/dev/null 2>"$rd_tmp/bgerr" </dev/null &
+rd_pid=$!
+rd_started "$rd_tmp/int.data"
+kill -INT "$rd_pid"
+rd_bg_wait "$rd_pid"
+rd_check_bg record:signals:sigint "$rd_tmp/int.data"
+
+"$rd_rec" -q -o "$rd_tmp/term.data" -- sh -c 'while :; do :; done' >/dev/null \
+	2>"$rd_tmp/bgerr" </dev/null &
+rd_pid=$!
+rd_started "$rd_tmp/term.data"
+kill -TERM "$rd_pid"
+rd_bg_wait "$rd_pid"
+rd_check_bg record:signals:sigterm "$rd_tmp/term.data"
+
+for rd_opt in -p -t; do
+	sh -c 'while :; do :; done' &
+	rd_busy_pid=$!
+	rm -f "$rd_tmp/p.data"
+	"$rd_rec" -q "$rd_opt" "$rd_busy_pid" -o "$rd_tmp/p.data" >/dev/null \
+		2>"$rd_tmp/bgerr" </dev/null &
+	rd_pid=$!
+	rd_started "$rd_tmp/p.data"
+	kill -KILL "$rd_busy_pid"
+	wait "$rd_busy_pid" 2>/dev/null
+	rd_bg_wait "$rd_pid"
+	rd_check_bg "record:signals:$rd_opt-ends-with-the-process" "$rd_tmp/p.data"
+done
+
+# --- hardware events ------------------------------------------------------------------------
+run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" -q -e instructions -o "$rd_tmp/hw.data" -- true
+if crashed record:hardware:instructions "$rd_tmp/err"; then
+	:
+elif [ "$rc" -eq 0 ] && [ ! -s "$rd_tmp/err" ]; then
+	pass record:hardware:instructions "recorded: this cpu has a PMU"
+elif [ "$rc" -eq 1 ] && [ "$(wc -l <"$rd_tmp/err")" -eq 1 ] &&
+     grep -q '^dirrecord: instructions: hardware event not supported' "$rd_tmp/err"; then
+	pass record:hardware:instructions "no PMU: one line"
+else
+	fail record:hardware:instructions "exit $rc: $(head -n 2 "$rd_tmp/err")"
+fi
+
+# --- permission -----------------------------------------------------------------------------
+rd_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)
+rd_as_nobody=
+if command -v setpriv >/dev/null 2>&1; then
+	rd_as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
+elif command -v runuser >/dev/null 2>&1; then
+	rd_as_nobody="runuser -u nobody --"
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	skip record:permission "not root: cannot become nobody"
+elif [ -z "$rd_as_nobody" ]; then
+	skip record:permission "neither setpriv nor runuser"
+elif [ -z "$rd_paranoid" ] || [ "$rd_paranoid" -lt 1 ]; then
+	skip record:permission "perf_event_paranoid is ${rd_paranoid:-unknown}: users may record the system"
+else
+	# a directory nobody may write, with its own copy of the program
+	rd_nb=$(mktemp -d "${TMPDIR:-/tmp}/record-nobody.XXXXXX")
+	chmod 1777 "$rd_nb"
+	cp "$rd_rec" "$rd_nb/dirrecord" && chmod 755 "$rd_nb/dirrecord"
+	# shellcheck disable=SC2086 # $rd_as_nobody is a command's words
+	run "$rd_tmp/out" "$rd_tmp/err" $rd_as_nobody "$rd_nb/dirrecord" -q -a \
+		-o "$rd_nb/a.data" -- true
+	if crashed record:permission:system-wide "$rd_tmp/err"; then
+		:
+	elif [ "$rc" -eq 1 ] && [ "$(wc -l <"$rd_tmp/err")" -eq 1 ] &&
+	     grep -q '^dirrecord: .*/proc/sys/kernel/perf_event_paranoid is [0-9]' "$rd_tmp/err" &&
+	     [ ! -e "$rd_nb/a.data" ]; then
+		pass record:permission:system-wide
+	else
+		fail record:permission:system-wide "exit $rc: $(head -n 2 "$rd_tmp/err")"
+	fi
+	# shellcheck disable=SC2086
+	run "$rd_tmp/out" "$rd_tmp/err" $rd_as_nobody "$rd_nb/dirrecord" -e cpu-clock \
+		-o "$rd_nb/u.data" -- sh -c 'seq 1 20000 | sort -r >/dev/null'
+	if crashed record:permission:command "$rd_tmp/err"; then
+		:
+	elif [ "$rd_paranoid" -ge 3 ]; then
+		# Debian's kernels: 3 refuses every user
+		if [ "$rc" -eq 1 ] && grep -q 'perf_event_paranoid is 3' "$rd_tmp/err"; then
+			pass record:permission:command "paranoid 3: refused in one line"
+		else
+			fail record:permission:command "exit $rc: $(head -n 2 "$rd_tmp/err")"
+		fi
+	elif [ "$rc" -ne 0 ]; then
+		fail record:permission:command "exit $rc: $(head -n 2 "$rd_tmp/err")"
+	elif [ "$rd_paranoid" -eq 2 ] &&
+	     ! grep -q '^dirrecord: warning: .*perf_event_paranoid.*user space only' "$rd_tmp/err"; then
+		fail record:permission:command "no warning that the kernel is left out"
+	elif [ "$(rd_samples "$rd_nb/u.data")" = 0 ]; then
+		fail record:permission:command "no samples read back"
+	else
+		pass record:permission:command
+	fi
+	rm -rf "$rd_nb"
+fi
+
+HOME=$rd_home_saved
+export HOME
+rm -rf "$rd_tmp"
+if [ -n "$rd_standalone" ]; then
+	suite_summary
+fi
