@@ -198,6 +198,22 @@ void pipeline__resolve_map(struct pipeline_thread *pt, const struct resolved_sam
 	al->sym_unmapped_start = 0;
 }
 
+int pipeline__resolve_sym(struct pipeline_thread *pt, struct addr_location *al)
+{
+	if (pt->serial) {
+		addr_location__resolve_sym(al);
+		return 0;
+	}
+	if (addr_location__resolve_sym_loaded(al))
+		return 0;
+	return need_dso(pt, al->dso);
+}
+
+bool pipeline_thread__in_turn(const struct pipeline_thread *pt)
+{
+	return pt->serial;
+}
+
 int pipeline__resolve(struct pipeline_thread *pt, const struct resolved_sample *rs,
 		      uint16_t cpumode, uint64_t ip, struct addr_location *al)
 {

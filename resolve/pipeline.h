@@ -171,6 +171,20 @@ int pipeline__resolve(struct pipeline_thread *pt, const struct resolved_sample *
 		      uint16_t cpumode, uint64_t ip, struct addr_location *al);
 
 /**
+ * @brief The symbol part of pipeline__resolve(), for an @p al that
+ *        pipeline__resolve_map() filled: al->sym and al->sym_unmapped_start.
+ * @return 0, or PIPELINE_AGAIN as pipeline__resolve().
+ * Thread safety: as pipeline__resolve().
+ */
+int pipeline__resolve_sym(struct pipeline_thread *pt, struct addr_location *al);
+
+/**
+ * @brief Whether @p pt resolves on the calling thread, in the sample's turn (what
+ *        it resolves may change the machine: a sink keeps no cache of it).
+ */
+bool pipeline_thread__in_turn(const struct pipeline_thread *pt);
+
+/**
  * @brief machine__resolve_map() of @p ip as it was at the sample: the map part
  *        only (al->sym NULL); never waits for a load.
  * Thread safety: as pipeline__resolve().

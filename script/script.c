@@ -269,8 +269,19 @@ static bool thread_filtered(const struct script_opts *o, const struct thread *t,
 
 /* ---- samples: resolved and formatted on the pipeline's workers ---------------- */
 
+/* Callchain lines a worker remembers (direct-mapped by map and address): most
+ * frames of a profile are the same call sites again, their text the same. */
+#define FRAME_SLOTS 8192
+struct frame_slot {
+	uint64_t map_id, ip;	/* the frame's map (0: none) and address */
+	unsigned fields;
+	uint16_t len;		/* bytes of text; 0: empty */
+	char text[182];		/* "\t<location>\n" */
+};
+
 /* A worker's own state (resolve/pipeline.h: thread_size). */
 struct script_worker {
+	struct frame_slot *fcache;	/* owned: FRAME_SLOTS, or NULL */
 	struct unwinder *uw;		/* owned: --call-graph dwarf stacks; else NULL */
 	struct srclines *inl;		/* owned with uw: inlined functions of unwound
 					 * frames */
@@ -325,6 +336,21 @@ static bool dso_filtered(struct sx *x, uint16_t cpumode, uint64_t ip)
 			     cli__str_listed(o->dsos, dso__long_name(al.dso))));
 }
 
+/* The location perf script prints of @p ip resolved to @p al. */
+static void loc_of(const struct addr_location *al, uint64_t ip, struct script_loc *l)
+{
+	l->ip = ip;
+	l->map_addr = al->addr;
+	l->dso = al->dso ? dso__name(al->dso) : NULL;
+	l->module = al->dso && al->dso->kind == DSO_KIND_MODULE;
+	l->sym = al->sym ? symbol__name(al->sym) : NULL;
+	l->inlined = false;
+	l->symoff = 0;
+	if (al->sym)	/* perf's __symbol__fprintf_symname_offs() */
+		l->symoff = al->addr < al->sym->end ? al->addr - al->sym->start :
+			    al->addr - al->map_start - al->sym->start;
+}
+
 /* One address resolved as perf script prints it.  @return 0, PIPELINE_AGAIN. */
 static int resolve(struct sx *x, uint16_t cpumode, uint64_t ip, struct script_loc *l)
 {
@@ -333,16 +359,7 @@ static int resolve(struct sx *x, uint16_t cpumode, uint64_t ip, struct script_lo
 
 	if (err)
 		return err;
-	l->ip = ip;
-	l->map_addr = al.addr;
-	l->dso = al.dso ? dso__name(al.dso) : NULL;
-	l->module = al.dso && al.dso->kind == DSO_KIND_MODULE;
-	l->sym = al.sym ? symbol__name(al.sym) : NULL;
-	l->inlined = false;
-	l->symoff = 0;
-	if (al.sym)	/* perf's __symbol__fprintf_symname_offs() */
-		l->symoff = al.addr < al.sym->end ? al.addr - al.sym->start :
-			    al.addr - al.map_start - al.sym->start;
+	loc_of(&al, ip, l);
 	/* an unwound frame with a symbol: its inlined functions (perf's
 	 * append_inlines()), kept for the frame walkers */
 	x->inl_text = NULL;
@@ -395,13 +412,59 @@ static int put_frame(struct sx *x, const struct script_loc *l, void *ctx)
 	return script_buf__put(&x->c->out, "\n", 1);
 }
 
+static uint64_t frame_hash(uint64_t map_id, uint64_t ip)
+{
+	uint64_t h = (map_id * 0x9e3779b97f4a7c15ULL) ^ ip;
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 32);
+}
+
+/* A frame that is not expanded into inlined functions, through the worker's
+ * cache of lines: its map found, its line copied where the cache has it, else
+ * resolved, printed and remembered.  @return 0, PIPELINE_AGAIN, -ENOMEM. */
+static int print_cached_frame(struct chain_ctx *c, uint16_t cpumode, uint64_t ip)
+{
+	struct sx *x = c->x;
+	struct script_buf *out = &x->c->out;
+	struct addr_location al;
+	struct frame_slot *fs;
+	struct script_loc l;
+	size_t mark = out->len;
+	int err;
+
+	pipeline__resolve_map(x->pt, x->rs, cpumode, ip, &al);
+	fs = &x->w->fcache[frame_hash(al.map_id, ip) & (FRAME_SLOTS - 1)];
+	if (fs->len && fs->map_id == al.map_id && fs->ip == ip && fs->fields == c->fields)
+		return script_buf__put(out, fs->text, fs->len);
+	if ((err = pipeline__resolve_sym(x->pt, &al)))
+		return err;
+	loc_of(&al, ip, &l);
+	if (l.dso && !l.module)	/* see print_frame() */
+		l.ip = l.map_addr;
+	if ((err = put_frame(x, &l, c)))
+		return err;
+	if (out->len - mark <= sizeof(fs->text)) {
+		fs->map_id = al.map_id;
+		fs->ip = ip;
+		fs->fields = c->fields;
+		fs->len = (uint16_t)(out->len - mark);
+		memcpy(fs->text, out->p + mark, fs->len);
+	}
+	return 0;
+}
+
 static int print_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 {
 	struct chain_ctx *c = ctx;
 	struct script_loc l;
-	int err = resolve(c->x, cpumode, ip, &l);
+	int err;
 
-	if (err)
+	if (!(cpumode & CALLCHAIN_UNWOUND) && c->x->w->fcache &&
+	    !pipeline_thread__in_turn(c->x->pt))
+		return print_cached_frame(c, cpumode, ip);
+	if ((err = resolve(c->x, cpumode, ip, &l)))
 		return err;
 	/* perf 6.1 prints a callchain entry that has a map at its map-relative address
 	 * (al->addr: the same for the kernel's map), unlike the sample's own ip; in a
@@ -784,6 +847,8 @@ static int sink_thread_init(void *ctx, void *state)
 	struct run *r = ctx;
 	struct script_worker *w = state;
 
+	if (!r->stacks && !(w->fcache = calloc(FRAME_SLOTS, sizeof(*w->fcache))))
+		return -ENOMEM;
 	if (!r->unwind)
 		return 0;
 	/* the first unwinder opens the files, the others share them */
@@ -800,6 +865,7 @@ static void sink_thread_exit(void *ctx, void *state)
 	struct script_worker *w = state;
 
 	(void)ctx;
+	free(w->fcache);
 	unwinder__delete(w->uw);
 	srclines__delete(w->inl);
 	strtab__exit(&w->inl_names);
