@@ -313,7 +313,19 @@ static void sink_chunk_exit(void *ctx, void *chunk)
 	free(((struct js_chunk *)chunk)->p);
 }
 
+/* pipeline sink: batch() - the progress bar */
+static void sink_batch(void *ctx, const struct record_ref *const *recs, size_t n)
+{
+	struct json_run *r = ctx;
+	uint64_t bytes = 0;
+
+	for (size_t i = 0; i < n; i++)
+		bytes += recs[i]->disk_size;
+	progress__add(&r->prog, bytes);
+}
+
 static const struct pipeline_sink json_sink = {
+	.batch = sink_batch,
 	.prepare = sink_prepare,
 	.thread_size = sizeof(struct js_worker),
 	.thread_init = sink_thread_init,
@@ -324,16 +336,6 @@ static const struct pipeline_sink json_sink = {
 	.emit = sink_emit,
 };
 
-static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
-{
-	struct json_run *r = ctx;
-	uint64_t bytes = 0;
-
-	for (size_t i = 0; i < n; i++)
-		bytes += recs[i]->disk_size;
-	progress__add(&r->prog, bytes);
-	return pipeline__on_batch(r->pipe, recs, n);
-}
 
 static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, bool progress,
 		      struct diag *d)
@@ -363,7 +365,7 @@ static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, bool
 	if (err)
 		return diag__set(d, out, DIAG_NO_OFFSET, err, NULL);
 	progress__init(&r.prog, stderr, progress__session_bytes(s), progress);
-	err = r.write_failed ? -EIO : session__deliver(s, on_batch, &r, 0);
+	err = r.write_failed ? -EIO : pipeline__deliver(r.pipe, s, 0);
 	progress__exit(&r.prog);
 	bad = pipeline__bad(r.pipe, &bad_file, &bad_offset);
 	pipeline__delete(r.pipe);

@@ -10,6 +10,7 @@
 #include "format/evlist.h"
 #include "format/record.h"
 #include "machine/dso.h"
+#include "reader/session.h"
 #include "util/array.h"
 #include "util/workqueue.h"
 #include "banned.h"
@@ -53,7 +54,15 @@ struct pipeline {
 	struct block **blocks;		/* owned: the segment's, then spares */
 	size_t nr_blocks, cap_blocks;	/* in use; allocated */
 	size_t emitted;			/* blocks emitted of the segment */
-	struct wq_group group;		/* the segment's queued jobs */
+	struct wq_group groups[2];	/* the queued jobs of this batch (parity) and
+					 * of the one before */
+	unsigned parity;
+	bool held;			/* a batch's jobs may run on while the next
+					 * batch is replayed (pipeline__deliver()) */
+	size_t prev_end;		/* held: blocks[0, prev_end) are the batch
+					 * before's */
+	size_t prev_mark;		/* held: machine__maps_retired() when that
+					 * batch was replayed */
 	bool bad;			/* a record failed: bad_file, bad_offset */
 	uint16_t bad_file;
 	uint64_t bad_offset;
@@ -139,6 +148,10 @@ void pipeline__delete(struct pipeline *p)
 {
 	if (!p)
 		return;
+	if (p->wq) {	/* no job of ours is left in the pool's hands */
+		workqueue__group_wait(p->wq, &p->groups[0]);
+		workqueue__group_wait(p->wq, &p->groups[1]);
+	}
 	for (size_t i = 0; i < p->nr_slots; i++)
 		slot_exit(p, &p->slots[i]);
 	slot_exit(p, &p->serial);
@@ -364,7 +377,7 @@ static struct block *next_block(struct pipeline *p)
 static int queue_block(struct pipeline *p, struct block *b)
 {
 	b->queued = true;
-	if (workqueue__queue_group(p->wq, &p->group, block_job, b)) {
+	if (workqueue__queue_group(p->wq, &p->groups[p->parity], block_job, b)) {
 		block_job(b);	/* no room to queue it: run it here */
 	}
 	return 0;
@@ -395,11 +408,14 @@ static int flush(struct pipeline *p)
 	size_t cap = 0;
 	int err = 0;
 
+	if (p->nr_blocks && !p->blocks[p->nr_blocks - 1]->queued)
+		queue_block(p, p->blocks[p->nr_blocks - 1]);
+	/* also with every block emitted: a job's done flag is set before its worker
+	 * lets go of the group (the pipeline may be freed next) */
+	workqueue__group_wait(p->wq, &p->groups[0]);
+	workqueue__group_wait(p->wq, &p->groups[1]);
 	if (!p->nr_blocks)
 		return 0;
-	if (!p->blocks[p->nr_blocks - 1]->queued)
-		queue_block(p, p->blocks[p->nr_blocks - 1]);
-	workqueue__group_wait(p->wq, &p->group);
 	for (;;) {
 		size_t n = 0;
 
@@ -427,11 +443,56 @@ static int flush(struct pipeline *p)
 		if (!err && b->err)
 			err = note_bad(p, b->rs[b->next].ref, b->err);
 	}
-	p->nr_blocks = p->emitted = 0;
+	p->nr_blocks = p->emitted = p->prev_end = p->prev_mark = 0;
 	for (size_t i = 0; i < p->nr_slots; i++)
 		p->slots[i].nr_need = 0;
 	machine__release_maps(p->m);
 	return err;
+}
+
+/* The end of a batch where batches are held (pipeline__deliver()): this batch's jobs
+ * go on; the batch before's, whose records are let go when this returns, are
+ * finished and emitted, and the map arrays only they read released.  Where one of
+ * them stopped for a load or failed, everything is flushed. */
+static int batch_end(struct pipeline *p)
+{
+	size_t done;
+	int err = 0;
+
+	if (p->nr_blocks && !p->blocks[p->nr_blocks - 1]->queued)
+		queue_block(p, p->blocks[p->nr_blocks - 1]);
+	workqueue__group_wait(p->wq, &p->groups[p->parity ^ 1]);
+	for (size_t i = p->emitted; i < p->prev_end; i++)
+		if (p->blocks[i]->again || p->blocks[i]->err)
+			return flush(p);
+	for (; p->emitted < p->prev_end && !err; p->emitted++)
+		err = p->sink->emit(p->ctx, p->blocks[p->emitted]->chunk);
+	if (!err)
+		err = emit_done(p);
+	if (err)
+		return err;
+	machine__release_maps_upto(p->m, p->prev_mark);
+	/* the emitted blocks go after the others, as spares */
+	done = p->emitted;
+	if (done) {
+		struct block *tmp[64];
+
+		for (size_t moved = 0; moved < done;) {
+			size_t k = done - moved < 64 ? done - moved : 64;
+
+			memcpy(tmp, p->blocks, k * sizeof(*tmp));
+			memmove(p->blocks, p->blocks + k,
+				(p->nr_blocks - k) * sizeof(*p->blocks));
+			memcpy(p->blocks + p->nr_blocks - k, tmp, k * sizeof(*tmp));
+			moved += k;
+		}
+		p->nr_blocks -= done;
+		p->emitted = 0;
+	}
+	p->prev_end = p->nr_blocks;
+	p->prev_mark = machine__maps_retired(p->m);
+	p->parity ^= 1;
+	return 0;
 }
 
 /* Whether resolving @p rs may read the kernel's maps: its own address, its
@@ -545,6 +606,9 @@ int pipeline__on_batch(void *ctx, const struct record_ref *const *recs, size_t n
 	struct pipeline *p = ctx;
 	int err = 0;
 
+	if (p->sink->batch)
+		p->sink->batch(p->ctx, recs, n);
+
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct record_ref *ref = recs[i];
 
@@ -571,11 +635,34 @@ int pipeline__on_batch(void *ctx, const struct record_ref *const *recs, size_t n
 			note_bad(p, ref, err);
 	}
 	if (!err)
-		return flush(p);
+		return p->held && n ? batch_end(p) : flush(p);
 	/* an error: the queued jobs finish, nothing more is emitted */
 	if (p->nr_blocks) {
-		workqueue__group_wait(p->wq, &p->group);
-		p->nr_blocks = p->emitted = 0;
+		workqueue__group_wait(p->wq, &p->groups[0]);
+		workqueue__group_wait(p->wq, &p->groups[1]);
+		p->nr_blocks = p->emitted = p->prev_end = p->prev_mark = 0;
+		machine__release_maps(p->m);
+	}
+	return err;
+}
+
+int pipeline__deliver(struct pipeline *p, struct session *s, size_t batch)
+{
+	int err;
+
+	/* with workers, a batch's jobs run on while the next batch is replayed: its
+	 * records must stay valid that long */
+	p->held = p->wq && workqueue__nr_workers(p->wq) > 0;
+	if (p->held)
+		session__hold_batches(s, 1);
+	err = session__deliver(s, pipeline__on_batch, p, batch);
+	/* records that live as long as the session get no empty batch at the end */
+	if (!err)
+		err = flush(p);
+	else if (p->nr_blocks) {
+		workqueue__group_wait(p->wq, &p->groups[0]);
+		workqueue__group_wait(p->wq, &p->groups[1]);
+		p->nr_blocks = p->emitted = p->prev_end = p->prev_mark = 0;
 		machine__release_maps(p->m);
 	}
 	return err;

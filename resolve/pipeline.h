@@ -77,7 +77,7 @@ struct resolved_sample {
 struct pipeline_thread;
 
 /** What a front end gives the pipeline.  ctx is the sink's; NULL callbacks are
- *  skipped (record, select, prepare, thread_init, thread_exit, chunk_exit). */
+ *  skipped (record, batch, select, prepare, thread_init, thread_exit, chunk_exit). */
 struct pipeline_sink {
 	/**
 	 * A non-sample record, before the machine sees it (calling thread).
@@ -85,6 +85,8 @@ struct pipeline_sink {
 	 *         1: taken by the sink; < 0: an error (stops the delivery).
 	 */
 	int (*record)(void *ctx, const struct record_ref *ref);
+	/** A batch's records, before any is replayed (calling thread): progress. */
+	void (*batch)(void *ctx, const struct record_ref *const *recs, size_t n);
 	/** A parsed sample before its thread is looked up (calling thread, in
 	 *  order): the cheap filters (cpu, time). @return true to keep it. */
 	bool (*select)(void *ctx, const struct record_ref *ref, const struct sample *s);
@@ -135,11 +137,28 @@ void pipeline__delete(struct pipeline *p);
 
 /**
  * @brief session__deliver()'s batch callback: replays, resolves and emits the batch
- *        (every sample emitted before it returns).  Pass the pipeline as ctx.
+ *        (every sample emitted before it returns; pipeline__deliver() lets the
+ *        jobs of one batch finish during the next).  Pass the pipeline as ctx.
  * @return 0; the first error of a record (pipeline__bad() names it); -ENOMEM; what
  *         the sink returned.
  */
 int pipeline__on_batch(void *p, const struct record_ref *const *recs, size_t n);
+
+struct session;
+
+/**
+ * @brief Deliver the session's records through the pipeline (session__deliver() with
+ *        pipeline__on_batch()): with workers, each batch's records are held one batch
+ *        longer (session__hold_batches()) so that its jobs go on while the next
+ *        batch is replayed; every sample is emitted before this returns.
+ * @param batch  records per batch, as session__deliver()'s (0: its default; tests
+ *               use small ones)
+ * @return as session__deliver(): 0, or the first error (pipeline__bad() names the
+ *         record where a record failed).
+ * Thread safety: the calling thread, once per pipeline, before any
+ *         pipeline__on_batch() of its own.
+ */
+int pipeline__deliver(struct pipeline *p, struct session *s, size_t batch);
 
 /**
  * @brief Where the first error was: the record's file index and byte offset (the

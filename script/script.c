@@ -881,8 +881,18 @@ static void sink_chunk_exit(void *ctx, void *chunk)
 	free(c->stacks);
 }
 
+/* pipeline sink: batch() - the progress bar */
+static void sink_batch(void *ctx, const struct record_ref *const *recs, size_t n)
+{
+	struct run *r = ctx;
+
+	for (size_t i = 0; i < n; i++)
+		progress__add(&r->prog, recs[i]->disk_size);
+}
+
 static const struct pipeline_sink script_sink = {
 	.record = sink_record,
+	.batch = sink_batch,
 	.select = sink_select,
 	.prepare = sink_prepare,
 	.thread_size = sizeof(struct script_worker),
@@ -894,14 +904,6 @@ static const struct pipeline_sink script_sink = {
 	.emit = sink_emit,
 };
 
-static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
-{
-	struct run *r = ctx;
-
-	for (size_t i = 0; i < n; i++)
-		progress__add(&r->prog, recs[i]->disk_size);
-	return pipeline__on_batch(r->pipe, recs, n);
-}
 
 int script__flame_path(char *buf, size_t len, const char *out, const char *event)
 {
@@ -1023,7 +1025,7 @@ static int replay(struct run *r, struct session *s, struct diag *d)
 	progress__init(&r->prog, stderr, progress__session_bytes(s), r->o->progress);
 	err = pipeline__new(&r->pipe, r->m, session__workqueue(s), &script_sink, r);
 	if (!err)
-		err = session__deliver(s, on_batch, r, 0);
+		err = pipeline__deliver(r->pipe, s, 0);
 	progress__exit(&r->prog);
 	if (r->pipe)
 		bad = pipeline__bad(r->pipe, &bad_file, &bad_offset);

@@ -263,9 +263,13 @@ static const struct pipeline_sink test_sink = {
 	.emit = sink_emit,
 };
 
-/* The pipeline's text at @p jobs; returns session__deliver()'s result. */
-static int pipeline_text(unsigned jobs, struct run *r, uint16_t *bad_file,
-			 uint64_t *bad_offset, bool *bad)
+/* The pipeline's text at @p jobs in batches of 64 records (a recording of a few
+ * hundred samples crosses many), through pipeline__deliver() (batches held: a
+ * batch's jobs finish during the next) or, with @p plain, session__deliver() with
+ * pipeline__on_batch() (each batch finished before the next); returns what the
+ * delivery returned. */
+static int pipeline_text_as(unsigned jobs, bool plain, struct run *r, uint16_t *bad_file,
+			    uint64_t *bad_offset, bool *bad)
 {
 	struct session *s = open_session(jobs);
 	struct machine *m = new_machine();
@@ -273,12 +277,18 @@ static int pipeline_text(unsigned jobs, struct run *r, uint16_t *bad_file,
 	int err;
 
 	ck_assert_int_eq(pipeline__new(&p, m, session__workqueue(s), &test_sink, r), 0);
-	err = session__deliver(s, pipeline__on_batch, p, 0);
+	err = plain ? session__deliver(s, pipeline__on_batch, p, 64) : pipeline__deliver(p, s, 64);
 	*bad = pipeline__bad(p, bad_file, bad_offset);
 	pipeline__delete(p);
 	machine__delete(m);
 	session__close(s);
 	return err;
+}
+
+static int pipeline_text(unsigned jobs, struct run *r, uint16_t *bad_file,
+			 uint64_t *bad_offset, bool *bad)
+{
+	return pipeline_text_as(jobs, false, r, bad_file, bad_offset, bad);
 }
 
 static size_t lines(const struct text *t)
@@ -312,6 +322,13 @@ START_TEST(test_same_as_serial_at_every_jobs)
 		ck_assert_uint_eq(r.samples, nr);
 		/* the dsos were loaded between passes: some jobs stopped for them */
 		ck_assert_uint_gt(r.again, 0);
+		free(r.out.p);
+
+		/* each batch finished before the next */
+		memset(&r, 0, sizeof(r));
+		ck_assert_int_eq(pipeline_text_as(jobs[k], true, &r, &file, &off, &bad), 0);
+		ck_assert_uint_eq(r.out.len, ref.len);
+		ck_assert(!memcmp(r.out.p, ref.p, ref.len));
 		free(r.out.p);
 	}
 	free(ref.p);
