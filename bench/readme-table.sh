@@ -14,6 +14,7 @@
 #   flat               dirreport --stdio --no-children -g none   (perf the same)
 #   -D                 dirreport -D                     perf report -D
 #   dirscript          dirscript                        perf script
+#   --to-json          dirconvert --to-json             perf data convert --to-json
 #   --to-sqlite        dirconvert --to-sqlite           perf script -s export-to-sqlite.py
 #                                                       (only where PySide2's QtSql is)
 #
@@ -53,6 +54,7 @@ for input in dir file; do
 	one "$input flat perf" perf report --stdio --no-children -g none -i "$in"
 	one "$input dump perf" perf report -D -i "$in"
 	one "$input script perf" perf script -i "$in"
+	one "$input json perf" perf data convert -f -i "$in" --to-json "$tmp/out.db"
 	[ -z "$have_export" ] ||
 		one "$input sqlite perf" perf script -i "$in" -s "$export_script" "$tmp/out.db"
 	for j in 1 2; do
@@ -60,6 +62,7 @@ for input in dir file; do
 		one "$input flat $j" "$bin" -j "$j" --no-pager --stdio --no-children -g none -i "$in"
 		one "$input dump $j" "$bin" -j "$j" --no-pager -D -i "$in"
 		one "$input script $j" "$script_bin" -j "$j" --no-pager -i "$in"
+		one "$input json $j" "$conv" -f -j "$j" --no-progress -i "$in" --to-json "$tmp/out.db"
 		one "$input sqlite $j" "$conv" -j "$j" --no-progress -i "$in" --to-sqlite "$tmp/out.db"
 	done
 done
@@ -76,6 +79,7 @@ ceiling=$(bash bench/ceiling.sh -n "$runs" "$dir" 2>/dev/null |
 		END {
 			name["stdio"] = "`--stdio`"; name["flat"] = "flat report"
 			name["dump"] = "`-D`"; name["script"] = "`dirscript`"
+			name["json"] = "`dirconvert --to-json`"
 			name["sqlite"] = "`dirconvert --to-sqlite`"
 			input["dir"] = "directory"; input["file"] = "file"
 			for (i = 1; i <= n; i++) {
