@@ -9,7 +9,7 @@
 #                                            helpers and counters, prints no summary
 #
 # golden     tests/json/golden/<name>.json.xz (update.sh): `dirconvert -i INPUT --to-json
-#            OUT` (and with -j 1), sorted and compacted by `jq -S -c` without
+#            OUT` (and with -j 1 and -j 4), sorted and compacted by `jq -S -c` without
 #            headers."captured-on", must equal perf's; "captured-on" must be the mtime
 #            of the input's header file (INPUT, or INPUT/data for a directory) in UTC.
 #            Kernel symbols come from the build-id cache the samples carry (~/.debug).
@@ -91,7 +91,7 @@ else
 	# --- golden ------------------------------------------------------------------
 	while read -r js_case js_in js_extra; do
 		# shellcheck disable=SC2086 # js_extra: whitespace-separated arguments
-		for js_j in "" 1; do
+		for js_j in "" 1 4; do
 			js_n=json-golden:$js_case${js_j:+:-j$js_j}
 			js_convert "$js_n" "$js_tmp/out.json" ${js_j:+-j $js_j} -i "$js_root/$js_in" \
 				$js_extra || continue

@@ -10,7 +10,7 @@
 # golden     tests/script/golden/<case>/ (made by update.sh from perf script):
 #            `dirscript $(cat cmd)` must print expected.stdout (or the xz-compressed
 #            expected.stdout.xz) byte for byte and exit with expected.exit (default 0);
-#            also with -j 1, and the pipe sample from standard input.  Kernel symbols
+#            also with -j 1 and -j 4, and the pipe sample from standard input.  Kernel symbols
 #            come from the build-id cache the samples carry (this run's ~/.debug).
 # folded     for every default case (<sample>-script): `dirscript --folded` lines are
 #            `STACK COUNT`, sorted by bytes, each stack once, and the counts add up to
@@ -77,7 +77,7 @@ else
 		# shellcheck disable=SC2046 # the arguments are whitespace-separated words
 		set -- $(cat "$sc_dir/cmd")
 		set +f
-		for sc_j in "" 1; do
+		for sc_j in "" 1 4; do
 			# shellcheck disable=SC2046 # the prefix's words
 			run "$sc_tmp/out" "$sc_tmp/err" $(hermetic_prefix "$sc_dir") \
 				"$sc_bin" ${sc_j:+-j $sc_j} "$@"
