@@ -37,7 +37,7 @@
 #include "report/tasks.h"
 #include "cli/list.h"
 #include "cli/time-range.h"
-#include "machine/trace-sort.h"
+#include "resolve/trace-sort.h"
 #include "util/array.h"
 #include "util/hugemem.h"
 #include "util/hashtab.h"
@@ -111,7 +111,7 @@ struct pending {
 	uint64_t cgroup;		/* CGROUP (0 without) */
 	uint64_t code_page_size;	/* CODE_PAGE_SIZE (0 without) */
 	uint64_t cgroup_dev, cgroup_ino;	/* the thread's, at the sample */
-	const char *trace;		/* trace key: its text (machine/trace-sort.h) */
+	const char *trace;		/* trace key: its text (resolve/trace-sort.h) */
 };
 
 /*
@@ -2847,7 +2847,7 @@ bool cmd_report_forks(struct session *s)
 	return session__is_pipe(s) || trace_sort__has_tracepoints(session__evlist(s));
 }
 
-/* The trace key's texts (machine/trace-sort.h); a file whose tracepoints have no
+/* The trace key's texts (resolve/trace-sort.h); a file whose tracepoints have no
  * format is refused whatever the keys, as perf refuses to open it. */
 static int trace_setup(struct report *rp, struct session *s, const struct report_opts *o)
 {

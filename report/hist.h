@@ -53,7 +53,7 @@ struct hist_sample {
 	uint64_t weight, ins_lat, p_stage_cyc;	/* WEIGHT / WEIGHT_STRUCT (0: none) */
 	uint64_t code_page_size;	/* CODE_PAGE_SIZE, bytes (0: none) */
 	const char *trace;		/* trace key: the Trace output text, interned
-					 * (machine/trace-sort.h); NULL otherwise */
+					 * (resolve/trace-sort.h); NULL otherwise */
 	uint64_t cgroup;		/* CGROUP id (0: none) */
 	uint64_t cgroup_dev, cgroup_ino;	/* the thread's cgroup namespace */
 	const struct hist_mem *mem;	/* --mem-mode: the data access (sort.h),

@@ -22,7 +22,7 @@
 #include "machine/machine.h"
 #include "report/sort.h"
 #include "cli/time-range.h"
-#include "machine/trace-sort.h"
+#include "resolve/trace-sort.h"
 #include "cli/cli.h"
 #include "cli/pager.h"
 #include "util/phase.h"

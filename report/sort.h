@@ -186,7 +186,7 @@ enum sort_need {
 	SORT_NEED_CGROUP = 1 << 12,	/* cgroup, cgroup_id keys */
 	SORT_NEED_PAGE = 1 << 13,	/* code_page_size */
 	SORT_NEED_TRACE = 1 << 14,	/* trace: entries differ by their Trace output
-					 * text (machine/trace-sort.h) */
+					 * text (resolve/trace-sort.h) */
 	SORT_NEED_MEM = 1 << 15,	/* the memory keys (--mem-mode): entries differ
 					 * by their hist_mem */
 	SORT_NEED_DCACHELINE = 1 << 17,	/* dcacheline: entries differ by the data
@@ -262,7 +262,7 @@ struct sort_opts {
 	const char *sort_order;		/* -s; NULL = default_order */
 	const char *default_order;	/* perf's default sort order, also what
 					 * "+KEYS" appends to; NULL = "comm,dso,symbol"
-					 * (machine/trace-sort.h: "trace") */
+					 * (resolve/trace-sort.h: "trace") */
 	const char *field_order;	/* -F; NULL = none */
 	const char *col_widths;		/* -w: comma-separated widths; NULL = none */
 	const char *field_sep;		/* -t */

@@ -24,7 +24,7 @@
 #include "machine/srcline.h"
 #include "machine/unwind.h"
 #include "machine/symbol.h"
-#include "machine/trace-sort.h"
+#include "resolve/trace-sort.h"
 #include "reader/session.h"
 #include "resolve/pipeline.h"
 #include "util/array.h"

@@ -24,7 +24,7 @@
 #include "format/sample.h"
 #include "reader/session.h"
 #include "report/sort.h"
-#include "machine/trace-sort.h"
+#include "resolve/trace-sort.h"
 
 #include "banned.h"
 

@@ -1,5 +1,5 @@
-#ifndef DIRREPORT_MACHINE_TRACE_SORT_H
-#define DIRREPORT_MACHINE_TRACE_SORT_H
+#ifndef DIRREPORT_RESOLVE_TRACE_SORT_H
+#define DIRREPORT_RESOLVE_TRACE_SORT_H
 /*
  * trace-sort - the report side of perf 6.1's `trace` sort key ("Trace output" column):
  * one recording's tracepoint formats (machine/trace-event.h), the text of each

@@ -1,4 +1,4 @@
-#include "machine/trace-sort.h"
+#include "resolve/trace-sort.h"
 
 #include <errno.h>
 #include <stdlib.h>	/* calloc, free, realloc */
