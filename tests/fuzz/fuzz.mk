@@ -34,10 +34,11 @@ FUZZ_SAN := -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitiz
 FUZZ_CFLAGS = -std=c11 -O1 $(filter-out -Werror,$(WARN)) $(FUZZ_SAN) -pthread
 FUZZ_HELPER_SRCS := tests/fuzz/fuzzlib.c
 # The libraries' sources, report/ whole (-D is cmd_dump, the header text header-print;
-# machine state and the tracepoint formats are machine/), in one archive: a target
+# machine state is machine/, the tracepoint texts resolve/), in one archive: a target
 # takes the objects it needs, as the regression build takes them from the build's
 # libraries, so a function moving to another file of report/ does not break the link.
-FUZZ_LIB_SRCS := $(FORMAT_SRCS) $(READER_SRCS) $(MACHINE_SRCS) $(UTIL_SRCS) $(REPORT_SRCS)
+FUZZ_LIB_SRCS := $(FORMAT_SRCS) $(READER_SRCS) $(MACHINE_SRCS) $(RESOLVE_SRCS) $(UTIL_SRCS) \
+	$(REPORT_SRCS)
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_ARCHIVE := $(FUZZ_BUILD)/libfuzzdeps.a
 FUZZ_HELPER_OBJS := $(FUZZ_HELPER_SRCS:%.c=$(FUZZ_BUILD)/%.o)
