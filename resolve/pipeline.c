@@ -646,6 +646,11 @@ int pipeline__on_batch(void *ctx, const struct record_ref *const *recs, size_t n
 	return err;
 }
 
+int pipeline__flush(struct pipeline *p)
+{
+	return flush(p);
+}
+
 int pipeline__deliver(struct pipeline *p, struct session *s, size_t batch)
 {
 	int err;

@@ -161,6 +161,15 @@ struct session;
 int pipeline__deliver(struct pipeline *p, struct session *s, size_t batch);
 
 /**
+ * @brief Resolve and emit every sample waiting so far: when it returns, no job of
+ *        the pipeline runs (before a fork(): a worker holding the allocator's lock
+ *        would leave the child stuck).
+ * @return 0, or the first error (as pipeline__on_batch()).
+ * Thread safety: the calling thread, from a sink's record() or between batches.
+ */
+int pipeline__flush(struct pipeline *p);
+
+/**
  * @brief Where the first error was: the record's file index and byte offset (the
  *        record_ref's), when a record's replay, prepare() or sample() failed.
  * @return true and fills @p file, @p offset; false when the error was no record's

@@ -832,13 +832,15 @@ static int sink_emit(void *ctx, void *chunk)
 static int sink_record(void *ctx, const struct record_ref *ref)
 {
 	struct run *r = ctx;
+	int err;
 
 	if (ref->type != REC_HEADER_TRACING_DATA || !r->trace)
 		return 0;
-	int err = trace_sort__load_record(r->trace, ref,
-					  session__file_offset(r->s, ref->file, ref->offset),
-					  r->d);
-
+	/* its check runs in a forked child: no job of ours may be running then */
+	if ((err = pipeline__flush(r->pipe)))
+		return err;
+	err = trace_sort__load_record(r->trace, ref,
+				      session__file_offset(r->s, ref->file, ref->offset), r->d);
 	return err ? err : 1;
 }
 

@@ -1,8 +1,12 @@
 #!/bin/sh
 # tests/valgrind.sh - run dirreport -D, --stdio and --header-only on every samples/*.data
-# under valgrind memcheck (with -j 1 and -j 2): no invalid access, no use of uninitialised
+# under valgrind memcheck (with -j 1 and -j 2), and the sample pipeline's sinks, dirscript
+# and dirconvert --to-json (with -j 2): no invalid access, no use of uninitialised
 # values, no leak. `make valgrind-check` runs it (not part of `make check`: it takes
 # minutes). Output goes to /dev/null; on a finding valgrind's report is printed.
+# The forked child that checks a recording's tracing data first (machine/trace-event.c)
+# is left silent (--child-silent-after-fork): it ends with _exit() while the parent's
+# other threads' memory, which it cannot see, looks lost to the leak check.
 # The samples' build-id cache (samples/buildid-cache, unpacked by make) is passed
 # with --buildid-dir, so that --call-graph dwarf stacks are unwound here too.
 # Environment: BUILD (default build), VALGRIND_FLAGS (extra flags).
@@ -21,7 +25,7 @@ for input in samples/*.data; do
 		for j in 1 2; do
 			runs=$((runs + 1))
 			# shellcheck disable=SC2086 # VALGRIND_FLAGS is a list of flags
-			valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible \
+			valgrind -q --error-exitcode=99 --child-silent-after-fork=yes --leak-check=full --show-leak-kinds=definite,indirect,possible \
 				--errors-for-leak-kinds=definite,indirect,possible \
 				${VALGRIND_FLAGS:-} "$bin" --buildid-dir "$cache" $mode -j $j -i "$input" \
 				>/dev/null 2>"$log"
@@ -35,6 +39,29 @@ for input in samples/*.data; do
 		done
 	done
 done
-rm -f "$log"
+# the sample pipeline: its jobs on a worker and the calling thread
+script_bin=$build/dirscript conv_bin=$build/dirconvert
+out=${TMPDIR:-/tmp}/dirreport-valgrind-json.$$
+for input in samples/*.data; do
+	for prog in script json; do
+		runs=$((runs + 1))
+		if [ $prog = script ]; then
+			set -- "$script_bin" --buildid-dir "$cache" -j 2 -i "$input"
+		else
+			set -- "$conv_bin" --buildid-dir "$cache" -j 2 -f -i "$input" --to-json "$out"
+		fi
+		# shellcheck disable=SC2086 # VALGRIND_FLAGS is a list of flags
+		valgrind -q --error-exitcode=99 --child-silent-after-fork=yes --leak-check=full --show-leak-kinds=definite,indirect,possible \
+			--errors-for-leak-kinds=definite,indirect,possible \
+			${VALGRIND_FLAGS:-} "$@" >/dev/null 2>"$log"
+		rc=$?
+		if [ $rc -ge 99 ] || grep -q '^==[0-9]*==' "$log"; then
+			echo "FAIL: $*  (exit $rc)"
+			cat "$log"
+			fail=$((fail + 1))
+		fi
+	done
+done
+rm -f "$log" "$out"
 echo "valgrind.sh: $runs runs, $fail with memcheck errors"
 [ $fail -eq 0 ]

@@ -19,7 +19,8 @@
 #                       batches, the flat report, dirconvert --to-json and dirscript
 #                       -j 4 on three,
 #                       under ThreadSanitizer (gcc, build-tsan/)
-#   make valgrind-check tests/valgrind.sh: dirreport -D / --stdio / --header-only on every
+#   make valgrind-check tests/valgrind.sh: dirreport -D / --stdio / --header-only, dirscript and
+#                       dirconvert --to-json on every
 #                       sample under valgrind memcheck (not part of make check: minutes)
 
 FUZZ_TARGETS ?= fuzz_header fuzz_features fuzz_sample fuzz_dump fuzz_zstd fuzz_session \
@@ -207,7 +208,7 @@ tsan-check: samples/buildid-cache/.unpacked
 	else echo "   skipped: no fresh recording of the running kernel"; fi
 
 # --- valgrind -------------------------------------------------------------------
-valgrind-check: $(BUILD)/dirreport samples/buildid-cache/.unpacked
+valgrind-check: $(BUILD)/dirreport $(BUILD)/dirscript $(BUILD)/dirconvert samples/buildid-cache/.unpacked
 	$(if $(SANITIZE),$(error valgrind-check runs the plain build: no SANITIZE))
 	$(Q)sh tools/ensure-deps.sh valgrind
 	$(Q)BUILD=$(BUILD) sh tests/valgrind.sh
