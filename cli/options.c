@@ -71,6 +71,7 @@ int cli__options_parse(struct cli_parser *p, int argc, char **argv)
 	if (cli__options_getopt(p->opts, lo, CLI_OPTIONS_MAX + 1, shorts, sizeof(shorts)))
 		return cli__bad_usage(p->prog, "the option table is too large");
 	opterr = 0;	/* cli__getopt_error() says what is wrong */
+	optind = 0;	/* glibc: from argv[1], whatever was parsed before */
 	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		const struct cli_option *o = entry_of(p->opts, c);
 		const char *arg = optarg;

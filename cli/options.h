@@ -84,8 +84,8 @@ struct cli_parser {
 };
 
 /**
- * @brief Parse argv by the table p->opts: each option's handler in the order given;
- *        then no argument may be left.  A usage error (unknown option, missing or
+ * @brief Parse argv from argv[1] by the table p->opts: each option's handler in the
+ *        order given; then no argument may be left.  A usage error (unknown option, missing or
  *        refused argument, an ambiguous abbreviation, a value its handler refuses, a
  *        stray argument) is one line on stderr (cli__bad_usage()).
  * @param p     prog, synopsis and opts set; msg is written
