@@ -35,6 +35,16 @@ START_TEST(test_cli_parse_jobs)
 }
 END_TEST
 
+/* Each of good[] valid, each of bad[] not. */
+static void check_valid(bool (*valid)(const char *), const char *const *good, size_t ngood,
+			const char *const *bad, size_t nbad)
+{
+	for (size_t i = 0; i < ngood; i++)
+		ck_assert_msg(valid(good[i]), "\"%s\" refused", good[i]);
+	for (size_t i = 0; i < nbad; i++)
+		ck_assert_msg(!valid(bad[i]), "\"%s\" taken", bad[i]);
+}
+
 /* --pid/--tid: what perf 6.1's perf report and perf script both take or refuse
  * ("problems parsing pid list"): a repeated number is refused by both. */
 START_TEST(test_cli_int_list)
@@ -45,10 +55,7 @@ START_TEST(test_cli_int_list)
 					   "0x1", "1 ", "1, 1", "-0,0", "1,+1",
 					   "-1,-1" };
 
-	for (size_t i = 0; i < N_OF(good); i++)
-		ck_assert_msg(cli__int_list_valid(good[i]), "\"%s\" refused", good[i]);
-	for (size_t i = 0; i < N_OF(bad); i++)
-		ck_assert_msg(!cli__int_list_valid(bad[i]), "\"%s\" taken", bad[i]);
+	check_valid(cli__int_list_valid, good, N_OF(good), bad, N_OF(bad));
 }
 END_TEST
 
@@ -59,10 +66,7 @@ START_TEST(test_cli_str_list)
 	static const char *const good[] = { "", "a", "a,b", "a,", ",a", ",", "perl,perl2" };
 	static const char *const bad[] = { "perl,perl", "a,,a", "a,a,", "a,b,a" };
 
-	for (size_t i = 0; i < N_OF(good); i++)
-		ck_assert_msg(cli__str_list_valid(good[i]), "\"%s\" refused", good[i]);
-	for (size_t i = 0; i < N_OF(bad); i++)
-		ck_assert_msg(!cli__str_list_valid(bad[i]), "\"%s\" taken", bad[i]);
+	check_valid(cli__str_list_valid, good, N_OF(good), bad, N_OF(bad));
 }
 END_TEST
 
@@ -74,10 +78,7 @@ START_TEST(test_cli_cpu_list)
 	static const char *const bad[] = { " 1", "+1", "-1", "1,", "1-", "2-1", "4096",
 					   "a", "0 1", "1,,2" };
 
-	for (size_t i = 0; i < N_OF(good); i++)
-		ck_assert_msg(cli__cpu_list_valid(good[i]), "\"%s\" refused", good[i]);
-	for (size_t i = 0; i < N_OF(bad); i++)
-		ck_assert_msg(!cli__cpu_list_valid(bad[i]), "\"%s\" taken", bad[i]);
+	check_valid(cli__cpu_list_valid, good, N_OF(good), bad, N_OF(bad));
 }
 END_TEST
 
