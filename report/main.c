@@ -7,8 +7,8 @@
 #include <limits.h>	/* INT_MIN, INT_MAX */
 #include <regex.h>	/* regcomp, regfree */
 #include <stdio.h>
-#include <stdlib.h>	/* strtof, strtol, strtoul */
-#include <string.h>	/* strchr, strcmp */
+#include <stdlib.h>	/* getenv, strtof, strtol */
+#include <string.h>	/* strcmp, strerror */
 #include <sys/stat.h>	/* fstat */
 
 #include "format/diag.h"

@@ -3,7 +3,6 @@
  * folded stacks.  A thin front end: parse options, run, print the one-line
  * diagnostic, exit.
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>	/* strcspn */
