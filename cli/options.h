@@ -270,6 +270,8 @@ int cli__parse_max_stack(const char *arg, int *depth);
 	{ "time", 0, CLI_ARG_REQUIRED, "RANGES", help, cli__opt_time, (v), 0 }
 #define CLI_OPT_MAX_STACK(v, help) \
 	{ "max-stack", 0, CLI_ARG_REQUIRED, "N", help, cli__opt_max_stack, (v), 0 }
+/* --no-pager sets (bool *)v true; --no-progress sets (bool *)v, whether a bar may
+ * be drawn, false */
 #define CLI_OPT_NO_PAGER(v) \
 	{ "no-pager", 0, CLI_ARG_NONE, NULL, \
 	  "standard output not through the pager, even on a\n" \
