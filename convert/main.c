@@ -3,7 +3,6 @@
  * compressed data) into other formats: perf 6.1's SQLite and PostgreSQL exports.
  * A thin front end: parse options, run the mode, print the one-line diagnostic.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>	/* strtol */
 #include <string.h>	/* strcmp */
@@ -11,12 +10,14 @@
 #include "convert/cmd.h"
 #include "format/diag.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/progress.h"
 #include "util/phase.h"
 #include "banned.h"
 
-/* The SYNOPSIS and OPTIONS of docs/dirconvert.1.md. */
-static const char usage_text[] =
+/* The SYNOPSIS of docs/dirconvert.1.md; the options follow in --help, from the
+ * table. */
+static const char synopsis[] =
 	"usage: dirconvert [-i PATH] --to-sqlite OUT.db [-f] [-j N] [--callchains]\n"
 	"                  [--all-events] [--kallsyms FILE] [--buildid-dir DIR]\n"
 	"                  [--no-progress]\n"
@@ -28,71 +29,7 @@ static const char usage_text[] =
 	"   or: dirconvert [-i PATH] --to-file OUT [-f] [-j N] [--decompress | -z[LEVEL]]\n"
 	"   or: dirconvert [-i PATH] --to-dir OUT [--split cpu|N] [-f] [-j N]\n"
 	"                  [--decompress | -z[LEVEL]]\n"
-	"   or: dirconvert --index PATH [-j N]\n"
-	"\n"
-	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
-	"                           (default: perf.data)\n"
-	"        --to-sqlite OUT    write the database of perf's export-to-sqlite.py\n"
-	"        --to-postgresql CONNINFO\n"
-	"                           create the database CONNINFO names (libpq string\n"
-	"                           or URI) as perf's export-to-postgresql.py does\n"
-	"        --append           add to the existing database of --to-postgresql\n"
-	"        --to-json OUT      write perf data convert --to-json's JSON\n"
-	"        --to-file OUT      write one time-ordered perf.data file\n"
-	"        --to-dir OUT       write a data directory (data + data.N)\n"
-	"        --split cpu|N      --to-dir: a data.N file per cpu, or N files of\n"
-	"                           time chunks (default: cpu when sampled, else 1)\n"
-	"        --decompress       plain records (no COMPRESSED records)\n"
-	"        --index PATH       build the index of the recording PATH (PATH/dirindex\n"
-	"                           or PATH.dirindex)\n"
-	"        --index-interval BYTES\n"
-	"                           --index: bytes of records per index entry (4096 to\n"
-	"                           1 GiB, default 1 MiB)\n"
-	"    -z, --compression-level[=LEVEL]\n"
-	"                           zstd-compress the records (LEVEL 1..22, default 1)\n"
-	"    -f, --force            replace OUT (or the database) if it exists\n"
-	"    -j, --jobs N           worker threads (default: online CPUs)\n"
-	"        --callchains       also call_paths and samples.call_path_id\n"
-	"        --all-events       also tracepoint samples (perf's export drops them)\n"
-	"        --kallsyms FILE    kernel symbols (default: the build-id cache's copy\n"
-	"                           for the recording's kernel, or /proc/kallsyms)\n"
-	"        --buildid-dir DIR  build-id cache (perf --buildid-dir; default:\n"
-	"                           $HOME/.debug)\n"
-	"        --no-progress      no progress bar, even on a terminal\n"
-	"    -h, --help             this text\n"
-	"        --version          the version (\"dirconvert version N\")\n";
-
-enum { OPT_TO_SQLITE = 256, OPT_TO_POSTGRESQL, OPT_APPEND, OPT_TO_JSON, OPT_INDEX, OPT_VERSION, OPT_CALLCHAINS, OPT_ALL_EVENTS, OPT_KALLSYMS, OPT_NO_PROGRESS,
-       OPT_BUILDID_DIR, OPT_TO_FILE, OPT_TO_DIR, OPT_SPLIT, OPT_DECOMPRESS,
-       OPT_INDEX_INTERVAL };
-
-static const struct option long_opts[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "to-sqlite", required_argument, NULL, OPT_TO_SQLITE },
-	{ "to-postgresql", required_argument, NULL, OPT_TO_POSTGRESQL },
-	{ "append", no_argument, NULL, OPT_APPEND },
-	{ "to-json", required_argument, NULL, OPT_TO_JSON },
-	{ "index", required_argument, NULL, OPT_INDEX },
-	{ "index-interval", required_argument, NULL, OPT_INDEX_INTERVAL },
-	{ "to-file", required_argument, NULL, OPT_TO_FILE },
-	{ "to-dir", required_argument, NULL, OPT_TO_DIR },
-	{ "split", required_argument, NULL, OPT_SPLIT },
-	{ "decompress", no_argument, NULL, OPT_DECOMPRESS },
-	{ "compression-level", optional_argument, NULL, 'z' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "callchains", no_argument, NULL, OPT_CALLCHAINS },
-	{ "all-events", no_argument, NULL, OPT_ALL_EVENTS },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
-	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* getopt's short options (a ':' after those that take an argument). */
-static const char short_opts[] = ":i:fj:hz::";
+	"   or: dirconvert --index PATH [-j N]\n";
 
 static int bad_usage(const char *msg)
 {
@@ -111,73 +48,108 @@ static long parse_num(const char *s, long lo, long hi)
 	return *end || v < lo || v > hi ? -1 : v;
 }
 
+/* --index-interval: bytes per index entry into (uint64_t *)value. */
+static int opt_index_interval(struct cli_parser *p, const struct cli_option *opt,
+			      const char *arg)
+{
+	long n = parse_num(arg, 4096, 1L << 30);
+
+	if (n < 0)
+		return cli__opt_usage(p, "--index-interval takes bytes from 4096 to "
+				      "1073741824");
+	*(uint64_t *)opt->value = (uint64_t)n;
+	return 0;
+}
+
+/* --split cpu|N into the struct convert_opts at value. */
+static int opt_split(struct cli_parser *p, const struct cli_option *opt, const char *arg)
+{
+	struct convert_opts *o = opt->value;
+	long n;
+
+	if (strcmp(arg, "cpu") == 0) {
+		o->split_cpu = true;
+		return 0;
+	}
+	n = parse_num(arg, 1, 4096);
+	if (n < 0)
+		return cli__opt_usage(p, "--split takes cpu or a number from 1 to 4096");
+	o->split_n = (unsigned)n;
+	return 0;
+}
+
+/* -z[LEVEL]: the zstd level (1 without one) into (int *)value. */
+static int opt_compression_level(struct cli_parser *p, const struct cli_option *opt,
+				 const char *arg)
+{
+	long n = arg ? parse_num(arg, 1, 22) : 1;
+
+	if (n < 0)
+		return cli__opt_usage(p, "-z takes a level from 1 to 22");
+	*(int *)opt->value = (int)n;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct convert_opts o = { .progress = progress__wanted(false) };
 	struct diag d = { .offset = DIAG_NO_OFFSET };
 	char line[1024];
-	int c, err;
+	int err;
+	/* --help prints them in this order */
+	const struct cli_option opts[] = {
+		CLI_OPT_INPUT(&o.input),
+		{ "to-sqlite", 0, CLI_ARG_REQUIRED, "OUT",
+		  "write the database of perf's export-to-sqlite.py", cli__opt_string,
+		  &o.output },
+		{ "to-postgresql", 0, CLI_ARG_REQUIRED, "CONNINFO",
+		  "\ncreate the database CONNINFO names (libpq string\n"
+		  "or URI) as perf's export-to-postgresql.py does", cli__opt_string,
+		  &o.conninfo },
+		{ "append", 0, CLI_ARG_NONE, NULL,
+		  "add to the existing database of --to-postgresql", cli__opt_true,
+		  &o.append },
+		{ "to-json", 0, CLI_ARG_REQUIRED, "OUT",
+		  "write perf data convert --to-json's JSON", cli__opt_string, &o.json },
+		{ "to-file", 0, CLI_ARG_REQUIRED, "OUT",
+		  "write one time-ordered perf.data file", cli__opt_string, &o.to_file },
+		{ "to-dir", 0, CLI_ARG_REQUIRED, "OUT",
+		  "write a data directory (data + data.N)", cli__opt_string, &o.to_dir },
+		{ "split", 0, CLI_ARG_REQUIRED, "cpu|N",
+		  "--to-dir: a data.N file per cpu, or N files of\n"
+		  "time chunks (default: cpu when sampled, else 1)", opt_split, &o },
+		{ "decompress", 0, CLI_ARG_NONE, NULL, "plain records (no COMPRESSED records)",
+		  cli__opt_true, &o.decompress },
+		{ "index", 0, CLI_ARG_REQUIRED, "PATH",
+		  "build the index of the recording PATH (PATH/dirindex\n"
+		  "or PATH.dirindex)", cli__opt_string, &o.index },
+		{ "index-interval", 0, CLI_ARG_REQUIRED, "BYTES",
+		  "\n--index: bytes of records per index entry (4096 to\n"
+		  "1 GiB, default 1 MiB)", opt_index_interval, &o.index_interval },
+		{ "compression-level", 'z', CLI_ARG_OPTIONAL, "LEVEL",
+		  "\nzstd-compress the records (LEVEL 1..22, default 1)",
+		  opt_compression_level, &o.comp_level },
+		{ "force", 'f', CLI_ARG_NONE, NULL,
+		  "replace OUT (or the database) if it exists", cli__opt_true, &o.force },
+		CLI_OPT_JOBS(&o.jobs),
+		{ "callchains", 0, CLI_ARG_NONE, NULL,
+		  "also call_paths and samples.call_path_id", cli__opt_true, &o.callchains },
+		{ "all-events", 0, CLI_ARG_NONE, NULL,
+		  "also tracepoint samples (perf's export drops them)", cli__opt_true,
+		  &o.all_events },
+		CLI_OPT_KALLSYMS(&o.kallsyms),
+		CLI_OPT_BUILDID_DIR(&o.buildid_dir),
+		CLI_OPT_NO_PROGRESS(&o.progress),
+		CLI_OPT_HELP,
+		CLI_OPT_VERSION("dirconvert"),
+		CLI_OPT_END,
+	};
+	struct cli_parser p = { .prog = "dirconvert", .synopsis = synopsis, .opts = opts };
 
 	phases__start(getenv("DIRREPORT_PHASES") != NULL);	/* util/phase.h */
-	opterr = 0;	/* cli__getopt_error() says what is wrong */
-	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'i': o.input = optarg; break;
-		case 'f': o.force = true; break;
-		case OPT_TO_SQLITE: o.output = optarg; break;
-		case OPT_TO_POSTGRESQL: o.conninfo = optarg; break;
-		case OPT_APPEND: o.append = true; break;
-		case OPT_TO_JSON: o.json = optarg; break;
-		case OPT_INDEX: o.index = optarg; break;
-		case OPT_INDEX_INTERVAL: {
-			long n = parse_num(optarg, 4096, 1L << 30);
-
-			if (n < 0)
-				return bad_usage("--index-interval takes bytes from 4096 to "
-						 "1073741824");
-			o.index_interval = (uint64_t)n;
-			break;
-		}
-		case OPT_CALLCHAINS: o.callchains = true; break;
-		case OPT_ALL_EVENTS: o.all_events = true; break;
-		case OPT_KALLSYMS: o.kallsyms = optarg; break;
-		case OPT_BUILDID_DIR: o.buildid_dir = optarg; break;
-		case OPT_NO_PROGRESS: o.progress = false; break;
-		case OPT_TO_FILE: o.to_file = optarg; break;
-		case OPT_TO_DIR: o.to_dir = optarg; break;
-		case OPT_DECOMPRESS: o.decompress = true; break;
-		case OPT_SPLIT:
-			if (strcmp(optarg, "cpu") == 0) {
-				o.split_cpu = true;
-			} else {
-				long n = parse_num(optarg, 1, 4096);
-
-				if (n < 0)
-					return bad_usage("--split takes cpu or a number from 1 "
-							 "to 4096");
-				o.split_n = (unsigned)n;
-			}
-			break;
-		case 'z':
-			o.comp_level = optarg ? (int)parse_num(optarg, 1, 22) : 1;
-			if (o.comp_level < 0)
-				return bad_usage("-z takes a level from 1 to 22");
-			break;
-		case 'j':
-			if (cli__parse_jobs(optarg, &o.jobs))
-				return bad_usage("-j takes a number from 1 to 1024");
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case OPT_VERSION:
-			return cli__version("dirconvert");
-		default:	/* '?' or ':' */
-			return cli__getopt_error("dirconvert", c, argv, long_opts);
-		}
-	}
-	if (optind < argc)
-		return cli__no_arguments("dirconvert", argc, argv, optind);
+	err = cli__options_parse(&p, argc, argv);
+	if (err != CLI_GO_ON)
+		return err;
 	if (o.index_interval && !o.index)
 		return bad_usage("--index-interval goes with --index");
 	if (o.index) {

@@ -4,12 +4,11 @@
  * the one-line diagnostic on failure.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>	/* INT_MIN, INT_MAX */
 #include <regex.h>	/* regcomp, regfree */
 #include <stdio.h>
-#include <stdlib.h>	/* strtof, strtol, strtoul */
-#include <string.h>	/* strchr, strcmp */
+#include <stdlib.h>	/* getenv, strtof, strtol */
+#include <string.h>	/* strcmp, strerror */
 #include <sys/stat.h>	/* fstat */
 
 #include "format/diag.h"
@@ -21,15 +20,17 @@
 #include "report/cmd.h"
 #include "machine/machine.h"
 #include "report/sort.h"
-#include "cli/time-range.h"
 #include "resolve/trace-sort.h"
 #include "cli/cli.h"
+#include "cli/list.h"
+#include "cli/options.h"
 #include "cli/pager.h"
 #include "util/phase.h"
 #include "banned.h"
 
-/* The SYNOPSIS of docs/dirreport.1.md, then the options (tests compare the two). */
-static const char usage_text[] =
+/* The SYNOPSIS of docs/dirreport.1.md (tests compare the two); the options follow in
+ * --help, from the table (parse_options()). */
+static const char synopsis[] =
 	"usage: dirreport [-i PATH] [--stdio] [-j N] [--header] [--kallsyms FILE]\n"
 	"                 [--children | --no-children] [-g FORM] [-G] [--max-stack N]\n"
 	"                 [--percent-limit P] [-s KEYS] [-F FIELDS] [-n]\n"
@@ -45,179 +46,7 @@ static const char usage_text[] =
 	"       dirreport -D [-i PATH] [-j N] [--no-skip-empty] [-b | --no-branch-stack]\n"
 	"       dirreport --stats [-i PATH] [-j N] [--no-skip-empty]\n"
 	"       dirreport --tasks [--mmaps] [-i PATH] [-j N]\n"
-	"       dirreport --header-only [-I] [-i PATH]\n"
-	"\n"
-	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
-	"                           (default: perf.data)\n"
-	"        --stdio            text report (the only output mode; default)\n"
-	"    -D, --dump-raw-trace   dump every record, tagged with its file\n"
-	"        --stats            record counts only\n"
-	"        --tasks            the threads, as a tree of parents and children\n"
-	"        --mmaps            --tasks, each thread with its memory maps\n"
-	"        --header           print the header, then the report\n"
-	"        --header-only      print the header only\n"
-	"    -I, --show-info        with --header/--header-only: full header\n"
-	"    -j, --jobs N           worker threads (default: online CPUs)\n"
-	"        --kallsyms FILE    kernel symbols (default: the build-id cache's copy\n"
-	"                           for the recording's kernel, or /proc/kallsyms)\n"
-	"        --buildid-dir DIR  build-id cache (perf --buildid-dir; default:\n"
-	"                           $HOME/.debug)\n"
-	"        --symfs DIR        look for files with symbols under DIR (no build-id\n"
-	"                           cache; kernel symbols only from --kallsyms)\n"
-	"        --children         Children and Self columns (default with callchains)\n"
-	"        --no-children      self overhead only\n"
-	"    -g, --call-graph FORM  call graphs, FORM = MODE[,THRESHOLD[,LIMIT]][,ORDER]\n"
-	"                           [,KEY][,VALUE]: graph, flat, fractal, folded or\n"
-	"                           none; caller or callee; function, address or\n"
-	"                           srcline; branch; percent, period or count\n"
-	"                           (-g alone: " CALLCHAIN_DEFAULT_OPT ")\n"
-	"    -G, --inverted         caller-first call graphs\n"
-	"        --max-stack N      frames kept per callchain (default 127)\n"
-	"        --percent-limit P  hide entries under P percent (it also sets the\n"
-	"                           call graph threshold)\n"
-	"    -s, --sort KEYS        sort keys: overhead, overhead_sys, overhead_us,\n"
-	"                           overhead_guest_sys, overhead_guest_us,\n"
-	"                           overhead_children, sample, period, pid, comm, dso,\n"
-	"                           symbol (sym), parent, cpu, socket, srcline,\n"
-	"                           srcfile, local_weight, weight, local_ins_lat,\n"
-	"                           ins_lat, local_p_stage_cyc, p_stage_cyc, cgroup,\n"
-	"                           cgroup_id, code_page_size, time, addr, dso_size,\n"
-	"                           symbol_size, trace, transaction; +KEYS adds to\n"
-	"                           the default\n"
-	"                           (trace for a file of tracepoint events only);\n"
-	"                           with --mem-mode also mem, snoop, tlb, locked,\n"
-	"                           blocked, symbol_daddr, dso_daddr, phys_daddr,\n"
-	"                           data_page_size, dcacheline, symbol_iaddr;\n"
-	"                           in the branch view also dso_from, dso_to,\n"
-	"                           symbol_from, symbol_to, mispredict, in_tx, abort,\n"
-	"                           cycles, addr_from, addr_to\n"
-	"    -F, --fields FIELDS    output columns, in order (same names; +FIELDS adds;\n"
-	"                           also ipc_null)\n"
-	"        --raw-trace        the trace key prints the fields of tracepoint\n"
-	"                           events, not their print format (a file of\n"
-	"                           tracepoint events only: needs -s KEYS)\n"
-	"        --mem-mode         memory accesses: entries weighted by the samples'\n"
-	"                           weight (1 for 0), perf's memory sort order, the\n"
-	"                           memory keys (needs perf record -d)\n"
-	"    -b, --branch-stack     the branch view: an entry per branch of each\n"
-	"                           sample's branch stack (the default for\n"
-	"                           recordings with branch stacks, perf record -b)\n"
-	"        --no-branch-stack  an entry per sample, also with branch stacks\n"
-	"        --branch-history   (perf: branch stacks added to the callchains) not\n"
-	"                           implemented: a usage error\n"
-	"    -n, --show-nr-samples  a Samples column\n"
-	"        --show-total-period  a Period column\n"
-	"    -t, --field-separator SEP  separate columns with SEP instead of spaces\n"
-	"    -w, --column-widths WIDTHS  comma-separated column widths\n"
-	"        --percentage relative|absolute  percent base with filters: the\n"
-	"                           shown entries, or all (default: absolute)\n"
-	"        --comms COMMS      only samples of these commands\n"
-	"        --pid PIDS         only samples of these processes\n"
-	"        --tid TIDS         only samples of these threads\n"
-	"        --dsos DSOS        only samples in these shared objects\n"
-	"    -S, --symbols SYMBOLS  only samples in these symbols (names or 0xADDR)\n"
-	"    -C, --cpu CPUS         only samples on these cpus (\"0-2,5\")\n"
-	"    -U, --hide-unresolved  only samples with a symbol\n"
-	"        --time RANGES      only samples in these time ranges: START,STOP\n"
-	"                           (seconds; several separated by spaces) or\n"
-	"                           percentages (10%/2, 0%-10%, 25%; comma-separated)\n"
-	"    -p, --parent REGEX     the parent key's regex (POSIX extended; default\n"
-	"                           ^sys_|^do_page_fault); adds the parent key\n"
-	"    -x, --exclude-other    only entries with a parent match\n"
-	"    -f, --force            accepted (dirreport reads files of any owner)\n"
-	"        --demangle         C++ symbol names demangled (the default)\n"
-	"        --no-demangle      C++ symbol names as in the symbol table\n"
-	"        --ns               the time key (-s time) in nanoseconds\n"
-	"    -T, --threads          also the counts of perf record -s per thread\n"
-	"    -q, --quiet            entries only: no header or comment lines\n"
-	"                           (--header, --header-only and -v are ignored)\n"
-	"    -v, --verbose          full dso names; symbol addresses and origins\n"
-	"        --skip-empty       events and record types without any: not printed\n"
-	"                           (the default)\n"
-	"        --no-skip-empty    print them (empty histograms, zero counts)\n"
-	"        --group            event groups together, one column per event (the\n"
-	"                           default for recordings with groups; without groups:\n"
-	"                           all events as one group)\n"
-	"        --no-group         every event on its own\n"
-	"        --group-sort-idx N the group view sorted by the values of event N of\n"
-	"                           the group (0: the leader's, ties by the members';\n"
-	"                           out of range: the leader's alone)\n"
-	"        --hierarchy        entries nested by sort key, one level per key\n"
-	"                           (no children view; not with -F, -t, -w or -x)\n"
-	"        --no-pager         standard output not through the pager, even on a\n"
-	"                           terminal ($DIRREPORT_PAGER, $PAGER or less)\n"
-	"    -h, --help             this text\n"
-	"        --version          the version (\"dirreport version N\")\n";
-
-enum { OPT_STDIO = 256, OPT_VERSION, OPT_HEADER, OPT_HEADER_ONLY, OPT_KALLSYMS, OPT_NO_CHILDREN,
-       OPT_CHILDREN, OPT_MAX_STACK, OPT_PERCENT_LIMIT, OPT_SHOW_TOTAL_PERIOD,
-       OPT_PERCENTAGE, OPT_COMMS, OPT_PID, OPT_TID, OPT_DSOS, OPT_STATS,
-       OPT_TIME, OPT_TASKS, OPT_NS, OPT_DEMANGLE, OPT_NO_DEMANGLE,
-       OPT_MMAPS, OPT_SKIP_EMPTY, OPT_NO_SKIP_EMPTY, OPT_SYMFS, OPT_RAW_TRACE,
-       OPT_GROUP, OPT_NO_GROUP, OPT_GROUP_SORT_IDX, OPT_MEM_MODE,
-       OPT_HIERARCHY, OPT_BUILDID_DIR, OPT_NO_BRANCH_STACK, OPT_BRANCH_HISTORY,
-       OPT_NO_PAGER };
-
-static const struct option long_opts[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "stdio", no_argument, NULL, OPT_STDIO },
-	{ "dump-raw-trace", no_argument, NULL, 'D' },
-	{ "header", no_argument, NULL, OPT_HEADER },
-	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
-	{ "show-info", no_argument, NULL, 'I' },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
-	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
-	{ "children", no_argument, NULL, OPT_CHILDREN },
-	{ "call-graph", required_argument, NULL, 'g' },
-	{ "inverted", no_argument, NULL, 'G' },
-	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
-	{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
-	{ "sort", required_argument, NULL, 's' },
-	{ "fields", required_argument, NULL, 'F' },
-	{ "show-nr-samples", no_argument, NULL, 'n' },
-	{ "show-total-period", no_argument, NULL, OPT_SHOW_TOTAL_PERIOD },
-	{ "field-separator", required_argument, NULL, 't' },
-	{ "column-widths", required_argument, NULL, 'w' },
-	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
-	{ "comms", required_argument, NULL, OPT_COMMS },
-	{ "pid", required_argument, NULL, OPT_PID },
-	{ "tid", required_argument, NULL, OPT_TID },
-	{ "dsos", required_argument, NULL, OPT_DSOS },
-	{ "symbols", required_argument, NULL, 'S' },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "hide-unresolved", no_argument, NULL, 'U' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "stats", no_argument, NULL, OPT_STATS },
-	{ "time", required_argument, NULL, OPT_TIME },
-	{ "threads", no_argument, NULL, 'T' },
-	{ "tasks", no_argument, NULL, OPT_TASKS },
-	{ "mmaps", no_argument, NULL, OPT_MMAPS },
-	{ "ns", no_argument, NULL, OPT_NS },
-	{ "exclude-other", no_argument, NULL, 'x' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "parent", required_argument, NULL, 'p' },
-	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
-	{ "force", no_argument, NULL, 'f' },
-	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
-	{ "skip-empty", no_argument, NULL, OPT_SKIP_EMPTY },
-	{ "symfs", required_argument, NULL, OPT_SYMFS },
-	{ "no-skip-empty", no_argument, NULL, OPT_NO_SKIP_EMPTY },
-	{ "raw-trace", no_argument, NULL, OPT_RAW_TRACE },
-	{ "group", no_argument, NULL, OPT_GROUP },
-	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
-	{ "group-sort-idx", required_argument, NULL, OPT_GROUP_SORT_IDX },
-	{ "mem-mode", no_argument, NULL, OPT_MEM_MODE },
-	{ "branch-stack", no_argument, NULL, 'b' },
-	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK },
-	{ "branch-history", no_argument, NULL, OPT_BRANCH_HISTORY },
-	{ "hierarchy", no_argument, NULL, OPT_HIERARCHY },
-	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
+	"       dirreport --header-only [-I] [-i PATH]\n";
 
 /* What main() sets up before a mode runs (git's RUN_SETUP). */
 enum mode_flags {
@@ -264,49 +93,6 @@ static int setup_machine(struct session *s, const struct report_opts *o,
 	return err;
 }
 
-/* getopt's short options: the letters of long_opts' entries with one (a ':' after
- * those that take an argument). */
-static const char short_opts[] = ":i:DIj:g:Ghs:F:nt:w:S:C:UqTxfp:vb";
-
-/* Options followed by a separate argument (for optional_call_graph_arg): those with
- * ':' in short_opts (-g's argument is optional: handled by the caller), and the long
- * options with required_argument. */
-static bool takes_arg(const char *a)
-{
-	if (a[0] == '-' && a[1] != '-') {
-		const char *p = a[1] && a[1] != ':' && a[1] != 'g' ? strchr(short_opts, a[1])
-								   : NULL;
-
-		return p && !a[2] && p[1] == ':';
-	}
-	for (const struct option *lo = long_opts; lo->name; lo++)
-		if (lo->has_arg == required_argument && !strcmp(a + 2, lo->name))
-			return true;
-	return false;
-}
-
-/*
- * perf's -g/--call-graph argument is optional: without one (last on the command
- * line, or followed by another option) it is CALLCHAIN_DEFAULT_OPT.  getopt cannot
- * say that, so such a -g becomes --call-graph=<default> first.
- */
-static void optional_call_graph_arg(int argc, char **argv)
-{
-	static char dflt[] = "--call-graph=" CALLCHAIN_DEFAULT_OPT;
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--"))
-			return;
-		if ((!strcmp(a, "-g") || !strcmp(a, "--call-graph")) &&
-		    (i + 1 == argc || argv[i + 1][0] == '-'))
-			argv[i] = dflt;
-		else if (takes_arg(a))
-			i++;
-	}
-}
-
 static int bad_usage(const char *msg)
 {
 	return cli__bad_usage("dirreport", msg);
@@ -344,80 +130,6 @@ static int check_sort_options(const struct report_opts *o)
 	return 0;
 }
 
-/* perf's strlist parse of --comms, --dsos, -S: a repeated item is an error (a last
- * empty item is dropped). */
-static bool valid_str_list(const char *list)
-{
-	for (const char *a = list; a;) {
-		const char *ca = strchr(a, ',');
-		size_t na = ca ? (size_t)(ca - a) : strlen(a);
-
-		if (!ca && !na)
-			break;
-		for (const char *b = ca ? ca + 1 : NULL; b;) {
-			const char *cb = strchr(b, ',');
-			size_t nb = cb ? (size_t)(cb - b) : strlen(b);
-
-			if (!cb && !nb)
-				break;
-			if (na == nb && !memcmp(a, b, na))
-				return false;
-			b = cb ? cb + 1 : NULL;
-		}
-		a = ca ? ca + 1 : NULL;
-	}
-	return true;
-}
-
-/* perf's intlist parse of --pid, --tid: decimal numbers (empty: 0), no repeats. */
-static bool valid_int_list(const char *list)
-{
-	for (const char *a = list; a;) {
-		char *end;
-		long v = strtol(a, &end, 10);
-
-		if (*end != ',' && *end)
-			return false;
-		for (const char *b = *end ? end + 1 : NULL; b;) {
-			char *e2;
-
-			if (strtol(b, &e2, 10) == v)
-				return false;
-			if (*e2 != ',' && *e2)
-				break;	/* reported when a reaches it */
-			b = *e2 ? e2 + 1 : NULL;
-		}
-		a = *end ? end + 1 : NULL;
-	}
-	return true;
-}
-
-/* -C: "N" or "N-M" items, comma-separated, cpus under 4096. */
-static bool valid_cpu_list(const char *p)
-{
-	while (*p) {
-		char *end;
-		unsigned long a = strtoul(p, &end, 10), b = a;
-
-		if (end == p || *p == '-' || *p == '+')
-			return false;
-		p = end;
-		if (*p == '-') {
-			if (p[1] < '0' || p[1] > '9')
-				return false;
-			b = strtoul(p + 1, &end, 10);
-			p = end;
-		}
-		if (b < a || b >= 4096)
-			return false;
-		if (*p == ',' && p[1])
-			p++;
-		else if (*p)
-			return false;
-	}
-	return true;
-}
-
 /* A write error on stdout (code: its errno), reported; not on pipes: `| head` is
  * fine. Returns the exit status. */
 static int write_error(int code)
@@ -445,150 +157,266 @@ struct cmdline {
 	bool no_pager;		/* --no-pager */
 };
 
+/* -g [FORM]: the call graph parameters into the struct report_opts at value; without
+ * FORM perf's default (CALLCHAIN_DEFAULT_OPT). */
+static int opt_call_graph(struct cli_parser *p, const struct cli_option *opt,
+			  const char *arg)
+{
+	struct report_opts *o = opt->value;
+	int err = callchain_param__parse(&o->cc, arg ? arg : CALLCHAIN_DEFAULT_OPT);
+
+	o->cc_set = o->cc.mode != CALLCHAIN_NONE;
+	return err ? cli__opt_usage(p, "-g: invalid call graph option") : 0;
+}
+
+/* --percent-limit P (perf: strtof, no checks); also the call graph threshold. */
+static int opt_percent_limit(struct cli_parser *p, const struct cli_option *opt,
+			     const char *arg)
+{
+	struct report_opts *o = opt->value;
+
+	(void)p;
+	o->percent_limit = strtof(arg, NULL);
+	o->cc.min_percent = o->percent_limit;
+	return 0;
+}
+
+/* --percentage relative|absolute into (bool *)value: relative or not. */
+static int opt_percentage(struct cli_parser *p, const struct cli_option *opt,
+			  const char *arg)
+{
+	if (strcmp(arg, "relative") && strcmp(arg, "absolute"))
+		return cli__opt_usage(p, "--percentage takes relative or absolute");
+	*(bool *)opt->value = !strcmp(arg, "relative");
+	return 0;
+}
+
+/* -S: perf's strlist, as --comms and --dsos (cli__str_list_valid()). */
+static int opt_symbols(struct cli_parser *p, const struct cli_option *opt,
+		       const char *arg)
+{
+	if (!cli__str_list_valid(arg))
+		return cli__opt_usage(p, "-S: a symbol is listed twice");
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+/* -p REGEX: a POSIX extended regex, kept as given. */
+static int opt_parent(struct cli_parser *p, const struct cli_option *opt, const char *arg)
+{
+	regex_t re;
+
+	/* perf: "Invalid regex", nothing printed, exit 0 */
+	if (regcomp(&re, arg, REG_EXTENDED | REG_NOSUB))
+		return cli__opt_usage(p, "-p: invalid regular expression");
+	regfree(&re);
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+/* --group-sort-idx N: an int into (int *)value. */
+static int opt_group_sort_idx(struct cli_parser *p, const struct cli_option *opt,
+			      const char *arg)
+{
+	char *e;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &e, 10);
+	if (e == arg || *e || errno || v < INT_MIN || v > INT_MAX)
+		return cli__opt_usage(p, "--group-sort-idx takes a number");
+	*(int *)opt->value = (int)v;
+	return 0;
+}
+
+/* --mmaps: --tasks with the maps (the struct report_opts at value). */
+static int opt_mmaps(struct cli_parser *p, const struct cli_option *opt, const char *arg)
+{
+	struct report_opts *o = opt->value;
+
+	(void)p, (void)arg;
+	o->mmaps = o->tasks = true;
+	return 0;
+}
+
+/* --branch-history: perf's, not implemented. */
+static int opt_branch_history(struct cli_parser *p, const struct cli_option *opt,
+			      const char *arg)
+{
+	(void)opt, (void)arg;
+	return cli__opt_usage(p, "--branch-history (branch stacks added to the "
+			      "callchains) is not implemented");
+}
+
 /* Parse argv into o and cl; -1 to go on, else the exit status (usage error, --help). */
 static int parse_options(int argc, char **argv, struct report_opts *o, struct cmdline *cl)
 {
-	char *end;
-	int c, err;
+	/* --help prints them in this order */
+	const struct cli_option opts[] = {
+		CLI_OPT_INPUT(&o->input),
+		{ "stdio", 0, CLI_ARG_NONE, NULL,
+		  "text report (the only output mode; default)", cli__opt_accept },
+		{ "dump-raw-trace", 'D', CLI_ARG_NONE, NULL,
+		  "dump every record, tagged with its file", cli__opt_true, &cl->dump },
+		{ "stats", 0, CLI_ARG_NONE, NULL, "record counts only", cli__opt_true,
+		  &cl->stats },
+		{ "tasks", 0, CLI_ARG_NONE, NULL,
+		  "the threads, as a tree of parents and children", cli__opt_true,
+		  &o->tasks },
+		{ "mmaps", 0, CLI_ARG_NONE, NULL, "--tasks, each thread with its memory maps",
+		  opt_mmaps, o },
+		{ "header", 0, CLI_ARG_NONE, NULL, "print the header, then the report",
+		  cli__opt_true, &o->header },
+		{ "header-only", 0, CLI_ARG_NONE, NULL, "print the header only",
+		  cli__opt_true, &o->header_only },
+		{ "show-info", 'I', CLI_ARG_NONE, NULL,
+		  "with --header/--header-only: full header", cli__opt_true,
+		  &o->show_info },
+		CLI_OPT_JOBS(&o->jobs),
+		CLI_OPT_KALLSYMS(&o->kallsyms),
+		CLI_OPT_BUILDID_DIR(&o->buildid_dir),
+		{ "symfs", 0, CLI_ARG_REQUIRED, "DIR",
+		  "look for files with symbols under DIR (no build-id\n"
+		  "cache; kernel symbols only from --kallsyms)", cli__opt_string,
+		  &o->symfs },
+		{ "children", 0, CLI_ARG_NONE, NULL,
+		  "Children and Self columns (default with callchains)", cli__opt_int,
+		  &o->children, 1 },
+		{ "no-children", 0, CLI_ARG_NONE, NULL, "self overhead only", cli__opt_int,
+		  &o->children, 0 },
+		{ "call-graph", 'g', CLI_ARG_OPTIONAL_NEXT, "FORM",
+		  "call graphs, FORM = MODE[,THRESHOLD[,LIMIT]][,ORDER]\n"
+		  "[,KEY][,VALUE]: graph, flat, fractal, folded or\n"
+		  "none; caller or callee; function, address or\n"
+		  "srcline; branch; percent, period or count\n"
+		  "(-g alone: " CALLCHAIN_DEFAULT_OPT ")", opt_call_graph, o },
+		{ "inverted", 'G', CLI_ARG_NONE, NULL, "caller-first call graphs",
+		  cli__opt_true, &o->inverted },
+		CLI_OPT_MAX_STACK(&o->max_stack, "frames kept per callchain (default 127)"),
+		{ "percent-limit", 0, CLI_ARG_REQUIRED, "P",
+		  "hide entries under P percent (it also sets the\n"
+		  "call graph threshold)", opt_percent_limit, o },
+		{ "sort", 's', CLI_ARG_REQUIRED, "KEYS",
+		  "sort keys: overhead, overhead_sys, overhead_us,\n"
+		  "overhead_guest_sys, overhead_guest_us,\n"
+		  "overhead_children, sample, period, pid, comm, dso,\n"
+		  "symbol (sym), parent, cpu, socket, srcline,\n"
+		  "srcfile, local_weight, weight, local_ins_lat,\n"
+		  "ins_lat, local_p_stage_cyc, p_stage_cyc, cgroup,\n"
+		  "cgroup_id, code_page_size, time, addr, dso_size,\n"
+		  "symbol_size, trace, transaction; +KEYS adds to\n"
+		  "the default\n"
+		  "(trace for a file of tracepoint events only);\n"
+		  "with --mem-mode also mem, snoop, tlb, locked,\n"
+		  "blocked, symbol_daddr, dso_daddr, phys_daddr,\n"
+		  "data_page_size, dcacheline, symbol_iaddr;\n"
+		  "in the branch view also dso_from, dso_to,\n"
+		  "symbol_from, symbol_to, mispredict, in_tx, abort,\n"
+		  "cycles, addr_from, addr_to", cli__opt_string, &o->sort },
+		{ "fields", 'F', CLI_ARG_REQUIRED, "FIELDS",
+		  "output columns, in order (same names; +FIELDS adds;\n"
+		  "also ipc_null)", cli__opt_string, &o->fields },
+		{ "raw-trace", 0, CLI_ARG_NONE, NULL,
+		  "the trace key prints the fields of tracepoint\n"
+		  "events, not their print format (a file of\n"
+		  "tracepoint events only: needs -s KEYS)", cli__opt_true, &o->raw_trace },
+		{ "mem-mode", 0, CLI_ARG_NONE, NULL,
+		  "memory accesses: entries weighted by the samples'\n"
+		  "weight (1 for 0), perf's memory sort order, the\n"
+		  "memory keys (needs perf record -d)", cli__opt_true, &o->mem_mode },
+		{ "branch-stack", 'b', CLI_ARG_NONE, NULL,
+		  "the branch view: an entry per branch of each\n"
+		  "sample's branch stack (the default for\n"
+		  "recordings with branch stacks, perf record -b)", cli__opt_int,
+		  &o->branch_stack, 1 },
+		{ "no-branch-stack", 0, CLI_ARG_NONE, NULL,
+		  "an entry per sample, also with branch stacks", cli__opt_int,
+		  &o->branch_stack, -1 },
+		{ "branch-history", 0, CLI_ARG_NONE, NULL,
+		  "(perf: branch stacks added to the callchains) not\n"
+		  "implemented: a usage error", opt_branch_history },
+		{ "show-nr-samples", 'n', CLI_ARG_NONE, NULL, "a Samples column",
+		  cli__opt_true, &o->show_nr_samples },
+		{ "show-total-period", 0, CLI_ARG_NONE, NULL, "a Period column",
+		  cli__opt_true, &o->show_total_period },
+		{ "field-separator", 't', CLI_ARG_REQUIRED, "SEP",
+		  "separate columns with SEP instead of spaces", cli__opt_string,
+		  &o->field_sep },
+		{ "column-widths", 'w', CLI_ARG_REQUIRED, "WIDTHS",
+		  "comma-separated column widths", cli__opt_string, &o->col_widths },
+		{ "percentage", 0, CLI_ARG_REQUIRED, "relative|absolute",
+		  "percent base with filters: the\n"
+		  "shown entries, or all (default: absolute)", opt_percentage,
+		  &o->filter_relative },
+		CLI_OPT_COMMS(&o->comms, "COMMS", "only samples of these commands"),
+		CLI_OPT_PID(&o->pids, "PIDS", "only samples of these processes"),
+		CLI_OPT_TID(&o->tids, "TIDS", "only samples of these threads"),
+		CLI_OPT_DSOS(&o->dsos, "DSOS", "only samples in these shared objects"),
+		{ "symbols", 'S', CLI_ARG_REQUIRED, "SYMBOLS",
+		  "only samples in these symbols (names or 0xADDR)", opt_symbols,
+		  &o->symbols },
+		CLI_OPT_CPU(&o->cpus, "only samples on these cpus (\"0-2,5\")"),
+		{ "hide-unresolved", 'U', CLI_ARG_NONE, NULL, "only samples with a symbol",
+		  cli__opt_true, &o->hide_unresolved },
+		CLI_OPT_TIME(&o->time_str,
+			     "only samples in these time ranges: START,STOP\n"
+			     "(seconds; several separated by spaces) or\n"
+			     "percentages (10%/2, 0%-10%, 25%; comma-separated)"),
+		{ "parent", 'p', CLI_ARG_REQUIRED, "REGEX",
+		  "the parent key's regex (POSIX extended; default\n"
+		  "^sys_|^do_page_fault); adds the parent key", opt_parent, &o->parent },
+		{ "exclude-other", 'x', CLI_ARG_NONE, NULL, "only entries with a parent match",
+		  cli__opt_true, &o->exclude_other },
+		/* perf: read files of other owners; dirreport does */
+		{ "force", 'f', CLI_ARG_NONE, NULL,
+		  "accepted (dirreport reads files of any owner)", cli__opt_accept },
+		{ "demangle", 0, CLI_ARG_NONE, NULL,
+		  "C++ symbol names demangled (the default)", cli__opt_bool,
+		  &o->no_demangle, 0 },
+		{ "no-demangle", 0, CLI_ARG_NONE, NULL,
+		  "C++ symbol names as in the symbol table", cli__opt_bool,
+		  &o->no_demangle, 1 },
+		{ "ns", 0, CLI_ARG_NONE, NULL, "the time key (-s time) in nanoseconds",
+		  cli__opt_true, &o->nanosecs },
+		{ "threads", 'T', CLI_ARG_NONE, NULL,
+		  "also the counts of perf record -s per thread", cli__opt_true,
+		  &o->show_threads },
+		{ "quiet", 'q', CLI_ARG_NONE, NULL,
+		  "entries only: no header or comment lines\n"
+		  "(--header, --header-only and -v are ignored)", cli__opt_true, &o->quiet },
+		{ "verbose", 'v', CLI_ARG_NONE, NULL,
+		  "full dso names; symbol addresses and origins", cli__opt_true,
+		  &o->verbose },
+		{ "skip-empty", 0, CLI_ARG_NONE, NULL,
+		  "events and record types without any: not printed\n"
+		  "(the default)", cli__opt_bool, &o->no_skip_empty, 0 },
+		{ "no-skip-empty", 0, CLI_ARG_NONE, NULL,
+		  "print them (empty histograms, zero counts)", cli__opt_bool,
+		  &o->no_skip_empty, 1 },
+		{ "group", 0, CLI_ARG_NONE, NULL,
+		  "event groups together, one column per event (the\n"
+		  "default for recordings with groups; without groups:\n"
+		  "all events as one group)", cli__opt_int, &o->group, 1 },
+		{ "no-group", 0, CLI_ARG_NONE, NULL, "every event on its own", cli__opt_int,
+		  &o->group, -1 },
+		{ "group-sort-idx", 0, CLI_ARG_REQUIRED, "N",
+		  "the group view sorted by the values of event N of\n"
+		  "the group (0: the leader's, ties by the members';\n"
+		  "out of range: the leader's alone)", opt_group_sort_idx,
+		  &o->group_sort_idx },
+		{ "hierarchy", 0, CLI_ARG_NONE, NULL,
+		  "entries nested by sort key, one level per key\n"
+		  "(no children view; not with -F, -t, -w or -x)", cli__opt_true,
+		  &o->hierarchy },
+		CLI_OPT_NO_PAGER(&cl->no_pager),
+		CLI_OPT_HELP,
+		CLI_OPT_VERSION("dirreport"),
+		CLI_OPT_END,
+	};
+	struct cli_parser p = { .prog = "dirreport", .synopsis = synopsis, .opts = opts };
 
 	callchain_param__init(&o->cc);
-	optional_call_graph_arg(argc, argv);
-	opterr = 0;	/* cli__getopt_error() says what is wrong */
-	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'i': o->input = optarg; break;
-		case 'D': cl->dump = true; break;
-		case 'I': o->show_info = true; break;
-		case OPT_STDIO: break;
-		case OPT_HEADER: o->header = true; break;
-		case OPT_HEADER_ONLY: o->header_only = true; break;
-		case OPT_KALLSYMS: o->kallsyms = optarg; break;
-		case OPT_BUILDID_DIR: o->buildid_dir = optarg; break;
-		case OPT_SYMFS: o->symfs = optarg; break;
-		case OPT_NO_CHILDREN: o->children = 0; break;
-		case OPT_CHILDREN: o->children = 1; break;
-		case 'G': o->inverted = true; break;
-		case 'g':
-			err = callchain_param__parse(&o->cc, optarg);
-			o->cc_set = o->cc.mode != CALLCHAIN_NONE;
-			if (err)
-				return bad_usage("-g: invalid call graph option");
-			break;
-		case 's': o->sort = optarg; break;
-		case 'F': o->fields = optarg; break;
-		case 'n': o->show_nr_samples = true; break;
-		case OPT_SHOW_TOTAL_PERIOD: o->show_total_period = true; break;
-		case 't': o->field_sep = optarg; break;
-		case 'w': o->col_widths = optarg; break;
-		case OPT_PERCENTAGE:
-			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute"))
-				return bad_usage("--percentage takes relative or absolute");
-			o->filter_relative = !strcmp(optarg, "relative");
-			break;
-		case OPT_COMMS:
-		case OPT_DSOS:
-		case 'S':
-			if (!valid_str_list(optarg))
-				return bad_usage(c == 'S' ? "-S: a symbol is listed twice" :
-						 c == OPT_DSOS ? "--dsos: a dso is listed twice" :
-						 "--comms: a command is listed twice");
-			*(c == 'S' ? &o->symbols : c == OPT_DSOS ? &o->dsos : &o->comms) = optarg;
-			break;
-		case OPT_PID:
-		case OPT_TID:
-			if (!valid_int_list(optarg))
-				return bad_usage(c == OPT_PID ? "--pid takes distinct numbers, "
-						 "comma-separated" : "--tid takes distinct numbers, "
-						 "comma-separated");
-			*(c == OPT_PID ? &o->pids : &o->tids) = optarg;
-			break;
-		case 'U': o->hide_unresolved = true; break;
-		case 'q': o->quiet = true; break;
-		case 'T': o->show_threads = true; break;
-		case OPT_TASKS: o->tasks = true; break;
-		case OPT_MMAPS: o->mmaps = o->tasks = true; break;
-		case OPT_NS: o->nanosecs = true; break;
-		case 'x': o->exclude_other = true; break;
-		case 'v': o->verbose = true; break;
-		case 'p': {
-			regex_t re;
-
-			/* perf: "Invalid regex", nothing printed, exit 0 */
-			if (regcomp(&re, optarg, REG_EXTENDED | REG_NOSUB))
-				return bad_usage("-p: invalid regular expression");
-			regfree(&re);
-			o->parent = optarg;
-			break;
-		}
-		case 'f': break;	/* perf: read files of other owners; dirreport does */
-		case OPT_DEMANGLE: o->no_demangle = false; break;
-		case OPT_NO_DEMANGLE: o->no_demangle = true; break;
-		case OPT_SKIP_EMPTY: o->no_skip_empty = false; break;
-		case OPT_NO_SKIP_EMPTY: o->no_skip_empty = true; break;
-		case OPT_RAW_TRACE: o->raw_trace = true; break;
-		case OPT_GROUP: o->group = 1; break;
-		case OPT_NO_GROUP: o->group = -1; break;
-		case OPT_GROUP_SORT_IDX: {
-			char *e;
-			long v;
-
-			errno = 0;
-			v = strtol(optarg, &e, 10);
-			if (e == optarg || *e || errno || v < INT_MIN || v > INT_MAX)
-				return bad_usage("--group-sort-idx takes a number");
-			o->group_sort_idx = (int)v;
-			break;
-		}
-		case OPT_MEM_MODE: o->mem_mode = true; break;
-		case 'b': o->branch_stack = 1; break;
-		case OPT_NO_BRANCH_STACK: o->branch_stack = -1; break;
-		case OPT_BRANCH_HISTORY:
-			return bad_usage("--branch-history (branch stacks added to the "
-					 "callchains) is not implemented");
-		case OPT_HIERARCHY: o->hierarchy = true; break;
-		case OPT_STATS: cl->stats = true; break;
-		case OPT_NO_PAGER: cl->no_pager = true; break;
-		case OPT_TIME: {
-			struct time_ranges tr;
-
-			/* the syntax only: percentages need the recording */
-			if (time_ranges__parse(&tr, optarg, 0, 0))
-				return bad_usage("--time: invalid time string");
-			o->time_str = optarg;
-			break;
-		}
-		case 'C':
-			if (!valid_cpu_list(optarg))
-				return bad_usage("-C takes a cpu list like 0-2,5");
-			o->cpus = optarg;
-			break;
-		case OPT_PERCENT_LIMIT:
-			/* perf: strtof, no checks; also the call graph threshold */
-			o->percent_limit = strtof(optarg, NULL);
-			o->cc.min_percent = o->percent_limit;
-			break;
-		case OPT_MAX_STACK:
-			errno = 0;
-			o->max_stack = (int)strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg)
-				return bad_usage("--max-stack takes a number");
-			break;
-		case 'j':
-			if (cli__parse_jobs(optarg, &o->jobs))
-				return bad_usage("-j takes a number from 1 to 1024");
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case OPT_VERSION:
-			return cli__version("dirreport");
-		default:	/* '?' or ':' */
-			return cli__getopt_error("dirreport", c, argv, long_opts);
-		}
-	}
-	if (optind < argc)
-		return cli__no_arguments("dirreport", argc, argv, optind);
-	return -1;
+	return cli__options_parse(&p, argc, argv);
 }
 
 /* Combinations perf refuses, or dirreport does not implement; 0 or the exit status.

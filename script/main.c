@@ -3,98 +3,31 @@
  * folded stacks.  A thin front end: parse options, run, print the one-line
  * diagnostic, exit.
  */
-#include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>	/* strcspn */
-#include <stdlib.h>	/* strtoul */
+#include <stdlib.h>	/* strtod */
 #include <sys/stat.h>	/* fstat, S_ISFIFO, S_ISSOCK */
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/pager.h"
 #include "cli/progress.h"
-#include "cli/time-range.h"
 #include "format/diag.h"
 #include "script/format.h"
 #include "script/script.h"
 #include "banned.h"
 
-/* The SYNOPSIS and OPTIONS of docs/dirscript.1.md. */
-static const char usage_text[] =
+/* The SYNOPSIS of docs/dirscript.1.md (tests compare the two); the options follow
+ * in --help, from the table. */
+static const char synopsis[] =
 	"usage: dirscript [-i PATH] [-j N] [-F FIELDS | --folded] [--comms LIST]\n"
 	"                 [--pid LIST] [--tid LIST] [--dsos LIST] [-C CPUS]\n"
 	"                 [--time RANGES] [--max-stack N]\n"
 	"                 [--kallsyms FILE] [--buildid-dir DIR]\n"
 	"                 [--flamegraph OUT.svg [--inverted] [--title T]\n"
 	"                 [--percent-limit P]]\n"
-	"                 [--speedscope OUT.json] [--no-pager] [--no-progress]\n"
-	"\n"
-	"    -i, --input PATH       perf.data file, data directory, or - for stdin\n"
-	"                           (default: perf.data)\n"
-	"    -j, --jobs N           worker threads (default: online CPUs)\n"
-	"    -F, --fields LIST      comma-separated: comm, tid, pid, time, cpu,\n"
-	"                           event, period, trace, ip, sym, symoff, dso,\n"
-	"                           addr, data_src, weight, ins_lat, phys_addr,\n"
-	"                           data_page_size, code_page_size\n"
-	"        --folded           folded stacks (FlameGraph's stackcollapse-perf.pl)\n"
-	"        --flamegraph FILE  an interactive flame graph (SVG) per event: the\n"
-	"                           first into FILE, others into FILE-EVENT.svg\n"
-	"        --inverted         icicle graphs (the root on top)\n"
-	"        --percent-limit P  flame graph frames under P% of the samples are\n"
-	"                           not drawn\n"
-	"        --title TEXT       the graphs' title (default \"Flame Graph\")\n"
-	"        --speedscope FILE  a speedscope profile (JSON): one per event and\n"
-	"                           process\n"
-	"        --comms LIST       only these commands\n"
-	"        --pid LIST         only these process ids\n"
-	"        --tid LIST         only these thread ids\n"
-	"        --dsos LIST        only samples in these shared objects\n"
-	"    -C, --cpu CPUS         only these cpus (\"0-2,5\")\n"
-	"        --time RANGES      only samples in these times (perf's --time:\n"
-	"                           \"START,STOP\" seconds, or percentages \"10%/2\")\n"
-	"        --max-stack N      callchain entries printed at most (default 127)\n"
-	"        --kallsyms FILE    kernel symbols (default: the build-id cache's copy\n"
-	"                           for the recording's kernel, or /proc/kallsyms)\n"
-	"        --buildid-dir DIR  build-id cache (perf --buildid-dir; default:\n"
-	"                           $HOME/.debug)\n"
-	"        --no-pager         standard output not through the pager, even on a\n"
-	"                           terminal ($DIRREPORT_PAGER, $PAGER or less)\n"
-	"        --no-progress      no progress bar, even on a terminal\n"
-	"    -h, --help             this text\n"
-	"        --version          the version (\"dirscript version N\")\n";
-
-enum { OPT_KALLSYMS = 256, OPT_VERSION, OPT_BUILDID_DIR, OPT_FOLDED, OPT_COMMS, OPT_PID, OPT_TID,
-       OPT_MAX_STACK, OPT_FLAMEGRAPH, OPT_INVERTED, OPT_TITLE, OPT_SPEEDSCOPE, OPT_DSOS,
-       OPT_TIME, OPT_PERCENT_LIMIT, OPT_NO_PAGER, OPT_NO_PROGRESS };
-
-static const struct option long_opts[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "fields", required_argument, NULL, 'F' },
-	{ "folded", no_argument, NULL, OPT_FOLDED },
-	{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
-	{ "inverted", no_argument, NULL, OPT_INVERTED },
-	{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
-	{ "title", required_argument, NULL, OPT_TITLE },
-	{ "speedscope", required_argument, NULL, OPT_SPEEDSCOPE },
-	{ "comms", required_argument, NULL, OPT_COMMS },
-	{ "dsos", required_argument, NULL, OPT_DSOS },
-	{ "time", required_argument, NULL, OPT_TIME },
-	{ "pid", required_argument, NULL, OPT_PID },
-	{ "tid", required_argument, NULL, OPT_TID },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
-	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
-	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char short_opts[] = ":i:j:F:C:h";
+	"                 [--speedscope OUT.json] [--no-pager] [--no-progress]\n";
 
 static int bad_usage(const char *msg)
 {
@@ -123,89 +56,83 @@ static int close_stdout(void)
 	return 0;
 }
 
+/* -F: the fields (script_fields__parse()) into (unsigned *)value. */
+static int opt_fields(struct cli_parser *p, const struct cli_option *opt, const char *arg)
+{
+	const char *bad;
+
+	if (script_fields__parse(arg, opt->value, &bad))
+		return cli__opt_usage(p, "-F: unknown or unsupported field '%.*s'",
+				      (int)strcspn(bad, ","), bad);
+	return 0;
+}
+
+/* --percent-limit: a percentage from 0 to 100 into (double *)value. */
+static int opt_percent_limit(struct cli_parser *p, const struct cli_option *opt,
+			     const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v >= 0 && v <= 100))
+		return cli__opt_usage(p, "--percent-limit takes a percentage (0 to 100)");
+	*(double *)opt->value = v;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct script_opts o = { .max_stack = -1, .warn = warn };
 	struct diag d = { .offset = DIAG_NO_OFFSET };
 	char line[1024];
-	bool no_pager = false, no_progress = false, to_stdout;
-	const char *bad;
-	unsigned long v;
-	char *end;
-	int c;
+	bool no_pager = false, progress = true, to_stdout;
+	/* --help prints them in this order */
+	const struct cli_option opts[] = {
+		CLI_OPT_INPUT(&o.input),
+		CLI_OPT_JOBS(&o.jobs),
+		{ "fields", 'F', CLI_ARG_REQUIRED, "LIST",
+		  "comma-separated: comm, tid, pid, time, cpu,\n"
+		  "event, period, trace, ip, sym, symoff, dso,\n"
+		  "addr, data_src, weight, ins_lat, phys_addr,\n"
+		  "data_page_size, code_page_size", opt_fields, &o.fields },
+		{ "folded", 0, CLI_ARG_NONE, NULL,
+		  "folded stacks (FlameGraph's stackcollapse-perf.pl)", cli__opt_true,
+		  &o.folded },
+		{ "flamegraph", 0, CLI_ARG_REQUIRED, "FILE",
+		  "an interactive flame graph (SVG) per event: the\n"
+		  "first into FILE, others into FILE-EVENT.svg", cli__opt_string,
+		  &o.flamegraph },
+		{ "inverted", 0, CLI_ARG_NONE, NULL, "icicle graphs (the root on top)",
+		  cli__opt_true, &o.inverted },
+		{ "percent-limit", 0, CLI_ARG_REQUIRED, "P",
+		  "flame graph frames under P% of the samples are\nnot drawn",
+		  opt_percent_limit, &o.percent_limit },
+		{ "title", 0, CLI_ARG_REQUIRED, "TEXT",
+		  "the graphs' title (default \"Flame Graph\")", cli__opt_string, &o.title },
+		{ "speedscope", 0, CLI_ARG_REQUIRED, "FILE",
+		  "a speedscope profile (JSON): one per event and\nprocess", cli__opt_string,
+		  &o.speedscope },
+		CLI_OPT_COMMS(&o.comms, "LIST", "only these commands"),
+		CLI_OPT_PID(&o.pids, "LIST", "only these process ids"),
+		CLI_OPT_TID(&o.tids, "LIST", "only these thread ids"),
+		CLI_OPT_DSOS(&o.dsos, "LIST", "only samples in these shared objects"),
+		CLI_OPT_CPU(&o.cpus, "only these cpus (\"0-2,5\")"),
+		CLI_OPT_TIME(&o.time_str, "only samples in these times (perf's --time:\n"
+			     "\"START,STOP\" seconds, or percentages \"10%/2\")"),
+		CLI_OPT_MAX_STACK(&o.max_stack, "callchain entries printed at most (default 127)"),
+		CLI_OPT_KALLSYMS(&o.kallsyms),
+		CLI_OPT_BUILDID_DIR(&o.buildid_dir),
+		CLI_OPT_NO_PAGER(&no_pager),
+		CLI_OPT_NO_PROGRESS(&progress),
+		CLI_OPT_HELP,
+		CLI_OPT_VERSION("dirscript"),
+		CLI_OPT_END,
+	};
+	struct cli_parser p = { .prog = "dirscript", .synopsis = synopsis, .opts = opts };
+	int ret = cli__options_parse(&p, argc, argv);
 
-	opterr = 0;	/* cli__getopt_error() says what is wrong */
-	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'i': o.input = optarg; break;
-		case OPT_KALLSYMS: o.kallsyms = optarg; break;
-		case OPT_BUILDID_DIR: o.buildid_dir = optarg; break;
-		case OPT_FOLDED: o.folded = true; break;
-		case OPT_FLAMEGRAPH: o.flamegraph = optarg; break;
-		case OPT_INVERTED: o.inverted = true; break;
-		case OPT_PERCENT_LIMIT: {
-			double p = strtod(optarg, &end);
-
-			if (end == optarg || *end || !(p >= 0 && p <= 100))
-				return bad_usage("--percent-limit takes a percentage (0 to 100)");
-			o.percent_limit = p;
-			break;
-		}
-		case OPT_TITLE: o.title = optarg; break;
-		case OPT_NO_PAGER: no_pager = true; break;
-		case OPT_NO_PROGRESS: no_progress = true; break;
-		case OPT_SPEEDSCOPE: o.speedscope = optarg; break;
-		case 'j':
-			if (cli__parse_jobs(optarg, &o.jobs))
-				return bad_usage("-j takes a number from 1 to 1024");
-			break;
-		case 'F':
-			if (script_fields__parse(optarg, &o.fields, &bad)) {
-				snprintf(line, sizeof(line), "-F: unknown or unsupported field "
-					 "'%.*s'", (int)strcspn(bad, ","), bad);
-				return bad_usage(line);
-			}
-			break;
-		case OPT_COMMS: o.comms = optarg; break;
-		case OPT_DSOS: o.dsos = optarg; break;
-		case OPT_TIME: {
-			struct time_ranges tr;
-
-			/* the syntax only: percentages need the recording */
-			if (time_ranges__parse(&tr, optarg, 0, 0))
-				return bad_usage("--time: invalid time string");
-			o.time_str = optarg;
-			break;
-		}
-		case OPT_PID:
-		case OPT_TID:
-			if (!script__valid_int_list(optarg))
-				return bad_usage(c == OPT_PID ? "--pid takes numbers, comma-separated"
-						 : "--tid takes numbers, comma-separated");
-			*(c == OPT_PID ? &o.pids : &o.tids) = optarg;
-			break;
-		case 'C':
-			if (!script__valid_cpu_list(optarg))
-				return bad_usage("-C takes a cpu list such as 0-2,5");
-			o.cpus = optarg;
-			break;
-		case OPT_MAX_STACK:
-			v = strtoul(optarg, &end, 10);
-			if (*optarg < '0' || *optarg > '9' || *end)
-				return bad_usage("--max-stack takes a number");
-			o.max_stack = v > 127 ? 127 : (int)v;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case OPT_VERSION:
-			return cli__version("dirscript");
-		default:	/* '?' or ':' */
-			return cli__getopt_error("dirscript", c, argv, long_opts);
-		}
-	}
-	if (optind < argc)
-		return cli__no_arguments("dirscript", argc, argv, optind);
+	if (ret != CLI_GO_ON)
+		return ret;
 	if (o.folded && o.fields)
 		return bad_usage("--folded and -F do not go together");
 	if ((o.flamegraph || o.speedscope) && o.fields)
@@ -219,7 +146,7 @@ int main(int argc, char **argv)
 	to_stdout = o.folded || !(o.flamegraph || o.speedscope);
 	if (to_stdout && !no_pager)
 		cli__pager_start();
-	o.progress = !no_progress && progress__wanted(to_stdout);
+	o.progress = progress && progress__wanted(to_stdout);
 	if (script__run(&o, stdout, &d)) {
 		fflush(stdout);
 		fprintf(stderr, "dirscript: %s\n", diag__format(&d, line, sizeof(line)));

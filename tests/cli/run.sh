@@ -13,7 +13,10 @@
 # usage      a bad command line (unknown option, ambiguous abbreviation, missing or
 #            refused argument, bad value, stray argument): exit 2, nothing on stdout,
 #            one stderr line "PROG: WHAT; see 'PROG --help'"; --help and -h: the usage
-#            on stdout, nothing on stderr, exit 0.
+#            on stdout, nothing on stderr, exit 0.  The validators dirreport and
+#            dirscript share (--pid, --tid, --comms, --dsos, --max-stack, -C, --time):
+#            the same refusals, perf 6.1's, and what perf takes taken; every option
+#            of --help in the manual.
 # pager      on a terminal (util-linux script(1) gives the program one) the report
 #            (dirreport: --stdio, -D, --header-only) and dirscript's text go through
 #            $DIRREPORT_PAGER, else $PAGER, run with LESS=FRX where LESS is unset: a
@@ -104,6 +107,62 @@ cl_usage dirconvert "--to-sqlite" "option '--to-sqlite' needs an argument"
 cl_usage dirconvert "--to-json x.json --bogus" "unknown option '--bogus'"
 cl_usage dirconvert "-z30 --to-file x" "-z takes a level from 1 to 22"
 cl_usage dirconvert "-i $cl_plain" "--to-sqlite OUT.db, --to-postgresql CONNINFO, --to-json OUT.json, --to-file OUT or --to-dir OUT is required"
+
+# The options dirreport and dirscript share have one validator each (cli/options.h),
+# perf 6.1's: perf report and perf script both refuse a number or an item listed
+# twice in --pid, --tid, --comms, --dsos ("problems parsing pid list"), and neither
+# caps --max-stack (500 is taken); perf script refuses a negative --max-stack.
+for cl_p in dirreport dirscript; do
+	cl_usage $cl_p "-i $cl_plain --pid 1,1" "--pid takes distinct numbers, comma-separated"
+	cl_usage $cl_p "-i $cl_plain --tid 7,,7" "--tid takes distinct numbers, comma-separated"
+	cl_usage $cl_p "-i $cl_plain --pid 1x" "--pid takes distinct numbers, comma-separated"
+	cl_usage $cl_p "-i $cl_plain --comms perl,perl" "--comms: a command is listed twice"
+	cl_usage $cl_p "-i $cl_plain --dsos a,,a" "--dsos: a dso is listed twice"
+	cl_usage $cl_p "-i $cl_plain --max-stack -1" "--max-stack takes a number"
+	cl_usage $cl_p "-i $cl_plain --max-stack 5x" "--max-stack takes a number"
+	cl_usage $cl_p "-i $cl_plain -C +1" "-C takes a cpu list like 0-2,5"
+	cl_usage $cl_p "-i $cl_plain --time x" "--time: invalid time string"
+	# what perf takes: no usage error (the run goes on: exit 0 or 1, not 2)
+	for cl_a in "--max-stack 500" "--max-stack +5" "--pid 1,,2" "--tid 1," "--comms a,"; do
+		cl_n="usage-taken:$cl_p:$cl_a"
+		# shellcheck disable=SC2086
+		run "$cl_tmp/out" "$cl_tmp/err" "$cl_build/$cl_p" -i "$cl_plain" $cl_a
+		if crashed "$cl_n" "$cl_tmp/err"; then
+			:
+		elif [ "$rc" -eq 2 ] || grep -q "see '$cl_p --help'" "$cl_tmp/err"; then
+			fail "$cl_n" "a usage error: $(head -n 1 "$cl_tmp/err")"
+		else
+			pass "$cl_n"
+		fi
+	done
+	# -C '': perf takes the empty list (no cpu: no sample)
+	run "$cl_tmp/out" "$cl_tmp/err" "$cl_build/$cl_p" -i "$cl_root/samples/system-g.data" -C ''
+	if [ "$rc" -eq 2 ] || grep -q "see '$cl_p --help'" "$cl_tmp/err"; then
+		fail "usage-taken:$cl_p:-C ''" "a usage error: $(head -n 1 "$cl_tmp/err")"
+	else
+		pass "usage-taken:$cl_p:-C ''"
+	fi
+done
+
+# One option table per program: every option --help lists is in the manual
+# (docs/PROG.1.md), its letter too.
+for cl_p in dirreport dirscript dirconvert; do
+	run "$cl_tmp/out" "$cl_tmp/err" "$cl_build/$cl_p" --help
+	cl_missing=
+	for cl_o in $(sed -n 's/^    \(-[A-Za-z]\), \(--[a-z-]*\).*/\1 \2/p; s/^        \(--[a-z-]*\).*/\1/p' \
+		      "$cl_tmp/out"); do
+		grep -q -e "$cl_o\b" -e "$cl_o," "$cl_root/docs/$cl_p.1.md" ||
+			cl_missing="$cl_missing $cl_o"
+	done
+	cl_n=$(grep -c '^    -[A-Za-z], --\|^        --' "$cl_tmp/out")
+	if [ "$rc" -ne 0 ] || [ "$cl_n" -lt 10 ]; then
+		fail "usage:options-in-manual:$cl_p" "exit status $rc, $cl_n options in --help"
+	elif [ -n "$cl_missing" ]; then
+		fail "usage:options-in-manual:$cl_p" "not in docs/$cl_p.1.md:$cl_missing"
+	else
+		pass "usage:options-in-manual:$cl_p"
+	fi
+done
 
 for cl_p in dirreport dirscript dirconvert; do
 	for cl_h in --help -h; do
