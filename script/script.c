@@ -39,6 +39,9 @@
 
 /* perf's PERF_MAX_STACK_DEPTH: perf script's default --max-stack. */
 #define SCRIPT_MAX_STACK 127
+/* --max-stack above this is taken as this: a callchain record holds at most 65535
+ * bytes of a u16 header.size, so 8191 entries, and an unwound stack fewer */
+#define SCRIPT_MAX_STACK_LIMIT 8192u
 /* perf script's output types: the attr types below PERF_TYPE_MAX, and "other". */
 enum { OUT_TYPES = 7, OUT_OTHER = 6 };
 
@@ -178,56 +181,7 @@ static int check_fields(struct run *r, struct evlist *el, const char *path, bool
 
 /* ---- filters --------------------------------------------------------------------- */
 
-bool script__valid_cpu_list(const char *p)
-{
-	if (!*p)
-		return false;
-	while (*p) {
-		char *end;
-		unsigned long a, b;
-
-		if (*p < '0' || *p > '9')
-			return false;
-		a = b = strtoul(p, &end, 10);
-		p = end;
-		if (*p == '-') {
-			if (p[1] < '0' || p[1] > '9')
-				return false;
-			b = strtoul(p + 1, &end, 10);
-			p = end;
-		}
-		if (b < a || b >= 4096)
-			return false;
-		if (*p == ',' && p[1])
-			p++;
-		else if (*p)
-			return false;
-	}
-	return true;
-}
-
-bool script__valid_int_list(const char *p)
-{
-	if (!*p)
-		return false;
-	while (*p) {
-		char *end;
-
-		if ((*p < '0' || *p > '9') && *p != '-')
-			return false;
-		(void)strtol(p, &end, 10);
-		if (end == p)
-			return false;
-		p = end;
-		if (*p == ',' && p[1])
-			p++;
-		else if (*p)
-			return false;
-	}
-	return true;
-}
-
-/* -C as a bitmap (the list was checked by script__valid_cpu_list()). */
+/* -C as a bitmap (the list was checked by cli__cpu_list_valid()). */
 static int parse_cpus(struct run *r, const char *list)
 {
 	r->cpu_bits = 4096;
@@ -287,7 +241,8 @@ struct script_worker {
 					 * frames */
 	struct strtab inl_names;	/* inlined names of folded frames (kept until
 					 * the stacks are written) */
-	uint64_t user_ips[SCRIPT_MAX_STACK + 1];	/* one sample's unwound frames */
+	uint64_t *user_ips;		/* owned with uw: one sample's unwound frames
+					 * (max_stack + 1) */
 };
 
 /* One folded sample, as a chunk keeps it for emit(). */
@@ -505,8 +460,8 @@ static int add_frame(struct sx *x, uint16_t cpumode, const struct script_loc *l)
 	struct script_chunk *c = x->c;
 	struct script_fold_frame *f;
 
-	if (c->nr_frames - x->frames_mark > SCRIPT_MAX_STACK)
-		return 0;	/* as many as perf's stack holds */
+	if (c->nr_frames - x->frames_mark > x->r->max_stack)
+		return 0;	/* as many as the text would print */
 	if (array__grow(&c->frames, &c->cap_frames, c->nr_frames + 1,
 			sizeof(*c->frames), 16))
 		return -ENOMEM;
@@ -855,7 +810,8 @@ static int sink_thread_init(void *ctx, void *state)
 		return 0;
 	/* the first unwinder opens the files, the others share them */
 	if ((r->uw_first ? unwinder__new_sibling(&w->uw, r->uw_first)
-			 : unwinder__new(&w->uw, r->arch)) || srclines__new(&w->inl))
+			 : unwinder__new(&w->uw, r->arch)) || srclines__new(&w->inl) ||
+	    !(w->user_ips = calloc(r->max_stack + 1, sizeof(*w->user_ips))))
 		return -ENOMEM;
 	if (!r->uw_first)
 		r->uw_first = w->uw;
@@ -868,6 +824,7 @@ static void sink_thread_exit(void *ctx, void *state)
 
 	(void)ctx;
 	free(w->fcache);
+	free(w->user_ips);
 	unwinder__delete(w->uw);
 	srclines__delete(w->inl);
 	strtab__exit(&w->inl_names);
@@ -1077,8 +1034,10 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 	size_t nr_warned = 0;
 	int err;
 
-	r.max_stack = o->max_stack < 0 || o->max_stack > SCRIPT_MAX_STACK ?
-		      SCRIPT_MAX_STACK : (unsigned)o->max_stack;
+	/* perf script takes any depth (PERF_MAX_STACK_DEPTH is only the default) */
+	r.max_stack = o->max_stack < 0 ? SCRIPT_MAX_STACK :
+		      (unsigned)o->max_stack > SCRIPT_MAX_STACK_LIMIT ? SCRIPT_MAX_STACK_LIMIT :
+		      (unsigned)o->max_stack;
 	err = session__open(&s, &so, d);
 	r.s = s;
 	if (!err)

@@ -32,7 +32,8 @@ struct script_opts {
 	const char *dsos;	/* --dsos: comma-separated dso names (short or long);
 				 * NULL = all */
 	const char *time_str;	/* --time (cli/time-range.h); NULL = all */
-	int max_stack;		/* --max-stack (entries); < 0 = perf's 127 */
+	int max_stack;		/* --max-stack (entries); < 0 = perf's 127; any
+				 * depth is taken (8192 at most) */
 	bool folded;		/* --folded: stackcollapse-perf.pl's output */
 	/* --flamegraph: the SVG of the first event with samples goes here, each
 	 * further event's to script__flame_path()'s name; NULL = none */
@@ -79,17 +80,5 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d);
  * Thread safety: pure.  Format: none.
  */
 int script__flame_path(char *buf, size_t len, const char *out, const char *event);
-
-/**
- * @brief Check a -C list: "N" or "N-M" items, comma-separated, cpus under 4096.
- * @return true when valid.  Thread safety: pure.  Format: perf's cpu map syntax.
- */
-bool script__valid_cpu_list(const char *list);
-
-/**
- * @brief Check a --pid/--tid list: decimal numbers, comma-separated.
- * @return true when valid.  Thread safety: pure.  Format: none.
- */
-bool script__valid_int_list(const char *list);
 
 #endif

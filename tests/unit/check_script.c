@@ -25,6 +25,10 @@
 #include "script/format.h"
 #include "script/script.h"
 #include "script/speedscope.h"
+#include "format/attr.h"
+#include "format/diag.h"
+#include "format/record.h"
+#include "testlib.h"
 
 #include "banned.h"
 
@@ -137,11 +141,6 @@ START_TEST(test_script_fields_parse)
 	ck_assert_int_eq(script_fields__parse("comm,", &f, &bad), -EINVAL);
 	ck_assert_int_eq(script_fields__parse("", &f, &bad), -EINVAL);
 	ck_assert_str_eq(script_field__name(SCRIPT_F_SYMOFF), "symoff");
-	ck_assert(script__valid_cpu_list("0-2,5"));
-	ck_assert(!script__valid_cpu_list("2-1"));
-	ck_assert(!script__valid_cpu_list("4096"));
-	ck_assert(script__valid_int_list("1,-1,30"));
-	ck_assert(!script__valid_int_list("1,,2"));
 }
 END_TEST
 
@@ -479,6 +478,60 @@ START_TEST(test_script_speedscope_file)
 }
 END_TEST
 
+/* A sample whose callchain has 300 user entries (no map: each "[unknown]"): dirscript
+ * prints 127 of them by default, and every one with --max-stack 500, as perf script
+ * takes any depth (observed on a `perf record -g` of a 300-deep recursion with
+ * kernel.perf_event_max_stack 1024: perf script --max-stack 500 printed all its frames). */
+START_TEST(test_script_max_stack_above_default)
+{
+	static const int depths[] = { -1, 500, 200, 5 };
+	static const size_t want[] = { 127, 300, 200, 5 };
+	struct event_attr a = testlib_attr(SAMPLE_CALLCHAIN);
+	const uint64_t ids[] = { 1 };
+	const uint64_t *idv[] = { ids };
+	const size_t nr_ids[] = { 1 };
+	struct testlib_buf data = { 0 };
+	char *dir = testlib_tmpdir(), path[512];
+	uint16_t misc = MISC_USER, size = (uint16_t)(8 + 4 * 8 + 8 + 301 * 8);
+	uint32_t type = REC_SAMPLE, pid = 7, tid = 7;
+	uint64_t v;
+
+	testlib_buf_add(&data, &type, 4);
+	testlib_buf_add(&data, &misc, 2);
+	testlib_buf_add(&data, &size, 2);
+	testlib_buf_u64(&data, 0x1000);			/* ip */
+	testlib_buf_add(&data, &pid, 4);
+	testlib_buf_add(&data, &tid, 4);
+	testlib_buf_u64(&data, 1000);			/* time */
+	testlib_buf_u64(&data, 1);			/* period */
+	testlib_buf_u64(&data, 301);			/* callchain: marker + 300 */
+	testlib_buf_u64(&data, CONTEXT_USER);
+	for (v = 0; v < 300; v++)
+		testlib_buf_u64(&data, 0x1000 + 16 * v);
+	snprintf(path, sizeof(path), "%s/deep.data", dir);
+	testlib_write_file(path, &a, 1, idv, nr_ids, data.p, data.len, false, false);
+	for (size_t k = 0; k < sizeof(depths) / sizeof(depths[0]); k++) {
+		struct script_opts o = { .input = path, .jobs = 2, .max_stack = depths[k],
+					 .kallsyms = "/nonexistent" };
+		struct diag d = { 0 };
+		char *out = NULL;
+		size_t len = 0, frames = 0;
+		FILE *fp = open_memstream(&out, &len);
+
+		ck_assert_ptr_nonnull(fp);
+		ck_assert_int_eq(script__run(&o, fp, &d), 0);
+		fclose(fp);
+		for (size_t i = 0; i + 1 < len; i++)
+			frames += out[i] == '\n' && out[i + 1] == '\t';
+		ck_assert_uint_eq(frames, want[k]);
+		free(out);
+	}
+	testlib_buf_free(&data);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 Suite *script_suite(void)
 {
 	Suite *s = suite_create("script");
@@ -502,6 +555,7 @@ Suite *script_suite(void)
 	tcase_add_test(tc, test_script_flame_svg);
 	tcase_add_test(tc, test_script_flame_path);
 	tcase_add_test(tc, test_script_speedscope_file);
+	tcase_add_test(tc, test_script_max_stack_above_default);
 	suite_add_tcase(s, tc);
 	return s;
 }
