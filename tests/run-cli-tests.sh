@@ -636,24 +636,7 @@ else
 		"$tmp/synopsis" "$tmp/help.synopsis"
 fi
 
-# One option table per binary: every long option of long_opts[] and every letter of
-# short_opts[] is in the --help text and in the manual (docs/<binary>.1.md).
-for _b in report:dirreport convert:dirconvert script:dirscript; do
-	_src=${_b%%:*}/main.c _prog=${_b#*:}
-	run "$tmp/help" "$tmp/err" "$(dirname "$bin")/$_prog" --help
-	_missing=
-	for _o in $(sed -n '/long_opts\[\] = {/,/^};/s/.*{ "\([a-z-]*\)".*/--\1/p' "$_src") \
-		  $(sed -n 's/^static const char short_opts\[\] = "\(.*\)";/\1/p' "$_src" |
-		    tr -d ':' | sed 's/./-& /g'); do
-		grep -q -e "$_o\b" -e "$_o," "$tmp/help" || _missing="$_missing $_o(--help)"
-		grep -q -e "$_o\b" -e "$_o," "docs/$_prog.1.md" || _missing="$_missing $_o(manual)"
-	done
-	if [ "$rc" -eq 0 ] && [ -z "$_missing" ]; then
-		pass "usage:options-agree:$_prog"
-	else
-		fail "usage:options-agree:$_prog" "missing:$_missing"
-	fi
-done
+# Every option of each program's table is in its manual: tests/cli/run.sh.
 
 # perf refuses --group-sort-idx without event groups (its option usage, exit 234): a
 # usage error here; a file with groups and a pipe (whose groups perf learns too late).
