@@ -35,8 +35,8 @@
 #include "report/sort.h"
 #include "machine/srcline.h"
 #include "report/tasks.h"
-#include "cli/list.h"
 #include "cli/time-range.h"
+#include "resolve/filter.h"
 #include "resolve/trace-sort.h"
 #include "util/array.h"
 #include "util/hugemem.h"
@@ -306,8 +306,8 @@ struct report {
 	struct read_values *threads;	/* -T: READ records; NULL = not asked */
 	struct task_ppids ppids;	/* --tasks: each thread's parent */
 	struct task_mmaps mmaps;	/* --mmaps: what the maps do not keep */
-	uint64_t *cpu_bitmap;		/* owned: -C; NULL = every cpu */
-	size_t cpu_bitmap_bits;
+	struct sample_filter filter;	/* owned: -C, --comms, --pid, --tid, --dsos,
+					 * -S (resolve/filter.h) */
 	/* the parent key: perf's parent_regex, and which symbols match it */
 	char *mem_order;		/* owned: --mem-mode's "# Sort order" text */
 	bool parent_on;
@@ -430,94 +430,16 @@ static int note_namespaces(struct report *rp, const struct record_ref *ref)
 
 /* perf's thread__is_filtered(): --comms, --pids, --tids (FILTER_THREAD), by the
  * sample's comm and its thread as they are at the sample (pass 1). */
-static uint8_t thread_filter(const struct report_opts *o, const struct thread *t,
+static uint8_t thread_filter(const struct report *rp, const struct thread *t,
 			     const char *comm)
 {
-	if ((o->comms && !cli__str_listed(o->comms, comm)) ||
-	    (o->pids && !cli__int_listed(o->pids, t->pid)) ||
-	    (o->tids && !cli__int_listed(o->tids, t->tid)))
-		return FILTER_THREAD;
-	return 0;
+	return sample_filter__thread(&rp->filter, t, comm) ? FILTER_THREAD : 0;
 }
 
 /* The dso part of perf's machine__resolve(): --dsos (FILTER_DSO). */
-static uint8_t dso_filter(const struct report_opts *o, const struct dso *dso)
+static uint8_t dso_filter(const struct report *rp, const struct dso *dso)
 {
-	uint8_t f = 0;
-
-	if (o->dsos && (!dso || !(cli__str_listed(o->dsos, dso__short_name(dso)) ||
-				  (strcmp(dso__short_name(dso), dso__long_name(dso)) &&
-				   cli__str_listed(o->dsos, dso__long_name(dso))))))
-		f |= FILTER_DSO;
-	return f;
-}
-
-/* The symbol part of machine__resolve(): -S names the sample's symbol, or its
- * address when it has a symbol (perf 6.1 compares the sample's address, not the
- * symbol's start). */
-static uint8_t symbol_filter(const struct report_opts *o, const struct addr_location *al,
-			     uint64_t ip)
-{
-	char addr[32];
-
-	if (!o->symbols)
-		return 0;
-	if (al->sym) {
-		if (cli__str_listed(o->symbols, al->sym->name))
-			return 0;
-		snprintf(addr, sizeof(addr), "0x%" PRIx64, ip);
-		if (cli__str_listed(o->symbols, addr))
-			return 0;
-	}
-	return FILTER_SYMBOL;
-}
-
-/* -C: perf parses the list as a cpu map ("0-2,5"). */
-static int parse_cpu_list(struct report *rp, const char *list)
-{
-	size_t bits = 0;
-
-	for (int pass = 0; pass < 2; pass++) {
-		const char *p = list;
-
-		while (*p) {
-			char *end;
-			unsigned long a = strtoul(p, &end, 10), b = a;
-
-			if (end == p)
-				return -EINVAL;
-			p = end;
-			if (*p == '-') {
-				b = strtoul(p + 1, &end, 10);
-				if (end == p + 1 || b < a)
-					return -EINVAL;
-				p = end;
-			}
-			if (b >= 4096)
-				return -EINVAL;
-			if (pass == 0 && b + 1 > bits)
-				bits = b + 1;
-			for (unsigned long c = a; pass == 1 && c <= b; c++)
-				rp->cpu_bitmap[c / 64] |= 1ULL << (c % 64);
-			if (*p == ',')
-				p++;
-			else if (*p)
-				return -EINVAL;
-		}
-		if (pass == 0) {
-			rp->cpu_bitmap = calloc((bits + 63) / 64 + 1, sizeof(uint64_t));
-			if (!rp->cpu_bitmap)
-				return -ENOMEM;
-			rp->cpu_bitmap_bits = bits;
-		}
-	}
-	return 0;
-}
-
-static bool cpu_selected(const struct report *rp, int32_t cpu)
-{
-	return !rp->cpu_bitmap || (cpu >= 0 && (size_t)cpu < rp->cpu_bitmap_bits &&
-				   (rp->cpu_bitmap[cpu / 64] >> (cpu % 64) & 1));
+	return sample_filter__dso(&rp->filter, dso) ? FILTER_DSO : 0;
 }
 
 /* perf: a sample's socket is its cpu's in the CPU_TOPOLOGY feature, else -1. */
@@ -954,7 +876,7 @@ static int resolve_deferred(const struct report *rp, struct pending *pd,
 	machine__resolve_map_at(rp->machine, &pw->maps, pd->cpumode, pd->ip, &pd->al);
 	pd->al.map = NULL;	/* see report_sample() */
 	pd->al.thread = (struct thread *)pd->thread;
-	pd->filtered = pw->filtered | dso_filter(rp->opts, pd->al.dso);
+	pd->filtered = pw->filtered | dso_filter(rp, pd->al.dso);
 	pd->resolve = false;
 	return walk_note_dso(job, pd->al.dso);
 }
@@ -1119,7 +1041,7 @@ static void walk_thread(const struct report *rp, struct pending_walk *pw, struct
 {
 	pw->thread = t;
 	pw->comm = comm;
-	pw->filtered = thread_filter(rp->opts, t, comm);
+	pw->filtered = thread_filter(rp, t, comm);
 	pw->cgroup_dev = t->id < rp->nr_cgns ? rp->cgns[t->id].dev : 0;
 	pw->cgroup_ino = t->id < rp->nr_cgns ? rp->cgns[t->id].ino : 0;
 	pw->first_frame = 0;
@@ -1154,7 +1076,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref, size_t
 	p->al.map = NULL;	/* not stable across batches; the copied fields are */
 	pending_init(rp, p, t, &s, ref);
 	p->comm = thread__comm(t);
-	p->filtered = thread_filter(rp->opts, t, p->comm) | dso_filter(rp->opts, p->al.dso);
+	p->filtered = thread_filter(rp, t, p->comm) | dso_filter(rp, p->al.dso);
 	if (rp->opts->mem_mode) {
 		struct pending_ext *pe = ext_of(rp->cur, p);
 
@@ -1181,7 +1103,7 @@ static int report_sample(struct report *rp, const struct record_ref *ref, size_t
 	}
 	/* perf drops samples of other cpus after resolving them, and in the branch
 	 * view those without a branch stack */
-	if (!cpu_selected(rp, p->cpu) ||
+	if (!sample_filter__cpu(&rp->filter, p->cpu) ||
 	    (rp->branch_mode && !(s.sample_type & SAMPLE_BRANCH_STACK))) {
 		pending_drop(rp, p);
 		return 0;
@@ -2043,7 +1965,8 @@ static int count_sample(struct report *rp, const struct report_batch *b,
 		.cpumode = pd->cpumode,
 		.thread = pd->thread,
 		.period = pd->period,
-		.filtered = pd->filtered | symbol_filter(rp->opts, &pd->al, pd->ip),
+		.filtered = pd->filtered |
+			    (sample_filter__symbol(&rp->filter, &pd->al, pd->ip) ? FILTER_SYMBOL : 0),
 	};
 	if (rp->opts->mem_mode)	/* else none (zeros) */
 		hs.mem = &ext_of(b, pd)->mem;
@@ -2962,7 +2885,7 @@ static void report_exit(struct report *rp, size_t nr_hists)
 	free(rp->walk_jobs);
 	free(rp->prep_jobs);
 	free(rp->ips);
-	free(rp->cpu_bitmap);
+	sample_filter__exit(&rp->filter);
 	if (rp->threads)
 		read_values__exit(rp->threads);
 	task_ppids__exit(&rp->ppids);
@@ -2999,7 +2922,9 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 	bool on_workers;
 	int err = 0;
 
-	if (o->cpus && (err = parse_cpu_list(rp, o->cpus)))
+	if ((err = sample_filter__init(&rp->filter, &(struct sample_filter_opts){
+			.comms = o->comms, .pids = o->pids, .tids = o->tids, .dsos = o->dsos,
+			.symbols = o->symbols, .cpus = o->cpus })))
 		return err;
 	rp->max_stack = o->max_stack >= 0 ? o->max_stack : MAX_STACK_DEFAULT;
 	/* perf: -G and the children view default to the caller order */
@@ -3038,7 +2963,7 @@ static int report_setup(struct report *rp, struct session *s, const struct repor
 	 * no trace key): in pass 1c with their chains, else in pass 2b, before their
 	 * symbols (a pass of its own for them cost more than it took off: flat report
 	 * of a 60 MB file, -j 2, 0.41 -> 0.44 s) */
-	rp->defer_samples = !err && on_workers && !rp->cpu_bitmap && !rp->traces;
+	rp->defer_samples = !err && on_workers && !rp->filter.cpus && !rp->traces;
 	rp->need_ext = o->mem_mode || rp->unwinder;
 	rp->need_walk = rp->defer_samples || rp->defer_chains;
 	rp->time_quantum = 100 * 1000000ULL;	/* perf's --time-quantum default, 100 ms */

@@ -10,7 +10,6 @@
 #include <stdlib.h>	/* calloc, free, strtol, strtoul */
 #include <string.h>	/* strcmp, strlen, strncmp */
 
-#include "cli/list.h"
 #include "cli/progress.h"
 #include "cli/time-range.h"
 #include "format/attr.h"
@@ -26,6 +25,7 @@
 #include "machine/symbol.h"
 #include "resolve/trace-sort.h"
 #include "reader/session.h"
+#include "resolve/filter.h"
 #include "resolve/pipeline.h"
 #include "util/array.h"
 #include "util/workqueue.h"
@@ -75,8 +75,8 @@ struct run {
 	struct time_ranges time;	/* --time (nr 0: every sample) */
 	struct trace_sort *trace;	/* owned: tracepoint formats; NULL = none */
 	struct diag *d;			/* borrowed: the run's diagnostic */
-	uint64_t *cpu_bitmap;		/* owned: -C; NULL = every cpu */
-	size_t cpu_bits;
+	struct sample_filter filter;	/* owned: -C, --comms, --pid, --tid, --dsos
+					 * (resolve/filter.h) */
 	FILE *fp;
 	bool write_failed;
 	const struct session *s;	/* the recording (diagnostics' paths, offsets) */
@@ -181,46 +181,6 @@ static int check_fields(struct run *r, struct evlist *el, const char *path, bool
 
 /* ---- filters --------------------------------------------------------------------- */
 
-/* -C as a bitmap (the list was checked by cli__cpu_list_valid()). */
-static int parse_cpus(struct run *r, const char *list)
-{
-	r->cpu_bits = 4096;
-	r->cpu_bitmap = calloc(r->cpu_bits / 64, sizeof(uint64_t));
-	if (!r->cpu_bitmap)
-		return -ENOMEM;
-	for (const char *p = list; *p;) {
-		char *end;
-		unsigned long a = strtoul(p, &end, 10), b = a;
-
-		p = end;
-		if (*p == '-') {
-			b = strtoul(p + 1, &end, 10);
-			p = end;
-		}
-		for (unsigned long c = a; c <= b && c < r->cpu_bits; c++)
-			r->cpu_bitmap[c / 64] |= 1ULL << (c % 64);
-		if (*p == ',')
-			p++;
-		else if (*p)
-			break;
-	}
-	return 0;
-}
-
-static bool cpu_selected(const struct run *r, uint32_t cpu)
-{
-	return cpu < r->cpu_bits && (r->cpu_bitmap[cpu / 64] >> (cpu % 64) & 1);
-}
-
-/* perf's thread__is_filtered(): --comms (the current name), --pid, --tid. */
-static bool thread_filtered(const struct script_opts *o, const struct thread *t,
-			    const char *comm)
-{
-	return (o->comms && !cli__str_listed(o->comms, comm)) ||
-	       (o->pids && !cli__int_listed(o->pids, t->pid)) ||
-	       (o->tids && !cli__int_listed(o->tids, t->tid));
-}
-
 /* ---- samples: resolved and formatted on the pipeline's workers ---------------- */
 
 /* Callchain lines a worker remembers (direct-mapped by map and address): most
@@ -276,19 +236,15 @@ struct sx {
 	size_t frames_mark;		/* c->nr_frames when the sample started */
 };
 
-/* perf's machine__resolve() --dsos filter: the sample's dso, by its short or long
- * name; a sample without a dso is left out when there is a list. */
+/* perf's machine__resolve() --dsos filter: the sample's dso. */
 static bool dso_filtered(struct sx *x, uint16_t cpumode, uint64_t ip)
 {
-	const struct script_opts *o = x->r->o;
 	struct addr_location al;
 
-	if (!o->dsos)
+	if (!x->r->filter.o.dsos)
 		return false;
 	pipeline__resolve_map(x->pt, x->rs, cpumode, ip, &al);
-	return !al.dso || !(cli__str_listed(o->dsos, dso__short_name(al.dso)) ||
-			    (strcmp(dso__short_name(al.dso), dso__long_name(al.dso)) &&
-			     cli__str_listed(o->dsos, dso__long_name(al.dso))));
+	return sample_filter__dso(&x->r->filter, al.dso);
 }
 
 /* The location perf script prints of @p ip resolved to @p al. */
@@ -661,8 +617,8 @@ static bool sink_select(void *ctx, const struct record_ref *ref, const struct sa
 {
 	const struct run *r = ctx;
 
-	if (r->cpu_bitmap && (ref->evsel->attr.sample_type & SAMPLE_CPU) &&
-	    !cpu_selected(r, s->cpu))
+	if ((ref->evsel->attr.sample_type & SAMPLE_CPU) &&
+	    !sample_filter__cpu(&r->filter, (int32_t)s->cpu))
 		return false;
 	return !(r->time.nr && time_ranges__skip(&r->time, s->time));
 }
@@ -678,7 +634,7 @@ static int sink_prepare(void *ctx, struct resolved_sample *rs)
 	const char *text = NULL;
 	int err;
 
-	if (thread_filtered(r->o, rs->t, rs->comm))
+	if (sample_filter__thread(&r->filter, rs->t, rs->comm))
 		return PIPELINE_DROP;
 	rs->aux_int = r->src_width;
 	if ((cfg->fields & SCRIPT_F_RAW_EXTRA) && (cfg->fields & SCRIPT_F_DATA_SRC)) {
@@ -1071,7 +1027,9 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 	if (!r.cfg || (o->folded && script_fold__new(&r.fold)) ||
 	    (o->flamegraph && new_efolds(&r, el->nr)) ||
 	    (o->speedscope && script_speedscope__new(&r.ss, path)) ||
-	    (o->cpus && parse_cpus(&r, o->cpus))) {
+	    sample_filter__init(&r.filter, &(struct sample_filter_opts){
+			.comms = o->comms, .pids = o->pids, .tids = o->tids, .dsos = o->dsos,
+			.cpus = o->cpus })) {
 		err = diag__set(d, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
 		goto out;
 	}
@@ -1137,7 +1095,7 @@ out:
 		script_fold__delete(r.efold[i]);
 	free(r.efold);
 	script_speedscope__delete(r.ss);
-	free(r.cpu_bitmap);
+	sample_filter__exit(&r.filter);
 	free(r.cfg);
 	trace_sort__delete(r.trace);
 	machine__delete(r.m);

@@ -4,7 +4,8 @@
  * reference below: perf's order, machine__resolve() at the sample); dsos are loaded
  * between passes (jobs stop and go on), the first kernel sample is resolved in its
  * turn, a sink's filter drops samples, and a failing sample stops the delivery with
- * its record's file and offset, the samples before it emitted.
+ * its record's file and offset, the samples before it emitted; and resolve/filter's
+ * matching (perf's strlist and intlist, -C, -S).
  *
  * Recording: samples/callchain.data (cpu-clock, -g: user and kernel chains); its
  * build-id cache (samples/buildid-cache, unpacked by make check) gives the symbols
@@ -26,6 +27,7 @@
 #include "machine/machine.h"
 #include "machine/symbol.h"
 #include "reader/session.h"
+#include "resolve/filter.h"
 #include "resolve/pipeline.h"
 
 #include "banned.h"
@@ -396,6 +398,62 @@ START_TEST(test_failing_sample)
 }
 END_TEST
 
+/* resolve/filter: perf's strlist and intlist matching, -C's bitmap, -S's address form */
+START_TEST(test_filter)
+{
+	struct sample_filter f;
+	struct thread t = { .pid = 10, .tid = 12 };
+	struct dsos_opts dopts = { .no_self_vdso = true };
+	struct dsos *ds = NULL;
+	struct dso *libc, *exe;
+	struct symbol sym = { .name = "main" };
+	struct addr_location al = { .sym = &sym };
+
+	ck_assert_int_eq(sample_filter__init(&f, &(struct sample_filter_opts){ 0 }), 0);
+	ck_assert(sample_filter__cpu(&f, 3) && sample_filter__cpu(&f, -1));
+	ck_assert(!sample_filter__thread(&f, &t, "perl") && !sample_filter__dso(&f, NULL));
+	ck_assert(!sample_filter__symbol(&f, &al, 0x10));
+	sample_filter__exit(&f);
+
+	ck_assert_int_eq(sample_filter__init(&f, &(struct sample_filter_opts){
+		.comms = "bash,perl", .pids = ",10", .tids = "12", .cpus = "0-2,5",
+		.dsos = "libc.so.6", .symbols = "0x10,other" }), 0);
+	ck_assert(sample_filter__cpu(&f, 0) && sample_filter__cpu(&f, 2) &&
+		  sample_filter__cpu(&f, 5));
+	ck_assert(!sample_filter__cpu(&f, 3) && !sample_filter__cpu(&f, 6) &&
+		  !sample_filter__cpu(&f, -1) && !sample_filter__cpu(&f, 4095));
+	ck_assert(!sample_filter__thread(&f, &t, "perl"));
+	ck_assert(sample_filter__thread(&f, &t, "per"));	/* whole items only */
+	t.tid = 13;
+	ck_assert(sample_filter__thread(&f, &t, "perl"));
+	t.tid = 12;
+	t.pid = 0;	/* an empty item of --pid is 0, as perf's strtol makes it */
+	ck_assert(!sample_filter__thread(&f, &t, "perl"));
+	ck_assert_int_eq(dsos__new(&ds, &dopts), 0);
+	libc = dsos__findnew(ds, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	exe = dsos__findnew(ds, "/usr/bin/perl");
+	ck_assert(libc && exe);
+	ck_assert(!sample_filter__dso(&f, libc) && sample_filter__dso(&f, exe));
+	ck_assert(sample_filter__dso(&f, NULL));	/* no map: out when there is a list */
+	/* -S: the sample's address in perf's "0x..." form keeps it, its symbol's name
+	 * not listed; without a symbol it is out */
+	ck_assert(!sample_filter__symbol(&f, &al, 0x10));
+	ck_assert(sample_filter__symbol(&f, &al, 0x11));
+	al.sym = NULL;
+	ck_assert(sample_filter__symbol(&f, &al, 0x10));
+	sample_filter__exit(&f);
+
+	ck_assert_int_eq(sample_filter__init(&f, &(struct sample_filter_opts){ .cpus = "" }), 0);
+	ck_assert(!sample_filter__cpu(&f, 0));	/* perf: an empty -C selects no cpu */
+	sample_filter__exit(&f);
+	ck_assert_int_eq(sample_filter__init(&f, &(struct sample_filter_opts){ .cpus = "2-1" }),
+			 -EINVAL);
+	ck_assert_int_eq(sample_filter__init(&f, &(struct sample_filter_opts){ .cpus = "4096" }),
+			 -EINVAL);
+	dsos__delete(ds);
+}
+END_TEST
+
 Suite *pipeline_suite(void)
 {
 	Suite *s = suite_create("pipeline");
@@ -405,6 +463,7 @@ Suite *pipeline_suite(void)
 	tcase_add_test(tc, test_same_as_serial_at_every_jobs);
 	tcase_add_test(tc, test_drop);
 	tcase_add_test(tc, test_failing_sample);
+	tcase_add_test(tc, test_filter);
 	suite_add_tcase(s, tc);
 	return s;
 }
