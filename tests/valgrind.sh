@@ -20,47 +20,34 @@ command -v valgrind >/dev/null || { echo "valgrind.sh: valgrind not installed" >
 cache=samples/buildid-cache
 [ -d "$cache" ] || { echo "valgrind.sh: $cache not unpacked (make buildid-cache)" >&2; exit 1; }
 fail=0 runs=0
+out=${TMPDIR:-/tmp}/dirreport-valgrind-json.$$
+
+# memcheck PROGRAM ARGS...: one run; exit 0 (or 1 with a diagnostic) is the program's,
+# valgrind's 99, a signal or a report line are findings
+memcheck() {
+	runs=$((runs + 1))
+	# shellcheck disable=SC2086 # VALGRIND_FLAGS is a list of flags
+	valgrind -q --error-exitcode=99 --child-silent-after-fork=yes --leak-check=full \
+		--show-leak-kinds=definite,indirect,possible \
+		--errors-for-leak-kinds=definite,indirect,possible \
+		${VALGRIND_FLAGS:-} "$@" >/dev/null 2>"$log"
+	rc=$?
+	if [ $rc -ge 99 ] || grep -q '^==[0-9]*==' "$log"; then
+		echo "FAIL: $* (exit $rc)"
+		cat "$log"
+		fail=$((fail + 1))
+	fi
+}
+
 for input in samples/*.data; do
 	for mode in -D --stdio --header-only; do
 		for j in 1 2; do
-			runs=$((runs + 1))
-			# shellcheck disable=SC2086 # VALGRIND_FLAGS is a list of flags
-			valgrind -q --error-exitcode=99 --child-silent-after-fork=yes --leak-check=full --show-leak-kinds=definite,indirect,possible \
-				--errors-for-leak-kinds=definite,indirect,possible \
-				${VALGRIND_FLAGS:-} "$bin" --buildid-dir "$cache" $mode -j $j -i "$input" \
-				>/dev/null 2>"$log"
-			rc=$?
-			# exit 0 (or 1 with a diagnostic) is dirreport's; 99 and signals are findings
-			if [ $rc -ge 99 ] || grep -q '^==[0-9]*==' "$log"; then
-				echo "FAIL: $bin $mode -j $j -i $input (exit $rc)"
-				cat "$log"
-				fail=$((fail + 1))
-			fi
+			memcheck "$bin" --buildid-dir "$cache" $mode -j $j -i "$input"
 		done
 	done
-done
-# the sample pipeline: its jobs on a worker and the calling thread
-script_bin=$build/dirscript conv_bin=$build/dirconvert
-out=${TMPDIR:-/tmp}/dirreport-valgrind-json.$$
-for input in samples/*.data; do
-	for prog in script json; do
-		runs=$((runs + 1))
-		if [ $prog = script ]; then
-			set -- "$script_bin" --buildid-dir "$cache" -j 2 -i "$input"
-		else
-			set -- "$conv_bin" --buildid-dir "$cache" -j 2 -f -i "$input" --to-json "$out"
-		fi
-		# shellcheck disable=SC2086 # VALGRIND_FLAGS is a list of flags
-		valgrind -q --error-exitcode=99 --child-silent-after-fork=yes --leak-check=full --show-leak-kinds=definite,indirect,possible \
-			--errors-for-leak-kinds=definite,indirect,possible \
-			${VALGRIND_FLAGS:-} "$@" >/dev/null 2>"$log"
-		rc=$?
-		if [ $rc -ge 99 ] || grep -q '^==[0-9]*==' "$log"; then
-			echo "FAIL: $*  (exit $rc)"
-			cat "$log"
-			fail=$((fail + 1))
-		fi
-	done
+	# the sample pipeline: its jobs on a worker and the calling thread
+	memcheck "$build/dirscript" --buildid-dir "$cache" -j 2 -i "$input"
+	memcheck "$build/dirconvert" --buildid-dir "$cache" -j 2 -f -i "$input" --to-json "$out"
 done
 rm -f "$log" "$out"
 echo "valgrind.sh: $runs runs, $fail with memcheck errors"
