@@ -38,6 +38,12 @@
  * ones outside COMPRESSED records).
  *
  * Thread safety: a writer belongs to one thread; distinct writers are independent.
+ * One exception, for a recorder with a thread per group of ring buffers: once the first
+ * record has gone to stream 0, distinct streams may be written (writer__write(),
+ * writer__round()) by distinct threads at the same time, each stream by one thread
+ * only (every stream has its own buffers, zstd context and error; the on_index
+ * callback is then called on the stream's thread). writer__close() comes after all of
+ * them are done.
  * Output byte order: the host's (the flag word of each attr is stored as a host u64,
  * which is perf's layout on little-endian machines).
  */
