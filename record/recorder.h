@@ -31,6 +31,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <sched.h>	/* cpu_set_t */
 #include <stdint.h>
 #include <sys/types.h>	/* pid_t */
 
@@ -56,7 +57,17 @@ struct recorder_opts {
 	size_t nr_cpus;
 	unsigned mmap_pages;		/* data pages per ring, a power of two */
 	bool mmap_data;			/* -d: the data mappings are synthesized too */
-	const char *path;		/* the output file, which must not exist */
+	const char *path;		/* the output file, which must not exist; with
+					 * dir an existing empty directory */
+	bool dir;			/* a data directory (--threads): the header and
+					 * the synthesized records in PATH/data, cpu i's
+					 * ring in PATH/data.i, as perf 6.1 lays it out */
+	size_t nr_threads;		/* dir: reader threads (--threads masks) */
+	const unsigned *thread_of;	/* dir: per cpu, the thread that reads its ring */
+	const cpu_set_t *affinity;	/* dir: per thread, where it may run; NULL: any */
+	int comp_level;			/* -z: zstd level 1..22; 0: none */
+	size_t snapshot_size;		/* -M: bytes of samples kept per ring until
+					 * recorder__snapshot(); 0: no snapshot mode */
 	const char *const *argv;	/* the command line, for CMDLINE (argv[0] is
 					 * replaced by the program's path as perf does) */
 	size_t argc;
@@ -106,6 +117,32 @@ int recorder__open(struct recorder **out, const struct recorder_opts *o, struct 
  */
 int recorder__synthesize(struct recorder *r, struct diag *d);
 
+/**
+ * @brief With o->dir: start one reader thread per mask (pthreads, each pinned to its
+ *        affinity), each reading the rings of its cpus into their data.N files until
+ *        recorder__finish(); the calling thread then only waits (recorder__wait()
+ *        sleeps, recorder__read() reports a thread's error). Without dir: nothing.
+ *        Call after recorder__synthesize().
+ * @return 0; -errno of pthread_create() (d says so).
+ * Thread safety: the main thread; the signals are the main thread's (the readers
+ *        block them).
+ */
+int recorder__start(struct recorder *r, struct diag *d);
+
+/**
+ * @brief Snapshot mode (o->snapshot_size), on SIGUSR2: read the rings, then write the
+ *        samples every ring kept (its newest snapshot_size bytes of samples; the
+ *        side-band records were written as they came) in time order into the
+ *        recording, after what it holds already; the snapshots then keep what comes
+ *        next. With reader threads each thread writes its own rings' samples into
+ *        their data.N files the next time it wakes (within 100 ms).
+ *        Without snapshot mode: nothing.
+ * @return 0; the errors of recorder__read(); -ENOMEM.
+ * Thread safety: the main thread.
+ * Format: docs/perf-data-format.md §4 (records, as the kernel wrote them).
+ */
+int recorder__snapshot(struct recorder *r, struct diag *d);
+
 /** @brief Enable the events now (PERF_EVENT_IOC_ENABLE on every group leader).
  *  @return 0; -errno of ioctl(). */
 int recorder__enable(struct recorder *r);
@@ -132,7 +169,11 @@ int recorder__wait(struct recorder *r, int timeout_ms);
  *        writes them: the trailer holds the event's id), write the header's features (HOSTNAME,
  *        OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE,
  *        EVENT_DESC, BUILD_ID, SAMPLE_TIME: record/features.h; GROUP_DESC when
- *        the events have groups) and close the file.
+ *        the events have groups; COMPRESSED with -z, DIR_FORMAT for a directory)
+ *        and close the file, then write the recording's index beside it
+ *        (FILE.dirindex, DIR/dirindex: format/index.h). Reader threads are stopped
+ *        and joined first. In snapshot mode, samples kept but never asked for are
+ *        dropped.
  *        The recorder must still be deleted.
  * @param stats  if not NULL: filled
  * @return 0; the errors of recorder__read(); the writer's errors (d names the file).

@@ -1,0 +1,251 @@
+/*
+ * recindex - the index dirrecord writes at the end of a recording (format/index.h,
+ * docs/index-format.md): the files it just closed read back record by record, and
+ * each record counted as `dirconvert --index` counts it (convert/cmd-index.c): its
+ * file offset (a record from compressed data: its COMPRESSED container's), type and
+ * time, the containers themselves, the samples per event. The reader's scan facts
+ * (lag, turns, immediate records) are not recorded: a reader scans before it reads
+ * (--stats answers from the counts alone).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>	/* PATH_MAX */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "format/attr.h"
+#include "format/bytes.h"
+#include "format/header.h"
+#include "format/index.h"
+#include "format/record.h"
+#include "format/sample.h"
+#include "format/writer.h"
+#include "record/recorder-internal.h"
+#include "banned.h"
+
+struct walk {
+	struct recorder *r;
+	struct dir_index_builder *b;
+	uint64_t *samples;	/* per event */
+	ZSTD_DCtx *dctx;
+	unsigned char *dbuf;	/* WRITER_COMP_MMAP_LEN */
+};
+
+/* the event of a kernel record (by its id, as perf finds it; the first event when the
+ * id is unknown or there is one event) */
+static size_t event_of(const struct recorder *r, const void *rec, size_t size,
+		       uint32_t type)
+{
+	const struct event_attr *a = &r->ev[0].attr;
+	struct sample s;
+	int err;
+
+	if (r->o.nr_events == 1)
+		return 0;
+	err = type == REC_SAMPLE ? sample__parse(&s, a, rec, size)
+				 : sample__parse_id_trailer(&s, a, rec, size);
+	if (err)
+		return 0;
+	for (size_t i = 0; i < r->nr_fds; i++)
+		if (r->fds[i].id == s.id)
+			return r->fds[i].ev;
+	return 0;
+}
+
+/* the time the reader gives a kernel record (format/evlist.c's evlist__record_time());
+ * UINT64_MAX for none */
+static uint64_t record_time(const struct event_attr *a, size_t id_hdr_size,
+			    const unsigned char *b, size_t size, uint32_t type)
+{
+	uint64_t t = a->sample_type, v;
+	size_t pos;
+
+	if (type >= REC_USER_FIRST || !(t & SAMPLE_TIME))
+		return UINT64_MAX;
+	if (type == REC_SAMPLE) {
+		pos = RECORD_HEADER_SIZE + 8 * (!!(t & SAMPLE_IDENTIFIER) + !!(t & SAMPLE_IP) +
+						!!(t & SAMPLE_TID));
+		v = pos + 8 <= size ? bytes__u64(b + pos) : 0;
+	} else {
+		if (!attr__flag(a, ATTR_SAMPLE_ID_ALL) || size < RECORD_HEADER_SIZE + id_hdr_size)
+			return UINT64_MAX;
+		pos = size - 8 * (1 + !!(t & SAMPLE_ID) + !!(t & SAMPLE_STREAM_ID) +
+				  !!(t & SAMPLE_CPU) + !!(t & SAMPLE_IDENTIFIER));
+		v = bytes__u64(b + pos);
+	}
+	return v ? v : UINT64_MAX;
+}
+
+/* one record (not a container) at file offset off; on_disk false: out of one */
+static int count(struct walk *w, size_t file, uint64_t off, const unsigned char *rec,
+		 size_t size, bool on_disk)
+{
+	struct recorder *r = w->r;
+	uint32_t type = bytes__u32(rec);
+	size_t ev = type < REC_USER_FIRST ? event_of(r, rec, size, type) : 0;
+	int err;
+
+	err = dir_index_builder__record(w->b, file, off, type,
+					record_time(&r->ev[ev].attr, r->id_hdr_size, rec, size,
+						    type), false);
+	if (!err)
+		err = dir_index_builder__place(w->b, file, off, type, on_disk);
+	if (type == REC_SAMPLE)
+		w->samples[ev]++;
+	return err;
+}
+
+/* the records of [data, data + size) of file `file`, whose first byte is at offset off */
+static int walk_data(struct walk *w, size_t file, const unsigned char *data, uint64_t size,
+		     uint64_t off, const char *path, struct diag *d)
+{
+	uint64_t pos = 0;
+
+	while (pos + RECORD_HEADER_SIZE <= size) {
+		struct record_header h;
+		int err;
+
+		record_header__get(&h, data + pos);
+		if (h.size < RECORD_HEADER_SIZE || h.size > size - pos)
+			return diag__set(d, path, off + pos, -DIAG_BAD_RECORD,
+					 "a record that is not whole");
+		if (h.type != REC_COMPRESSED) {
+			err = count(w, file, off + pos, data + pos, h.size, true);
+		} else {
+			const unsigned char *p = data + pos + 8;
+			size_t n = h.size - 8, got;
+
+			err = dir_index_builder__record(w->b, file, off + pos, h.type, UINT64_MAX,
+							ZSTD_findFrameCompressedSize(p, n) == n);
+			if (!err)
+				err = dir_index_builder__place(w->b, file, off + pos, h.type, true);
+			got = ZSTD_decompressDCtx(w->dctx, w->dbuf, WRITER_COMP_MMAP_LEN, p, n);
+			if (ZSTD_isError(got))
+				return diag__set(d, path, off + pos, -DIAG_ZSTD, "zstd: %s",
+						 ZSTD_getErrorName(got));
+			for (size_t q = 0; !err && q + RECORD_HEADER_SIZE <= got;) {
+				struct record_header ih;
+
+				record_header__get(&ih, w->dbuf + q);
+				if (ih.size < RECORD_HEADER_SIZE || ih.size > got - q)
+					return diag__set(d, path, off + pos, -DIAG_BAD_RECORD,
+							 "a compressed record that is not whole");
+				err = count(w, file, off + pos, w->dbuf + q, ih.size, false);
+				q += ih.size;
+			}
+		}
+		if (err)
+			return diag__set(d, path, off + pos, err, NULL);
+		pos += h.size;
+	}
+	return 0;
+}
+
+/* file i of the recording: describe it to the builder and walk its records */
+static int walk_file(struct walk *w, size_t i, const char *path, const char *name,
+		     bool header, struct diag *d)
+{
+	struct file_header h;
+	struct stat st;
+	unsigned char *map = NULL;
+	uint64_t off = 0, size;
+	bool swap;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		return diag__set(d, path, DIAG_NO_OFFSET, err, "cannot read: %s",
+				 strerror(-err));
+	}
+	size = (uint64_t)st.st_size;
+	if (size) {
+		map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map == MAP_FAILED) {
+			err = -errno;
+			close(fd);
+			return diag__set(d, path, DIAG_NO_OFFSET, err, "cannot map: %s",
+					 strerror(-err));
+		}
+	}
+	close(fd);
+	err = 0;
+	if (header) {
+		err = file_header__read(&h, &swap, map, (size_t)size, size, path, d);
+		if (!err) {
+			off = h.data.offset;
+			size = h.data.size;
+		}
+	}
+	if (!err)
+		err = dir_index_builder__file(w->b, i, name, (uint64_t)st.st_size,
+					      (int64_t)st.st_mtim.tv_sec * 1000000000 +
+					      st.st_mtim.tv_nsec, off, size);
+	if (err && !d->msg[0])
+		diag__set(d, path, DIAG_NO_OFFSET, err, NULL);
+	if (!err && map)
+		err = walk_data(w, i, map + off, size, off, path, d);
+	if (map)
+		munmap(map, (size_t)st.st_size);
+	return err;
+}
+
+int recorder__write_index(struct recorder *r, struct diag *d)
+{
+	size_t nr_files = r->o.dir ? 1 + r->o.nr_cpus : 1;
+	struct walk w = { .r = r };
+	struct dir_index *ix = NULL;
+	char path[PATH_MAX], ipath[PATH_MAX];
+	const char *base = strrchr(r->o.path, '/') ? strrchr(r->o.path, '/') + 1 : r->o.path;
+	int err;
+
+	err = dir_index__path(r->o.path, r->o.dir, ipath, sizeof(ipath));
+	if (err)
+		return diag__set(d, r->o.path, DIAG_NO_OFFSET, err, NULL);
+	w.samples = calloc(r->o.nr_events, sizeof(*w.samples));
+	w.dctx = ZSTD_createDCtx();
+	w.dbuf = malloc(WRITER_COMP_MMAP_LEN);
+	if (!w.samples || !w.dctx || !w.dbuf ||
+	    dir_index_builder__new(&w.b, nr_files, 0)) {
+		err = diag__set(d, r->o.path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+		goto out;
+	}
+	for (size_t i = 0; !err && i < nr_files; i++) {
+		char name[32];
+
+		if (!r->o.dir) {
+			err = walk_file(&w, 0, r->o.path, base, true, d);
+			break;
+		}
+		if (i == 0)
+			snprintf(name, sizeof(name), "data");
+		else
+			snprintf(name, sizeof(name), "data.%zu", i - 1);
+		snprintf(path, sizeof(path), "%s/%s", r->o.path, name);
+		err = walk_file(&w, i, path, name, i == 0, d);
+	}
+	for (size_t e = 0; !err && e < r->o.nr_events; e++)
+		err = dir_index_builder__event(w.b, e, r->ev[e].name, w.samples[e]);
+	if (!err) {
+		err = dir_index_builder__finish(w.b, &ix);
+		w.b = NULL;
+	}
+	if (err && !d->msg[0])
+		diag__set(d, r->o.path, DIAG_NO_OFFSET, err, NULL);
+	if (!err)
+		err = dir_index__write(ix, ipath, d);
+out:
+	dir_index__delete(ix);
+	dir_index_builder__delete(w.b);
+	ZSTD_freeDCtx(w.dctx);
+	free(w.dbuf);
+	free(w.samples);
+	return err;
+}
