@@ -8,6 +8,7 @@
  * (--stats answers from the counts alone).
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>	/* PATH_MAX */
 #include <stdio.h>
@@ -197,9 +198,43 @@ static int walk_file(struct walk *w, size_t i, const char *path, const char *nam
 	return err;
 }
 
+/* a directory's files as the reader opens them: `data`, then the data.N files in
+ * readdir order, regular and not empty (a cpu with nothing recorded leaves an empty
+ * one, which the reader and the index leave out) */
+static int dir_files(const char *dir, size_t max, char (**names)[32], size_t *nr)
+{
+	char (*v)[32] = calloc(max + 1, sizeof(*v));
+	char path[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	DIR *dd;
+	size_t n = 1;
+
+	if (!v)
+		return -ENOMEM;
+	if (!(dd = opendir(dir))) {
+		free(v);
+		return -errno;
+	}
+	snprintf(v[0], sizeof(v[0]), "data");
+	while ((de = readdir(dd)) && n <= max) {
+		if (strncmp(de->d_name, "data.", 5) || strlen(de->d_name) >= sizeof(v[0]))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode) || !st.st_size)
+			continue;
+		snprintf(v[n++], sizeof(v[0]), "%s", de->d_name);
+	}
+	closedir(dd);
+	*names = v;
+	*nr = n;
+	return 0;
+}
+
 int recorder__write_index(struct recorder *r, struct diag *d)
 {
-	size_t nr_files = r->o.dir ? 1 + r->o.nr_cpus : 1;
+	size_t nr_files = 1;
+	char (*names)[32] = NULL;
 	struct walk w = { .r = r };
 	struct dir_index *ix = NULL;
 	char path[PATH_MAX], ipath[PATH_MAX];
@@ -209,6 +244,12 @@ int recorder__write_index(struct recorder *r, struct diag *d)
 	err = dir_index__path(r->o.path, r->o.dir, ipath, sizeof(ipath));
 	if (err)
 		return diag__set(d, r->o.path, DIAG_NO_OFFSET, err, NULL);
+	if (r->o.dir) {
+		err = dir_files(r->o.path, r->o.nr_cpus, &names, &nr_files);
+		if (err)
+			return diag__set(d, r->o.path, DIAG_NO_OFFSET, err, "cannot list: %s",
+					 strerror(-err));
+	}
 	w.samples = calloc(r->o.nr_events, sizeof(*w.samples));
 	w.dctx = ZSTD_createDCtx();
 	w.dbuf = malloc(WRITER_COMP_MMAP_LEN);
@@ -218,18 +259,12 @@ int recorder__write_index(struct recorder *r, struct diag *d)
 		goto out;
 	}
 	for (size_t i = 0; !err && i < nr_files; i++) {
-		char name[32];
-
 		if (!r->o.dir) {
 			err = walk_file(&w, 0, r->o.path, base, true, d);
 			break;
 		}
-		if (i == 0)
-			snprintf(name, sizeof(name), "data");
-		else
-			snprintf(name, sizeof(name), "data.%zu", i - 1);
-		snprintf(path, sizeof(path), "%s/%s", r->o.path, name);
-		err = walk_file(&w, i, path, name, i == 0, d);
+		snprintf(path, sizeof(path), "%s/%s", r->o.path, names[i]);
+		err = walk_file(&w, i, path, names[i], i == 0, d);
 	}
 	for (size_t e = 0; !err && e < r->o.nr_events; e++)
 		err = dir_index_builder__event(w.b, e, r->ev[e].name, w.samples[e]);
@@ -247,5 +282,6 @@ out:
 	ZSTD_freeDCtx(w.dctx);
 	free(w.dbuf);
 	free(w.samples);
+	free(names);
 	return err;
 }
