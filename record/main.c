@@ -178,30 +178,14 @@ static bool parse_size(const char *s, uint64_t *v)
 /* -m: pages, or a size with a B/K/M/G suffix; rounded up to a power of two */
 static bool parse_mmap_pages(const char *s, unsigned *pages)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned long long v, n = 1;
-	char *end;
+	unsigned long long page = (unsigned long long)sysconf(_SC_PAGESIZE), n = 1;
+	size_t len = strlen(s);
+	uint64_t v;
 
-	if (*s < '0' || *s > '9')
+	if (!parse_size(s, &v))
 		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || !v)
-		return false;
-	if (*end) {
-		unsigned long long unit;
-
-		switch (*end == 'b' || *end == 'B' ? 'B' : *end & ~0x20) {
-		case 'B': unit = 1; break;
-		case 'K': unit = 1ULL << 10; break;
-		case 'M': unit = 1ULL << 20; break;
-		case 'G': unit = 1ULL << 30; break;
-		default: return false;
-		}
-		if (end[1] || v > (1ULL << 40) / unit)
-			return false;
-		v = (v * unit + (unsigned long long)page - 1) / (unsigned long long)page;
-	}
+	if (len && (s[len - 1] < '0' || s[len - 1] > '9'))
+		v = (v + page - 1) / page;	/* a size: its pages */
 	while (n < v)
 		n <<= 1;
 	if (n > (1u << 24))

@@ -54,7 +54,7 @@
 #            level = 1", report and header equal perf's; --threads -z5 too
 # snapshot   -M 8K, a workload pinned to cpu 0 running perl (phase A, 1 s) then
 #            python3 (phase B), two SIGUSR2s 1.2 s into B: the report has python3 and
-#            no perl, equals perf's; no SIGUSR2: no SAMPLE in --stats, perf says "has
+#            no perl, equals perf's, more python3 samples than one drain holds; no SIGUSR2: no SAMPLE in --stats, perf says "has
 #            no samples"; the same under --threads
 # permission as nobody (setpriv or runuser; root only): -a is one line naming
 #            /proc/sys/kernel/perf_event_paranoid, exit 1; a command at paranoid 2
@@ -688,28 +688,34 @@ if ! command -v perl >/dev/null 2>&1 || [ -z "$rd_py" ] ||
    ! command -v taskset >/dev/null 2>&1; then
 	skip record:snapshot "perl, python3 or taskset missing"
 else
-	rd_m=$rd_tmp/snap.data
-	rd_mark=$rd_tmp/phase-b
-	rm -f "$rd_mark"
-	# shellcheck disable=SC2016 # the programs' own code
-	"$rd_rec" -q -M 8K -F 1000 -o "$rd_m" -- taskset -c 0 sh -c '
-		perl -e '\''$t = time; $i++ while time - $t < 1'\''
-		: >"$1"
-		"$2" -c "
+	# rd_phases SIGNALS DIRRECORD-ARGS...: dirrecord -q -M 8K -F 1000 ARGS of the two
+	# phases in the background; SIGNALS SIGUSR2s 1.2 s into B, 0.5 s apart; waits
+	# for the end (sets $rc)
+	rd_phases() {
+		_nsig=$1
+		shift
+		rm -f "$rd_tmp/phase-b"
+		# shellcheck disable=SC2016 # the programs' own code
+		"$rd_rec" -q -M 8K -F 1000 "$@" -- taskset -c 0 sh -c '
+			perl -e '\''$t = time; $i++ while time - $t < 1'\''
+			: >"$1"
+			"$2" -c "
 import time
 t = time.time()
-while time.time() - t < 3: pass"' sh "$rd_mark" "$rd_py" >/dev/null 2>"$rd_tmp/bgerr" </dev/null &
-	rd_pid=$!
-	_i=0
-	while [ ! -e "$rd_mark" ] && [ "$_i" -lt "$((TIMEOUT * 10))" ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	sleep 1.2
-	kill -USR2 "$rd_pid"
-	sleep 0.5
-	kill -USR2 "$rd_pid"
-	rd_bg_wait "$rd_pid"
+while time.time() - t < 3: pass"' sh "$rd_tmp/phase-b" "$rd_py" >/dev/null \
+			2>"$rd_tmp/bgerr" </dev/null &
+		rd_pid=$!
+		rd_started "$rd_tmp/phase-b"	# and 0.5 s
+		sleep 0.7
+		while [ "$_nsig" -gt 0 ]; do
+			kill -USR2 "$rd_pid"
+			_nsig=$((_nsig - 1))
+			[ "$_nsig" -eq 0 ] || sleep 0.5
+		done
+		rd_bg_wait "$rd_pid"
+	}
+	rd_m=$rd_tmp/snap.data
+	rd_phases 2 -o "$rd_m"
 	rd_check_bg record:snapshot:record "$rd_m"
 	run "$rd_tmp/out" "$rd_tmp/err" "$rd_rep" --stdio --sort comm,dso -i "$rd_m"
 	if grep -q 'perl' "$rd_tmp/out"; then
@@ -718,6 +724,15 @@ while time.time() - t < 3: pass"' sh "$rd_mark" "$rd_py" >/dev/null 2>"$rd_tmp/b
 		fail record:snapshot:phase-b "phase B's python3 is not in the report" "$rd_tmp/out"
 	else
 		pass record:snapshot:phase-b "python3, no perl"
+	fi
+	# a sample is 40 bytes at least (header, ip, tid, time, period): one drain of the
+	# 8 KiB ring copy holds 204 at most; more python3 samples (all from cpu 0's
+	# ring) are the second SIGUSR2's, appended
+	rd_s=$("$rd_scr" -F comm -i "$rd_m" 2>/dev/null | grep -c python3)
+	if [ "$rd_s" -gt 204 ]; then
+		pass record:snapshot:appended "$rd_s python3 samples from two SIGUSR2s"
+	else
+		fail record:snapshot:appended "$rd_s python3 samples, want more than 204"
 	fi
 	rd_same record:snapshot:stdio "$rd_m" --stdio --sort comm,dso,sym
 	rd_index record:snapshot:index "$rd_m"
@@ -738,24 +753,7 @@ while time.time() - t < 3: pass"' sh "$rd_mark" "$rd_py" >/dev/null 2>"$rd_tmp/b
 	fi
 	# the same in a data directory: each reader thread writes its rings' snapshots
 	rd_md=$rd_tmp/snapdir.data
-	rm -f "$rd_mark"
-	# shellcheck disable=SC2016
-	"$rd_rec" -q --threads -M 8K -F 1000 -o "$rd_md" -- taskset -c 0 sh -c '
-		perl -e '\''$t = time; $i++ while time - $t < 1'\''
-		: >"$1"
-		"$2" -c "
-import time
-t = time.time()
-while time.time() - t < 3: pass"' sh "$rd_mark" "$rd_py" >/dev/null 2>"$rd_tmp/bgerr" </dev/null &
-	rd_pid=$!
-	_i=0
-	while [ ! -e "$rd_mark" ] && [ "$_i" -lt "$((TIMEOUT * 10))" ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	sleep 1.2
-	kill -USR2 "$rd_pid"
-	rd_bg_wait "$rd_pid"
+	rd_phases 1 --threads -o "$rd_md"
 	rd_check_bg record:snapshot:threads "$rd_md"
 	run "$rd_tmp/out" "$rd_tmp/err" "$rd_rep" --stdio --sort comm -i "$rd_md"
 	if grep -q 'perl' "$rd_tmp/out" || ! grep -q ' python3 *$' "$rd_tmp/out"; then

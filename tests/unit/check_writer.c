@@ -251,6 +251,20 @@ START_TEST(test_writer_file_layout_and_frames)
 }
 END_TEST
 
+/* the records read back: an 8-byte FINISHED_INIT, then 40-byte samples whose times
+ * (at byte 24) rise */
+static void assert_time_order(const struct collect *got)
+{
+	uint64_t last = 0;
+
+	for (size_t pos = 8; pos < got->b.len; pos += 40) {
+		uint64_t t = bytes__u64(got->b.p + pos + 24);
+
+		ck_assert_uint_gt(t, last);
+		last = t;
+	}
+}
+
 START_TEST(test_writer_directory)
 {
 	char *dir = testlib_tmpdir(), path[512], name[600];
@@ -264,7 +278,6 @@ START_TEST(test_writer_directory)
 	struct session *s;
 	struct writer *w;
 	struct stat st;
-	uint64_t last = 0;
 
 	snprintf(path, sizeof(path), "%s/out.data", dir);
 	ck_assert_int_eq(mkdir(path, 0777), 0);
@@ -290,12 +303,7 @@ START_TEST(test_writer_directory)
 	read_records(path, &got);
 	ck_assert_uint_eq(got.nr, 101);
 	/* FINISHED_INIT first, then the samples of both files merged by time */
-	for (size_t pos = 8; pos < got.b.len; pos += 40) {
-		uint64_t t = bytes__u64(got.b.p + pos + 24);
-
-		ck_assert_uint_gt(t, last);
-		last = t;
-	}
+	assert_time_order(&got);
 	testlib_buf_free(&got.b);
 	testlib_buf_free(&r0);
 	testlib_buf_free(&r1);
@@ -597,7 +605,7 @@ START_TEST(test_writer_streams_threads)
 {
 	char *dir = testlib_tmpdir(), path[512];
 	struct event_attr a = testlib_attr(0);
-	uint64_t id = 7, last = 0;
+	uint64_t id = 7;
 	struct writer_opts o = { .dir = true, .nr_data_files = 2, .comp_level = 3,
 				 .index_bytes = 4096 };
 	struct testlib_buf r[2] = { { 0 } }, fin = { 0 };
@@ -624,12 +632,7 @@ START_TEST(test_writer_streams_threads)
 	ck_assert_int_eq(writer__close(w, &d), 0);
 	read_records(path, &got);
 	ck_assert_uint_eq(got.nr, 20001);
-	for (size_t pos = 8; pos < got.b.len; pos += 40) {
-		uint64_t t = bytes__u64(got.b.p + pos + 24);
-
-		ck_assert_uint_gt(t, last);
-		last = t;
-	}
+	assert_time_order(&got);
 	testlib_buf_free(&got.b);
 	testlib_buf_free(&r[0]);
 	testlib_buf_free(&r[1]);
