@@ -36,6 +36,9 @@ struct emitter {
 	struct recorder *r;
 	unsigned stream;		/* writer stream: 0, or 1 + the ring's index */
 	struct snapshot *snap;		/* snapshot mode: samples kept here; else NULL */
+	unsigned wflags;		/* writer__write()'s flags: WRITER_PLAIN for the
+					 * synthesized records (perf -z compresses only
+					 * what it reads from the rings) */
 	struct rstats st;
 };
 

@@ -336,7 +336,7 @@ int recorder__open(struct recorder **out, const struct recorder_opts *o, struct 
 		wo.dir = o->dir;
 		wo.nr_data_files = (unsigned)o->nr_cpus;
 		wo.comp_level = o->comp_level;
-		r->main_em = (struct emitter){ .r = r };
+		r->main_em = (struct emitter){ .r = r, .wflags = WRITER_PLAIN };
 		err = writer__open(&r->w, o->path, &wo, d);
 	}
 	if (!err)
@@ -445,7 +445,7 @@ int recorder__emit_now(void *ctx, const void *rec, size_t size)
 		if (err)
 			return err;
 	}
-	err = writer__write(r->w, em->stream, rec, size, time, 0);
+	err = writer__write(r->w, em->stream, rec, size, time, em->wflags);
 	if (!err)
 		em->st.bytes += size;
 	return err;
@@ -686,7 +686,7 @@ static int write_lost_samples(struct recorder *r, struct diag *d)
 		bytes__put_u64(rec + 8, v[2]);
 		size = 16 + id_trailer(r, &r->fds[i], rec + 16);
 		bytes__put_u16(rec + 6, (uint16_t)size);
-		err = writer__write(r->w, 0, rec, size, 0, 0);
+		err = writer__write(r->w, 0, rec, size, 0, WRITER_PLAIN);
 		if (err) {
 			recorder__writer_error(r, err, d);
 			return err;
