@@ -304,10 +304,14 @@ int recorder__start(struct recorder *r, struct diag *d)
 		struct rthread *t = &r->threads[i];
 		pthread_attr_t at;
 
+		size_t live = 0;
+
 		t->d = (struct diag){ .offset = DIAG_NO_OFFSET };
-		for (size_t k = 0; k < t->nr_rings; k++)
+		for (size_t k = 0; k < t->nr_rings; k++) {
 			t->pfds[k] = r->pfds[t->rings[k]];
-		if (!t->nr_rings || (t->nr_rings == 1 && t->pfds[0].fd < 0)) {
+			live += t->pfds[k].fd >= 0;
+		}
+		if (!live) {
 			t->hup = true;	/* nothing to read */
 			atomic_fetch_add(&r->nr_hup, 1);
 		}

@@ -49,7 +49,9 @@
 #            directory of data, data.0 .. data.(ncpu-1) and dirindex, perf's header
 #            says "directory data version : 1", 700..1300 samples, perf report --stdio
 #            and --header-only equal dirreport's (the PASS line names how many reader
-#            threads the spec makes here); -a --threads; bad and overlapping masks
+#            threads the spec makes here); -a --threads; a running dirrecord has a
+#            thread per mask and the main one (--threads=cpu, =package); bad and
+#            overlapping masks
 # compress   -z: smaller than the busy file without it, perf's "compressed : Zstd,
 #            level = 1", report and header equal perf's; --threads -z5 too
 # snapshot   -M 8K, a workload pinned to cpu 0 running perl (phase A, 1 s) then
@@ -640,6 +642,22 @@ if rd_record record:threads:system -a --threads -o "$rd_d" -- sleep 1; then
 	fi
 	rd_same record:threads:system-stdio "$rd_d" --stdio --no-children --sort comm,dso
 fi
+# one reader thread per mask besides the main thread: the tasks of a running dirrecord
+for rd_spec in cpu package; do
+	rm -rf "$rd_tmp/threads-n.data"
+	"$rd_rec" -q -a --threads="$rd_spec" -o "$rd_tmp/threads-n.data" -- sleep 1.5 \
+		>/dev/null 2>"$rd_tmp/bgerr" </dev/null &
+	rd_pid=$!
+	rd_started "$rd_tmp/threads-n.data/data"
+	rd_tasks=$(ls "/proc/$rd_pid/task" 2>/dev/null | wc -l | tr -d ' ')
+	rd_bg_wait "$rd_pid"
+	rd_want=$(($(rd_masks "$rd_spec") + 1))
+	if [ "$rc" -eq 0 ] && [ "$rd_tasks" -eq "$rd_want" ]; then
+		pass "record:threads:tasks-$rd_spec" "$rd_tasks threads: the main one and one per mask"
+	else
+		fail "record:threads:tasks-$rd_spec" "exit $rc, $rd_tasks threads, want $rd_want"
+	fi
+done
 rd_usage threads-bad-spec --threads=0/0 -a true
 rd_usage threads-overlap --threads=0/0:0/0 -a true
 
