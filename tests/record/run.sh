@@ -602,7 +602,7 @@ for rd_spec in cpu core package; do
 	[ "$rd_spec" = cpu ] && rd_opt=--threads	# the default spec
 	rd_record "$rd_n:record" -F 1000 "$rd_opt" -o "$rd_d" -- sh -c "$rd_loop" || continue
 	rd_ncpu=$(getconf _NPROCESSORS_ONLN)
-	rd_files=$(cd "$rd_d" 2>/dev/null && ls | tr '\n' ' ')
+	rd_files=$(cd "$rd_d" 2>/dev/null && printf '%s ' *)
 	rd_want="data $(i=0; while [ $i -lt "$rd_ncpu" ]; do printf 'data.%s ' $i; i=$((i + 1)); done)dirindex "
 	if [ "$rc" -ne 0 ]; then
 		fail "$rd_n:record" "exit $rc"
@@ -649,7 +649,8 @@ for rd_spec in cpu package; do
 		>/dev/null 2>"$rd_tmp/bgerr" </dev/null &
 	rd_pid=$!
 	rd_started "$rd_tmp/threads-n.data/data"
-	rd_tasks=$(ls "/proc/$rd_pid/task" 2>/dev/null | wc -l | tr -d ' ')
+	rd_tasks=$(find "/proc/$rd_pid/task" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l |
+		tr -d ' ')
 	rd_bg_wait "$rd_pid"
 	rd_want=$(($(rd_masks "$rd_spec") + 1))
 	if [ "$rc" -eq 0 ] && [ "$rd_tasks" -eq "$rd_want" ]; then
