@@ -403,17 +403,23 @@ int writer__round(struct writer *w, unsigned stream)
 	return put_round(w, &w->st[stream]);
 }
 
+void writer__comp_bytes(const struct writer *w, uint64_t *in, uint64_t *out)
+{
+	*in = *out = 0;
+	for (unsigned i = 0; i < w->nr_st; i++) {
+		*in += w->st[i].comp_in;
+		*out += w->st[i].comp_out;
+	}
+}
+
 /* The COMPRESSED feature (u32 version 0, type 1, level, ratio, mmap_len). */
 static int set_comp_feature(struct writer *w)
 {
 	unsigned char b[20];
-	uint64_t in = 0, out = 0;
+	uint64_t in, out;
 	uint32_t ratio = 0;
 
-	for (unsigned i = 0; i < w->nr_st; i++) {
-		in += w->st[i].comp_in;
-		out += w->st[i].comp_out;
-	}
+	writer__comp_bytes(w, &in, &out);
 	if (out)
 		ratio = (uint32_t)((double)in / (double)out + 0.5);
 	bytes__put_u32(b, 0);

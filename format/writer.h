@@ -254,6 +254,16 @@ int writer__close(struct writer *w, struct diag *d);
  *  no-op. */
 void writer__delete(struct writer *w);
 
+/**
+ * @brief Bytes of records that went into COMPRESSED records so far, and the bytes of
+ *        those COMPRESSED records (headers included), over all streams: the sizes
+ *        perf record's closing line prints with -z ("original" and written).
+ * @param in, out  set (0 and 0 without compression)
+ * Thread safety: the writer's thread, while no other thread writes a stream.
+ * Format: docs/perf-data-format.md §2.3 COMPRESSED (the ratio is in / out).
+ */
+void writer__comp_bytes(const struct writer *w, uint64_t *in, uint64_t *out);
+
 /** @brief The last error's diagnostic (write failures name the file and offset). */
 const struct diag *writer__diag(const struct writer *w);
 

@@ -716,9 +716,17 @@ int main(int argc, char **argv)
 			fprintf(stderr, PROG ": warning: the kernel lost %llu samples (a "
 				"larger -m or a lower -F helps)\n",
 				(unsigned long long)st.nr_lost);
-		fprintf(stderr, "[ " PROG ": Captured and wrote %.3f MB %s (%llu samples) ]\n",
-			(double)st.bytes / (1024 * 1024), o.output,
-			(unsigned long long)st.nr_samples);
+		if (st.comp_out)	/* perf record -z's closing line, and the samples */
+			fprintf(stderr, "[ " PROG ": Captured and wrote %.3f MB %s, compressed "
+				"(original %.3f MB, ratio is %.3f) (%llu samples) ]\n",
+				(double)(st.bytes - st.comp_in + st.comp_out) / (1024 * 1024),
+				o.output, (double)st.bytes / (1024 * 1024),
+				(double)st.comp_in / (double)st.comp_out,
+				(unsigned long long)st.nr_samples);
+		else
+			fprintf(stderr, "[ " PROG ": Captured and wrote %.3f MB %s (%llu "
+				"samples) ]\n", (double)st.bytes / (1024 * 1024), o.output,
+				(unsigned long long)st.nr_samples);
 	}
 	/* as perf record: the command's exit status; 0 when we stopped it */
 	exit_code = 0;

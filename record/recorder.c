@@ -786,6 +786,7 @@ int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct di
 		struct writer *w = r->w;
 
 		r->w = NULL;
+		writer__comp_bytes(w, &r->st.comp_in, &r->st.comp_out);
 		err = writer__close(w, d);
 	}
 	if (!err)

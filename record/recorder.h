@@ -79,6 +79,8 @@ struct recorder_stats {
 	uint64_t nr_lost;		/* samples the kernel lost (LOST records' counts) */
 	uint64_t nr_wakeups;		/* passes that found data */
 	uint64_t bytes;			/* of records written */
+	uint64_t comp_in, comp_out;	/* -z: bytes of records compressed, and of the
+					 * COMPRESSED records holding them */
 	bool kernel_excluded;		/* perf_event_paranoid made us exclude the kernel */
 	bool no_kernel_map;		/* /proc/kallsyms hid the kernel's addresses
 					 * (kptr_restrict): no kernel map synthesized */

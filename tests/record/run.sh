@@ -53,7 +53,8 @@
 #            thread per mask and the main one (--threads=cpu, =package); bad and
 #            overlapping masks
 # compress   -z: smaller than the busy file without it, perf's "compressed : Zstd,
-#            level = 1", report and header equal perf's; --threads -z5 too
+#            level = 1", report and header equal perf's; --threads -z5 too; the
+#            closing line "compressed (original N MB, ratio is R)" as perf's
 # snapshot   -M 8K, a workload pinned to cpu 0 running perl (phase A, 1 s) then
 #            python3 (phase B), two SIGUSR2s 1.2 s into B: the report has python3 and
 #            no perl, equals perf's, more python3 samples than one drain holds; no SIGUSR2: no SAMPLE in --stats, perf says "has
@@ -694,6 +695,17 @@ fi
 rd_zd=$rd_tmp/zdir.data
 if rd_record record:compress:threads --threads -z5 -F 1000 -o "$rd_zd" -- sh -c "$rd_loop"; then
 	rd_same record:compress:threads-stdio "$rd_zd" --stdio
+fi
+# the closing line, as perf record -z words it (and the samples)
+run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" -z -o "$rd_tmp/z2.data" -- sh -c "$rd_loop"
+if ! crashed record:compress:closing-line "$rd_tmp/err"; then
+	if [ "$rc" -eq 0 ] && [ "$(wc -l <"$rd_tmp/err")" -eq 1 ] &&
+	   grep -q '^\[ dirrecord: Captured and wrote [0-9.]* MB .*/z2.data, compressed (original [0-9.]* MB, ratio is [1-9][0-9.]*) ([0-9]* samples) \]$' \
+		"$rd_tmp/err"; then
+		pass record:compress:closing-line
+	else
+		fail record:compress:closing-line "exit $rc: $(head -n 2 "$rd_tmp/err")"
+	fi
 fi
 rd_usage compress-level -z23 true
 
