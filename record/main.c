@@ -3,6 +3,7 @@
  * whole system into a perf.data file (record/recorder.h does the work). A thin front
  * end: parse options, run, print the one-line diagnostic, exit.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -14,11 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "format/index.h"
-
 #include "cli/cli.h"
 #include "format/attr.h"
 #include "format/diag.h"
+#include "format/index.h"
 #include "record/events.h"
 #include "record/recorder.h"
 #include "record/target.h"
@@ -387,17 +387,47 @@ static void cap_freq(struct options *o)
 	fclose(f);
 }
 
+/* a recording: its file and index, or the directory with its files (data, data.N)
+ * and index; a directory that holds anything else stays */
+static void remove_output(const char *path, bool dir)
+{
+	char name[4096 + 300];
+	struct dirent *de;
+	DIR *dd;
+
+	if (!dir) {
+		unlink(path);
+		snprintf(name, sizeof(name), "%s" DIR_INDEX_SUFFIX, path);
+		unlink(name);
+		return;
+	}
+	dd = opendir(path);
+	while (dd && (de = readdir(dd))) {
+		if (strcmp(de->d_name, "data") && strncmp(de->d_name, "data.", 5) &&
+		    strcmp(de->d_name, DIR_INDEX_DIR_NAME))
+			continue;
+		snprintf(name, sizeof(name), "%s/%s", path, de->d_name);
+		unlink(name);
+	}
+	if (dd)
+		closedir(dd);
+	rmdir(path);
+}
+
 /* FILE -> FILE.old, as perf record keeps the previous recording (a regular file or a
  * --threads directory; anything else is left for the writer, which refuses it) */
 static int keep_old(const char *path)
 {
 	char old[4096];
-	struct stat st;
+	struct stat st, ost;
 
 	if (lstat(path, &st) || (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
 		return 0;
 	snprintf(old, sizeof(old), "%s.old", path);
-	/* a file replaces an old file; a directory only an empty one */
+	/* an old directory recording goes first, as perf removes it (a file is
+	 * replaced by the rename; a directory replaces only an empty one) */
+	if (!lstat(old, &ost) && (S_ISDIR(ost.st_mode) || S_ISDIR(st.st_mode)))
+		remove_output(old, S_ISDIR(ost.st_mode));
 	if (rename(path, old)) {
 		fprintf(stderr, PROG ": cannot rename %s to %s: %s\n", path, old,
 			strerror(errno));
@@ -413,28 +443,6 @@ static int keep_old(const char *path)
 			unlink(idx);
 	}
 	return 0;
-}
-
-/* a recording that failed: its file, or the directory with its files and index */
-static void remove_output(const char *path, bool dir, size_t nr_files)
-{
-	char name[4096];
-
-	if (!dir) {
-		unlink(path);
-		snprintf(name, sizeof(name), "%s" DIR_INDEX_SUFFIX, path);
-		unlink(name);
-		return;
-	}
-	snprintf(name, sizeof(name), "%s/data", path);
-	unlink(name);
-	snprintf(name, sizeof(name), "%s/" DIR_INDEX_DIR_NAME, path);
-	unlink(name);
-	for (size_t i = 0; i < nr_files; i++) {
-		snprintf(name, sizeof(name), "%s/data.%zu", path, i);
-		unlink(name);
-	}
-	rmdir(path);
 }
 
 static void install_signals(void)
@@ -744,7 +752,7 @@ out:
 	}
 	recorder__delete(r);
 	if (created)
-		remove_output(o.output, o.threads, nr_cpus);
+		remove_output(o.output, o.threads);
 	record_events__free(o.ev, o.nr_ev);
 	free(thread_of);
 	free(affinity);

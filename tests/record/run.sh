@@ -50,8 +50,8 @@
 #            says "directory data version : 1", 700..1300 samples, perf report --stdio
 #            and --header-only equal dirreport's (the PASS line names how many reader
 #            threads the spec makes here); -a --threads; a running dirrecord has a
-#            thread per mask and the main one (--threads=cpu, =package); bad and
-#            overlapping masks
+#            thread per mask and the main one (--threads=cpu, =package); DIR.old
+#            replaced as perf replaces it; bad and overlapping masks
 # compress   -z: smaller than the busy file without it, perf's "compressed : Zstd,
 #            level = 1", report and header equal perf's; --threads -z5 too; the
 #            closing line "compressed (original N MB, ratio is R)" as perf's
@@ -660,6 +660,16 @@ for rd_spec in cpu package; do
 		fail "record:threads:tasks-$rd_spec" "exit $rc, $rd_tasks threads, want $rd_want"
 	fi
 done
+# DIR.old, as perf keeps it: an older DIR.old directory removed first
+rm -rf "$rd_tmp/old.data" "$rd_tmp/old.data.old"
+for _i in 1 2 3; do
+	rd_record record:threads:old-renamed --threads -o "$rd_tmp/old.data" -- true || break
+done
+if [ "$rc" -eq 0 ] && [ -f "$rd_tmp/old.data/data" ] && [ -f "$rd_tmp/old.data.old/data" ]; then
+	pass record:threads:old-renamed
+else
+	fail record:threads:old-renamed "exit $rc, no DIR and DIR.old"
+fi
 rd_usage threads-bad-spec --threads=0/0 -a true
 rd_usage threads-overlap --threads=0/0:0/0 -a true
 
