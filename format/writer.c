@@ -541,6 +541,13 @@ void writer__delete(struct writer *w)
 	free(w);
 }
 
+const struct diag *writer__stream_diag(const struct writer *w, unsigned stream)
+{
+	if (stream < w->nr_st && w->st[stream].diag.code)
+		return &w->st[stream].diag;
+	return &w->diag;
+}
+
 const struct diag *writer__diag(const struct writer *w)
 {
 	if (w->diag.code)

@@ -264,6 +264,14 @@ void writer__delete(struct writer *w);
  */
 void writer__comp_bytes(const struct writer *w, uint64_t *in, uint64_t *out);
 
+/**
+ * @brief The diagnostic of stream's last write error (the file and offset), else the
+ *        writer's own (writer__diag()'s first choice).
+ * Thread safety: the stream's thread, while other threads write other streams.
+ * Format: none.
+ */
+const struct diag *writer__stream_diag(const struct writer *w, unsigned stream);
+
 /** @brief The last error's diagnostic (write failures name the file and offset). */
 const struct diag *writer__diag(const struct writer *w);
 

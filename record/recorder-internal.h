@@ -115,32 +115,32 @@ struct recorder {
 int recorder__emit(void *ctx, const void *rec, size_t size);
 
 /**
- * @brief recorder__emit() past the snapshot: the record goes to the writer now.
+ * @brief recorder__emit() past the snapshot: the record goes to the writer now (with
+ *        the emitter's writer flags), its stats counted.
+ * @param ctx   a struct emitter; rec, size: the whole record (copied by the writer)
  * @return as recorder__emit().
+ * Thread safety: the emitter's thread. Format: docs/perf-data-format.md §4.
  */
 int recorder__emit_now(void *ctx, const void *rec, size_t size);
 
 /**
- * @brief Read the rings rings[0..nr) (indexes into r->rings) once: every record
- *        published so far through their emitters.
+ * @brief Read the rings rings[0..nr) (indexes into r->rings; NULL: the first nr) once:
+ *        every record published so far through their emitters.
  * @param bytes  set to the bytes read
  * @return 0; ring__read()'s errors (d filled); the writer's errors.
- * Thread safety: the rings' thread.
+ * Thread safety: the rings' thread. Format: record/ring.h (the ring's layout).
  */
 int recorder__read_rings(struct recorder *r, const size_t *rings, size_t nr,
 			 uint64_t *bytes, struct diag *d);
 
-/** @brief d for err where nothing filled it (the writer's diagnostic, else the output's
- *  path and the code's text). */
-void recorder__writer_error(struct recorder *r, int err, struct diag *d);
+/** recorder__writer_error()'s stream when the error may be any stream's. */
+#define RECORDER_ANY_STREAM (~0u)
 
-/**
- * @brief Start the --threads readers (after the synthesized records: the first record
- *        of stream 0 is written), each pinned to its mask's affinity.
- * @return 0; -errno of pthread_create() (d says so).
- * Thread safety: the main thread.
- */
-int recorder__threads_start(struct recorder *r, struct diag *d);
+/** @brief d for err where nothing filled it: the writer's diagnostic of stream (of any
+ *  stream with RECORDER_ANY_STREAM), else the output's path and the code's text.
+ *  Thread safety: the stream's thread; RECORDER_ANY_STREAM only while no reader thread
+ *  runs. Format: none. */
+void recorder__writer_error(struct recorder *r, unsigned stream, int err, struct diag *d);
 
 /**
  * @brief Stop and join the readers (no-op when none run).

@@ -466,9 +466,11 @@ int recorder__emit(void *ctx, const void *rec, size_t size)
 
 /* d for err where nothing filled it: the writer's diagnostic (a write error names the
  * file and offset), else the output and the code's text */
-void recorder__writer_error(struct recorder *r, int err, struct diag *d)
+void recorder__writer_error(struct recorder *r, unsigned stream, int err,
+			    struct diag *d)
 {
-	const struct diag *wd = r->w ? writer__diag(r->w) : NULL;
+	const struct diag *wd = !r->w ? NULL : stream == RECORDER_ANY_STREAM ?
+				writer__diag(r->w) : writer__stream_diag(r->w, stream);
 
 	if (d->msg[0])
 		return;
@@ -555,7 +557,7 @@ int recorder__synthesize(struct recorder *r, struct diag *d)
 	if (!err)
 		err = synth__finished_init(&s);
 	if (err)
-		recorder__writer_error(r, err, d);
+		recorder__writer_error(r, RECORDER_ANY_STREAM, err, d);
 	return err;
 }
 
@@ -589,9 +591,9 @@ int recorder__read_rings(struct recorder *r, const size_t *rings, size_t nr,
 		*bytes += n;
 		if (n)
 			rr->em.st.nr_wakeups++;
+		if (err)
+			recorder__writer_error(r, rr->em.stream, err, d);
 	}
-	if (err)
-		recorder__writer_error(r, err, d);
 	return err;
 }
 
@@ -617,7 +619,7 @@ int recorder__read(struct recorder *r, bool *wrote, struct diag *d)
 		if (!r->o.dir && !r->o.snapshot_size) {
 			err = writer__round(r->w, 0);
 			if (err)
-				recorder__writer_error(r, err, d);
+				recorder__writer_error(r, RECORDER_ANY_STREAM, err, d);
 		}
 	}
 	return err;
@@ -688,7 +690,7 @@ static int write_lost_samples(struct recorder *r, struct diag *d)
 		bytes__put_u16(rec + 6, (uint16_t)size);
 		err = writer__write(r->w, 0, rec, size, 0, WRITER_PLAIN);
 		if (err) {
-			recorder__writer_error(r, err, d);
+			recorder__writer_error(r, RECORDER_ANY_STREAM, err, d);
 			return err;
 		}
 		r->main_em.st.bytes += size;

@@ -228,7 +228,8 @@ int record_threads__masks(const char *spec, const int *cpus, size_t nr_cpus,
 
 /* a snapshot request: each ring's kept samples into its own file (one ring's records
  * are in time order already) */
-static int drain_rings(struct recorder *r, const size_t *rings, size_t nr)
+static int drain_rings(struct recorder *r, const size_t *rings, size_t nr,
+		       struct diag *d)
 {
 	int err = 0;
 
@@ -237,6 +238,8 @@ static int drain_rings(struct recorder *r, const size_t *rings, size_t nr)
 
 		if (rr->base)
 			err = snapshot__drain(&rr->snap, recorder__emit_now, &rr->em);
+		if (err)
+			recorder__writer_error(r, rr->em.stream, err, d);
 	}
 	return err;
 }
@@ -255,9 +258,7 @@ static void *reader_main(void *arg)
 		err = recorder__read_rings(r, t->rings, t->nr_rings, &bytes, &t->d);
 		if (!err && req != t->snap_seen) {
 			t->snap_seen = req;
-			err = drain_rings(r, t->rings, t->nr_rings);
-			if (err)
-				recorder__writer_error(r, err, &t->d);
+			err = drain_rings(r, t->rings, t->nr_rings, &t->d);
 		}
 		if (err || stop)
 			break;
@@ -425,7 +426,7 @@ int recorder__snapshot(struct recorder *r, struct diag *d)
 		err = recorder__emit_now(&r->rings[c.v[k].ring].em, c.buf + c.v[k].off,
 					 c.v[k].size);
 	if (err)
-		recorder__writer_error(r, err, d);
+		recorder__writer_error(r, RECORDER_ANY_STREAM, err, d);
 	free(c.buf);
 	free(c.v);
 	return err;
