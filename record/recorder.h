@@ -1,7 +1,8 @@
 #ifndef DIRREPORT_RECORD_RECORDER_H
 #define DIRREPORT_RECORD_RECORDER_H
 /*
- * recorder - the events opened, their ring buffers read into one perf.data file.
+ * recorder - the events opened, their ring buffers read into one perf.data file, or a
+ * data directory (`data` and a `data.N` per cpu) read by a thread per --threads mask.
  *
  * Life cycle (dirrecord's main):
  *   recorder__open()        perf_event_open() of every event on every cpu (and every
@@ -11,12 +12,14 @@
  *                           the attrs with their ids added;
  *   recorder__synthesize()  ID_INDEX, the kernel's and the modules' maps, the
  *                           target's processes (record/synth.h), FINISHED_INIT;
+ *   recorder__start()       a directory: the reader threads start (one per mask);
  *   recorder__enable()      PERF_EVENT_IOC_ENABLE (a command's events start at its
  *                           exec instead: enable_on_exec);
  *   recorder__read()        one pass over the rings: their records written as they
  *                           come (LOST ones too), then a FINISHED_ROUND when the
  *                           pass wrote something, as perf record does;
  *   recorder__wait()        poll() on the rings until the kernel wakes one up;
+ *   recorder__snapshot()    snapshot mode, on SIGUSR2: the kept samples written;
  *   recorder__finish()      the events disabled, the rings drained, the header's
  *                           features written, the file closed;
  *   recorder__delete()      frees everything (the fds, the mappings).
@@ -27,11 +30,13 @@
  * every record written after the next one, which holds because each pass reads every
  * ring up to the head it saw).
  *
- * Thread safety: one thread (dirrecord's main).
+ * Thread safety: one thread (dirrecord's main) calls these; with a directory the
+ * reader threads recorder__start() made read the rings until recorder__finish()
+ * (record/recorder-internal.h).
  */
+#include <sched.h>	/* cpu_set_t */
 #include <stdbool.h>
 #include <stddef.h>
-#include <sched.h>	/* cpu_set_t */
 #include <stdint.h>
 #include <sys/types.h>	/* pid_t */
 
@@ -151,17 +156,23 @@ int recorder__enable(struct recorder *r);
 
 /**
  * @brief One pass over the rings: every record published so far written to the
- *        file, then a FINISHED_ROUND when the pass found records.
+ *        file (in snapshot mode the samples kept instead), then a FINISHED_ROUND when
+ *        the pass found records (none in a directory or in snapshot mode). While
+ *        reader threads run, nothing is read here: a reader's error is returned
+ *        (the readers then stopped).
  * @param wrote  set to whether the pass found records
  * @return 0; -DIAG_RECORD_SIZE or -DIAG_BAD_RECORD (a damaged ring, ring.h); the
  *         writer's errors.
+ * Format: docs/perf-data-format.md §4.4, §7.2.
  */
 int recorder__read(struct recorder *r, bool *wrote, struct diag *d);
 
 /**
- * @brief Wait until a ring has data, a signal comes or timeout_ms passes.
+ * @brief Wait until a ring has data, a signal comes or timeout_ms passes (while reader
+ *        threads run: a signal or timeout_ms).
  * @return 0 (also after a signal or the timeout); 1 when every event's task is gone
- *         (all rings hung up); -errno of poll().
+ *         (all rings hung up, as every reader saw them); -errno of poll().
+ * Format: none.
  */
 int recorder__wait(struct recorder *r, int timeout_ms);
 
