@@ -3,9 +3,11 @@
  * docs/index-format.md): the files it just closed read back record by record, and
  * each record counted as `dirconvert --index` counts it (convert/cmd-index.c): its
  * file offset (a record from compressed data: its COMPRESSED container's), type and
- * time, the containers themselves, the samples per event. The reader's scan facts
- * (lag, turns, immediate records) are not recorded: a reader scans before it reads
- * (--stats answers from the counts alone).
+ * time, the containers themselves, the samples per event; and for a file without
+ * compressed data the facts the reader's scan pass would learn (docs/index-format.md,
+ * part 3: the lag, where each 2 MiB turn starts, the immediate records), so that a
+ * reader starts from the index. The index is the one `dirconvert --index` makes of
+ * the same files (tests/record checks it byte for byte).
  */
 #include <errno.h>
 #include <dirent.h>
@@ -27,7 +29,21 @@
 #include "format/sample.h"
 #include "format/writer.h"
 #include "record/recorder-internal.h"
+#include "util/array.h"
 #include "banned.h"
+
+/* a turn ends once this many bytes of records were read (docs/index-format.md) */
+#define TURN_BYTES (2u << 20)
+
+/* what the reader's scan pass learns of one file (reader/session.c's scan_one()) */
+struct scan {
+	bool off_disk;		/* records came out of compressed data: no facts */
+	uint64_t used;		/* bytes of the turn so far */
+	uint64_t nr;		/* records so far */
+	uint64_t last, lag;	/* newest queued time; how far one trailed it */
+	uint64_t *turns, *imm;	/* file offsets */
+	size_t nr_turns, cap_turns, nr_imm, cap_imm;
+};
 
 struct walk {
 	struct recorder *r;
@@ -35,6 +51,8 @@ struct walk {
 	uint64_t *samples;	/* per event */
 	ZSTD_DCtx *dctx;
 	unsigned char *dbuf;	/* WRITER_COMP_MMAP_LEN */
+	bool is_dir, queued;	/* queued: the reader queues timed records (sample_id_all) */
+	struct scan sc;		/* of the file being walked */
 };
 
 /* the event of a kernel record (by its id, as perf finds it; the first event when the
@@ -82,6 +100,37 @@ static uint64_t record_time(const struct event_attr *a, size_t id_hdr_size,
 	return v ? v : UINT64_MAX;
 }
 
+/* the scan pass's look at a record of `disk` bytes on disk (0: out of compressed data)
+ * at file offset off: turns, immediate records (perf's own, untimed; in a single file
+ * only EVENT_UPDATE is kept), the lag of the queued ones */
+static int scan(struct walk *w, uint64_t off, uint32_t type, uint64_t time, size_t disk)
+{
+	struct scan *sc = &w->sc;
+
+	if (sc->nr++ == 0 || (sc->used >= TURN_BYTES && disk)) {
+		if (array__grow(&sc->turns, &sc->cap_turns, sc->nr_turns + 1,
+				sizeof(*sc->turns), 16))
+			return -ENOMEM;
+		sc->turns[sc->nr_turns++] = off;
+		sc->used = 0;
+	}
+	sc->used += disk;
+	sc->off_disk |= !disk;
+	if (!w->queued || type >= REC_USER_FIRST || time == UINT64_MAX) {
+		if (!w->is_dir && type != REC_EVENT_UPDATE)
+			return 0;
+		if (array__grow(&sc->imm, &sc->cap_imm, sc->nr_imm + 1, sizeof(*sc->imm), 256))
+			return -ENOMEM;
+		sc->imm[sc->nr_imm++] = off;
+	} else if (time < sc->last) {
+		if (sc->last - time > sc->lag)
+			sc->lag = sc->last - time;
+	} else {
+		sc->last = time;
+	}
+	return 0;
+}
+
 /* one record (not a container) at file offset off; on_disk false: out of one */
 static int count(struct walk *w, size_t file, uint64_t off, const unsigned char *rec,
 		 size_t size, bool on_disk)
@@ -89,11 +138,12 @@ static int count(struct walk *w, size_t file, uint64_t off, const unsigned char 
 	struct recorder *r = w->r;
 	uint32_t type = bytes__u32(rec);
 	size_t ev = type < REC_USER_FIRST ? event_of(r, rec, size, type) : 0;
+	uint64_t time = record_time(&r->ev[ev].attr, r->id_hdr_size, rec, size, type);
 	int err;
 
-	err = dir_index_builder__record(w->b, file, off, type,
-					record_time(&r->ev[ev].attr, r->id_hdr_size, rec, size,
-						    type), false);
+	err = scan(w, off, type, time, on_disk ? size : 0);
+	if (!err)
+		err = dir_index_builder__record(w->b, file, off, type, time, false);
 	if (!err)
 		err = dir_index_builder__place(w->b, file, off, type, on_disk);
 	if (type == REC_SAMPLE)
@@ -121,6 +171,8 @@ static int walk_data(struct walk *w, size_t file, const unsigned char *data, uin
 			const unsigned char *p = data + pos + 8;
 			size_t n = h.size - 8, got;
 
+			/* the container is not a record the reader scans: what came
+			 * out of it is (with no bytes on disk) */
 			err = dir_index_builder__record(w->b, file, off + pos, h.type, UINT64_MAX,
 							ZSTD_findFrameCompressedSize(p, n) == n);
 			if (!err)
@@ -191,8 +243,17 @@ static int walk_file(struct walk *w, size_t i, const char *path, const char *nam
 					      st.st_mtim.tv_nsec, off, size);
 	if (err && !d->msg[0])
 		diag__set(d, path, DIAG_NO_OFFSET, err, NULL);
+	free(w->sc.turns);
+	free(w->sc.imm);
+	w->sc = (struct scan){ 0 };
 	if (!err && map)
 		err = walk_data(w, i, map + off, size, off, path, d);
+	if (!err && !w->sc.off_disk) {
+		err = dir_index_builder__scan(w->b, i, w->sc.lag, w->sc.turns, w->sc.nr_turns,
+					      w->sc.imm, w->sc.nr_imm);
+		if (err)
+			diag__set(d, path, DIAG_NO_OFFSET, err, NULL);
+	}
 	if (map)
 		munmap(map, (size_t)st.st_size);
 	return err;
@@ -250,6 +311,8 @@ int recorder__write_index(struct recorder *r, struct diag *d)
 			return diag__set(d, r->o.path, DIAG_NO_OFFSET, err, "cannot list: %s",
 					 strerror(-err));
 	}
+	w.is_dir = r->o.dir;
+	w.queued = attr__flag(&r->ev[0].attr, ATTR_SAMPLE_ID_ALL);
 	w.samples = calloc(r->o.nr_events, sizeof(*w.samples));
 	w.dctx = ZSTD_createDCtx();
 	w.dbuf = malloc(WRITER_COMP_MMAP_LEN);
@@ -282,6 +345,8 @@ out:
 	ZSTD_freeDCtx(w.dctx);
 	free(w.dbuf);
 	free(w.samples);
+	free(w.sc.turns);
+	free(w.sc.imm);
 	free(names);
 	return err;
 }

@@ -43,7 +43,9 @@
 #            line saying the hardware event is not supported
 # index      the index dirrecord writes (FILE.dirindex, DIR/dirindex): dirreport --stats
 #            warns nothing, reads no records (DIRREPORT_IO_STATS) and equals --stats
-#            on a copy without the index; a data file touched: "index ignored", the
+#            on a copy without the index; it is byte for byte what dirconvert --index
+#            makes of a copy; dirreport --stdio starts from it (not -z: compressed
+#            files have no scan facts); a data file touched: "index ignored", the
 #            same output (the busy file, each directory, -z, snapshots)
 # threads    --threads, --threads=core, --threads=package of the busy loop: a
 #            directory of data, data.0 .. data.(ncpu-1) and dirindex, perf's header
@@ -83,6 +85,7 @@ echo "-- dirrecord (tests/record)"
 rd_bin=$(cd "$rd_root/$BUILD" 2>/dev/null && pwd)
 rd_rec=$rd_bin/dirrecord
 rd_rep=$rd_bin/dirreport
+rd_conv=$rd_bin/dirconvert
 rd_scr=$rd_bin/dirscript
 rd_tmp=$tmp/record
 rm -rf "$rd_tmp"
@@ -557,11 +560,13 @@ rd_masks() {
 		sort -u | wc -l | tr -d ' ' ;;
 	esac
 }
-# rd_index NAME REC: the index dirrecord wrote is there and used: dirreport --stats
-# warns nothing and reads no records (DIRREPORT_IO_STATS), equals --stats on a copy
-# without the index; a data file touched: "index ignored", the same output
+# rd_index NAME REC [compressed]: the index dirrecord wrote is there and used:
+# dirreport --stats warns nothing and reads no records (DIRREPORT_IO_STATS), equals
+# --stats on a copy without the index; it is byte for byte the index dirconvert --index
+# makes of a copy (cp -p: the same names, sizes and times); without compressed data
+# --stdio starts from it; a data file touched: "index ignored", the same output
 rd_index() {
-	_in=$1 _rec=$2
+	_in=$1 _rec=$2 _z=${3:-}
 	if [ -d "$_rec" ]; then _ix=$_rec/dirindex; else _ix=$_rec.dirindex; fi
 	rm -rf "$rd_tmp/noix"
 	cp -Rp "$_rec" "$rd_tmp/noix"
@@ -583,12 +588,22 @@ rd_index() {
 			"$rd_tmp/out"
 	elif ! grep -q 'SAMPLE events: *[1-9]' "$rd_tmp/out"; then
 		fail "$_in" "--stats counts no samples"
+	elif ! rm -rf "$rd_tmp/conv" || ! mkdir "$rd_tmp/conv" ||
+	     ! cp -Rp "$_rec" "$rd_tmp/conv/" ||
+	     ! rm -f "$rd_tmp/conv/${_rec##*/}/dirindex" ||
+	     ! "$rd_conv" --index "$rd_tmp/conv/${_rec##*/}" >/dev/null 2>&1 ||
+	     ! cmp -s "$_ix" "$(if [ -d "$_rec" ]; then echo "$rd_tmp/conv/${_rec##*/}/dirindex"
+				else echo "$rd_tmp/conv/${_rec##*/}.dirindex"; fi)"; then
+		fail "$_in" "the index is not the one dirconvert --index makes"
+	elif [ -z "$_z" ] && ! DIRREPORT_IO_STATS=1 "$rd_rep" --stdio -i "$_rec" 2>&1 \
+		>/dev/null | grep -q 'started from the index'; then
+		fail "$_in" "dirreport --stdio did not start from the index"
 	else
 		if [ -d "$_rec" ]; then touch "$_rec/data"; else touch "$_rec"; fi
 		run "$rd_tmp/out" "$rd_tmp/err" "$rd_rep" --stats -i "$_rec"
 		if grep -q '^dirreport: warning: index ignored: .*changed since the index' \
 			"$rd_tmp/err" && cmp -s "$rd_tmp/want" "$rd_tmp/out"; then
-			pass "$_in" "$(grep -c 'events:' "$rd_tmp/want") counts from the index"
+			pass "$_in" "$(grep -c 'events:' "$rd_tmp/want") counts from the index, dirconvert's bytes"
 		else
 			fail "$_in" "a stale index: $(head -n 1 "$rd_tmp/err")"
 		fi
@@ -700,11 +715,12 @@ if rd_record record:compress:record -z -F 1000 -o "$rd_z" -- sh -c "$rd_loop"; t
 	fi
 	rd_same record:compress:stdio "$rd_z" --stdio
 	rd_same record:compress:header-only "$rd_z" --header-only
-	rd_index record:compress:index "$rd_z"
+	rd_index record:compress:index "$rd_z" compressed
 fi
 rd_zd=$rd_tmp/zdir.data
 if rd_record record:compress:threads --threads -z5 -F 1000 -o "$rd_zd" -- sh -c "$rd_loop"; then
 	rd_same record:compress:threads-stdio "$rd_zd" --stdio
+	rd_index record:compress:threads-index "$rd_zd" compressed
 fi
 # the closing line, as perf record -z words it (and the samples)
 run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" -z -o "$rd_tmp/z2.data" -- sh -c "$rd_loop"
@@ -804,6 +820,7 @@ while time.time() - t < 3: pass"' sh "$rd_tmp/phase-b" "$rd_py" >/dev/null \
 		pass record:snapshot:threads-phase-b "python3, no perl"
 	fi
 	rd_same record:snapshot:threads-stdio "$rd_md" --stdio --sort comm,dso,sym
+	rd_index record:snapshot:threads-index "$rd_md"
 fi
 rd_usage snapshot-size -M 0 true
 
