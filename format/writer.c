@@ -32,6 +32,12 @@ struct wstream {
 	size_t clen;
 	/* the chunk being written (index point) */
 	uint64_t chunk_off, chunk_raw, chunk_nr, chunk_first, chunk_last;
+	/* compression state of its own, so that distinct streams may be written by
+	 * distinct threads */
+	ZSTD_CCtx *cctx;	/* owned, when compressing */
+	unsigned char *zbuf;	/* owned, 8 + WRITER_COMP_PAYLOAD_MAX */
+	uint64_t comp_in, comp_out;	/* bytes into and out of compressed records */
+	struct diag diag;	/* its write errors */
 };
 
 struct wevent {
@@ -55,15 +61,13 @@ struct writer {
 	struct wfeat feat[FEAT_BITS];
 	uint64_t data_offset;	/* of stream 0 in its file */
 	bool started;		/* a record was written: the events are fixed */
-	ZSTD_CCtx *cctx;	/* owned, when compressing */
-	unsigned char *zbuf;	/* owned, 8 + WRITER_COMP_PAYLOAD_MAX */
-	uint64_t comp_in, comp_out;	/* bytes into and out of compressed records */
 	struct diag diag;
 };
 
 static int io_fail(struct writer *w, struct wstream *s, int err, const char *what)
 {
-	return diag__set(&w->diag, s->path, s->off, err, "%s: %s", what, strerror(-err));
+	(void)w;
+	return diag__set(&s->diag, s->path, s->off, err, "%s: %s", what, strerror(-err));
 }
 
 static int flush_obuf(struct writer *w, struct wstream *s)
@@ -112,22 +116,22 @@ static int flush_comp(struct writer *w, struct wstream *s)
 
 	if (!s->clen)
 		return 0;
-	n = ZSTD_compress2(w->cctx, w->zbuf + 8, WRITER_COMP_PAYLOAD_MAX, s->cbuf, s->clen);
+	n = ZSTD_compress2(s->cctx, s->zbuf + 8, WRITER_COMP_PAYLOAD_MAX, s->cbuf, s->clen);
 	if (ZSTD_isError(n)) {
 		if (ZSTD_getErrorCode(n) != ZSTD_error_dstSize_tooSmall)
-			return diag__set(&w->diag, s->path, s->off, -DIAG_ZSTD,
+			return diag__set(&s->diag, s->path, s->off, -DIAG_ZSTD,
 					 "zstd compression failed: %s", ZSTD_getErrorName(n));
 		n = s->clen;
 		s->clen = 0;
 		return put(w, s, s->cbuf, n);
 	}
-	bytes__put_u32(w->zbuf, REC_COMPRESSED);
-	bytes__put_u16(w->zbuf + 4, 0);
-	bytes__put_u16(w->zbuf + 6, (uint16_t)(8 + n));
-	w->comp_in += s->clen;
-	w->comp_out += 8 + n;
+	bytes__put_u32(s->zbuf, REC_COMPRESSED);
+	bytes__put_u16(s->zbuf + 4, 0);
+	bytes__put_u16(s->zbuf + 6, (uint16_t)(8 + n));
+	s->comp_in += s->clen;
+	s->comp_out += 8 + n;
 	s->clen = 0;
-	return put(w, s, w->zbuf, 8 + n);
+	return put(w, s, s->zbuf, 8 + n);
 }
 
 static void chunk_start(struct wstream *s)
@@ -179,6 +183,16 @@ static int open_stream(struct writer *w, struct wstream *s, const char *path)
 	s->obuf = malloc(OBUF_SIZE);
 	if (!s->obuf || (w->o.comp_level && !(s->cbuf = malloc(WRITER_COMP_CHUNK))))
 		return diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+	if (w->o.comp_level) {
+		s->cctx = ZSTD_createCCtx();
+		s->zbuf = malloc(8 + WRITER_COMP_PAYLOAD_MAX);
+		if (!s->cctx || !s->zbuf)
+			return diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+		if (ZSTD_isError(ZSTD_CCtx_setParameter(s->cctx, ZSTD_c_compressionLevel,
+							w->o.comp_level)))
+			return diag__set(&w->diag, path, DIAG_NO_OFFSET, -EINVAL,
+					 "bad zstd level %d", w->o.comp_level);
+	}
 	s->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);	/* perf's */
 	if (s->fd < 0) {
 		int err = -errno;
@@ -234,16 +248,6 @@ int writer__open(struct writer **out, const char *path, const struct writer_opts
 	for (unsigned i = 0; i < w->nr_st; i++)
 		w->st[i].fd = -1;
 	err = open_all(w, path);
-	if (!err && o->comp_level) {
-		w->cctx = ZSTD_createCCtx();
-		w->zbuf = malloc(8 + WRITER_COMP_PAYLOAD_MAX);
-		if (!w->cctx || !w->zbuf)
-			err = diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
-		else if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
-							     o->comp_level)))
-			err = diag__set(&w->diag, path, DIAG_NO_OFFSET, -EINVAL,
-					"bad zstd level %d", o->comp_level);
-	}
 	if (err) {
 		if (d)
 			*d = w->diag;
@@ -399,14 +403,25 @@ int writer__round(struct writer *w, unsigned stream)
 	return put_round(w, &w->st[stream]);
 }
 
+void writer__comp_bytes(const struct writer *w, uint64_t *in, uint64_t *out)
+{
+	*in = *out = 0;
+	for (unsigned i = 0; i < w->nr_st; i++) {
+		*in += w->st[i].comp_in;
+		*out += w->st[i].comp_out;
+	}
+}
+
 /* The COMPRESSED feature (u32 version 0, type 1, level, ratio, mmap_len). */
 static int set_comp_feature(struct writer *w)
 {
 	unsigned char b[20];
+	uint64_t in, out;
 	uint32_t ratio = 0;
 
-	if (w->comp_out)
-		ratio = (uint32_t)((double)w->comp_in / (double)w->comp_out + 0.5);
+	writer__comp_bytes(w, &in, &out);
+	if (out)
+		ratio = (uint32_t)((double)in / (double)out + 0.5);
 	bytes__put_u32(b, 0);
 	bytes__put_u32(b + 4, FEAT_COMP_ZSTD);
 	bytes__put_u32(b + 8, (uint32_t)w->o.comp_level);
@@ -500,7 +515,7 @@ int writer__close(struct writer *w, struct diag *d)
 		w->st[i].fd = -1;
 	}
 	if (err && d)
-		*d = w->diag;
+		*d = *writer__diag(w);
 	writer__delete(w);
 	return err;
 }
@@ -514,6 +529,8 @@ void writer__delete(struct writer *w)
 			close(w->st[i].fd);
 		free(w->st[i].obuf);
 		free(w->st[i].cbuf);
+		ZSTD_freeCCtx(w->st[i].cctx);
+		free(w->st[i].zbuf);
 	}
 	free(w->st);
 	for (size_t i = 0; i < w->nr_ev; i++)
@@ -521,12 +538,22 @@ void writer__delete(struct writer *w)
 	free(w->ev);
 	for (unsigned f = 0; f < FEAT_BITS; f++)
 		free(w->feat[f].body);
-	ZSTD_freeCCtx(w->cctx);
-	free(w->zbuf);
 	free(w);
+}
+
+const struct diag *writer__stream_diag(const struct writer *w, unsigned stream)
+{
+	if (stream < w->nr_st && w->st[stream].diag.code)
+		return &w->st[stream].diag;
+	return &w->diag;
 }
 
 const struct diag *writer__diag(const struct writer *w)
 {
+	if (w->diag.code)
+		return &w->diag;
+	for (unsigned i = 0; i < w->nr_st; i++)
+		if (w->st[i].diag.code)
+			return &w->st[i].diag;
 	return &w->diag;
 }

@@ -38,6 +38,12 @@
  * ones outside COMPRESSED records).
  *
  * Thread safety: a writer belongs to one thread; distinct writers are independent.
+ * One exception, for a recorder with a thread per group of ring buffers: once the first
+ * record has gone to stream 0, distinct streams may be written (writer__write(),
+ * writer__round()) by distinct threads at the same time, each stream by one thread
+ * only (every stream has its own buffers, zstd context and error; the on_index
+ * callback is then called on the stream's thread). writer__close() comes after all of
+ * them are done.
  * Output byte order: the host's (the flag word of each attr is stored as a host u64,
  * which is perf's layout on little-endian machines).
  */
@@ -247,6 +253,24 @@ int writer__close(struct writer *w, struct diag *d);
 /** @brief Abandon a writer: close its files (left as they are) and free it. NULL is a
  *  no-op. */
 void writer__delete(struct writer *w);
+
+/**
+ * @brief Bytes of records that went into COMPRESSED records so far, and the bytes of
+ *        those COMPRESSED records (headers included), over all streams: the sizes
+ *        perf record's closing line prints with -z ("original" and written).
+ * @param in, out  set (0 and 0 without compression)
+ * Thread safety: the writer's thread, while no other thread writes a stream.
+ * Format: docs/perf-data-format.md §2.3 COMPRESSED (the ratio is in / out).
+ */
+void writer__comp_bytes(const struct writer *w, uint64_t *in, uint64_t *out);
+
+/**
+ * @brief The diagnostic of stream's last write error (the file and offset), else the
+ *        writer's own (writer__diag()'s first choice).
+ * Thread safety: the stream's thread, while other threads write other streams.
+ * Format: none.
+ */
+const struct diag *writer__stream_diag(const struct writer *w, unsigned stream);
 
 /** @brief The last error's diagnostic (write failures name the file and offset). */
 const struct diag *writer__diag(const struct writer *w);

@@ -3,6 +3,7 @@
  * whole system into a perf.data file (record/recorder.h does the work). A thin front
  * end: parse options, run, print the one-line diagnostic, exit.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -17,16 +18,19 @@
 #include "cli/cli.h"
 #include "format/attr.h"
 #include "format/diag.h"
+#include "format/index.h"
 #include "record/events.h"
 #include "record/recorder.h"
 #include "record/target.h"
+#include "record/threads.h"
 #include "banned.h"
 
 /* The SYNOPSIS and OPTIONS of docs/dirrecord.1.md. */
 static const char usage_text[] =
 	"usage: dirrecord [-a | -C CPUS | -p PID | -t TID] [-e EVENTS]\n"
 	"                 [-F FREQ | -c COUNT] [-g | --call-graph MODE] [-m PAGES]\n"
-	"                 [-o FILE] [-q] [--] [COMMAND [ARGS...]]\n"
+	"                 [-o FILE] [--threads[=SPEC]] [-z | --compression-level=N]\n"
+	"                 [-M SIZE] [-q] [--] [COMMAND [ARGS...]]\n"
 	"\n"
 	"    -a, --all-cpus         every cpu (system-wide)\n"
 	"    -C, --cpu CPUS         these cpus only (\"0-2,5\"; system-wide)\n"
@@ -42,6 +46,15 @@ static const char usage_text[] =
 	"                           size with B/K/M/G (default 512K)\n"
 	"    -o, --output FILE      output (default perf.data; an existing one is renamed\n"
 	"                           FILE.old)\n"
+	"        --threads[=SPEC]   a data directory (-o DIR, default perf.data): a reader\n"
+	"                           thread per mask of SPEC (cpu, core, package, numa,\n"
+	"                           or CPUS/AFFINITY:...; default cpu), cpu N's ring in\n"
+	"                           DIR/data.N\n"
+	"    -z, --compression-level[=N]\n"
+	"                           zstd-compress the records (level N, 1..22; default 1)\n"
+	"    -M, --snapshot-size SIZE\n"
+	"                           snapshot mode: keep each ring's newest SIZE bytes of\n"
+	"                           samples (B/K/M/G) and write them on SIGUSR2 only\n"
 	"    -q, --quiet            no messages but errors\n"
 	"        --version          print the version\n"
 	"    -h, --help             this text\n"
@@ -49,10 +62,10 @@ static const char usage_text[] =
 	"A COMMAND is started with the events and waited for; without one, -a, -C, -p and\n"
 	"-t record until SIGINT (Ctrl-C) or SIGTERM, or until the processes exit.\n";
 
-enum { OPT_CALL_GRAPH = 256, OPT_VERSION };
+enum { OPT_CALL_GRAPH = 256, OPT_VERSION, OPT_THREADS };
 
 /* '+': the options end at the command (dirrecord ls -l: -l is ls's) */
-static const char short_opts[] = "+:aC:p:t:e:F:c:gm:o:qh";
+static const char short_opts[] = "+:aC:p:t:e:F:c:gm:o:qhz::M:";
 static const struct option long_opts[] = {
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "cpu", required_argument, NULL, 'C' },
@@ -65,6 +78,9 @@ static const struct option long_opts[] = {
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "threads", optional_argument, NULL, OPT_THREADS },
+	{ "compression-level", optional_argument, NULL, 'z' },
+	{ "snapshot-size", required_argument, NULL, 'M' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -75,6 +91,13 @@ static const struct option long_opts[] = {
 #define DEFAULT_MMAP_BYTES (512u * 1024)
 
 static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t snapshot_asked;
+
+static void on_snapshot(int sig)
+{
+	(void)sig;
+	snapshot_asked = 1;
+}
 
 static void on_stop(int sig)
 {
@@ -123,22 +146,19 @@ static bool parse_u64(const char *s, uint64_t *v)
 	return !errno && !*end && *v;
 }
 
-/* -m: pages, or a size with a B/K/M/G suffix; rounded up to a power of two */
-static bool parse_mmap_pages(const char *s, unsigned *pages)
+/* a size: bytes, or a number with a B/K/M/G suffix */
+static bool parse_size(const char *s, uint64_t *v)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned long long v, n = 1;
+	unsigned long long n, unit = 1;
 	char *end;
 
 	if (*s < '0' || *s > '9')
 		return false;
 	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || !v)
+	n = strtoull(s, &end, 10);
+	if (errno || !n)
 		return false;
 	if (*end) {
-		unsigned long long unit;
-
 		switch (*end == 'b' || *end == 'B' ? 'B' : *end & ~0x20) {
 		case 'B': unit = 1; break;
 		case 'K': unit = 1ULL << 10; break;
@@ -146,10 +166,26 @@ static bool parse_mmap_pages(const char *s, unsigned *pages)
 		case 'G': unit = 1ULL << 30; break;
 		default: return false;
 		}
-		if (end[1] || v > (1ULL << 40) / unit)
+		if (end[1])
 			return false;
-		v = (v * unit + (unsigned long long)page - 1) / (unsigned long long)page;
 	}
+	if (n > (1ULL << 40) / unit)
+		return false;
+	*v = n * unit;
+	return true;
+}
+
+/* -m: pages, or a size with a B/K/M/G suffix; rounded up to a power of two */
+static bool parse_mmap_pages(const char *s, unsigned *pages)
+{
+	unsigned long long page = (unsigned long long)sysconf(_SC_PAGESIZE), n = 1;
+	size_t len = strlen(s);
+	uint64_t v;
+
+	if (!parse_size(s, &v))
+		return false;
+	if (len && (s[len - 1] < '0' || s[len - 1] > '9'))
+		v = (v + page - 1) / page;	/* a size: its pages */
 	while (n < v)
 		n <<= 1;
 	if (n > (1u << 24))
@@ -196,7 +232,10 @@ bad:
 }
 
 struct options {
-	bool all_cpus, quiet, have_events;
+	bool all_cpus, quiet, have_events, threads;
+	const char *threads_spec;	/* --threads=SPEC, or NULL */
+	int comp_level;			/* -z */
+	uint64_t snapshot_size;		/* -M */
 	const char *cpu_list, *pid_list, *tid_list, *output;
 	struct record_event *ev;
 	size_t nr_ev;
@@ -256,6 +295,23 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'o': o->output = optarg; break;
 		case 'q': o->quiet = true; break;
+		case OPT_THREADS:
+			o->threads = true;
+			o->threads_spec = optarg;
+			break;
+		case 'z': {
+			uint64_t level = 1;
+
+			if (optarg && (!parse_u64(optarg, &level) || level > 22))
+				return bad_usage("-z takes a zstd level from 1 to 22");
+			o->comp_level = (int)level;
+			break;
+		}
+		case 'M':
+			if (!parse_size(optarg, &o->snapshot_size) || o->snapshot_size < 4096 ||
+			    o->snapshot_size > (1ULL << 32))
+				return bad_usage("-M takes a size from 4K to 4G, such as 4M");
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return fflush(stdout) ? 1 : -1;
@@ -331,21 +387,60 @@ static void cap_freq(struct options *o)
 	fclose(f);
 }
 
+/* a recording: its file and index, or the directory with its files (data, data.N)
+ * and index; a directory that holds anything else stays */
+static void remove_output(const char *path, bool dir)
+{
+	char name[4096 + 300];
+	struct dirent *de;
+	DIR *dd;
+
+	if (!dir) {
+		unlink(path);
+		snprintf(name, sizeof(name), "%s" DIR_INDEX_SUFFIX, path);
+		unlink(name);
+		return;
+	}
+	dd = opendir(path);
+	while (dd && (de = readdir(dd))) {
+		if (strcmp(de->d_name, "data") && strncmp(de->d_name, "data.", 5) &&
+		    strcmp(de->d_name, DIR_INDEX_DIR_NAME))
+			continue;
+		snprintf(name, sizeof(name), "%s/%s", path, de->d_name);
+		unlink(name);
+	}
+	if (dd)
+		closedir(dd);
+	rmdir(path);
+}
+
 /* FILE -> FILE.old, as perf record keeps the previous recording (a regular file or a
  * --threads directory; anything else is left for the writer, which refuses it) */
 static int keep_old(const char *path)
 {
 	char old[4096];
-	struct stat st;
+	struct stat st, ost;
 
 	if (lstat(path, &st) || (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
 		return 0;
 	snprintf(old, sizeof(old), "%s.old", path);
-	/* a file replaces an old file; a directory only an empty one */
+	/* an old directory recording goes first, as perf removes it (a file is
+	 * replaced by the rename; a directory replaces only an empty one) */
+	if (!lstat(old, &ost) && (S_ISDIR(ost.st_mode) || S_ISDIR(st.st_mode)))
+		remove_output(old, S_ISDIR(ost.st_mode));
 	if (rename(path, old)) {
 		fprintf(stderr, PROG ": cannot rename %s to %s: %s\n", path, old,
 			strerror(errno));
 		return 1;
+	}
+	if (S_ISREG(st.st_mode)) {
+		/* its index goes with it (a directory's is inside) */
+		char idx[4096 + 16], old_idx[4096 + 16];
+
+		snprintf(idx, sizeof(idx), "%s" DIR_INDEX_SUFFIX, path);
+		snprintf(old_idx, sizeof(old_idx), "%s" DIR_INDEX_SUFFIX, old);
+		if (rename(idx, old_idx) && errno != ENOENT)
+			unlink(idx);
 	}
 	return 0;
 }
@@ -358,6 +453,8 @@ static void install_signals(void)
 	sa.sa_handler = on_stop;	/* no SA_RESTART: poll() returns EINTR */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_snapshot;
+	sigaction(SIGUSR2, &sa, NULL);
 	sa.sa_handler = on_child;
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
@@ -374,6 +471,9 @@ int main(int argc, char **argv)
 	bool system_wide, command, created = false, child_done = false;
 	pid_t *tids = NULL;
 	int *cpus = NULL;
+	unsigned *thread_of = NULL;
+	cpu_set_t *affinity = NULL;
+	size_t nr_threads = 0;
 	size_t nr_tids = 0, nr_cpus = 0;
 	int rc, status = 0, exit_code = 1;
 
@@ -423,6 +523,19 @@ int main(int argc, char **argv)
 		}
 		if (!rc)
 			free(online);
+	}
+	if (o.threads) {
+		char err[256] = "";
+
+		rc = record_threads__masks(o.threads_spec, cpus, nr_cpus, &thread_of, &affinity,
+					   &nr_threads, err, sizeof(err));
+		if (rc == -EINVAL) {
+			record_events__free(o.ev, o.nr_ev);
+			free(cpus);
+			return bad_usage(err);
+		}
+		if (rc)
+			goto out;
 	}
 	if (o.pid_list || o.tid_list) {
 		pid_t *list;
@@ -490,6 +603,12 @@ int main(int argc, char **argv)
 	}
 	if (keep_old(o.output))
 		goto out;
+	if (o.threads && mkdir(o.output, 0700)) {
+		fprintf(stderr, PROG ": cannot create the directory %s: %s\n", o.output,
+			strerror(errno));
+		goto out;
+	}
+	created = o.threads;	/* the directory is ours to remove on failure */
 
 	ro.target = system_wide ? RECORDER_SYSTEM : o.pid_list ? RECORDER_PID :
 		    o.tid_list ? RECORDER_TID : RECORDER_COMMAND;
@@ -505,6 +624,12 @@ int main(int argc, char **argv)
 	ro.argc = (size_t)argc;
 	ro.events = o.ev;
 	ro.nr_events = o.nr_ev;
+	ro.dir = o.threads;
+	ro.nr_threads = nr_threads;
+	ro.thread_of = thread_of;
+	ro.affinity = affinity;
+	ro.comp_level = o.comp_level;
+	ro.snapshot_size = (size_t)o.snapshot_size;
 	rc = recorder__open(&r, &ro, &d);
 	if ((rc == -ENOENT || rc == -EOPNOTSUPP || rc == -ENODEV) && !o.have_events) {
 		/* perf record's fallback: no PMU here, so the cpu clock */
@@ -521,6 +646,8 @@ int main(int argc, char **argv)
 	}
 	created = true;
 	rc = recorder__synthesize(r, &d);
+	if (!rc)
+		rc = recorder__start(r, &d);
 	if (rc) {
 		fail_diag(&d);
 		goto out;
@@ -550,6 +677,15 @@ int main(int argc, char **argv)
 		}
 		if (stop_signal)
 			break;
+		if (snapshot_asked) {
+			snapshot_asked = 0;
+			rc = recorder__snapshot(r, &d);
+			if (rc) {
+				fail_diag(&d);
+				goto out;
+			}
+			continue;
+		}
 		if (child.pid > 0 && waitpid(child.pid, &status, WNOHANG) == child.pid) {
 			child_done = true;
 			break;
@@ -588,9 +724,17 @@ int main(int argc, char **argv)
 			fprintf(stderr, PROG ": warning: the kernel lost %llu samples (a "
 				"larger -m or a lower -F helps)\n",
 				(unsigned long long)st.nr_lost);
-		fprintf(stderr, "[ " PROG ": Captured and wrote %.3f MB %s (%llu samples) ]\n",
-			(double)st.bytes / (1024 * 1024), o.output,
-			(unsigned long long)st.nr_samples);
+		if (st.comp_out)	/* perf record -z's closing line, and the samples */
+			fprintf(stderr, "[ " PROG ": Captured and wrote %.3f MB %s, compressed "
+				"(original %.3f MB, ratio is %.3f) (%llu samples) ]\n",
+				(double)(st.bytes - st.comp_in + st.comp_out) / (1024 * 1024),
+				o.output, (double)st.bytes / (1024 * 1024),
+				(double)st.comp_in / (double)st.comp_out,
+				(unsigned long long)st.nr_samples);
+		else
+			fprintf(stderr, "[ " PROG ": Captured and wrote %.3f MB %s (%llu "
+				"samples) ]\n", (double)st.bytes / (1024 * 1024), o.output,
+				(unsigned long long)st.nr_samples);
 	}
 	/* as perf record: the command's exit status; 0 when we stopped it */
 	exit_code = 0;
@@ -608,8 +752,10 @@ out:
 	}
 	recorder__delete(r);
 	if (created)
-		unlink(o.output);
+		remove_output(o.output, o.threads);
 	record_events__free(o.ev, o.nr_ev);
+	free(thread_of);
+	free(affinity);
 	free(cpus);
 	free(tids);
 	return exit_code;

@@ -26,6 +26,7 @@
 #include "format/writer.h"
 #include "record/dsos.h"
 #include "record/features.h"
+#include "record/recorder-internal.h"
 #include "record/ring.h"
 #include "record/synth.h"
 #include "record/target.h"
@@ -33,42 +34,6 @@
 #include "banned.h"
 
 #define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
-
-struct evfd {
-	int fd;
-	size_t ev;		/* index of its event */
-	size_t cpu;		/* index into cpus */
-	int32_t tid;		/* -1: every thread */
-	uint64_t id;
-};
-
-struct rring {
-	void *base;		/* the mapping */
-	size_t len;		/* bytes mapped */
-	int fd;			/* the fd it belongs to (borrowed from fds) */
-	struct ring ring;
-	char label[32];
-};
-
-struct recorder {
-	struct recorder_opts o;
-	struct record_event *ev;	/* owned copies (attrs as opened) */
-	int *cpus;
-	pid_t *tids;
-	struct evfd *fds;
-	size_t nr_fds;
-	struct rring *rings;		/* one per cpu */
-	size_t nr_rings;
-	struct pollfd *pfds;
-	struct writer *w;
-	struct record_dsos *dsos;
-	size_t id_hdr_size;
-	struct recorder_stats st;
-	uint64_t first_ns, last_ns;
-	size_t failed_ev;		/* the event perf_event_open() refused */
-	bool exclude_kernel;
-	char name_buf[64];
-};
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			       int group_fd, unsigned long flags)
@@ -136,6 +101,7 @@ static void close_all(struct recorder *r)
 {
 	for (size_t i = 0; i < r->nr_rings; i++) {
 		ring__exit(&r->rings[i].ring);
+		snapshot__exit(&r->rings[i].snap);
 		if (r->rings[i].base)
 			munmap(r->rings[i].base, r->rings[i].len);
 		r->rings[i] = (struct rring){ 0 };
@@ -172,6 +138,15 @@ static int map_ring(struct recorder *r, size_t ci, int fd, struct diag *d)
 			 rr->len - (size_t)page, rr->label);
 	if (err)
 		return diag__set(d, rr->label, DIAG_NO_OFFSET, err, "bad ring buffer");
+	rr->em = (struct emitter){ .r = r, .stream = r->o.dir ? 1 + (unsigned)ci : 0 };
+	if (r->o.snapshot_size) {
+		err = snapshot__init(&rr->snap, r->o.snapshot_size);
+		if (err)
+			return diag__set(d, rr->label, DIAG_NO_OFFSET, err,
+					 "cannot keep a snapshot of %zu bytes",
+					 r->o.snapshot_size);
+		rr->em.snap = &rr->snap;
+	}
 	r->pfds[ci] = (struct pollfd){ .fd = fd, .events = POLLIN };
 	r->nr_rings = ci + 1 > r->nr_rings ? ci + 1 : r->nr_rings;
 	return 0;
@@ -268,6 +243,32 @@ static int copy_opts(struct recorder *r, const struct recorder_opts *o)
 			sizeof(*r->fds));
 	if (!r->ev || !r->cpus || !r->tids || !r->rings || !r->pfds || !r->fds)
 		return -ENOMEM;
+	if (o->dir && o->nr_threads) {
+		r->threads = calloc(o->nr_threads, sizeof(*r->threads));
+		if (!r->threads || pthread_mutex_init(&r->dsos_lock, NULL)) {
+			r->o.nr_threads = 0;
+			return -ENOMEM;
+		}
+		r->nr_threads = o->nr_threads;
+		for (size_t t = 0; t < o->nr_threads; t++) {
+			struct rthread *th = &r->threads[t];
+
+			th->r = r;
+			th->rings = calloc(o->nr_cpus, sizeof(*th->rings));
+			th->pfds = calloc(o->nr_cpus, sizeof(*th->pfds));
+			if (!th->rings || !th->pfds)
+				return -ENOMEM;
+			for (size_t ci = 0; ci < o->nr_cpus; ci++)
+				if (o->thread_of[ci] == t)
+					th->rings[th->nr_rings++] = ci;
+			if (o->affinity) {
+				th->affinity = o->affinity[t];
+				th->has_affinity = true;
+			}
+		}
+	} else {
+		r->o.nr_threads = 0;
+	}
 	memcpy(r->cpus, o->cpus, o->nr_cpus * sizeof(*r->cpus));
 	for (size_t i = 0; i < o->nr_cpus; i++)
 		r->pfds[i].fd = -1;	/* a cpu without a ring (its threads gone) */
@@ -332,6 +333,10 @@ int recorder__open(struct recorder **out, const struct recorder_opts *o, struct 
 	if (!err) {
 		r->id_hdr_size = attr__id_hdr_size(&r->ev[0].attr);
 		wo.rounds = false;
+		wo.dir = o->dir;
+		wo.nr_data_files = (unsigned)o->nr_cpus;
+		wo.comp_level = o->comp_level;
+		r->main_em = (struct emitter){ .r = r, .wflags = WRITER_PLAIN };
 		err = writer__open(&r->w, o->path, &wo, d);
 	}
 	if (!err)
@@ -347,8 +352,8 @@ int recorder__open(struct recorder **out, const struct recorder_opts *o, struct 
 }
 
 /* a record that is not a sample: the maps it tells of, for the build-ids */
-static int track(struct recorder *r, const struct record_header *h, const void *rec,
-		 size_t size)
+static int track(struct recorder *r, struct rstats *st, const struct record_header *h,
+		 const void *rec, size_t size)
 {
 	switch (h->type) {
 	case REC_MMAP: {
@@ -386,7 +391,7 @@ static int track(struct recorder *r, const struct record_header *h, const void *
 		struct event_lost l;
 
 		if (!event_lost__decode(rec, size, &l))
-			r->st.nr_lost += l.lost;
+			st->nr_lost += l.lost;
 		break;
 	}
 	default:
@@ -395,46 +400,77 @@ static int track(struct recorder *r, const struct record_header *h, const void *
 	return 0;
 }
 
-/* one record: into the file, and into the tracking */
-static int emit(void *ctx, const void *rec, size_t size)
+static void dsos_lock(struct recorder *r)
 {
-	struct recorder *r = ctx;
+	if (r->threaded)
+		pthread_mutex_lock(&r->dsos_lock);
+}
+
+static void dsos_unlock(struct recorder *r)
+{
+	if (r->threaded)
+		pthread_mutex_unlock(&r->dsos_lock);
+}
+
+int recorder__emit_now(void *ctx, const void *rec, size_t size)
+{
+	struct emitter *em = ctx;
+	struct recorder *r = em->r;
 	struct record_header h;
 	uint64_t time = 0;
-	int err;
+	int err = 0;
 
 	record_header__get(&h, rec);
 	if (h.type == REC_SAMPLE) {
 		struct sample s;
 
-		r->st.nr_samples++;
+		em->st.nr_samples++;
 		if (!sample__parse(&s, &r->ev[0].attr, rec, size)) {
 			if (r->ev[0].attr.sample_type & SAMPLE_TIME) {
 				time = s.time;
-				if (!r->first_ns || time < r->first_ns)
-					r->first_ns = time;
-				if (time > r->last_ns)
-					r->last_ns = time;
+				if (!em->st.first_ns || time < em->st.first_ns)
+					em->st.first_ns = time;
+				if (time > em->st.last_ns)
+					em->st.last_ns = time;
 			}
+			dsos_lock(r);
 			record_dsos__hit(r->dsos, (int32_t)s.pid, s.ip,
 					 (h.misc & MISC_CPUMODE_MASK) == MISC_KERNEL);
+			dsos_unlock(r);
 		}
 	} else {
-		err = track(r, &h, rec, size);
+		dsos_lock(r);
+		err = track(r, &em->st, &h, rec, size);
+		dsos_unlock(r);
 		if (err)
 			return err;
 	}
-	err = writer__write(r->w, 0, rec, size, time, 0);
+	err = writer__write(r->w, em->stream, rec, size, time, em->wflags);
 	if (!err)
-		r->st.bytes += size;
+		em->st.bytes += size;
 	return err;
+}
+
+/* one record: into the file (a sample in snapshot mode: into the ring's snapshot), and
+ * into the tracking */
+int recorder__emit(void *ctx, const void *rec, size_t size)
+{
+	struct emitter *em = ctx;
+	struct record_header h;
+
+	record_header__get(&h, rec);
+	if (em->snap && h.type == REC_SAMPLE)
+		return snapshot__add(em->snap, rec, size);
+	return recorder__emit_now(ctx, rec, size);
 }
 
 /* d for err where nothing filled it: the writer's diagnostic (a write error names the
  * file and offset), else the output and the code's text */
-static void writer_error(struct recorder *r, int err, struct diag *d)
+void recorder__writer_error(struct recorder *r, unsigned stream, int err,
+			    struct diag *d)
 {
-	const struct diag *wd = r->w ? writer__diag(r->w) : NULL;
+	const struct diag *wd = !r->w ? NULL : stream == RECORDER_ANY_STREAM ?
+				writer__diag(r->w) : writer__stream_diag(r->w, stream);
 
 	if (d->msg[0])
 		return;
@@ -476,7 +512,7 @@ static int synth_threads(struct recorder *r, struct synth *s)
 int recorder__synthesize(struct recorder *r, struct diag *d)
 {
 	struct synth s = { .id_hdr_size = r->id_hdr_size, .mmap_data = r->o.mmap_data,
-			   .emit = emit, .ctx = r };
+			   .emit = recorder__emit_now, .ctx = &r->main_em };
 	struct synth_id *ids = calloc(r->nr_fds ? r->nr_fds : 1, sizeof(*ids));
 	int err;
 
@@ -521,7 +557,7 @@ int recorder__synthesize(struct recorder *r, struct diag *d)
 	if (!err)
 		err = synth__finished_init(&s);
 	if (err)
-		writer_error(r, err, d);
+		recorder__writer_error(r, RECORDER_ANY_STREAM, err, d);
 	return err;
 }
 
@@ -539,30 +575,52 @@ int recorder__enable(struct recorder *r)
 	return ioctl_leaders(r, PERF_EVENT_IOC_ENABLE);
 }
 
-int recorder__read(struct recorder *r, bool *wrote, struct diag *d)
+int recorder__read_rings(struct recorder *r, const size_t *rings, size_t nr,
+			 uint64_t *bytes, struct diag *d)
 {
-	uint64_t total = 0;
 	int err = 0;
 
-	*wrote = false;
-	for (size_t i = 0; !err && i < r->nr_rings; i++) {
-		uint64_t bytes = 0;
+	*bytes = 0;
+	for (size_t k = 0; !err && k < nr; k++) {
+		struct rring *rr = &r->rings[rings ? rings[k] : k];
+		uint64_t n = 0;
 
-		if (!r->rings[i].base)
+		if (!rr->base)
 			continue;
-		err = ring__read(&r->rings[i].ring, emit, r, &bytes, d);
-		total += bytes;
+		err = ring__read(&rr->ring, recorder__emit, &rr->em, &n, d);
+		*bytes += n;
+		if (n)
+			rr->em.st.nr_wakeups++;
+		if (err)
+			recorder__writer_error(r, rr->em.stream, err, d);
 	}
-	if (err) {
-		writer_error(r, err, d);
+	return err;
+}
+
+int recorder__read(struct recorder *r, bool *wrote, struct diag *d)
+{
+	uint64_t total;
+	int err;
+
+	*wrote = false;
+	if (r->threaded) {
+		/* the threads read; a thread's error ends the recording */
+		return atomic_load(&r->failed) ? recorder__threads_stop(r, d) : 0;
+	}
+	err = recorder__read_rings(r, NULL, r->nr_rings, &total, d);
+	if (err)
 		return err;
-	}
 	if (total) {
 		*wrote = true;
 		r->st.nr_wakeups++;
-		err = writer__round(r->w, 0);
-		if (err)
-			writer_error(r, err, d);
+		/* rounds in a single time-ordered file; none in a directory (as perf) nor
+		 * in snapshot mode, whose kept samples come later than the side-band
+		 * written meanwhile: the reader sorts the whole file */
+		if (!r->o.dir && !r->o.snapshot_size) {
+			err = writer__round(r->w, 0);
+			if (err)
+				recorder__writer_error(r, RECORDER_ANY_STREAM, err, d);
+		}
 	}
 	return err;
 }
@@ -570,7 +628,15 @@ int recorder__read(struct recorder *r, bool *wrote, struct diag *d)
 int recorder__wait(struct recorder *r, int timeout_ms)
 {
 	size_t hup = 0, n = 0;
-	int rc = poll(r->pfds, r->nr_rings, timeout_ms);
+	int rc;
+
+	if (r->threaded) {
+		/* the threads poll their rings; the main thread waits for signals */
+		if (poll(NULL, 0, timeout_ms) < 0 && errno != EINTR)
+			return -errno;
+		return atomic_load(&r->nr_hup) == r->nr_threads ? 1 : 0;
+	}
+	rc = poll(r->pfds, r->nr_rings, timeout_ms);
 
 	if (rc < 0)
 		return errno == EINTR ? 0 : -errno;
@@ -622,14 +688,40 @@ static int write_lost_samples(struct recorder *r, struct diag *d)
 		bytes__put_u64(rec + 8, v[2]);
 		size = 16 + id_trailer(r, &r->fds[i], rec + 16);
 		bytes__put_u16(rec + 6, (uint16_t)size);
-		err = writer__write(r->w, 0, rec, size, 0, 0);
+		err = writer__write(r->w, 0, rec, size, 0, WRITER_PLAIN);
 		if (err) {
-			writer_error(r, err, d);
+			recorder__writer_error(r, RECORDER_ANY_STREAM, err, d);
 			return err;
 		}
-		r->st.bytes += size;
+		r->main_em.st.bytes += size;
 	}
 	return 0;
+}
+
+/* the rings' stats into the main emitter's (its times: the recording's) and r->st */
+static void sum_stats(struct recorder *r, bool threads)
+{
+	struct rstats *m = &r->main_em.st;
+
+	for (size_t i = 0; i < r->nr_rings; i++) {
+		const struct rstats *s = &r->rings[i].em.st;
+
+		m->nr_samples += s->nr_samples;
+		m->nr_lost += s->nr_lost;
+		m->bytes += s->bytes;
+		if (threads)
+			m->nr_wakeups += s->nr_wakeups;
+		if (s->first_ns && (!m->first_ns || s->first_ns < m->first_ns))
+			m->first_ns = s->first_ns;
+		if (s->last_ns > m->last_ns)
+			m->last_ns = s->last_ns;
+		r->rings[i].em.st = (struct rstats){ 0 };
+	}
+	r->st.nr_samples = m->nr_samples;
+	r->st.nr_lost = m->nr_lost;
+	r->st.bytes = m->bytes;
+	if (threads)
+		r->st.nr_wakeups = m->nr_wakeups;
 }
 
 int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct diag *d)
@@ -656,10 +748,15 @@ int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct di
 				.name = r->ev[e].group ? r->ev[e].group : "{anon_group}",
 				.leader_idx = (uint32_t)e,
 				.nr_members = (uint32_t)r->ev[e].nr_members };
+	bool threads = r->nr_threads > 0;
+
+	err = recorder__threads_stop(r, d);
 	ioctl_leaders(r, PERF_EVENT_IOC_DISABLE);
-	do
+	while (!err) {
 		err = recorder__read(r, &wrote, d);
-	while (!err && wrote);
+		if (!wrote)
+			break;
+	}
 	if (!err)
 		err = write_lost_samples(r, d);
 	for (size_t e = 0; !err && e < r->o.nr_events; e++) {
@@ -678,8 +775,9 @@ int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct di
 		f.nr_events = r->o.nr_events;
 		f.build_ids = bids;
 		f.nr_build_ids = nr_bids;
-		f.first_sample_ns = r->first_ns;
-		f.last_sample_ns = r->last_ns;
+		sum_stats(r, threads);
+		f.first_sample_ns = r->main_em.st.first_ns;
+		f.last_sample_ns = r->main_em.st.last_ns;
 		err = record_features__write(r->w, &f);
 		if (!err && nr_groups)
 			err = writer__set_group_desc(r->w, groups, nr_groups);
@@ -690,8 +788,11 @@ int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct di
 		struct writer *w = r->w;
 
 		r->w = NULL;
+		writer__comp_bytes(w, &r->st.comp_in, &r->st.comp_out);
 		err = writer__close(w, d);
 	}
+	if (!err)
+		err = recorder__write_index(r, d);
 	record_dsos__free_build_ids(bids, nr_bids);
 	free(groups);
 	free(fev);
@@ -705,6 +806,14 @@ void recorder__delete(struct recorder *r)
 {
 	if (!r)
 		return;
+	recorder__threads_stop(r, NULL);
+	for (size_t i = 0; i < r->nr_threads; i++) {
+		free(r->threads[i].rings);
+		free(r->threads[i].pfds);
+	}
+	free(r->threads);
+	if (r->o.nr_threads)
+		pthread_mutex_destroy(&r->dsos_lock);
 	close_all(r);
 	writer__delete(r->w);
 	record_dsos__delete(r->dsos);

@@ -1,7 +1,8 @@
 #ifndef DIRREPORT_RECORD_RECORDER_H
 #define DIRREPORT_RECORD_RECORDER_H
 /*
- * recorder - the events opened, their ring buffers read into one perf.data file.
+ * recorder - the events opened, their ring buffers read into one perf.data file, or a
+ * data directory (`data` and a `data.N` per cpu) read by a thread per --threads mask.
  *
  * Life cycle (dirrecord's main):
  *   recorder__open()        perf_event_open() of every event on every cpu (and every
@@ -11,12 +12,14 @@
  *                           the attrs with their ids added;
  *   recorder__synthesize()  ID_INDEX, the kernel's and the modules' maps, the
  *                           target's processes (record/synth.h), FINISHED_INIT;
+ *   recorder__start()       a directory: the reader threads start (one per mask);
  *   recorder__enable()      PERF_EVENT_IOC_ENABLE (a command's events start at its
  *                           exec instead: enable_on_exec);
  *   recorder__read()        one pass over the rings: their records written as they
  *                           come (LOST ones too), then a FINISHED_ROUND when the
  *                           pass wrote something, as perf record does;
  *   recorder__wait()        poll() on the rings until the kernel wakes one up;
+ *   recorder__snapshot()    snapshot mode, on SIGUSR2: the kept samples written;
  *   recorder__finish()      the events disabled, the rings drained, the header's
  *                           features written, the file closed;
  *   recorder__delete()      frees everything (the fds, the mappings).
@@ -27,8 +30,11 @@
  * every record written after the next one, which holds because each pass reads every
  * ring up to the head it saw).
  *
- * Thread safety: one thread (dirrecord's main).
+ * Thread safety: one thread (dirrecord's main) calls these; with a directory the
+ * reader threads recorder__start() made read the rings until recorder__finish()
+ * (record/recorder-internal.h).
  */
+#include <sched.h>	/* cpu_set_t */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -56,7 +62,17 @@ struct recorder_opts {
 	size_t nr_cpus;
 	unsigned mmap_pages;		/* data pages per ring, a power of two */
 	bool mmap_data;			/* -d: the data mappings are synthesized too */
-	const char *path;		/* the output file, which must not exist */
+	const char *path;		/* the output file, which must not exist; with
+					 * dir an existing empty directory */
+	bool dir;			/* a data directory (--threads): the header and
+					 * the synthesized records in PATH/data, cpu i's
+					 * ring in PATH/data.i, as perf 6.1 lays it out */
+	size_t nr_threads;		/* dir: reader threads (--threads masks) */
+	const unsigned *thread_of;	/* dir: per cpu, the thread that reads its ring */
+	const cpu_set_t *affinity;	/* dir: per thread, where it may run; NULL: any */
+	int comp_level;			/* -z: zstd level 1..22; 0: none */
+	size_t snapshot_size;		/* -M: bytes of samples kept per ring until
+					 * recorder__snapshot(); 0: no snapshot mode */
 	const char *const *argv;	/* the command line, for CMDLINE (argv[0] is
 					 * replaced by the program's path as perf does) */
 	size_t argc;
@@ -68,6 +84,8 @@ struct recorder_stats {
 	uint64_t nr_lost;		/* samples the kernel lost (LOST records' counts) */
 	uint64_t nr_wakeups;		/* passes that found data */
 	uint64_t bytes;			/* of records written */
+	uint64_t comp_in, comp_out;	/* -z: bytes of records compressed, and of the
+					 * COMPRESSED records holding them */
 	bool kernel_excluded;		/* perf_event_paranoid made us exclude the kernel */
 	bool no_kernel_map;		/* /proc/kallsyms hid the kernel's addresses
 					 * (kptr_restrict): no kernel map synthesized */
@@ -106,23 +124,55 @@ int recorder__open(struct recorder **out, const struct recorder_opts *o, struct 
  */
 int recorder__synthesize(struct recorder *r, struct diag *d);
 
+/**
+ * @brief With o->dir: start one reader thread per mask (pthreads, each pinned to its
+ *        affinity), each reading the rings of its cpus into their data.N files until
+ *        recorder__finish(); the calling thread then only waits (recorder__wait()
+ *        sleeps, recorder__read() reports a thread's error). Without dir: nothing.
+ *        Call after recorder__synthesize().
+ * @return 0; -errno of pthread_create() (d says so).
+ * Thread safety: the main thread; the signals are the main thread's (the readers
+ *        block them).
+ */
+int recorder__start(struct recorder *r, struct diag *d);
+
+/**
+ * @brief Snapshot mode (o->snapshot_size), on SIGUSR2: read the rings, then write the
+ *        samples every ring kept (its newest snapshot_size bytes of samples; the
+ *        side-band records were written as they came) in time order into the
+ *        recording, after what it holds already; the snapshots then keep what comes
+ *        next. With reader threads each thread writes its own rings' samples into
+ *        their data.N files the next time it wakes (within 100 ms).
+ *        Without snapshot mode: nothing.
+ * @return 0; the errors of recorder__read(); -ENOMEM.
+ * Thread safety: the main thread.
+ * Format: docs/perf-data-format.md §4 (records, as the kernel wrote them).
+ */
+int recorder__snapshot(struct recorder *r, struct diag *d);
+
 /** @brief Enable the events now (PERF_EVENT_IOC_ENABLE on every group leader).
  *  @return 0; -errno of ioctl(). */
 int recorder__enable(struct recorder *r);
 
 /**
  * @brief One pass over the rings: every record published so far written to the
- *        file, then a FINISHED_ROUND when the pass found records.
+ *        file (in snapshot mode the samples kept instead), then a FINISHED_ROUND when
+ *        the pass found records (none in a directory or in snapshot mode). While
+ *        reader threads run, nothing is read here: a reader's error is returned
+ *        (the readers then stopped).
  * @param wrote  set to whether the pass found records
  * @return 0; -DIAG_RECORD_SIZE or -DIAG_BAD_RECORD (a damaged ring, ring.h); the
  *         writer's errors.
+ * Format: docs/perf-data-format.md §4.4, §7.2.
  */
 int recorder__read(struct recorder *r, bool *wrote, struct diag *d);
 
 /**
- * @brief Wait until a ring has data, a signal comes or timeout_ms passes.
+ * @brief Wait until a ring has data, a signal comes or timeout_ms passes (while reader
+ *        threads run: a signal or timeout_ms).
  * @return 0 (also after a signal or the timeout); 1 when every event's task is gone
- *         (all rings hung up); -errno of poll().
+ *         (all rings hung up, as every reader saw them); -errno of poll().
+ * Format: none.
  */
 int recorder__wait(struct recorder *r, int timeout_ms);
 
@@ -132,7 +182,11 @@ int recorder__wait(struct recorder *r, int timeout_ms);
  *        writes them: the trailer holds the event's id), write the header's features (HOSTNAME,
  *        OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE,
  *        EVENT_DESC, BUILD_ID, SAMPLE_TIME: record/features.h; GROUP_DESC when
- *        the events have groups) and close the file.
+ *        the events have groups; COMPRESSED with -z, DIR_FORMAT for a directory)
+ *        and close the file, then write the recording's index beside it
+ *        (FILE.dirindex, DIR/dirindex: format/index.h). Reader threads are stopped
+ *        and joined first. In snapshot mode, samples kept but never asked for are
+ *        dropped.
  *        The recorder must still be deleted.
  * @param stats  if not NULL: filled
  * @return 0; the errors of recorder__read(); the writer's errors (d names the file).

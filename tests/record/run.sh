@@ -41,6 +41,26 @@
 #            records) equals perf's
 # hardware   -e instructions: recorded where the cpu has a PMU, else exit 1 and one
 #            line saying the hardware event is not supported
+# index      the index dirrecord writes (FILE.dirindex, DIR/dirindex): dirreport --stats
+#            warns nothing, reads no records (DIRREPORT_IO_STATS) and equals --stats
+#            on a copy without the index; it is byte for byte what dirconvert --index
+#            makes of a copy; dirreport --stdio starts from it (not -z: compressed
+#            files have no scan facts); a data file touched: "index ignored", the
+#            same output (the busy file, each directory, -z, snapshots)
+# threads    --threads, --threads=core, --threads=package of the busy loop: a
+#            directory of data, data.0 .. data.(ncpu-1) and dirindex, perf's header
+#            says "directory data version : 1", 700..1300 samples, perf report --stdio
+#            and --header-only equal dirreport's (the PASS line names how many reader
+#            threads the spec makes here); -a --threads; a running dirrecord has a
+#            thread per mask and the main one (--threads=cpu, =package); DIR.old
+#            replaced as perf replaces it; bad and overlapping masks
+# compress   -z: smaller than the busy file without it, perf's "compressed : Zstd,
+#            level = 1", report and header equal perf's; --threads -z5 too; the
+#            closing line "compressed (original N MB, ratio is R)" as perf's
+# snapshot   -M 8K, a workload pinned to cpu 0 running perl (phase A, 1 s) then
+#            python3 (phase B), two SIGUSR2s 1.2 s into B: the report has python3 and
+#            no perl, equals perf's, more python3 samples than one drain holds; no SIGUSR2: no SAMPLE in --stats, perf says "has
+#            no samples"; the same under --threads
 # permission as nobody (setpriv or runuser; root only): -a is one line naming
 #            /proc/sys/kernel/perf_event_paranoid, exit 1; a command at paranoid 2
 #            is recorded without the kernel, with one warning
@@ -65,6 +85,7 @@ echo "-- dirrecord (tests/record)"
 rd_bin=$(cd "$rd_root/$BUILD" 2>/dev/null && pwd)
 rd_rec=$rd_bin/dirrecord
 rd_rep=$rd_bin/dirreport
+rd_conv=$rd_bin/dirconvert
 rd_scr=$rd_bin/dirscript
 rd_tmp=$tmp/record
 rm -rf "$rd_tmp"
@@ -526,6 +547,282 @@ elif [ "$rc" -eq 1 ] && [ "$(wc -l <"$rd_tmp/err")" -eq 1 ] &&
 else
 	fail record:hardware:instructions "exit $rc: $(head -n 2 "$rd_tmp/err")"
 fi
+
+# --- data directories (--threads) -------------------------------------------------------
+# rd_masks SPEC: how many reader threads SPEC makes on this machine's online cpus (the
+# groups of its /sys topology lists), for the PASS lines
+rd_masks() {
+	case $1 in
+	cpu) getconf _NPROCESSORS_ONLN ;;
+	core) cat /sys/devices/system/cpu/cpu[0-9]*/topology/core_cpus_list 2>/dev/null |
+		sort -u | wc -l | tr -d ' ' ;;
+	package) cat /sys/devices/system/cpu/cpu[0-9]*/topology/package_cpus_list 2>/dev/null |
+		sort -u | wc -l | tr -d ' ' ;;
+	esac
+}
+# rd_index NAME REC [compressed]: the index dirrecord wrote is there and used:
+# dirreport --stats warns nothing and reads no records (DIRREPORT_IO_STATS), equals
+# --stats on a copy without the index; it is byte for byte the index dirconvert --index
+# makes of a copy (cp -p: the same names, sizes and times); without compressed data
+# --stdio starts from it; a data file touched: "index ignored", the same output
+rd_index() {
+	_in=$1 _rec=$2 _z=${3:-}
+	if [ -d "$_rec" ]; then _ix=$_rec/dirindex; else _ix=$_rec.dirindex; fi
+	rm -rf "$rd_tmp/noix"
+	cp -Rp "$_rec" "$rd_tmp/noix"
+	rm -f "$rd_tmp/noix/dirindex"
+	run "$rd_tmp/want" "$rd_tmp/wanterr" "$rd_rep" --stats -i "$rd_tmp/noix"
+	DIRREPORT_IO_STATS=1
+	export DIRREPORT_IO_STATS
+	run "$rd_tmp/out" "$rd_tmp/err" "$rd_rep" --stats -i "$_rec"
+	unset DIRREPORT_IO_STATS
+	crashed "$_in" "$rd_tmp/err" && return
+	if [ ! -s "$_ix" ]; then
+		fail "$_in" "no index $_ix"
+	elif [ "$rc" -ne 0 ] || grep -q 'warning' "$rd_tmp/err"; then
+		fail "$_in" "exit $rc: $(head -n 1 "$rd_tmp/err")"
+	elif grep -q 'io: [1-9][0-9]* bytes of records read' "$rd_tmp/err"; then
+		fail "$_in" "the records were read: the index was not used"
+	elif ! cmp -s "$rd_tmp/want" "$rd_tmp/out"; then
+		fail "$_in" "--stats differs from --stats without the index" "$rd_tmp/want" \
+			"$rd_tmp/out"
+	elif ! grep -q 'SAMPLE events: *[1-9]' "$rd_tmp/out"; then
+		fail "$_in" "--stats counts no samples"
+	elif ! rm -rf "$rd_tmp/conv" || ! mkdir "$rd_tmp/conv" ||
+	     ! cp -Rp "$_rec" "$rd_tmp/conv/" ||
+	     ! rm -f "$rd_tmp/conv/${_rec##*/}/dirindex" ||
+	     ! "$rd_conv" --index "$rd_tmp/conv/${_rec##*/}" >/dev/null 2>&1 ||
+	     ! cmp -s "$_ix" "$(if [ -d "$_rec" ]; then echo "$rd_tmp/conv/${_rec##*/}/dirindex"
+				else echo "$rd_tmp/conv/${_rec##*/}.dirindex"; fi)"; then
+		fail "$_in" "the index is not the one dirconvert --index makes"
+	elif [ -z "$_z" ] && ! DIRREPORT_IO_STATS=1 "$rd_rep" --stdio -i "$_rec" 2>&1 \
+		>/dev/null | grep -q 'started from the index'; then
+		fail "$_in" "dirreport --stdio did not start from the index"
+	else
+		if [ -d "$_rec" ]; then touch "$_rec/data"; else touch "$_rec"; fi
+		run "$rd_tmp/out" "$rd_tmp/err" "$rd_rep" --stats -i "$_rec"
+		if grep -q '^dirreport: warning: index ignored: .*changed since the index' \
+			"$rd_tmp/err" && cmp -s "$rd_tmp/want" "$rd_tmp/out"; then
+			pass "$_in" "$(grep -c 'events:' "$rd_tmp/want") counts from the index, dirconvert's bytes"
+		else
+			fail "$_in" "a stale index: $(head -n 1 "$rd_tmp/err")"
+		fi
+	fi
+}
+
+rd_index record:index:file "$rd_busy"
+for rd_spec in cpu core package; do
+	rd_n=record:threads:$rd_spec
+	rd_d=$rd_tmp/threads-$rd_spec.data
+	rd_opt=--threads=$rd_spec
+	[ "$rd_spec" = cpu ] && rd_opt=--threads	# the default spec
+	rd_record "$rd_n:record" -F 1000 "$rd_opt" -o "$rd_d" -- sh -c "$rd_loop" || continue
+	rd_ncpu=$(getconf _NPROCESSORS_ONLN)
+	rd_files=$(cd "$rd_d" 2>/dev/null && printf '%s ' *)
+	rd_want="data $(i=0; while [ $i -lt "$rd_ncpu" ]; do printf 'data.%s ' $i; i=$((i + 1)); done)dirindex "
+	if [ "$rc" -ne 0 ]; then
+		fail "$rd_n:record" "exit $rc"
+		continue
+	elif [ "$rd_files" != "$rd_want" ]; then
+		fail "$rd_n:record" "files: $rd_files, want $rd_want"
+		continue
+	fi
+	pass "$rd_n:record" "reader threads: $(rd_masks "$rd_spec"), data files: $rd_ncpu"
+	if [ -n "$have_perf" ]; then
+		run "$rd_tmp/out" "$rd_tmp/err" perf report --header-only -i "$rd_d"
+		if [ "$rc" -eq 0 ] && grep -q '^# directory data version : 1$' "$rd_tmp/out"; then
+			pass "$rd_n:dir-format"
+		else
+			fail "$rd_n:dir-format" "exit $rc, no 'directory data version : 1'"
+		fi
+	else
+		skip "$rd_n:dir-format" "$perf_why"
+	fi
+	rd_s=$(rd_samples "$rd_d")
+	if [ "$rd_s" -ge 700 ] && [ "$rd_s" -le 1300 ]; then
+		pass "$rd_n:samples" "$rd_s samples"
+	else
+		fail "$rd_n:samples" "$rd_s samples, want 700..1300"
+	fi
+	rd_same "$rd_n:stdio" "$rd_d" --stdio
+	rd_same "$rd_n:header-only" "$rd_d" --header-only
+	rd_index "$rd_n:index" "$rd_d"
+done
+# the whole system, a thread per cpu: every cpu's ring in its file
+rd_d=$rd_tmp/threads-a.data
+if rd_record record:threads:system -a --threads -o "$rd_d" -- sleep 1; then
+	if [ "$rc" -eq 0 ]; then
+		pass record:threads:system
+	else
+		fail record:threads:system "exit $rc"
+	fi
+	rd_same record:threads:system-stdio "$rd_d" --stdio --no-children --sort comm,dso
+fi
+# one reader thread per mask besides the main thread: the tasks of a running dirrecord
+for rd_spec in cpu package; do
+	rm -rf "$rd_tmp/threads-n.data"
+	"$rd_rec" -q -a --threads="$rd_spec" -o "$rd_tmp/threads-n.data" -- sleep 1.5 \
+		>/dev/null 2>"$rd_tmp/bgerr" </dev/null &
+	rd_pid=$!
+	rd_started "$rd_tmp/threads-n.data/data"
+	rd_tasks=$(find "/proc/$rd_pid/task" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l |
+		tr -d ' ')
+	rd_bg_wait "$rd_pid"
+	rd_want=$(($(rd_masks "$rd_spec") + 1))
+	if [ "$rc" -eq 0 ] && [ "$rd_tasks" -eq "$rd_want" ]; then
+		pass "record:threads:tasks-$rd_spec" "$rd_tasks threads: the main one and one per mask"
+	else
+		fail "record:threads:tasks-$rd_spec" "exit $rc, $rd_tasks threads, want $rd_want"
+	fi
+done
+# DIR.old, as perf keeps it: an older DIR.old directory removed first
+rm -rf "$rd_tmp/old.data" "$rd_tmp/old.data.old"
+for _i in 1 2 3; do
+	rd_record record:threads:old-renamed --threads -o "$rd_tmp/old.data" -- true || break
+done
+if [ "$rc" -eq 0 ] && [ -f "$rd_tmp/old.data/data" ] && [ -f "$rd_tmp/old.data.old/data" ]; then
+	pass record:threads:old-renamed
+else
+	fail record:threads:old-renamed "exit $rc, no DIR and DIR.old"
+fi
+rd_usage threads-bad-spec --threads=0/0 -a true
+rd_usage threads-overlap --threads=0/0:0/0 -a true
+
+# --- -z -------------------------------------------------------------------------------------
+rd_z=$rd_tmp/z.data
+if rd_record record:compress:record -z -F 1000 -o "$rd_z" -- sh -c "$rd_loop"; then
+	rd_s=$(rd_samples "$rd_z")
+	rd_plain=$(wc -c <"$rd_busy")
+	rd_small=$(wc -c <"$rd_z")
+	if [ "$rc" -ne 0 ]; then
+		fail record:compress:record "exit $rc"
+	elif [ "$rd_s" -lt 700 ] || [ "$rd_s" -gt 1300 ]; then
+		fail record:compress:record "$rd_s samples, want 700..1300"
+	elif [ "$rd_small" -ge "$rd_plain" ]; then
+		fail record:compress:record "-z: $rd_small bytes, without: $rd_plain"
+	else
+		pass record:compress:record "$rd_small bytes with -z, $rd_plain without, $rd_s samples"
+	fi
+	if [ -n "$have_perf" ]; then
+		run "$rd_tmp/out" "$rd_tmp/err" perf report --header-only -i "$rd_z"
+		if grep -q '^# compressed : Zstd, level = 1, ratio = [1-9]' "$rd_tmp/out"; then
+			pass record:compress:feature "$(sed -n 's/^# compressed : //p' "$rd_tmp/out")"
+		else
+			fail record:compress:feature "perf --header-only: no '# compressed : Zstd'"
+		fi
+	else
+		skip record:compress:feature "$perf_why"
+	fi
+	rd_same record:compress:stdio "$rd_z" --stdio
+	rd_same record:compress:header-only "$rd_z" --header-only
+	rd_index record:compress:index "$rd_z" compressed
+fi
+rd_zd=$rd_tmp/zdir.data
+if rd_record record:compress:threads --threads -z5 -F 1000 -o "$rd_zd" -- sh -c "$rd_loop"; then
+	rd_same record:compress:threads-stdio "$rd_zd" --stdio
+	rd_index record:compress:threads-index "$rd_zd" compressed
+fi
+# the closing line, as perf record -z words it (and the samples)
+run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" -z -o "$rd_tmp/z2.data" -- sh -c "$rd_loop"
+if ! crashed record:compress:closing-line "$rd_tmp/err"; then
+	if [ "$rc" -eq 0 ] && [ "$(wc -l <"$rd_tmp/err")" -eq 1 ] &&
+	   grep -q '^\[ dirrecord: Captured and wrote [0-9.]* MB .*/z2.data, compressed (original [0-9.]* MB, ratio is [1-9][0-9.]*) ([0-9]* samples) \]$' \
+		"$rd_tmp/err"; then
+		pass record:compress:closing-line
+	else
+		fail record:compress:closing-line "exit $rc: $(head -n 2 "$rd_tmp/err")"
+	fi
+fi
+rd_usage compress-level -z23 true
+
+# --- snapshot mode (-M) ---------------------------------------------------------------------
+# phase A: perl for 1 s, phase B: python3 for 3 s, all on cpu 0 (the rings are per cpu:
+# an idle cpu's ring would keep A's samples); SIGUSR2 1.2 s into B: 8 KiB of samples
+# per ring (about 0.2 s at 1000 Hz) hold B's only; a second SIGUSR2 appends
+# the interpreter itself (a pyenv shim would run a shell script first)
+rd_py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+if ! command -v perl >/dev/null 2>&1 || [ -z "$rd_py" ] ||
+   ! command -v taskset >/dev/null 2>&1; then
+	skip record:snapshot "perl, python3 or taskset missing"
+else
+	# rd_phases SIGNALS DIRRECORD-ARGS...: dirrecord -q -M 8K -F 1000 ARGS of the two
+	# phases in the background; SIGNALS SIGUSR2s 1.2 s into B, 0.5 s apart; waits
+	# for the end (sets $rc)
+	rd_phases() {
+		_nsig=$1
+		shift
+		rm -f "$rd_tmp/phase-b"
+		# shellcheck disable=SC2016 # the programs' own code
+		"$rd_rec" -q -M 8K -F 1000 "$@" -- taskset -c 0 sh -c '
+			perl -e '\''$t = time; $i++ while time - $t < 1'\''
+			: >"$1"
+			"$2" -c "
+import time
+t = time.time()
+while time.time() - t < 3: pass"' sh "$rd_tmp/phase-b" "$rd_py" >/dev/null \
+			2>"$rd_tmp/bgerr" </dev/null &
+		rd_pid=$!
+		rd_started "$rd_tmp/phase-b"	# and 0.5 s
+		sleep 0.7
+		while [ "$_nsig" -gt 0 ]; do
+			kill -USR2 "$rd_pid"
+			_nsig=$((_nsig - 1))
+			[ "$_nsig" -eq 0 ] || sleep 0.5
+		done
+		rd_bg_wait "$rd_pid"
+	}
+	rd_m=$rd_tmp/snap.data
+	rd_phases 2 -o "$rd_m"
+	rd_check_bg record:snapshot:record "$rd_m"
+	run "$rd_tmp/out" "$rd_tmp/err" "$rd_rep" --stdio --sort comm,dso -i "$rd_m"
+	if grep -q 'perl' "$rd_tmp/out"; then
+		fail record:snapshot:phase-b "phase A's perl is in the report" "$rd_tmp/out"
+	elif ! grep -q ' python3 ' "$rd_tmp/out"; then
+		fail record:snapshot:phase-b "phase B's python3 is not in the report" "$rd_tmp/out"
+	else
+		pass record:snapshot:phase-b "python3, no perl"
+	fi
+	# a sample is 40 bytes at least (header, ip, tid, time, period): one drain of the
+	# 8 KiB ring copy holds 204 at most; more python3 samples (all from cpu 0's
+	# ring) are the second SIGUSR2's, appended
+	rd_s=$("$rd_scr" -F comm -i "$rd_m" 2>/dev/null | grep -c python3)
+	if [ "$rd_s" -gt 204 ]; then
+		pass record:snapshot:appended "$rd_s python3 samples from two SIGUSR2s"
+	else
+		fail record:snapshot:appended "$rd_s python3 samples, want more than 204"
+	fi
+	rd_same record:snapshot:stdio "$rd_m" --stdio --sort comm,dso,sym
+	rd_index record:snapshot:index "$rd_m"
+	# without a SIGUSR2: no samples
+	rd_m0=$rd_tmp/snap0.data
+	if rd_record record:snapshot:no-signal -M 16K -F 1000 -o "$rd_m0" -- sh -c "$rd_loop"; then
+		run "$rd_tmp/out" "$rd_tmp/err" "$rd_rep" --stats -i "$rd_m0"
+		if [ "$rc" -ne 0 ] || grep -q 'SAMPLE events' "$rd_tmp/out" ||
+		   ! grep -q 'COMM events' "$rd_tmp/out"; then
+			fail record:snapshot:no-signal "exit $rc, samples or no side-band" \
+				/dev/null "$rd_tmp/out"
+		elif [ -n "$have_perf" ] &&
+		     ! perf report --stdio -i "$rd_m0" 2>&1 | grep -q 'has no samples'; then
+			fail record:snapshot:no-signal "perf report does not say 'has no samples'"
+		else
+			pass record:snapshot:no-signal "no SAMPLE in --stats"
+		fi
+	fi
+	# the same in a data directory: each reader thread writes its rings' snapshots
+	rd_md=$rd_tmp/snapdir.data
+	rd_phases 1 --threads -o "$rd_md"
+	rd_check_bg record:snapshot:threads "$rd_md"
+	run "$rd_tmp/out" "$rd_tmp/err" "$rd_rep" --stdio --sort comm -i "$rd_md"
+	if grep -q 'perl' "$rd_tmp/out" || ! grep -q ' python3 *$' "$rd_tmp/out"; then
+		fail record:snapshot:threads-phase-b "perl in the report, or no python3" \
+			/dev/null "$rd_tmp/out"
+	else
+		pass record:snapshot:threads-phase-b "python3, no perl"
+	fi
+	rd_same record:snapshot:threads-stdio "$rd_md" --stdio --sort comm,dso,sym
+	rd_index record:snapshot:threads-index "$rd_md"
+fi
+rd_usage snapshot-size -M 0 true
 
 # --- permission -----------------------------------------------------------------------------
 rd_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)

@@ -24,6 +24,7 @@
 #include "record/snapshot.h"
 #include "record/synth.h"
 #include "record/target.h"
+#include "record/threads.h"
 #include "banned.h"
 
 enum { PAGE = 4096 };
@@ -678,6 +679,48 @@ START_TEST(test_target_cpu_lists)
 }
 END_TEST
 
+/* --threads masks: perf's CPUS/AFFINITY:... spelling, the named layouts, the errors */
+START_TEST(test_threads_masks)
+{
+	static const int cpus[] = { 0, 1, 2, 3 };
+	static const char *const bad[] = { "0,2/0:0,3/1", "0-2/0", "7/7:0-3/0", "x/0" };
+	unsigned *to;
+	cpu_set_t *aff;
+	size_t nr;
+	char err[128];
+
+	ck_assert_int_eq(record_threads__masks("0,2/0:1,3,9/1-3", cpus, 4, &to, &aff, &nr,
+					       err, sizeof(err)), 0);
+	ck_assert_uint_eq(nr, 2);	/* cpu 9 is not recorded: ignored */
+	ck_assert_uint_eq(to[0], 0);
+	ck_assert_uint_eq(to[1], 1);
+	ck_assert_uint_eq(to[2], 0);
+	ck_assert_uint_eq(to[3], 1);
+	ck_assert(CPU_ISSET(0, &aff[0]) && !CPU_ISSET(2, &aff[0]));
+	ck_assert(CPU_ISSET(3, &aff[1]) && !CPU_ISSET(0, &aff[1]));
+	free(to);
+	free(aff);
+	ck_assert_int_eq(record_threads__masks(NULL, cpus, 4, &to, &aff, &nr, err,
+					       sizeof(err)), 0);
+	ck_assert_uint_eq(nr, 4);	/* cpu: one each */
+	ck_assert_uint_eq(to[3], 3);
+	ck_assert(CPU_ISSET(3, &aff[3]));
+	free(to);
+	free(aff);
+	ck_assert_int_eq(record_threads__masks("package", cpus, 1, &to, &aff, &nr, err,
+					       sizeof(err)), 0);
+	ck_assert_uint_eq(nr, 1);
+	free(to);
+	free(aff);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		ck_assert_msg(record_threads__masks(bad[i], cpus, 4, &to, &aff, &nr, err,
+						    sizeof(err)) == -EINVAL, "'%s'", bad[i]);
+		ck_assert_msg(!strncmp(err, "--threads: ", 11), "'%s': %s", bad[i], err);
+	}
+}
+END_TEST
+
 struct emitted {
 	unsigned char buf[1 << 20];
 	size_t len, nr;
@@ -916,6 +959,7 @@ Suite *record_suite(void)
 	suite_add_tcase(s, tr);
 	suite_add_tcase(s, ts);
 	tcase_add_test(tp, test_target_cpu_lists);
+	tcase_add_test(tp, test_threads_masks);
 	tcase_add_test(tp, test_synth_records);
 	tcase_add_test(tp, test_synth_maps);
 	tcase_add_test(tp, test_dsos_hits);

@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,6 +251,20 @@ START_TEST(test_writer_file_layout_and_frames)
 }
 END_TEST
 
+/* the records read back: an 8-byte FINISHED_INIT, then 40-byte samples whose times
+ * (at byte 24) rise */
+static void assert_time_order(const struct collect *got)
+{
+	uint64_t last = 0;
+
+	for (size_t pos = 8; pos < got->b.len; pos += 40) {
+		uint64_t t = bytes__u64(got->b.p + pos + 24);
+
+		ck_assert_uint_gt(t, last);
+		last = t;
+	}
+}
+
 START_TEST(test_writer_directory)
 {
 	char *dir = testlib_tmpdir(), path[512], name[600];
@@ -263,7 +278,6 @@ START_TEST(test_writer_directory)
 	struct session *s;
 	struct writer *w;
 	struct stat st;
-	uint64_t last = 0;
 
 	snprintf(path, sizeof(path), "%s/out.data", dir);
 	ck_assert_int_eq(mkdir(path, 0777), 0);
@@ -289,12 +303,7 @@ START_TEST(test_writer_directory)
 	read_records(path, &got);
 	ck_assert_uint_eq(got.nr, 101);
 	/* FINISHED_INIT first, then the samples of both files merged by time */
-	for (size_t pos = 8; pos < got.b.len; pos += 40) {
-		uint64_t t = bytes__u64(got.b.p + pos + 24);
-
-		ck_assert_uint_gt(t, last);
-		last = t;
-	}
+	assert_time_order(&got);
 	testlib_buf_free(&got.b);
 	testlib_buf_free(&r0);
 	testlib_buf_free(&r1);
@@ -575,6 +584,64 @@ START_TEST(test_writer_feature_setters)
 }
 END_TEST
 
+/* one thread per data file: write_records() of its buffer into its stream */
+struct stream_job {
+	struct writer *w;
+	unsigned stream;
+	const struct testlib_buf *b;
+};
+
+static void *write_stream(void *arg)
+{
+	const struct stream_job *j = arg;
+
+	write_records(j->w, j->stream, j->b);
+	return NULL;
+}
+
+/* distinct streams written by distinct threads at once, compressed (each stream has its
+ * own zstd context): every record read back, in time order */
+START_TEST(test_writer_streams_threads)
+{
+	char *dir = testlib_tmpdir(), path[512];
+	struct event_attr a = testlib_attr(0);
+	uint64_t id = 7;
+	struct writer_opts o = { .dir = true, .nr_data_files = 2, .comp_level = 3,
+				 .index_bytes = 4096 };
+	struct testlib_buf r[2] = { { 0 } }, fin = { 0 };
+	struct stream_job job[2];
+	pthread_t th[2];
+	struct diag d = { 0 };
+	struct collect got;
+	struct writer *w;
+
+	snprintf(path, sizeof(path), "%s/out.data", dir);
+	ck_assert_int_eq(mkdir(path, 0777), 0);
+	testlib_rec_header_only(&fin, REC_FINISHED_INIT);
+	for (unsigned i = 0; i < 20000; i++)
+		testlib_rec_sample(&r[i % 2], &a, 0x1000 + i % 64, 5, 5, 100 + i, id, 1);
+	ck_assert_int_eq(writer__open(&w, path, &o, &d), 0);
+	ck_assert_int_eq(writer__add_event(w, &a, &id, 1), 0);
+	write_records(w, 0, &fin);	/* stream 0 first: the header is laid out */
+	for (unsigned k = 0; k < 2; k++) {
+		job[k] = (struct stream_job){ .w = w, .stream = 1 + k, .b = &r[k] };
+		ck_assert_int_eq(pthread_create(&th[k], NULL, write_stream, &job[k]), 0);
+	}
+	for (unsigned k = 0; k < 2; k++)
+		ck_assert_int_eq(pthread_join(th[k], NULL), 0);
+	ck_assert_int_eq(writer__close(w, &d), 0);
+	read_records(path, &got);
+	ck_assert_uint_eq(got.nr, 20001);
+	assert_time_order(&got);
+	testlib_buf_free(&got.b);
+	testlib_buf_free(&r[0]);
+	testlib_buf_free(&r[1]);
+	testlib_buf_free(&fin);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 Suite *writer_suite(void)
 {
 	Suite *s = suite_create("writer");
@@ -583,6 +650,7 @@ Suite *writer_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_writer_file_layout_and_frames);
 	tcase_add_test(tc, test_writer_directory);
+	tcase_add_test(tc, test_writer_streams_threads);
 	tcase_add_test(tc, test_writer_big_endian_input);
 	tcase_add_test(tc, test_writer_incompressible_and_errors);
 	tcase_add_test(tc, test_writer_feature_setters);
