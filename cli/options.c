@@ -21,7 +21,7 @@
 int cli__options_getopt(const struct cli_option *opts, struct option *lo, size_t nlo,
 			char *shorts, size_t nshorts)
 {
-	size_t n = 0, k = 0;
+	size_t n = 0, m = 0, k = 0;
 
 	if (nshorts < 2)
 		return -ENOSPC;
@@ -29,9 +29,11 @@ int cli__options_getopt(const struct cli_option *opts, struct option *lo, size_t
 	for (; opts[n].long_name; n++) {
 		const struct cli_option *o = &opts[n];
 
-		if (n + 1 >= nlo || k + 4 > nshorts)
+		if (m + 1 >= nlo || k + 4 > nshorts)
 			return -ENOSPC;
-		lo[n] = (struct option) {
+		if (!o->long_name[0])	/* a letter alone */
+			goto letter;
+		lo[m++] = (struct option) {
 			.name = o->long_name,
 			.has_arg = o->arg == CLI_ARG_NONE ? no_argument :
 				   o->arg == CLI_ARG_REQUIRED ? required_argument :
@@ -40,13 +42,14 @@ int cli__options_getopt(const struct cli_option *opts, struct option *lo, size_t
 		};
 		if (!o->short_name)
 			continue;
+letter:
 		shorts[k++] = (char)o->short_name;
 		if (o->arg != CLI_ARG_NONE)
 			shorts[k++] = ':';
 		if (o->arg == CLI_ARG_OPTIONAL || o->arg == CLI_ARG_OPTIONAL_NEXT)
 			shorts[k++] = ':';
 	}
-	lo[n] = (struct option) { 0 };
+	lo[m] = (struct option) { 0 };
 	shorts[k] = '\0';
 	return 0;
 }
@@ -65,13 +68,17 @@ static const struct cli_option *entry_of(const struct cli_option *opts, int c)
 int cli__options_parse(struct cli_parser *p, int argc, char **argv)
 {
 	struct option lo[CLI_OPTIONS_MAX + 1];
-	char shorts[3 * CLI_OPTIONS_MAX + 2];
+	char shorts[3 * CLI_OPTIONS_MAX + 3];
 	int c;
 
-	if (cli__options_getopt(p->opts, lo, CLI_OPTIONS_MAX + 1, shorts, sizeof(shorts)))
+	/* '+': the options end at the first operand (dirrecord ls -l: -l is ls's) */
+	shorts[0] = '+';
+	if (cli__options_getopt(p->opts, lo, CLI_OPTIONS_MAX + 1, shorts + p->operands,
+				sizeof(shorts) - 1))
 		return cli__bad_usage(p->prog, "the option table is too large");
 	opterr = 0;	/* cli__getopt_error() says what is wrong */
 	optind = 0;	/* glibc: from argv[1], whatever was parsed before */
+	p->next = argc;
 	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		const struct cli_option *o = entry_of(p->opts, c);
 		const char *arg = optarg;
@@ -89,7 +96,9 @@ int cli__options_parse(struct cli_parser *p, int argc, char **argv)
 		if (ret)
 			return cli__bad_usage(p->prog, p->msg);
 	}
-	if (optind < argc)
+	if (optind < argc && p->operands)
+		p->next = optind;
+	else if (optind < argc)
 		return cli__no_arguments(p->prog, argc, argv, optind);
 	return CLI_GO_ON;
 }
@@ -115,7 +124,9 @@ int cli__options_usage(FILE *f, const char *synopsis, const struct cli_option *o
 	for (; opts->long_name; opts++) {
 		int n;
 
-		if (opts->short_name)
+		if (!opts->long_name[0])
+			n = fprintf(f, "    -%c", opts->short_name);
+		else if (opts->short_name)
 			n = fprintf(f, "    -%c, --%s", opts->short_name, opts->long_name);
 		else
 			n = fprintf(f, "        --%s", opts->long_name);
@@ -182,6 +193,8 @@ int cli__opt_help(struct cli_parser *p, const struct cli_option *opt, const char
 {
 	(void)opt, (void)arg;
 	cli__options_usage(stdout, p->synopsis, p->opts);
+	if (p->epilogue)
+		printf("\n%s", p->epilogue);
 	return CLI_STOP;
 }
 

@@ -62,7 +62,8 @@ typedef int cli_option_fn(struct cli_parser *p, const struct cli_option *opt,
 #define CLI_HELP_COLUMN 27
 
 struct cli_option {
-	const char *long_name;	/* without "--"; NULL ends the table */
+	const char *long_name;	/* without "--"; "": the letter alone (perf's -g);
+				 * NULL ends the table */
 	int short_name;		/* the letter, or 0 */
 	enum cli_arg arg;
 	const char *metavar;	/* the argument in --help ("PATH"); NULL without */
@@ -80,12 +81,20 @@ struct cli_parser {
 	const char *prog;		/* "dirreport": usage errors, --version */
 	const char *synopsis;		/* --help's first lines ("usage: ...\n") */
 	const struct cli_option *opts;	/* the table */
+	const char *epilogue;		/* --help's last lines after an empty one
+					 * (each ending with '\n'), or NULL */
+	bool operands;			/* the options end at the first operand (a
+					 * command and its arguments: getopt's '+'),
+					 * which with the rest is left: next */
+	int next;			/* after the parse: argv's first operand (argc:
+					 * none) */
 	char msg[256];			/* a handler's usage error (cli__opt_usage()) */
 };
 
 /**
  * @brief Parse argv from argv[1] by the table p->opts: each option's handler in the
- *        order given; then no argument may be left.  A usage error (unknown option, missing or
+ *        order given; then no argument may be left (with p->operands: the options
+ *        end at the first operand, p->next says where it is).  A usage error (unknown option, missing or
  *        refused argument, an ambiguous abbreviation, a value its handler refuses, a
  *        stray argument) is one line on stderr (cli__bad_usage()).
  * @param p     prog, synopsis and opts set; msg is written

@@ -5,7 +5,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "format/attr.h"
 #include "format/diag.h"
 #include "format/index.h"
@@ -25,66 +25,15 @@
 #include "record/threads.h"
 #include "banned.h"
 
-/* The SYNOPSIS and OPTIONS of docs/dirrecord.1.md. */
-static const char usage_text[] =
+/* The SYNOPSIS of docs/dirrecord.1.md; the options come from the table. */
+static const char synopsis[] =
 	"usage: dirrecord [-a | -C CPUS | -p PID | -t TID] [-e EVENTS]\n"
 	"                 [-F FREQ | -c COUNT] [-g | --call-graph MODE] [-m PAGES]\n"
 	"                 [-o FILE] [--threads[=SPEC]] [-z | --compression-level=N]\n"
-	"                 [-M SIZE] [-q] [--] [COMMAND [ARGS...]]\n"
-	"\n"
-	"    -a, --all-cpus         every cpu (system-wide)\n"
-	"    -C, --cpu CPUS         these cpus only (\"0-2,5\"; system-wide)\n"
-	"    -p, --pid PID          these processes (comma-separated) and their new threads\n"
-	"    -t, --tid TID          these threads (comma-separated)\n"
-	"    -e, --event EVENTS     events (default: cycles, or cpu-clock where the cpu has\n"
-	"                           no PMU); `{a,b}` groups; -e may be given again\n"
-	"    -F, --freq FREQ        samples per second (default 4000)\n"
-	"    -c, --count COUNT      one sample every COUNT events\n"
-	"    -g                     frame-pointer call graphs\n"
-	"        --call-graph MODE  fp, or dwarf[,SIZE] (user stacks copied)\n"
-	"    -m, --mmap-pages N     ring buffer data pages per cpu (a power of two), or a\n"
-	"                           size with B/K/M/G (default 512K)\n"
-	"    -o, --output FILE      output (default perf.data; an existing one is renamed\n"
-	"                           FILE.old)\n"
-	"        --threads[=SPEC]   a data directory (-o DIR, default perf.data): a reader\n"
-	"                           thread per mask of SPEC (cpu, core, package, numa,\n"
-	"                           or CPUS/AFFINITY:...; default cpu), cpu N's ring in\n"
-	"                           DIR/data.N\n"
-	"    -z, --compression-level[=N]\n"
-	"                           zstd-compress the records (level N, 1..22; default 1)\n"
-	"    -M, --snapshot-size SIZE\n"
-	"                           snapshot mode: keep each ring's newest SIZE bytes of\n"
-	"                           samples (B/K/M/G) and write them on SIGUSR2 only\n"
-	"    -q, --quiet            no messages but errors\n"
-	"        --version          print the version\n"
-	"    -h, --help             this text\n"
-	"\n"
+	"                 [-M SIZE] [-q] [--] [COMMAND [ARGS...]]\n";
+static const char epilogue[] =
 	"A COMMAND is started with the events and waited for; without one, -a, -C, -p and\n"
 	"-t record until SIGINT (Ctrl-C) or SIGTERM, or until the processes exit.\n";
-
-enum { OPT_CALL_GRAPH = 256, OPT_VERSION, OPT_THREADS };
-
-/* '+': the options end at the command (dirrecord ls -l: -l is ls's) */
-static const char short_opts[] = "+:aC:p:t:e:F:c:gm:o:qhz::M:";
-static const struct option long_opts[] = {
-	{ "all-cpus", no_argument, NULL, 'a' },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, 't' },
-	{ "event", required_argument, NULL, 'e' },
-	{ "freq", required_argument, NULL, 'F' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
-	{ "mmap-pages", required_argument, NULL, 'm' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "threads", optional_argument, NULL, OPT_THREADS },
-	{ "compression-level", optional_argument, NULL, 'z' },
-	{ "snapshot-size", required_argument, NULL, 'M' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 #define PROG "dirrecord"
 /* the default ring buffer: 512 KiB of data per cpu, as perf record maps for root */
@@ -244,86 +193,158 @@ struct options {
 	char **cmd;	/* the command, or NULL */
 };
 
+/* ---- the option table's handlers (cli/options.h): opt->value is struct options ---- */
+
+static int opt_event(struct cli_parser *p, const struct cli_option *opt, const char *arg)
+{
+	struct options *o = opt->value;
+	char err[256];
+
+	if (record_events__parse(arg, &o->ev, &o->nr_ev, err, sizeof(err)))
+		return cli__opt_usage(p, "-e: %s", err);
+	o->have_events = true;
+	return 0;
+}
+
+static int opt_freq(struct cli_parser *p, const struct cli_option *opt, const char *arg)
+{
+	struct options *o = opt->value;
+
+	if (!parse_u64(arg, &o->ro.freq))
+		return cli__opt_usage(p, "-F takes a number of samples per second");
+	return 0;
+}
+
+static int opt_count(struct cli_parser *p, const struct cli_option *opt, const char *arg)
+{
+	struct options *o = opt->value;
+
+	if (!parse_u64(arg, &o->ro.period))
+		return cli__opt_usage(p, "-c takes a number of events");
+	return 0;
+}
+
+static int opt_g(struct cli_parser *p, const struct cli_option *opt, const char *arg)
+{
+	(void)p, (void)arg;
+	((struct options *)opt->value)->ro.callchain = true;
+	return 0;
+}
+
+static int opt_call_graph(struct cli_parser *p, const struct cli_option *opt,
+			  const char *arg)
+{
+	struct options *o = opt->value;
+
+	if (!strcmp(arg, "fp")) {
+		o->ro.callchain = true;
+	} else if (!strncmp(arg, "dwarf", 5) && (!arg[5] || arg[5] == ',')) {
+		uint64_t size = 8192;
+
+		if (arg[5] && (!parse_u64(arg + 6, &size) || size > 65528))
+			return cli__opt_usage(p, "--call-graph dwarf,SIZE takes a stack size "
+					      "up to 65528 bytes");
+		o->ro.dwarf_size = (uint32_t)size;
+		o->ro.callchain = false;
+	} else {
+		return cli__opt_usage(p, "--call-graph takes fp or dwarf[,SIZE]");
+	}
+	return 0;
+}
+
+static int opt_mmap_pages(struct cli_parser *p, const struct cli_option *opt,
+			  const char *arg)
+{
+	if (!parse_mmap_pages(arg, &((struct options *)opt->value)->mmap_pages))
+		return cli__opt_usage(p, "-m takes a number of pages or a size such as 512K");
+	return 0;
+}
+
+static int opt_threads(struct cli_parser *p, const struct cli_option *opt, const char *arg)
+{
+	struct options *o = opt->value;
+
+	(void)p;
+	o->threads = true;
+	o->threads_spec = arg;
+	return 0;
+}
+
+static int opt_compress(struct cli_parser *p, const struct cli_option *opt, const char *arg)
+{
+	uint64_t level = 1;
+
+	if (arg && (!parse_u64(arg, &level) || level > 22))
+		return cli__opt_usage(p, "-z takes a zstd level from 1 to 22");
+	((struct options *)opt->value)->comp_level = (int)level;
+	return 0;
+}
+
+static int opt_snapshot(struct cli_parser *p, const struct cli_option *opt, const char *arg)
+{
+	struct options *o = opt->value;
+
+	if (!parse_size(arg, &o->snapshot_size) || o->snapshot_size < 4096 ||
+	    o->snapshot_size > (1ULL << 32))
+		return cli__opt_usage(p, "-M takes a size from 4K to 4G, such as 4M");
+	return 0;
+}
+
+/* @return 0 to record, -1 after --help or --version (exit 0), else the exit status */
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	char err[256], line[512];
-	int c;
+	const struct cli_option opts[] = {
+		{ "all-cpus", 'a', CLI_ARG_NONE, NULL, "every cpu (system-wide)",
+		  cli__opt_true, &o->all_cpus, 0 },
+		{ "cpu", 'C', CLI_ARG_REQUIRED, "CPUS",
+		  "these cpus only (\"0-2,5\"; system-wide)", cli__opt_string, &o->cpu_list,
+		  0 },
+		{ "pid", 'p', CLI_ARG_REQUIRED, "PID",
+		  "these processes (comma-separated) and their new threads",
+		  cli__opt_string, &o->pid_list, 0 },
+		{ "tid", 't', CLI_ARG_REQUIRED, "TID", "these threads (comma-separated)",
+		  cli__opt_string, &o->tid_list, 0 },
+		{ "event", 'e', CLI_ARG_REQUIRED, "EVENTS",
+		  "events (default: cycles, or cpu-clock where the cpu has\n"
+		  "no PMU); `{a,b}` groups; -e may be given again", opt_event, o, 0 },
+		{ "freq", 'F', CLI_ARG_REQUIRED, "FREQ", "samples per second (default 4000)",
+		  opt_freq, o, 0 },
+		{ "count", 'c', CLI_ARG_REQUIRED, "COUNT", "one sample every COUNT events",
+		  opt_count, o, 0 },
+		{ "", 'g', CLI_ARG_NONE, NULL, "frame-pointer call graphs", opt_g, o, 0 },
+		{ "call-graph", 0, CLI_ARG_REQUIRED, "MODE",
+		  "fp, or dwarf[,SIZE] (user stacks copied)", opt_call_graph, o, 0 },
+		{ "mmap-pages", 'm', CLI_ARG_REQUIRED, "N",
+		  "ring buffer data pages per cpu (a power of two), or a\n"
+		  "size with B/K/M/G (default 512K)", opt_mmap_pages, o, 0 },
+		{ "output", 'o', CLI_ARG_REQUIRED, "FILE",
+		  "output (default perf.data; an existing one is renamed\nFILE.old)",
+		  cli__opt_string, &o->output, 0 },
+		{ "threads", 0, CLI_ARG_OPTIONAL, "SPEC",
+		  "a data directory (-o DIR, default perf.data): a reader\n"
+		  "thread per mask of SPEC (cpu, core, package, numa,\n"
+		  "or CPUS/AFFINITY:...; default cpu), cpu N's ring in\nDIR/data.N",
+		  opt_threads, o, 0 },
+		{ "compression-level", 'z', CLI_ARG_OPTIONAL, "N",
+		  "\nzstd-compress the records (level N, 1..22; default 1)", opt_compress, o,
+		  0 },
+		{ "snapshot-size", 'M', CLI_ARG_REQUIRED, "SIZE",
+		  "\nsnapshot mode: keep each ring's newest SIZE bytes of\n"
+		  "samples (B/K/M/G) and write them on SIGUSR2 only", opt_snapshot, o, 0 },
+		{ "quiet", 'q', CLI_ARG_NONE, NULL, "no messages but errors", cli__opt_true,
+		  &o->quiet, 0 },
+		CLI_OPT_VERSION(PROG),
+		CLI_OPT_HELP,
+		CLI_OPT_END,
+	};
+	struct cli_parser p = { .prog = PROG, .synopsis = synopsis, .opts = opts,
+				.epilogue = epilogue, .operands = true };
+	int rc = cli__options_parse(&p, argc, argv);
 
-	opterr = 0;	/* cli__getopt_error() says what is wrong */
-	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'a': o->all_cpus = true; break;
-		case 'C': o->cpu_list = optarg; break;
-		case 'p': o->pid_list = optarg; break;
-		case 't': o->tid_list = optarg; break;
-		case 'e':
-			if (record_events__parse(optarg, &o->ev, &o->nr_ev, err, sizeof(err))) {
-				snprintf(line, sizeof(line), "-e: %s", err);
-				return bad_usage(line);
-			}
-			o->have_events = true;
-			break;
-		case 'F':
-			if (!parse_u64(optarg, &o->ro.freq))
-				return bad_usage("-F takes a number of samples per second");
-			break;
-		case 'c':
-			if (!parse_u64(optarg, &o->ro.period))
-				return bad_usage("-c takes a number of events");
-			break;
-		case 'g': o->ro.callchain = true; break;
-		case OPT_CALL_GRAPH:
-			if (!strcmp(optarg, "fp")) {
-				o->ro.callchain = true;
-			} else if (!strncmp(optarg, "dwarf", 5) &&
-				   (!optarg[5] || optarg[5] == ',')) {
-				uint64_t size = 8192;
-
-				if (optarg[5] && (!parse_u64(optarg + 6, &size) || size > 65528))
-					return bad_usage("--call-graph dwarf,SIZE takes a stack "
-							 "size up to 65528 bytes");
-				o->ro.dwarf_size = (uint32_t)size;
-				o->ro.callchain = false;
-			} else {
-				return bad_usage("--call-graph takes fp or dwarf[,SIZE]");
-			}
-			break;
-		case 'm':
-			if (!parse_mmap_pages(optarg, &o->mmap_pages))
-				return bad_usage("-m takes a number of pages or a size such as "
-						 "512K");
-			break;
-		case 'o': o->output = optarg; break;
-		case 'q': o->quiet = true; break;
-		case OPT_THREADS:
-			o->threads = true;
-			o->threads_spec = optarg;
-			break;
-		case 'z': {
-			uint64_t level = 1;
-
-			if (optarg && (!parse_u64(optarg, &level) || level > 22))
-				return bad_usage("-z takes a zstd level from 1 to 22");
-			o->comp_level = (int)level;
-			break;
-		}
-		case 'M':
-			if (!parse_size(optarg, &o->snapshot_size) || o->snapshot_size < 4096 ||
-			    o->snapshot_size > (1ULL << 32))
-				return bad_usage("-M takes a size from 4K to 4G, such as 4M");
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return fflush(stdout) ? 1 : -1;
-		case OPT_VERSION:
-			cli__version(PROG);
-			return -1;
-		default:
-			return cli__getopt_error(PROG, c, argv, long_opts);
-		}
-	}
-	if (optind < argc)
-		o->cmd = argv + optind;
+	if (rc != CLI_GO_ON)
+		return rc == 0 ? -1 : rc;
+	if (p.next < argc)
+		o->cmd = argv + p.next;
 	if (o->ro.freq && o->ro.period)
 		return bad_usage("-F and -c do not go together");
 	if (!strcmp(o->output, "-"))

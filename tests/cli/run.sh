@@ -146,7 +146,7 @@ done
 
 # One option table per program: every option --help lists is in the manual
 # (docs/PROG.1.md), its letter too.
-for cl_p in dirreport dirscript dirconvert; do
+for cl_p in dirreport dirscript dirconvert dirrecord; do
 	run "$cl_tmp/out" "$cl_tmp/err" "$cl_build/$cl_p" --help
 	cl_missing=
 	for cl_o in $(sed -n 's/^    \(-[A-Za-z]\), \(--[a-z-]*\).*/\1 \2/p; s/^        \(--[a-z-]*\).*/\1/p' \
@@ -164,7 +164,7 @@ for cl_p in dirreport dirscript dirconvert; do
 	fi
 done
 
-for cl_p in dirreport dirscript dirconvert; do
+for cl_p in dirreport dirscript dirconvert dirrecord; do
 	for cl_h in --help -h; do
 		run "$cl_tmp/out" "$cl_tmp/err" "$cl_build/$cl_p" $cl_h
 		if [ "$rc" -eq 0 ] && [ ! -s "$cl_tmp/err" ] &&
