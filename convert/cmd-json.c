@@ -10,7 +10,6 @@
 #include "convert/cmd.h"
 
 #include <errno.h>
-#include <inttypes.h>	/* PRIx64 */
 #include <jansson.h>
 #include <yajl/yajl_gen.h>
 #include <stdio.h>	/* FILE, fopen, fputs, fwrite, snprintf */
@@ -141,20 +140,50 @@ static void collect(void *ctx, const char *text, size_t size)
 	c->len += size;
 }
 
-static bool gen_key(yajl_gen g, const char *key)
+/* A key: a string literal (its length known here). */
+#define gen_key(g, key) gen_text((g), (key), sizeof(key) - 1)
+
+static bool gen_text(yajl_gen g, const char *s, size_t len)
 {
-	return yajl_gen_string(g, (const unsigned char *)key, strlen(key)) == yajl_gen_status_ok;
+	return yajl_gen_string(g, (const unsigned char *)s, len) == yajl_gen_status_ok;
 }
 
-static bool gen_str(yajl_gen g, const char *key, const char *s)
+#define gen_str(g, key, s) (gen_key((g), key) && gen_text((g), (s), strlen(s)))
+
+/* A number as yajl_gen_integer() writes it ("%lld"), formatted here: yajl's goes
+ * through sprintf, most of the encoding's time. */
+static bool gen_int(yajl_gen g, long long v)
 {
-	return gen_key(g, key) &&
-	       yajl_gen_string(g, (const unsigned char *)s, strlen(s)) == yajl_gen_status_ok;
+	char buf[24], *p = buf + sizeof(buf);
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	return yajl_gen_number(g, p, (size_t)(buf + sizeof(buf) - p)) == yajl_gen_status_ok;
 }
 
-static bool gen_int(yajl_gen g, const char *key, long long v)
+#define gen_key_int(g, key, v) (gen_key((g), key) && gen_int((g), (v)))
+
+/* "0x" and the address in lower-case hex, as perf writes it ("0x7fa357c05a13") */
+static size_t hex_addr(char *buf, uint64_t v)
 {
-	return gen_key(g, key) && yajl_gen_integer(g, v) == yajl_gen_status_ok;
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	size_t n = 0, k = 2;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	buf[0] = '0';
+	buf[1] = 'x';
+	while (n)
+		buf[k++] = tmp[--n];
+	return k;
 }
 
 /* One callchain entry {"ip", "symbol", "dso"}: the address, and its symbol and dso
@@ -168,8 +197,8 @@ static int gen_frame(struct js_worker *w, struct pipeline_thread *pt,
 
 	if (err)
 		return err;
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, ip);	/* as perf writes it */
-	if (yajl_gen_map_open(w->g) != yajl_gen_status_ok || !gen_str(w->g, "ip", buf))
+	if (yajl_gen_map_open(w->g) != yajl_gen_status_ok || !gen_key(w->g, "ip") ||
+	    !gen_text(w->g, buf, hex_addr(buf, ip)))
 		return -ENOMEM;
 	if (al.sym && symbol__name(al.sym)[0]) {
 		if (!gen_str(w->g, "symbol", symbol__name(al.sym)) ||
@@ -236,12 +265,13 @@ static int sink_sample(void *ctx, void *state, void *chunk, struct pipeline_thre
 	yajl_gen_reset(w->g, NULL);
 	collect(w, ",\n", 2);
 	if (yajl_gen_map_open(w->g) != yajl_gen_status_ok ||
-	    !gen_int(w->g, "timestamp", (long long)s->time) ||
-	    !gen_int(w->g, "pid", rs->aux_int) || !gen_int(w->g, "tid", (int32_t)s->tid))
+	    !gen_key_int(w->g, "timestamp", (long long)s->time) ||
+	    !gen_key_int(w->g, "pid", rs->aux_int) ||
+	    !gen_key_int(w->g, "tid", (int32_t)s->tid))
 		return -ENOMEM;
 	/* perf writes "cpu" when any event samples it: -1 for the samples of the others */
 	if (r->any_cpu &&
-	    !gen_int(w->g, "cpu", ev->attr.sample_type & SAMPLE_CPU ? (int32_t)s->cpu : -1))
+	    !gen_key_int(w->g, "cpu", ev->attr.sample_type & SAMPLE_CPU ? (int32_t)s->cpu : -1))
 		return -ENOMEM;
 	if (!gen_str(w->g, "comm", rs->comm) || !gen_key(w->g, "callchain") ||
 	    yajl_gen_array_open(w->g) != yajl_gen_status_ok)
