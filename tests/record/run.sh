@@ -270,19 +270,23 @@ if rd_record record:callchain:record -g -F 2000 -o "$rd_g" -- \
 		pass record:callchain:record
 	fi
 fi
-if [ -s "$rd_g" ]; then
+# rd_has_frames NAME FILE: perf script (dirscript without perf) prints callchain frames
+# of FILE - a frame: tab, address, symbol or [unknown], (dso)
+rd_has_frames() {
 	if [ -n "$have_perf" ]; then
-		run "$rd_tmp/out" "$rd_tmp/err" perf script -i "$rd_g"
+		run "$rd_tmp/out" "$rd_tmp/err" perf script -i "$2"
 	else
-		run "$rd_tmp/out" "$rd_tmp/err" "$rd_scr" -i "$rd_g"
+		run "$rd_tmp/out" "$rd_tmp/err" "$rd_scr" -i "$2"
 	fi
-	# a frame: tab, address, symbol or [unknown], (dso)
 	rd_frames=$(grep -c '^	 *[0-9a-f]\{1,16\} .* (.*)$' "$rd_tmp/out")
 	if [ "$rc" -eq 0 ] && [ "$rd_frames" -gt 0 ]; then
-		pass record:callchain:frames "$rd_frames frames"
+		pass "$1" "$rd_frames frames"
 	else
-		fail record:callchain:frames "exit $rc, $rd_frames frames"
+		fail "$1" "exit $rc, $rd_frames frames"
 	fi
+}
+if [ -s "$rd_g" ]; then
+	rd_has_frames record:callchain:frames "$rd_g"
 	rd_same record:callchain:stdio "$rd_g" --stdio
 	rd_same record:callchain:flat "$rd_g" --stdio --no-children -g none
 fi
@@ -290,17 +294,7 @@ fi
 rd_dw=$rd_tmp/dwarf.data
 if rd_record record:callchain:dwarf -F 500 --call-graph dwarf,4096 -o "$rd_dw" -- \
 	sh -c 'seq 1 30000 | sort -r >/dev/null'; then
-	if [ -n "$have_perf" ]; then
-		run "$rd_tmp/out" "$rd_tmp/err" perf script -i "$rd_dw"
-	else
-		run "$rd_tmp/out" "$rd_tmp/err" "$rd_scr" -i "$rd_dw"
-	fi
-	rd_frames=$(grep -c '^	 *[0-9a-f]\{1,16\} .* (.*)$' "$rd_tmp/out")
-	if [ "$rc" -eq 0 ] && [ "$rd_frames" -gt 0 ]; then
-		pass record:callchain:dwarf "$rd_frames frames"
-	else
-		fail record:callchain:dwarf "exit $rc, $rd_frames frames"
-	fi
+	rd_has_frames record:callchain:dwarf "$rd_dw"
 fi
 
 # --- several events, groups ----------------------------------------------------------------
