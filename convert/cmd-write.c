@@ -330,7 +330,7 @@ static int run(struct write_run *wr, const struct convert_opts *o, struct diag *
 	/* every directory written carries its index (made from the finished files,
 	 * before the rename, which keeps their sizes and mtimes) */
 	if (!err && wr->dir)
-		err = cmd_index_build(outfile__tmp_path(), o->jobs, 0, d);
+		err = session__build_index(outfile__tmp_path(), o->jobs, 0, d);
 	if (!err)
 		err = outfile__commit(d);
 	return err;

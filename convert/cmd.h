@@ -85,22 +85,8 @@ int cmd_postgresql(const struct convert_opts *o, struct diag *d);
  */
 int cmd_json(const struct convert_opts *o, struct diag *d);
 
-/**
- * @brief `dirconvert --index PATH`: build the recording's per-file index
- *        (format/index.h) from one pass over its records and write it, atomically,
- *        to PATH/dirindex (a data directory) or PATH.dirindex (a file), replacing an
- *        older one.
- * @param input  the recording (a perf.data file or a data directory; not a pipe)
- * @param jobs   -j (0: online CPUs)
- * @param interval  bytes of records per index entry (0: DIR_INDEX_INTERVAL)
- * @param d      on error: the input file and offset of damaged input, or the index
- * @return 0; -DIAG_USAGE (a pipe, or a directory perf reads as one file); the
- *         reader's errors; -errno of writing.
- * Thread safety: the main thread.  Format: perf.data; docs/index-format.md.
- */
-int cmd_index_build(const char *input, unsigned jobs, uint64_t interval, struct diag *d);
-
-/** @brief cmd_index_build() of o->index, o->jobs, o->index_interval. */
+/** @brief `dirconvert --index`: session__build_index() of o->index, o->jobs,
+ *         o->index_interval. */
 int cmd_index(const struct convert_opts *o, struct diag *d);
 
 /**

@@ -162,6 +162,23 @@ int session__scan_facts(const struct session *s, size_t i, uint64_t *lag,
 			uint64_t **turns, size_t *nr_turns, uint64_t **imm, size_t *nr_imm);
 
 /**
+ * @brief A recording's per-file index (`dirconvert --index PATH`, dirrecord at its
+ *        end) (format/index.h) from one pass over its records and write it, atomically,
+ *        to PATH/dirindex (a data directory) or PATH.dirindex (a file), replacing an
+ *        older one.
+ * @param input  the recording (a perf.data file or a data directory; not a pipe)
+ * @param jobs   -j (0: online CPUs)
+ * @param interval  bytes of records per index entry (0: DIR_INDEX_INTERVAL)
+ * @param d      on error: the input file and offset of damaged input, or the index
+ * @return 0; -DIAG_USAGE (a pipe, or a directory perf reads as one file); the
+ *         reader's errors; -errno of writing.
+ * Thread safety: the main thread.  Format: perf.data; docs/index-format.md.
+ */
+int session__build_index(const char *input, unsigned jobs, uint64_t interval,
+			  struct diag *d);
+
+
+/**
  * @brief The file, offset and message of the damaged record that stopped the last
  *        session__deliver() (possible only after a session loaded without the scan
  *        pass - started from its index, or session_opts.scan_optional: otherwise the

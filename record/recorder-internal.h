@@ -3,8 +3,8 @@
 /*
  * recorder-internal - the recorder's state, shared by record/recorder.c (opening,
  * synthesizing, the single-threaded reading, finishing), record/threads.c (--threads:
- * a reader thread per cpu mask; snapshot mode's drains) and record/recindex.c (the
- * index written at the end). Not for other callers: they use record/recorder.h.
+ * a reader thread per cpu mask; snapshot mode's drains). Not for other callers: they
+ * use record/recorder.h.
  *
  * Thread safety: a ring (and its emitter, stats and snapshot) belongs to the thread
  * that reads it; the dsos table is shared and locked (dsos_lock) while threads run.
@@ -149,14 +149,5 @@ void recorder__writer_error(struct recorder *r, unsigned stream, int err, struct
  */
 int recorder__threads_stop(struct recorder *r, struct diag *d);
 
-/**
- * @brief Write the recording's index (format/index.h, docs/index-format.md) after the
- *        writer closed the files: their records read back, as `dirconvert --index`
- *        counts them, without the reader's scan facts.
- * @return 0; -errno of reading or writing; -DIAG_BAD_RECORD for a record that is not
- *         whole; -DIAG_ZSTD; -ENOMEM (d names the file).
- * Thread safety: the main thread, after writer__close().
- */
-int recorder__write_index(struct recorder *r, struct diag *d);
 
 #endif

@@ -30,6 +30,7 @@
 #include "record/ring.h"
 #include "record/synth.h"
 #include "record/target.h"
+#include "reader/session.h"	/* session__build_index() */
 
 #include "banned.h"
 
@@ -792,7 +793,7 @@ int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct di
 		err = writer__close(w, d);
 	}
 	if (!err)
-		err = recorder__write_index(r, d);
+		err = session__build_index(r->o.path, 0, 0, d);
 	record_dsos__free_build_ids(bids, nr_bids);
 	free(groups);
 	free(fev);

@@ -19,7 +19,6 @@
 #include "reader/ordered.h"
 #include "reader/session.h"
 #include "util/workqueue.h"
-#include "convert/cmd.h"	/* cmd_index_build() */
 #include "machine/machine.h"
 #include "report/cmd.h"	/* cmd_dump() */
 #include "testlib.h"
@@ -1530,7 +1529,7 @@ START_TEST(test_index_far_immediates)
 		ck_assert_int_eq(open_load(p, jobs, &s, &d), 0);
 		ck_assert_int_eq(session__deliver(s, collect, want, 0), 0);
 		session__close(s);
-		ck_assert_int_eq(cmd_index_build(p, jobs, 4096, &d), 0);
+		ck_assert_int_eq(session__build_index(p, jobs, 4096, &d), 0);
 		o.use_index = true;
 		ck_assert_int_eq(session__open(&s, &o, &d), 0);
 		ck_assert_int_eq(session__load(s, &d), 0);
