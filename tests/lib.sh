@@ -109,16 +109,17 @@ strip_tip() {
 	fi
 }
 
-# suite_standalone NAME: a suite run on its own (`sh tests/NAME/run.sh`, not from
-# tests/run-cli-tests.sh): set -u, BUILD and TIMEOUT defaults, a temporary directory
-# $tmp removed at exit, and the samples' build-id cache as ~/.debug (samples_home).
+# suite_standalone NAME [--no-samples]: a suite run on its own (`sh tests/NAME/run.sh`,
+# not from tests/run-cli-tests.sh): set -u, BUILD and TIMEOUT defaults, a temporary
+# directory $tmp removed at exit, and the samples' build-id cache as ~/.debug
+# (samples_home) unless --no-samples (a suite that reads nothing of samples/).
 suite_standalone() {
 	set -u
 	BUILD=${BUILD:-build}
 	TIMEOUT=${TIMEOUT:-60}
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$1-tests.XXXXXX") || exit 2
 	trap 'rm -rf "$tmp"' EXIT INT TERM
-	samples_home "$tmp"
+	[ "${2:-}" = --no-samples ] || samples_home "$tmp"
 }
 
 # suite_summary: a standalone suite's last line ("N passed, N failed[, N skipped]");

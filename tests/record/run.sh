@@ -73,12 +73,7 @@ if ! command -v pass >/dev/null 2>&1; then
 	rd_standalone=1
 	cd "$rd_root" || exit 2
 	. tests/lib.sh	# pass, skip, fail, run, crashed, strip_tip, have_perf
-	# suite_standalone without the samples' build-id cache: nothing here reads samples/
-	set -u
-	BUILD=${BUILD:-build}
-	TIMEOUT=${TIMEOUT:-60}
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/record-tests.XXXXXX") || exit 2
-	trap 'rm -rf "$tmp"' EXIT INT TERM
+	suite_standalone record --no-samples	# nothing here reads samples/
 fi
 
 echo "-- dirrecord (tests/record)"
