@@ -374,13 +374,11 @@ static struct block *next_block(struct pipeline *p)
 	return b;
 }
 
-static int queue_block(struct pipeline *p, struct block *b)
+static void queue_block(struct pipeline *p, struct block *b)
 {
 	b->queued = true;
-	if (workqueue__queue_group(p->wq, &p->groups[p->parity], block_job, b)) {
+	if (workqueue__queue_group(p->wq, &p->groups[p->parity], block_job, b))
 		block_job(b);	/* no room to queue it: run it here */
-	}
-	return 0;
 }
 
 /* Emit the segment's blocks done so far, in order (up to one that stopped for a
