@@ -2489,6 +2489,7 @@ static int report_sort_setup(struct report *rp, const struct report_opts *o,
 		.show_total_period = o->show_total_period,
 		.comm_list = o->comms, .dso_list = o->dsos, .sym_list = o->symbols,
 		.nanosecs = o->nanosecs,
+		.total_order = !o->perf_compat,
 		.has_callchains = callchains,
 		.parent_key = o->parent != NULL,
 		.verbose = o->verbose && !o->quiet,	/* perf: -q overrides -v */
@@ -2546,7 +2547,8 @@ static int live_setup(struct report *rp, const struct report_opts *o)
 	struct report_groups *groups;
 	int err;
 
-	if (o->hierarchy || o->tasks || o->mmaps ||
+	/* without --perf-compat no sample is replayed: each group is counted once */
+	if (!o->perf_compat || o->hierarchy || o->tasks || o->mmaps ||
 	    o->mem_mode || rp->branch_mode || (rp->sl.need & textual) ||
 	    o->cc.key != CALLCHAIN_KEY_FUNCTION ||
 	    (!rp->unwinder && !workqueue__nr_workers(session__workqueue(rp->session))))

@@ -51,6 +51,9 @@ struct report_opts {
 	const char *symbols;	/* -S/--symbols */
 	const char *cpus;	/* -C/--cpu: cpu list ("0-2,5") */
 	bool hide_unresolved;	/* -U */
+	bool perf_compat;	/* --perf-compat: perf's entry trees replayed sample by
+				 * sample (its split entries kept); else entries are
+				 * keyed by a total order (sort_list.total_order) */
 	bool filter_relative;	/* --percentage relative */
 	bool quiet;		/* -q: entries only (no header, no comment lines) */
 	const char *time_str;	/* --time (cli/time-range.h); NULL = all */

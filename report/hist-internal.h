@@ -50,6 +50,8 @@ struct hist_builder {
 	size_t cap_keys, keys_mapped;
 	bool keyed, keyed_known;
 	uint32_t *alias;		/* after collapse: the entry each one merged into */
+	bool renamed;			/* an entry's key changed after it was made
+					 * (inline_rename()): the collapse merges */
 	struct hist_occurrence *occ;	/* where groups' samples go (hist.c) */
 	size_t nr_occ, cap_occ, occ_mapped;
 	struct hashtab_slot *occ_hash;	/* occurrences of unstable groups */

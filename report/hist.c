@@ -407,6 +407,14 @@ static long builder_tree_findnew(struct hist_builder *b, const struct hist_entry
 			 * map object takes that map, and its symbol is looked up
 			 * again there (an inlined function's becomes the real one) */
 			if ((b->sl->need & SORT_NEED_SYM) && e->sym && e->sym->inlined &&
+			    e->map_id != proto->map_id && b->sl->total_order) {
+				/* noted, and done once every entry is made
+				 * (inline_rename()): the key must not change
+				 * while the tree is searched */
+				e->map_moved = true;
+				return x;
+			}
+			if ((b->sl->need & SORT_NEED_SYM) && e->sym && e->sym->inlined &&
 			    e->map_id != proto->map_id) {
 				e->sym = symbol__inline_base(e->sym);
 				if (b->keyed)
@@ -548,7 +556,8 @@ static void stat_add(struct hist_stat *st, uint8_t cpumode, uint64_t period,
 
 /* perf's hist_entry__fast__sym_diff(): _sort__sym_cmp() alone (inlined functions
  * by name, equal when their ranges overlap), or the addresses without symbols. */
-static bool sym_differs(const struct hist_entry *a, const struct hist_entry *b)
+static bool sym_differs(const struct sort_list *sl, const struct hist_entry *a,
+			const struct hist_entry *b)
 {
 	const struct symbol *l = a->sym, *r = b->sym;
 
@@ -558,6 +567,8 @@ static bool sym_differs(const struct hist_entry *a, const struct hist_entry *b)
 		return true;
 	if (l == r)
 		return false;
+	if (sl->total_order && (l->inlined || r->inlined))	/* sort.c's t_sym_nodso() */
+		return l->inlined != r->inlined || strcmp(l->name, r->name);
 	if ((l->inlined || r->inlined) && !strcmp(l->name, r->name) &&
 	    l->start <= r->end && l->end >= r->start)
 		return false;
@@ -714,7 +725,7 @@ static int builder_step(struct hist_builder *b, const struct hists *h,
 
 			/* perf's quick check first: with a symbol key, entries of other
 			 * symbols (or addresses) differ (hist_entry__fast__sym_diff()) */
-			if (by_sym && sym_differs(c, &tmp))
+			if (by_sym && sym_differs(b->sl, c, &tmp))
 				continue;
 			seen = !sort_list__cmp(b->sl, &tmp, c);
 		}
@@ -990,6 +1001,19 @@ static int mark_stable(const struct hist_builder *b, struct hists *h,
 	struct classes c = { 0 };
 	int err = 0;
 
+	/* With a total order every search finds the entry of its key: each group's
+	 * samples are counted at once, where its first one is.  But for the keys whose
+	 * texts perf computes as its searches compare them (a column is as wide as the
+	 * texts computed): their searches are replayed sample by sample, which computes
+	 * the texts perf does wherever its entries are not split. */
+	if (b->sl->total_order) {
+		bool stable = !(b->sl->need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE |
+					       SORT_NEED_TRACE));
+
+		for (size_t i = 0; i < h->nr_groups; i++)
+			h->groups[i].stable = stable;
+		return 0;
+	}
 	if (!b->sl->hash_safe || !(b->sl->need & SORT_NEED_SYM)) {
 		for (size_t i = 0; i < h->nr_groups; i++)
 			h->groups[i].stable = b->sl->hash_safe;
@@ -1007,6 +1031,27 @@ static int mark_stable(const struct hist_builder *b, struct hists *h,
 	free(c.addrs);
 	free(c.consistent);
 	return err < 0 ? err : 0;
+}
+
+/*
+ * perf's hists__findnew_entry() gives an inlined function's entry that a sample
+ * from another map object finds that map, and looks its symbol up again there: the
+ * entry becomes the function it was inlined into, and samples searched after that
+ * no longer find it.  With a total order (sort_list.total_order) the entries are
+ * made first, and those found from two map objects or more become their base
+ * function's after: the same whatever the order the samples came in; the collapse
+ * then merges the entries whose keys became equal.
+ */
+static void inline_rename(struct hist_builder *b)
+{
+	for (size_t i = 0; i < b->nr; i++) {
+		struct hist_entry *e = &b->v[i];
+
+		if (e->map_moved && e->sym && e->sym->inlined) {
+			e->sym = symbol__inline_base(e->sym);
+			b->renamed = true;
+		}
+	}
 }
 
 /* perf's sample-by-sample entry creation, replayed from the steps. */
@@ -1100,7 +1145,8 @@ static size_t builder_collapse(struct hist_builder *b, uint32_t *order, uint32_t
 	builder_drop_keys(b);
 	b->keyed = false;
 	b->keyed_known = true;
-	if (!b->sl->need_collapse)	/* perf goes on from its input tree */
+	if (!b->sl->need_collapse && !b->renamed)	/* perf goes on from its input
+							 * tree */
 		return n;
 	/* a thread's default name became its first COMM's (perf's comm__override) */
 	for (size_t i = 0; i < b->nr; i++)
@@ -1577,6 +1623,8 @@ int hist_builder__order(struct hist_builder *b, struct hists *h,
 
 	if (err > 0)	/* not replayed live */
 		err = builder_run(b, h, o);
+	if (!err && b->sl->total_order)
+		inline_rename(b);
 	*order = NULL;
 	if (!err) {
 		*order = malloc((b->nr ? b->nr : 1) * sizeof(**order));

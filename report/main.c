@@ -42,7 +42,7 @@ static const char synopsis[] =
 	"                 [--symfs DIR] [--skip-empty | --no-skip-empty] [--raw-trace]\n"
 	"                 [--group | --no-group] [--group-sort-idx N] [--hierarchy]\n"
 	"                 [--mem-mode] [-b | --no-branch-stack] [--buildid-dir DIR]\n"
-	"                 [--no-pager]\n"
+	"                 [--perf-compat] [--no-pager]\n"
 	"       dirreport -D [-i PATH] [-j N] [--no-skip-empty] [-b | --no-branch-stack]\n"
 	"       dirreport --stats [-i PATH] [-j N] [--no-skip-empty]\n"
 	"       dirreport --tasks [--mmaps] [-i PATH] [-j N]\n"
@@ -408,6 +408,11 @@ static int parse_options(int argc, char **argv, struct report_opts *o, struct cm
 		  "entries nested by sort key, one level per key\n"
 		  "(no children view; not with -F, -t, -w or -x)", cli__opt_true,
 		  &o->hierarchy },
+		{ "perf-compat", 0, CLI_ARG_NONE, NULL,
+		  "perf 6.1's bytes: its entry trees replayed, with the\n"
+		  "split entries their order makes (the default merges\n"
+		  "them: one entry per key, the same at every -j)",
+		  cli__opt_true, &o->perf_compat },
 		CLI_OPT_NO_PAGER(&cl->no_pager),
 		CLI_OPT_HELP,
 		CLI_OPT_VERSION("dirreport"),

@@ -255,6 +255,84 @@ static int c_sym_nodso(const struct hist_entry *a, const struct hist_entry *b)
 	return k_sym_nodso(a->sym, a->ip, b->sym, b->ip);
 }
 
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * The symbol key's total order (sort_list.total_order), with the dso key: entries
+ * with a symbol first, then those without by address (as unsigned numbers); symbols
+ * by start and end, inlined functions after the others and by name alone.  Equal
+ * exactly where k_sym_nodso() is, but for inlined functions: perf's are equal where
+ * their names are and their ranges overlap, which is not transitive; these are equal
+ * where their names are.
+ */
+static int t_sym_nodso(const struct symbol *as, uint64_t aip, const struct symbol *bs,
+		       uint64_t bip)
+{
+	if (!as && !bs)
+		return cmp_u64(aip, bip);
+	if (!as || !bs)
+		return as ? -1 : 1;
+	if (as == bs)
+		return 0;
+	if (as->inlined != bs->inlined)
+		return as->inlined ? 1 : -1;
+	if (as->inlined) {
+		int c = strcmp(as->name, bs->name);
+
+		return c < 0 ? -1 : c > 0;
+	}
+	if (as->start != bs->start)
+		return cmp_u64(as->start, bs->start);
+	return cmp_u64(as->end, bs->end);
+}
+
+/* ... and without a dso key: perf's k_sym() compares two unresolved entries by address
+ * alone and the others by dso first, an order that is not transitive; here the
+ * unresolved ones come after all others, and equality is k_sym()'s. */
+static int t_sym(const struct dso *ad, const struct symbol *as, uint64_t aip,
+		 const struct dso *bd, const struct symbol *bs, uint64_t bip)
+{
+	int c;
+
+	if (!as && !bs)
+		return cmp_u64(aip, bip);
+	if (!as || !bs)
+		return as ? -1 : 1;
+	if ((c = k_dso(ad, bd)))
+		return c;
+	return t_sym_nodso(as, aip, bs, bip);
+}
+
+/* c_sym_long's total order */
+static int t_sym_long(const struct hist_entry *a, const struct hist_entry *b)
+{
+	int c;
+
+	if (!a->sym && !b->sym)
+		return cmp_u64(a->ip, b->ip);
+	if (!a->sym || !b->sym)
+		return a->sym ? -1 : 1;
+	if ((c = c_dso_long(a, b)))
+		return c;
+	return t_sym_nodso(a->sym, a->ip, b->sym, b->ip);
+}
+
+/* The symbol key's comparison: @p with_dso (a dso key compares the dsos on its own) */
+static int sym_cmp(const struct sort_list *l, bool with_dso, const struct hist_entry *a,
+		   const struct hist_entry *b)
+{
+	if (with_dso)
+		return l->total_order ? t_sym_nodso(a->sym, a->ip, b->sym, b->ip)
+				      : c_sym_nodso(a, b);
+	if (l->verbose)
+		return l->total_order ? t_sym_long(a, b) : c_sym_long(a, b);
+	return l->total_order ? t_sym(a->dso, a->sym, a->ip, b->dso, b->sym, b->ip)
+			      : c_sym(a, b);
+}
+
 /* perf's sort__sym_sort: resolved first, then by name. */
 static int s_sym(const struct hist_entry *a, const struct hist_entry *b)
 {
@@ -1609,6 +1687,7 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 	int ret = 0;
 
 	memset(l, 0, sizeof(*l));
+	l->total_order = o->total_order;
 	l->mem_mode = o->mem_mode;
 	l->branch_mode = o->branch_mode;
 	l->children = o->children;
@@ -1747,8 +1826,8 @@ static int dim_cmp(const struct sort_list *l, const struct sort_dim *d,
 {
 	if (l->verbose && d->cmp == c_dso)
 		return c_dso_long(a, b);
-	if (l->verbose && d->cmp == c_sym)
-		return c_sym_long(a, b);
+	if (d->cmp == c_sym)
+		return sym_cmp(l, false, a, b);
 	if (l->verbose && d->cmp == c_dso_daddr)
 		return c_dso_daddr_long(a, b);
 	if (l->verbose && d->cmp_v)
@@ -1826,8 +1905,12 @@ int sort_list__cmp_keys(const struct sort_list *l, size_t from, const struct his
 			c = k_comm(a->comm, b->comm);
 		else if (d->cmp == c_dso)
 			c = k_dso(a->dso, b->dso);
-		else if (l->need & SORT_NEED_DSO)	/* c_sym */
+		else if ((l->need & SORT_NEED_DSO) && l->total_order)	/* c_sym */
+			c = t_sym_nodso(a->sym, a->ip, b->sym, b->ip);
+		else if (l->need & SORT_NEED_DSO)
 			c = k_sym_nodso(a->sym, a->ip, b->sym, b->ip);
+		else if (l->total_order)
+			c = t_sym(a->dso, a->sym, a->ip, b->dso, b->sym, b->ip);
 		else
 			c = k_sym(a->dso, a->sym, a->ip, b->dso, b->sym, b->ip);
 		if (c)
@@ -1853,7 +1936,7 @@ int sort_list__cmp_from(const struct sort_list *l, size_t from, const struct his
 			continue;
 		lazy_text(l, d, b);
 		lazy_text(l, d, a);
-		c = d->cmp == c_sym && (l->need & SORT_NEED_DSO) ? c_sym_nodso(a, b)
+		c = d->cmp == c_sym && (l->need & SORT_NEED_DSO) ? sym_cmp(l, true, a, b)
 								 : dim_cmp(l, d, a, b);
 		if (c)
 			return c;
@@ -2488,7 +2571,7 @@ int sort_list__key_cmp(const struct sort_list *l, size_t key, const struct hist_
 	lazy_text(l, d, a);
 	/* as in sort_list__cmp(): a dso key compares the dsos on its own */
 	if (d->cmp == c_sym && (l->need & SORT_NEED_DSO))
-		return c_sym_nodso(a, b);
+		return sym_cmp(l, true, a, b);
 	return dim_cmp(l, d, a, b);
 }
 

@@ -127,6 +127,9 @@ struct hist_entry {
 	char level;			/* 'k', '.', 'H' */
 	uint8_t cpumode;		/* MISC_* of the first sample */
 	uint8_t filtered;		/* the first sample's filter bits: not printed */
+	bool map_moved;			/* an inlined function's entry found from a
+					 * map object other than its first's
+					 * (sort_list.total_order: hist.c) */
 	const char *trace;		/* trace key: the first sample's Trace output
 					 * text (interned: equal texts, equal
 					 * pointers; borrowed), NULL for an event that
@@ -230,6 +233,20 @@ struct sort_list {
 	bool strict_fields;		/* -F without '+': exactly these columns */
 	bool sym_first;			/* the sort order starts with "sym" and no -F */
 	bool hash_safe;			/* resolved entries may be found by hash (hist.c) */
+	bool total_order;		/* the symbol key compares by a total, transitive
+					 * order (the default; its owner sets it): one
+					 * entry per key whatever the order entries are
+					 * searched in.  false (--perf-compat): perf
+					 * 6.1's _sort__sym_cmp(), whose entries of
+					 * unresolved and resolved symbols without a dso
+					 * key, and of overlapping inlined functions,
+					 * compare inconsistently, so that its tree
+					 * searches may split one key into two entries.
+					 * (The other keys' comparisons are consistent
+					 * already: the sign of a difference is a total
+					 * order on canonical addresses, which lie in
+					 * 2^48 around 0, and on times and counts below
+					 * 2^63.) */
 	bool need_collapse;		/* perf collapses entries (a key like comm) */
 	bool mem_mode;			/* --mem-mode (sort_opts.mem_mode) */
 	bool branch_mode;		/* the branch view (sort_opts.branch_mode) */
@@ -285,6 +302,7 @@ struct sort_opts {
 	bool parent_key;		/* -p: the parent key is appended to the sort
 					 * keys (perf's parent_pattern != default) */
 	bool nanosecs;			/* --ns */
+	bool total_order;		/* see sort_list.total_order */
 	bool verbose;			/* -v (perf's verbose > 0): the dso key
 					 * compares and prints long names, the symbol
 					 * key prints "ADDRESS ORIGIN " first */

@@ -129,7 +129,7 @@ for dir in tests/golden/*/; do
 	set +f
 	mode=$(mode_of "$@")
 	# shellcheck disable=SC2046 # the prefix's words
-	run "$tmp/out" "$tmp/err" $(hermetic_prefix "$dir") "$bin" "$@"
+	run "$tmp/out" "$tmp/err" $(hermetic_prefix "$dir") "$bin" --perf-compat "$@"
 	crashed "$name" "$tmp/err" && continue
 	want_rc=0
 	[ -f "$dir/expected.exit" ] && want_rc=$(cat "$dir/expected.exit")
@@ -168,6 +168,64 @@ for dir in tests/golden/*/; do
 		pass "$name"
 	fi
 done
+
+# --- default mode ------------------------------------------------------------------------
+# Without --perf-compat entries are keyed by a total order: one entry per key, where
+# perf's trees may split one (docs/dirreport.1.md).  On every golden report the default
+# output is perf's bytes or, where perf split entries, the same answer once they are
+# merged (tests/golden/equiv.py); and it is the same bytes at -j 1, -j 4 and the
+# machine's -j.  A case whose file `equiv-difference` says why is an XFAIL while the
+# checker finds a difference (as `known-difference` is for the bytes).
+echo "-- default mode (tests/golden: perf's answer, one entry per key)"
+n_same=0 n_equiv=0
+for dir in tests/golden/*/; do
+	dir=${dir%/}
+	[ -f "$dir/cmd" ] || continue
+	name=default:$(basename "$dir")
+	set -f
+	# shellcheck disable=SC2046
+	set -- $(cat "$dir/cmd")
+	set +f
+	[ "$(mode_of "$@")" = stdio ] || continue
+	case " $* " in *" --stats "* | *" --tasks "* | *" --mmaps "*) continue ;; esac
+	[ "$(cat "$dir/expected.exit" 2>/dev/null || echo 0)" = 0 ] || continue
+	want=$dir/expected.stdout
+	if [ -f "$dir/expected.stdout.xz" ]; then
+		xz -dc "$dir/expected.stdout.xz" >"$tmp/want.xz-out"
+		want=$tmp/want.xz-out
+	fi
+	strip_tip "$want" "$tmp/want"
+	# shellcheck disable=SC2046 # the prefix's words
+	run "$tmp/out" "$tmp/err" $(hermetic_prefix "$dir") "$bin" "$@"
+	crashed "$name" "$tmp/err" && continue
+	if [ "$rc" -ne 0 ]; then
+		fail "$name" "exit status $rc"
+		continue
+	fi
+	strip_tip "$tmp/out" "$tmp/got"
+	jdiff=
+	for j in 1 4; do
+		# shellcheck disable=SC2046
+		run "$tmp/outj" "$tmp/err" $(hermetic_prefix "$dir") "$bin" -j $j "$@"
+		cmp -s "$tmp/out" "$tmp/outj" || jdiff="$jdiff -j $j"
+	done
+	if [ -n "$jdiff" ]; then
+		fail "$name" "output at$jdiff differs from the machine's -j" "$tmp/out" "$tmp/outj"
+	elif cmp -s "$tmp/want" "$tmp/got"; then
+		n_same=$((n_same + 1))
+		pass "$name" "perf's bytes"
+	elif python3 tests/golden/equiv.py "$tmp/want" "$tmp/got" >"$tmp/equiv" 2>&1; then
+		n_equiv=$((n_equiv + 1))
+		pass "$name" "perf's answer, its split entries merged"
+	elif [ -f "$dir/equiv-difference" ]; then
+		xfail "$name" "$(head -n 1 "$dir/equiv-difference")"
+	elif [ -f "$dir/known-difference" ]; then
+		xfail "$name" "$(head -n 1 "$dir/known-difference")"
+	else
+		fail "$name" "not perf's answer: $(head -n 3 "$tmp/equiv" | tr '\n' ';')"
+	fi
+done
+echo "   default mode: $n_same goldens perf's bytes, $n_equiv perf's answer with split entries merged"
 
 # --- newer formats than perf 6.1 reads -------------------------------------------------
 # PERF_RECORD_COMPRESSED2 (perf 6.16+, tests/external/sleep.compressed2.pipe.data, whose
@@ -260,9 +318,9 @@ for s in samples/*.data $fresh $ext; do
 			name=live:$(basename "$s"):$label${j:+:-j$j}
 			# shellcheck disable=SC2086
 			if [ -n "$j" ]; then
-				run "$tmp/out" "$tmp/err" "$bin" -j "$j" $m $ks -i "$s"
+				run "$tmp/out" "$tmp/err" "$bin" --perf-compat -j "$j" $m $ks -i "$s"
 			else
-				run "$tmp/out" "$tmp/err" "$bin" $m $ks -i "$s"
+				run "$tmp/out" "$tmp/err" "$bin" --perf-compat $m $ks -i "$s"
 			fi
 			crashed "$name" "$tmp/err" && continue
 			strip_tip "$tmp/out" "$tmp/got"
@@ -525,7 +583,7 @@ live_cmp_run() {
 	run "$tmp/pout" "$tmp/perr" perf report "$@"
 	_prc=$rc
 	perf_out "$tmp/pout" "$tmp/want"
-	run "$tmp/out" "$tmp/err" "$bin" "$@"
+	run "$tmp/out" "$tmp/err" "$bin" --perf-compat "$@"
 	crashed "$_name" "$tmp/err" && return
 	strip_tip "$tmp/out" "$tmp/got"
 	if [ "$_prc" -eq 0 ] && [ "$rc" -ne 0 ]; then
@@ -596,7 +654,7 @@ sl_differs() {
 		HOME=$fresh_home perf report --stdio -i "$sl/$1.data" $(echo "$_a" | tr '_' ' ') \
 			>"$tmp/sl.pout" 2>/dev/null
 		# shellcheck disable=SC2046
-		HOME=$fresh_home "$bin" --stdio -i "$sl/$1.data" $(echo "$_a" | tr '_' ' ') \
+		HOME=$fresh_home "$bin" --perf-compat --stdio -i "$sl/$1.data" $(echo "$_a" | tr '_' ' ') \
 			>"$tmp/sl.out" 2>/dev/null
 		strip_tip "$tmp/sl.pout" "$tmp/sl.want"
 		strip_tip "$tmp/sl.out" "$tmp/sl.got"
@@ -692,7 +750,7 @@ else
 		set +f
 		here=$(pwd)
 		cd "$case_dir" || exit 2
-		run "$tmp/out" "$tmp/err" "$bin" "$@"
+		run "$tmp/out" "$tmp/err" "$bin" --perf-compat "$@"
 		cd "$here" || exit 2
 		crashed "$name" "$tmp/err" && continue
 		want_rc=$(cat "$dir/expected.exit" 2>/dev/null || echo 1)

@@ -126,7 +126,7 @@ rd_same() {
 	run "$rd_tmp/pout" "$rd_tmp/perr" perf report "$@" -i "$_f"
 	_prc=$rc
 	strip_tip "$rd_tmp/pout" "$rd_tmp/want"
-	run "$rd_tmp/dout" "$rd_tmp/derr" "$rd_rep" "$@" -i "$_f"
+	run "$rd_tmp/dout" "$rd_tmp/derr" "$rd_rep" --perf-compat "$@" -i "$_f"
 	crashed "$_rn" "$rd_tmp/derr" && return
 	strip_tip "$rd_tmp/dout" "$rd_tmp/got"
 	if [ "$_prc" -ne 0 ]; then
