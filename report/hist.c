@@ -252,9 +252,28 @@ static int save_mem(struct hists *h, const struct hist_sample *s, const struct h
 	return 0;
 }
 
-/* Whether an entry of this key is found by hash: its comparisons are consistent. */
+/* The keys whose texts perf computes as its searches compare them: their column is
+ * as wide as the texts computed, so their searches are made sample by sample. */
+static bool lazy_keys(const struct sort_list *sl)
+{
+	return sl->need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE | SORT_NEED_TRACE);
+}
+
+/* With a total order and no such keys (sort_list.total_order), each group's samples
+ * are counted at once, where its first one is: in the order the groups were made,
+ * with no steps kept. */
+static bool by_group(const struct sort_list *sl)
+{
+	return sl->total_order && !lazy_keys(sl);
+}
+
+/* Whether an entry of this key is found by hash: its comparisons are consistent.  (A
+ * hash is a shortcut: an entry it misses, of another hash but an equal key, is found
+ * in the tree; with a total order the tree search finds every entry.) */
 static bool key_hashable(const struct sort_list *sl, const struct symbol *sym)
 {
+	if (by_group(sl))
+		return true;
 	return sl->hash_safe && (sym || !(sl->need & SORT_NEED_SYM));
 }
 
@@ -297,7 +316,7 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 		     !memcmp(h->ips + g->ips, s->ips, s->nr_ips * sizeof(*s->ips)))) {
 			g->period += s->period;
 			g->count++;
-			return add_step(h, h->hash[i].idx1 - 1, s->period);
+			return by_group(h->sl) ? 0 : add_step(h, h->hash[i].idx1 - 1, s->period);
 		}
 	}
 	if (hugemem__grow(&h->groups, &h->cap_groups, &h->groups_mapped, h->nr_groups + 1,
@@ -315,7 +334,7 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 	g->stable = false;
 	g->done = false;
 	h->hash[i] = (struct hashtab_slot){ (uint32_t)++h->nr_groups, hash };
-	return add_step(h, (uint32_t)h->nr_groups - 1, s->period);
+	return by_group(h->sl) ? 0 : add_step(h, (uint32_t)h->nr_groups - 1, s->period);
 }
 
 /* ---- entries from groups ------------------------------------------------------ */
@@ -342,8 +361,8 @@ static uint64_t need_hash(unsigned need, uint64_t x, const struct hist_entry *e)
 		x = mix(x ^ (uint64_t)(uintptr_t)e->comm);
 	if (need & SORT_NEED_DSO)
 		x = mix(x ^ (uint64_t)(uintptr_t)e->dso);
-	if (need & SORT_NEED_SYM)
-		x = mix(x ^ (uint64_t)(uintptr_t)e->sym);
+	if (need & SORT_NEED_SYM)	/* an unresolved one's address too */
+		x = mix(x ^ (e->sym ? (uint64_t)(uintptr_t)e->sym : e->ip));
 	if (need & SORT_NEED_THREAD)
 		x = mix(x ^ (uint32_t)(e->thread ? e->thread->tid : -1));
 	if (need & SORT_NEED_CPU)
@@ -377,6 +396,29 @@ static uint64_t entry_hash(const struct sort_list *sl, const struct hist_entry *
 	return need_hash(sl->need, 0x1234567, e);
 }
 
+/* Entry x, found for proto's key.  perf's hists__findnew_entry(): an entry found
+ * from another map object takes that map, and its symbol is looked up again there
+ * (an inlined function's becomes the real one). */
+static long builder_found(struct hist_builder *b, uint32_t x, const struct hist_entry *proto)
+{
+	struct hist_entry *e = &b->v[x];
+
+	if (!(b->sl->need & SORT_NEED_SYM) || !e->sym || !e->sym->inlined ||
+	    e->map_id == proto->map_id)
+		return x;
+	if (b->sl->total_order) {
+		/* noted, and done once every entry is made (inline_rename()): the key
+		 * must not change while the entries are searched */
+		e->map_moved = true;
+		return x;
+	}
+	e->sym = symbol__inline_base(e->sym);
+	if (b->keyed)
+		b->keys[x].sym = e->sym;
+	e->map_id = proto->map_id;
+	return x;
+}
+
 /* The entry of proto's key in the builder's entry tree, or a copy of proto linked
  * where perf's search ended (*added then true); -1 on ENOMEM. */
 static long builder_tree_findnew(struct hist_builder *b, const struct hist_entry *proto,
@@ -400,29 +442,8 @@ static long builder_tree_findnew(struct hist_builder *b, const struct hist_entry
 		int c = b->keyed ? sort_list__cmp_keys(b->sl, 0, &pk, &b->keys[x])
 				 : sort_list__cmp(b->sl, proto, &b->v[x]);
 
-		if (!c) {
-			struct hist_entry *e = &b->v[x];
-
-			/* perf's hists__findnew_entry(): an entry found from another
-			 * map object takes that map, and its symbol is looked up
-			 * again there (an inlined function's becomes the real one) */
-			if ((b->sl->need & SORT_NEED_SYM) && e->sym && e->sym->inlined &&
-			    e->map_id != proto->map_id && b->sl->total_order) {
-				/* noted, and done once every entry is made
-				 * (inline_rename()): the key must not change
-				 * while the tree is searched */
-				e->map_moved = true;
-				return x;
-			}
-			if ((b->sl->need & SORT_NEED_SYM) && e->sym && e->sym->inlined &&
-			    e->map_id != proto->map_id) {
-				e->sym = symbol__inline_base(e->sym);
-				if (b->keyed)
-					b->keys[x].sym = e->sym;
-			}
-			e->map_id = proto->map_id;
-			return x;
-		}
+		if (!c)
+			return builder_found(b, x, proto);
 		p = x;
 		left = c < 0;
 		x = left ? b->in.left[x] : b->in.right[x];
@@ -462,7 +483,7 @@ static long builder_findnew(struct hist_builder *b, const struct hist_entry *pro
 		for (; b->hash[i].idx1; i = hashtab__next(i, b->hash_cap))
 			if (b->hash[i].hash == hash &&
 			    !sort_list__cmp(b->sl, proto, &b->v[b->hash[i].idx1 - 1]))
-				return b->hash[i].idx1 - 1;
+				return builder_found(b, b->hash[i].idx1 - 1, proto);
 	}
 	x = builder_tree_findnew(b, proto, &added);
 	if (added && hashed) {
@@ -1007,8 +1028,7 @@ static int mark_stable(const struct hist_builder *b, struct hists *h,
 	 * texts computed): their searches are replayed sample by sample, which computes
 	 * the texts perf does wherever its entries are not split. */
 	if (b->sl->total_order) {
-		bool stable = !(b->sl->need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE |
-					       SORT_NEED_TRACE));
+		bool stable = !lazy_keys(b->sl);
 
 		for (size_t i = 0; i < h->nr_groups; i++)
 			h->groups[i].stable = stable;
@@ -1077,6 +1097,14 @@ static int builder_run(struct hist_builder *b, struct hists *h,
 		err = -EINVAL;
 	if (!err)
 		err = mark_stable(b, h, o, ids);
+	if (by_group(b->sl)) {	/* no steps: the groups, in the order they were made */
+		for (size_t i = 0; i < h->nr_groups && !err; i++)
+			err = builder_step(b, h, o, (uint32_t)i, h->groups[i].period,
+					   h->groups[i].count, ids, cache, NULL);
+		free(ids);
+		free(cache);
+		return err;
+	}
 	for (size_t i = 0; i < h->nr_steps && !err;) {
 		uint64_t period;
 		uint32_t gi = step_next(h->steps, &i, &period);
