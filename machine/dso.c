@@ -36,6 +36,7 @@ struct dsos {
 	bool no_demangle;
 	bool no_self_vdso;
 	bool kallsyms_ahead;
+	bool kallsyms_cached;	/* dsos_opts.kallsyms_cached */
 	bool check_at_take;	/* dsos_opts.kallsyms_check_at_take */
 	bool kernel_span_only;
 };
@@ -64,6 +65,7 @@ int dsos__new(struct dsos **out, const struct dsos_opts *opts)
 		d->no_demangle = opts->no_demangle;
 		d->no_self_vdso = opts->no_self_vdso;
 		d->kallsyms_ahead = opts->kallsyms_ahead;
+		d->kallsyms_cached = opts->kallsyms_cached;
 		d->check_at_take = opts->kallsyms_check_at_take;
 		d->kernel_span_only = opts->kernel_span_only;
 	}
@@ -798,12 +800,16 @@ static const char *kallsyms_file(const struct dso *dso, char *path, size_t len)
 		return d->kallsyms;
 	if (d->symfs)
 		return NULL;
-	if (dso->has_build_id && !running_kernel_is(dso, d->kernel_notes)) {
+	if (dso->has_build_id) {
 		char hex[2 * DSO_BUILD_ID_MAX + 1];
+		struct stat st;
 
 		build_id_hex(dso, hex);
 		snprintf(path, len, "%s/" KERNEL_NAME "/%s/kallsyms", d->buildid_dir, hex);
-		return path;
+		if (d->kallsyms_cached && !stat(path, &st) && S_ISREG(st.st_mode))
+			return path;
+		if (!running_kernel_is(dso, d->kernel_notes))
+			return path;
 	}
 	return d->proc_kallsyms;
 }

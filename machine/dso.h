@@ -141,6 +141,14 @@ struct dsos_opts {
 				  * dso__find_symbol() then finds nothing in it.  A
 				  * table read again at the load (another reference
 				  * address: dso__preload_kernel()) is kept whole */
+	bool kallsyms_cached;	 /* the kernel's symbols from the build-id cache's
+				  * kallsyms copy of its build-id wherever the cache
+				  * holds one, also for the running kernel, whose
+				  * /proc/kallsyms is then not read: the copy perf
+				  * record took is the recording's kernel's, also
+				  * after a reboot or a module load (dirreport's
+				  * default).  false: perf's rule, the running
+				  * kernel's file for the running kernel */
 	bool kallsyms_check_at_take; /* with kallsyms_ahead: the check's thread starts
 				  * when the copy's table is taken (the first kernel
 				  * lookup), not once the copy has parsed - for a

@@ -80,6 +80,7 @@ static int setup_machine(struct session *s, const struct report_opts *o,
 	struct dsos_opts dopts = { .kallsyms = o->kallsyms, .no_demangle = o->no_demangle,
 				   .symfs = o->symfs, .buildid_dir = o->buildid_dir,
 				   .kallsyms_ahead = ahead,
+				   .kallsyms_cached = !o->perf_compat,
 				   .kallsyms_check_at_take = cmd_report_forks(s),
 				   .kernel_span_only = span_only };
 	int err = machine__new_opts(m, &dopts);

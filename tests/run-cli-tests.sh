@@ -418,7 +418,8 @@ if [ -n "$kbid" ] && [ -r /proc/kallsyms ]; then
 	mkdir -p "${ka_copy%/kallsyms}"
 	HOME=$ka_home
 	export DIRREPORT_PHASES=1
-	ka_args="--stdio --no-children -g none -s comm,dso,sym"
+	# perf's rule (--perf-compat): the running kernel's symbols from its file
+	ka_args="--perf-compat --stdio --no-children -g none -s comm,dso,sym"
 	# shellcheck disable=SC2086 # $ka_args holds several words on purpose
 	run "$tmp/want" "$tmp/err" "$bin" -j 2 $ka_args --kallsyms /proc/kallsyms -i "$ka"
 	ka_want_rc=$rc
@@ -489,6 +490,22 @@ if [ -n "$kbid" ] && [ -r /proc/kallsyms ]; then
 	else
 		fail "kallsyms-ahead:changed-copy-differs" \
 			"exit $rc; no renamed kernel symbol in the report from the changed copy"
+	fi
+	# dirreport's default takes the build-id cache's copy, the recording's kernel's,
+	# as it is: the report from the changed copy, made once, /proc/kallsyms unread
+	cp "$tmp/out" "$tmp/want3"
+	cp "$tmp/kallsyms.changed" "$ka_copy"
+	rm -f "/dev/shm/dirreport-kallsyms-$(id -u)-$kbid"
+	# shellcheck disable=SC2086
+	run "$tmp/out" "$tmp/err" "$bin" -j 2 ${ka_args#--perf-compat } -i "$ka"
+	if [ "$rc" -eq 0 ] && cmp -s "$tmp/want3" "$tmp/out" &&
+	   [ "$(grep -c '^dirreport: phase load:' "$tmp/err")" -eq 1 ] &&
+	   ! grep -q '^dirreport: phase kernel symbols \(checked\|differ\)' "$tmp/err"; then
+		pass "kallsyms-cached:default"
+	else
+		fail "kallsyms-cached:default" \
+			"exit $rc; not the report from the cache's copy, or checked, or made twice" \
+			"$tmp/want3" "$tmp/out"
 	fi
 	unset DIRREPORT_PHASES
 	HOME=$samples_home_dir
