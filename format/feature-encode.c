@@ -129,6 +129,77 @@ static void enc_group_desc(struct ebuf *b, const struct feat_group *g, size_t nr
 	}
 }
 
+static void eb_strs(struct ebuf *b, char *const *s, uint32_t nr)
+{
+	eb_u32(b, nr);
+	for (uint32_t i = 0; i < nr; i++)
+		eb_str(b, s[i]);
+}
+
+/* CPU_TOPOLOGY: package and core cpu lists, per cpu core and socket ids, then the die
+ * lists and ids (perf's write_cpu_topology()) */
+static void enc_cpu_topology(struct ebuf *b, const struct feat_cpu_topology *t)
+{
+	eb_strs(b, t->package_cpus, t->nr_package_cpus);
+	eb_strs(b, t->core_cpus, t->nr_core_cpus);
+	if (!t->has_cpus)
+		return;
+	for (uint32_t i = 0; i < t->nr_cpus; i++) {
+		eb_u32(b, t->cpus[i].core_id);
+		eb_u32(b, t->cpus[i].socket_id);
+	}
+	if (!t->has_dies)
+		return;
+	eb_strs(b, t->die_cpus, t->nr_die_cpus);
+	for (uint32_t i = 0; i < t->nr_cpus; i++)
+		eb_u32(b, t->cpus[i].die_id);
+}
+
+/* NUMA_TOPOLOGY: u32 nr, per node u32 node, u64 total kB, u64 free kB, cpu list */
+static void enc_numa_topology(struct ebuf *b, const struct feat_numa_node *n, size_t nr)
+{
+	eb_u32(b, (uint32_t)nr);
+	for (size_t i = 0; i < nr; i++) {
+		eb_u32(b, n[i].node);
+		eb_u64(b, n[i].mem_total_kb);
+		eb_u64(b, n[i].mem_free_kb);
+		eb_str(b, n[i].cpus);
+	}
+}
+
+/* CACHE: u32 version 1, u32 nr, per cache four u32 and three strings */
+static void enc_caches(struct ebuf *b, const struct feat_cache *c, size_t nr)
+{
+	eb_u32(b, 1);
+	eb_u32(b, (uint32_t)nr);
+	for (size_t i = 0; i < nr; i++) {
+		eb_u32(b, c[i].level);
+		eb_u32(b, c[i].line_size);
+		eb_u32(b, c[i].sets);
+		eb_u32(b, c[i].ways);
+		eb_str(b, c[i].type);
+		eb_str(b, c[i].size);
+		eb_str(b, c[i].map);
+	}
+}
+
+/* MEM_TOPOLOGY: u64 version 1, u64 block size, u64 nr, per node u64 node, u64 size,
+ * the bitmap (u64 bits, then its words) */
+static void enc_mem_topology(struct ebuf *b, uint64_t block_size, const struct feat_mem_node *n,
+			     size_t nr)
+{
+	eb_u64(b, 1);
+	eb_u64(b, block_size);
+	eb_u64(b, nr);
+	for (size_t i = 0; i < nr; i++) {
+		eb_u64(b, n[i].node);
+		eb_u64(b, n[i].size);
+		eb_u64(b, n[i].nbits);
+		for (uint64_t k = 0; k < (n[i].nbits + 63) / 64; k++)
+			eb_u64(b, n[i].bits[k]);
+	}
+}
+
 static int encode(struct ebuf *b, const struct features *f, unsigned feat)
 {
 	switch (feat) {
@@ -157,6 +228,18 @@ static int encode(struct ebuf *b, const struct features *f, unsigned feat)
 	case FEAT_PMU_MAPPINGS: enc_pmu_mappings(b, f->pmu_mappings, f->nr_pmu_mappings); break;
 	case FEAT_GROUP_DESC: enc_group_desc(b, f->groups, f->nr_groups); break;
 	case FEAT_CLOCKID: eb_u64(b, f->clockid_res_ns); break;
+	case FEAT_CPU_TOPOLOGY: enc_cpu_topology(b, &f->cpu_topo); break;
+	case FEAT_NUMA_TOPOLOGY: enc_numa_topology(b, f->numa_nodes, f->nr_numa_nodes); break;
+	case FEAT_CACHE:
+		if (f->cache_version != 1)
+			return -ENOTSUP;
+		enc_caches(b, f->caches, f->nr_caches);
+		break;
+	case FEAT_MEM_TOPOLOGY:
+		if (f->mem_version != 1)
+			return -ENOTSUP;
+		enc_mem_topology(b, f->mem_block_size, f->mem_nodes, f->nr_mem_nodes);
+		break;
 	case FEAT_BRANCH_STACK:
 	case FEAT_STAT:
 		break;	/* empty flags */
@@ -250,4 +333,41 @@ int writer__set_pmu_mappings(struct writer *w, const struct feat_pmu_mapping *m,
 		return -EINVAL;
 	enc_pmu_mappings(&b, m, nr);
 	return set_encoded(w, FEAT_PMU_MAPPINGS, &b);
+}
+
+int writer__set_cpu_topology(struct writer *w, const struct feat_cpu_topology *t)
+{
+	struct ebuf b = { 0 };
+
+	enc_cpu_topology(&b, t);
+	return set_encoded(w, FEAT_CPU_TOPOLOGY, &b);
+}
+
+int writer__set_numa_topology(struct writer *w, const struct feat_numa_node *n, size_t nr)
+{
+	struct ebuf b = { 0 };
+
+	if (nr > UINT32_MAX)
+		return -EINVAL;
+	enc_numa_topology(&b, n, nr);
+	return set_encoded(w, FEAT_NUMA_TOPOLOGY, &b);
+}
+
+int writer__set_caches(struct writer *w, const struct feat_cache *c, size_t nr)
+{
+	struct ebuf b = { 0 };
+
+	if (nr > UINT32_MAX)
+		return -EINVAL;
+	enc_caches(&b, c, nr);
+	return set_encoded(w, FEAT_CACHE, &b);
+}
+
+int writer__set_mem_topology(struct writer *w, uint64_t block_size,
+			     const struct feat_mem_node *n, size_t nr)
+{
+	struct ebuf b = { 0 };
+
+	enc_mem_topology(&b, block_size, n, nr);
+	return set_encoded(w, FEAT_MEM_TOPOLOGY, &b);
 }

@@ -55,8 +55,12 @@
 
 struct diag;
 struct feat_build_id;
+struct feat_cache;
+struct feat_cpu_topology;
 struct feat_event;
 struct feat_group;
+struct feat_mem_node;
+struct feat_numa_node;
 struct feat_pmu_mapping;
 struct features;
 struct writer;
@@ -198,6 +202,48 @@ int writer__set_group_desc(struct writer *w, const struct feat_group *g, size_t 
  * Thread safety: see file comment. Format: docs/perf-data-format.md §2.3 PMU_MAPPINGS.
  */
 int writer__set_pmu_mappings(struct writer *w, const struct feat_pmu_mapping *m, size_t nr);
+
+/**
+ * @brief Set CPU_TOPOLOGY: the package (socket) cpu lists, the core (thread sibling)
+ *        cpu lists, per cpu u32 core id and u32 socket id, and where t->has_dies
+ *        the die cpu lists and per cpu u32 die id, as perf record 6.1 writes them.
+ * @param t  the lists and t->nr_cpus cpus (NRCPUS' nr_cpus_avail; copied); the
+ *           per-cpu parts are written where t->has_cpus
+ * @return 0; -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §2.3 CPU_TOPOLOGY.
+ */
+int writer__set_cpu_topology(struct writer *w, const struct feat_cpu_topology *t);
+
+/**
+ * @brief Set NUMA_TOPOLOGY: u32 number of nodes, then per node u32 its number, u64
+ *        total and u64 free memory in kB and its cpu list (n[i].cpus).
+ * @param n, nr  the nodes (copied)
+ * @return 0; -EINVAL (nr above 2^32 - 1); -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §2.3 NUMA_TOPOLOGY.
+ */
+int writer__set_numa_topology(struct writer *w, const struct feat_numa_node *n, size_t nr);
+
+/**
+ * @brief Set CACHE (version 1): u32 1, u32 number of caches, then per cache u32 level,
+ *        line size in bytes, sets and ways, and its type, size and shared cpu list as
+ *        strings.
+ * @param c, nr  the caches in the order perf prints them (copied)
+ * @return 0; -EINVAL (nr above 2^32 - 1); -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §2.3 CACHE.
+ */
+int writer__set_caches(struct writer *w, const struct feat_cache *c, size_t nr);
+
+/**
+ * @brief Set MEM_TOPOLOGY (version 1): u64 1, u64 the memory block size in bytes, u64
+ *        number of nodes, then per node u64 node, u64 size (perf writes the bitmap's
+ *        bits), u64 bits and the bitmap's u64 words.
+ * @param block_size  bytes
+ * @param n, nr  the nodes (copied)
+ * @return 0; -ENOMEM.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §2.3 MEM_TOPOLOGY.
+ */
+int writer__set_mem_topology(struct writer *w, uint64_t block_size,
+			     const struct feat_mem_node *n, size_t nr);
 
 /**
  * @brief Set BUILD_ID: per entry a 36-byte header (u32 type 0, u16 misc with bit 15

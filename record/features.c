@@ -5,11 +5,14 @@
 
 #include <dirent.h>
 #include <elf.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -57,7 +60,7 @@ static int cpuinfo_value(const char *key, char *out, size_t len)
 	return err;
 }
 
-static int set_nrcpus(struct writer *w)
+static int set_nrcpus(struct writer *w, uint32_t *nr_avail)
 {
 	uint32_t body[2];
 	int *cpus = NULL;
@@ -74,6 +77,7 @@ static int set_nrcpus(struct writer *w)
 		fclose(f);
 	}
 	body[1] = online > 0 ? (uint32_t)online : 1;
+	*nr_avail = body[0];
 	return writer__set_feature(w, FEAT_NRCPUS, body, sizeof(body));
 }
 
@@ -170,9 +174,408 @@ static int set_pmu_mappings(struct writer *w)
 	return err;
 }
 
+/* ---- topology: CPU_TOPOLOGY, NUMA_TOPOLOGY, CACHE, MEM_TOPOLOGY (sysfs) ---------- */
+
+/* The first line of a sysfs file, without its newline; -ENOENT where unreadable. */
+static int sys_line(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int sys_line(char *out, size_t len, const char *fmt, ...)
+{
+	char path[512];
+	va_list ap;
+	FILE *f;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(path) || !(f = fopen(path, "re")))
+		return -ENOENT;
+	if (!fgets(out, (int)len, f)) {
+		fclose(f);
+		return -ENOENT;
+	}
+	fclose(f);
+	out[strcspn(out, "\n")] = '\0';
+	return 0;
+}
+
+/* The sysfs files of a cpu's topology */
+static const char topology_file[] = "/sys/devices/system/cpu/cpu%d/topology/%s";
+
+/* A number of a cpu's topology (decimal); -1 where unreadable. */
+static uint32_t topology_u32(int cpu, const char *file)
+{
+	char buf[64];
+
+	if (sys_line(buf, sizeof(buf), topology_file, cpu, file))
+		return UINT32_MAX;
+	return (uint32_t)strtoul(buf, NULL, 10);
+}
+
+/* Append s to the list v[0..*nr) unless it is there (perf keeps each list once). */
+static int add_unique(char ***v, uint32_t *nr, const char *s)
+{
+	char **g;
+
+	for (uint32_t i = 0; i < *nr; i++)
+		if (!strcmp((*v)[i], s))
+			return 0;
+	g = realloc(*v, (*nr + 1) * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	*v = g;
+	if (!(g[*nr] = strdup(s)))
+		return -ENOMEM;
+	(*nr)++;
+	return 0;
+}
+
+static void free_strs(char **v, uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The online cpus (sorted), from /sys/devices/system/cpu/online. */
+static int online_cpus(int **cpus, size_t *nr)
+{
+	char buf[4096];
+
+	*cpus = NULL;
+	*nr = 0;
+	if (sys_line(buf, sizeof(buf), "/sys/devices/system/cpu/online"))
+		return -ENOENT;
+	return record_target__cpus(buf, cpus, nr);
+}
+
+/*
+ * CPU_TOPOLOGY as perf 6.1's cpu_topology__new() reads it: for each online cpu its
+ * package, die and core sibling lists (package_cpus_list, else core_siblings_list;
+ * die_cpus_list; core_cpus_list, else thread_siblings_list), each list kept once in
+ * the order first seen; per cpu up to NRCPUS' nr_cpus_avail its core_id,
+ * physical_package_id and die_id (-1 for a cpu that is not online).
+ */
+static int set_cpu_topology(struct writer *w, uint32_t nr_avail)
+{
+	const char *const cpu_dir = topology_file;
+	struct feat_cpu_topology t = { .has_cpus = true, .has_dies = true };
+	char buf[4096];
+	int *cpus = NULL;
+	size_t nr = 0;
+	int err = online_cpus(&cpus, &nr);
+
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	if (!(t.cpus = calloc(nr_avail ? nr_avail : 1, sizeof(*t.cpus)))) {
+		free(cpus);
+		return -ENOMEM;
+	}
+	t.nr_cpus = nr_avail;
+	for (uint32_t i = 0; i < nr_avail; i++)
+		t.cpus[i] = (struct feat_cpu){ UINT32_MAX, UINT32_MAX, UINT32_MAX };
+	for (size_t i = 0; i < nr && !err; i++) {
+		int c = cpus[i];
+
+		if (!sys_line(buf, sizeof(buf), cpu_dir, c, "package_cpus_list") ||
+		    !sys_line(buf, sizeof(buf), cpu_dir, c, "core_siblings_list"))
+			err = add_unique(&t.package_cpus, &t.nr_package_cpus, buf);
+		if (!err && !sys_line(buf, sizeof(buf), cpu_dir, c, "die_cpus_list"))
+			err = add_unique(&t.die_cpus, &t.nr_die_cpus, buf);
+		if (!err && (!sys_line(buf, sizeof(buf), cpu_dir, c, "core_cpus_list") ||
+			     !sys_line(buf, sizeof(buf), cpu_dir, c, "thread_siblings_list")))
+			err = add_unique(&t.core_cpus, &t.nr_core_cpus, buf);
+		if (c >= 0 && (uint32_t)c < nr_avail) {
+			t.cpus[c].core_id = topology_u32(c, "core_id");
+			t.cpus[c].socket_id = topology_u32(c, "physical_package_id");
+			t.cpus[c].die_id = topology_u32(c, "die_id");
+		}
+	}
+	t.has_dies = t.nr_die_cpus != 0;
+	if (!err)
+		err = writer__set_cpu_topology(w, &t);
+	free_strs(t.package_cpus, t.nr_package_cpus);
+	free_strs(t.core_cpus, t.nr_core_cpus);
+	free_strs(t.die_cpus, t.nr_die_cpus);
+	free(t.cpus);
+	free(cpus);
+	return err;
+}
+
+/* NUMA_TOPOLOGY as perf 6.1 reads it: the nodes of /sys/devices/system/node/online,
+ * each with its meminfo's MemTotal and MemFree (kB) and its cpulist. */
+static int set_numa_topology(struct writer *w)
+{
+	struct feat_numa_node *v = NULL;
+	char buf[4096], cpus[4096];
+	int *nodes = NULL;
+	size_t nr = 0;
+	int err;
+
+	if (sys_line(buf, sizeof(buf), "/sys/devices/system/node/online"))
+		return 0;
+	if ((err = record_target__cpus(buf, &nodes, &nr)))
+		return err == -ENOMEM ? err : 0;
+	if (!(v = calloc(nr ? nr : 1, sizeof(*v)))) {
+		free(nodes);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nr && !err; i++) {
+		char path[128], line[256];
+		FILE *f;
+
+		v[i].node = (uint32_t)nodes[i];
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", nodes[i]);
+		if ((f = fopen(path, "re"))) {
+			while (fgets(line, sizeof(line), f)) {
+				char *k = strstr(line, "MemTotal:"), *fr = strstr(line, "MemFree:");
+
+				if (k)
+					v[i].mem_total_kb = strtoull(k + 9, NULL, 10);
+				else if (fr)
+					v[i].mem_free_kb = strtoull(fr + 8, NULL, 10);
+			}
+			fclose(f);
+		}
+		if (sys_line(cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist",
+			     nodes[i]))
+			cpus[0] = '\0';
+		if (!(v[i].cpus = strdup(cpus)))
+			err = -ENOMEM;
+	}
+	if (!err)
+		err = writer__set_numa_topology(w, v, nr);
+	for (size_t i = 0; i < nr; i++)
+		free(v[i].cpus);
+	free(v);
+	free(nodes);
+	return err;
+}
+
+/* perf 6.1's MAX_CACHE_LVL: the cache index directories read per cpu */
+#define CACHE_INDEXES 4
+
+static bool cache_eq(const struct feat_cache *a, const struct feat_cache *b)
+{
+	return a->level == b->level && a->line_size == b->line_size && a->sets == b->sets &&
+	       a->ways == b->ways && !strcmp(a->type, b->type) && !strcmp(a->size, b->size) &&
+	       !strcmp(a->map, b->map);
+}
+
+static void cache_free(struct feat_cache *c)
+{
+	free(c->type);
+	free(c->size);
+	free(c->map);
+}
+
+/* One cache of a cpu (cpuN/cache/indexM); 1 where it has none, -ENOMEM. */
+static int cache_read(struct feat_cache *c, int cpu, int index)
+{
+	static const char dir[] = "/sys/devices/system/cpu/cpu%d/cache/index%d/%s";
+	char buf[4096], path[128];
+	const char *const text[] = { "type", "size", "shared_cpu_list" };
+	char **field[] = { &c->type, &c->size, &c->map };
+	uint32_t *num[] = { &c->level, &c->line_size, &c->sets, &c->ways };
+	const char *const numf[] = { "level", "coherency_line_size", "number_of_sets",
+				     "ways_of_associativity" };
+
+	*c = (struct feat_cache){ 0 };
+	for (size_t k = 0; k < 4; k++) {
+		snprintf(path, sizeof(path), dir, cpu, index, numf[k]);
+		if (sys_line(buf, sizeof(buf), "%s", path))
+			return 1;
+		*num[k] = (uint32_t)strtoul(buf, NULL, 10);
+	}
+	for (size_t k = 0; k < 3; k++) {
+		snprintf(path, sizeof(path), dir, cpu, index, text[k]);
+		if (sys_line(buf, sizeof(buf), "%s", path))
+			buf[0] = '\0';
+		if (!(*field[k] = strdup(buf))) {
+			cache_free(c);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* CACHE as perf 6.1's build_caches() reads it: each cpu's first four cache indexes,
+ * each cache once, ordered by level (a stable sort: cpu and index order within one). */
+static int set_caches(struct writer *w, uint32_t nr_avail)
+{
+	struct feat_cache *v = NULL, c;
+	size_t nr = 0;
+	int err = 0;
+
+	for (uint32_t cpu = 0; cpu < nr_avail && !err; cpu++)
+		for (int index = 0; index < CACHE_INDEXES && !err; index++) {
+			struct feat_cache *g;
+			bool seen = false;
+			int r = cache_read(&c, (int)cpu, index);
+
+			if (r) {
+				err = r < 0 ? r : 0;
+				continue;
+			}
+			for (size_t i = 0; i < nr && !seen; i++)
+				seen = cache_eq(&v[i], &c);
+			if (seen || !(g = realloc(v, (nr + 1) * sizeof(*g)))) {
+				cache_free(&c);
+				err = seen ? 0 : -ENOMEM;
+				continue;
+			}
+			v = g;
+			v[nr++] = c;
+		}
+	/* insertion sort by level: stable, and a few dozen caches at most per level */
+	for (size_t i = 1; i < nr; i++) {
+		struct feat_cache x = v[i];
+		size_t j = i;
+
+		for (; j && v[j - 1].level > x.level; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	if (!err && nr)
+		err = writer__set_caches(w, v, nr);
+	for (size_t i = 0; i < nr; i++)
+		cache_free(&v[i]);
+	free(v);
+	return err;
+}
+
+/* A node's memory blocks (nodeN/memoryM entries) as a bitmap of max M + 1 bits. */
+static int mem_node_read(struct feat_mem_node *n, const char *node_dir)
+{
+	struct dirent *e;
+	DIR *d = opendir(node_dir);
+	uint64_t max = 0;
+	bool any = false;
+
+	if (!d)
+		return 1;
+	while ((e = readdir(d))) {
+		unsigned long m;
+		char *end;
+
+		if (strncmp(e->d_name, "memory", 6) || !isdigit((unsigned char)e->d_name[6]))
+			continue;
+		m = strtoul(e->d_name + 6, &end, 10);
+		if (*end)
+			continue;
+		if (!any || m > max)
+			max = m;
+		any = true;
+	}
+	n->nbits = any ? max + 1 : 0;
+	n->size = n->nbits;
+	n->bits = calloc((n->nbits + 63) / 64 + 1, sizeof(*n->bits));
+	if (!n->bits) {
+		closedir(d);
+		return -ENOMEM;
+	}
+	rewinddir(d);
+	while ((e = readdir(d))) {
+		unsigned long m;
+		char *end;
+
+		if (strncmp(e->d_name, "memory", 6) || !isdigit((unsigned char)e->d_name[6]))
+			continue;
+		m = strtoul(e->d_name + 6, &end, 10);
+		if (!*end && m < n->nbits)
+			n->bits[m / 64] |= 1ULL << (m % 64);
+	}
+	closedir(d);
+	return 0;
+}
+
+static int mem_node_cmp(const void *a, const void *b)
+{
+	const struct feat_mem_node *x = a, *y = b;
+
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* MEM_TOPOLOGY as perf 6.1's build_mem_topology() reads it: the memory block size
+ * (/sys/devices/system/memory/block_size_bytes, hex), and the nodeN directories of
+ * /sys/devices/system/node with their memory blocks, by node.  Not written where
+ * there is no block size (no memory hotplug in sysfs), as perf. */
+static int set_mem_topology(struct writer *w)
+{
+	struct feat_mem_node *v = NULL;
+	char buf[64], path[300];
+	uint64_t bsize;
+	struct dirent *e;
+	size_t nr = 0;
+	DIR *d;
+	int err = 0;
+
+	if (sys_line(buf, sizeof(buf), "/sys/devices/system/memory/block_size_bytes") ||
+	    !(bsize = strtoull(buf, NULL, 16)) || !(d = opendir("/sys/devices/system/node")))
+		return 0;
+	while (!err && (e = readdir(d))) {
+		struct feat_mem_node *g;
+		unsigned long node;
+		char *end;
+		int r;
+
+		if (strncmp(e->d_name, "node", 4) || !isdigit((unsigned char)e->d_name[4]))
+			continue;
+		node = strtoul(e->d_name + 4, &end, 10);
+		if (*end)
+			continue;
+		if (!(g = realloc(v, (nr + 1) * sizeof(*g)))) {
+			err = -ENOMEM;
+			break;
+		}
+		v = g;
+		v[nr] = (struct feat_mem_node){ .node = node };
+		snprintf(path, sizeof(path), "/sys/devices/system/node/%s", e->d_name);
+		r = mem_node_read(&v[nr], path);
+		if (r < 0)
+			err = r;
+		else if (!r)
+			nr++;
+	}
+	closedir(d);
+	qsort(v, nr, sizeof(*v), mem_node_cmp);
+	if (!err && nr)
+		err = writer__set_mem_topology(w, bsize, v, nr);
+	for (size_t i = 0; i < nr; i++)
+		free(v[i].bits);
+	free(v);
+	return err;
+}
+
+/* Whether a PMU other than "cpu" has capabilities (a caps directory). */
+static bool pmu_caps_any(void)
+{
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	struct dirent *e;
+	bool any = false;
+
+	if (!d)
+		return false;
+	while (!any && (e = readdir(d))) {
+		char path[512];
+		struct stat st;
+
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "cpu"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/caps", e->d_name);
+		any = !stat(path, &st) && S_ISDIR(st.st_mode);
+	}
+	closedir(d);
+	return any;
+}
+
 int record_features__write(struct writer *w, const struct record_features *f)
 {
 	char buf[512], vendor[128], family[32], model[32], stepping[32];
+	static const uint32_t none;	/* an empty BPF_PROG_INFO, BPF_BTF, PMU_CAPS */
+	uint32_t nr_avail = 0;
 	struct utsname u;
 	int err = 0;
 
@@ -186,7 +589,7 @@ int record_features__write(struct writer *w, const struct record_features *f)
 	if (!err)
 		err = writer__set_string_feature(w, FEAT_VERSION, DIRREPORT_VERSION);
 	if (!err)
-		err = set_nrcpus(w);
+		err = set_nrcpus(w, &nr_avail);
 	if (!err && !cpuinfo_value("model name", buf, sizeof(buf)))
 		err = writer__set_string_feature(w, FEAT_CPUDESC, buf);
 	if (!err && !cpuinfo_value("vendor_id", vendor, sizeof(vendor)) &&
@@ -202,6 +605,22 @@ int record_features__write(struct writer *w, const struct record_features *f)
 		err = set_cmdline(w, f);
 	if (!err)
 		err = writer__set_event_desc(w, f->events, f->nr_events);
+	if (!err)
+		err = set_cpu_topology(w, nr_avail);
+	if (!err)
+		err = set_numa_topology(w);
+	if (!err)
+		err = set_caches(w, nr_avail);
+	if (!err)
+		err = set_mem_topology(w);
+	/* no BPF programs recorded: perf writes their tables empty; PMU_CAPS empty
+	 * where no PMU has capabilities (else left out: not read here) */
+	if (!err)
+		err = writer__set_feature(w, FEAT_BPF_PROG_INFO, &none, sizeof(none));
+	if (!err)
+		err = writer__set_feature(w, FEAT_BPF_BTF, &none, sizeof(none));
+	if (!err && !pmu_caps_any())
+		err = writer__set_feature(w, FEAT_PMU_CAPS, &none, sizeof(none));
 	if (!err)
 		err = set_pmu_mappings(w);
 	if (!err)

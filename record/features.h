@@ -8,10 +8,18 @@
  * "VENDOR,FAMILY,MODEL,STEPPING"), TOTAL_MEM (/proc/meminfo's MemTotal, kB), CMDLINE
  * (the program's path, then its arguments), PMU_MAPPINGS (the PMUs of
  * /sys/bus/event_source/devices and their types, in directory order as perf lists
- * them), EVENT_DESC, BUILD_ID and SAMPLE_TIME (given by the recorder); and the build-ids they need (the kernel's from
- * /sys/kernel/notes, a file's from its ELF notes).
+ * them), CPU_TOPOLOGY (each online cpu's package, die and core sibling lists and
+ * every cpu's core, socket and die ids, /sys/devices/system/cpu/cpuN/topology),
+ * NUMA_TOPOLOGY (/sys/devices/system/node: each online node's MemTotal, MemFree and
+ * cpulist), CACHE (each cpu's first four cache indexes, each cache once, by level),
+ * MEM_TOPOLOGY (the memory block size and each node's memory blocks), BPF_PROG_INFO
+ * and BPF_BTF empty (no BPF programs recorded), PMU_CAPS empty where no PMU has
+ * capabilities (left out otherwise: not read), EVENT_DESC, BUILD_ID and SAMPLE_TIME
+ * (given by the recorder); and the build-ids they need (the kernel's from
+ * /sys/kernel/notes, a file's from its ELF notes).  Each as perf record 6.1 reads it
+ * (tests/record compares `perf report --header-only -I` of both).
  *
- * Format: docs/perf-data-format.md §2.3 (HOSTNAME .. SAMPLE_TIME, PMU_MAPPINGS); ELF notes as the
+ * Format: docs/perf-data-format.md §2.3 (HOSTNAME .. PMU_CAPS); ELF notes as the
  * ELF specification and <elf.h> lay them out (Elf64/Elf32_Nhdr, name "GNU", type
  * NT_GNU_BUILD_ID).
  *

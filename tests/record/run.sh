@@ -255,6 +255,40 @@ if [ -s "$rd_busy" ]; then
 	fi
 fi
 
+# --- the machine's topology ----------------------------------------------------------------
+# CPU_TOPOLOGY, NUMA_TOPOLOGY, CACHE, MEM_TOPOLOGY and the empty BPF tables read off
+# this machine as perf record reads them: `perf report --header-only -I` of a
+# recording of ours and of one of perf's made now print the same lines, but for those
+# of the run (sizes, times, the version and command line, the events, free memory).
+rd_topo_lines() {
+	grep -v '^# \(captured on\|data size\|feat offset\|data offset\|perf version\|cmdline\|event\|time of\|sample duration\|header version\)' "$1" |
+		sed 's/\(meminfo *: total = [0-9]* kB\), free = [0-9]* kB/\1/'
+}
+if [ -n "$have_perf" ]; then
+	rd_t=$rd_tmp/topo.data
+	if perf record -q --no-buildid-cache -e cpu-clock -o "$rd_t.perf" -- true \
+		>/dev/null 2>&1 &&
+	   rd_record record:topology:record -e cpu-clock -o "$rd_t" -- true; then
+		run "$rd_tmp/want" "$rd_tmp/err" perf report --header-only -I -i "$rd_t.perf"
+		rd_topo_lines "$rd_tmp/want" >"$rd_tmp/want.topo"
+		run "$rd_tmp/out" "$rd_tmp/err" perf report --header-only -I -i "$rd_t"
+		rd_topo_lines "$rd_tmp/out" >"$rd_tmp/got.topo"
+		if [ "$rc" -ne 0 ]; then
+			fail record:topology "perf report --header-only -I exit $rc"
+		elif ! grep -q '^# sibling sockets : .' "$rd_tmp/want.topo"; then
+			fail record:topology "perf's recording has no CPU_TOPOLOGY"
+		elif ! cmp -s "$rd_tmp/want.topo" "$rd_tmp/got.topo"; then
+			fail record:topology "the features differ from perf record's" \
+				"$rd_tmp/want.topo" "$rd_tmp/got.topo"
+		else
+			pass record:topology "$(grep -c . "$rd_tmp/got.topo") lines as perf record's"
+		fi
+		rd_same record:topology:header-only-I "$rd_t" --header-only -I
+	fi
+else
+	skip record:topology "$perf_why"
+fi
+
 # --- call graphs ----------------------------------------------------------------------------
 rd_g=$rd_tmp/g.data
 if rd_record record:callchain:record -g -F 2000 -o "$rd_g" -- \

@@ -514,8 +514,9 @@ START_TEST(test_writer_incompressible_and_errors)
 END_TEST
 
 /* writer__set_string_feature(), writer__set_strings_feature(), writer__set_event_desc(),
- * writer__set_build_ids(), writer__set_group_desc() and writer__set_pmu_mappings() (what dirrecord writes its header with): read back by the
- * session as the features they set. */
+ * writer__set_build_ids(), writer__set_group_desc(), writer__set_pmu_mappings() and the
+ * topology setters (what dirrecord writes its header with): read back by the session
+ * as the features they set. */
 START_TEST(test_writer_feature_setters)
 {
 	char *dir = testlib_tmpdir(), path[512];
@@ -536,6 +537,23 @@ START_TEST(test_writer_feature_setters)
 		{ .pid = -1, .misc = MISC_USER, .size = 20, .filename = "/usr/bin/true" },
 	};
 
+	char *pkg[] = { "0-1" }, *core[] = { "0", "1" }, *die[] = { "0-1" };
+	struct feat_cpu cpus[2] = { { 0, 0, 0 }, { 1, 0, 0 } };
+	struct feat_cpu_topology topo = {
+		.package_cpus = pkg, .nr_package_cpus = 1, .core_cpus = core,
+		.nr_core_cpus = 2, .has_cpus = true, .cpus = cpus, .nr_cpus = 2,
+		.has_dies = true, .die_cpus = die, .nr_die_cpus = 1,
+	};
+	struct feat_numa_node numa = { .node = 0, .mem_total_kb = 1000, .mem_free_kb = 400,
+				       .cpus = "0-1" };
+	struct feat_cache caches[2] = {
+		{ 1, 64, 64, 12, "Data", "48K", "0" },
+		{ 3, 64, 4096, 16, "Unified", "32768K", "0-1" },
+	};
+	uint64_t bits[1] = { 0xff00ffULL };
+	struct feat_mem_node mem = { .node = 0, .size = 24, .nbits = 24, .bits = bits };
+	uint32_t nrcpus[2] = { 2, 2 };
+
 	for (int i = 0; i < 20; i++) {
 		bid[0].build_id[i] = (uint8_t)i;
 		bid[1].build_id[i] = (uint8_t)(0xa0 + i);
@@ -552,6 +570,11 @@ START_TEST(test_writer_feature_setters)
 	ck_assert_int_eq(writer__set_build_ids(w, bid, 2), 0);
 	ck_assert_int_eq(writer__set_group_desc(w, &grp, 1), 0);
 	ck_assert_int_eq(writer__set_pmu_mappings(w, pmus, 2), 0);
+	ck_assert_int_eq(writer__set_feature(w, FEAT_NRCPUS, nrcpus, sizeof(nrcpus)), 0);
+	ck_assert_int_eq(writer__set_cpu_topology(w, &topo), 0);
+	ck_assert_int_eq(writer__set_numa_topology(w, &numa, 1), 0);
+	ck_assert_int_eq(writer__set_caches(w, caches, 2), 0);
+	ck_assert_int_eq(writer__set_mem_topology(w, 0x8000000, &mem, 1), 0);
 	ck_assert_msg(writer__close(w, &d) == 0, "%s", d.msg);
 
 	ck_assert_msg(session__open(&s, &so, &d) == 0, "%s", d.msg);
@@ -578,6 +601,26 @@ START_TEST(test_writer_feature_setters)
 	ck_assert_uint_eq(ft->nr_pmu_mappings, 2);
 	ck_assert_uint_eq(ft->pmu_mappings[1].type, 8);
 	ck_assert_str_eq(ft->pmu_mappings[1].name, "uprobe");
+	ck_assert_uint_eq(ft->cpu_topo.nr_package_cpus, 1);
+	ck_assert_str_eq(ft->cpu_topo.package_cpus[0], "0-1");
+	ck_assert_uint_eq(ft->cpu_topo.nr_core_cpus, 2);
+	ck_assert_str_eq(ft->cpu_topo.core_cpus[1], "1");
+	ck_assert(ft->cpu_topo.has_cpus && ft->cpu_topo.has_dies);
+	ck_assert_uint_eq(ft->cpu_topo.nr_cpus, 2);
+	ck_assert_uint_eq(ft->cpu_topo.cpus[1].core_id, 1);
+	ck_assert_str_eq(ft->cpu_topo.die_cpus[0], "0-1");
+	ck_assert_uint_eq(ft->nr_numa_nodes, 1);
+	ck_assert_uint_eq(ft->numa_nodes[0].mem_free_kb, 400);
+	ck_assert_str_eq(ft->numa_nodes[0].cpus_norm, "0-1");
+	ck_assert_uint_eq(ft->cache_version, 1);
+	ck_assert_uint_eq(ft->nr_caches, 2);
+	ck_assert_uint_eq(ft->caches[1].sets, 4096);
+	ck_assert_str_eq(ft->caches[1].map, "0-1");
+	ck_assert_str_eq(ft->caches[0].type, "Data");
+	ck_assert_uint_eq(ft->mem_block_size, 0x8000000);
+	ck_assert_uint_eq(ft->nr_mem_nodes, 1);
+	ck_assert_uint_eq(ft->mem_nodes[0].nbits, 24);
+	ck_assert_uint_eq(ft->mem_nodes[0].bits[0], 0xff00ff);
 	session__close(s);
 	testlib_rmtree(dir);
 	free(dir);
