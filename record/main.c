@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <limits.h>	/* PATH_MAX */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,7 +31,8 @@ static const char synopsis[] =
 	"usage: dirrecord [-a | -C CPUS | -p PID | -t TID] [-e EVENTS]\n"
 	"                 [-F FREQ | -c COUNT] [-g | --call-graph MODE] [-m PAGES]\n"
 	"                 [-o FILE] [--threads[=SPEC]] [-z | --compression-level=N]\n"
-	"                 [-M SIZE] [-q] [--] [COMMAND [ARGS...]]\n";
+	"                 [-M SIZE] [-N | --buildid-dir DIR] [-q] [--]\n"
+	"                 [COMMAND [ARGS...]]\n";
 static const char epilogue[] =
 	"A COMMAND is started with the events and waited for; without one, -a, -C, -p and\n"
 	"-t record until SIGINT (Ctrl-C) or SIGTERM, or until the processes exit.\n";
@@ -181,7 +183,8 @@ bad:
 }
 
 struct options {
-	bool all_cpus, quiet, have_events, threads;
+	bool all_cpus, quiet, have_events, threads, no_buildid_cache;
+	const char *buildid_dir;	/* --buildid-dir, or NULL: $HOME/.debug */
 	const char *threads_spec;	/* --threads=SPEC, or NULL */
 	int comp_level;			/* -z */
 	uint64_t snapshot_size;		/* -M */
@@ -331,6 +334,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "snapshot-size", 'M', CLI_ARG_REQUIRED, "SIZE",
 		  "\nsnapshot mode: keep each ring's newest SIZE bytes of\n"
 		  "samples (B/K/M/G) and write them on SIGUSR2 only", opt_snapshot, o, 0 },
+		{ "no-buildid-cache", 'N', CLI_ARG_NONE, NULL,
+		  "add nothing to the build-id cache (~/.debug)", cli__opt_true,
+		  &o->no_buildid_cache, 0 },
+		{ "buildid-dir", 0, CLI_ARG_REQUIRED, "DIR",
+		  "the build-id cache the recording's kernel symbols and\n"
+		  "files go to (default ~/.debug)", cli__opt_string, &o->buildid_dir, 0 },
 		{ "quiet", 'q', CLI_ARG_NONE, NULL, "no messages but errors", cli__opt_true,
 		  &o->quiet, 0 },
 		CLI_OPT_VERSION(PROG),
@@ -485,6 +494,7 @@ int main(int argc, char **argv)
 {
 	struct options o = { .output = "perf.data" };
 	struct recorder_opts ro = { 0 };
+	char buildid_dir[PATH_MAX];
 	struct recorder_stats st = { 0 };
 	struct record_child child = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct diag d = { .offset = DIAG_NO_OFFSET };
@@ -651,6 +661,13 @@ int main(int argc, char **argv)
 	ro.affinity = affinity;
 	ro.comp_level = o.comp_level;
 	ro.snapshot_size = (size_t)o.snapshot_size;
+	/* perf record's cache: --buildid-dir, else $HOME/.debug */
+	if (!o.no_buildid_cache && o.buildid_dir)
+		ro.buildid_dir = o.buildid_dir;
+	else if (!o.no_buildid_cache && getenv("HOME") && getenv("HOME")[0] &&
+		 snprintf(buildid_dir, sizeof(buildid_dir), "%s/.debug", getenv("HOME")) <
+			 (int)sizeof(buildid_dir))
+		ro.buildid_dir = buildid_dir;
 	rc = recorder__open(&r, &ro, &d);
 	if ((rc == -ENOENT || rc == -EOPNOTSUPP || rc == -ENODEV) && !o.have_events) {
 		/* perf record's fallback: no PMU here, so the cpu clock */
@@ -741,6 +758,10 @@ int main(int argc, char **argv)
 		if (st.kernel_excluded)
 			fprintf(stderr, PROG ": warning: no permission to record the kernel "
 				"(/proc/sys/kernel/perf_event_paranoid): user space only\n");
+		if (st.buildid_cache_err)
+			fprintf(stderr, PROG ": warning: %s: the build-id cache entries could "
+				"not all be added: %s\n", ro.buildid_dir,
+				strerror(-st.buildid_cache_err));
 		if (st.nr_lost)
 			fprintf(stderr, PROG ": warning: the kernel lost %llu samples (a "
 				"larger -m or a lower -F helps)\n",

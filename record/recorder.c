@@ -24,6 +24,7 @@
 #include "format/record.h"
 #include "format/sample.h"
 #include "format/writer.h"
+#include "record/buildid-cache.h"
 #include "record/dsos.h"
 #include "record/features.h"
 #include "record/recorder-internal.h"
@@ -794,6 +795,9 @@ int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct di
 	}
 	if (!err)
 		err = session__build_index(r->o.path, 0, 0, d);
+	if (!err && r->o.buildid_dir)
+		r->st.buildid_cache_err = record_buildid_cache__add(r->o.buildid_dir, bids,
+								    nr_bids);
 	record_dsos__free_build_ids(bids, nr_bids);
 	free(groups);
 	free(fev);

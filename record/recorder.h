@@ -76,6 +76,9 @@ struct recorder_opts {
 	const char *const *argv;	/* the command line, for CMDLINE (argv[0] is
 					 * replaced by the program's path as perf does) */
 	size_t argc;
+	const char *buildid_dir;	/* the build-id cache the recording's entries
+					 * go to at its end (record/buildid-cache.h);
+					 * NULL: none (-N) */
 };
 
 /** What a recording holds, for the closing message and the tests. */
@@ -89,6 +92,8 @@ struct recorder_stats {
 	bool kernel_excluded;		/* perf_event_paranoid made us exclude the kernel */
 	bool no_kernel_map;		/* /proc/kallsyms hid the kernel's addresses
 					 * (kptr_restrict): no kernel map synthesized */
+	int buildid_cache_err;		/* -errno: an entry could not be added to the
+					 * build-id cache (the recording is whole) */
 };
 
 /**

@@ -255,6 +255,55 @@ if [ -s "$rd_busy" ]; then
 	fi
 fi
 
+# --- the build-id cache ------------------------------------------------------------------
+# The entries perf record leaves in ~/.debug (here the test's HOME): for every build-id
+# of the recording (dirreport --header-only's list is perf buildid-list's), the kernel's
+# kallsyms copy (mode 0444) or the file's `elf` (the same bytes) and `probes`, and the
+# .build-id link to them; -N adds nothing; --buildid-dir another cache.
+rd_cache_check() {	# NAME FILE CACHE
+	_miss=
+	perf buildid-list -i "$2" 2>/dev/null >"$rd_tmp/bids"
+	while read -r _b _p; do
+		case $_p in
+		'[kernel.kallsyms]') _f="$3/[kernel.kallsyms]/$_b/kallsyms"
+			[ "$(stat -c %a "$_f" 2>/dev/null)" = 444 ] || _miss="$_miss $_f" ;;
+		/*) _f="$3$_p/$_b/elf"
+			cmp -s "$_f" "$_p" && [ -f "$3$_p/$_b/probes" ] || _miss="$_miss $_f" ;;
+		*) continue ;;
+		esac
+		_l="$3/.build-id/$(echo "$_b" | cut -c1-2)/$(echo "$_b" | cut -c3-)"
+		[ -d "$_l" ] && [ "$(readlink "$_l")" = "../../${_p#/}/$_b" ] ||
+			_miss="$_miss $_l"
+	done <"$rd_tmp/bids"
+	if [ ! -s "$rd_tmp/bids" ]; then
+		fail "$1" "no build-ids listed"
+	elif [ -n "$_miss" ]; then
+		fail "$1" "missing or wrong:$_miss"
+	else
+		pass "$1" "$(wc -l <"$rd_tmp/bids") entries"
+	fi
+}
+if [ -n "$have_perf" ] && [ -s "$rd_busy" ]; then
+	rd_cache_check record:buildid-cache "$rd_busy" "$HOME/.debug"
+	rd_c=$rd_tmp/cache.data
+	if rd_record record:buildid-cache:dir-record --buildid-dir "$rd_tmp/cache" \
+		-o "$rd_c" -- sh -c 'seq 1 100000 | sort -r >/dev/null'; then
+		rd_cache_check record:buildid-cache:dir "$rd_c" "$rd_tmp/cache"
+	fi
+	mkdir -p "$rd_tmp/nohome"
+	HOME=$rd_tmp/nohome
+	if rd_record record:buildid-cache:-N-record -N -o "$rd_c" -- true; then
+		if [ -e "$rd_tmp/nohome/.debug" ]; then
+			fail record:buildid-cache:-N "$rd_tmp/nohome/.debug made"
+		else
+			pass record:buildid-cache:-N
+		fi
+	fi
+	HOME=$rd_tmp/home
+else
+	skip record:buildid-cache "${have_perf:+no busy recording}${have_perf:-$perf_why}"
+fi
+
 # --- the machine's topology ----------------------------------------------------------------
 # CPU_TOPOLOGY, NUMA_TOPOLOGY, CACHE, MEM_TOPOLOGY and the empty BPF tables read off
 # this machine as perf record reads them: `perf report --header-only -I` of a
