@@ -5,6 +5,7 @@
 #include <stdlib.h>	/* realloc, free */
 #include <string.h>	/* strlen, strncmp, strndup */
 
+#include "record/tracefs.h"
 #include "banned.h"
 
 /* perf's names of the generic events (tools/perf/util/parse-events.c's tables) and
@@ -65,6 +66,8 @@ static int add_event(const char *name, size_t len, struct record_event **ev, siz
 {
 	const struct event_name *n = NULL;
 	struct record_event *grown;
+	bool tracepoint = false;
+	uint64_t tp_id = 0;
 
 	for (size_t i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++)
 		if (strlen(event_names[i].name) == len &&
@@ -72,12 +75,29 @@ static int add_event(const char *name, size_t len, struct record_event **ev, siz
 			n = &event_names[i];
 			break;
 		}
-	if (!n) {
+	if (!n && len && memchr(name, ':', len)) {	/* a tracepoint SYS:NAME */
+		size_t base = (size_t)((const char *)memchr(name, ':', len) - name);
+		int rc = -EINVAL;
+
+		/* an event of the table with a modifier (cycles:u) is not one */
+		for (size_t i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++)
+			if (strlen(event_names[i].name) == base &&
+			    !strncmp(event_names[i].name, name, base))
+				base = 0;
+		if (base)
+			rc = record_tracefs__id(name, len, &tp_id);
+		if (rc == -ENOENT)
+			snprintf(err, errlen, "unknown tracepoint '%.*s' (tracefs' events/SYS/NAME"
+				 "; root mounts tracefs)", (int)len, name);
+		else if (rc)
+			snprintf(err, errlen, "'%.*s': event modifiers are not supported yet",
+				 (int)len, name);
+		if (rc)
+			return -EINVAL;
+		tracepoint = true;
+	} else if (!n) {
 		if (!len)
 			snprintf(err, errlen, "empty event name");
-		else if (memchr(name, ':', len))
-			snprintf(err, errlen, "'%.*s': event modifiers and tracepoints are not "
-				 "supported yet", (int)len, name);
 		else
 			snprintf(err, errlen, "unknown event '%.*s'", (int)len, name);
 		return -EINVAL;
@@ -88,8 +108,8 @@ static int add_event(const char *name, size_t len, struct record_event **ev, siz
 	*ev = grown;
 	grown[*nr] = (struct record_event){ .leader = leader == SIZE_MAX ? *nr : leader,
 					    .nr_members = 1 };
-	grown[*nr].attr.type = n->type;
-	grown[*nr].attr.config = n->config;
+	grown[*nr].attr.type = tracepoint ? ATTR_TYPE_TRACEPOINT : n->type;
+	grown[*nr].attr.config = tracepoint ? tp_id : n->config;
 	/* perf names an event by the name it was given (faults stays faults) */
 	grown[*nr].name = strndup(name, len);
 	if (!grown[*nr].name)
@@ -175,7 +195,12 @@ int record_events__config(struct record_event *ev, size_t nr, const struct recor
 					  .size = ATTR_SIZE_VER7 };
 		if (!o->per_thread || o->timestamp)
 			st |= SAMPLE_TIME;
-		if (freq) {
+		if (a->type == ATTR_TYPE_TRACEPOINT) {
+			/* perf's tracepoint evsel: every hit (or -c's period), with its
+			 * RAW payload, cpu and period */
+			st |= SAMPLE_RAW | SAMPLE_CPU | SAMPLE_PERIOD;
+			a->sample_period = o->period ? o->period : 1;
+		} else if (freq) {
 			st |= SAMPLE_PERIOD;
 			a->sample_period = o->freq ? o->freq : RECORD_DEFAULT_FREQ;
 			set_flag(a, ATTR_FREQ);
@@ -262,7 +287,11 @@ int record_events__add_tracking(struct record_event **ev, size_t *nr)
 	d->attr.type = ATTR_TYPE_SOFTWARE;
 	d->attr.config = 9;	/* PERF_COUNT_SW_DUMMY */
 	d->attr.flags &= ~(1ULL << ATTR_DISABLED | 1ULL << ATTR_ENABLE_ON_EXEC |
-			   1ULL << ATTR_EXCLUDE_GUEST);
+			   1ULL << ATTR_EXCLUDE_GUEST | 1ULL << ATTR_FREQ);
+	/* perf's dummy:HG samples nothing: period 1, no PERIOD or RAW (which come after
+	 * the ID in a sample, so the ID stays where the other events have it) */
+	d->attr.sample_period = 1;
+	d->attr.sample_type &= ~(SAMPLE_PERIOD | SAMPLE_RAW);
 	grown[0].attr.flags &= ~moved;
 	(*nr)++;
 	for (size_t i = 0; i < *nr; i++)

@@ -21,6 +21,8 @@
  *     comm_exec, ksymbol, bpf_event; mmap_data with -d or DWARF call graphs;
  *     namespaces with --namespaces; cgroup with --all-cgroups; build_id with
  *     --buildid-mmap;
+ *   - tracepoints: every hit (sample_period 1, or -c's; not frequency mode) with
+ *     RAW|CPU|PERIOD, as perf's tracepoint evsels;
  *   - -g: CALLCHAIN; --call-graph dwarf,SIZE: CALLCHAIN|REGS_USER|STACK_USER (x86-64's
  *     user registers 0xff0fff, SIZE bytes of stack), ADDR|DATA_SRC and
  *     exclude_callchain_user; -d: ADDR|DATA_SRC; --phys-data: PHYS_ADDR;
@@ -74,15 +76,16 @@ struct record_event {
  *        bpf-output, cgroup-switches) and hardware events (cycles/cpu-cycles,
  *        instructions, cache-references, cache-misses, branch-instructions/branches,
  *        branch-misses, bus-cycles, stalled-cycles-frontend, stalled-cycles-backend,
- *        ref-cycles), and groups of them, `{a,b}` or `name{a,b}`. -e given twice
- *        appends: call it once per -e with the same list.
+ *        ref-cycles), tracepoints SYS:NAME (type TRACEPOINT, config its tracefs id:
+ *        record/tracefs.h), and groups of them, `{a,b}` or `name{a,b}`. -e given
+ *        twice appends: call it once per -e with the same list.
  * @param spec    the list
  * @param ev      array to append to (realloc()ed; *ev may be NULL); owned by the caller,
  *                record_events__free() frees it
  * @param nr      its length, updated
  * @param err     filled with one line on failure (what is wrong and where)
- * @return 0; -EINVAL (an unknown event, an empty name, a group left open or nested, an
- *         event modifier or a tracepoint, which are not supported yet: err says which);
+ * @return 0; -EINVAL (an unknown event or tracepoint, an empty name, a group left open
+ *         or nested, an event modifier, which is not supported yet: err says which);
  *         -ENOMEM.
  */
 int record_events__parse(const char *spec, struct record_event **ev, size_t *nr,

@@ -20,6 +20,7 @@
 #include "format/header.h"
 #include "format/writer.h"
 #include "record/target.h"
+#include "record/tracefs.h"
 
 #include "banned.h"
 
@@ -571,6 +572,27 @@ static bool pmu_caps_any(void)
 	return any;
 }
 
+/* TRACING_DATA where some event is a tracepoint (record/tracefs.h) */
+static int set_tracing_data(struct writer *w, const struct record_features *f)
+{
+	const char **names = calloc(f->nr_events ? f->nr_events : 1, sizeof(*names));
+	unsigned char *blob = NULL;
+	size_t nr = 0, len = 0;
+	int err;
+
+	if (!names)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->nr_events; i++)
+		if (f->events[i].attr.type == ATTR_TYPE_TRACEPOINT)
+			names[nr++] = f->events[i].name;
+	err = nr ? record_tracefs__tracing_data(names, nr, &blob, &len) : 0;
+	if (!err && nr)
+		err = writer__set_feature(w, FEAT_TRACING_DATA, blob, len);
+	free(blob);
+	free(names);
+	return err;
+}
+
 int record_features__write(struct writer *w, const struct record_features *f)
 {
 	char buf[512], vendor[128], family[32], model[32], stepping[32];
@@ -605,6 +627,8 @@ int record_features__write(struct writer *w, const struct record_features *f)
 		err = set_cmdline(w, f);
 	if (!err)
 		err = writer__set_event_desc(w, f->events, f->nr_events);
+	if (!err)
+		err = set_tracing_data(w, f);
 	if (!err)
 		err = set_cpu_topology(w, nr_avail);
 	if (!err)
