@@ -4,11 +4,12 @@
 #include "format/writer.h"
 
 #include <errno.h>
-#include <fcntl.h>	/* open */
+#include <fcntl.h>	/* open, fallocate */
 #include <limits.h>	/* PATH_MAX */
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* calloc, free, realloc */
 #include <string.h>	/* memcpy, memset, strerror */
+#include <sys/stat.h>	/* fstat */
 #include <unistd.h>	/* write, pwrite, close */
 #include <zstd.h>
 #include <zstd_errors.h>	/* ZSTD_getErrorCode, ZSTD_error_dstSize_tooSmall */
@@ -37,6 +38,10 @@ struct wstream {
 	ZSTD_CCtx *cctx;	/* owned, when compressing */
 	unsigned char *zbuf;	/* owned, 8 + WRITER_COMP_PAYLOAD_MAX */
 	uint64_t comp_in, comp_out;	/* bytes into and out of compressed records */
+	uint64_t rec_end;	/* off after the last whole record put */
+	uint64_t safe;		/* bytes on disk that end with a whole record (the
+				 * rec_end of the last flush): writer__salvage()
+				 * cuts the file there */
 	struct diag diag;	/* its write errors */
 };
 
@@ -84,6 +89,7 @@ static int flush_obuf(struct writer *w, struct wstream *s)
 		done += (size_t)n;
 	}
 	s->olen = 0;
+	s->safe = s->rec_end;	/* records up to it are whole on disk */
 	return 0;
 }
 
@@ -108,6 +114,16 @@ static int put(struct writer *w, struct wstream *s, const void *p, size_t n)
 	return 0;
 }
 
+/* put() of whole records: rec_end moves past them. */
+static int put_record(struct writer *w, struct wstream *s, const void *p, size_t n)
+{
+	int err = put(w, s, p, n);
+
+	if (!err)
+		s->rec_end = s->off;
+	return err;
+}
+
 /* The records waiting in cbuf as one COMPRESSED record holding one zstd frame; as
  * plain records when the frame would not fit in one record (incompressible data). */
 static int flush_comp(struct writer *w, struct wstream *s)
@@ -123,7 +139,7 @@ static int flush_comp(struct writer *w, struct wstream *s)
 					 "zstd compression failed: %s", ZSTD_getErrorName(n));
 		n = s->clen;
 		s->clen = 0;
-		return put(w, s, s->cbuf, n);
+		return put_record(w, s, s->cbuf, n);
 	}
 	bytes__put_u32(s->zbuf, REC_COMPRESSED);
 	bytes__put_u16(s->zbuf + 4, 0);
@@ -131,7 +147,7 @@ static int flush_comp(struct writer *w, struct wstream *s)
 	s->comp_in += s->clen;
 	s->comp_out += 8 + n;
 	s->clen = 0;
-	return put(w, s, s->zbuf, 8 + n);
+	return put_record(w, s, s->zbuf, 8 + n);
 }
 
 static void chunk_start(struct wstream *s)
@@ -150,7 +166,7 @@ static int put_round(struct writer *w, struct wstream *s)
 	bytes__put_u32(r, REC_FINISHED_ROUND);
 	bytes__put_u16(r + 4, 0);
 	bytes__put_u16(r + 6, 8);
-	return put(w, s, r, sizeof(r));
+	return put_record(w, s, r, sizeof(r));
 }
 
 /* End the current chunk of stream i: compressed data out, FINISHED_ROUND (stream 0 with
@@ -350,6 +366,7 @@ static int start_data(struct writer *w)
 			return err;
 	}
 	w->data_offset = s->off;
+	s->rec_end = s->off;	/* the header and attrs, whole */
 	(void)nr_ids;
 	for (unsigned i = 0; i < w->nr_st; i++)
 		chunk_start(&w->st[i]);
@@ -376,7 +393,7 @@ int writer__write(struct writer *w, unsigned stream, const void *rec, size_t siz
 			return err;
 		memcpy(s->cbuf + s->clen, rec, size);
 		s->clen += size;
-	} else if ((err = flush_comp(w, s)) || (err = put(w, s, rec, size))) {
+	} else if ((err = flush_comp(w, s)) || (err = put_record(w, s, rec, size))) {
 		return err;
 	}
 	s->chunk_raw += size;
@@ -389,6 +406,32 @@ int writer__write(struct writer *w, unsigned stream, const void *rec, size_t siz
 	}
 	if (s->chunk_raw >= w->o.index_bytes)
 		return chunk_end(w, stream);
+	return 0;
+}
+
+int writer__flush(struct writer *w, unsigned stream)
+{
+	int err;
+
+	if (stream >= w->nr_st)
+		return -EINVAL;
+	if (!w->started && (err = start_data(w)))
+		return err;
+	if ((err = flush_comp(w, &w->st[stream])))
+		return err;
+	return flush_obuf(w, &w->st[stream]);
+}
+
+int writer__reserve(struct writer *w, unsigned stream, size_t bytes)
+{
+	struct wstream *s;
+
+	if (stream >= w->nr_st)
+		return -EINVAL;
+	s = &w->st[stream];
+	/* blocks past the end of the file, its size unchanged (Linux's fallocate) */
+	if (fallocate(s->fd, FALLOC_FL_KEEP_SIZE, (off_t)s->off, (off_t)bytes))
+		return -errno;
 	return 0;
 }
 
@@ -479,6 +522,68 @@ static int finish_file(struct writer *w)
 	return 0;
 }
 
+/* The features the writer sets itself: COMPRESSED (-z), DIR_FORMAT (a directory;
+ * cleared otherwise). */
+static int set_closing_features(struct writer *w)
+{
+	int err = 0;
+
+	if (w->o.comp_level)
+		err = set_comp_feature(w);
+	if (!err && w->o.dir) {
+		unsigned char v[8];
+
+		bytes__put_u64(v, 1);	/* PERF_DIR_VERSION */
+		err = writer__set_feature(w, FEAT_DIR_FORMAT, v, sizeof(v));
+	} else if (!err && w->feat[FEAT_DIR_FORMAT].set) {
+		free(w->feat[FEAT_DIR_FORMAT].body);
+		w->feat[FEAT_DIR_FORMAT] = (struct wfeat){ 0 };
+	}
+	return err;
+}
+
+/* A stream's file cut back to `at` bytes, its offset there; where it is no longer,
+ * it is not truncated (which would give back the space writer__reserve() kept past
+ * its end). */
+static int cut(struct writer *w, struct wstream *s, uint64_t at)
+{
+	struct stat st;
+
+	if (fstat(s->fd, &st) || ((uint64_t)st.st_size > at && ftruncate(s->fd, (off_t)at)) ||
+	    lseek(s->fd, (off_t)at, SEEK_SET) < 0)
+		return io_fail(w, s, -errno, "truncate");
+	return 0;
+}
+
+/* The feature sections and header (finish_file()) from pass `from` on: all the
+ * features; where they do not fit, only those a reader cannot do without (DIR_FORMAT:
+ * a directory); then none, the header alone in its own place.  Stream 0 is cut back
+ * between passes to the last whole record on disk (its safe point: the data
+ * section's end, or where a full disk stopped it). */
+static int finish_reduced(struct writer *w, int from)
+{
+	struct wstream *s0 = &w->st[0];
+	uint64_t end = s0->safe;
+
+	for (int pass = from; pass < 3; pass++) {
+		if (pass) {
+			for (unsigned f = 1; f < FEAT_BITS; f++) {
+				if (pass == 1 && f == FEAT_DIR_FORMAT)
+					continue;
+				free(w->feat[f].body);
+				w->feat[f] = (struct wfeat){ 0 };
+			}
+			s0->olen = 0;
+			s0->off = s0->rec_end = s0->safe = end;
+			if (cut(w, s0, end))
+				return w->st[0].diag.code;
+		}
+		if (!finish_file(w))
+			return 0;
+	}
+	return diag__set(&w->diag, s0->path, 0, -ENOSPC, "cannot write the header");
+}
+
 int writer__close(struct writer *w, struct diag *d)
 {
 	int err = 0;
@@ -492,23 +597,63 @@ int writer__close(struct writer *w, struct diag *d)
 	 * which perf's queue, empty then, ignores */
 	if (!err && w->st[0].off == w->data_offset)
 		err = put_round(w, &w->st[0]);
-	if (!err && w->o.comp_level)
-		err = set_comp_feature(w);
-	if (!err && w->o.dir) {
-		unsigned char v[8];
-
-		bytes__put_u64(v, 1);	/* PERF_DIR_VERSION */
-		err = writer__set_feature(w, FEAT_DIR_FORMAT, v, sizeof(v));
-	} else if (!err && w->feat[FEAT_DIR_FORMAT].set) {
-		free(w->feat[FEAT_DIR_FORMAT].body);
-		w->feat[FEAT_DIR_FORMAT] = (struct wfeat){ 0 };
-	}
+	if (!err)
+		err = set_closing_features(w);
 	if (err == -ENOMEM && w->diag.code == 0)
 		diag__set(&w->diag, w->st[0].path, DIAG_NO_OFFSET, err, NULL);
 	for (unsigned i = 1; !err && i < w->nr_st; i++)
 		err = flush_obuf(w, &w->st[i]);
-	if (!err)
+	if (!err) {
 		err = finish_file(w);
+		/* a full disk at the features: the file kept readable with fewer of them
+		 * (the error stands: the caller decides whether to keep it) */
+		if (err == -ENOSPC || err == -EDQUOT || err == -EFBIG)
+			(void)finish_reduced(w, 1);
+	}
+	for (unsigned i = 0; i < w->nr_st; i++) {
+		if (w->st[i].fd >= 0 && close(w->st[i].fd) && !err)
+			err = io_fail(w, &w->st[i], -errno, "close");
+		w->st[i].fd = -1;
+	}
+	if (err && d)
+		*d = *writer__diag(w);
+	writer__delete(w);
+	return err;
+}
+
+int writer__salvage(struct writer *w, struct diag *d)
+{
+	struct wstream *s0 = &w->st[0];
+	int err = 0;
+
+	/* the records on disk that are whole; what was buffered or compressed is lost,
+	 * but for stream 0's buffer (a directory's `data`: the header, the attrs and the
+	 * synthesized records, which may not have filled it), written where the space the
+	 * other streams give back holds it */
+	for (unsigned i = w->nr_st; i-- > 0 && !err;) {
+		struct wstream *s = &w->st[i];
+
+		s->clen = 0;
+		if (i == 0 && w->started && s->rec_end >= w->data_offset &&
+		    s->rec_end > s->off - s->olen) {
+			uint64_t start = s->off - s->olen;	/* where obuf[0] goes */
+
+			s->olen = (size_t)(s->rec_end - start);
+			s->off = s->rec_end;
+			(void)flush_obuf(w, s);
+		}
+		s->olen = 0;
+		s->off = s->rec_end = s->safe;
+		s->chunk_nr = 0;
+		err = cut(w, s, s->safe);
+	}
+	if (!err && (!w->started || s0->safe < w->data_offset))
+		err = diag__set(&w->diag, s0->path, DIAG_NO_OFFSET, -ENOSPC,
+				"nothing whole to keep");
+	if (!err)
+		err = set_closing_features(w);
+	if (!err)
+		err = finish_reduced(w, 0);
 	for (unsigned i = 0; i < w->nr_st; i++) {
 		if (w->st[i].fd >= 0 && close(w->st[i].fd) && !err)
 			err = io_fail(w, &w->st[i], -errno, "close");

@@ -260,6 +260,35 @@ int writer__set_mem_topology(struct writer *w, uint64_t block_size,
 int writer__set_build_ids(struct writer *w, const struct feat_build_id *ids, size_t nr);
 
 /**
+ * @brief Write what a stream holds (records waiting for compression, the output
+ *        buffer) to its file now.
+ * @return 0; -EINVAL (bad stream); -errno of write() (d set at close); -DIAG_ZSTD.
+ * Thread safety: see file comment.
+ */
+int writer__flush(struct writer *w, unsigned stream);
+
+/**
+ * @brief Reserve @p bytes of disk space past the end of a stream's file (its size
+ *        unchanged): what is written there later cannot fail for want of space, as a
+ *        directory's `data` file's closing records and features at writer__salvage().
+ * @return 0; -errno of fallocate() (-EOPNOTSUPP where the file system has none).
+ * Thread safety: see file comment.
+ */
+int writer__reserve(struct writer *w, unsigned stream, size_t bytes);
+
+/**
+ * @brief Finish a recording whose writes failed (a full disk): each file cut back to
+ *        the last whole record on disk (records buffered or waiting for compression
+ *        are lost), the feature sections written where there is room for them (else
+ *        only DIR_FORMAT, else none), and the header; the files are kept and w is
+ *        freed.  A reader then takes the records up to where the disk filled.
+ * @return 0; -ENOSPC and the like (d set: no header could be written, or nothing
+ *         whole was written yet); the files are left for the caller to remove.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §1.
+ */
+int writer__salvage(struct writer *w, struct diag *d);
+
+/**
  * @brief Append one record to a stream.
  * @param stream  0, or 1..nr_data_files for data.(stream-1) of a directory
  * @param rec     the record in host order; its 8-byte header's size may be smaller

@@ -73,6 +73,13 @@ static int fail(const char *fmt, const char *arg)
 	return 1;
 }
 
+/* A write error the recording can be kept after (writer__salvage()): the disk or
+ * the quota is full, or the file too large. */
+static bool write_failed(int err)
+{
+	return err == -ENOSPC || err == -EDQUOT || err == -EFBIG;
+}
+
 static int fail_diag(const struct diag *d)
 {
 	char line[1024];
@@ -711,6 +718,9 @@ int main(int argc, char **argv)
 		rc = recorder__read(r, &wrote, &d);
 		if (rc) {
 			fail_diag(&d);
+			/* a full disk: what was written is kept, readable to there */
+			if (write_failed(rc) && !recorder__salvage(r))
+				created = false;
 			goto out;
 		}
 		if (stop_signal)
@@ -748,6 +758,8 @@ int main(int argc, char **argv)
 	rc = recorder__finish(r, &st, &d);
 	if (rc) {
 		fail_diag(&d);
+		if (write_failed(rc) && !recorder__salvage(r))
+			created = false;
 		goto out;
 	}
 	created = false;

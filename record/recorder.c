@@ -35,6 +35,11 @@
 
 #include "banned.h"
 
+/* Bytes reserved past a directory's `data` file for its closing records and features
+ * (writer__reserve()): LOST_SAMPLES records, BUILD_ID and EVENT_DESC of a large
+ * system take tens of KiB. */
+#define CLOSING_RESERVE ((size_t)256 << 10)
+
 #define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
@@ -558,6 +563,14 @@ int recorder__synthesize(struct recorder *r, struct diag *d)
 	}
 	if (!err)
 		err = synth__finished_init(&s);
+	/* the header, attrs and what was synthesized on disk before the rings fill it:
+	 * a full disk later keeps them (writer__salvage()) */
+	if (!err)
+		err = writer__flush(r->w, 0);
+	/* and room for a directory's closing records and features (its rings write
+	 * elsewhere); where the file system cannot reserve, none */
+	if (!err && r->o.dir)
+		(void)writer__reserve(r->w, 0, CLOSING_RESERVE);
 	if (err)
 		recorder__writer_error(r, RECORDER_ANY_STREAM, err, d);
 	return err;
@@ -726,41 +739,29 @@ static void sum_stats(struct recorder *r, bool threads)
 		r->st.nr_wakeups = m->nr_wakeups;
 }
 
-int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct diag *d)
+/* The header's features (record/features.h: the events with their ids, the build-ids
+ * of the files hit, the sample times; GROUP_DESC) set on the writer; *bids receives the
+ * build-ids (record_dsos__free_build_ids() frees them). */
+static int set_features(struct recorder *r, bool threads, struct feat_build_id **bids,
+			size_t *nr_bids)
 {
 	struct record_features f = { .argv = r->o.argv, .argc = r->o.argc };
-	struct feat_event *fev = calloc(r->o.nr_events, sizeof(*fev));
+	struct feat_event *fev = calloc(r->o.nr_events ? r->o.nr_events : 1, sizeof(*fev));
 	uint64_t *ids = calloc(r->nr_fds ? r->nr_fds : 1, sizeof(*ids));
-	struct feat_group *groups = calloc(r->o.nr_events, sizeof(*groups));
-	struct feat_build_id *bids = NULL;
-	size_t nr_bids = 0, at = 0, nr_groups = 0;
-	bool wrote;
-	int err;
+	struct feat_group *groups = calloc(r->o.nr_events ? r->o.nr_events : 1,
+					   sizeof(*groups));
+	size_t at = 0, nr_groups = 0;
+	int err = fev && ids && groups ? 0 : -ENOMEM;
 
-	if (!fev || !ids || !groups) {
-		free(fev);
-		free(ids);
-		free(groups);
-		return -ENOMEM;
-	}
+	*bids = NULL;
+	*nr_bids = 0;
 	/* the groups of more than one event, as perf record describes them */
-	for (size_t e = 0; e < r->o.nr_events; e++)
+	for (size_t e = 0; !err && e < r->o.nr_events; e++)
 		if (r->ev[e].leader == e && r->ev[e].nr_members > 1)
 			groups[nr_groups++] = (struct feat_group){
 				.name = r->ev[e].group ? r->ev[e].group : "{anon_group}",
 				.leader_idx = (uint32_t)e,
 				.nr_members = (uint32_t)r->ev[e].nr_members };
-	bool threads = r->nr_threads > 0;
-
-	err = recorder__threads_stop(r, d);
-	ioctl_leaders(r, PERF_EVENT_IOC_DISABLE);
-	while (!err) {
-		err = recorder__read(r, &wrote, d);
-		if (!wrote)
-			break;
-	}
-	if (!err)
-		err = write_lost_samples(r, d);
 	for (size_t e = 0; !err && e < r->o.nr_events; e++) {
 		fev[e].attr = r->ev[e].attr;
 		fev[e].name = r->ev[e].name;
@@ -771,18 +772,43 @@ int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct di
 		fev[e].nr_ids = (uint32_t)(ids + at - fev[e].ids);
 	}
 	if (!err)
-		err = record_dsos__build_ids(r->dsos, &bids, &nr_bids);
+		err = record_dsos__build_ids(r->dsos, bids, nr_bids);
 	if (!err) {
 		f.events = fev;
 		f.nr_events = r->o.nr_events;
-		f.build_ids = bids;
-		f.nr_build_ids = nr_bids;
+		f.build_ids = *bids;
+		f.nr_build_ids = *nr_bids;
 		sum_stats(r, threads);
 		f.first_sample_ns = r->main_em.st.first_ns;
 		f.last_sample_ns = r->main_em.st.last_ns;
 		err = record_features__write(r->w, &f);
 		if (!err && nr_groups)
 			err = writer__set_group_desc(r->w, groups, nr_groups);
+	}
+	free(groups);
+	free(fev);
+	free(ids);
+	return err;
+}
+
+int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct diag *d)
+{
+	struct feat_build_id *bids = NULL;
+	size_t nr_bids = 0;
+	bool threads = r->nr_threads > 0, wrote;
+	int err;
+
+	err = recorder__threads_stop(r, d);
+	ioctl_leaders(r, PERF_EVENT_IOC_DISABLE);
+	while (!err) {
+		err = recorder__read(r, &wrote, d);
+		if (!wrote)
+			break;
+	}
+	if (!err)
+		err = write_lost_samples(r, d);
+	if (!err) {
+		err = set_features(r, threads, &bids, &nr_bids);
 		if (err)
 			diag__set(d, r->o.path, DIAG_NO_OFFSET, err, "%s", diag__code_str(err));
 	}
@@ -799,12 +825,28 @@ int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct di
 		r->st.buildid_cache_err = record_buildid_cache__add(r->o.buildid_dir, bids,
 								    nr_bids);
 	record_dsos__free_build_ids(bids, nr_bids);
-	free(groups);
-	free(fev);
-	free(ids);
 	if (stats)
 		*stats = r->st;
 	return err;
+}
+
+int recorder__salvage(struct recorder *r)
+{
+	struct diag d = { .offset = DIAG_NO_OFFSET };
+	struct feat_build_id *bids = NULL;
+	bool threads = r->nr_threads > 0;
+	struct writer *w = r->w;
+	size_t nr_bids = 0;
+
+	(void)recorder__threads_stop(r, &d);
+	ioctl_leaders(r, PERF_EVENT_IOC_DISABLE);
+	if (!w)
+		return -EINVAL;
+	/* the features too, where memory allows (written where the disk does) */
+	(void)set_features(r, threads, &bids, &nr_bids);
+	record_dsos__free_build_ids(bids, nr_bids);
+	r->w = NULL;
+	return writer__salvage(w, &d);
 }
 
 void recorder__delete(struct recorder *r)

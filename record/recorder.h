@@ -198,6 +198,16 @@ int recorder__wait(struct recorder *r, int timeout_ms);
  */
 int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct diag *d);
 
+/**
+ * @brief After a write error (a full disk): the reader threads stopped and joined, the
+ *        events disabled, and the recording kept up to its last whole record on disk
+ *        (writer__salvage(): the header written, the features where there is room),
+ *        without the index.  The recorder must still be deleted.
+ * @return 0 (the recording is kept); an error: nothing could be kept (the caller
+ *         removes the files).
+ */
+int recorder__salvage(struct recorder *r);
+
 /** @brief Close the fds, unmap the rings, abandon an unfinished output (the file
  *  stays as it is). NULL is a no-op. */
 void recorder__delete(struct recorder *r);

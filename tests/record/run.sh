@@ -259,6 +259,56 @@ if [ -s "$rd_busy" ]; then
 	fi
 fi
 
+# --- a full disk ---------------------------------------------------------------------------
+# A 2 MiB tmpfs that a system-wide recording fills: one line naming the file, the offset
+# and the errno text, exit 1, and the recording kept up to its last whole record with
+# its header and features (a directory's closing room reserved at its start), which
+# perf and dirreport read alike: a file, a --threads directory.
+rd_full=$rd_tmp/full
+mkdir -p "$rd_full"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=2m tmpfs "$rd_full" 2>/dev/null; then
+	for rd_mode in file dir; do
+		rd_n=record:full-disk:$rd_mode
+		rd_o=$rd_full/f.data
+		rm -rf "$rd_o"
+		rd_opt=
+		[ "$rd_mode" = dir ] && rd_opt=--threads
+		# shellcheck disable=SC2086 # $rd_opt: one word or none
+		run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" -q -N $rd_opt -a -g -F 25000 \
+			-o "$rd_o" -- sh -c 'i=0; while [ $i -lt 12 ]; do
+				seq 1 300000 | sort -r | md5sum >/dev/null; i=$((i + 1)); done'
+		crashed "$rd_n" "$rd_tmp/err" && continue
+		if [ "$rc" -ne 1 ]; then
+			fail "$rd_n" "exit $rc, want 1"
+		elif [ "$(wc -l <"$rd_tmp/err")" -ne 1 ] ||
+		     ! grep -q "^dirrecord: $rd_o[^:]*: offset 0x[0-9a-f]*: write: No space left on device\$" \
+			"$rd_tmp/err"; then
+			fail "$rd_n" "stderr: $(head -n 2 "$rd_tmp/err" | tr '\n' '|')"
+		else
+			run "$rd_tmp/out" "$rd_tmp/err" "$rd_rep" --stdio -i "$rd_o"
+			if [ "$rc" -ne 0 ] || ! grep -q '^# Samples: [1-9]' "$rd_tmp/out"; then
+				fail "$rd_n" "the kept recording: dirreport exit $rc, $(head -n 1 "$rd_tmp/err")"
+			else
+				pass "$rd_n" "$(grep '^# Samples:' "$rd_tmp/out" | head -n 1 | cut -c3-) kept"
+				# the same answer as perf's (its split entries merged:
+				# tests/golden/equiv.py), where perf runs
+				if [ -n "$have_perf" ]; then
+					run "$rd_tmp/want" "$rd_tmp/err" perf report --stdio -i "$rd_o"
+					if python3 "$rd_root/tests/golden/equiv.py" "$rd_tmp/want" \
+						"$rd_tmp/out" >"$rd_tmp/equiv" 2>&1; then
+						pass "$rd_n:stdio" "perf report's answer"
+					else
+						fail "$rd_n:stdio" "not perf report's answer: $(head -n 2 "$rd_tmp/equiv" | tr '\n' ';')"
+					fi
+				fi
+			fi
+		fi
+	done
+	umount "$rd_full"
+else
+	skip record:full-disk "no tmpfs to mount here (root)"
+fi
+
 # --- tracepoints ---------------------------------------------------------------------------
 # -e SYS:NAME as perf record records it: the tracepoint's id from tracefs (mounted by
 # dirrecord where it is not, as perf mounts it), every hit sampled with its RAW payload,

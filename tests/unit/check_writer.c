@@ -11,7 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>	/* signal, SIGXFSZ */
+#include <sys/resource.h>	/* setrlimit */
 #include <sys/stat.h>	/* stat */
+#include <sys/wait.h>	/* waitpid */
+#include <unistd.h>	/* fork, _exit */
 #include <zstd.h>
 
 #include "convert/cmd.h"
@@ -627,6 +631,69 @@ START_TEST(test_writer_feature_setters)
 }
 END_TEST
 
+/*
+ * writer__salvage(): a file limit (RLIMIT_FSIZE, in a child: as a full disk, the
+ * writes fail, here with EFBIG) stops the records midway; the salvaged file holds a
+ * prefix of them, whole, read back by the session, and no more bytes than the limit.
+ */
+START_TEST(test_writer_salvage)
+{
+	char *dir = testlib_tmpdir(), path[512];
+	struct event_attr a = testlib_attr(0);
+	uint64_t ids[1] = { 7 };
+	struct testlib_buf recs = { 0 };
+	struct collect got;
+	struct stat st;
+	const rlim_t limit = 48 << 10;
+	int status = 0;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/full.data", dir);
+	make_records(&recs, &a, 7);
+	ck_assert_uint_gt(recs.len, 2 * limit);	/* the limit is reached */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct rlimit rl = { limit, limit };
+		struct writer_opts o = { .rounds = true };
+		struct diag d = { 0 };
+		struct writer *w;
+		int err = 0;
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &rl) || writer__open(&w, path, &o, &d) ||
+		    writer__add_event(w, &a, ids, 1) ||
+		    writer__set_string_feature(w, FEAT_HOSTNAME, "salvaged"))
+			_exit(2);
+		for (size_t pos = 0; pos < recs.len && !err;) {
+			struct record_header h;
+
+			record_header__get(&h, recs.p + pos);
+			err = writer__write(w, 0, recs.p + pos, h.size, 0, WRITER_PLAIN);
+			pos += h.size;
+			/* out every 1000 bytes or so, not only when the buffer is full */
+			if (!err && pos % 1000 < h.size)
+				err = writer__flush(w, 0);
+		}
+		if (err != -EFBIG)
+			_exit(3);
+		_exit(writer__salvage(w, &d) ? 4 : 0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_le(st.st_size, (off_t)limit);
+	read_records(path, &got);
+	ck_assert_uint_gt(got.nr, 100);
+	ck_assert_uint_lt(got.b.len, recs.len);
+	ck_assert_mem_eq(got.b.p, recs.p, got.b.len);	/* whole records, in order */
+	testlib_buf_free(&got.b);
+	testlib_buf_free(&recs);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* one thread per data file: write_records() of its buffer into its stream */
 struct stream_job {
 	struct writer *w;
@@ -697,6 +764,7 @@ Suite *writer_suite(void)
 	tcase_add_test(tc, test_writer_big_endian_input);
 	tcase_add_test(tc, test_writer_incompressible_and_errors);
 	tcase_add_test(tc, test_writer_feature_setters);
+	tcase_add_test(tc, test_writer_salvage);
 	suite_add_tcase(s, tc);
 	return s;
 }
