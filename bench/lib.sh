@@ -19,6 +19,10 @@
 #   bench_table MODE_RE  print $tmp/results with time and RSS ratios to the `perf ...`
 #                        line of the same mode; a line is of mode 1 when its name matches
 #                        the awk regex MODE_RE, else of mode 0.
+#   bench_jtable FILE    print FILE's "NAME<TAB>wall<TAB>CPU<TAB>peak RSS KB" lines
+#                        (bench_runs') with time and RSS ratios to the block's
+#                        `perf ...` line and each `... -j 2` line's speedup over its
+#                        `... -j 1`
 #   bench_data_arg FN ARGS  bench_opts FN ARGS, then at most one operand: $data
 #   bench_dashdash ARGS  ARGS cut at the first "--": the words before it in the array
 #                        bench_pre, those after it in bench_post (default: --stdio,
@@ -199,4 +203,22 @@ bench_runs() {
 		"$(awk '{ print $2 + $3 }' "$tmp/times" | median)" \
 		"$(cut -d' ' -f4 "$tmp/times" | median)" >>"$to"
 	printf '  %-40s done\n' "$name" >&2
+}
+
+bench_jtable() {
+	awk -F'\t' '
+		BEGIN { printf "%-36s %8s %8s %9s %9s %9s %8s\n", "command", "wall s", "CPU s",
+			"RSS MB", "time/perf", "RSS/perf", "-j2/-j1" }
+		/^perf / { pw = $2; pm = $4 }
+		{
+			name = $1; base = name; sub(/ -j [12]$/, "", base)
+			tr = (pw > 0 && name !~ /^perf /) ? sprintf("%.3f", $2 / pw) : "-"
+			mr = (pm > 0 && name !~ /^perf /) ? sprintf("%.2f", $4 / pm) : "-"
+			sp = "-"
+			if (name ~ / -j 1$/) w1[base] = $2
+			if (name ~ / -j 2$/ && $2 > 0 && w1[base] > 0)
+				sp = sprintf("%.2fx", w1[base] / $2)
+			printf "%-36s %8.2f %8.2f %9.1f %9s %9s %8s\n", name, $2, $3, $4 / 1024,
+				tr, mr, sp
+		}' "$1"
 }

@@ -53,24 +53,6 @@ run_form() {
 	bench_runs "$res" "dirreport $label --perf-compat" "$bin" -j 2 --perf-compat "$@" -i "$d"
 }
 
-# the table: ratios to the block's perf line, -j 2 against -j 1 of the same command
-table() {
-	awk -F'\t' '
-		BEGIN { printf "%-36s %8s %8s %9s %9s %9s %8s\n", "command", "wall s", "CPU s",
-			"RSS MB", "perf/this", "RSS/perf", "-j2/-j1" }
-		/^perf / { pw = $2; pm = $4 }
-		{
-			name = $1; base = name; sub(/ -j [12]$/, "", base)
-			tr = (pw > 0 && $2 > 0 && name !~ /^perf /) ? sprintf("%.1fx", pw / $2) : "-"
-			mr = (pm > 0 && name !~ /^perf /) ? sprintf("%.2f", $4 / pm) : "-"
-			sp = "-"
-			if (name ~ / -j 1$/) w1[base] = $2
-			if (name ~ / -j 2$/ && $2 > 0 && w1[base] > 0)
-				sp = sprintf("%.2fx", w1[base] / $2)
-			printf "%-36s %8.2f %8.2f %9.1f %9s %9s %8s\n", name, $2, $3, $4 / 1024,
-				tr, mr, sp
-		}' "$1"
-}
 
 for which in data file dwarf; do
 	d=${!which}
@@ -80,7 +62,7 @@ for which in data file dwarf; do
 	run_form "$d" "$tmp/res-$which" --stdio --stdio
 	[ "$which" = dwarf ] ||
 		run_form "$d" "$tmp/res-$which" flat --stdio --no-children -g none
-	table "$tmp/res-$which"
+	bench_jtable "$tmp/res-$which"
 	if [ -n "$ceiling" ]; then
 		echo
 		bash bench/ceiling.sh -n "$runs" "$d" -- --stdio 2>&1 | grep -E 'ceiling|-j 2|alone'

@@ -68,24 +68,6 @@ run_all() {
 	done
 }
 
-# the table: ratios to the block's perf line, -j 2 against -j 1 of the same command
-table() {
-	awk -F'\t' '
-		BEGIN { printf "%-34s %8s %8s %9s %9s %9s %8s\n", "command", "wall s", "CPU s",
-			"RSS MB", "time/perf", "RSS/perf", "-j2/-j1" }
-		/^perf / { pw = $2; pm = $4 }
-		{
-			name = $1; base = name; sub(/ -j [12]$/, "", base)
-			tr = (pw > 0 && name !~ /^perf /) ? sprintf("%.3f", $2 / pw) : "-"
-			mr = (pm > 0 && name !~ /^perf /) ? sprintf("%.2f", $4 / pm) : "-"
-			sp = "-"
-			if (name ~ / -j 1$/) w1[base] = $2
-			if (name ~ / -j 2$/ && $2 > 0 && w1[base] > 0)
-				sp = sprintf("%.2fx", w1[base] / $2)
-			printf "%-34s %8.2f %8.2f %9.1f %9s %9s %8s\n", name, $2, $3, $4 / 1024,
-				tr, mr, sp
-		}' "$1"
-}
 
 for which in data file; do
 	d=${!which}
@@ -93,7 +75,7 @@ for which in data file; do
 	echo "== $d ($(du -sh "$d" | cut -f1))"
 	: >"$tmp/res-$which"
 	run_all "$d" "$tmp/res-$which"
-	table "$tmp/res-$which"
+	bench_jtable "$tmp/res-$which"
 	if [ -n "$ceiling" ]; then
 		echo
 		bash bench/ceiling.sh -n "$runs" "$d" -- -D 2>&1 | grep -E 'ceiling|-j 2|alone'

@@ -522,6 +522,20 @@ static int finish_file(struct writer *w)
 	return 0;
 }
 
+/* Every file closed, the first error (err, else a close's) into d, w freed. */
+static int close_all(struct writer *w, int err, struct diag *d)
+{
+	for (unsigned i = 0; i < w->nr_st; i++) {
+		if (w->st[i].fd >= 0 && close(w->st[i].fd) && !err)
+			err = io_fail(w, &w->st[i], -errno, "close");
+		w->st[i].fd = -1;
+	}
+	if (err && d)
+		*d = *writer__diag(w);
+	writer__delete(w);
+	return err;
+}
+
 /* The features the writer sets itself: COMPRESSED (-z), DIR_FORMAT (a directory;
  * cleared otherwise). */
 static int set_closing_features(struct writer *w)
@@ -610,15 +624,7 @@ int writer__close(struct writer *w, struct diag *d)
 		if (err == -ENOSPC || err == -EDQUOT || err == -EFBIG)
 			(void)finish_reduced(w, 1);
 	}
-	for (unsigned i = 0; i < w->nr_st; i++) {
-		if (w->st[i].fd >= 0 && close(w->st[i].fd) && !err)
-			err = io_fail(w, &w->st[i], -errno, "close");
-		w->st[i].fd = -1;
-	}
-	if (err && d)
-		*d = *writer__diag(w);
-	writer__delete(w);
-	return err;
+	return close_all(w, err, d);
 }
 
 int writer__salvage(struct writer *w, struct diag *d)
@@ -654,15 +660,7 @@ int writer__salvage(struct writer *w, struct diag *d)
 		err = set_closing_features(w);
 	if (!err)
 		err = finish_reduced(w, 0);
-	for (unsigned i = 0; i < w->nr_st; i++) {
-		if (w->st[i].fd >= 0 && close(w->st[i].fd) && !err)
-			err = io_fail(w, &w->st[i], -errno, "close");
-		w->st[i].fd = -1;
-	}
-	if (err && d)
-		*d = *writer__diag(w);
-	writer__delete(w);
-	return err;
+	return close_all(w, err, d);
 }
 
 void writer__delete(struct writer *w)

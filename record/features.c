@@ -447,6 +447,23 @@ static int set_caches(struct writer *w, uint32_t nr_avail)
 	return err;
 }
 
+/* Whether a directory entry is "PREFIX<number>" (memory42, node0): *n the number. */
+static bool numbered(const char *name, const char *prefix, unsigned long *n)
+{
+	size_t len = strlen(prefix);
+	char *end;
+
+	if (strncmp(name, prefix, len) || !isdigit((unsigned char)name[len]))
+		return false;
+	*n = strtoul(name + len, &end, 10);
+	return !*end;
+}
+
+static bool memory_block(const char *name, unsigned long *m)
+{
+	return numbered(name, "memory", m);
+}
+
 /* A node's memory blocks (nodeN/memoryM entries) as a bitmap of max M + 1 bits. */
 static int mem_node_read(struct feat_mem_node *n, const char *node_dir)
 {
@@ -459,12 +476,8 @@ static int mem_node_read(struct feat_mem_node *n, const char *node_dir)
 		return 1;
 	while ((e = readdir(d))) {
 		unsigned long m;
-		char *end;
 
-		if (strncmp(e->d_name, "memory", 6) || !isdigit((unsigned char)e->d_name[6]))
-			continue;
-		m = strtoul(e->d_name + 6, &end, 10);
-		if (*end)
+		if (!memory_block(e->d_name, &m))
 			continue;
 		if (!any || m > max)
 			max = m;
@@ -480,12 +493,8 @@ static int mem_node_read(struct feat_mem_node *n, const char *node_dir)
 	rewinddir(d);
 	while ((e = readdir(d))) {
 		unsigned long m;
-		char *end;
 
-		if (strncmp(e->d_name, "memory", 6) || !isdigit((unsigned char)e->d_name[6]))
-			continue;
-		m = strtoul(e->d_name + 6, &end, 10);
-		if (!*end && m < n->nbits)
+		if (memory_block(e->d_name, &m) && m < n->nbits)
 			n->bits[m / 64] |= 1ULL << (m % 64);
 	}
 	closedir(d);
@@ -519,13 +528,9 @@ static int set_mem_topology(struct writer *w)
 	while (!err && (e = readdir(d))) {
 		struct feat_mem_node *g;
 		unsigned long node;
-		char *end;
 		int r;
 
-		if (strncmp(e->d_name, "node", 4) || !isdigit((unsigned char)e->d_name[4]))
-			continue;
-		node = strtoul(e->d_name + 4, &end, 10);
-		if (*end)
+		if (!numbered(e->d_name, "node", &node))
 			continue;
 		if (!(g = realloc(v, (nr + 1) * sizeof(*g)))) {
 			err = -ENOMEM;
