@@ -287,11 +287,10 @@ int record_events__add_tracking(struct record_event **ev, size_t *nr)
 	d->attr.type = ATTR_TYPE_SOFTWARE;
 	d->attr.config = 9;	/* PERF_COUNT_SW_DUMMY */
 	d->attr.flags &= ~(1ULL << ATTR_DISABLED | 1ULL << ATTR_ENABLE_ON_EXEC |
-			   1ULL << ATTR_EXCLUDE_GUEST | 1ULL << ATTR_FREQ);
-	/* perf's dummy:HG samples nothing: period 1, no PERIOD or RAW (which come after
-	 * the ID in a sample, so the ID stays where the other events have it) */
-	d->attr.sample_period = 1;
-	d->attr.sample_type &= ~(SAMPLE_PERIOD | SAMPLE_RAW);
+			   1ULL << ATTR_EXCLUDE_GUEST);
+	/* no tracepoint payload for the dummy, which samples nothing (RAW comes after
+	 * the ID in a sample: the ID stays where the other events have it) */
+	d->attr.sample_type &= ~SAMPLE_RAW;
 	grown[0].attr.flags &= ~moved;
 	(*nr)++;
 	for (size_t i = 0; i < *nr; i++)

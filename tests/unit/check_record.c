@@ -562,8 +562,9 @@ START_TEST(test_events_errors)
 		{ "", "empty event name" },
 		{ "cpu-clock,", "empty event name" },
 		{ "{}", "empty event name" },
-		{ "cpu-clock:u", "modifiers and tracepoints are not supported yet" },
-		{ "sched:sched_switch", "modifiers and tracepoints are not supported yet" },
+		{ "cpu-clock:u", "'cpu-clock:u': event modifiers are not supported yet" },
+		/* a tracepoint with a modifier (tracepoints themselves: tests/record) */
+		{ "sched:sched_switch:u", "event modifiers are not supported yet" },
 		{ "no-such-event", "unknown event 'no-such-event'" },
 		{ "{cpu-clock,{task-clock}}", "groups cannot be nested" },
 		{ "{cpu-clock,task-clock", "group not closed" },
