@@ -180,7 +180,7 @@ tsan-check: samples/buildid-cache/.unpacked
 			{ echo "tsan-check: dirreport $$m -j 4 on a fresh recording failed"; exit 1; }; \
 		done; \
 	else echo "   skipped: perf record cannot record here"; fi
-	@echo "== dirreport --stdio and dirconvert -j 4 on that recording with the kernel's symbols read"
+	@echo "== dirreport --perf-compat --stdio and dirconvert -j 4 on that recording with the kernel's symbols read"
 	@echo "   ahead from a copy of /proc/kallsyms (checked on a thread of its own): the same copy,"
 	@echo "   then a changed one (all made again), output equal to -j 1's"
 	$(Q)if [ -f $(TSAN_BUILD)/tsan-fresh.data ] && [ -r /proc/kallsyms ] && \
@@ -188,15 +188,15 @@ tsan-check: samples/buildid-cache/.unpacked
 		      awk '$$2 == "[kernel.kallsyms]" { print $$1 }') && [ -n "$$kb" ]; then \
 		h=$(TSAN_BUILD)/ahead-home; c="$$h/.debug/[kernel.kallsyms]/$$kb"; \
 		rm -rf $$h && mkdir -p "$$c" && \
-		$(TSAN_BUILD)/dirreport --stdio -j 1 -i $(TSAN_BUILD)/tsan-fresh.data \
-			>$(TSAN_BUILD)/tsan-j1.out || exit 1; \
+		$(TSAN_BUILD)/dirreport --perf-compat --stdio -j 1 \
+			-i $(TSAN_BUILD)/tsan-fresh.data >$(TSAN_BUILD)/tsan-j1.out || exit 1; \
 		for how in same changed; do \
 			if [ $$how = same ]; then cat /proc/kallsyms; \
 			else sed '1000,$$ { / _text$$/!s/ \([tT]\) / \1 ahead_/; }' /proc/kallsyms; fi \
 				>"$$c/kallsyms" && \
 			HOME=$$h TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
-				$(TSAN_BUILD)/dirreport --stdio -j 4 -i $(TSAN_BUILD)/tsan-fresh.data \
-				>$(TSAN_BUILD)/tsan-j4.out && \
+				$(TSAN_BUILD)/dirreport --perf-compat --stdio -j 4 \
+				-i $(TSAN_BUILD)/tsan-fresh.data >$(TSAN_BUILD)/tsan-j4.out && \
 			cmp -s $(TSAN_BUILD)/tsan-j1.out $(TSAN_BUILD)/tsan-j4.out && \
 			rm -f "/dev/shm/dirreport-kallsyms-$$(id -u)-$$kb" && \
 			HOME=$$h TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
