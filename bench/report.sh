@@ -57,7 +57,8 @@ run_form() {
 for which in data file dwarf; do
 	d=${!which}
 	echo
-	echo "== $d ($(du -sh "$d" | cut -f1))"
+	echo "== the $(case $which in data) echo directory ;; file) echo file ;;
+		*) echo DWARF directory ;; esac) ($(du -sh "$d" | cut -f1))"
 	: >"$tmp/res-$which"
 	run_form "$d" "$tmp/res-$which" --stdio --stdio
 	[ "$which" = dwarf ] ||
