@@ -69,7 +69,7 @@ run_one() {
 : >"$tmp/results"
 for z in "" "-z"; do
 	for who in perf dirrecord; do
-		if [ "$who" = perf ]; then cmd=(perf record -q); else cmd=("$bin" -q -N); fi
+		if [ "$who" = perf ]; then cmd=(perf record -q); else cmd=("$bin" -q); fi
 		name="$who record${z:+ $z}"
 		: >"$tmp/runs"
 		for ((r = 0; r < runs; r++)); do

@@ -180,17 +180,21 @@ void record_dsos__exec(struct record_dsos *t, int32_t pid)
 		p->nr = 0;
 }
 
-void record_dsos__hit(struct record_dsos *t, int32_t pid, uint64_t ip, bool kernel)
+bool record_dsos__hit(struct record_dsos *t, int32_t pid, uint64_t ip, bool kernel,
+		      uint64_t *start, uint64_t *end)
 {
 	struct proc *p = proc_get(t, kernel ? -1 : pid, false);
 
 	if (!p)
-		return;
+		return false;
 	for (size_t i = p->nr; i-- > 0;)
 		if (ip >= p->maps[i].start && ip < p->maps[i].end) {
 			t->files[p->maps[i].file].hit = true;
-			return;
+			*start = p->maps[i].start;
+			*end = p->maps[i].end;
+			return true;
 		}
+	return false;
 }
 
 void record_dsos__free_build_ids(struct feat_build_id *ids, size_t nr)

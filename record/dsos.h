@@ -42,8 +42,12 @@ int record_dsos__fork(struct record_dsos *t, int32_t child, int32_t parent);
 /** @brief Process pid exec()ed: its maps are gone. */
 void record_dsos__exec(struct record_dsos *t, int32_t pid);
 
-/** @brief A sample at ip of process pid; kernel: a kernel-mode sample. */
-void record_dsos__hit(struct record_dsos *t, int32_t pid, uint64_t ip, bool kernel);
+/** @brief A sample at ip of process pid; kernel: a kernel-mode sample.  Its map's
+ *  file is marked hit; *start and *end receive the map's range (every ip in it hits
+ *  the same file until the maps change).
+ *  @return whether a map holds ip. */
+bool record_dsos__hit(struct record_dsos *t, int32_t pid, uint64_t ip, bool kernel,
+		      uint64_t *start, uint64_t *end);
 
 /**
  * @brief The BUILD_ID entries: the kernel's ("[kernel.kallsyms]", always, from

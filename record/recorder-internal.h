@@ -40,6 +40,14 @@ struct emitter {
 					 * synthesized records (perf -z compresses only
 					 * what it reads from the rings) */
 	struct rstats st;
+	/* the map of this emitter's last sample (record_dsos__hit()): samples in it hit
+	 * the same file, as long as the maps are those of generation gen */
+	struct {
+		bool valid;
+		bool kernel;
+		int32_t pid;
+		uint64_t gen, start, end;
+	} hit;
 };
 
 struct evfd {
@@ -98,6 +106,8 @@ struct recorder {
 	size_t nr_threads;
 	bool threaded;			/* the threads run: the dsos are locked */
 	pthread_mutex_t dsos_lock;
+	atomic_uint_fast64_t maps_gen;	/* bumped (under dsos_lock) by every record
+					 * that may change the maps: emitter.hit */
 	atomic_bool stop;		/* the threads are to finish */
 	atomic_uint snap_req;		/* snapshot requests made (SIGUSR2s) */
 	atomic_uint nr_hup;		/* threads whose rings all hung up */

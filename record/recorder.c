@@ -242,6 +242,7 @@ static int copy_opts(struct recorder *r, const struct recorder_opts *o)
 {
 	r->o = *o;
 	r->ev = calloc(o->nr_events, sizeof(*r->ev));
+	atomic_init(&r->maps_gen, 0);
 	r->cpus = malloc(o->nr_cpus * sizeof(*r->cpus));
 	r->tids = malloc((o->nr_tids ? o->nr_tids : 1) * sizeof(*r->tids));
 	r->rings = calloc(o->nr_cpus, sizeof(*r->rings));
@@ -440,14 +441,28 @@ int recorder__emit_now(void *ctx, const void *rec, size_t size)
 				if (time > em->st.last_ns)
 					em->st.last_ns = time;
 			}
-			dsos_lock(r);
-			record_dsos__hit(r->dsos, (int32_t)s.pid, s.ip,
-					 (h.misc & MISC_CPUMODE_MASK) == MISC_KERNEL);
-			dsos_unlock(r);
+			bool kernel = (h.misc & MISC_CPUMODE_MASK) == MISC_KERNEL;
+			int32_t pid = kernel ? -1 : (int32_t)s.pid;
+
+			/* most samples fall in the map of the one before: no lock then */
+			if (!em->hit.valid || em->hit.pid != pid || em->hit.kernel != kernel ||
+			    s.ip < em->hit.start || s.ip >= em->hit.end ||
+			    em->hit.gen != atomic_load_explicit(&r->maps_gen,
+								memory_order_acquire)) {
+				dsos_lock(r);
+				em->hit.valid = record_dsos__hit(r->dsos, pid, s.ip, kernel,
+								 &em->hit.start, &em->hit.end);
+				em->hit.gen = atomic_load_explicit(&r->maps_gen,
+								   memory_order_relaxed);
+				dsos_unlock(r);
+				em->hit.pid = pid;
+				em->hit.kernel = kernel;
+			}
 		}
 	} else {
 		dsos_lock(r);
 		err = track(r, &em->st, &h, rec, size);
+		atomic_fetch_add_explicit(&r->maps_gen, 1, memory_order_release);
 		dsos_unlock(r);
 		if (err)
 			return err;
