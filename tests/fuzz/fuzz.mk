@@ -119,7 +119,7 @@ TSAN_BUILD := build-tsan
 
 tsan-check: samples/buildid-cache/.unpacked
 	$(MAKE) SANITIZE=thread BUILD=$(TSAN_BUILD) $(TSAN_BUILD)/unit-tests $(TSAN_BUILD)/dirreport \
-		$(TSAN_BUILD)/dirconvert $(TSAN_BUILD)/dirscript
+		$(TSAN_BUILD)/dirconvert $(TSAN_BUILD)/dirscript $(TSAN_BUILD)/dirrecord
 	@echo "== reader, workqueue, symbol (the kernel symbols read in parallel blocks) and pipeline unit tests under ThreadSanitizer"
 	$(Q)for suite in reader workqueue symbol pipeline; do \
 		CK_FORK=no CK_RUN_SUITE=$$suite TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" \
@@ -206,6 +206,31 @@ tsan-check: samples/buildid-cache/.unpacked
 		done; \
 		rm -f "/dev/shm/dirreport-kallsyms-$$(id -u)-$$kb"; \
 	else echo "   skipped: no fresh recording of the running kernel"; fi
+	@echo "== dirrecord --threads -a -g (a reader thread per cpu: the rings, the files hit, the"
+	@echo "   maps' generation) and -z, then a full 2 MiB tmpfs (salvaged), read back"
+	$(Q)if [ "$$(id -u)" -eq 0 ]; then \
+		for z in "" -z; do \
+			rm -rf $(TSAN_BUILD)/tsan-rec.data; \
+			TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirrecord -q -N \
+				--threads -a -g -F 10000 $$z -o $(TSAN_BUILD)/tsan-rec.data -- \
+				sh -c 'seq 1 200000 | sort -r | md5sum >/dev/null' && \
+			$(TSAN_BUILD)/dirreport --stats -i $(TSAN_BUILD)/tsan-rec.data >/dev/null || \
+			{ echo "tsan-check: dirrecord --threads $$z failed"; exit 1; }; \
+		done; \
+		m=$(TSAN_BUILD)/tsan-full; mkdir -p $$m; \
+		if mount -t tmpfs -o size=2m tmpfs $$m 2>/dev/null; then \
+			TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirrecord -q -N \
+				--threads -a -g -F 25000 -o $$m/f.data -- sh -c 'i=0; \
+				while [ $$i -lt 12 ]; do seq 1 300000 | sort -r | md5sum >/dev/null; \
+				i=$$((i + 1)); done' 2>$(TSAN_BUILD)/tsan-full.err; \
+			rc=$$?; $(TSAN_BUILD)/dirreport --stats -i $$m/f.data >/dev/null; rr=$$?; \
+			umount $$m; \
+			[ $$rc -eq 1 ] && [ $$rr -eq 0 ] && \
+			! grep -q ThreadSanitizer $(TSAN_BUILD)/tsan-full.err || \
+			{ echo "tsan-check: dirrecord on a full disk: exit $$rc, read back $$rr"; \
+			  cat $(TSAN_BUILD)/tsan-full.err; exit 1; }; \
+		fi; \
+	else echo "   skipped: not root"; fi
 
 # --- valgrind -------------------------------------------------------------------
 valgrind-check: $(BUILD)/dirreport $(BUILD)/dirscript $(BUILD)/dirconvert samples/buildid-cache/.unpacked

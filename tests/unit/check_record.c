@@ -906,6 +906,7 @@ START_TEST(test_dsos_hits)
 	char self[4096];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	size_t nr, users = 0;
+	uint64_t start, end;
 
 	ck_assert_int_gt(n, 0);
 	self[n] = '\0';
@@ -914,9 +915,14 @@ START_TEST(test_dsos_hits)
 	ck_assert_int_eq(record_dsos__mmap(t, 10, 0x4000, 0x1000, self, strlen(self)), 0);
 	ck_assert_int_eq(record_dsos__fork(t, 11, 10), 0);
 	record_dsos__exec(t, 10);
-	record_dsos__hit(t, 10, 0x1800, false);		/* exec()ed: no map */
-	record_dsos__hit(t, 11, 0x4800, false);		/* the child kept its parent's */
-	record_dsos__hit(t, 12, 0x4800, false);		/* unknown process */
+	/* exec()ed: no map */
+	ck_assert(!record_dsos__hit(t, 10, 0x1800, false, &start, &end));
+	/* the child kept its parent's: the map's range */
+	ck_assert(record_dsos__hit(t, 11, 0x4800, false, &start, &end));
+	ck_assert_uint_eq(start, 0x4000);
+	ck_assert_uint_eq(end, 0x5000);
+	/* unknown process */
+	ck_assert(!record_dsos__hit(t, 12, 0x4800, false, &start, &end));
 	ck_assert_int_eq(record_dsos__build_ids(t, &ids, &nr), 0);
 	for (size_t i = 0; i < nr; i++) {
 		if (!strcmp(ids[i].filename, "[kernel.kallsyms]")) {
