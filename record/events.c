@@ -4,6 +4,8 @@
 #include <stdio.h>	/* snprintf */
 #include <stdlib.h>	/* realloc, free */
 #include <string.h>	/* strlen, strncmp, strndup */
+#include <strings.h>	/* strcasecmp, strncasecmp */
+#include <time.h>	/* CLOCK_* */
 
 #include "record/tracefs.h"
 #include "banned.h"
@@ -241,6 +243,10 @@ int record_events__config(struct record_event *ev, size_t nr, const struct recor
 			set_flag(a, ATTR_INHERIT);
 		set_flag(a, ATTR_SAMPLE_ID_ALL);
 		set_flag(a, ATTR_EXCLUDE_GUEST);
+		if (o->use_clockid) {
+			set_flag(a, ATTR_USE_CLOCKID);
+			a->clockid = o->clockid;
+		}
 		if (i == 0) {
 			set_flag(a, ATTR_MMAP);
 			set_flag(a, ATTR_COMM);
@@ -296,4 +302,29 @@ int record_events__add_tracking(struct record_event **ev, size_t *nr)
 	for (size_t i = 0; i < *nr; i++)
 		grown[i].attr.sample_type |= SAMPLE_ID;
 	return 0;
+}
+
+int record_events__clockid(const char *name)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW }, { "raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+	};
+	char *end;
+	long n;
+
+	if (!name || !*name)
+		return -1;
+	n = strtol(name, &end, 0);
+	if (!*end)
+		return n >= 0 && n <= INT32_MAX ? (int)n : -1;
+	if (!strncasecmp(name, "CLOCK_", 6))
+		name += 6;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcasecmp(name, clocks[i].name))
+			return clocks[i].id;
+	return -1;
 }

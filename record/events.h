@@ -21,6 +21,7 @@
  *     comm_exec, ksymbol, bpf_event; mmap_data with -d or DWARF call graphs;
  *     namespaces with --namespaces; cgroup with --all-cgroups; build_id with
  *     --buildid-mmap;
+ *   - -k CLOCKID: use_clockid and clockid on every event;
  *   - tracepoints: every hit (sample_period 1, or -c's; not frequency mode) with
  *     RAW|CPU|PERIOD, as perf's tracepoint evsels;
  *   - -g: CALLCHAIN; --call-graph dwarf,SIZE: CALLCHAIN|REGS_USER|STACK_USER (x86-64's
@@ -55,7 +56,18 @@ struct record_opts {
 	bool namespaces;		/* --namespaces */
 	bool buildid_mmap;		/* --buildid-mmap */
 	bool pipe;			/* -o - */
+	bool use_clockid;		/* -k: sample times on clockid's clock (else the
+					 * kernel's perf_clock) */
+	int clockid;
 };
+
+/**
+ * @brief perf's -k/--clockid names (util/clockid.c of perf 6.1): monotonic (mono),
+ *        monotonic_raw (raw), realtime (real), boottime (boot), tai, each also with
+ *        "CLOCK_" before it and in any case, or a number.
+ * @return the clock id, or -1 for a name perf does not take.
+ */
+int record_events__clockid(const char *name);
 
 /** perf record's default frequency (-F), samples per second. */
 #define RECORD_DEFAULT_FREQ 4000

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>	/* clock_getres */
 #include <unistd.h>
 
 #include "format/feature.h"
@@ -654,6 +655,22 @@ int record_features__write(struct writer *w, const struct record_features *f)
 		err = set_pmu_mappings(w);
 	if (!err)
 		err = writer__set_build_ids(w, f->build_ids, f->nr_build_ids);
+	if (!err && f->use_clockid) {
+		struct timespec res;
+		uint64_t ns = !clock_getres(f->clockid, &res) ?
+			      (uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec : 0;
+		unsigned char cd[24];
+		uint32_t v[2] = { 1, (uint32_t)f->clockid };
+
+		/* perf writes CLOCKID only with a resolution it knows */
+		if (ns)
+			err = writer__set_feature(w, FEAT_CLOCKID, &ns, sizeof(ns));
+		memcpy(cd, v, 8);
+		memcpy(cd + 8, &f->ref_tod_ns, 8);
+		memcpy(cd + 16, &f->ref_clock_ns, 8);
+		if (!err)
+			err = writer__set_feature(w, FEAT_CLOCK_DATA, cd, sizeof(cd));
+	}
 	if (!err && (f->first_sample_ns || f->last_sample_ns)) {
 		uint64_t t[2] = { f->first_sample_ns, f->last_sample_ns };
 

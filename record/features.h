@@ -14,7 +14,9 @@
  * cpulist), CACHE (each cpu's first four cache indexes, each cache once, by level),
  * MEM_TOPOLOGY (the memory block size and each node's memory blocks), BPF_PROG_INFO
  * and BPF_BTF empty (no BPF programs recorded), PMU_CAPS empty where no PMU has
- * capabilities (left out otherwise: not read), EVENT_DESC, BUILD_ID and SAMPLE_TIME
+ * capabilities (left out otherwise: not read), CLOCKID (clock_getres() of -k's clock,
+ * ns) and CLOCK_DATA (version 1, the clock, the reference pair), EVENT_DESC, BUILD_ID
+ * and SAMPLE_TIME
  * (given by the recorder); and the build-ids they need (the kernel's from
  * /sys/kernel/notes, a file's from its ELF notes).  Each as perf record 6.1 reads it
  * (tests/record compares `perf report --header-only -I` of both).
@@ -26,6 +28,7 @@
  * Thread safety: the caller's thread.
  */
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct feat_build_id;
@@ -41,6 +44,11 @@ struct record_features {
 	const struct feat_build_id *build_ids;	/* BUILD_ID entries */
 	size_t nr_build_ids;
 	uint64_t first_sample_ns, last_sample_ns;	/* SAMPLE_TIME; both 0: not written */
+	bool use_clockid;		/* -k: CLOCKID (the clock's resolution) and
+					 * CLOCK_DATA (the reference pair) written */
+	int32_t clockid;
+	uint64_t ref_tod_ns, ref_clock_ns;	/* the same instant, wall clock and
+						 * clockid's, ns */
 };
 
 /**

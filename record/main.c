@@ -31,8 +31,8 @@ static const char synopsis[] =
 	"usage: dirrecord [-a | -C CPUS | -p PID | -t TID] [-e EVENTS]\n"
 	"                 [-F FREQ | -c COUNT] [-g | --call-graph MODE] [-m PAGES]\n"
 	"                 [-o FILE] [--threads[=SPEC]] [-z | --compression-level=N]\n"
-	"                 [-M SIZE] [-N | --buildid-dir DIR] [-q] [--]\n"
-	"                 [COMMAND [ARGS...]]\n";
+	"                 [-M SIZE] [-k CLOCKID] [-N | --buildid-dir DIR] [-q]\n"
+	"                 [--] [COMMAND [ARGS...]]\n";
 static const char epilogue[] =
 	"A COMMAND is started with the events and waited for; without one, -a, -C, -p and\n"
 	"-t record until SIGINT (Ctrl-C) or SIGTERM, or until the processes exit.\n";
@@ -300,6 +300,18 @@ static int opt_snapshot(struct cli_parser *p, const struct cli_option *opt, cons
 	return 0;
 }
 
+static int opt_clockid(struct cli_parser *p, const struct cli_option *opt, const char *arg)
+{
+	struct options *o = opt->value;
+	int id = record_events__clockid(arg);
+
+	if (id < 0)
+		return cli__opt_usage(p, "-k: unknown clockid '%s'", arg);
+	o->ro.use_clockid = true;
+	o->ro.clockid = id;
+	return 0;
+}
+
 /* @return 0 to record, -1 after --help or --version (exit 0), else the exit status */
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -341,6 +353,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "snapshot-size", 'M', CLI_ARG_REQUIRED, "SIZE",
 		  "\nsnapshot mode: keep each ring's newest SIZE bytes of\n"
 		  "samples (B/K/M/G) and write them on SIGUSR2 only", opt_snapshot, o, 0 },
+		{ "clockid", 'k', CLI_ARG_REQUIRED, "CLOCKID",
+		  "sample times on this clock: monotonic, monotonic_raw,\n"
+		  "realtime, boottime, tai (or a number)", opt_clockid, o, 0 },
 		{ "no-buildid-cache", 'N', CLI_ARG_NONE, NULL,
 		  "add nothing to the build-id cache (~/.debug)", cli__opt_true,
 		  &o->no_buildid_cache, 0 },

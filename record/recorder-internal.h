@@ -86,6 +86,9 @@ struct rthread {
 
 struct recorder {
 	struct recorder_opts o;
+	/* -k: the same instant on the wall clock and on the events' clock, taken when
+	 * the events were opened (CLOCK_DATA), ns */
+	uint64_t ref_tod_ns, ref_clock_ns;
 	struct record_event *ev;	/* owned copies (attrs as opened) */
 	int *cpus;
 	pid_t *tids;

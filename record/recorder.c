@@ -5,6 +5,8 @@
 #include "record/recorder.h"
 
 #include <errno.h>
+#include <sys/time.h>	/* gettimeofday */
+#include <time.h>	/* clock_gettime */
 #include <fcntl.h>
 #include <linux/perf_event.h>	/* struct perf_event_attr, PERF_EVENT_IOC_* */
 #include <poll.h>
@@ -311,6 +313,19 @@ int recorder__open(struct recorder **out, const struct recorder_opts *o, struct 
 	*out = NULL;
 	if (!r)
 		return -ENOMEM;
+	/* perf record's reference pair for -k (record__init_clock()) */
+	if (o->nr_events && (o->events[0].attr.flags & (1ULL << ATTR_USE_CLOCKID))) {
+		struct timeval tv;
+		struct timespec ts;
+
+		if (!gettimeofday(&tv, NULL) &&
+		    !clock_gettime(o->events[0].attr.clockid, &ts)) {
+			r->ref_tod_ns = (uint64_t)tv.tv_sec * 1000000000ULL +
+					(uint64_t)tv.tv_usec * 1000;
+			r->ref_clock_ns = (uint64_t)ts.tv_sec * 1000000000ULL +
+					  (uint64_t)ts.tv_nsec;
+		}
+	}
 	if (!o->nr_events || !o->nr_cpus ||
 	    (o->target != RECORDER_SYSTEM && !o->nr_tids)) {
 		free(r);
@@ -796,6 +811,12 @@ static int set_features(struct recorder *r, bool threads, struct feat_build_id *
 		sum_stats(r, threads);
 		f.first_sample_ns = r->main_em.st.first_ns;
 		f.last_sample_ns = r->main_em.st.last_ns;
+		if (r->ev[0].attr.flags & (1ULL << ATTR_USE_CLOCKID)) {
+			f.use_clockid = true;
+			f.clockid = r->ev[0].attr.clockid;
+			f.ref_tod_ns = r->ref_tod_ns;
+			f.ref_clock_ns = r->ref_clock_ns;
+		}
 		err = record_features__write(r->w, &f);
 		if (!err && nr_groups)
 			err = writer__set_group_desc(r->w, groups, nr_groups);

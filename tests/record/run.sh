@@ -314,6 +314,35 @@ else
 	skip record:full-disk "no tmpfs to mount here (root)"
 fi
 
+# --- -k CLOCKID -----------------------------------------------------------------------------
+# perf record -k: use_clockid and the clock on the events, CLOCKID and CLOCK_DATA (the
+# reference time) in the header as perf prints them, and samples timed on that clock
+# (realtime: seconds since the epoch, not since boot).
+rd_k=$rd_tmp/k.data
+if rd_record record:clockid:record -k realtime -F 1000 -o "$rd_k" -- sh -c "$rd_loop"; then
+	if [ -n "$have_perf" ]; then
+		run "$rd_tmp/out" "$rd_tmp/err" perf report --header-only -I -i "$rd_k"
+		if grep -q '^# clockid: realtime (0)$' "$rd_tmp/out" &&
+		   grep -q '^# reference time: .* (TOD) = .* (realtime)$' "$rd_tmp/out" &&
+		   grep -q '^# clockid frequency: [1-9][0-9]* MHz$' "$rd_tmp/out" &&
+		   grep -q 'use_clockid = 1' "$rd_tmp/out"; then
+			pass record:clockid:header
+		else
+			fail record:clockid:header "no clockid, reference time or use_clockid lines"
+		fi
+		rd_same record:clockid:header-only-I "$rd_k" --header-only -I
+	else
+		skip record:clockid:header "$perf_why"
+	fi
+	rd_t0=$("$rd_scr" -F time -i "$rd_k" 2>/dev/null | head -n 1 | tr -d ' :')
+	if [ -n "$rd_t0" ] && [ "${rd_t0%%.*}" -gt 1000000000 ]; then
+		pass record:clockid:times "first sample at $rd_t0 s (the epoch's clock)"
+	else
+		fail record:clockid:times "first sample time '$rd_t0', want realtime seconds"
+	fi
+fi
+rd_usage unknown-clockid -k nope true
+
 # --- tracepoints ---------------------------------------------------------------------------
 # -e SYS:NAME as perf record records it: the tracepoint's id from tracefs (mounted by
 # dirrecord where it is not, as perf mounts it), every hit sampled with its RAW payload,

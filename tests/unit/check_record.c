@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>	/* CLOCK_* */
 #include <unistd.h>	/* getpid, readlink */
 
 #include "format/diag.h"
@@ -554,6 +555,38 @@ START_TEST(test_events_groups)
 }
 END_TEST
 
+/* -k: perf's clock names (and aliases, CLOCK_ prefixes, any case, numbers); the attr
+ * bits of every event */
+START_TEST(test_events_clockid)
+{
+	struct record_opts o = { .use_clockid = true };
+	struct record_event *ev = NULL;
+	size_t nr = 0;
+	char err[256] = "";
+
+	ck_assert_int_eq(record_events__clockid("monotonic"), CLOCK_MONOTONIC);
+	ck_assert_int_eq(record_events__clockid("mono"), CLOCK_MONOTONIC);
+	ck_assert_int_eq(record_events__clockid("CLOCK_MONOTONIC_RAW"), CLOCK_MONOTONIC_RAW);
+	ck_assert_int_eq(record_events__clockid("raw"), CLOCK_MONOTONIC_RAW);
+	ck_assert_int_eq(record_events__clockid("Realtime"), CLOCK_REALTIME);
+	ck_assert_int_eq(record_events__clockid("boot"), CLOCK_BOOTTIME);
+	ck_assert_int_eq(record_events__clockid("tai"), CLOCK_TAI);
+	ck_assert_int_eq(record_events__clockid("7"), 7);
+	ck_assert_int_eq(record_events__clockid("nope"), -1);
+	ck_assert_int_eq(record_events__clockid(""), -1);
+	ck_assert_int_eq(record_events__clockid("-1"), -1);
+	o.clockid = CLOCK_BOOTTIME;
+	ck_assert_int_eq(record_events__parse("cpu-clock,task-clock", &ev, &nr, err,
+					      sizeof(err)), 0);
+	ck_assert_int_eq(record_events__config(ev, nr, &o), 0);
+	for (size_t i = 0; i < nr; i++) {
+		ck_assert(ev[i].attr.flags & (1ULL << ATTR_USE_CLOCKID));
+		ck_assert_int_eq(ev[i].attr.clockid, CLOCK_BOOTTIME);
+	}
+	record_events__free(ev, nr);
+}
+END_TEST
+
 /* Lists perf would take but we do not yet, and lists nobody takes: -EINVAL, one line
  * saying what; a DWARF stack size past perf's limit, and -F with -c, which perf refuses. */
 START_TEST(test_events_errors)
@@ -962,6 +995,7 @@ Suite *record_suite(void)
 			    sizeof(attr_cases) / sizeof(attr_cases[0]));
 	tcase_add_test(te, test_events_groups);
 	tcase_add_test(te, test_events_errors);
+	tcase_add_test(te, test_events_clockid);
 	tcase_add_test(te, test_events_system_wide_tracking);
 	suite_add_tcase(s, tr);
 	suite_add_tcase(s, ts);
