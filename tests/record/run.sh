@@ -351,9 +351,21 @@ rd_usage unknown-clockid -k nope true
 # dirscript's; a file system-wide, a --threads directory, a command with two
 # tracepoints, a tracepoint beside cpu-clock, with -g; an unknown one is a usage error.
 rd_tp_n=0
+rd_tp=
+for rd_d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+	[ -r "$rd_d/events/sched/sched_switch/id" ] && rd_tp=1
+done
+# where tracefs is not mounted, dirrecord mounts it (as perf); a kernel without it
+# has no tracepoints to record
+if [ -z "$rd_tp" ] && [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing ] &&
+   mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+	[ -r /sys/kernel/tracing/events/sched/sched_switch/id ] && rd_tp=1
+fi
+[ -n "$rd_tp" ] || skip record:tracepoint "no tracefs with sched:sched_switch here"
 for rd_args in "-a -e sched:sched_switch" "--threads -a -e sched:sched_switch" \
 	"-e sched:sched_switch,sched:sched_wakeup" "-a -e cpu-clock,sched:sched_switch" \
 	"-g -e sched:sched_process_exec,sched:sched_switch"; do
+	[ -n "$rd_tp" ] || break
 	rd_tp_n=$((rd_tp_n + 1))
 	rd_n=record:tracepoint:$rd_tp_n
 	rd_t=$rd_tmp/tp$rd_tp_n.data
