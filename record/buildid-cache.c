@@ -6,12 +6,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>	/* PATH_MAX */
-#include <stdio.h>	/* snprintf, rename */
+#include <stdio.h>	/* snprintf */
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "format/feature.h"	/* struct feat_build_id */
+#include "util/outpath.h"
 
 #include "banned.h"
 
@@ -37,48 +38,35 @@ static int make_dirs(char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
-/* src copied to dst through a temporary file in dst's directory, renamed when whole;
- * 0 or -errno (-ENOENT: src is gone). */
+/* src copied to dst through a temporary file beside it (util/outpath.h), renamed when
+ * whole, with exactly this mode; 0 or -errno (-ENOENT: src is gone). */
 static int copy_file(const char *src, const char *dst, mode_t mode)
 {
-	char tmp[PATH_MAX], buf[65536];
-	int in, out, err = 0;
+	struct outpath_file f;
+	unsigned char buf[65536];
+	int in, err;
 	ssize_t n;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp%ld", dst, (long)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
 	if ((in = open(src, O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
-	if ((out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)) < 0) {
-		err = -errno;
+	if ((err = outpath__open(&f, dst, NULL, false, mode))) {
 		close(in);
 		return err;
 	}
 	while (!err && (n = read(in, buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno != EINTR)
-				err = -errno;
-			continue;
-		}
-		for (ssize_t at = 0; !err && at < n;) {
-			ssize_t w = write(out, buf + at, (size_t)(n - at));
-
-			if (w < 0 && errno != EINTR)
-				err = -errno;
-			else if (w > 0)
-				at += w;
-		}
+		if (n < 0)
+			err = errno == EINTR ? 0 : -errno;
+		else
+			err = outpath__write(f.fd, buf, (size_t)n);
 	}
 	close(in);
-	if (!err && fchmod(out, mode))
+	if (!err && fchmod(f.fd, mode))	/* the umask's bits too */
 		err = -errno;
-	if (close(out) && !err)
-		err = -errno;
-	if (!err && rename(tmp, dst))
-		err = -errno;
-	if (err)
-		(void)unlink(tmp);
-	return err;
+	if (err) {
+		outpath__abort(&f);
+		return err;
+	}
+	return outpath__commit(&f);
 }
 
 /* One entry (see the header); 0 or -errno. */

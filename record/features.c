@@ -8,7 +8,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +20,9 @@
 #include "format/header.h"
 #include "format/writer.h"
 #include "record/target.h"
+#include "record/sysfile.h"
 #include "record/tracefs.h"
+#include "util/array.h"
 
 #include "banned.h"
 
@@ -68,16 +69,13 @@ static int set_nrcpus(struct writer *w, uint32_t *nr_avail)
 	int *cpus = NULL;
 	size_t nr = 0;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	FILE *f = fopen("/sys/devices/system/cpu/present", "re");
 	char buf[4096];
 
 	body[0] = online > 0 ? (uint32_t)online : 1;
-	if (f) {
-		if (fgets(buf, sizeof(buf), f) && !record_target__cpus(buf, &cpus, &nr) && nr)
-			body[0] = (uint32_t)cpus[nr - 1] + 1;
-		free(cpus);
-		fclose(f);
-	}
+	if (!sysfile__line(buf, sizeof(buf), "/sys/devices/system/cpu/present") &&
+	    !record_target__cpus(buf, &cpus, &nr) && nr)
+		body[0] = (uint32_t)cpus[nr - 1] + 1;
+	free(cpus);
 	body[1] = online > 0 ? (uint32_t)online : 1;
 	*nr_avail = body[0];
 	return writer__set_feature(w, FEAT_NRCPUS, body, sizeof(body));
@@ -178,31 +176,6 @@ static int set_pmu_mappings(struct writer *w)
 
 /* ---- topology: CPU_TOPOLOGY, NUMA_TOPOLOGY, CACHE, MEM_TOPOLOGY (sysfs) ---------- */
 
-/* The first line of a sysfs file, without its newline; -ENOENT where unreadable. */
-static int sys_line(char *out, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int sys_line(char *out, size_t len, const char *fmt, ...)
-{
-	char path[512];
-	va_list ap;
-	FILE *f;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(path) || !(f = fopen(path, "re")))
-		return -ENOENT;
-	if (!fgets(out, (int)len, f)) {
-		fclose(f);
-		return -ENOENT;
-	}
-	fclose(f);
-	out[strcspn(out, "\n")] = '\0';
-	return 0;
-}
-
 /* The sysfs files of a cpu's topology */
 static const char topology_file[] = "/sys/devices/system/cpu/cpu%d/topology/%s";
 
@@ -211,24 +184,19 @@ static uint32_t topology_u32(int cpu, const char *file)
 {
 	char buf[64];
 
-	if (sys_line(buf, sizeof(buf), topology_file, cpu, file))
+	if (sysfile__line(buf, sizeof(buf), topology_file, cpu, file))
 		return UINT32_MAX;
 	return (uint32_t)strtoul(buf, NULL, 10);
 }
 
 /* Append s to the list v[0..*nr) unless it is there (perf keeps each list once). */
-static int add_unique(char ***v, uint32_t *nr, const char *s)
+static int add_unique(char ***v, uint32_t *nr, size_t *cap, const char *s)
 {
-	char **g;
-
 	for (uint32_t i = 0; i < *nr; i++)
 		if (!strcmp((*v)[i], s))
 			return 0;
-	g = realloc(*v, (*nr + 1) * sizeof(*g));
-	if (!g)
-		return -ENOMEM;
-	*v = g;
-	if (!(g[*nr] = strdup(s)))
+	if (array__grow(v, cap, (size_t)*nr + 1, sizeof(**v), 4) ||
+	    !((*v)[*nr] = strdup(s)))
 		return -ENOMEM;
 	(*nr)++;
 	return 0;
@@ -248,7 +216,7 @@ static int online_cpus(int **cpus, size_t *nr)
 
 	*cpus = NULL;
 	*nr = 0;
-	if (sys_line(buf, sizeof(buf), "/sys/devices/system/cpu/online"))
+	if (sysfile__line(buf, sizeof(buf), "/sys/devices/system/cpu/online"))
 		return -ENOENT;
 	return record_target__cpus(buf, cpus, nr);
 }
@@ -266,7 +234,7 @@ static int set_cpu_topology(struct writer *w, uint32_t nr_avail)
 	struct feat_cpu_topology t = { .has_cpus = true, .has_dies = true };
 	char buf[4096];
 	int *cpus = NULL;
-	size_t nr = 0;
+	size_t nr = 0, cap_package = 0, cap_die = 0, cap_core = 0;
 	int err = online_cpus(&cpus, &nr);
 
 	if (err)
@@ -281,14 +249,14 @@ static int set_cpu_topology(struct writer *w, uint32_t nr_avail)
 	for (size_t i = 0; i < nr && !err; i++) {
 		int c = cpus[i];
 
-		if (!sys_line(buf, sizeof(buf), cpu_dir, c, "package_cpus_list") ||
-		    !sys_line(buf, sizeof(buf), cpu_dir, c, "core_siblings_list"))
-			err = add_unique(&t.package_cpus, &t.nr_package_cpus, buf);
-		if (!err && !sys_line(buf, sizeof(buf), cpu_dir, c, "die_cpus_list"))
-			err = add_unique(&t.die_cpus, &t.nr_die_cpus, buf);
-		if (!err && (!sys_line(buf, sizeof(buf), cpu_dir, c, "core_cpus_list") ||
-			     !sys_line(buf, sizeof(buf), cpu_dir, c, "thread_siblings_list")))
-			err = add_unique(&t.core_cpus, &t.nr_core_cpus, buf);
+		if (!sysfile__line(buf, sizeof(buf), cpu_dir, c, "package_cpus_list") ||
+		    !sysfile__line(buf, sizeof(buf), cpu_dir, c, "core_siblings_list"))
+			err = add_unique(&t.package_cpus, &t.nr_package_cpus, &cap_package, buf);
+		if (!err && !sysfile__line(buf, sizeof(buf), cpu_dir, c, "die_cpus_list"))
+			err = add_unique(&t.die_cpus, &t.nr_die_cpus, &cap_die, buf);
+		if (!err && (!sysfile__line(buf, sizeof(buf), cpu_dir, c, "core_cpus_list") ||
+			     !sysfile__line(buf, sizeof(buf), cpu_dir, c, "thread_siblings_list")))
+			err = add_unique(&t.core_cpus, &t.nr_core_cpus, &cap_core, buf);
 		if (c >= 0 && (uint32_t)c < nr_avail) {
 			t.cpus[c].core_id = topology_u32(c, "core_id");
 			t.cpus[c].socket_id = topology_u32(c, "physical_package_id");
@@ -316,7 +284,7 @@ static int set_numa_topology(struct writer *w)
 	size_t nr = 0;
 	int err;
 
-	if (sys_line(buf, sizeof(buf), "/sys/devices/system/node/online"))
+	if (sysfile__line(buf, sizeof(buf), "/sys/devices/system/node/online"))
 		return 0;
 	if ((err = record_target__cpus(buf, &nodes, &nr)))
 		return err == -ENOMEM ? err : 0;
@@ -341,7 +309,7 @@ static int set_numa_topology(struct writer *w)
 			}
 			fclose(f);
 		}
-		if (sys_line(cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist",
+		if (sysfile__line(cpus, sizeof(cpus), "/sys/devices/system/node/node%d/cpulist",
 			     nodes[i]))
 			cpus[0] = '\0';
 		if (!(v[i].cpus = strdup(cpus)))
@@ -387,13 +355,13 @@ static int cache_read(struct feat_cache *c, int cpu, int index)
 	*c = (struct feat_cache){ 0 };
 	for (size_t k = 0; k < 4; k++) {
 		snprintf(path, sizeof(path), dir, cpu, index, numf[k]);
-		if (sys_line(buf, sizeof(buf), "%s", path))
+		if (sysfile__line(buf, sizeof(buf), "%s", path))
 			return 1;
 		*num[k] = (uint32_t)strtoul(buf, NULL, 10);
 	}
 	for (size_t k = 0; k < 3; k++) {
 		snprintf(path, sizeof(path), dir, cpu, index, text[k]);
-		if (sys_line(buf, sizeof(buf), "%s", path))
+		if (sysfile__line(buf, sizeof(buf), "%s", path))
 			buf[0] = '\0';
 		if (!(*field[k] = strdup(buf))) {
 			cache_free(c);
@@ -408,12 +376,11 @@ static int cache_read(struct feat_cache *c, int cpu, int index)
 static int set_caches(struct writer *w, uint32_t nr_avail)
 {
 	struct feat_cache *v = NULL, c;
-	size_t nr = 0;
+	size_t nr = 0, cap = 0;
 	int err = 0;
 
 	for (uint32_t cpu = 0; cpu < nr_avail && !err; cpu++)
 		for (int index = 0; index < CACHE_INDEXES && !err; index++) {
-			struct feat_cache *g;
 			bool seen = false;
 			int r = cache_read(&c, (int)cpu, index);
 
@@ -423,12 +390,11 @@ static int set_caches(struct writer *w, uint32_t nr_avail)
 			}
 			for (size_t i = 0; i < nr && !seen; i++)
 				seen = cache_eq(&v[i], &c);
-			if (seen || !(g = realloc(v, (nr + 1) * sizeof(*g)))) {
+			if (seen || array__grow(&v, &cap, nr + 1, sizeof(*v), 8)) {
 				cache_free(&c);
 				err = seen ? 0 : -ENOMEM;
 				continue;
 			}
-			v = g;
 			v[nr++] = c;
 		}
 	/* insertion sort by level: stable, and a few dozen caches at most per level */
@@ -519,25 +485,23 @@ static int set_mem_topology(struct writer *w)
 	char buf[64], path[300];
 	uint64_t bsize;
 	struct dirent *e;
-	size_t nr = 0;
+	size_t nr = 0, cap = 0;
 	DIR *d;
 	int err = 0;
 
-	if (sys_line(buf, sizeof(buf), "/sys/devices/system/memory/block_size_bytes") ||
+	if (sysfile__line(buf, sizeof(buf), "/sys/devices/system/memory/block_size_bytes") ||
 	    !(bsize = strtoull(buf, NULL, 16)) || !(d = opendir("/sys/devices/system/node")))
 		return 0;
 	while (!err && (e = readdir(d))) {
-		struct feat_mem_node *g;
 		unsigned long node;
 		int r;
 
 		if (!numbered(e->d_name, "node", &node))
 			continue;
-		if (!(g = realloc(v, (nr + 1) * sizeof(*g)))) {
+		if (array__grow(&v, &cap, nr + 1, sizeof(*v), 4)) {
 			err = -ENOMEM;
 			break;
 		}
-		v = g;
 		v[nr] = (struct feat_mem_node){ .node = node };
 		snprintf(path, sizeof(path), "/sys/devices/system/node/%s", e->d_name);
 		r = mem_node_read(&v[nr], path);

@@ -22,6 +22,7 @@
 #include "format/index.h"
 #include "record/events.h"
 #include "record/recorder.h"
+#include "record/sysfile.h"
 #include "record/target.h"
 #include "record/threads.h"
 #include "banned.h"
@@ -419,24 +420,19 @@ static int make_events(struct options *o, const char *fallback, bool system_wide
 /* -F above the kernel's maximum: lowered to it, as perf record lowers it */
 static void cap_freq(struct options *o)
 {
-	char buf[32] = "";
+	char buf[32];
 	unsigned long long max;
-	FILE *f;
 
-	if (!o->ro.freq)
+	if (!o->ro.freq ||
+	    sysfile__line(buf, sizeof(buf), "/proc/sys/kernel/perf_event_max_sample_rate"))
 		return;
-	f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
-	if (!f)
-		return;
-	if (fgets(buf, sizeof(buf), f) && (max = strtoull(buf, NULL, 10)) &&
-	    o->ro.freq > max) {
+	if ((max = strtoull(buf, NULL, 10)) && o->ro.freq > max) {
 		if (!o->quiet)
 			fprintf(stderr, PROG ": warning: -F %llu is above the kernel's maximum "
 				"(/proc/sys/kernel/perf_event_max_sample_rate): %llu Hz used\n",
 				(unsigned long long)o->ro.freq, max);
 		o->ro.freq = max;
 	}
-	fclose(f);
 }
 
 /* a recording: its file and index, or the directory with its files (data, data.N)

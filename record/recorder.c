@@ -27,6 +27,7 @@
 #include "format/sample.h"
 #include "format/writer.h"
 #include "record/buildid-cache.h"
+#include "record/sysfile.h"
 #include "record/dsos.h"
 #include "record/features.h"
 #include "record/recorder-internal.h"
@@ -52,16 +53,9 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 
 static int paranoid_level(void)
 {
-	char buf[32] = "";
-	FILE *f = fopen(PARANOID_PATH, "re");
-	int level = 2;
+	char buf[32];
 
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			level = atoi(buf);
-		fclose(f);
-	}
-	return level;
+	return sysfile__line(buf, sizeof(buf), "%s", PARANOID_PATH) ? 2 : atoi(buf);
 }
 
 /* the one line for perf_event_open's errno e on event ev */

@@ -17,6 +17,7 @@
 #include "format/bytes.h"
 #include "format/diag.h"
 #include "format/record.h"
+#include "record/sysfile.h"
 
 #include "banned.h"
 
@@ -201,20 +202,17 @@ int synth__modules(struct synth *s)
 
 static int synth_comm(struct synth *s, pid_t pid, pid_t tid)
 {
-	char path[64], comm[32] = "";
+	char comm[32] = "";
 	struct rec r;
-	FILE *f;
+	int err = sysfile__line(comm, sizeof(comm), "/proc/%d/task/%d/comm", (int)pid,
+				(int)tid);
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-	f = fopen(path, "re");
-	if (!f) {
+	if (err && err != -ENODATA) {
 		s->nr_timeouts++;
 		return 0;	/* gone */
 	}
-	if (!fgets(comm, sizeof(comm), f))
+	if (err)
 		comm[0] = '\0';
-	fclose(f);
-	comm[strcspn(comm, "\n")] = '\0';
 	rec_start(&r, REC_COMM, 0);
 	rec_u32(&r, (uint32_t)pid);
 	rec_u32(&r, (uint32_t)tid);

@@ -14,6 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "record/sysfile.h"
+#include "util/array.h"
+
 #include "banned.h"
 
 /* tracefs' directory, found (or mounted) once; NULL: none */
@@ -40,58 +43,10 @@ static const char *tracefs_dir(void)
 	return found;
 }
 
-/* A whole tracefs file (its stat size is 0: read to the end); -errno. */
-static int read_all(const char *path, unsigned char **out, size_t *len)
-{
-	size_t cap = 4096, n = 0;
-	unsigned char *b = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0 || !b) {
-		err = fd < 0 ? -errno : -ENOMEM;
-		free(b);
-		if (fd >= 0)
-			close(fd);
-		return err;
-	}
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap) {
-			unsigned char *g = realloc(b, cap *= 2);
-
-			if (!g) {
-				err = -ENOMEM;
-				break;
-			}
-			b = g;
-		}
-		r = read(fd, b + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			err = -errno;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	if (err) {
-		free(b);
-		return err;
-	}
-	*out = b;
-	*len = n;
-	return 0;
-}
-
 int record_tracefs__id(const char *spec, size_t len, uint64_t *id)
 {
 	const char *colon = memchr(spec, ':', len), *dir = tracefs_dir();
-	char path[PATH_MAX];
-	unsigned char *text;
-	size_t n;
-	int err;
+	char text[32];
 
 	if (!colon || colon == spec || colon + 1 == spec + len ||
 	    memchr(colon + 1, ':', (size_t)(spec + len - colon - 1)) ||
@@ -99,13 +54,12 @@ int record_tracefs__id(const char *spec, size_t len, uint64_t *id)
 		return -EINVAL;
 	if (!dir)
 		return -ENOENT;
-	snprintf(path, sizeof(path), "%s/events/%.*s/%.*s/id", dir, (int)(colon - spec), spec,
-		 (int)(spec + len - colon - 1), colon + 1);
-	if ((err = read_all(path, &text, &n)))
+	if (sysfile__line(text, sizeof(text), "%s/events/%.*s/%.*s/id", dir,
+			  (int)(colon - spec), spec, (int)(spec + len - colon - 1), colon + 1) ||
+	    text[0] < '0' || text[0] > '9')
 		return -ENOENT;
-	*id = n && text[0] >= '0' && text[0] <= '9' ? strtoull((char *)text, NULL, 10) : 0;
-	free(text);
-	return n ? 0 : -ENOENT;
+	*id = strtoull(text, NULL, 10);
+	return 0;
 }
 
 struct blob {
@@ -118,18 +72,9 @@ static void put(struct blob *b, const void *p, size_t n)
 {
 	if (b->err)
 		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 8192;
-		unsigned char *g;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		if (!(g = realloc(b->p, cap))) {
-			b->err = -ENOMEM;
-			return;
-		}
-		b->p = g;
-		b->cap = cap;
+	if (array__grow(&b->p, &b->cap, b->len + n, 1, 8192)) {
+		b->err = -ENOMEM;
+		return;
 	}
 	memcpy(b->p + b->len, p, n);
 	b->len += n;
@@ -149,7 +94,7 @@ static void put_file(struct blob *b, const char *rel, bool size64)
 	if (b->err)
 		return;
 	snprintf(path, sizeof(path), "%s/%s", tracefs_dir(), rel);
-	if ((err = read_all(path, &text, &n))) {
+	if ((err = sysfile__read(path, &text, &n))) {
 		b->err = err;
 		return;
 	}
