@@ -1097,14 +1097,10 @@ static int builder_run(struct hist_builder *b, struct hists *h,
 		err = -EINVAL;
 	if (!err)
 		err = mark_stable(b, h, o, ids);
-	if (by_group(b->sl)) {	/* no steps: the groups, in the order they were made */
-		for (size_t i = 0; i < h->nr_groups && !err; i++)
-			err = builder_step(b, h, o, (uint32_t)i, h->groups[i].period,
-					   h->groups[i].count, ids, cache, NULL);
-		free(ids);
-		free(cache);
-		return err;
-	}
+	/* by_group(): no steps were kept; the groups, in the order they were made */
+	for (size_t i = 0; by_group(b->sl) && i < h->nr_groups && !err; i++)
+		err = builder_step(b, h, o, (uint32_t)i, h->groups[i].period,
+				   h->groups[i].count, ids, cache, NULL);
 	for (size_t i = 0; i < h->nr_steps && !err;) {
 		uint64_t period;
 		uint32_t gi = step_next(h->steps, &i, &period);

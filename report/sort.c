@@ -178,53 +178,26 @@ static int c_dso(const struct hist_entry *a, const struct hist_entry *b)
 	return k_dso(a->dso, b->dso);
 }
 
-/* perf's sort__sym_cmp: addresses of unresolved entries, symbol starts and ends. */
-static int c_sym_nodso(const struct hist_entry *a, const struct hist_entry *b);
-static int k_sym_nodso(const struct symbol *as, uint64_t aip, const struct symbol *bs,
-		       uint64_t bip);
+/* The dso key on the dsos: by short name, or (-v, perf's sort__dso_cmp) by long name. */
+static int k_dso_by(bool long_names, const struct dso *a, const struct dso *b)
+{
+	if (!long_names)
+		return k_dso(a, b);
+	if (a == b)
+		return 0;
+	if (!a || !b)
+		return null_last(a, b);
+	return strcmp(dso__long_name(a), dso__long_name(b));
+}
 
 /* -v: c_dso by long names */
 static int c_dso_long(const struct hist_entry *a, const struct hist_entry *b)
 {
-	if (a->dso == b->dso)
-		return 0;
-	if (!a->dso || !b->dso)
-		return null_last(a->dso, b->dso);
-	return strcmp(dso__long_name(a->dso), dso__long_name(b->dso));
+	return k_dso_by(true, a->dso, b->dso);
 }
 
-/* -v: c_sym with c_dso_long */
-static int c_sym_long(const struct hist_entry *a, const struct hist_entry *b)
-{
-	int c;
-
-	if (!a->sym && !b->sym)
-		return cmp_diff(a->ip, b->ip);
-	if ((c = c_dso_long(a, b)))
-		return c;
-	return c_sym_nodso(a, b);
-}
-
-/* perf's sort__sym_cmp without a dso key: symbol addresses are relative to their
- * dso, so dsos are compared first */
-static int k_sym(const struct dso *ad, const struct symbol *as, uint64_t aip,
-		 const struct dso *bd, const struct symbol *bs, uint64_t bip)
-{
-	int c;
-
-	if (!as && !bs)
-		return cmp_diff(aip, bip);
-	if ((c = k_dso(ad, bd)))
-		return c;
-	return k_sym_nodso(as, aip, bs, bip);
-}
-
-static int c_sym(const struct hist_entry *a, const struct hist_entry *b)
-{
-	return k_sym(a->dso, a->sym, a->ip, b->dso, b->sym, b->ip);
-}
-
-/* ... and with a dso key (which compares them on its own) */
+/* perf's _sort__sym_cmp() with a dso key (which compares the dsos on its own):
+ * addresses of unresolved entries, symbol starts and ends. */
 static int k_sym_nodso(const struct symbol *as, uint64_t aip, const struct symbol *bs,
 		       uint64_t bip)
 {
@@ -250,9 +223,24 @@ static int k_sym_nodso(const struct symbol *as, uint64_t aip, const struct symbo
 	return cmp_diff(as->end, bs->end);
 }
 
-static int c_sym_nodso(const struct hist_entry *a, const struct hist_entry *b)
+/* ... without a dso key (perf's sort__sym_cmp): symbol addresses are relative to their
+ * dso, so dsos are compared first (-v: by long name) */
+static int k_sym(bool long_names, const struct dso *ad, const struct symbol *as,
+		 uint64_t aip, const struct dso *bd, const struct symbol *bs, uint64_t bip)
 {
-	return k_sym_nodso(a->sym, a->ip, b->sym, b->ip);
+	int c;
+
+	if (!as && !bs)
+		return cmp_diff(aip, bip);
+	if ((c = k_dso_by(long_names, ad, bd)))
+		return c;
+	return k_sym_nodso(as, aip, bs, bip);
+}
+
+/* The symbol key's comparison function (its dim's cmp; sym_cmp() decides) */
+static int c_sym(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return k_sym(false, a->dso, a->sym, a->ip, b->dso, b->sym, b->ip);
 }
 
 static int cmp_u64(uint64_t a, uint64_t b)
@@ -292,8 +280,8 @@ static int t_sym_nodso(const struct symbol *as, uint64_t aip, const struct symbo
 /* ... and without a dso key: perf's k_sym() compares two unresolved entries by address
  * alone and the others by dso first, an order that is not transitive; here the
  * unresolved ones come after all others, and equality is k_sym()'s. */
-static int t_sym(const struct dso *ad, const struct symbol *as, uint64_t aip,
-		 const struct dso *bd, const struct symbol *bs, uint64_t bip)
+static int t_sym(bool long_names, const struct dso *ad, const struct symbol *as,
+		 uint64_t aip, const struct dso *bd, const struct symbol *bs, uint64_t bip)
 {
 	int c;
 
@@ -301,36 +289,28 @@ static int t_sym(const struct dso *ad, const struct symbol *as, uint64_t aip,
 		return cmp_u64(aip, bip);
 	if (!as || !bs)
 		return as ? -1 : 1;
-	if ((c = k_dso(ad, bd)))
+	if ((c = k_dso_by(long_names, ad, bd)))
 		return c;
 	return t_sym_nodso(as, aip, bs, bip);
 }
 
-/* c_sym_long's total order */
-static int t_sym_long(const struct hist_entry *a, const struct hist_entry *b)
+/* The symbol key on its fields, as l compares it: perf's order or the total one;
+ * @p with_dso: a dso key compares the dsos on its own; -v: dsos by long name */
+static int sym_key_cmp(const struct sort_list *l, bool with_dso, const struct dso *ad,
+		       const struct symbol *as, uint64_t aip, const struct dso *bd,
+		       const struct symbol *bs, uint64_t bip)
 {
-	int c;
-
-	if (!a->sym && !b->sym)
-		return cmp_u64(a->ip, b->ip);
-	if (!a->sym || !b->sym)
-		return a->sym ? -1 : 1;
-	if ((c = c_dso_long(a, b)))
-		return c;
-	return t_sym_nodso(a->sym, a->ip, b->sym, b->ip);
+	if (with_dso)
+		return l->total_order ? t_sym_nodso(as, aip, bs, bip)
+				      : k_sym_nodso(as, aip, bs, bip);
+	return l->total_order ? t_sym(l->verbose, ad, as, aip, bd, bs, bip)
+			      : k_sym(l->verbose, ad, as, aip, bd, bs, bip);
 }
 
-/* The symbol key's comparison: @p with_dso (a dso key compares the dsos on its own) */
 static int sym_cmp(const struct sort_list *l, bool with_dso, const struct hist_entry *a,
 		   const struct hist_entry *b)
 {
-	if (with_dso)
-		return l->total_order ? t_sym_nodso(a->sym, a->ip, b->sym, b->ip)
-				      : c_sym_nodso(a, b);
-	if (l->verbose)
-		return l->total_order ? t_sym_long(a, b) : c_sym_long(a, b);
-	return l->total_order ? t_sym(a->dso, a->sym, a->ip, b->dso, b->sym, b->ip)
-			      : c_sym(a, b);
+	return sym_key_cmp(l, with_dso, a->dso, a->sym, a->ip, b->dso, b->sym, b->ip);
 }
 
 /* perf's sort__sym_sort: resolved first, then by name. */
@@ -1905,14 +1885,9 @@ int sort_list__cmp_keys(const struct sort_list *l, size_t from, const struct his
 			c = k_comm(a->comm, b->comm);
 		else if (d->cmp == c_dso)
 			c = k_dso(a->dso, b->dso);
-		else if ((l->need & SORT_NEED_DSO) && l->total_order)	/* c_sym */
-			c = t_sym_nodso(a->sym, a->ip, b->sym, b->ip);
-		else if (l->need & SORT_NEED_DSO)
-			c = k_sym_nodso(a->sym, a->ip, b->sym, b->ip);
-		else if (l->total_order)
-			c = t_sym(a->dso, a->sym, a->ip, b->dso, b->sym, b->ip);
-		else
-			c = k_sym(a->dso, a->sym, a->ip, b->dso, b->sym, b->ip);
+		else	/* c_sym */
+			c = sym_key_cmp(l, l->need & SORT_NEED_DSO, a->dso, a->sym, a->ip,
+					b->dso, b->sym, b->ip);
 		if (c)
 			return c;
 	}
