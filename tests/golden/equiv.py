@@ -58,12 +58,11 @@ def spans(dots):
 class Report:
     def __init__(self, path):
         with open(path, encoding='utf-8', errors='surrogateescape') as f:
-            lines = strip_tip(f.read().split('\n')[:-1] if True else [])
+            lines = strip_tip(f.read().split('\n')[:-1])
         self.comments = []
         self.events = []        # per event: list of (key, values, graph lines)
-        self.sep = None
         cur = None
-        cols = None             # (value spans, key start) from the dots line
+        cols = None             # (column spans, value columns) from the dots line
         header = None
         entry = None
         hier = False
