@@ -4,7 +4,6 @@
 #include "convert/cmd-export.h"
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdio.h>	/* fprintf */
 #include <stdlib.h>	/* calloc, free */
 
@@ -46,100 +45,48 @@ static int sink_row(void *ctx, const struct export_row *r)
 	return err;
 }
 
-static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
+static void sink_progress(void *ctx, uint64_t bytes)
 {
-	struct conv *c = ctx;
-	uint64_t bytes = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int err = exporter__record(c->ex, recs[i]);
-
-		if (err) {
-			c->bad = true;
-			c->bad_file = recs[i]->file;
-			c->bad_offset = recs[i]->offset;
-			return err;
-		}
-		bytes += recs[i]->disk_size;
-	}
-	progress__add(&c->prog, bytes);
-	return 0;
+	progress__add(&((struct conv *)ctx)->prog, bytes);
 }
 
-/* The kernel's symbols, read and loaded on a worker of their own (one job after the
- * other: the flag is set once they are loaded). */
-struct kernel_job {
-	struct workqueue *wq;	/* owned, one worker; NULL with -j 1 */
-	struct machine *m;	/* borrowed */
-	atomic_bool ready;	/* the kernel's symbols are loaded */
-};
-
-static void kernel_read(void *arg)
+/* The kernel's symbols read ahead on @p wq (at once: the file does not depend on the
+ * recording's records), while the recording loads. */
+static int kernel_start(struct workqueue *wq, struct machine *m, const struct evlist *el)
 {
-	atomic_store_explicit(&((struct kernel_job *)arg)->ready, true, memory_order_release);
-}
-
-static bool kernel_ready(void *arg)
-{
-	return atomic_load_explicit(&((struct kernel_job *)arg)->ready, memory_order_acquire);
-}
-
-static void kernel_wait(void *arg)
-{
-	workqueue__flush(((struct kernel_job *)arg)->wq);
-}
-
-/* Read the kernel's symbols ahead (at once: the file does not depend on the
- * recording's records)... */
-static int kernel_start(struct kernel_job *kj, struct machine *m, const struct evlist *el)
-{
-	kj->m = m;
 	/* not for a recording that excludes the kernel: its symbols would not be
 	 * used */
-	return evlist__excludes_kernel(el) ? 0 : machine__preload_kernel(m, kj->wq);
-}
-
-/* ... and load them, on the same worker, once the kernel MMAP gave the reference
- * symbol; then they are ready. */
-static int kernel_mapped(void *arg)
-{
-	struct kernel_job *kj = arg;
-	int err = machine__load_kernel(kj->m, kj->wq);
-
-	return err ? err : workqueue__queue(kj->wq, kernel_read, kj);
+	return evlist__excludes_kernel(el) ? 0 : machine__preload_kernel(m, wq);
 }
 
 /* Replay everything into the target, then commit; *again set (nothing committed)
  * where the kernel's symbols read ahead were not the running kernel's. */
 static int convert(struct session *s, struct machine *m, const struct convert_opts *o,
-		   const struct export_target *t, struct kernel_job *kj, struct diag *d,
+		   const struct export_target *t, struct diag *d,
 		   bool *again)
 {
 	struct conv c = { .t = t };
-	struct export_sink sink = { sink_row, &c };
+	struct export_sink sink = { sink_row, sink_progress, &c };
 	unsigned flags = cmd_export_flags(o);
 	struct export_stats st;
 	int err;
 
 	if (t->open && (err = t->open(t->ctx, flags, o->jobs != 1, d)))
 		return err;
+	/* the kernel's symbols read ahead are in before the first record (the
+	 * pipeline loads the kernel's dso at its first kernel address) */
+	machine__wait_preload(m);
 	err = exporter__new(&c.ex, m, session__evlist(s), flags, &sink);
 	if (!err)
 		err = exporter__unwind(c.ex, session__features(s)->arch);
-	if (!err && kj->wq) {
-		struct export_kernel_wait w = { kernel_ready, kernel_wait, kernel_mapped, kj };
-
-		exporter__defer_kernel(c.ex, &w);
-	}
 	if (!err)
-		err = exporter__begin(c.ex);
+		err = exporter__begin(c.ex, session__workqueue(s));
 	progress__init(&c.prog, stderr, progress__session_bytes(s), o->progress);
-	if (!err)
-		err = session__deliver(s, on_batch, &c, 0);
+	if (!err) {
+		err = exporter__deliver(c.ex, s);
+		c.bad = exporter__bad(c.ex, &c.bad_file, &c.bad_offset);
+	}
 	phases__mark("delivery");
-	if (!err)
-		err = exporter__end(c.ex);
-	phases__mark("exporter's last rows");
 	progress__exit(&c.prog);
 	/* kernel symbols read from the build-id cache's copy of the running kernel's
 	 * file must be the file's (else all again, nothing committed) */
@@ -179,7 +126,8 @@ static int convert(struct session *s, struct machine *m, const struct convert_op
 struct cmd_recording {
 	struct session *s;
 	struct machine *m;
-	struct kernel_job kj;
+	struct workqueue *kwq;	/* owned, one worker: the kernel's symbols read
+				 * while the recording loads; NULL with -j 1 */
 };
 
 /* How many of the session's warnings were printed: a recording opened again (the
@@ -210,15 +158,15 @@ static int recording_open(struct cmd_recording **out, const struct convert_opts 
 	/* the kernel's symbols are read on a worker while the files decode and the
 	 * records replay (build-ids first: they pick the file; a pipe's come with the
 	 * load); with -j 1 they are read at the first kernel sample */
-	if (!err && kernel_worker && o->jobs != 1 && !(err = workqueue__new(&r->kj.wq, 1)) &&
+	if (!err && kernel_worker && o->jobs != 1 && !(err = workqueue__new(&r->kwq, 1)) &&
 	    !session__is_pipe(r->s))
-		err = kernel_start(&r->kj, r->m, session__evlist(r->s));
+		err = kernel_start(r->kwq, r->m, session__evlist(r->s));
 	if (!err)
 		err = session__load(r->s, d);
 	phases__mark("load");
 	if (!err && session__is_pipe(r->s) && !(err = machine__apply_build_ids(r->m,
-					session__features(r->s))) && r->kj.wq)
-		err = kernel_start(&r->kj, r->m, session__evlist(r->s));
+					session__features(r->s))) && r->kwq)
+		err = kernel_start(r->kwq, r->m, session__evlist(r->s));
 	if (err) {
 		if (d->code == 0)
 			diag__set(d, o->input ? o->input : "perf.data", DIAG_NO_OFFSET, err,
@@ -254,7 +202,7 @@ void cmd_recording__close(struct cmd_recording *r)
 		return;
 	if (r->m)	/* the workqueue goes first: the preload is done with it */
 		machine__wait_preload(r->m);
-	workqueue__delete(r->kj.wq);	/* waits for the kernel job: it uses the machine */
+	workqueue__delete(r->kwq);	/* waits for the kernel job: it uses the machine */
 	machine__delete(r->m);
 	session__close(r->s);
 	free(r);
@@ -269,7 +217,7 @@ int cmd_export(const struct convert_opts *o, const struct export_target *t, stru
 		int err = recording_open(&r, o, true, ahead, t->scan_optional, d);
 
 		if (!err)
-			err = convert(r->s, r->m, o, t, &r->kj, d, &again);
+			err = convert(r->s, r->m, o, t, d, &again);
 		cmd_recording__close(r);
 		if (!again)
 			return err;

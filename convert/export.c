@@ -18,6 +18,7 @@
 #include "machine/machine.h"
 #include "machine/srcline.h"
 #include "machine/unwind.h"
+#include "resolve/pipeline.h"
 #include "machine/symbol.h"
 #include "util/array.h"
 #include "util/hashtab.h"
@@ -134,36 +135,49 @@ struct bid_text {
 	char hex[2 * DSO_BUILD_ID_MAX + 1];
 };
 
-#define PENDING_MAX (1u << 18)	/* samples that may wait for stage 2 (104 bytes each) */
 #define SYM_CACHE 1024		/* entries of the symbol id cache (power of 2) */
-#define CHAIN_MAX (1u << 19)	/* callchain entries that may wait (32 bytes each) */
 
-enum ploc_state {
-	PLOC_NONE,		/* no map: final */
-	PLOC_MAPPED,		/* map found: dso and map-relative addr */
-	PLOC_KERNEL,		/* a kernel address: its map is looked up in stage 2 */
+/* An address as a worker resolved it (pipeline__resolve()): the map's dso and the
+ * map-relative address, the real symbols found there.  Which "unknown" perf had
+ * inserted at the address is known only in order (emit()). */
+struct wloc {
+	struct dso *dso;		/* NULL: no map */
+	const struct symbol *sym;	/* at addr, or NULL */
+	const struct symbol *sym_ip;	/* a callchain entry without sym: the symbol
+					 * at its raw address (perf's second lookup) */
+	const char *inl;		/* an unwound callchain entry: its inlined
+					 * functions (srclines__inlines(), owned by
+					 * the worker's srclines), else NULL */
+	uint64_t addr;			/* map-relative address */
+	uint64_t ip;			/* the address as recorded */
 };
 
-/* A location after stage 1. */
-struct ploc {
-	struct dso *dso;	/* PLOC_MAPPED */
-	uint64_t addr;		/* PLOC_MAPPED: map-relative address */
-	uint64_t ip;		/* the address as recorded */
-	uint8_t state;		/* enum ploc_state */
-	bool unwound;		/* from the unwound user stack (inlined functions) */
-};
-
-/* A sample after stage 1: the row's values known then, and its locations. */
-struct pending {
+/* A sample as a worker resolved it: the row's values, its locations; emit() gives
+ * it its sample id and the ids of what it refers to, in order. */
+struct wsample {
 	uint64_t ip, time, addr, period, weight, transaction, data_src;
-	uint32_t evsel_id, thread_id, comm_id;	/* ids (ids of these stay small) */
+	uint32_t evsel_id, thread_id, comm_id;	/* given in prepare(), in order */
 	int32_t cpu;
-	uint32_t chain_first, chain_nr;	/* entries in exporter.chain, root first */
-	struct dso *dso;	/* the sample's location (a struct ploc without ip) */
-	uint64_t loc_addr;
-	uint8_t loc_state;	/* enum ploc_state */
-	bool has_chain;		/* callchains are exported for this sample */
-	bool has_to;		/* ADDR is resolved into exporter.to (never deferred) */
+	size_t chain_first, chain_nr;	/* entries in the chunk's frames, root first */
+	struct wloc loc;		/* the sample's address */
+	struct wloc to;			/* has_to: its ADDR */
+	bool has_chain;			/* callchains are exported for this sample */
+	bool has_to;			/* ADDR is resolved (page faults) */
+};
+
+/* What one job of the pipeline writes: its samples and their callchain entries. */
+struct export_chunk {
+	struct wsample *samples;
+	size_t nr, cap;
+	struct wloc *frames;
+	size_t nr_frames, cap_frames;
+};
+
+/* A worker's own state: --call-graph dwarf's unwinder and inline lookups. */
+struct export_worker {
+	struct unwinder *uw;		/* owned, NULL without user stacks */
+	struct srclines *inl;		/* owned with uw */
+	uint64_t user_ips[EXPORT_MAX_STACK];	/* one sample's unwound frames */
 };
 
 static bool addr_correlates_sym(const struct event_attr *a);
@@ -189,27 +203,18 @@ struct exporter {
 	struct idmap unknown;		/* (dso pointer, addr) -> id of "unknown" */
 	struct idmap paths;		/* (parent id, symbol id, ip) -> call path id */
 	uint64_t root_path_id;		/* 0 until the call path root is exported */
-	struct unwinder *uw;		/* owned: --call-graph dwarf stacks; else NULL */
-	struct srclines *inl;		/* owned with uw: inlined functions */
+	bool unwind;			/* --call-graph dwarf stacks: each worker has
+					 * an unwinder (exporter__unwind()) */
+	const char *arch;		/* borrowed: the recording's, for them */
+	struct unwinder *uw_first;	/* the first worker's (the others share its
+					 * files); owned by that worker */
 	struct idmap inl_syms;		/* (dso, address, level) -> symbol id of an
 					 * inlined function (perf's objects per
 					 * inline node) */
-	uint64_t user_ips[EXPORT_MAX_STACK];	/* one sample's unwound frames */
 	struct strtab inl_names;	/* their names (rows keep pointers to them) */
 	struct bid_text *bids;		/* owned list */
 	struct export_stats stats;
-
-	/* samples past stage 1, waiting for stage 2 (see "Two stages" below) */
-	struct pending *pending;	/* owned, PENDING_MAX */
-	size_t nr_pending;
-	struct ploc *chain;		/* owned, CHAIN_MAX: callchain entries of pending */
-	size_t nr_chain;
-	uint64_t first_pending_id;	/* samples.id of pending[0] (ids are consecutive) */
-	struct ploc to;			/* ADDR of the pending sample with has_to */
-	bool deferring;			/* kernel lookups wait for the kernel's symbols */
-	bool kernel_mapped;		/* kwait.kernel_mapped() was called */
-	bool addr_events;		/* some event resolves ADDR (never deferred) */
-	struct export_kernel_wait kwait;
+	struct pipeline *pipe;		/* owned: resolves the samples (exporter__begin()) */
 };
 
 /* What an address resolved to, as perf's db export sees it. */
@@ -254,19 +259,10 @@ int exporter__new(struct exporter **out, struct machine *m, struct evlist *el,
 		free(e);
 		return -ENOMEM;
 	}
-	e->pending = malloc(PENDING_MAX * sizeof(*e->pending));
-	e->chain = (flags & EXPORT_CALLCHAINS) ? malloc(CHAIN_MAX * sizeof(*e->chain))
-					      : malloc(CHAIN_SAMPLE_MAX * sizeof(*e->chain));
-	if (!e->pending || !e->chain) {
-		exporter__delete(e);
-		return -ENOMEM;
-	}
 	e->machine = m;
 	e->evlist = el;
 	e->flags = flags;
 	e->sink = *sink;
-	for (size_t i = 0; i < el->nr; i++)
-		e->addr_events |= addr_correlates_sym(&el->evsels[i]->attr);
 	/* perf tells exec comms apart when any event has comm_exec */
 	for (size_t i = 0; i < el->nr; i++)
 		if (attr__flag(&el->evsels[i]->attr, ATTR_COMM_EXEC))
@@ -281,6 +277,7 @@ void exporter__delete(struct exporter *e)
 
 	if (!e)
 		return;
+	pipeline__delete(e->pipe);	/* the workers' states first */
 	for (b = e->bids; b; b = next) {
 		next = b->next;
 		free(b);
@@ -291,10 +288,6 @@ void exporter__delete(struct exporter *e)
 	idmap__exit(&e->paths);
 	idmap__exit(&e->inl_syms);
 	strtab__exit(&e->inl_names);
-	unwinder__delete(e->uw);
-	srclines__delete(e->inl);
-	free(e->pending);
-	free(e->chain);
 	free(e->evsel_ids);
 	free(e->thread_ids.v);
 	free(e->comm_ids.v);
@@ -303,14 +296,14 @@ void exporter__delete(struct exporter *e)
 
 int exporter__unwind(struct exporter *e, const char *arch)
 {
-	if (!unwind__wanted(e->evlist) || e->uw)
-		return 0;
-	if (unwinder__new(&e->uw, arch) || srclines__new(&e->inl))
-		return -ENOMEM;
+	e->unwind = unwind__wanted(e->evlist);
+	e->arch = arch;
 	return 0;
 }
 
-int exporter__begin(struct exporter *e)
+static const struct pipeline_sink export_sink;
+
+int exporter__begin(struct exporter *e, struct workqueue *wq)
 {
 	static const int64_t zero[ES__NR_COLS];
 	const int64_t thread0[] = { 0, 0, 0, -1, -1 };
@@ -335,7 +328,7 @@ int exporter__begin(struct exporter *e)
 		if (err)
 			return err;
 	}
-	return 0;
+	return pipeline__new(&e->pipe, e->machine, wq, &export_sink, e);
 }
 
 /* ---- machine, events, threads, comms ------------------------------------------- */
@@ -579,67 +572,51 @@ static int export_location(struct exporter *e, struct xloc *loc, int64_t *dso_id
 }
 
 /*
- * ---- Two stages -------------------------------------------------------------------
+ * ---- Workers and order ----------------------------------------------------------
  *
- * Reading the kernel's symbols takes longer than decoding a recording of seconds, so
- * it runs on a worker while the records replay (exporter__defer_kernel()).  Until it
- * is done a sample goes through stage 1 only: everything that depends on the machine
- * state at the sample's time (thread, comms, user maps) is looked up and kept in a
- * struct pending, and kernel addresses wait.  Stage 2, in sample order, resolves the
- * kernel addresses and all symbols, gives dsos, symbols and call paths their ids and
- * writes the row.  Ids therefore come out as in one pass.  Kernel maps are only changed
- * by kernel MMAPs: one of those (or an MMAP2 carrying a build-id) while samples wait
- * first finishes them.  Once the kernel's symbols are there both stages run per
- * sample.  At most PENDING_MAX samples and CHAIN_MAX callchain entries wait (about
- * 43 MB); past that the replay waits for the kernel's symbols.
- *
- * The worker only touches the kernel dso: it reads the file, and once the kernel MMAP
- * has been replayed (kwait.kernel_mapped()) it loads the symbols with that MMAP's
- * reference symbol; meanwhile stage 1 never looks at the kernel dso, and a second
- * kernel MMAP waits for the worker.
+ * A sample goes through the sample pipeline (resolve/pipeline.h).  In order, on the
+ * replaying thread (prepare()): its event, machine, threads and comms get their ids
+ * and rows, as they are at the sample.  On any worker (sample()): its address, its
+ * callchain (unwound user stack and inlined functions included) and its ADDR are
+ * resolved to dsos, map-relative addresses and symbols.  In order again (emit()):
+ * the "unknown" symbols perf inserted are looked up and made, and the dsos, symbols
+ * and call paths get their ids and rows, then the sample its row.  Ids thus come out
+ * as in one pass, at every -j.
  */
 
-/* Stage 1 of one address: the map now, except kernel addresses while deferring. */
-static void map_loc(struct exporter *e, struct thread *t, uint16_t cpumode, uint64_t ip,
-		    struct ploc *pl)
+/* One address on a worker: its map, dso and the real symbol there (perf's
+ * thread__find_symbol()); only host kernel and user addresses have maps (perf_guest
+ * is off).  @return 0 or PIPELINE_AGAIN. */
+static int resolve_loc(struct pipeline_thread *pt, const struct resolved_sample *rs,
+		       uint16_t cpumode, uint64_t ip, struct wloc *l)
 {
 	struct addr_location al;
+	int err;
 
-	pl->ip = ip;
-	pl->state = PLOC_NONE;
-	if (cpumode == MISC_KERNEL && e->deferring) {
-		pl->state = PLOC_KERNEL;
-		return;
-	}
-	/* only host kernel and user addresses have maps (perf_guest is off) */
+	memset(l, 0, sizeof(*l));
+	l->ip = ip;
 	if (cpumode != MISC_KERNEL && cpumode != MISC_USER)
-		return;
-	machine__resolve_map(e->machine, t, cpumode, ip, &al);
+		return 0;
+	if ((err = pipeline__resolve(pt, rs, cpumode, ip, &al)))
+		return err;
 	if (al.dso) {
-		pl->state = PLOC_MAPPED;
-		pl->dso = al.dso;
-		pl->addr = al.addr;
+		l->dso = al.dso;
+		l->addr = al.addr;
+		l->sym = al.sym;
 	}
+	return 0;
 }
 
-/* Stage 2 of one address: perf's map__find_symbol, where the symbol may be an
- * "unknown" perf inserted at exactly that map-relative address. */
-static void finish_loc(struct exporter *e, const struct ploc *pl, struct xloc *loc)
+/* In order: perf's map__find_symbol at a worker's location, where the symbol may be
+ * an "unknown" perf inserted at exactly that map-relative address. */
+static void finish_loc(struct exporter *e, const struct wloc *w, struct xloc *loc)
 {
-	struct addr_location al;
-
 	memset(loc, 0, sizeof(*loc));
-	if (pl->state == PLOC_KERNEL) {
-		machine__resolve_map(e->machine, NULL, MISC_KERNEL, pl->ip, &al);
-		loc->dso = al.dso;
-		loc->addr = al.addr;
-	} else if (pl->state == PLOC_MAPPED) {
-		loc->dso = pl->dso;
-		loc->addr = pl->addr;
-	}
+	loc->dso = w->dso;
+	loc->addr = w->addr;
 	if (!loc->dso)
 		return;
-	loc->sym = dso__find_symbol(loc->dso, loc->addr);
+	loc->sym = w->sym;
 	if (!loc->sym)
 		loc->sym_id = unknown_at(e, loc->dso, loc->addr);
 }
@@ -664,15 +641,17 @@ static int call_path(struct exporter *e, uint64_t parent, uint64_t sym_id, uint6
 }
 
 /* One resolved callchain entry, exported and appended below *cur.  An entry in a map
- * without a symbol is looked up again with its raw address, and exported with the raw
- * address (so an "unknown" symbol is created there), as perf does. */
-static int chain_entry(struct exporter *e, struct xloc *loc, uint64_t ip, uint64_t *cur)
+ * without a symbol is looked up again with its raw address (@p sym_ip: what the
+ * worker found there), and exported with the raw address (so an "unknown" symbol is
+ * created there), as perf does. */
+static int chain_entry(struct exporter *e, struct xloc *loc, uint64_t ip,
+		       const struct symbol *sym_ip, uint64_t *cur)
 {
 	int64_t did, sid, off;
 	int err;
 
 	if (loc->dso && !loc->sym && !loc->sym_id) {
-		loc->sym = dso__find_symbol(loc->dso, ip);
+		loc->sym = sym_ip;
 		if (!loc->sym)
 			loc->sym_id = unknown_at(e, loc->dso, ip);
 	}
@@ -697,7 +676,7 @@ static int chain_entry(struct exporter *e, struct xloc *loc, uint64_t ip, uint64
  * at the address (perf's dso__insert_symbol()), found like a real one.
  */
 static int inline_entries(struct exporter *e, const struct xloc *frame, uint64_t ip,
-			  const char *text, uint64_t *cur)
+			  const struct symbol *sym_ip, const char *text, uint64_t *cur)
 {
 	struct inline_record rec[INLINE_RECORDS_MAX];
 	size_t n = srclines__inline_records(text, rec, INLINE_RECORDS_MAX);
@@ -715,7 +694,7 @@ static int inline_entries(struct exporter *e, const struct xloc *frame, uint64_t
 
 		snprintf(name, sizeof(name), "%.*s", (int)rec[m].name_len, rec[m].name);
 		if (!strcmp(name, base ? symbol__name(base) : "unknown")) {
-			err = chain_entry(e, &loc, ip, cur);
+			err = chain_entry(e, &loc, ip, sym_ip, cur);
 			continue;
 		}
 		if ((err = export_dso(e, frame->dso, &did)))
@@ -747,72 +726,91 @@ static int inline_entries(struct exporter *e, const struct xloc *frame, uint64_t
 	return err;
 }
 
-struct chain_ctx {
-	struct exporter *e;
-	struct thread *t;
-	struct pending *p;
+/* A worker's walk of one callchain: its entries appended to the chunk's frames. */
+struct chain_walk {
+	struct export_worker *w;
+	struct export_chunk *c;
+	struct pipeline_thread *pt;
+	const struct resolved_sample *rs;
 };
 
 static int chain_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 {
-	struct chain_ctx *cc = ctx;
-	struct ploc *pl = &cc->e->chain[cc->e->nr_chain++];
+	struct chain_walk *k = ctx;
+	struct export_chunk *c = k->c;
+	struct wloc *l;
+	int err;
 
-	map_loc(cc->e, cc->t, cpumode & ~CALLCHAIN_UNWOUND, ip, pl);
-	pl->unwound = cpumode & CALLCHAIN_UNWOUND;
-	cc->p->chain_nr++;
+	if (array__grow(&c->frames, &c->cap_frames, c->nr_frames + 1, sizeof(*c->frames),
+			1024))
+		return -ENOMEM;
+	l = &c->frames[c->nr_frames];
+	if ((err = resolve_loc(k->pt, k->rs, cpumode & ~CALLCHAIN_UNWOUND, ip, l)))
+		return err;
+	if (l->dso && !l->sym)	/* chain_entry()'s second lookup */
+		l->sym_ip = dso__find_symbol(l->dso, ip);
+	/* an unwound frame: its inlined functions (perf's append_inlines()), used
+	 * where the frame has a symbol, perhaps an "unknown" (known in order only) */
+	if ((cpumode & CALLCHAIN_UNWOUND) && l->dso && k->w->inl &&
+	    !(l->inl = srclines__inlines(k->w->inl, l->dso, l->addr)))
+		return -ENOMEM;
+	c->nr_frames++;
 	return 0;
 }
 
-/* Stage 1 of the callchain: its addresses root first (perf's ORDER_CALLER walk,
- * machine__callchain_walk, at most EXPORT_MAX_STACK from the root end) into e->chain;
- * none when perf would discard the chain. */
-static void map_callchain(struct exporter *e, struct thread *t, const struct sample *s,
-			  struct pending *p)
+/* The callchain on a worker: its addresses root first (perf's ORDER_CALLER walk,
+ * machine__callchain_walk, at most EXPORT_MAX_STACK from the root end), with the
+ * unwound user stack; none when perf would discard the chain.
+ * @return 0, PIPELINE_AGAIN or -ENOMEM (the chunk's frames as they were then). */
+static int resolve_chain(struct export_worker *w, struct export_chunk *c,
+			 struct pipeline_thread *pt, const struct resolved_sample *rs,
+			 struct wsample *ws)
 {
-	struct chain_ctx cc = { e, t, p };
+	struct chain_walk k = { w, c, pt, rs };
 	size_t nr_user = 0;
+	int err;
 
-	p->chain_first = (uint32_t)e->nr_chain;
-	p->chain_nr = 0;
+	ws->chain_first = c->nr_frames;
 	/* perf's thread__resolve_callchain(): the unwound user stack too (out of
 	 * memory there unwinds nothing) */
-	if (e->uw && unwinder__unwind(e->uw, t ? t->maps : NULL, s, e->user_ips, EXPORT_MAX_STACK, &nr_user))
+	if (w->uw && unwinder__unwind(w->uw, &rs->maps, &rs->s, w->user_ips,
+				      EXPORT_MAX_STACK, &nr_user))
 		nr_user = 0;
-	if (machine__callchain_walk_unwound(s, true, EXPORT_MAX_STACK, e->user_ips, nr_user,
-					    chain_frame, &cc) == 1) {
-		p->chain_nr = 0;	/* perf discards it all */
-		e->nr_chain = p->chain_first;
-	}
+	err = machine__callchain_walk_unwound(&rs->s, true, EXPORT_MAX_STACK, w->user_ips,
+					      nr_user, chain_frame, &k);
+	/* 1: perf discards it all; an error leaves the frames as they were */
+	if (err)
+		c->nr_frames = ws->chain_first;
+	if (err == 1)
+		err = 0;
+	ws->chain_nr = c->nr_frames - ws->chain_first;
+	return err;
 }
 
-/* Stage 2 of the callchain: every entry's symbol first (perf resolved the whole chain
- * before exporting it), then the path; *id = 0 when it is empty. */
-static int export_callchain(struct exporter *e, const struct pending *p, uint64_t *id)
+/* In order: every entry's symbol first (perf resolved the whole chain before
+ * exporting it), then the path; *id = 0 when it is empty. */
+static int export_callchain(struct exporter *e, const struct export_chunk *c,
+			    const struct wsample *ws, uint64_t *id)
 {
 	struct xloc loc[CHAIN_SAMPLE_MAX];
-	const struct ploc *pl = e->chain + p->chain_first;
+	const struct wloc *wl = c->frames + ws->chain_first;
 	uint64_t cur = e->root_path_id;
 	int err;
 
 	*id = 0;
-	for (uint32_t i = 0; i < p->chain_nr; i++)
-		finish_loc(e, &pl[i], &loc[i]);
-	for (uint32_t i = 0; i < p->chain_nr; i++) {
-		const char *inl = NULL;
-
+	for (size_t i = 0; i < ws->chain_nr; i++)
+		finish_loc(e, &wl[i], &loc[i]);
+	for (size_t i = 0; i < ws->chain_nr; i++) {
 		/* the frame's symbol may be an "unknown" an earlier row inserted */
-		if (pl[i].unwound && loc[i].dso && (loc[i].sym || loc[i].sym_id) && e->inl &&
-		    !(inl = srclines__inlines(e->inl, loc[i].dso, loc[i].addr)))
-			return -ENOMEM;
-		if (inl && *inl)
-			err = inline_entries(e, &loc[i], pl[i].ip, inl, &cur);
+		if (wl[i].inl && *wl[i].inl && loc[i].dso && (loc[i].sym || loc[i].sym_id))
+			err = inline_entries(e, &loc[i], wl[i].ip, wl[i].sym_ip, wl[i].inl,
+					     &cur);
 		else
-			err = chain_entry(e, &loc[i], pl[i].ip, &cur);
+			err = chain_entry(e, &loc[i], wl[i].ip, wl[i].sym_ip, &cur);
 		if (err)
 			return err;
 	}
-	*id = p->chain_nr ? cur : 0;
+	*id = ws->chain_nr ? cur : 0;
 	return 0;
 }
 
@@ -831,252 +829,232 @@ static bool addr_correlates_sym(const struct event_attr *a)
 	       a->sample_period == 1;
 }
 
-/* perf's thread__resolve for ADDR: the sample's cpumode, else the one the address
- * belongs to (kernel from the top half of the address space).  Never deferred. */
-static void map_addr(struct exporter *e, struct thread *t, const struct sample *s,
-		     struct ploc *pl)
-{
-	uint16_t cpumode = s->misc & MISC_CPUMODE_MASK;
-	uint16_t addr_mode = (s->addr >> 63) ? MISC_KERNEL : MISC_USER;
-
-	map_loc(e, t, cpumode, s->addr, pl);
-	if (pl->state == PLOC_NONE && addr_mode != cpumode)
-		map_loc(e, t, addr_mode, s->addr, pl);
-}
-
-/* Stage 2 of one sample: symbols, dso/symbol/call path ids, the row. */
-static int finish_sample(struct exporter *e, const struct pending *p, uint64_t sample_id)
+/* In order: a sample's symbols, dso/symbol/call path ids, its row. */
+static int finish_sample(struct exporter *e, const struct export_chunk *c,
+			 const struct wsample *ws)
 {
 	struct export_row r = { .table = EXPORT_SAMPLE };
-	const struct ploc pl = { p->dso, p->loc_addr, p->ip, p->loc_state };
 	int64_t *v = r.v;
 	struct xloc loc;
 	uint64_t id;
 	int err;
 
-	v[ES_ID] = (int64_t)sample_id;
-	v[ES_EVSEL_ID] = (int64_t)p->evsel_id;
+	v[ES_ID] = (int64_t)++e->last[EXPORT_SAMPLE];
+	v[ES_EVSEL_ID] = (int64_t)ws->evsel_id;
 	v[ES_MACHINE_ID] = (int64_t)e->machine_id;
-	v[ES_THREAD_ID] = (int64_t)p->thread_id;
-	v[ES_COMM_ID] = (int64_t)p->comm_id;
-	finish_loc(e, &pl, &loc);
+	v[ES_THREAD_ID] = (int64_t)ws->thread_id;
+	v[ES_COMM_ID] = (int64_t)ws->comm_id;
+	finish_loc(e, &ws->loc, &loc);
 	err = export_location(e, &loc, &v[ES_DSO_ID], &v[ES_SYMBOL_ID], &v[ES_SYM_OFFSET]);
 	if (err)
 		return err;
-	if (p->has_chain) {
-		if ((err = export_callchain(e, p, &id)))
+	if (ws->has_chain) {
+		if ((err = export_callchain(e, c, ws, &id)))
 			return err;
 		v[ES_CALL_PATH_ID] = (int64_t)id;
 	}
-	if (p->has_to) {
-		finish_loc(e, &e->to, &loc);
+	if (ws->has_to) {
+		finish_loc(e, &ws->to, &loc);
 		err = export_location(e, &loc, &v[ES_TO_DSO_ID], &v[ES_TO_SYMBOL_ID],
 				      &v[ES_TO_SYM_OFFSET]);
 		if (err)
 			return err;
 	}
-	v[ES_IP] = (int64_t)p->ip;
-	v[ES_TIME] = (int64_t)p->time;
-	v[ES_CPU] = p->cpu;
-	v[ES_TO_IP] = (int64_t)p->addr;
-	v[ES_PERIOD] = (int64_t)p->period;
-	v[ES_WEIGHT] = (int64_t)p->weight;
-	v[ES_TRANSACTION] = (int64_t)p->transaction;
-	v[ES_DATA_SRC] = (int64_t)p->data_src;
+	v[ES_IP] = (int64_t)ws->ip;
+	v[ES_TIME] = (int64_t)ws->time;
+	v[ES_CPU] = ws->cpu;
+	v[ES_TO_IP] = (int64_t)ws->addr;
+	v[ES_PERIOD] = (int64_t)ws->period;
+	v[ES_WEIGHT] = (int64_t)ws->weight;
+	v[ES_TRANSACTION] = (int64_t)ws->transaction;
+	v[ES_DATA_SRC] = (int64_t)ws->data_src;
 	e->stats.samples++;
 	return emit(e, &r);
 }
 
-static int drain(struct exporter *e)
+/* A row the sink refused: its error as a negative number (the pipeline stops on
+ * those; a positive one would read as PIPELINE_DROP or PIPELINE_AGAIN). */
+static int sink_err(int err)
 {
-	int err = 0;
-
-	for (size_t i = 0; i < e->nr_pending && !err; i++)
-		err = finish_sample(e, &e->pending[i], e->first_pending_id + i);
-	e->nr_pending = 0;
-	e->nr_chain = 0;
-	return err;
+	return err > 0 ? -EIO : err;
 }
 
-/* The kernel's symbols are needed now: wait for them, finish what waits, and stop
- * deferring. */
-static int stop_deferring(struct exporter *e)
+/* pipeline sink: select() - the samples perf's export leaves out */
+static bool sink_select(void *ctx, const struct record_ref *ref, const struct sample *s)
 {
-	if (!e->deferring)
-		return 0;
-	e->kwait.wait(e->kwait.ctx);
-	e->deferring = false;
-	return drain(e);
-}
+	struct exporter *e = ctx;
+	uint16_t cpumode = s->misc & MISC_CPUMODE_MASK;
 
-/* Stage 1 of one sample (perf's db_export__sample up to the symbol lookups). */
-static int map_sample(struct exporter *e, const struct record_ref *ref)
-{
-	const struct evsel *ev = ref->evsel;
-	struct pending *p;
-	struct ploc pl;
-	struct sample s;
-	struct thread *t;
-	uint64_t id;
-	uint16_t cpumode;
-	int err;
-
-	if (ev->attr.type == ATTR_TYPE_TRACEPOINT && !(e->flags & EXPORT_ALL_EVENTS)) {
+	if (ref->evsel->attr.type == ATTR_TYPE_TRACEPOINT && !(e->flags & EXPORT_ALL_EVENTS)) {
 		e->stats.skipped_tracepoint++;
-		return 0;
+		return false;
 	}
-	if ((err = sample__parse(&s, &ev->attr, ref->data, ref->size)))
-		return err;
-	cpumode = s.misc & MISC_CPUMODE_MASK;
 	if (cpumode == MISC_GUEST_KERNEL || cpumode == MISC_GUEST_USER) {
 		e->stats.skipped_guest++;
-		return 0;
+		return false;
 	}
-	if (e->deferring && (e->nr_pending == PENDING_MAX ||
-			     e->nr_chain + CHAIN_SAMPLE_MAX > CHAIN_MAX) &&
-	    (err = stop_deferring(e)))
-		return err;
-	t = machine__findnew_thread(e->machine, (int32_t)s.pid, (int32_t)s.tid);
-	if (!t)
-		return -ENOMEM;
-	p = &e->pending[e->nr_pending];
-	memset(p, 0, sizeof(*p));
-	map_loc(e, t, cpumode, s.ip, &pl);
-	p->dso = pl.dso;
-	p->loc_addr = pl.addr;
-	p->loc_state = pl.state;
+	return true;
+}
+
+/* pipeline sink: prepare() - perf's db_export__sample up to the symbol lookups: the
+ * ids of the event, the machine, the threads and comms as they are at the sample */
+static int sink_prepare(void *ctx, struct resolved_sample *rs)
+{
+	struct exporter *e = ctx;
+	const struct evsel *ev = rs->ref->evsel;
+	uint64_t id;
+	int err;
+
 	if ((err = export_evsel(e, ev, &id)))
-		return err;
-	p->evsel_id = (uint32_t)id;
-	if ((err = export_machine(e)) || (err = export_threads(e, t, &id)))
-		return err;
-	p->comm_id = (uint32_t)id;
-	p->thread_id = (uint32_t)db_id(&e->thread_ids, t->id);
-	if (!e->nr_pending)
-		e->first_pending_id = e->last[EXPORT_SAMPLE] + 1;
-	++e->last[EXPORT_SAMPLE];
-	if ((e->flags & EXPORT_CALLCHAINS) && (ev->attr.sample_type & SAMPLE_CALLCHAIN)) {
-		p->has_chain = true;
-		map_callchain(e, t, &s, p);
-	}
-	if (addr_correlates_sym(&ev->attr)) {
-		p->has_to = true;	/* not deferred: this is the only pending sample */
-		map_addr(e, t, &s, &e->to);
-	}
-	p->ip = s.ip;
-	p->time = s.time;
-	p->cpu = (int32_t)s.cpu;
-	p->addr = s.addr;
-	p->period = s.period;
-	p->weight = s.weight;
-	p->transaction = s.transaction;
-	p->data_src = s.data_src;
-	e->nr_pending++;
+		return sink_err(err);
+	rs->aux_ids[0] = (uint32_t)id;
+	if ((err = export_machine(e)) || (err = export_threads(e, rs->t, &id)))
+		return sink_err(err);
+	rs->aux_ids[1] = (uint32_t)db_id(&e->thread_ids, rs->t->id);
+	rs->aux_ids[2] = (uint32_t)id;
+	/* ADDR may be a kernel address (the pipeline must know) */
+	rs->kernel = addr_correlates_sym(&ev->attr);
 	return 0;
 }
 
-/* An MMAP that changes kernel maps, or gives a dso a build-id, must not overtake the
- * samples waiting for stage 2. */
-static bool mmap_affects_pending(const struct record_ref *ref)
+/* pipeline sink: sample() - a sample's locations, on any worker */
+static int sink_sample(void *ctx, void *state, void *chunk, struct pipeline_thread *pt,
+		       const struct resolved_sample *rs)
 {
-	struct record_header h = { 0 };
-	uint16_t misc;
-
-	if (ref->size >= RECORD_HEADER_SIZE)
-		record_header__get(&h, ref->data);
-	misc = h.misc;
-
-	return (misc & MISC_CPUMODE_MASK) != MISC_USER ||
-	       (ref->type == REC_MMAP2 && (misc & MISC_MMAP_BUILD_ID));
-}
-
-/* The kernel's own MMAP ("[kernel.kallsyms]_text"): it gives the kernel dso the
- * reference symbol its symbols are loaded with. */
-static bool mmap_is_kernel_text(const struct record_ref *ref)
-{
-	static const char name[] = "[kernel.kallsyms]";
-	struct event_mmap2 mm2;
-	struct event_mmap mm;
-	const struct event_str *filename;
-	uint16_t misc;
-
-	if (ref->type == REC_MMAP2) {
-		event_mmap2__decode(ref->data, ref->size, &mm2);
-		filename = &mm2.filename;
-		misc = mm2.misc;
-	} else {
-		event_mmap__decode(ref->data, ref->size, &mm);
-		filename = &mm.filename;
-		misc = mm.misc;
-	}
-	/* the name's first bytes, before any NUL and inside the record */
-	return filename->len >= sizeof(name) - 1 &&
-	       (misc & MISC_CPUMODE_MASK) == MISC_KERNEL &&
-	       !memcmp(filename->s, name, sizeof(name) - 1);
-}
-
-/* Side-band MMAPs while deferring: the kernel's symbols may be loading on the worker
- * (which reads the kernel dso's reference symbol), and samples wait for stage 2. */
-static int process_mmap(struct exporter *e, const struct record_ref *ref,
-			const struct sample *s)
-{
-	bool text = e->deferring && mmap_is_kernel_text(ref);
+	struct exporter *e = ctx;
+	struct export_chunk *c = chunk;
+	const struct sample *s = &rs->s;
+	const struct event_attr *a = &rs->ref->evsel->attr;
+	uint16_t cpumode = s->misc & MISC_CPUMODE_MASK;
+	struct wsample *ws;
 	int err;
 
-	if (e->deferring && ((e->nr_pending && mmap_affects_pending(ref)) ||
-			     (text && e->kernel_mapped)) &&
-	    (err = stop_deferring(e)))
+	if (array__grow(&c->samples, &c->cap, c->nr + 1, sizeof(*c->samples), 256))
+		return -ENOMEM;
+	ws = &c->samples[c->nr];
+	memset(ws, 0, sizeof(*ws));
+	if ((err = resolve_loc(pt, rs, cpumode, s->ip, &ws->loc)))
 		return err;
-	if ((err = machine__process(e->machine, ref, s)))
-		return err;
-	if (text && e->deferring && !e->kernel_mapped && e->kwait.kernel_mapped) {
-		e->kernel_mapped = true;
-		return e->kwait.kernel_mapped(e->kwait.ctx);
+	if ((e->flags & EXPORT_CALLCHAINS) && (a->sample_type & SAMPLE_CALLCHAIN)) {
+		ws->has_chain = true;
+		if ((err = resolve_chain(state, c, pt, rs, ws)))
+			return err;
 	}
+	if (addr_correlates_sym(a)) {
+		/* perf's thread__resolve for ADDR: the sample's cpumode, else the one
+		 * the address belongs to (kernel from the top half of the space) */
+		uint16_t addr_mode = (s->addr >> 63) ? MISC_KERNEL : MISC_USER;
+
+		ws->has_to = true;
+		err = resolve_loc(pt, rs, cpumode, s->addr, &ws->to);
+		if (!err && !ws->to.dso && addr_mode != cpumode)
+			err = resolve_loc(pt, rs, addr_mode, s->addr, &ws->to);
+		if (err) {
+			c->nr_frames = ws->chain_first;	/* as it was */
+			return err;
+		}
+	}
+	ws->evsel_id = rs->aux_ids[0];
+	ws->thread_id = rs->aux_ids[1];
+	ws->comm_id = rs->aux_ids[2];
+	ws->ip = s->ip;
+	ws->time = s->time;
+	ws->cpu = (int32_t)s->cpu;
+	ws->addr = s->addr;
+	ws->period = s->period;
+	ws->weight = s->weight;
+	ws->transaction = s->transaction;
+	ws->data_src = s->data_src;
+	c->nr++;
 	return 0;
 }
 
-int exporter__record(struct exporter *e, const struct record_ref *ref)
+/* pipeline sink: emit() - a chunk's samples given their ids and rows, in order */
+static int sink_emit(void *ctx, void *chunk)
 {
-	struct sample s;
-	int err;
+	struct exporter *e = ctx;
+	struct export_chunk *c = chunk;
+	int err = 0;
 
-	if (e->deferring && e->kwait.ready(e->kwait.ctx) && (err = stop_deferring(e)))
-		return err;
-	switch (ref->type) {
-	case REC_SAMPLE:
-		err = map_sample(e, ref);
-		return err || e->deferring ? err : drain(e);
-	case REC_MMAP:
-	case REC_MMAP2:
-		if (!ref->evsel)
-			return 0;
-		sample__parse_id_trailer(&s, &ref->evsel->attr, ref->data, ref->size);
-		return process_mmap(e, ref, &s);
-	case REC_COMM:
-	case REC_FORK:
-	case REC_EXIT:
-		return machine__process_record(e->machine, ref);
-	default:
-		return 0;
-	}
+	for (size_t i = 0; i < c->nr && !err; i++)
+		err = finish_sample(e, c, &c->samples[i]);
+	c->nr = c->nr_frames = 0;
+	return sink_err(err);
 }
 
-void exporter__defer_kernel(struct exporter *e, const struct export_kernel_wait *w)
+/* pipeline sink: batch() - the progress */
+static void sink_batch(void *ctx, const struct record_ref *const *recs, size_t n)
 {
-	/* ADDR of page faults is resolved with a fallback between kernel and user maps;
-	 * such recordings are not deferred */
-	if (e->addr_events || !w->ready || !w->wait)
+	struct exporter *e = ctx;
+	uint64_t bytes = 0;
+
+	if (!e->sink.progress)
 		return;
-	e->kwait = *w;
-	e->deferring = true;
+	for (size_t i = 0; i < n; i++)
+		bytes += recs[i]->disk_size;
+	e->sink.progress(e->sink.ctx, bytes);
 }
 
-int exporter__end(struct exporter *e)
+static int sink_thread_init(void *ctx, void *state)
 {
-	int err = stop_deferring(e);
+	struct exporter *e = ctx;
+	struct export_worker *w = state;
 
-	return err ? err : drain(e);
+	if (!e->unwind)
+		return 0;
+	/* the first unwinder opens the files, the others share them */
+	if ((e->uw_first ? unwinder__new_sibling(&w->uw, e->uw_first)
+			 : unwinder__new(&w->uw, e->arch)) || srclines__new(&w->inl))
+		return -ENOMEM;
+	if (!e->uw_first)
+		e->uw_first = w->uw;
+	return 0;
+}
+
+static void sink_thread_exit(void *ctx, void *state)
+{
+	struct export_worker *w = state;
+
+	(void)ctx;
+	unwinder__delete(w->uw);
+	srclines__delete(w->inl);
+}
+
+static void sink_chunk_exit(void *ctx, void *chunk)
+{
+	struct export_chunk *c = chunk;
+
+	(void)ctx;
+	free(c->samples);
+	free(c->frames);
+}
+
+static const struct pipeline_sink export_sink = {
+	.batch = sink_batch,
+	.select = sink_select,
+	.prepare = sink_prepare,
+	.thread_size = sizeof(struct export_worker),
+	.thread_init = sink_thread_init,
+	.thread_exit = sink_thread_exit,
+	.chunk_size = sizeof(struct export_chunk),
+	.chunk_exit = sink_chunk_exit,
+	.sample = sink_sample,
+	.emit = sink_emit,
+};
+
+int exporter__on_batch(void *e, const struct record_ref *const *recs, size_t n)
+{
+	return pipeline__on_batch(((struct exporter *)e)->pipe, recs, n);
+}
+
+int exporter__deliver(struct exporter *e, struct session *s)
+{
+	return pipeline__deliver(e->pipe, s, 0);
+}
+
+bool exporter__bad(const struct exporter *e, uint16_t *file, uint64_t *offset)
+{
+	return e->pipe && pipeline__bad(e->pipe, file, offset);
 }
 
 void exporter__stats(const struct exporter *e, struct export_stats *st)

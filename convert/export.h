@@ -29,11 +29,13 @@
  *  - page-fault events sampling ADDR also resolve the data address (to_dso_id,
  *    to_symbol_id, to_sym_offset); samples.to_ip is the sample's ADDR in any case.
  *
- * A sample is exported in two stages (see export.c): what depends on the time of the
- * sample first, symbols and ids second; exporter__defer_kernel() lets samples wait
- * between the two while the kernel's symbols are read.  The rows are the same.
+ * A sample goes through the sample pipeline (resolve/pipeline.h): its threads and
+ * comms get their ids in order, its addresses are resolved on any worker, then its
+ * dsos, symbols and call paths get their ids and its row is written, in order.  The
+ * rows are the same at every -j.
  *
- * Thread safety: an exporter belongs to the thread replaying the records.
+ * Thread safety: an exporter belongs to the thread replaying the records; the
+ * pipeline's workers only resolve addresses.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,6 +44,8 @@
 struct evlist;
 struct machine;
 struct record_ref;
+struct session;
+struct workqueue;
 
 /** Tables rows are produced for. */
 enum export_table {
@@ -89,6 +93,9 @@ struct export_row {
  */
 struct export_sink {
 	int (*row)(void *ctx, const struct export_row *row);
+	/* optional: bytes of records (their size on disk) about to be replayed, per
+	 * batch (a progress bar) */
+	void (*progress)(void *ctx, uint64_t bytes);
 	void *ctx;
 };
 
@@ -125,63 +132,47 @@ void exporter__delete(struct exporter *e);
  * @brief Unwind the user stacks of --call-graph dwarf samples into their callchains
  *        (machine/unwind.h), their frames expanded into inlined functions as perf's
  *        export does; nothing when no event samples user stacks.
- * @param arch  the recording's architecture (ARCH feature), NULL: this machine's
- * @return 0 or -ENOMEM.  Call before the first record.
+ * @param arch  the recording's architecture (ARCH feature), NULL: this machine's;
+ *              borrowed until exporter__begin()
+ * @return 0.  Call before exporter__begin().
  */
 int exporter__unwind(struct exporter *e, const char *arch);
 
 /**
- * @brief Write the placeholder rows (id 0 of every table) and the branch_types table.
- * @return 0 or the sink's error.
+ * @brief Write the placeholder rows (id 0 of every table) and the branch_types table,
+ *        and make the sample pipeline that resolves the samples on @p wq's workers
+ *        (and the calling thread).
+ * @param wq  borrowed, until exporter__delete(); its workers run the pipeline's jobs
+ * @return 0, -ENOMEM (an unwinder too), or the sink's error.
  * Thread safety: the replaying thread.  Format: none.
  */
-int exporter__begin(struct exporter *e);
+int exporter__begin(struct exporter *e, struct workqueue *wq);
 
 /**
- * @brief Feed one record in perf's delivery order: side-band records update the
- *        machine, samples produce rows.
+ * @brief session__deliver()'s batch callback (pass the exporter as ctx): the batch's
+ *        records in perf's delivery order, side-band records into the machine,
+ *        samples into rows; every row of the batch is written before it returns.
  * @return 0; -ENOMEM; -DIAG_BAD_SAMPLE / -DIAG_BAD_RECORD for a record that does not
- *         parse; or the sink's error.
- * Thread safety: the replaying thread.  Format: SAMPLE (docs/perf-data-format.md §5.1), COMM, FORK,
- *         EXIT, MMAP, MMAP2 (4.3).
+ *         parse (exporter__bad() names it); or the sink's error (negative).
+ * Thread safety: the replaying thread.  Format: SAMPLE (docs/perf-data-format.md
+ *         §5.1), COMM, FORK, EXIT, MMAP, MMAP2 (4.3).
  */
-int exporter__record(struct exporter *e, const struct record_ref *ref);
+int exporter__on_batch(void *e, const struct record_ref *const *recs, size_t n);
 
 /**
- * How the exporter learns that the kernel's symbols have been read (by a worker that
- * machine__preload_kernel() was given).
+ * @brief Deliver the whole session through the exporter (pipeline__deliver(): each
+ *        batch's samples resolved on the workers while the next batch is
+ *        replayed); every row is written before it returns.
+ * @return as exporter__on_batch(), or the session's delivery error.
+ * Thread safety: the replaying thread, once.
  */
-struct export_kernel_wait {
-	bool (*ready)(void *ctx);	/* true once they are read; must not block */
-	void (*wait)(void *ctx);	/* blocks until they are read */
-	/* optional: called once, right after the kernel MMAP was processed (its
-	 * reference symbol is known): the symbols may now be loaded on the worker
-	 * (machine__load_kernel()); until ready() the exporter touches no kernel dso
-	 * and waits before another kernel MMAP.  Returns 0 or a negative error. */
-	int (*kernel_mapped)(void *ctx);
-	void *ctx;
-};
+int exporter__deliver(struct exporter *e, struct session *s);
 
 /**
- * @brief Let samples run ahead of the kernel's symbols: until w->ready() says they
- *        are read, samples are replayed up to their symbol lookups (threads, comms,
- *        user maps: everything that depends on the time of the sample) and wait, in
- *        bounded number, for the rest; ids and rows come out as without waiting.
- *        Not used for recordings with page-fault data addresses.  Call before the
- *        first record; exporter__end() then finishes what waits.
- * @param w  copied
- * Thread safety: the replaying thread; w->ready() may be called for every record.
- * Format: none.
+ * @brief Where the first error of a record was (pipeline__bad()): its file index and
+ *        byte offset.  @return false when the error was no record's.
  */
-void exporter__defer_kernel(struct exporter *e, const struct export_kernel_wait *w);
-
-/**
- * @brief Finish the samples still waiting (waits for the kernel's symbols if needed).
- *        Call once after the last record.
- * @return 0; -ENOMEM; or the sink's error.
- * Thread safety: the replaying thread.  Format: none.
- */
-int exporter__end(struct exporter *e);
+bool exporter__bad(const struct exporter *e, uint16_t *file, uint64_t *offset);
 
 /** Counts of what was exported and skipped. */
 struct export_stats {

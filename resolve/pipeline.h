@@ -67,6 +67,9 @@ struct resolved_sample {
 					 * valid until the segment is emitted) */
 	const void *aux;		/* prepare()'s note for sample(), or NULL */
 	int aux_int;			/* prepare()'s number for sample(), or 0 */
+	uint32_t aux_ids[3];		/* prepare()'s ids for sample() (the
+					 * exporter's row ids of its event, thread
+					 * and comm); not cleared */
 	bool kernel;			/* prepare() sets it when the sink resolves a
 					 * kernel address the pipeline cannot see (a
 					 * data address); the ip and the callchain's

@@ -12,7 +12,8 @@
 #            `dirconvert $(cat cmd) --to-sqlite OUT` must give a database whose
 #            tests/convert/dump.sh output equals the stored files: the same schema
 #            (tables, views, their SQL), and every row of every table and view with
-#            its type.  Also with -j 1, and for the pipe sample from standard input.
+#            its type.  Also with -j 1 and -j 4 (the rows are resolved on the
+#            workers), and for the pipe sample from standard input.
 #            Kernel symbols come from the build-id cache the samples carry (the
 #            ~/.debug of tests/run-cli-tests.sh; the pipe case's cmd names its
 #            --kallsyms), so every case holds on any kernel.
@@ -124,7 +125,7 @@ else
 		# shellcheck disable=SC2046 # the arguments are whitespace-separated words
 		set -- $(cat "$cv_dir/cmd")
 		set +f
-		for cv_j in "" 1; do
+		for cv_j in "" 1 4; do
 			cv_n=$cv_name${cv_j:+:-j$cv_j}
 			# shellcheck disable=SC2086
 			cv_convert "$cv_n" "$cv_tmp/out.db" ${cv_j:+-j $cv_j} "$@" || continue

@@ -27,6 +27,7 @@
 #include "format/record.h"
 #include "reader/session.h"
 #include "machine/machine.h"
+#include "util/workqueue.h"
 #include "testlib.h"
 
 #include "banned.h"
@@ -100,19 +101,26 @@ static size_t rows_of(const struct rows *rs, enum export_table t,
 	return n;
 }
 
-/* Records of a little recording, fed to the exporter one by one. */
+/* Records of a little recording, fed to the exporter one by one (batches of one
+ * record), or kept and fed as one batch (feed_flush()). */
 struct feed {
 	struct evlist el;
 	struct evsel *ev, *tp;
 	struct machine *m;
+	struct workqueue *wq;
 	struct exporter *ex;
 	struct rows rows;
+	bool batched;			/* keep the records for feed_flush() */
+	struct testlib_buf kept[32];
+	struct record_ref refs[32];
+	size_t nr_kept;
 };
 
-static void feed_init(struct feed *f, unsigned flags)
+/* An exporter whose pipeline has @p workers workers. */
+static void feed_init_wq(struct feed *f, unsigned flags, unsigned workers, bool batched)
 {
 	struct event_attr a = testlib_attr(0), t = testlib_attr(SAMPLE_RAW);
-	struct export_sink sink = { collect, &f->rows };
+	struct export_sink sink = { collect, NULL, &f->rows };
 	uint64_t id1 = 1, id2 = 2;
 
 	memset(f, 0, sizeof(*f));
@@ -121,13 +129,34 @@ static void feed_init(struct feed *f, unsigned flags)
 	ck_assert_int_eq(evlist__add(&f->el, &a, &id1, 1, &f->ev), 0);
 	ck_assert_int_eq(evlist__add(&f->el, &t, &id2, 1, &f->tp), 0);
 	ck_assert_int_eq(machine__new(&f->m, "/dev/null"), 0);
+	ck_assert_int_eq(workqueue__new(&f->wq, workers), 0);
 	ck_assert_int_eq(exporter__new(&f->ex, f->m, &f->el, flags, &sink), 0);
-	ck_assert_int_eq(exporter__begin(f->ex), 0);
+	ck_assert_int_eq(exporter__begin(f->ex, f->wq), 0);
+	f->batched = batched;
+}
+
+static void feed_init(struct feed *f, unsigned flags)
+{
+	feed_init_wq(f, flags, 0, false);
+}
+
+/* The kept records delivered as one batch. */
+static void feed_flush(struct feed *f)
+{
+	const struct record_ref *v[32];
+
+	for (size_t i = 0; i < f->nr_kept; i++)
+		v[i] = &f->refs[i];
+	ck_assert_int_eq(exporter__on_batch(f->ex, v, f->nr_kept), 0);
+	for (size_t i = 0; i < f->nr_kept; i++)
+		testlib_buf_free(&f->kept[i]);
+	f->nr_kept = 0;
 }
 
 static void feed_exit(struct feed *f)
 {
 	exporter__delete(f->ex);
+	workqueue__delete(f->wq);
 	machine__delete(f->m);
 	evlist__exit(&f->el);
 }
@@ -135,11 +164,19 @@ static void feed_exit(struct feed *f)
 static void feed_buf(struct feed *f, struct evsel *ev, struct testlib_buf *b)
 {
 	struct record_ref ref = { .data = b->p, .size = (uint32_t)b->len, .evsel = ev };
+	const struct record_ref *one = &f->refs[f->nr_kept];
 	struct record_header h;
 
 	record_header__get(&h, b->p);
 	ref.type = h.type;
-	ck_assert_int_eq(exporter__record(f->ex, &ref), 0);
+	ck_assert_uint_lt(f->nr_kept, 32);
+	f->kept[f->nr_kept] = *b;
+	f->refs[f->nr_kept] = ref;
+	if (f->batched) {
+		f->nr_kept++;
+		return;
+	}
+	ck_assert_int_eq(exporter__on_batch(f->ex, &one, 1), 0);
 	testlib_buf_free(b);
 }
 
@@ -326,66 +363,51 @@ START_TEST(test_convert_export_tracepoints)
 }
 END_TEST
 
-/* Deferred kernel lookups: samples wait (ready() says no) and come out, in the same
- * rows and ids, when ready() says yes, when an MMAP of the kernel arrives, or at the
- * end. */
-struct fake_kernel {
-	bool ready;
-	int waits;
-};
-
-static bool fake_ready(void *ctx)
-{
-	return ((struct fake_kernel *)ctx)->ready;
-}
-
-static void fake_wait(void *ctx)
-{
-	struct fake_kernel *k = ctx;
-
-	k->waits += !k->ready;	/* waits that would have blocked */
-	k->ready = true;
-}
-
-static void feed_workload(struct feed *f, struct fake_kernel *k, bool ready_half_way)
+/* The rows and ids are the same whatever the pipeline's workers and batches: one
+ * record a batch without workers, or the whole recording in one batch with 1, 2 or 4
+ * workers (_i). */
+static void feed_workload(struct feed *f)
 {
 	feed_comm(f, 100, 100, "sh", 10, true);
 	feed_sample(f, f->ev, 100, 100, 20);
 	feed_fork(f, 101, 100, 101, 100, 30);
 	feed_sample(f, f->ev, 101, 101, 40);
-	if (k)
-		k->ready = ready_half_way;
 	feed_comm(f, 101, 101, "ls", 50, true);
 	feed_sample(f, f->ev, 101, 101, 60);
 	feed_fork(f, 100, 100, 102, 100, 70);
 	feed_sample(f, f->ev, 100, 102, 80);
-	ck_assert_int_eq(exporter__end(f->ex), 0);
+	feed_sample(f, f->tp, 100, 102, 90);	/* left out */
+	feed_sample(f, f->ev, 101, 101, 100);
+	if (f->batched)
+		feed_flush(f);
 }
 
-START_TEST(test_convert_export_deferred)
+START_TEST(test_convert_export_workers)
 {
-	struct fake_kernel k = { 0 };
-	struct export_kernel_wait w = { .ready = fake_ready, .wait = fake_wait, .ctx = &k };
-	struct feed direct, deferred;
+	struct feed one, batch;
+	struct export_stats sa, sb;
 
-	feed_init(&direct, EXPORT_CALLCHAINS);
-	feed_workload(&direct, NULL, false);
-	feed_init(&deferred, EXPORT_CALLCHAINS);
-	exporter__defer_kernel(deferred.ex, &w);
-	feed_workload(&deferred, &k, _i == 1);
-	/* the samples waited: in case 0 until the end (one wait), in case 1 until ready */
-	ck_assert_int_eq(k.waits, _i == 0);
+	feed_init(&one, EXPORT_CALLCHAINS);
+	feed_workload(&one);
+	feed_init_wq(&batch, EXPORT_CALLCHAINS, 1u << _i, true);
+	feed_workload(&batch);
+	ck_assert_uint_eq(one.rows.n, batch.rows.n);
 	for (int t = 0; t < EXPORT__NR_TABLES; t++) {
 		const struct export_row *a[64], *b[64];
-		size_t na = rows_of(&direct.rows, (enum export_table)t, a, 64);
-		size_t nb = rows_of(&deferred.rows, (enum export_table)t, b, 64);
+		size_t na = rows_of(&one.rows, (enum export_table)t, a, 64);
+		size_t nb = rows_of(&batch.rows, (enum export_table)t, b, 64);
 
 		ck_assert_uint_eq(na, nb);
 		for (size_t i = 0; i < na; i++)
 			ck_assert_mem_eq(a[i]->v, b[i]->v, sizeof(a[i]->v));
 	}
-	feed_exit(&direct);
-	feed_exit(&deferred);
+	exporter__stats(one.ex, &sa);
+	exporter__stats(batch.ex, &sb);
+	ck_assert_uint_eq(sa.samples, 5);
+	ck_assert_uint_eq(sb.samples, 5);
+	ck_assert_uint_eq(sb.skipped_tracepoint, 1);
+	feed_exit(&one);
+	feed_exit(&batch);
 }
 END_TEST
 
@@ -611,7 +633,7 @@ Suite *convert_suite(void)
 	tcase_add_test(tc, test_convert_export_threads_and_comms);
 	tcase_add_test(tc, test_convert_export_reused_tid);
 	tcase_add_loop_test(tc, test_convert_export_tracepoints, 0, 2);
-	tcase_add_loop_test(tc, test_convert_export_deferred, 0, 2);
+	tcase_add_loop_test(tc, test_convert_export_workers, 0, 3);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("writer");
