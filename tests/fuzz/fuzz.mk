@@ -16,8 +16,8 @@
 #                       under SANITIZE=address,undefined); part of `make check`
 #   make tsan-check     the reader, workqueue and symbol unit tests, dirreport -D / --stdio
 #                       -j 4 on every sample and on a fresh perf record -g of several
-#                       batches, the flat report, dirconvert --to-json and dirscript
-#                       -j 4 on three,
+#                       batches, the flat report, dirconvert --to-json, --to-sqlite
+#                       and dirscript -j 4 on four,
 #                       under ThreadSanitizer (gcc, build-tsan/)
 #   make valgrind-check tests/valgrind.sh: dirreport -D / --stdio / --header-only, dirscript and
 #                       dirconvert --to-json on every
@@ -145,13 +145,18 @@ tsan-check: samples/buildid-cache/.unpacked
 	$(Q)TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirreport -D -j 4 \
 		--kallsyms tests/external/empty.kallsyms -i tests/external/perf.data.busy.1-3.4 \
 		>/dev/null || { echo "tsan-check: dirreport -D -j 4 (busy.1-3.4) failed"; exit 1; }
-	@echo "== dirconvert --to-json and dirscript -j 4 (the sample pipeline: jobs resolve while the"
-	@echo "   calling thread replays; --call-graph dwarf: an unwinder per worker)"
+	@echo "== dirconvert --to-json, --to-sqlite --callchains and dirscript -j 4 (the sample"
+	@echo "   pipeline: jobs resolve while the calling thread replays; --call-graph dwarf:"
+	@echo "   an unwinder per worker)"
 	$(Q)for f in samples/callchain.data samples/system-g.data samples/threads-z.data \
 		samples/dwarf-perl.data; do \
 		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirconvert -j 4 -f \
 			-i $$f --to-json $(TSAN_BUILD)/tsan.json >/dev/null || \
 			{ echo "tsan-check: dirconvert --to-json -i $$f failed"; exit 1; }; \
+		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirconvert -j 4 -f \
+			--buildid-dir samples/buildid-cache --callchains \
+			-i $$f --to-sqlite $(TSAN_BUILD)/tsan.db >/dev/null || \
+			{ echo "tsan-check: dirconvert --to-sqlite -i $$f failed"; exit 1; }; \
 		TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirscript -j 4 \
 			-i $$f >/dev/null || { echo "tsan-check: dirscript -i $$f failed"; exit 1; }; \
 	done
