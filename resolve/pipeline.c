@@ -28,11 +28,10 @@ struct pipeline_thread {
 	size_t nr_need, cap_need;
 };
 
-/* One job: up to JOB_SAMPLES samples of the segment, formatted into chunk.  Queued
- * as soon as it is full, so the workers resolve while the calling thread replays. */
+/* One job: up to job_items samples of the segment, formatted into chunk.  Queued as
+ * soon as it is full, so the workers resolve while the calling thread replays. */
 struct block {
 	struct pipeline *p;
-	struct resolved_sample rs[JOB_SAMPLES];
 	size_t n;			/* samples in rs */
 	size_t next;			/* the first sample not done yet */
 	void *chunk;			/* the sink's, owned, reused */
@@ -40,6 +39,7 @@ struct block {
 	bool again;			/* stopped at next for a load */
 	bool queued;
 	atomic_bool done;		/* the job has run (acquire: its chunk) */
+	struct resolved_sample rs[];	/* job_items of them */
 };
 
 struct pipeline {
@@ -47,6 +47,7 @@ struct pipeline {
 	struct workqueue *wq;
 	const struct pipeline_sink *sink;
 	void *ctx;
+	size_t job_items;		/* samples a job resolves at most */
 	struct pipeline_thread *slots;	/* owned: one per thread that runs jobs */
 	size_t nr_slots;
 	struct pipeline_thread serial;	/* the calling thread's, in turn */
@@ -124,6 +125,7 @@ int pipeline__new(struct pipeline **out, struct machine *m, struct workqueue *wq
 	p->wq = wq;
 	p->sink = sink;
 	p->ctx = ctx;
+	p->job_items = sink->job_items ? sink->job_items : JOB_SAMPLES;
 	/* parallel_for() runs jobs on every worker and the calling thread */
 	p->nr_slots = (wq ? workqueue__nr_workers(wq) : 0) + 1;
 	p->slots = calloc(p->nr_slots, sizeof(*p->slots));
@@ -356,7 +358,7 @@ static struct block *next_block(struct pipeline *p)
 		return NULL;
 	b = p->blocks[p->nr_blocks];
 	if (!b) {
-		b = calloc(1, sizeof(*b));
+		b = calloc(1, sizeof(*b) + p->job_items * sizeof(b->rs[0]));
 		if (!b)
 			return NULL;
 		if (chunk_new(p, &b->chunk)) {
@@ -546,21 +548,73 @@ static int drop_in_turn(struct pipeline *p, struct resolved_sample *rs)
 	return 0;
 }
 
-static int on_sample(struct pipeline *p, const struct record_ref *ref)
+/* The next item's slot: the current block's, or a new block's (not counted in until
+ * keep_item()); NULL on ENOMEM. */
+static struct resolved_sample *next_item(struct pipeline *p, const struct record_ref *ref)
 {
 	struct block *b = p->nr_blocks ? p->blocks[p->nr_blocks - 1] : NULL;
 	struct resolved_sample *rs;
-	int err;
 
 	if ((!b || b->queued) && !(b = next_block(p)))
-		return -ENOMEM;
+		return NULL;
 	rs = &b->rs[b->n];
 	rs->aux = NULL;
 	rs->aux_int = 0;
 	rs->kernel = false;
+	rs->record_only = false;
+	rs->parse_err = 0;
 	rs->ref = ref;
-	if ((err = sample__parse(&rs->s, &ref->evsel->attr, ref->data, ref->size)))
+	return rs;
+}
+
+/* The item made by next_item() kept: its block queued once full. */
+static int keep_item(struct pipeline *p)
+{
+	struct block *b = p->blocks[p->nr_blocks - 1];
+
+	if (++b->n == p->job_items) {
+		queue_block(p, b);
+		return emit_done(p);
+	}
+	return 0;
+}
+
+/* pipeline_sink.every_record: a record that is no sample to resolve, an item of its
+ * own (parse_err: a SAMPLE that does not parse). */
+static int on_record_item(struct pipeline *p, const struct record_ref *ref, int parse_err)
+{
+	struct resolved_sample *rs = next_item(p, ref);
+	int err;
+
+	if (!rs)
+		return -ENOMEM;
+	rs->record_only = true;
+	rs->parse_err = parse_err;
+	rs->t = NULL;
+	rs->comm = NULL;
+	memset(&rs->maps, 0, sizeof(rs->maps));
+	if (p->sink->prepare) {
+		err = p->sink->prepare(p->ctx, rs);
+		if (err == PIPELINE_DROP)
+			return 0;
+		if (err)
+			return note_bad(p, ref, err);
+	}
+	return keep_item(p);
+}
+
+static int on_sample(struct pipeline *p, const struct record_ref *ref)
+{
+	struct resolved_sample *rs = next_item(p, ref);
+	int err;
+
+	if (!rs)
+		return -ENOMEM;
+	if ((err = sample__parse(&rs->s, &ref->evsel->attr, ref->data, ref->size))) {
+		if (p->sink->every_record)
+			return on_record_item(p, ref, err);
 		return note_bad(p, ref, err);
+	}
 	if (p->sink->select && !p->sink->select(p->ctx, ref, &rs->s))
 		return 0;
 	rs->t = machine__findnew_thread(p->m, (int32_t)rs->s.pid, (int32_t)rs->s.tid);
@@ -579,11 +633,7 @@ static int on_sample(struct pipeline *p, const struct record_ref *ref)
 	if (!machine__kernel_ready(p->m) && touches_kernel(rs))
 		return resolve_in_turn(p, rs);
 	maps__copy(rs->t->maps, &rs->maps);
-	if (++b->n == JOB_SAMPLES) {
-		queue_block(p, b);
-		return emit_done(p);
-	}
-	return 0;
+	return keep_item(p);
 }
 
 /* Whether replaying @p ref changes what a waiting sample resolves to. */
@@ -614,6 +664,8 @@ int pipeline__on_batch(void *ctx, const struct record_ref *const *recs, size_t n
 			err = on_sample(p, ref);
 			continue;
 		}
+		if (p->sink->every_record && (err = on_record_item(p, ref, 0)))
+			break;
 		if (p->sink->record) {
 			err = p->sink->record(p->ctx, ref);
 			if (err < 0) {
@@ -633,8 +685,12 @@ int pipeline__on_batch(void *ctx, const struct record_ref *const *recs, size_t n
 			note_bad(p, ref, err);
 	}
 	if (!err)
-		return p->held && n ? batch_end(p) : flush(p);
-	/* an error: the queued jobs finish, nothing more is emitted */
+		err = p->held && n ? batch_end(p) : flush(p);
+	if (!err)
+		return 0;
+	/* an error (a record's, or the sink's emit(): a failed write): the queued
+	 * jobs finish - they read this batch's records, which the session lets go
+	 * once this returns - and nothing more is emitted */
 	if (p->nr_blocks) {
 		workqueue__group_wait(p->wq, &p->groups[0]);
 		workqueue__group_wait(p->wq, &p->groups[1]);

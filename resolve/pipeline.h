@@ -74,6 +74,13 @@ struct resolved_sample {
 					 * kernel address the pipeline cannot see (a
 					 * data address); the ip and the callchain's
 					 * are seen */
+	/* pipeline_sink.every_record only: */
+	bool record_only;		/* no sample to resolve: a record of another
+					 * type, or a SAMPLE that does not parse
+					 * (parse_err); s, t, comm and maps are not
+					 * set (t and comm NULL) */
+	int parse_err;			/* a SAMPLE that does not parse: its error
+					 * (sample__parse()), else 0 */
 };
 
 /** A thread's part of the pipeline: what pipeline__resolve() needs. */
@@ -121,6 +128,20 @@ struct pipeline_sink {
 	/** A chunk's samples are done: write them out, in record order, and empty
 	 *  the chunk for reuse (calling thread). @return 0 or < 0 (stops). */
 	int (*emit)(void *ctx, void *chunk);
+	/**
+	 * Every record goes to the sink, in delivery order (the dump): a record of
+	 * another type, a SAMPLE without an event and a SAMPLE that does not parse
+	 * (no error then) are items of their own (resolved_sample.record_only) that
+	 * prepare() sees in their turn (PIPELINE_DROP leaves one out) and sample()
+	 * formats on a worker, their chunks emitted in order with the samples'.
+	 * Side-band records are still replayed into the machine (after their item
+	 * was made); record() is called as without this.  false: samples only.
+	 */
+	bool every_record;
+	/** Samples (items) a job resolves at most; 0: 256.  A sink whose chunks are
+	 *  large text (the dump) takes more, so that a batch's text is in a few
+	 *  large chunks (each chunk keeps its memory for reuse). */
+	size_t job_items;
 };
 
 struct pipeline;

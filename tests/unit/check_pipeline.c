@@ -169,16 +169,36 @@ static int serial_batch(void *ctx, const struct record_ref *const *recs, size_t 
 	return 0;
 }
 
-static void serial_text(struct text *out, size_t *samples)
+/* pipeline_sink.every_record's reference: a line for each record that is no sample,
+ * in its turn ("rec TYPE @OFFSET"). */
+static int serial_batch_every(void *ctx, const struct record_ref *const *recs, size_t n)
+{
+	struct serial *sr = ctx;
+
+	for (size_t i = 0; i < n; i++) {
+		if (recs[i]->type != REC_SAMPLE || !recs[i]->evsel)
+			put(&sr->out, "rec %u @%" PRIu64 "\n", recs[i]->type, recs[i]->offset);
+		ck_assert_int_eq(serial_batch(ctx, &recs[i], 1), 0);
+	}
+	return 0;
+}
+
+static void serial_text_as(struct text *out, size_t *samples, bool every)
 {
 	struct session *s = open_session(1);
 	struct serial sr = { .m = new_machine() };
 
-	ck_assert_int_eq(session__deliver(s, serial_batch, &sr, 0), 0);
+	ck_assert_int_eq(session__deliver(s, every ? serial_batch_every : serial_batch, &sr, 0),
+			 0);
 	*out = sr.out;
 	*samples = sr.samples;
 	machine__delete(sr.m);
 	session__close(s);
+}
+
+static void serial_text(struct text *out, size_t *samples)
+{
+	serial_text_as(out, samples, false);
 }
 
 /* ---- a sink of the pipeline that formats the same lines ------------------------- */
@@ -270,6 +290,45 @@ static const struct pipeline_sink test_sink = {
 	.emit = sink_emit,
 };
 
+/* pipeline_sink.every_record: records that are no sample get their line too */
+static int every_prepare(void *ctx, struct resolved_sample *rs)
+{
+	struct run *r = ctx;
+
+	if (rs->record_only) {
+		ck_assert_int_eq(rs->parse_err, 0);
+		ck_assert_ptr_null(rs->t);
+		r->seen++;
+	}
+	return 0;
+}
+
+static int every_sample(void *ctx, void *state, void *chunk, struct pipeline_thread *pt,
+			const struct resolved_sample *rs)
+{
+	struct chunk *c = chunk;
+
+	if (!rs->record_only)
+		return sink_sample(ctx, state, chunk, pt, rs);
+	put(&c->t, "rec %u @%" PRIu64 "\n", rs->ref->type, rs->ref->offset);
+	return 0;
+}
+
+static struct pipeline_sink every_sink(size_t job_items)
+{
+	struct pipeline_sink k = {
+		.prepare = every_prepare,
+		.chunk_size = sizeof(struct chunk),
+		.chunk_exit = sink_chunk_exit,
+		.sample = every_sample,
+		.emit = sink_emit,
+		.every_record = true,
+		.job_items = job_items,
+	};
+
+	return k;
+}
+
 /* The pipeline's text at @p jobs in batches of 64 records (a recording of a few
  * hundred samples crosses many), through pipeline__deliver() (batches held: a
  * batch's jobs finish during the next) or, with @p plain, session__deliver() with
@@ -337,6 +396,42 @@ START_TEST(test_same_as_serial_at_every_jobs)
 		ck_assert_uint_eq(r.out.len, ref.len);
 		ck_assert(!memcmp(r.out.p, ref.p, ref.len));
 		free(r.out.p);
+	}
+	free(ref.p);
+}
+END_TEST
+
+/* Every record an item, in its turn with the samples, at every worker count and job
+ * size (the dump's pipeline) */
+START_TEST(test_every_record)
+{
+	static const unsigned jobs[] = { 1, 2, 4 };
+	static const size_t items[] = { 1, 7, 0 };
+	struct text ref;
+	size_t nr;
+
+	serial_text_as(&ref, &nr, true);
+	ck_assert_uint_gt(nr, 100);
+	for (size_t k = 0; k < sizeof(jobs) / sizeof(jobs[0]); k++) {
+		for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+			struct pipeline_sink sink = every_sink(items[i]);
+			struct session *s = open_session(jobs[k]);
+			struct machine *m = new_machine();
+			struct pipeline *p = NULL;
+			struct run r = { 0 };
+
+			ck_assert_int_eq(pipeline__new(&p, m, session__workqueue(s), &sink, &r), 0);
+			ck_assert_int_eq(pipeline__deliver(p, s, 64), 0);
+			pipeline__delete(p);
+			machine__delete(m);
+			session__close(s);
+			ck_assert_uint_eq(r.out.len, ref.len);
+			ck_assert(!memcmp(r.out.p, ref.p, ref.len));
+			ck_assert_uint_eq(r.samples, nr);
+			ck_assert_uint_eq(lines(&r.out), nr + r.seen);
+			ck_assert_uint_gt(r.seen, 10);
+			free(r.out.p);
+		}
 	}
 	free(ref.p);
 }
@@ -466,6 +561,7 @@ Suite *pipeline_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_same_as_serial_at_every_jobs);
+	tcase_add_test(tc, test_every_record);
 	tcase_add_test(tc, test_drop);
 	tcase_add_test(tc, test_failing_sample);
 	tcase_add_test(tc, test_filter);
