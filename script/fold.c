@@ -238,7 +238,8 @@ static uint64_t slot_hash(const void *ctx, const void *slot)
 	return ((const struct fold_slot *)slot)->hash;
 }
 
-static int count_key(struct script_fold *f, const char *s, size_t n)
+/* Count @p count samples of the stack s[0..n). */
+static int count_key(struct script_fold *f, const char *s, size_t n, uint64_t count)
 {
 	uint64_t h = key_hash(s, n);
 	size_t i;
@@ -247,7 +248,7 @@ static int count_key(struct script_fold *f, const char *s, size_t n)
 		return -ENOMEM;
 	for (i = hashtab__first(h, f->cap); f->v[i].key; i = hashtab__next(i, f->cap)) {
 		if (f->v[i].hash == h && f->v[i].len == n && !memcmp(f->v[i].key, s, n)) {
-			f->v[i].count++;
+			f->v[i].count += count;
 			return 0;
 		}
 	}
@@ -258,9 +259,21 @@ static int count_key(struct script_fold *f, const char *s, size_t n)
 	f->v[i].key[n] = 0;
 	f->v[i].len = n;
 	f->v[i].hash = h;
-	f->v[i].count = 1;
+	f->v[i].count = count;
 	f->nr++;
 	return 0;
+}
+
+int script_fold__merge(struct script_fold *dst, const struct script_fold *src)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < src->cap && !err; i++)
+		if (src->v[i].key)
+			err = count_key(dst, src->v[i].key, src->v[i].len, src->v[i].count);
+	if (!err)
+		dst->samples += src->samples;
+	return err;
 }
 
 int script_fold__add(struct script_fold *f, const char *header, size_t header_len,
@@ -291,7 +304,7 @@ int script_fold__add(struct script_fold *f, const char *header, size_t header_le
 		if (!parts)
 			k->len = mark;
 	}
-	if ((err = count_key(f, k->len ? k->p : "", k->len)))
+	if ((err = count_key(f, k->len ? k->p : "", k->len, 1)))
 		return err;
 	f->samples++;
 	return 0;

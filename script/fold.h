@@ -87,6 +87,16 @@ int script_fold__add(struct script_fold *f, const char *header, size_t header_le
 		     const struct script_fold_frame *frames, size_t nr);
 
 /**
+ * @brief Add every stack of @p src, with its count, to @p dst (the sets of several
+ *        threads merged once: the stacks are sorted when written, so the result
+ *        does not depend on which thread counted which sample).  Both sets must
+ *        annotate alike.
+ * @return 0 or -ENOMEM (@p dst then holds part of @p src).
+ * Thread safety: @p dst's thread, @p src not changed meanwhile.  Format: none.
+ */
+int script_fold__merge(struct script_fold *dst, const struct script_fold *src);
+
+/**
  * @brief The stacks, sorted, one `STACK COUNT` line each.
  * @return 0, -ENOMEM, or -EIO when writing fails (errno set by stdio).
  * Thread safety: the object's thread.  Format: stackcollapse-perf.pl's output.

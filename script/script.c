@@ -66,6 +66,10 @@ struct run {
 	size_t nr_efold;
 	struct script_speedscope *ss;	/* owned, --speedscope */
 	bool stacks;			/* any of the three: frames are gathered */
+	bool fold_workers;		/* --folded, --flamegraph without --speedscope:
+					 * each worker counts its samples' stacks in
+					 * sets of its own, merged once at the end */
+	int merge_err;			/* -ENOMEM of that merge */
 	unsigned max_stack;
 	bool unwind;			/* --call-graph dwarf stacks: each worker has
 					 * an unwinder */
@@ -203,6 +207,9 @@ struct script_worker {
 					 * the stacks are written) */
 	uint64_t *user_ips;		/* owned with uw: one sample's unwound frames
 					 * (max_stack + 1) */
+	struct script_fold *fold;	/* owned, run.fold_workers: its --folded set */
+	struct script_fold **efold;	/* owned, run.fold_workers: its --flamegraph
+					 * sets (run.nr_efold) */
 };
 
 /* One folded sample, as a chunk keeps it for emit(). */
@@ -655,6 +662,22 @@ static int sink_prepare(void *ctx, struct resolved_sample *rs)
 	return 0;
 }
 
+/* run.fold_workers: a sample's stack counted in the worker's sets. */
+static int fold_worker(struct script_worker *w, const struct script_chunk *c,
+		       const struct stack_entry *e)
+{
+	const char *head = c->out.p + e->head_off;
+	const struct script_fold_frame *f = c->frames + e->frame_start;
+	int err = 0;
+
+	if (w->fold)
+		err = script_fold__add(w->fold, head, e->head_len, f, e->nr_frames);
+	if (!err && w->efold)
+		err = script_fold__add(w->efold[e->evsel_idx], head, e->head_len, f,
+				       e->nr_frames);
+	return err;
+}
+
 /* pipeline sink: sample() - on a worker */
 static int sink_sample(void *ctx, void *state, void *chunk, struct pipeline_thread *pt,
 		       const struct resolved_sample *rs)
@@ -688,6 +711,13 @@ static int sink_sample(void *ctx, void *state, void *chunk, struct pipeline_thre
 	if (r->stacks) {
 		h.comm_unaligned = true;	/* stackcollapse reads callchain output */
 		err = fold_sample(&x, cfg, &h, &loc, ev->idx);
+		/* counted here, in this worker's sets, and gone from the chunk */
+		if (!err && r->fold_workers && c->nr_stacks > stacks_mark) {
+			err = fold_worker(state, c, &c->stacks[c->nr_stacks - 1]);
+			c->out.len = out_mark;
+			c->nr_frames = x.frames_mark;
+			c->nr_stacks = stacks_mark;
+		}
 	} else {
 		err = print_sample(&x, cfg, &ev->attr, &h, &loc);
 	}
@@ -762,6 +792,17 @@ static int sink_thread_init(void *ctx, void *state)
 
 	if (!r->stacks && !(w->fcache = calloc(FRAME_SLOTS, sizeof(*w->fcache))))
 		return -ENOMEM;
+	if (r->fold_workers && r->fold && script_fold__new(&w->fold))
+		return -ENOMEM;
+	if (r->fold_workers && r->efold) {
+		if (!(w->efold = calloc(r->nr_efold, sizeof(*w->efold))))
+			return -ENOMEM;
+		for (size_t i = 0; i < r->nr_efold; i++) {
+			if (script_fold__new(&w->efold[i]))
+				return -ENOMEM;
+			script_fold__annotate(w->efold[i]);
+		}
+	}
 	if (!r->unwind)
 		return 0;
 	/* the first unwinder opens the files, the others share them */
@@ -776,9 +817,13 @@ static int sink_thread_init(void *ctx, void *state)
 
 static void sink_thread_exit(void *ctx, void *state)
 {
+	const struct run *r = ctx;
 	struct script_worker *w = state;
 
-	(void)ctx;
+	script_fold__delete(w->fold);
+	for (size_t i = 0; w->efold && i < r->nr_efold; i++)
+		script_fold__delete(w->efold[i]);
+	free(w->efold);
 	free(w->fcache);
 	free(w->user_ips);
 	unwinder__delete(w->uw);
@@ -930,6 +975,18 @@ static void add_counts(void *ctx, void *state)
 		unwinder__add_counts(r->uw_first, w->uw);
 }
 
+/* run.fold_workers: a worker's sets merged into the run's (once, at the end). */
+static void merge_folds(void *ctx, void *state)
+{
+	struct run *r = ctx;
+	struct script_worker *w = state;
+
+	if (!r->merge_err && w->fold)
+		r->merge_err = script_fold__merge(r->fold, w->fold);
+	for (size_t i = 0; !r->merge_err && w->efold && i < r->nr_efold; i++)
+		r->merge_err = script_fold__merge(r->efold[i], w->efold[i]);
+}
+
 static int replay(struct run *r, struct session *s, struct diag *d)
 {
 	uint16_t bad_file = 0;
@@ -944,6 +1001,10 @@ static int replay(struct run *r, struct session *s, struct diag *d)
 	progress__exit(&r->prog);
 	if (r->pipe)
 		bad = pipeline__bad(r->pipe, &bad_file, &bad_offset);
+	if (!err && r->fold_workers) {
+		pipeline__for_each_state(r->pipe, merge_folds, r);
+		err = r->merge_err;
+	}
 
 	if (!err && r->fold && script_fold__write(r->fold, r->fp))
 		err = -EIO;
@@ -1024,6 +1085,9 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 	el = session__evlist(s);
 	r.cfg = calloc(el->nr ? el->nr : 1, sizeof(*r.cfg));
 	r.stacks = o->folded || o->flamegraph || o->speedscope;
+	/* the folded sets do not depend on the order of their samples (they are
+	 * sorted when written); speedscope's list of samples does */
+	r.fold_workers = (o->folded || o->flamegraph) && !o->speedscope;
 	if (!r.cfg || (o->folded && script_fold__new(&r.fold)) ||
 	    (o->flamegraph && new_efolds(&r, el->nr)) ||
 	    (o->speedscope && script_speedscope__new(&r.ss, path)) ||

@@ -236,6 +236,46 @@ START_TEST(test_script_fold_count_sort)
 }
 END_TEST
 
+/* Two sets merged: what one set counting every sample writes, whichever set counted
+ * which sample (the per-worker sets of --folded and --flamegraph) */
+START_TEST(test_script_fold_merge)
+{
+	static const struct script_fold_frame a[] = { { "leaf", "x" }, { "main", "x" } };
+	static const struct script_fold_frame b[] = { { NULL, "/lib/libc.so.6" } };
+	static const char h[] = "sh 1 1.000000: ";
+	struct script_fold *one, *x, *y;
+	char *want = NULL, *got = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	ck_assert_int_eq(script_fold__new(&one), 0);
+	ck_assert_int_eq(script_fold__new(&x), 0);
+	ck_assert_int_eq(script_fold__new(&y), 0);
+	for (int i = 0; i < 7; i++) {
+		const struct script_fold_frame *fr = i % 3 ? a : b;
+		size_t n = i % 3 ? 2 : 1;
+
+		ck_assert_int_eq(script_fold__add(one, h, strlen(h), fr, n), 0);
+		ck_assert_int_eq(script_fold__add(i & 1 ? x : y, h, strlen(h), fr, n), 0);
+	}
+	ck_assert_int_eq(script_fold__merge(x, y), 0);
+	ck_assert_uint_eq(script_fold__samples(x), 7);
+	fp = open_memstream(&want, &len);
+	ck_assert_int_eq(script_fold__write(one, fp), 0);
+	fclose(fp);
+	fp = open_memstream(&got, &len);
+	ck_assert_int_eq(script_fold__write(x, fp), 0);
+	fclose(fp);
+	ck_assert_str_eq(got, want);
+	ck_assert_str_eq(got, "sh;[libc.so.6] 3\nsh;main;leaf 4\n");
+	free(want);
+	free(got);
+	script_fold__delete(one);
+	script_fold__delete(x);
+	script_fold__delete(y);
+}
+END_TEST
+
 START_TEST(test_script_fold_annotate)
 {
 	const struct script_fold_frame fr[] = {
@@ -546,6 +586,7 @@ Suite *script_suite(void)
 	tcase_add_test(tc, test_script_fold_frame_names);
 	tcase_add_test(tc, test_script_fold_pname);
 	tcase_add_test(tc, test_script_fold_count_sort);
+	tcase_add_test(tc, test_script_fold_merge);
 	tcase_add_test(tc, test_script_fold_annotate);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("flame");
