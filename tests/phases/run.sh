@@ -108,7 +108,7 @@ for _j in 1 2; do
 		"$ph_rep" -j "$_j" -i "$ph_rec" --stdio --no-children -g none
 	ph_check "phases:dump:-j$_j" dirreport "$ph_ds" "$ph_rep" -j "$_j" -i "$ph_rec" -D
 	ph_check "phases:sqlite:-j$_j" dirconvert \
-		"load delivery exporter's_last_rows commit total" \
+		"load delivery commit total" \
 		"$ph_conv" -j "$_j" -i "$ph_rec" --to-sqlite "$ph_tmp/x.db"
 done
 
