@@ -1,5 +1,5 @@
 /*
- * speedscope - samples as a speedscope file, written with jansson (speedscope.h).
+ * speedscope - samples as a speedscope file, streamed with libyajl (speedscope.h).
  */
 #include "script/speedscope.h"
 
@@ -8,7 +8,7 @@
 #include <stdlib.h>	/* calloc, free */
 #include <string.h>	/* memcmp, memcpy, strdup, strlen */
 
-#include <jansson.h>	/* json_* */
+#include <yajl/yajl_gen.h>	/* the file, streamed */
 
 #include "script/format.h"	/* struct script_buf */
 #include "util/array.h"
@@ -279,123 +279,123 @@ int script_speedscope__add(struct script_speedscope *s, unsigned event_idx,
 
 /* ---- the JSON ----------------------------------------------------------------------- */
 
-/* obj[key] = v, v's reference taken; false on failure (v freed). */
-static bool put(json_t *obj, const char *key, json_t *v)
+/*
+ * Written as it is generated (libyajl's streaming generator: no tree of the document,
+ * whose samples arrays would take a node per frame index), compact (no spaces), the
+ * escapes JSON needs.  Names are bytes from the recording: one that is not UTF-8 fails
+ * the write (a JSON string is UTF-8).
+ */
+
+static void print_fp(void *ctx, const char *str, size_t len)
 {
-	return v && !json_object_set_new(obj, key, v);
+	(void)fwrite(str, 1, len, ctx);	/* ferror() is checked at the end */
 }
 
-static bool push(json_t *arr, json_t *v)
+static bool gen_text(yajl_gen g, const char *str, size_t len)
 {
-	return v && !json_array_append_new(arr, v);
+	return yajl_gen_string(g, (const unsigned char *)str, len) == yajl_gen_status_ok;
 }
 
-static json_t *frames_json(const struct script_speedscope *s)
-{
-	json_t *arr = json_array();
+#define gen_key(g, key) gen_text((g), (key), sizeof(key) - 1)
 
-	for (size_t i = 0; arr && i < s->nr_frames; i++) {
+static bool gen_int(yajl_gen g, long long v)
+{
+	return yajl_gen_integer(g, v) == yajl_gen_status_ok;
+}
+
+static bool gen_open(yajl_gen g, bool map)
+{
+	return (map ? yajl_gen_map_open(g) : yajl_gen_array_open(g)) == yajl_gen_status_ok;
+}
+
+static bool gen_close(yajl_gen g, bool map)
+{
+	return (map ? yajl_gen_map_close(g) : yajl_gen_array_close(g)) == yajl_gen_status_ok;
+}
+
+static bool frames_json(yajl_gen g, const struct script_speedscope *s)
+{
+	bool ok = gen_open(g, false);
+
+	for (size_t i = 0; ok && i < s->nr_frames; i++) {
 		const struct ss_frame *fr = &s->frames[i];
 		const char *key = s->keys.p + fr->key_off;
-		json_t *o = json_object();
 
-		/* json_stringn_nocheck: names are bytes from the recording, and jansson's
-		 * checked constructor refuses invalid UTF-8; the writer escapes what
-		 * JSON needs (json_dumpf with JSON_ENSURE_ASCII would refuse them too) */
-		if (!o || !put(o, "name", json_stringn_nocheck(key, fr->name_len)) ||
-		    (fr->file_len && !put(o, "file", json_stringn_nocheck(key + fr->name_len + 1,
-									   fr->file_len))) ||
-		    !push(arr, o)) {
-			json_decref(o);
-			json_decref(arr);
-			return NULL;
-		}
+		ok = gen_open(g, true) && gen_key(g, "name") && gen_text(g, key, fr->name_len) &&
+		     (!fr->file_len || (gen_key(g, "file") &&
+					gen_text(g, key + fr->name_len + 1, fr->file_len))) &&
+		     gen_close(g, true);
 	}
-	return arr;
+	return ok && gen_close(g, false);
 }
 
-static json_t *profile_json(const struct ss_profile *p)
+static bool profile_json(yajl_gen g, const struct ss_profile *p)
 {
-	json_t *o = json_object(), *samples = NULL, *weights = NULL;
-	/* the arrays go into o first: freeing o frees everything made */
-	bool ok = o && put(o, "type", json_string("sampled")) &&
-		  put(o, "name", json_stringn_nocheck(p->name, strlen(p->name))) &&
-		  put(o, "unit", json_string("none")) &&
-		  put(o, "startValue", json_integer(0)) &&
-		  put(o, "endValue", json_integer((json_int_t)p->samples)) &&
-		  put(o, "samples", samples = json_array()) &&
-		  put(o, "weights", weights = json_array());
+	bool ok = gen_open(g, true) && gen_key(g, "type") && gen_key(g, "sampled") &&
+		  gen_key(g, "name") && gen_text(g, p->name, strlen(p->name)) &&
+		  gen_key(g, "unit") && gen_key(g, "none") &&
+		  gen_key(g, "startValue") && gen_int(g, 0) &&
+		  gen_key(g, "endValue") && gen_int(g, (long long)p->samples) &&
+		  gen_key(g, "samples") && gen_open(g, false);
 
-	if (!ok) {
-		json_decref(o);
-		return NULL;
-	}
 	for (size_t i = 0; ok && i < p->nr; i++) {
 		size_t end = i + 1 < p->nr ? p->start[i + 1] : p->nr_ids;
-		json_t *st = json_array();
 
-		ok = push(samples, st);
+		ok = gen_open(g, false);
 		for (size_t k = p->start[i]; ok && k < end; k++)
-			ok = push(st, json_integer(p->ids[k]));
-		ok = ok && push(weights, json_integer((json_int_t)p->weights[i]));
+			ok = gen_int(g, p->ids[k]);
+		ok = ok && gen_close(g, false);
 	}
-	if (!ok) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	ok = ok && gen_close(g, false) && gen_key(g, "weights") && gen_open(g, false);
+	for (size_t i = 0; ok && i < p->nr; i++)
+		ok = gen_int(g, (long long)p->weights[i]);
+	return ok && gen_close(g, false) && gen_close(g, true);
 }
 
-static json_t *doc_json(const struct script_speedscope *s, const char *exporter)
+static bool doc_json(yajl_gen g, const struct script_speedscope *s, const char *exporter)
 {
-	json_t *doc = json_object(), *shared = NULL, *profiles = NULL;
-	/* each part is made as it goes in: freeing doc frees everything made */
-	bool ok = doc && put(doc, "$schema", json_string(SPEEDSCOPE_SCHEMA)) &&
-		  put(doc, "shared", shared = json_object()) &&
-		  put(shared, "frames", frames_json(s)) &&
-		  put(doc, "profiles", profiles = json_array());
+	bool ok = gen_open(g, true) && gen_key(g, "$schema") && gen_key(g, SPEEDSCOPE_SCHEMA) &&
+		  gen_key(g, "shared") && gen_open(g, true) && gen_key(g, "frames") &&
+		  frames_json(g, s) && gen_close(g, true) &&
+		  gen_key(g, "profiles") && gen_open(g, false);
 
 	for (size_t i = 0; ok && i < s->nr_profiles; i++)
-		ok = push(profiles, profile_json(&s->profiles[i]));
-	ok = ok && put(doc, "name", json_stringn_nocheck(s->name, strlen(s->name))) &&
-	     put(doc, "activeProfileIndex", json_integer(0)) &&
-	     put(doc, "exporter", json_string(exporter));
-	if (!ok) {
-		json_decref(doc);
-		return NULL;
-	}
-	return doc;
+		ok = profile_json(g, &s->profiles[i]);
+	return ok && gen_close(g, false) &&
+	       gen_key(g, "name") && gen_text(g, s->name, strlen(s->name)) &&
+	       gen_key(g, "activeProfileIndex") && gen_int(g, 0) &&
+	       gen_key(g, "exporter") && gen_text(g, exporter, strlen(exporter)) &&
+	       gen_close(g, true);
 }
 
 int script_speedscope__write(struct script_speedscope *s, const char *exporter,
 			     const char *path)
 {
 	struct outpath_file of;
-	json_t *doc;
+	yajl_gen g;
 	FILE *fp;
 	int err = 0;
 
-	doc = doc_json(s, exporter);
-	if (!doc)
-		return -ENOMEM;
-	if ((err = outpath__open(&of, path, NULL, false, 0666))) {
-		json_decref(doc);
+	if ((err = outpath__open(&of, path, NULL, false, 0666)))
 		return err;
-	}
 	fp = fdopen(of.fd, "w");
 	if (!fp) {
 		err = -errno;
-		json_decref(doc);
 		outpath__abort(&of);
 		return err;
 	}
+	g = yajl_gen_alloc(NULL);
 	errno = 0;
-	if (json_dumpf(doc, fp, JSON_COMPACT) || fflush(fp) || ferror(fp))
+	if (!g || !yajl_gen_config(g, yajl_gen_print_callback, print_fp, fp) ||
+	    !yajl_gen_config(g, yajl_gen_validate_utf8, 1))
+		err = -ENOMEM;
+	else if (!doc_json(g, s, exporter) || fflush(fp) || ferror(fp))
 		err = errno ? -errno : -EIO;
+	if (g)
+		yajl_gen_free(g);
 	if (fclose(fp) && !err)
 		err = errno ? -errno : -EIO;
 	of.fd = -1;	/* closed with fp */
-	json_decref(doc);
 	if (err) {
 		outpath__abort(&of);
 		return err;

@@ -2,7 +2,8 @@
 #define DIRREPORT_SCRIPT_SPEEDSCOPE_H
 /*
  * speedscope - samples as a speedscope profile file (the file format of
- * https://www.speedscope.app/file-format-schema.json), written with jansson.
+ * https://www.speedscope.app/file-format-schema.json), streamed with libyajl's
+ * generator as it is written (no tree of the document).
  *
  *   { "$schema": ".../file-format-schema.json",
  *     "shared": { "frames": [ { "name": NAME, "file": DSO }, ... ] },
@@ -66,7 +67,7 @@ size_t script_speedscope__nr_profiles(const struct script_speedscope *s);
  *        replaced if there) when complete; nothing is left on error.
  * @param exporter  the "exporter" text (borrowed)
  * @return 0; -errno of creating, writing or renaming; -ENAMETOOLONG; -ENOMEM; -EIO
- *         when jansson fails to write.
+ *         when a name is not UTF-8 (JSON strings are) or the write fails.
  * Thread safety: the object's thread.  Format: speedscope's file-format schema.
  */
 int script_speedscope__write(struct script_speedscope *s, const char *exporter,

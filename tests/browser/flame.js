@@ -61,6 +61,17 @@ function expectedMatched(re) {
 }
 
 // Every frame's name, place and fill, in document order.
+// Click a pinned control (#unzoom, #search) as a user would: scrolled into view
+// first, then clicked where it is once the page's scroll handler has pinned it
+// (page.click() scrolls and clicks at once: the handler, run at the next frame,
+// could move the control away from the point clicked on a loaded machine).
+async function clickPinned(page, sel) {
+	await page.$eval(sel, (e) => e.scrollIntoView({ block: 'center' }));
+	await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+	const box = await (await page.$(sel)).boundingBox();
+	await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
 function frames(page) {
 	return page.$$eval('#frames > g.f', (gs) => gs.map((g) => {
 		const t = g.querySelector('title').textContent;
@@ -155,7 +166,7 @@ async function checkSearch(page, name, re, before) {
 			else if (reset === 'none') fail('zoom', 'Reset Zoom not shown');
 			else pass('zoom', `"${zf.name}" ${before[z].rw} -> ${after[z].rw} px`);
 			await page.screenshot({ path: shot('zoom.png'), clip });
-			await page.click('#unzoom');
+			await clickPinned(page, '#unzoom');
 			const back = await frames(page);
 			const moved = back.findIndex((f, i) => f.rx !== before[i].rx ||
 						       f.rw !== before[i].rw || f.hidden);
@@ -166,7 +177,7 @@ async function checkSearch(page, name, re, before) {
 		// search through the prompt
 		const re = new RegExp(term);
 		page.once('dialog', (d) => d.accept(term));
-		await page.click('#search');
+		await clickPinned(page, '#search');
 		await checkSearch(page, 'search', re, before);
 		await page.screenshot({ path: shot('search.png'), clip });
 
