@@ -41,6 +41,15 @@ struct ss_profile {
 	uint64_t samples;
 };
 
+/* A frame seen before (by its name's and dso's pointers, which stay): its ids. */
+struct ss_seen {
+	const char *sym, *dso;	/* borrowed, as the frame gave them (either may be
+				 * NULL: `used` marks a slot in use) */
+	uint64_t hash;
+	uint32_t first, n;	/* its ids in seen_ids, innermost first */
+	bool java, used;
+};
+
 struct script_speedscope {
 	char *name;		/* owned */
 	struct ss_frame *frames;	/* owned */
@@ -55,6 +64,10 @@ struct script_speedscope {
 	struct script_buf key;	/* scratch: one key */
 	uint32_t *stack;	/* scratch: one sample's indices, innermost first */
 	size_t cap_stack;
+	struct ss_seen *seen;	/* owned hash table: frames seen, their ids */
+	size_t cap_seen, nr_seen;
+	uint32_t *seen_ids;	/* owned: their ids, one frame's after another */
+	size_t nr_seen_ids, cap_seen_ids;
 	uint64_t samples;
 };
 
@@ -85,6 +98,8 @@ void script_speedscope__delete(struct script_speedscope *s)
 	free(s->frames);
 	free(s->slots);
 	free(s->stack);
+	free(s->seen);
+	free(s->seen_ids);
 	script_buf__exit(&s->keys);
 	script_buf__exit(&s->part);
 	script_buf__exit(&s->key);
@@ -196,14 +211,59 @@ static struct ss_profile *profile(struct script_speedscope *s, unsigned event_id
 	return p;
 }
 
-/* The sample's frame indices, innermost first, into s->stack; *n their number. */
+static uint64_t seen_hash(const char *sym, const char *dso, bool java)
+{
+	uint64_t h = ((uintptr_t)sym * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)dso ^ java;
+
+	return (h ^ (h >> 31)) * 0xbf58476d1ce4e5b9ULL;
+}
+
+static uint64_t seen_slot_hash(const void *ctx, const void *slot)
+{
+	(void)ctx;
+	return ((const struct ss_seen *)slot)->hash;
+}
+
+/* The slot of frame (sym, dso, java) in s->seen: found (used), or where it goes. */
+static struct ss_seen *seen_slot(struct script_speedscope *s, const char *sym,
+				 const char *dso, bool java, uint64_t h)
+{
+	size_t i;
+
+	for (i = hashtab__first(h, s->cap_seen); s->seen[i].used;
+	     i = hashtab__next(i, s->cap_seen))
+		if (s->seen[i].hash == h && s->seen[i].sym == sym && s->seen[i].dso == dso &&
+		    s->seen[i].java == java)
+			break;
+	return &s->seen[i];
+}
+
+/* The sample's frame indices, innermost first, into s->stack; *n their number.  A
+ * frame's ids are remembered by its name's and dso's pointers (the samples of a
+ * recording name the same few symbols over and over). */
 static int sample_ids(struct script_speedscope *s, const struct script_fold_frame *frames,
 		      size_t nr, bool java, size_t *n)
 {
 	*n = 0;
 	for (size_t i = 0; i < nr; i++) {
 		size_t parts, off = 0, first = *n;
+		uint64_t h = seen_hash(frames[i].sym, frames[i].dso, java);
+		struct ss_seen *seen;
 		int err;
+
+		if (hashtab__reserve(&s->seen, &s->cap_seen, s->nr_seen, sizeof(*s->seen), 256,
+				     seen_slot_hash, NULL))
+			return -ENOMEM;
+		seen = seen_slot(s, frames[i].sym, frames[i].dso, java, h);
+		if (seen->used) {
+			if (array__grow(&s->stack, &s->cap_stack, *n + seen->n,
+					sizeof(*s->stack), 64))
+				return -ENOMEM;
+			memcpy(s->stack + *n, s->seen_ids + seen->first,
+			       seen->n * sizeof(*s->stack));
+			*n += seen->n;
+			continue;
+		}
 
 		s->part.len = 0;
 		if ((err = script_fold__frame(&s->part, frames[i].sym, frames[i].dso, java,
@@ -231,6 +291,18 @@ static int sample_ids(struct script_speedscope *s, const struct script_fold_fram
 			s->stack[a] = s->stack[b - 1];
 			s->stack[b - 1] = t;
 		}
+		/* remembered (the table was reserved above; frame_id() did not touch it) */
+		if (array__grow(&s->seen_ids, &s->cap_seen_ids, s->nr_seen_ids + (*n - first),
+				sizeof(*s->seen_ids), 256))
+			return -ENOMEM;
+		memcpy(s->seen_ids + s->nr_seen_ids, s->stack + first,
+		       (*n - first) * sizeof(*s->stack));
+		*seen = (struct ss_seen){ .sym = frames[i].sym, .dso = frames[i].dso, .hash = h,
+					  .first = (uint32_t)s->nr_seen_ids,
+					  .n = (uint32_t)(*n - first), .java = java,
+					  .used = true };
+		s->nr_seen_ids += *n - first;
+		s->nr_seen++;
 	}
 	return 0;
 }
