@@ -45,7 +45,7 @@ struct symbol {
 	uint32_t idx;		/* index in the owning table's syms[] (dense id) */
 	uint8_t binding : 7;	/* STB_LOCAL 0, STB_GLOBAL 1, STB_WEAK 2 (ELF values) */
 	uint8_t inlined : 1;	/* an inlined function of a frame (perf's fake inline
-				 * symbol: report/cmd-report.c), in no table */
+				 * symbol: report/engine-count.c), in no table */
 	uint8_t type;		/* STT_NOTYPE 0, STT_OBJECT 1, STT_FUNC 2, STT_GNU_IFUNC 10 */
 	uint16_t namelen_extra;	/* bytes perf's namelen counts beyond the name: a
 				 * kallsyms module symbol keeps the length of its

@@ -975,7 +975,7 @@ static size_t p_iaddr_verbose(const struct hist_entry *e, char *buf, size_t len,
 }
 
 /* perf's transaction key: the sample's TRANSACTION word.  Only 0 is printed (blank,
- * observed); report/cmd-report.c refuses samples with other values (TSX aborts
+ * observed); report/engine-resolve.c refuses samples with other values (TSX aborts
  * cannot be recorded here, so perf's texts for them were not observed). */
 static int c_transaction(const struct hist_entry *a, const struct hist_entry *b)
 {

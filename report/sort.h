@@ -198,7 +198,7 @@ enum sort_need {
 					 * branch (hist_entry.branch) */
 	SORT_NEED_TXN = 1 << 16,	/* transaction: samples' TRANSACTION words
 					 * must be 0 (the only value checked against
-					 * perf; report/cmd-report.c refuses others) */
+					 * perf; report/engine-resolve.c refuses others) */
 };
 
 /** perf 6.1's default sort order with --mem-mode (`# Sort order` of its report). */
