@@ -352,7 +352,7 @@ static int report_sort_setup(struct report *rp, const struct report_opts *o,
 		return CMD_ERR_REPORTED;
 	}
 	/* --mem-mode's "# Sort order" line: perf's sort order text, to which it
-	 * appends ",ipc_null" when it shows the IPC column (see sort.c) */
+	 * appends ",ipc_null" when it shows the IPC column (see sort-setup.c) */
 	if (o->mem_mode) {
 		bool plus = o->sort && o->sort[0] == '+';	/* "+KEYS": appended */
 		const char *keys = o->sort && !plus ? o->sort : SORT_MEM_DEFAULT_ORDER;

@@ -305,7 +305,7 @@ static int print_parallel(const struct entries_print *ep, size_t n, FILE *out)
  * too, one percent base per event in totals), each followed by its call graph
  * (items; NULL: none).  Entries filtered out or under --percent-limit are skipped.
  * On o->wq's workers where formatting reads only: no lazily computed srcline or
- * srcfile column (sort.c's lazy_text()). */
+ * srcfile column (sort-internal.h's sort__lazy_text()). */
 static int print_entries(const struct hists *h, const struct hist_builder *b,
 			 const uint32_t *sorted, size_t n, const struct sort_widths *w,
 			 const uint64_t *totals, bool group, const struct callchain_item *items,
