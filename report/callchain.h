@@ -112,7 +112,7 @@ struct cc_frame {
 	char level;			/* 'k' kernel map, '.' user map, 0 no map */
 	uint64_t map_id;		/* an inlined function's frame: its map's
 					 * identity (machine.h), which perf's entries
-					 * compare (hist.c); else 0 */
+					 * compare (hist-build.c); else 0 */
 	const char *srcline;		/* keys address and srcline: the frame's text
 					 * (machine/srcline.h, interned; borrowed), NULL
 					 * none */

@@ -408,7 +408,7 @@ struct hists_print_opts report__print_opts(const struct report *rp,
  * by the counter itself), instead of all at the end of the run.  Only for keys that
  * compare without computing text (no srcline, cgroup, trace keys) and without
  * --hierarchy; where an event is printed otherwise (the group view's members)
- * hist.c replays it again.  Not with frame pointers at -j 1: with no thread to run
+ * hist-build.c replays it again.  Not with frame pointers at -j 1: with no thread to run
  * beside, the replay at the end measured a little faster (1.44 against 1.49 s on a
  * 60 MB perf record -a -g file: one pass over trees that stay in the cache).
  */

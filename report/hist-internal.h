@@ -1,10 +1,13 @@
 #ifndef DIRREPORT_REPORT_HIST_INTERNAL_H
 #define DIRREPORT_REPORT_HIST_INTERNAL_H
 /*
- * hist-internal - what report/hist.c (the entry builder) hands report/hist-print.c
- * (the printer), and nothing else includes: perf's entry trees replayed for one
- * event (struct hist_builder) and the group view's histograms paired
- * (struct hist_group_view).  Not part of libreport's interface.
+ * hist-internal - what the histogram's files (report/hist.c: samples counted into
+ * groups; hist-build.c: entries made from them; hist-order.c: the collapse, the
+ * output order and the group view; hist-live.c: the replay batch by batch) hand
+ * report/hist-print.c (the printer) and each other, and nothing else includes:
+ * perf's entry trees replayed for one event (struct hist_builder) and the group
+ * view's histograms paired (struct hist_group_view).  Not part of libreport's
+ * interface.
  *
  * The builder's life: hist_builder__init(), hist_builder__order() (perf's input and
  * collapsed trees, optionally its output tree), then hist_builder__items() for the
@@ -18,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report/hist.h"	/* struct hists, struct hist_sample (the groups) */
+#include "report/sort.h"	/* struct hist_entry, SORT_NEED_* */
 #include "util/rbtree.h"	/* struct rbtree (a builder holds its tree) */
 
 struct callchain_item;
@@ -33,7 +38,7 @@ struct sort_list;
  * consistent are found by hash, as a tree search always finds them; others are
  * searched in the replayed tree like perf does, which may miss an equal entry and
  * make a second one.  The printer reads v, in, nr_non_filtered_samples and
- * non_filtered_period; the rest is hist.c's.
+ * non_filtered_period; the rest is the builder's files'.
  */
 struct hist_builder {
 	const struct sort_list *sl;
@@ -43,16 +48,17 @@ struct hist_builder {
 	size_t hash_cap, nr_hashed, hash_mapped;
 	struct rbtree in;		/* perf's entries_in, then its collapsed tree */
 	/* the entries' keys beside the tree while entries_in is searched, where
-	 * sort_list__keyed() (hist.c: builder_tree_findnew()); keyed_known: keyed
-	 * says whether (found at the first search; false from the collapse on, whose
-	 * comms are the overridden ones) */
+	 * sort_list__keyed() (hist-build.c: hist_builder__tree_findnew());
+	 * keyed_known: keyed says whether (found at the first search; false from the
+	 * collapse on, whose comms are the overridden ones) */
 	struct hist_key *keys;
 	size_t cap_keys, keys_mapped;
 	bool keyed, keyed_known;
 	uint32_t *alias;		/* after collapse: the entry each one merged into */
 	bool renamed;			/* an entry's key changed after it was made
-					 * (inline_rename()): the collapse merges */
-	struct hist_occurrence *occ;	/* where groups' samples go (hist.c) */
+					 * (hist_builder__inline_rename()): the
+					 * collapse merges */
+	struct hist_occurrence *occ;	/* where groups' samples go (hist-build.c) */
 	size_t nr_occ, cap_occ, occ_mapped;
 	struct hashtab_slot *occ_hash;	/* occurrences of unstable groups */
 	size_t occ_hash_cap, nr_occ_hashed, occ_hash_mapped;
@@ -128,7 +134,7 @@ struct hist_group_view {
 					 * its collapsed tree's order */
 	size_t n;
 	uint32_t *stack;		/* scratch for n entries */
-	/* private: hist.c's while it pairs */
+	/* private: hist-order.c's while it pairs */
 	uint32_t **order;		/* each one's collapsed entries, in tree order */
 	size_t *nr_order;
 	uint32_t *tree;			/* the leader's entries in its tree: collapsed
@@ -152,5 +158,207 @@ int hist_group_view__make(struct hist_group_view *g, struct hists *const *hs, si
 
 /** @brief Free what the group view owns (a second call is harmless). */
 void hist_group_view__exit(struct hist_group_view *g);
+
+/* ---- between the builder's files only (the printer reads none of it) ------------- */
+
+/* Samples that resolve alike: same key attributes and callchain. */
+struct hist_group {
+	struct hist_sample s;		/* the first sample (ips: offset in hists.ips) */
+	size_t ips;			/* its chain addresses, in hists.ips */
+	size_t branch;			/* its branch: index + 1 in hists.branches
+					 * (0: none; s.branch is NULL) */
+	uint64_t period, count;
+	bool stable;			/* every sample finds the same entries (see
+					 * mark_stable()) */
+	bool done;			/* counted (hists__fprintf) */
+};
+
+/* One sample, in order: perf creates and finds entries sample by sample.  8 bytes:
+ * a period of 2^32 or more takes two steps, one of group STEP_HIGH holding its upper
+ * 32 bits, then the sample's own with the lower ones (hist_step__next() reads both). */
+struct hist_step {
+	uint32_t group;
+	uint32_t period;
+};
+
+#define STEP_HIGH UINT32_MAX	/* no group's index: groups are counted in 32 bits,
+				 * idx1 = index + 1 */
+
+/* The sample whose steps begin at s[*i]: its group, *period whole; *i moves past
+ * its steps. */
+static inline uint32_t hist_step__next(const struct hist_step *s, size_t *i, uint64_t *period)
+{
+	uint64_t high = 0;
+
+	if (s[*i].group == STEP_HIGH) {
+		high = (uint64_t)s[*i].period << 32;
+		(*i)++;
+	}
+	*period = high | s[*i].period;
+	return s[(*i)++].group;
+}
+
+/* The hashes' finalizer (a 64-bit mixer): hist.c's groups, hist-build.c's entries
+ * and occurrences. */
+static inline uint64_t hist__mix(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= 0x9E3779B97F4A7C15ULL;
+	return x ^ (x >> 29);
+}
+
+/* Where a group's samples go in one callchain item: (entry, group, first frame), in
+ * the order of their first samples. */
+struct hist_occurrence {
+	uint32_t entry, group, skip;
+	uint64_t period, count;
+};
+
+/*
+ * What a group's sample did to the entries, kept by the live replay (its memo): the
+ * entries it counted in, each with the cpumode its period went under and the item
+ * its chain went into; the first is the sample's own entry.
+ */
+struct hist_touch {
+	uint32_t entry;
+	uint32_t occ;			/* index in hist_builder.occ; UINT32_MAX: none */
+	uint8_t cpumode;
+};
+
+struct touch_list {
+	struct hist_touch *v;
+	size_t nr, cap, mapped;		/* (mapped: util/hugemem.h) */
+};
+
+struct u32_list {
+	uint32_t *v;
+	size_t nr, cap;
+};
+
+/* The unresolved keys of one class (entries equal up to the symbol key). */
+struct key_class {
+	struct hist_entry proto;	/* the class's key attributes */
+	uint32_t idx;			/* in creation order */
+	bool used;
+	/* the live replay's: the shortest arc of the 2^64 circle, from lo up to hi,
+	 * that holds the addresses seen so far (classes_decide()); broken: none
+	 * shorter than 2^63 does */
+	bool broken;
+	uint64_t lo, hi;
+};
+
+/* An unresolved key's address, by class. */
+struct class_addr {
+	uint32_t cls;
+	uint64_t addr;
+};
+
+struct classes {
+	struct key_class *v;
+	size_t cap, nr;
+	struct class_addr *addrs;	/* pass 1 */
+	size_t nr_addrs, cap_addrs;
+	bool *consistent;		/* per class index, after pass 1 */
+};
+
+/* A group's branch (branch view), or NULL. */
+static inline const struct hist_branch *hists__group_branch(const struct hists *h,
+							    const struct hist_group *g)
+{
+	return g->branch ? &h->branches[g->branch - 1] : NULL;
+}
+
+/* The keys whose texts perf computes as its searches compare them: their column is
+ * as wide as the texts computed, so their searches are made sample by sample. */
+static inline bool hist__lazy_keys(const struct sort_list *sl)
+{
+	return sl->need & (SORT_NEED_SRCLINE | SORT_NEED_SRCFILE | SORT_NEED_TRACE);
+}
+
+/* With a total order and no such keys (sort_list.total_order), each group's samples
+ * are counted at once, where its first one is: in the order the groups were made,
+ * with no steps kept. */
+static inline bool hist__by_group(const struct sort_list *sl)
+{
+	return sl->total_order && !hist__lazy_keys(sl);
+}
+
+/* hist-live.c */
+
+/** @brief Free h's live replay (hists__live_start()), if any: h->live is NULL after.
+ *  Thread safety: the histogram's thread. */
+void hists__live_free(struct hists *h);
+
+/* hist-build.c */
+
+/**
+ * @brief The entry of @p proto's key in the builder's entry tree (perf's input
+ *        tree, or the collapsed tree once collapsed), or a copy of proto linked where
+ *        perf's search ended (*@p added then true).
+ * @return the entry's index in b->v, or -1 on ENOMEM.
+ */
+long hist_builder__tree_findnew(struct hist_builder *b, const struct hist_entry *proto,
+				bool *added);
+
+/** @brief Hash the occurrence b->occ[@p idx] (made without merging), so that a later
+ *  search that merges finds it.  @return 0 or -ENOMEM. */
+int hist_builder__occ_hash(struct hist_builder *b, uint32_t idx);
+
+/** @brief Append to @p t (NULL: nothing) what a sample touched: @p entry, its
+ *  occurrence *@p occ (NULL: none) and the cpumode its period went under.
+ *  @return 0 or -ENOMEM. */
+int touch_list__add(struct touch_list *t, long entry, const uint32_t *occ, uint8_t cpumode);
+
+/** @brief Count more samples of a group as its memo says (the @p n touches @p t of
+ *  one sample): @p period and @p count added as hist_builder__step() adds them.
+ *  Cannot fail. */
+void hist_builder__apply(struct hist_builder *b, const struct hist_touch *t, size_t n,
+			 uint64_t period, uint64_t count);
+
+/**
+ * @brief Samples of group @p gi of @p h (all of a stable group, or one sample of
+ *        another) into the entries: their own, and in children mode every frame's,
+ *        once per entry key (perf's he_cache).
+ * @param period  their period (event units); @p count: how many samples
+ * @param ids, cache  scratch for a chain of the histogram's deepest depth (+ 1 and
+ *                    + 2 elements)
+ * @param rec  NULL, or where what they touched is appended (hist_builder__apply())
+ * @return 0 or -ENOMEM.
+ */
+int hist_builder__step(struct hist_builder *b, const struct hists *h,
+		       const struct hists_print_opts *o, uint32_t gi, uint64_t period,
+		       uint64_t count, uint32_t *ids, long *cache, struct touch_list *rec);
+
+/**
+ * @brief The live replay's look at group @p g's first sample: the addresses of its
+ *        unresolved keys added to their classes in @p c (*@p flips counts the classes
+ *        that broke; *@p broken, of *@p cap_broken, grows per class), the classes'
+ *        indices appended to @p cls.
+ * @param ids  scratch as hist_builder__step()'s
+ * @return 1 when one of its classes is broken, else 0; -ENOMEM.
+ */
+int hist_builder__live_keys(const struct hist_builder *b, const struct hists *h,
+			    const struct hists_print_opts *o, const struct hist_group *g,
+			    uint32_t *ids, struct classes *c, struct u32_list *cls,
+			    bool **broken, size_t *cap_broken, uint32_t *flips);
+
+/** @brief With a total order: the inlined functions' entries found from two map
+ *  objects or more become their base function's (as perf's hists__findnew_entry()
+ *  makes them; b->renamed then: the collapse merges).  Cannot fail. */
+void hist_builder__inline_rename(struct hist_builder *b);
+
+/** @brief perf's sample-by-sample entry creation, replayed from h's steps (stable
+ *  groups at once; with a total order, group by group).  @return 0, -ENOMEM, or
+ *  -EINVAL where steps were dropped (hists__drop_replayed()). */
+int hist_builder__run(struct hist_builder *b, struct hists *h,
+		      const struct hists_print_opts *o);
+
+/* hist-order.c */
+
+/** @brief perf's collapse: the entries, in the input tree's order, into a new tree
+ *  (entries found equal merged into the one found); the resulting order written to
+ *  @p order (b->nr entries' room; @p stack: scratch as large).  @return its length.
+ *  Cannot fail. */
+size_t hist_builder__collapse(struct hist_builder *b, uint32_t *order, uint32_t *stack);
 
 #endif

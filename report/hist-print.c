@@ -1,6 +1,6 @@
 /* hist-print.c - perf report --stdio of one event's histogram and of the group view
  * (hists__fprintf(), hists__fprintf_group() in hist.h); the entries come from the
- * builder of hist.c (report/hist-internal.h). */
+ * builder (hist-build.c, hist-order.c, hist-live.c: report/hist-internal.h). */
 #include "report/hist-print.h"
 
 #include <errno.h>

@@ -26,8 +26,9 @@
  *
  * Thread safety: the tables are immutable; comparisons and texts only read the
  * entries (the lazy srcline, srcfile and trace texts are written by the thread that
- * owns them: hist.c); the branch view's mispredict, in_tx and abort texts keep a
- * static each, as perf's do (printing is the main thread's: sort.h).
+ * owns them: hist-build.c, hist-order.c); the branch view's mispredict, in_tx and
+ * abort texts keep a static each, as perf's do (printing is the main thread's:
+ * sort.h).
  */
 #include <stdbool.h>
 #include <stddef.h>

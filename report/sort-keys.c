@@ -409,7 +409,7 @@ static size_t p_transaction(const struct hist_entry *e, char *buf, size_t len,
 	return sort__put(buf, len, "%-*s", (int)width, "");
 }
 /* perf computes an entry's srcline / srcfile when it first needs it: the entries are
- * the caller's (hist.c) and only look const here. */
+ * the caller's (hist-build.c, hist-order.c) and only look const here. */
 void sort__lazy_text_slow(const struct sort_list *l, const struct sort_dim *d,
 			  const struct hist_entry *e)
 {

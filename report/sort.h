@@ -116,7 +116,7 @@ struct hist_entry {
 	uint64_t map_start, map_end;	/* the map of ip (0, 0: none) */
 	uint64_t map_pgoff;
 	uint64_t map_id;		/* an inlined function's entry: the map
-					 * object it was last seen in (hist.c) */
+					 * object it was last seen in (hist-build.c) */
 	uint64_t time;			/* ns, quantized (time key) */
 	uint64_t weight;		/* the first sample's WEIGHT (var1) */
 	uint64_t ins_lat;		/* ... and WEIGHT_STRUCT var2 (perf's ins_lat)
@@ -129,7 +129,7 @@ struct hist_entry {
 	uint8_t filtered;		/* the first sample's filter bits: not printed */
 	bool map_moved;			/* an inlined function's entry found from a
 					 * map object other than its first's
-					 * (sort_list.total_order: hist.c) */
+					 * (sort_list.total_order: hist-build.c) */
 	const char *trace;		/* trace key: the first sample's Trace output
 					 * text (interned: equal texts, equal
 					 * pointers; borrowed), NULL for an event that
@@ -146,7 +146,7 @@ struct hist_entry {
 	struct hist_stat stat;		/* self */
 	struct hist_stat stat_acc;	/* children */
 	uint32_t max_depth;		/* longest chain appended (perf's max_depth) */
-	uint32_t first_item, nr_items;	/* its callchain items (hist.c) */
+	uint32_t first_item, nr_items;	/* its callchain items (hist-order.c) */
 	/* perf's group view (report/group.h): a leader's entry and its "pairs", the
 	 * entries of the same key in the group's other events, in group order */
 	const struct hist_entry *const *pairs;	/* nr_pairs, borrowed; an element
@@ -232,7 +232,8 @@ struct sort_list {
 	bool children;			/* Children column (perf's cumulate) */
 	bool strict_fields;		/* -F without '+': exactly these columns */
 	bool sym_first;			/* the sort order starts with "sym" and no -F */
-	bool hash_safe;			/* resolved entries may be found by hash (hist.c) */
+	bool hash_safe;			/* resolved entries may be found by hash
+					 * (hist-build.c) */
 	bool total_order;		/* the symbol key compares by a total, transitive
 					 * order (the default; its owner sets it): one
 					 * entry per key whatever the order entries are
@@ -330,7 +331,7 @@ int sort_list__setup(struct sort_list *l, const struct sort_opts *o, char *err,
 /**
  * What the entry trees' comparisons read of an entry whose keys are comm, dso and
  * symbol alone (sort_list__keyed()): a copy of 32 bytes kept beside the tree
- * (report/hist.c), where the entry is 448.  A search visits a node per level; the
+ * (report/hist-build.c), where the entry is 448.  A search visits a node per level; the
  * copies of the bench file's 62k entries take 2 MB, the entries 28 MB.
  */
 struct hist_key {

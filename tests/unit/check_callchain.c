@@ -500,12 +500,12 @@ END_TEST
 /*
  * Unresolved addresses whose class (entries equal but for the symbol key: here comm
  * "app", no dso) stops being consistent on the way: perf's searches for them are then
- * not a hash's (report/hist.c, classes_decide()).  Each letter of cls_order is a
+ * not a hash's (report/hist-build.c, classes_decide()).  Each letter of cls_order is a
  * sample of the group whose leaf is that letter's address in cls_leaf, called from
  * 0x100 (D: comm "sh", called from 0x400: a class of its own that stays consistent).
  * The order and the addresses were found by a search over random ones, then cut
  * down: the smallest for which a live replay whose groups never see a class of
- * theirs break (hist.c's live_state()) makes other entries than perf's: a group
+ * theirs break (hist-live.c's live_state()) makes other entries than perf's: a group
  * whose first samples found their entries as a hash would, and whose later ones,
  * after another group's sample broke the class, are searched for as perf does.
  */
