@@ -8,7 +8,7 @@
  * (a COMPRESSED record's, inside compressed data), the entry's bytes, first and last
  * timestamp, records per type and FINISHED_ROUNDs, and the offsets of its records that
  * are not samples (its side-band list); what the reader's scan pass learns of each file
- * (lag, turn starts, immediate records: reader/session.c starts from them instead);
+ * (lag, turn starts, immediate records: reader/session-load.c starts from them instead);
  * and for the whole recording the records per type and the samples per event, with
  * the events' names, as `dirreport --stats` counts them.
  *
@@ -85,7 +85,7 @@ struct dir_index_file {
 	uint64_t data_offset, data_size;	/* its records (the data section) */
 	size_t first_entry, nr_entries;	/* its entries in dir_index.entries */
 	uint32_t flags;		/* DIR_INDEX_SCANNED */
-	/* DIR_INDEX_SCANNED: what the reader's scan pass learns (reader/session.c),
+	/* DIR_INDEX_SCANNED: what the reader's scan pass learns (reader/session-load.c),
 	 * all offsets into dir_index.offsets, file offsets ascending */
 	uint64_t lag;		/* ns: how far a queued record trails the newest queued
 				 * record before it in the file (0: time-sorted) */

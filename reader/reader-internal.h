@@ -5,8 +5,9 @@
 #endif
 /*
  * One reader per file of a recording. A reader owns its reader_state (mapping, position,
- * zstd stream) and the records it decoded; session.c runs readers in parallel (each on
- * one worker at a time) and merges their records in perf's order (ordered.c).
+ * zstd stream) and the records it decoded; session-load.c runs readers in parallel (each
+ * on one worker at a time), session-deliver.c merges their records in perf's order
+ * (ordered.c).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -175,7 +176,7 @@ void reader__exit(struct reader *r);
 
 /**
  * A reader of the records in [from, to) of @p r's mapping (record boundaries), for a
- * scan pass split among workers (session.c): it borrows r's mapping, names and
+ * scan pass split among workers (session-load.c): it borrows r's mapping, names and
  * events (r must outlive it and not move), counts ordinals from 0 and owns only
  * its window and what its scan keeps.  @p last: the part that ends the file (a
  * record cut short there is r's warning, not damage, as r says).
