@@ -37,7 +37,7 @@ struct sb_node {
 
 /* A node's name holds '[' (a module's, perf's kallsyms end rule) or '\t' ("name\t
  * [module]": perf's kallsyms split), noted as kallsyms lines are parsed (in parallel,
- * see symtab__parse_kallsyms()) rather than searched for in the serial fix-ups;
+ * kallsyms_block__parse()) rather than searched for in the serial fix-ups;
  * without SB_KIND_KNOWN (symtab_builder__add()) the name is searched. */
 #define SB_KIND_KNOWN 1u
 #define SB_KIND_BRACKET 2u

@@ -259,7 +259,7 @@ struct kallsyms_text {
 /**
  * @brief First half of symtab__load_kallsyms(): read the file into @p b, an empty
  *        builder (no fix-ups, no relocation), noting where _text is; the file's text
- *        becomes its pool (names parsed in place: symtab__parse_kallsyms()).  Needs
+ *        becomes its pool (names parsed in place: kallsyms_block__parse()).  Needs
  *        nothing from the recording, so it can run on a worker while the recording
  *        is decoded.
  * @return 0, -errno if the file cannot be opened, -ENOMEM.

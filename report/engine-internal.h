@@ -72,7 +72,7 @@ struct pending_frame {
 	uint64_t map_start, map_end, map_pgoff;
 	uint64_t map_id;		/* the map object's identity (machine.h) */
 	char level;			/* 'k', '.', or 0 without a map */
-	bool sym_done;			/* sym was looked up (lookup_symbols()) */
+	bool sym_done;			/* sym was looked up (report__lookup_batch()) */
 	bool unwound;			/* from the unwound user stack: perf expands
 					 * it into its inlined functions */
 	const char *srcline;		/* an expanded frame: its inline record's
@@ -105,7 +105,7 @@ struct pending {
 	int32_t cpu;
 	uint8_t cpumode;
 	uint8_t filtered;		/* FILTER_* bits known in pass 1 */
-	bool sym_done;			/* al.sym was looked up (lookup_symbols()) */
+	bool sym_done;			/* al.sym was looked up (report__lookup_batch()) */
 	bool unwind;			/* --call-graph dwarf: to unwind (pass 1b) */
 	bool chain_dropped;		/* perf dropped the chain: the unwound
 					 * frames are not kept */

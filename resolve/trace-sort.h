@@ -4,9 +4,9 @@
  * trace-sort - the report side of perf 6.1's `trace` sort key ("Trace output" column):
  * one recording's tracepoint formats (machine/trace-event.h), the text of each
  * tracepoint sample, interned so that equal texts share one pointer (hist.c groups
- * samples by it, sort.c compares it), and perf's choice of the default sort order.
+ * samples by it, sort-keys.c compares it), and perf's choice of the default sort order.
  *
- * Observed perf 6.1 behaviour this module serves (the rest is in sort.c and hist.c):
+ * Observed perf 6.1 behaviour this module serves (the rest is in sort-keys.c and hist.c):
  *  - perf report's default sort order is `trace` when every event of a recording file
  *    is a tracepoint; in pipe mode perf chooses the order before it knows the events,
  *    so it stays comm,dso,sym; `+KEYS` appends to that default;
