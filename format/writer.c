@@ -22,6 +22,9 @@
 #include "banned.h"
 
 #define OBUF_SIZE (256u << 10)	/* bytes buffered per file before write() */
+/* A stream's records compressed by one flush: few enough that the flush (block
+ * headers, the frame header at the first) fits one COMPRESSED record's payload */
+#define COMP_STREAM_IN_MAX (WRITER_COMP_PAYLOAD_MAX - 64u)
 
 struct wstream {
 	int fd;
@@ -42,6 +45,9 @@ struct wstream {
 	uint64_t safe;		/* bytes on disk that end with a whole record (the
 				 * rec_end of the last flush): writer__salvage()
 				 * cuts the file there */
+	int failed;		/* the first write or compression error: the stream
+				 * takes no more records (with comp_stream, its zstd
+				 * stream holds what never reached the file) */
 	struct diag diag;	/* its write errors */
 };
 
@@ -72,15 +78,21 @@ struct writer {
 static int io_fail(struct writer *w, struct wstream *s, int err, const char *what)
 {
 	(void)w;
+	if (!s->failed)
+		s->failed = err;
 	return diag__set(&s->diag, s->path, s->off, err, "%s: %s", what, strerror(-err));
 }
 
+/* obuf to its place in the file (pwrite(): a write that failed halfway leaves no
+ * file position for the next one, writer__salvage()'s, to trust) */
 static int flush_obuf(struct writer *w, struct wstream *s)
 {
+	uint64_t start = s->off - s->olen;
 	size_t done = 0;
 
 	while (done < s->olen) {
-		ssize_t n = write(s->fd, s->obuf + done, s->olen - done);
+		ssize_t n = pwrite(s->fd, s->obuf + done, s->olen - done,
+				   (off_t)(start + done));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -124,30 +136,85 @@ static int put_record(struct writer *w, struct wstream *s, const void *p, size_t
 	return err;
 }
 
+/* A COMPRESSED record of zbuf's n payload bytes (after its 8-byte header), put. */
+static int put_container(struct writer *w, struct wstream *s, size_t n)
+{
+	bytes__put_u32(s->zbuf, REC_COMPRESSED);
+	bytes__put_u16(s->zbuf + 4, 0);
+	bytes__put_u16(s->zbuf + 6, (uint16_t)(8 + n));
+	s->comp_out += 8 + n;
+	return put(w, s, s->zbuf, 8 + n);
+}
+
 /* The records waiting in cbuf as one COMPRESSED record holding one zstd frame; as
  * plain records when the frame would not fit in one record (incompressible data). */
-static int flush_comp(struct writer *w, struct wstream *s)
+static int flush_frame(struct writer *w, struct wstream *s)
 {
-	size_t n;
+	size_t n = ZSTD_compress2(s->cctx, s->zbuf + 8, WRITER_COMP_PAYLOAD_MAX, s->cbuf,
+				  s->clen);
+	int err;
 
-	if (!s->clen)
-		return 0;
-	n = ZSTD_compress2(s->cctx, s->zbuf + 8, WRITER_COMP_PAYLOAD_MAX, s->cbuf, s->clen);
 	if (ZSTD_isError(n)) {
 		if (ZSTD_getErrorCode(n) != ZSTD_error_dstSize_tooSmall)
-			return diag__set(&s->diag, s->path, s->off, -DIAG_ZSTD,
-					 "zstd compression failed: %s", ZSTD_getErrorName(n));
+			return s->failed = diag__set(&s->diag, s->path, s->off, -DIAG_ZSTD,
+						     "zstd compression failed: %s",
+						     ZSTD_getErrorName(n));
 		n = s->clen;
 		s->clen = 0;
 		return put_record(w, s, s->cbuf, n);
 	}
-	bytes__put_u32(s->zbuf, REC_COMPRESSED);
-	bytes__put_u16(s->zbuf + 4, 0);
-	bytes__put_u16(s->zbuf + 6, (uint16_t)(8 + n));
 	s->comp_in += s->clen;
-	s->comp_out += 8 + n;
 	s->clen = 0;
-	return put_record(w, s, s->zbuf, 8 + n);
+	if ((err = put_container(w, s, n)))
+		return err;
+	s->rec_end = s->off;
+	return 0;
+}
+
+/* The records waiting in cbuf through the stream's zstd stream, flushed (ZSTD_e_flush:
+ * everything given so far decodes, the frame goes on), as perf record -z compresses a
+ * ring's data.  At most COMP_STREAM_IN_MAX bytes wait, so the flush fits one
+ * COMPRESSED record; should it not, it goes on in the next one (a reader carries a
+ * record cut between two, as perf does).  The stream cannot take back what it took:
+ * an error stops it for good (s->failed), and the file keeps no part of the flush. */
+static int flush_stream(struct writer *w, struct wstream *s)
+{
+	ZSTD_inBuffer in = { s->cbuf, s->clen, 0 };
+	size_t left;
+	int err;
+
+	do {
+		ZSTD_outBuffer out = { s->zbuf + 8, WRITER_COMP_PAYLOAD_MAX, 0 };
+
+		left = ZSTD_compressStream2(s->cctx, &out, &in, ZSTD_e_flush);
+		if (ZSTD_isError(left) || (left && !out.pos))
+			return s->failed = diag__set(&s->diag, s->path, s->off, -DIAG_ZSTD,
+						     "zstd compression failed: %s",
+						     ZSTD_isError(left) ?
+						     ZSTD_getErrorName(left) : "no progress");
+		if (out.pos && (err = put_container(w, s, out.pos)))
+			return err;
+	} while (left);
+	s->comp_in += s->clen;
+	s->clen = 0;
+	s->rec_end = s->off;	/* whole records again only after the whole flush */
+	return 0;
+}
+
+static int flush_comp(struct writer *w, struct wstream *s)
+{
+	if (s->failed)
+		return s->failed;
+	if (!s->clen)
+		return 0;
+	return w->o.comp_stream ? flush_stream(w, s) : flush_frame(w, s);
+}
+
+/* The most bytes of records one flush_comp() compresses (a larger record is written
+ * plain). */
+static size_t comp_cap(const struct writer *w)
+{
+	return w->o.comp_stream ? COMP_STREAM_IN_MAX : WRITER_COMP_CHUNK;
 }
 
 static void chunk_start(struct wstream *s)
@@ -388,8 +455,10 @@ int writer__write(struct writer *w, unsigned stream, const void *rec, size_t siz
 	if (!w->started && (err = start_data(w)))
 		return err;
 	s = &w->st[stream];
-	if (w->o.comp_level && !(flags & WRITER_PLAIN) && size <= WRITER_COMP_CHUNK) {
-		if (s->clen + size > WRITER_COMP_CHUNK && (err = flush_comp(w, s)))
+	if (s->failed)
+		return s->failed;
+	if (w->o.comp_level && !(flags & WRITER_PLAIN) && size <= comp_cap(w)) {
+		if (s->clen + size > comp_cap(w) && (err = flush_comp(w, s)))
 			return err;
 		memcpy(s->cbuf + s->clen, rec, size);
 		s->clen += size;
@@ -417,7 +486,7 @@ int writer__flush(struct writer *w, unsigned stream)
 		return -EINVAL;
 	if (!w->started && (err = start_data(w)))
 		return err;
-	if ((err = flush_comp(w, &w->st[stream])))
+	if ((err = flush_comp(w, &w->st[stream])))	/* s->failed too */
 		return err;
 	return flush_obuf(w, &w->st[stream]);
 }

@@ -20,22 +20,36 @@
  * stream k >= 1 is `data.(k-1)` of a directory.
  *
  * Index points: every stream is cut into chunks of about `index_bytes` of records
- * (1 MiB by default), at record boundaries. Each chunk starts a fresh zstd frame (every
- * COMPRESSED record holds one complete frame, ZSTD_e_end), so a chunk decompresses on
- * its own, and with `rounds` a FINISHED_ROUND closes every chunk of stream 0. The
- * writer reports each chunk (file, byte offset and size, first/last timestamp, record
- * count) through the on_index callback: the per-file index is built from them.
+ * (1 MiB by default), at record boundaries, and with `rounds` a FINISHED_ROUND closes
+ * every chunk of stream 0. The writer reports each chunk (file, byte offset and size,
+ * first/last timestamp, record count) through the on_index callback: the per-file
+ * index is built from them. Without comp_stream each chunk starts a fresh zstd frame
+ * (every COMPRESSED record holds one complete frame, ZSTD_e_end), so a chunk
+ * decompresses on its own; with comp_stream a chunk's COMPRESSED records need those
+ * before it in the file.
  *
  * Compression as perf 6.1 `-z` writes it (docs/perf-data-format.md §6 and §2.3
  * COMPRESSED): type-81 records of at most 65527 payload bytes; the COMPRESSED feature
  * (version 0, type 1 zstd, level, ratio = round(raw / compressed), mmap_len) is added by
- * writer__close(). Unlike perf, every COMPRESSED record is a complete zstd frame of whole
- * records (perf's single unterminated stream per file decodes the same way: a zstd
- * stream decoder reads frames back to back), and its decompressed size never exceeds
- * WRITER_COMP_CHUNK, which is below the mmap_len we write (perf 6.1 decompresses each
- * COMPRESSED record into a buffer of mmap_len bytes and cannot grow it). Records passed
- * with WRITER_PLAIN are never compressed (perf keeps its own records and the synthesized
- * ones outside COMPRESSED records).
+ * writer__close(). Two ways, writer_opts.comp_stream:
+ *  - comp_stream (perf record's own): one zstd stream per file (per stream of the
+ *    writer), never ended; the records waiting for compression (at most 65463 bytes of
+ *    whole records) are fed to it and flushed (ZSTD_e_flush) into one COMPRESSED
+ *    record, so every COMPRESSED record decodes into whole records given the ones
+ *    before it, and later ones refer back to earlier data (smaller files). A reader
+ *    keeps one zstd decompression stream per file, as perf 6.1 does. A write or
+ *    compression error stops the stream for good (the writer's calls on it return the
+ *    error again): what its zstd stream took never reached the file, so nothing
+ *    written after it could be decoded; writer__salvage() keeps the records before it.
+ *  - otherwise: every COMPRESSED record is a complete zstd frame of whole records of
+ *    at most WRITER_COMP_CHUNK bytes (perf's single unterminated stream per file
+ *    decodes the same way: a zstd stream decoder reads frames back to back); a frame
+ *    that would not fit in one record is written as its plain records instead.
+ * Either way a COMPRESSED record decompresses to at most WRITER_COMP_CHUNK bytes, below
+ * the mmap_len we write (perf 6.1 decompresses each COMPRESSED record into a buffer of
+ * mmap_len bytes and cannot grow it). Records passed with WRITER_PLAIN, and records
+ * larger than what one COMPRESSED record takes, are never compressed (perf keeps its own
+ * records and the synthesized ones outside COMPRESSED records).
  *
  * Thread safety: a writer belongs to one thread; distinct writers are independent.
  * One exception, for a recorder with a thread per group of ring buffers: once the first
@@ -96,6 +110,9 @@ struct writer_opts {
 	bool dir;		/* a data directory: PATH/data and PATH/data.N */
 	unsigned nr_data_files;	/* dir: data.0 .. data.(nr-1), at least 1 */
 	int comp_level;		/* 0: plain records; 1..22: zstd level (perf -z LEVEL) */
+	bool comp_stream;	/* with comp_level: one zstd stream per file across its
+				 * COMPRESSED records (perf record's); false: a frame
+				 * per COMPRESSED record (see the file comment) */
 	uint64_t index_bytes;	/* bytes of records per index chunk; 0 = WRITER_INDEX_BYTES */
 	bool rounds;		/* a FINISHED_ROUND at the end of every chunk of stream 0
 				 * (single time-ordered files; perf writes none in a
@@ -262,7 +279,8 @@ int writer__set_build_ids(struct writer *w, const struct feat_build_id *ids, siz
 /**
  * @brief Write what a stream holds (records waiting for compression, the output
  *        buffer) to its file now.
- * @return 0; -EINVAL (bad stream); -errno of write() (d set at close); -DIAG_ZSTD.
+ * @return 0; -EINVAL (bad stream); -errno of write() (d set at close); -DIAG_ZSTD;
+ *         after an earlier write or compression error of the stream: that error.
  * Thread safety: see file comment.
  */
 int writer__flush(struct writer *w, unsigned stream);
@@ -297,7 +315,9 @@ int writer__salvage(struct writer *w, struct diag *d);
  * @param time    the record's timestamp in ns (0: none), for the index only
  * @param flags   WRITER_PLAIN
  * @return 0; -EINVAL (bad stream, size); -errno of write() (d set at close);
- *         -ENOMEM; -DIAG_ZSTD (the compressor failed); the on_index callback's value.
+ *         -ENOMEM; -DIAG_ZSTD (the compressor failed); the on_index callback's value;
+ *         after an earlier write or compression error of the stream: that error (the
+ *         record is not taken).
  * Thread safety: see file comment. Format: docs/perf-data-format.md §4, §6.
  */
 int writer__write(struct writer *w, unsigned stream, const void *rec, size_t size,

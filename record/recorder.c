@@ -353,6 +353,7 @@ int recorder__open(struct recorder **out, const struct recorder_opts *o, struct 
 		wo.dir = o->dir;
 		wo.nr_data_files = (unsigned)o->nr_cpus;
 		wo.comp_level = o->comp_level;
+		wo.comp_stream = true;	/* perf record -z's one zstd stream per file */
 		r->main_em = (struct emitter){ .r = r, .wflags = WRITER_PLAIN };
 		err = writer__open(&r->w, o->path, &wo, d);
 	}
