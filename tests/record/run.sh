@@ -263,19 +263,31 @@ fi
 # A 2 MiB tmpfs that a system-wide recording fills: one line naming the file, the offset
 # and the errno text, exit 1, and the recording kept up to its last whole record with
 # its header and features (a directory's closing room reserved at its start), which
-# perf and dirreport read alike: a file, a --threads directory.
+# perf and dirreport read alike: a file, a --threads directory; each also with -z on a
+# 512 KiB tmpfs (its zstd stream cut after the last COMPRESSED record on disk).
 rd_full=$rd_tmp/full
 mkdir -p "$rd_full"
 if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=2m tmpfs "$rd_full" 2>/dev/null; then
-	for rd_mode in file dir; do
+	for rd_mode in file dir file-z dir-z; do
 		rd_n=record:full-disk:$rd_mode
 		rd_o=$rd_full/f.data
 		rm -rf "$rd_o"
 		rd_opt=
-		[ "$rd_mode" = dir ] && rd_opt=--threads
-		# shellcheck disable=SC2086 # $rd_opt: one word or none
+		case $rd_mode in
+		dir*) rd_opt=--threads ;;
+		esac
+		# -z: a tenth of the bytes, a longer workload (it ends with the disk full);
+		# a directory's files are written 256 KiB at a time, each data.N needs
+		# room for that beside `data`'s closing room
+		case $rd_mode in
+		file-z) rd_opt="$rd_opt -z" rd_size=512k rd_rounds=60 ;;
+		dir-z) rd_opt="$rd_opt -z" rd_size=1m rd_rounds=60 ;;
+		*) rd_size=2m rd_rounds=12 ;;
+		esac
+		mount -o remount,size=$rd_size "$rd_full"
+		# shellcheck disable=SC2086 # $rd_opt: words or none
 		run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" -q -N $rd_opt -a -g -F 25000 \
-			-o "$rd_o" -- sh -c 'i=0; while [ $i -lt 12 ]; do
+			-o "$rd_o" -- sh -c 'i=0; while [ $i -lt '$rd_rounds' ]; do
 				seq 1 300000 | sort -r | md5sum >/dev/null; i=$((i + 1)); done'
 		crashed "$rd_n" "$rd_tmp/err" && continue
 		if [ "$rc" -ne 1 ]; then
