@@ -51,11 +51,21 @@
  * larger than what one COMPRESSED record takes, are never compressed (perf keeps its own
  * records and the synthesized ones outside COMPRESSED records).
  *
+ * Writes: each stream buffers its bytes (256 KiB) and writes a full buffer with
+ * pwrite(2); with writer_opts.nr_cblocks N (perf record --aio=N's control blocks), a
+ * full buffer goes out through the stream's own io_uring (liburing) while the next
+ * fills: up to N writes in flight per stream, N + 1 buffers. A short write goes on with
+ * its rest, as pwrite(2) would; a failed one (ENOSPC, EFBIG) stops the stream as a
+ * failed pwrite(2) does, reported by the next call on the stream, and the records on
+ * disk before it stay whole (writer__salvage()). Where io_uring cannot be set up (a
+ * kernel without it, or one that forbids it: ENOSYS, EPERM), writer__open() falls back
+ * to pwrite(2) for every stream (writer__aio_fallback() says why).
+ *
  * Thread safety: a writer belongs to one thread; distinct writers are independent.
  * One exception, for a recorder with a thread per group of ring buffers: once the first
  * record has gone to stream 0, distinct streams may be written (writer__write(),
  * writer__round()) by distinct threads at the same time, each stream by one thread
- * only (every stream has its own buffers, zstd context and error; the on_index
+ * only (every stream has its own buffers, io_uring, zstd context and error; the on_index
  * callback is then called on the stream's thread). writer__close() comes after all of
  * them are done.
  * Output byte order: the host's (the flag word of each attr is stored as a host u64,
@@ -79,6 +89,9 @@ struct feat_pmu_mapping;
 struct features;
 struct writer;
 
+/** Most writes in flight per stream (perf record --aio's largest number of control
+ *  blocks). */
+#define WRITER_AIO_MAX 4u
 /** Bytes of records between index points when writer_opts.index_bytes is 0. */
 #define WRITER_INDEX_BYTES (1u << 20)
 /** Largest decompressed size of one COMPRESSED record we write, in bytes. */
@@ -114,6 +127,8 @@ struct writer_opts {
 				 * COMPRESSED records (perf record's); false: a frame
 				 * per COMPRESSED record (see the file comment) */
 	uint64_t index_bytes;	/* bytes of records per index chunk; 0 = WRITER_INDEX_BYTES */
+	unsigned nr_cblocks;	/* writes in flight per stream through io_uring, 1 ..
+				 * WRITER_AIO_MAX (perf --aio=N); 0: pwrite(2) */
 	bool rounds;		/* a FINISHED_ROUND at the end of every chunk of stream 0
 				 * (single time-ordered files; perf writes none in a
 				 * directory) */
@@ -132,8 +147,9 @@ enum writer_write_flags {
  *              directory in which `data` and `data.0` .. `data.N-1` are created
  * @param o     shape, compression, index interval and callback (copied)
  * @param d     on error: the file and what is wrong
- * @return 0; -EINVAL (nr_data_files 0 for a directory, comp_level outside 0..22);
- *         -EEXIST and the other -errno of open(); -ENOMEM.
+ * @return 0; -EINVAL (nr_data_files 0 for a directory, comp_level outside 0..22,
+ *         nr_cblocks above WRITER_AIO_MAX); -EEXIST and the other -errno of open();
+ *         -ENOMEM.  io_uring's failures are no error: see writer__aio_fallback().
  * Thread safety: see file comment. Format: docs/perf-data-format.md §1.1 and §3.
  */
 int writer__open(struct writer **out, const char *path, const struct writer_opts *o,
@@ -278,8 +294,9 @@ int writer__set_build_ids(struct writer *w, const struct feat_build_id *ids, siz
 
 /**
  * @brief Write what a stream holds (records waiting for compression, the output
- *        buffer) to its file now.
- * @return 0; -EINVAL (bad stream); -errno of write() (d set at close); -DIAG_ZSTD;
+ *        buffer) to its file now, and with nr_cblocks wait for its writes in flight.
+ * @return 0; -EINVAL (bad stream); -errno of write() or of an asynchronous write
+ *         (d set at close); -DIAG_ZSTD;
  *         after an earlier write or compression error of the stream: that error.
  * Thread safety: see file comment.
  */
@@ -314,7 +331,8 @@ int writer__salvage(struct writer *w, struct diag *d);
  * @param size    bytes to write (>= 8 and >= header.size)
  * @param time    the record's timestamp in ns (0: none), for the index only
  * @param flags   WRITER_PLAIN
- * @return 0; -EINVAL (bad stream, size); -errno of write() (d set at close);
+ * @return 0; -EINVAL (bad stream, size); -errno of write() or of an earlier
+ *         asynchronous write (nr_cblocks; d set at close);
  *         -ENOMEM; -DIAG_ZSTD (the compressor failed); the on_index callback's value;
  *         after an earlier write or compression error of the stream: that error (the
  *         record is not taken).
@@ -366,6 +384,16 @@ void writer__comp_bytes(const struct writer *w, uint64_t *in, uint64_t *out);
  * Format: none.
  */
 const struct diag *writer__stream_diag(const struct writer *w, unsigned stream);
+
+/**
+ * @brief Whether writer_opts.nr_cblocks' asynchronous writes fell back to pwrite(2).
+ * @return 0: io_uring writes (or none asked for); else the -errno of
+ *         io_uring_queue_init() (-ENOSYS: no io_uring in this kernel; -EPERM: it is
+ *         disabled (kernel.io_uring_disabled) or filtered (seccomp); -ENOMEM), every
+ *         stream then written with pwrite(2).
+ * Thread safety: any thread (set by writer__open() only). Format: none.
+ */
+int writer__aio_fallback(const struct writer *w);
 
 /** @brief The last error's diagnostic (write failures name the file and offset). */
 const struct diag *writer__diag(const struct writer *w);
