@@ -10,7 +10,7 @@
 #include <stdlib.h>	/* calloc, free, realloc */
 #include <string.h>	/* memcpy, memset, strerror */
 #include <sys/stat.h>	/* fstat */
-#include <unistd.h>	/* write, pwrite, close */
+#include <unistd.h>	/* pwrite, close */
 #include <liburing.h>	/* io_uring_queue_init, io_uring_prep_write, io_uring_wait_cqe */
 #include <zstd.h>
 #include <zstd_errors.h>	/* ZSTD_getErrorCode, ZSTD_error_dstSize_tooSmall */
