@@ -15,7 +15,9 @@
 # options.  The issue's targets: lost <= perf's, CPU <= 1/2 of perf's, size with -z <=
 # perf's, the workload's time no worse than under perf.  B/smp is the recording's bytes
 # per sample (two recordings' sizes differ also by the samples they hold: the workload
-# and the recorders share the cpus), its ratio the size's at equal samples.
+# and the recorders share the cpus), its ratio the size's at equal samples; ratio is
+# -z's compression ratio from the recorder's closing line (what it holds differs from
+# run to run with the rest of the machine's load: the idle cpus' samples compress best).
 # "dirrecord record --aio" is dirrecord with asynchronous writes (io_uring, one write in
 # flight per file).  -b BASE_BUILD adds the lines of BASE_BUILD/dirrecord ("dirrecord
 # base": another build, such as the one before a change) to the same run.  The runs go
@@ -54,7 +56,9 @@ rounds=$(echo "$secs * 0.6 / $one" | bc)
 echo "bench: $(nproc) CPUs; $rounds rounds of the workload (${one}s each alone)," \
 	"recorded for $((secs + 1))s, median of $runs runs"
 
-# one run: the recorder's CPU (s), the workload's wall time (s), samples, lost, bytes
+# one run: the recorder's CPU (s), the workload's wall time (s), samples, lost, bytes,
+# the compression ratio of its closing line (-z: "ratio is R", perf's and dirrecord's
+# alike: bytes of records compressed / bytes of COMPRESSED records; else 0)
 run_one() {
 	local out=$tmp/rec.data
 	rm -rf "$out"
@@ -67,12 +71,14 @@ run_one() {
 	t1=$(date +%s.%N)
 	wait "$pid" || { echo "bench: $* failed:" >&2; head -n 3 "$tmp/rec.err" >&2; }
 	"$rep" --stats -i "$out" >"$tmp/stats" 2>/dev/null || true
-	printf '%s %s %s %s %s\n' \
+	printf '%s %s %s %s %s %s\n' \
 		"$(awk '{ print $1 + $2 }' "$tmp/cpu" | tail -n 1)" \
 		"$(echo "$t1 - $t0" | bc)" \
 		"$(awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }' "$tmp/stats")" \
 		"$(awk '$1 == "LOST" && $2 == "events:" { print $3; exit }' "$tmp/stats")" \
-		"$(du -sb "$out" | cut -f1)"
+		"$(du -sb "$out" | cut -f1)" \
+		"$(sed -n 's/.*, ratio is \([0-9.]*\)).*/\1/p' "$tmp/rec.err" | tail -n 1 |
+			grep . || echo 0)"
 }
 
 : >"$tmp/results"
@@ -80,10 +86,10 @@ recorders="perf dirrecord aio${base:+ base}"
 # the recorder of a line: its command in cmd, its name in name
 recorder() {
 	case $1 in
-	perf) cmd=(perf record -q) name="perf record" ;;
-	dirrecord) cmd=("$bin" -q) name="dirrecord record" ;;
-	aio) cmd=("$bin" -q --aio) name="dirrecord record --aio" ;;
-	base) cmd=("$base" -q) name="dirrecord base" ;;
+	perf) cmd=(perf record) name="perf record" ;;
+	dirrecord) cmd=("$bin") name="dirrecord record" ;;
+	aio) cmd=("$bin" --aio) name="dirrecord record --aio" ;;
+	base) cmd=("$base") name="dirrecord base" ;;
 	esac
 }
 for z in "" "-z"; do
@@ -100,7 +106,7 @@ for z in "" "-z"; do
 	for who in $recorders; do
 		recorder "$who"
 		printf '%s' "$name${z:+ $z}" >>"$tmp/results"
-		for c in 1 2 3 4 5; do
+		for c in 1 2 3 4 5 6; do
 			printf '\t%s' "$(cut -d' ' -f$c "$tmp/runs.$who" | sed 's/^$/0/' | median)" \
 				>>"$tmp/results"
 		done
@@ -114,16 +120,16 @@ for z in "" "-z"; do
 done
 
 awk -F'\t' '
-	BEGIN { printf "%-26s %6s %10s %8s %6s %6s %6s %8s %9s %9s %9s\n", "recorder",
-		"CPU s", "workload s", "samples", "lost", "MB", "B/smp", "CPU/perf",
+	BEGIN { printf "%-26s %6s %10s %8s %6s %6s %6s %6s %8s %9s %9s %9s\n", "recorder",
+		"CPU s", "workload s", "samples", "lost", "MB", "B/smp", "ratio", "CPU/perf",
 		"work/perf", "size/perf", "B/smp/perf" }
-	$1 ~ /^perf / { pc = $2; pw = $3; ps = $6; pb = $7 }
+	$1 ~ /^perf / { pc = $2; pw = $3; ps = $6; pb = $8 }
 	{
 		p = $1 ~ /^perf /
-		printf "%-26s %6.2f %10.2f %8d %6d %6.1f %6.2f %8s %9s %9s %9s\n", $1, $2, $3,
-			$4, $5, $6 / 1048576, $7,
+		printf "%-26s %6.2f %10.2f %8d %6d %6.1f %6.2f %6.2f %8s %9s %9s %9s\n", $1, $2,
+			$3, $4, $5, $6 / 1048576, $8, $7,
 			p ? "-" : sprintf("%.2f", $2 / pc),
 			p ? "-" : sprintf("%.2f", $3 / pw),
 			p ? "-" : sprintf("%.2f", $6 / ps),
-			p ? "-" : sprintf("%.2f", $7 / pb)
+			p ? "-" : sprintf("%.2f", $8 / pb)
 	}' "$tmp/results"
