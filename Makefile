@@ -38,9 +38,9 @@ CFLAGS += $(STRINGOP)
 DEPFLAGS = -MMD -MP
 LDFLAGS += $(SANFLAGS) -pthread
 
-PKGS := libzstd libdw libelf sqlite3 libtraceevent libpq jansson yajl libxml-2.0 zlib
+PKGS := libzstd libdw libelf sqlite3 libtraceevent libpq jansson yajl libxml-2.0 zlib liburing
 DEB_DEPS := pkg-config libzstd-dev libsqlite3-dev sqlite3 libpq-dev libdw-dev libelf-dev check libc6-dbg \
-	libtraceevent-dev xz-utils go-md2man libjansson-dev libyajl-dev libxml2-dev zlib1g-dev
+	libtraceevent-dev xz-utils go-md2man libjansson-dev libyajl-dev libxml2-dev zlib1g-dev liburing-dev
 
 ifeq ($(V),1)
 Q :=

@@ -10,7 +10,8 @@
 #include <stdlib.h>	/* calloc, free, realloc */
 #include <string.h>	/* memcpy, memset, strerror */
 #include <sys/stat.h>	/* fstat */
-#include <unistd.h>	/* write, pwrite, close */
+#include <unistd.h>	/* pwrite, close */
+#include <liburing.h>	/* io_uring_queue_init, io_uring_prep_write, io_uring_wait_cqe */
 #include <zstd.h>
 #include <zstd_errors.h>	/* ZSTD_getErrorCode, ZSTD_error_dstSize_tooSmall */
 
@@ -22,13 +23,43 @@
 #include "banned.h"
 
 #define OBUF_SIZE (256u << 10)	/* bytes buffered per file before write() */
+/* A stream's records compressed by one flush: few enough that the flush (block
+ * headers, the frame header at the first) fits one COMPRESSED record's payload */
+#define COMP_STREAM_IN_MAX (WRITER_COMP_PAYLOAD_MAX - 64u)
+
+/* One output buffer of a stream; with nr_cblocks, perf's aio control block: its
+ * write goes out through the stream's io_uring while the next buffer fills. */
+enum wbuf_state {
+	WBUF_FREE,		/* the one being filled, or unused */
+	WBUF_INFLIGHT,		/* its write submitted, not yet completed */
+	WBUF_DONE,		/* on disk, a buffer before it still in flight */
+	WBUF_FAILED,		/* its write failed: its bytes are not on disk */
+};
+
+struct wbuf {
+	unsigned char *p;	/* owned, OBUF_SIZE */
+	enum wbuf_state state;
+	uint64_t off;		/* file offset of p[0] (bytes), once submitted */
+	size_t len;		/* bytes to write */
+	size_t done;		/* bytes written so far (a short write goes on) */
+	uint64_t rec_end;	/* the stream's rec_end when submitted: whole records
+				 * up to it once it and those before it are on disk */
+};
 
 struct wstream {
 	int fd;
 	char path[PATH_MAX];
 	uint64_t off;		/* bytes of the file so far, buffered ones included */
-	unsigned char *obuf;	/* owned, OBUF_SIZE */
+	unsigned char *obuf;	/* borrowed: bufs[cur].p */
 	size_t olen;
+	struct wbuf *bufs;	/* owned, nr_bufs: 1, or nr_cblocks + 1 with a ring */
+	unsigned nr_bufs, cur;
+	unsigned *queue;	/* owned, nr_bufs: buffers submitted, oldest first */
+	unsigned q_head, q_len;
+	struct io_uring *ring;	/* owned; NULL: pwrite() */
+	int ring_err;		/* the first error of the ring's writes since aio_reset() */
+	unsigned nr_inflight;	/* writes submitted, not yet reaped */
+	bool ring_broken;	/* a submission or a wait failed: the ring is not used */
 	unsigned char *cbuf;	/* owned, WRITER_COMP_CHUNK: records waiting for zstd */
 	size_t clen;
 	/* the chunk being written (index point) */
@@ -42,6 +73,9 @@ struct wstream {
 	uint64_t safe;		/* bytes on disk that end with a whole record (the
 				 * rec_end of the last flush): writer__salvage()
 				 * cuts the file there */
+	int failed;		/* the first write or compression error: the stream
+				 * takes no more records (with comp_stream, its zstd
+				 * stream holds what never reached the file) */
 	struct diag diag;	/* its write errors */
 };
 
@@ -66,28 +100,209 @@ struct writer {
 	struct wfeat feat[FEAT_BITS];
 	uint64_t data_offset;	/* of stream 0 in its file */
 	bool started;		/* a record was written: the events are fixed */
+	int aio_fallback;	/* -errno of io_uring_queue_init(): plain writes */
 	struct diag diag;
 };
+
+/* A write error of s at file offset `at` (bytes): s stops (s->failed), its diag says
+ * where. */
+static int io_fail_at(struct wstream *s, uint64_t at, int err, const char *what)
+{
+	if (!s->failed)
+		s->failed = err;
+	if (!s->ring_err)
+		s->ring_err = err;
+	return diag__set(&s->diag, s->path, at, err, "%s: %s", what, strerror(-err));
+}
 
 static int io_fail(struct writer *w, struct wstream *s, int err, const char *what)
 {
 	(void)w;
-	return diag__set(&s->diag, s->path, s->off, err, "%s: %s", what, strerror(-err));
+	return io_fail_at(s, s->off, err, what);
 }
 
-static int flush_obuf(struct writer *w, struct wstream *s)
+/* n bytes of p at file offset off, now (pwrite(): a write that failed halfway leaves
+ * no file position for the next one, writer__salvage()'s, to trust). */
+static int write_sync(struct wstream *s, const unsigned char *p, size_t n, uint64_t off)
 {
 	size_t done = 0;
 
-	while (done < s->olen) {
-		ssize_t n = write(s->fd, s->obuf + done, s->olen - done);
+	while (done < n) {
+		ssize_t k = pwrite(s->fd, p + done, n - done, (off_t)(off + done));
 
-		if (n < 0 && errno == EINTR)
+		if (k < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			return io_fail(w, s, -errno, "write");
-		done += (size_t)n;
+		if (k <= 0)
+			return io_fail_at(s, off + done, k < 0 ? -errno : -EIO, "write");
+		done += (size_t)k;
 	}
+	return 0;
+}
+
+/* --- asynchronous writes (nr_cblocks): a ring per stream, used by its thread ----------- */
+
+/* The ring cannot be trusted any more (a submission or a wait failed: cannot be but
+ * for the kernel's memory): the stream fails, nothing more is submitted or waited
+ * for. */
+static int aio_broken(struct wstream *s, int err, const char *what)
+{
+	s->ring_broken = true;
+	return io_fail_at(s, s->safe, err, what);
+}
+
+/* b's write (what is left of it) submitted. */
+static int aio_submit(struct wstream *s, struct wbuf *b)
+{
+	struct io_uring_sqe *sqe;
+	int n;
+
+	if (s->ring_broken)
+		return s->ring_err;
+	/* at most nr_cblocks in flight, the ring has room for as many */
+	sqe = io_uring_get_sqe(s->ring);
+	if (!sqe)
+		return aio_broken(s, -EBUSY, "io_uring");
+	io_uring_prep_write(sqe, s->fd, b->p + b->done, (unsigned)(b->len - b->done),
+			    b->off + b->done);
+	io_uring_sqe_set_data(sqe, b);
+	while ((n = io_uring_submit(s->ring)) == -EINTR)
+		;
+	if (n != 1)
+		return aio_broken(s, n < 0 ? n : -EIO, "io_uring");
+	b->state = WBUF_INFLIGHT;
+	s->nr_inflight++;
+	return 0;
+}
+
+/* The buffers written, oldest first, given back; safe moves past their records. */
+static void aio_retire(struct wstream *s)
+{
+	while (s->q_len && s->bufs[s->queue[s->q_head]].state == WBUF_DONE) {
+		struct wbuf *b = &s->bufs[s->queue[s->q_head]];
+
+		s->safe = b->rec_end;
+		b->state = WBUF_FREE;
+		s->q_head = (s->q_head + 1) % s->nr_bufs;
+		s->q_len--;
+	}
+}
+
+/* One completion (waiting for it with `wait`): its buffer written, or the rest of a
+ * short write submitted again (as pwrite() goes on), or the stream failed.
+ * 0: one reaped (s->ring_err says whether it failed); 1: none (not waiting, none
+ * there; or the ring is broken). */
+static int aio_reap(struct wstream *s, bool wait)
+{
+	struct io_uring_cqe *cqe;
+	struct wbuf *b;
+	int res, err;
+
+	if (s->ring_broken || !s->nr_inflight)
+		return 1;
+	do
+		err = wait ? io_uring_wait_cqe(s->ring, &cqe) : io_uring_peek_cqe(s->ring, &cqe);
+	while (err == -EINTR);
+	if (err == -EAGAIN && !wait)
+		return 1;
+	if (err) {
+		(void)aio_broken(s, err, "io_uring");
+		return 1;
+	}
+	b = io_uring_cqe_get_data(cqe);
+	res = cqe->res;
+	io_uring_cqe_seen(s->ring, cqe);
+	s->nr_inflight--;
+	if (res > 0)
+		b->done += (size_t)res;
+	if (res == -EINTR || res == -EAGAIN || (res > 0 && b->done < b->len))
+		err = aio_submit(s, b);
+	else if (res <= 0)
+		err = res < 0 ? res : -EIO;
+	if (err) {
+		b->state = WBUF_FAILED;
+		(void)io_fail_at(s, b->off + b->done, err, "write");
+	} else if (b->done == b->len) {
+		b->state = WBUF_DONE;
+		aio_retire(s);
+	}
+	return 0;
+}
+
+/* Every write in flight completed (or the ring broken); the ring's first error. */
+static int aio_drain(struct wstream *s)
+{
+	while (aio_reap(s, true) == 0)
+		;
+	return s->ring_err;
+}
+
+/* After an error or a salvage, nothing in flight: every buffer free, bufs[0] the one
+ * filled, the queue empty. */
+static void aio_reset(struct wstream *s)
+{
+	s->ring_err = 0;
+	for (unsigned i = 0; i < s->nr_bufs; i++)
+		s->bufs[i].state = WBUF_FREE;
+	s->q_head = s->q_len = 0;
+	s->cur = 0;
+	s->obuf = s->bufs[0].p;
+}
+
+/* obuf's bytes submitted (once fewer than nr_cblocks writes are in flight); with
+ * `next`, a free buffer (waiting for one) becomes obuf.  After an error nothing is in
+ * flight (the ring drained). */
+static int aio_flush(struct wstream *s, bool next)
+{
+	struct wbuf *b = &s->bufs[s->cur];
+
+	if (s->olen && !s->ring_err) {
+		while (s->nr_inflight >= s->nr_bufs - 1 && aio_reap(s, true) == 0)
+			;
+		*b = (struct wbuf){ .p = b->p, .off = s->off - s->olen, .len = s->olen,
+				    .rec_end = s->rec_end };
+		s->queue[(s->q_head + s->q_len) % s->nr_bufs] = s->cur;
+		s->q_len++;
+		s->olen = 0;
+		if (s->ring_err || aio_submit(s, b))
+			b->state = WBUF_FAILED;
+	}
+	while (!s->ring_err && next) {
+		unsigned i;
+
+		for (i = 0; i < s->nr_bufs && s->bufs[i].state != WBUF_FREE; i++)
+			;
+		if (i < s->nr_bufs) {
+			s->cur = i;
+			s->obuf = s->bufs[i].p;
+			break;
+		}
+		(void)aio_reap(s, true);
+	}
+	/* what is done already, without waiting: safe keeps up */
+	while (!s->ring_err && aio_reap(s, false) == 0)
+		;
+	return s->ring_err ? aio_drain(s) : 0;
+}
+
+/* Whether s writes through its ring (a broken one leaves it to pwrite()). */
+static bool aio_on(const struct wstream *s)
+{
+	return s->ring && !s->ring_broken;
+}
+
+/* obuf to the file, and on disk (with a ring: every write in flight done). */
+static int flush_obuf(struct writer *w, struct wstream *s)
+{
+	int err;
+
+	(void)w;
+	if (aio_on(s)) {
+		err = aio_flush(s, false);
+		return err ? err : aio_drain(s);
+	}
+	err = write_sync(s, s->obuf, s->olen, s->off - s->olen);
+	if (err)
+		return err;
 	s->olen = 0;
 	s->safe = s->rec_end;	/* records up to it are whole on disk */
 	return 0;
@@ -108,7 +323,9 @@ static int put(struct writer *w, struct wstream *s, const void *p, size_t n)
 		s->off += k;
 		b += k;
 		n -= k;
-		if (s->olen == OBUF_SIZE && (err = flush_obuf(w, s)))
+		/* a full buffer: written now, or with a ring sent off while the next fills */
+		if (s->olen == OBUF_SIZE &&
+		    (err = aio_on(s) ? aio_flush(s, true) : flush_obuf(w, s)))
 			return err;
 	}
 	return 0;
@@ -124,30 +341,85 @@ static int put_record(struct writer *w, struct wstream *s, const void *p, size_t
 	return err;
 }
 
+/* A COMPRESSED record of zbuf's n payload bytes (after its 8-byte header), put. */
+static int put_container(struct writer *w, struct wstream *s, size_t n)
+{
+	bytes__put_u32(s->zbuf, REC_COMPRESSED);
+	bytes__put_u16(s->zbuf + 4, 0);
+	bytes__put_u16(s->zbuf + 6, (uint16_t)(8 + n));
+	s->comp_out += 8 + n;
+	return put(w, s, s->zbuf, 8 + n);
+}
+
 /* The records waiting in cbuf as one COMPRESSED record holding one zstd frame; as
  * plain records when the frame would not fit in one record (incompressible data). */
-static int flush_comp(struct writer *w, struct wstream *s)
+static int flush_frame(struct writer *w, struct wstream *s)
 {
-	size_t n;
+	size_t n = ZSTD_compress2(s->cctx, s->zbuf + 8, WRITER_COMP_PAYLOAD_MAX, s->cbuf,
+				  s->clen);
+	int err;
 
-	if (!s->clen)
-		return 0;
-	n = ZSTD_compress2(s->cctx, s->zbuf + 8, WRITER_COMP_PAYLOAD_MAX, s->cbuf, s->clen);
 	if (ZSTD_isError(n)) {
 		if (ZSTD_getErrorCode(n) != ZSTD_error_dstSize_tooSmall)
-			return diag__set(&s->diag, s->path, s->off, -DIAG_ZSTD,
-					 "zstd compression failed: %s", ZSTD_getErrorName(n));
+			return s->failed = diag__set(&s->diag, s->path, s->off, -DIAG_ZSTD,
+						     "zstd compression failed: %s",
+						     ZSTD_getErrorName(n));
 		n = s->clen;
 		s->clen = 0;
 		return put_record(w, s, s->cbuf, n);
 	}
-	bytes__put_u32(s->zbuf, REC_COMPRESSED);
-	bytes__put_u16(s->zbuf + 4, 0);
-	bytes__put_u16(s->zbuf + 6, (uint16_t)(8 + n));
 	s->comp_in += s->clen;
-	s->comp_out += 8 + n;
 	s->clen = 0;
-	return put_record(w, s, s->zbuf, 8 + n);
+	if ((err = put_container(w, s, n)))
+		return err;
+	s->rec_end = s->off;
+	return 0;
+}
+
+/* The records waiting in cbuf through the stream's zstd stream, flushed (ZSTD_e_flush:
+ * everything given so far decodes, the frame goes on), as perf record -z compresses a
+ * ring's data.  At most COMP_STREAM_IN_MAX bytes wait, so the flush fits one
+ * COMPRESSED record; should it not, it goes on in the next one (a reader carries a
+ * record cut between two, as perf does).  The stream cannot take back what it took:
+ * an error stops it for good (s->failed), and the file keeps no part of the flush. */
+static int flush_stream(struct writer *w, struct wstream *s)
+{
+	ZSTD_inBuffer in = { s->cbuf, s->clen, 0 };
+	size_t left;
+	int err;
+
+	do {
+		ZSTD_outBuffer out = { s->zbuf + 8, WRITER_COMP_PAYLOAD_MAX, 0 };
+
+		left = ZSTD_compressStream2(s->cctx, &out, &in, ZSTD_e_flush);
+		if (ZSTD_isError(left) || (left && !out.pos))
+			return s->failed = diag__set(&s->diag, s->path, s->off, -DIAG_ZSTD,
+						     "zstd compression failed: %s",
+						     ZSTD_isError(left) ?
+						     ZSTD_getErrorName(left) : "no progress");
+		if (out.pos && (err = put_container(w, s, out.pos)))
+			return err;
+	} while (left);
+	s->comp_in += s->clen;
+	s->clen = 0;
+	s->rec_end = s->off;	/* whole records again only after the whole flush */
+	return 0;
+}
+
+static int flush_comp(struct writer *w, struct wstream *s)
+{
+	if (s->failed)
+		return s->failed;
+	if (!s->clen)
+		return 0;
+	return w->o.comp_stream ? flush_stream(w, s) : flush_frame(w, s);
+}
+
+/* The most bytes of records one flush_comp() compresses (a larger record is written
+ * plain). */
+static size_t comp_cap(const struct writer *w)
+{
+	return w->o.comp_stream ? COMP_STREAM_IN_MAX : WRITER_COMP_CHUNK;
 }
 
 static void chunk_start(struct wstream *s)
@@ -196,8 +468,17 @@ static int open_stream(struct writer *w, struct wstream *s, const char *path)
 {
 	if ((size_t)snprintf(s->path, sizeof(s->path), "%s", path) >= sizeof(s->path))
 		return diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENAMETOOLONG, NULL);
-	s->obuf = malloc(OBUF_SIZE);
-	if (!s->obuf || (w->o.comp_level && !(s->cbuf = malloc(WRITER_COMP_CHUNK))))
+	/* with a ring: nr_cblocks buffers in flight while one more fills */
+	s->nr_bufs = w->o.nr_cblocks ? w->o.nr_cblocks + 1 : 1;
+	s->bufs = calloc(s->nr_bufs, sizeof(*s->bufs));
+	s->queue = calloc(s->nr_bufs, sizeof(*s->queue));
+	if (!s->bufs || !s->queue)
+		return diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+	for (unsigned i = 0; i < s->nr_bufs; i++)
+		if (!(s->bufs[i].p = malloc(OBUF_SIZE)))
+			return diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+	s->obuf = s->bufs[0].p;
+	if (w->o.comp_level && !(s->cbuf = malloc(WRITER_COMP_CHUNK)))
 		return diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
 	if (w->o.comp_level) {
 		s->cctx = ZSTD_createCCtx();
@@ -240,6 +521,42 @@ static int open_all(struct writer *w, const char *path)
 	return 0;
 }
 
+static void close_ring(struct wstream *s)
+{
+	if (!s->ring)
+		return;
+	(void)aio_drain(s);	/* the kernel reads our buffers until then */
+	io_uring_queue_exit(s->ring);
+	free(s->ring);
+	s->ring = NULL;
+}
+
+/* A ring of nr_cblocks entries per stream; where io_uring cannot be set up (ENOSYS,
+ * EPERM: disabled or filtered), none, and plain writes for every stream
+ * (aio_fallback says why). */
+static int open_rings(struct writer *w)
+{
+	for (unsigned i = 0; i < w->nr_st; i++) {
+		struct wstream *s = &w->st[i];
+		int err;
+
+		if (!(s->ring = calloc(1, sizeof(*s->ring))))
+			return diag__set(&w->diag, s->path, DIAG_NO_OFFSET, -ENOMEM, NULL);
+		/* any error (also ENOMEM: a kernel before 5.12 counts rings against
+		 * RLIMIT_MEMLOCK) leaves the writes plain, not the recording undone */
+		err = io_uring_queue_init(w->o.nr_cblocks, s->ring, 0);
+		if (err) {
+			free(s->ring);
+			s->ring = NULL;
+			w->aio_fallback = err;
+			for (unsigned k = 0; k < i; k++)
+				close_ring(&w->st[k]);
+			return 0;
+		}
+	}
+	return 0;
+}
+
 int writer__open(struct writer **out, const char *path, const struct writer_opts *o,
 		 struct diag *d)
 {
@@ -247,7 +564,8 @@ int writer__open(struct writer **out, const char *path, const struct writer_opts
 	int err;
 
 	*out = NULL;
-	if ((o->dir && o->nr_data_files == 0) || o->comp_level < 0 || o->comp_level > 22)
+	if ((o->dir && o->nr_data_files == 0) || o->comp_level < 0 || o->comp_level > 22 ||
+	    o->nr_cblocks > WRITER_AIO_MAX)
 		return diag__set(d, path, DIAG_NO_OFFSET, -EINVAL, "bad writer options");
 	w = calloc(1, sizeof(*w));
 	if (!w)
@@ -264,6 +582,8 @@ int writer__open(struct writer **out, const char *path, const struct writer_opts
 	for (unsigned i = 0; i < w->nr_st; i++)
 		w->st[i].fd = -1;
 	err = open_all(w, path);
+	if (!err && o->nr_cblocks)
+		err = open_rings(w);
 	if (err) {
 		if (d)
 			*d = w->diag;
@@ -388,8 +708,10 @@ int writer__write(struct writer *w, unsigned stream, const void *rec, size_t siz
 	if (!w->started && (err = start_data(w)))
 		return err;
 	s = &w->st[stream];
-	if (w->o.comp_level && !(flags & WRITER_PLAIN) && size <= WRITER_COMP_CHUNK) {
-		if (s->clen + size > WRITER_COMP_CHUNK && (err = flush_comp(w, s)))
+	if (s->failed)
+		return s->failed;
+	if (w->o.comp_level && !(flags & WRITER_PLAIN) && size <= comp_cap(w)) {
+		if (s->clen + size > comp_cap(w) && (err = flush_comp(w, s)))
 			return err;
 		memcpy(s->cbuf + s->clen, rec, size);
 		s->clen += size;
@@ -417,7 +739,7 @@ int writer__flush(struct writer *w, unsigned stream)
 		return -EINVAL;
 	if (!w->started && (err = start_data(w)))
 		return err;
-	if ((err = flush_comp(w, &w->st[stream])))
+	if ((err = flush_comp(w, &w->st[stream])))	/* s->failed too */
 		return err;
 	return flush_obuf(w, &w->st[stream]);
 }
@@ -526,6 +848,7 @@ static int finish_file(struct writer *w)
 static int close_all(struct writer *w, int err, struct diag *d)
 {
 	for (unsigned i = 0; i < w->nr_st; i++) {
+		close_ring(&w->st[i]);
 		if (w->st[i].fd >= 0 && close(w->st[i].fd) && !err)
 			err = io_fail(w, &w->st[i], -errno, "close");
 		w->st[i].fd = -1;
@@ -587,6 +910,10 @@ static int finish_reduced(struct writer *w, int from)
 				free(w->feat[f].body);
 				w->feat[f] = (struct wfeat){ 0 };
 			}
+			if (s0->ring) {
+				(void)aio_drain(s0);
+				aio_reset(s0);
+			}
 			s0->olen = 0;
 			s0->off = s0->rec_end = s0->safe = end;
 			if (cut(w, s0, end))
@@ -627,27 +954,43 @@ int writer__close(struct writer *w, struct diag *d)
 	return close_all(w, err, d);
 }
 
+/* Stream 0's records not on disk, written where the space the other streams gave
+ * back holds them (a directory's `data`: the header, the attrs and the synthesized
+ * records, which may not have filled a buffer): with a ring the buffers whose writes
+ * did not complete, oldest first, then obuf's whole records; safe moves past each. */
+static void rewrite_pending(struct writer *w, struct wstream *s)
+{
+	uint64_t start = s->off - s->olen;	/* where obuf[0] goes */
+
+	for (unsigned k = 0; k < s->q_len; k++) {
+		struct wbuf *b = &s->bufs[s->queue[(s->q_head + k) % s->nr_bufs]];
+
+		if (b->state != WBUF_DONE && write_sync(s, b->p, b->len, b->off))
+			return;
+		s->safe = b->rec_end;
+	}
+	if (s->rec_end >= w->data_offset && s->rec_end > start &&
+	    !write_sync(s, s->obuf, (size_t)(s->rec_end - start), start))
+		s->safe = s->rec_end;
+}
+
 int writer__salvage(struct writer *w, struct diag *d)
 {
 	struct wstream *s0 = &w->st[0];
 	int err = 0;
 
-	/* the records on disk that are whole; what was buffered or compressed is lost,
-	 * but for stream 0's buffer (a directory's `data`: the header, the attrs and the
-	 * synthesized records, which may not have filled it), written where the space the
-	 * other streams give back holds it */
+	/* the records on disk that are whole; what was buffered, in flight or compressed
+	 * is lost, but for stream 0's (rewrite_pending()) */
 	for (unsigned i = w->nr_st; i-- > 0 && !err;) {
 		struct wstream *s = &w->st[i];
 
 		s->clen = 0;
-		if (i == 0 && w->started && s->rec_end >= w->data_offset &&
-		    s->rec_end > s->off - s->olen) {
-			uint64_t start = s->off - s->olen;	/* where obuf[0] goes */
-
-			s->olen = (size_t)(s->rec_end - start);
-			s->off = s->rec_end;
-			(void)flush_obuf(w, s);
-		}
+		if (s->ring)
+			(void)aio_drain(s);	/* nothing in flight: safe is final */
+		if (i == 0 && w->started)
+			rewrite_pending(w, s);
+		if (s->ring)
+			aio_reset(s);
 		s->olen = 0;
 		s->off = s->rec_end = s->safe;
 		s->chunk_nr = 0;
@@ -668,9 +1011,13 @@ void writer__delete(struct writer *w)
 	if (!w)
 		return;
 	for (unsigned i = 0; i < w->nr_st; i++) {
+		close_ring(&w->st[i]);
 		if (w->st[i].fd >= 0)
 			close(w->st[i].fd);
-		free(w->st[i].obuf);
+		for (unsigned k = 0; w->st[i].bufs && k < w->st[i].nr_bufs; k++)
+			free(w->st[i].bufs[k].p);
+		free(w->st[i].bufs);
+		free(w->st[i].queue);
 		free(w->st[i].cbuf);
 		ZSTD_freeCCtx(w->st[i].cctx);
 		free(w->st[i].zbuf);
@@ -682,6 +1029,11 @@ void writer__delete(struct writer *w)
 	for (unsigned f = 0; f < FEAT_BITS; f++)
 		free(w->feat[f].body);
 	free(w);
+}
+
+int writer__aio_fallback(const struct writer *w)
+{
+	return w->aio_fallback;
 }
 
 const struct diag *writer__stream_diag(const struct writer *w, unsigned stream)

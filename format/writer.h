@@ -20,28 +20,52 @@
  * stream k >= 1 is `data.(k-1)` of a directory.
  *
  * Index points: every stream is cut into chunks of about `index_bytes` of records
- * (1 MiB by default), at record boundaries. Each chunk starts a fresh zstd frame (every
- * COMPRESSED record holds one complete frame, ZSTD_e_end), so a chunk decompresses on
- * its own, and with `rounds` a FINISHED_ROUND closes every chunk of stream 0. The
- * writer reports each chunk (file, byte offset and size, first/last timestamp, record
- * count) through the on_index callback: the per-file index is built from them.
+ * (1 MiB by default), at record boundaries, and with `rounds` a FINISHED_ROUND closes
+ * every chunk of stream 0. The writer reports each chunk (file, byte offset and size,
+ * first/last timestamp, record count) through the on_index callback: the per-file
+ * index is built from them. Without comp_stream each chunk starts a fresh zstd frame
+ * (every COMPRESSED record holds one complete frame, ZSTD_e_end), so a chunk
+ * decompresses on its own; with comp_stream a chunk's COMPRESSED records need those
+ * before it in the file.
  *
  * Compression as perf 6.1 `-z` writes it (docs/perf-data-format.md §6 and §2.3
  * COMPRESSED): type-81 records of at most 65527 payload bytes; the COMPRESSED feature
  * (version 0, type 1 zstd, level, ratio = round(raw / compressed), mmap_len) is added by
- * writer__close(). Unlike perf, every COMPRESSED record is a complete zstd frame of whole
- * records (perf's single unterminated stream per file decodes the same way: a zstd
- * stream decoder reads frames back to back), and its decompressed size never exceeds
- * WRITER_COMP_CHUNK, which is below the mmap_len we write (perf 6.1 decompresses each
- * COMPRESSED record into a buffer of mmap_len bytes and cannot grow it). Records passed
- * with WRITER_PLAIN are never compressed (perf keeps its own records and the synthesized
- * ones outside COMPRESSED records).
+ * writer__close(). Two ways, writer_opts.comp_stream:
+ *  - comp_stream (perf record's own): one zstd stream per file (per stream of the
+ *    writer), never ended; the records waiting for compression (at most 65463 bytes of
+ *    whole records) are fed to it and flushed (ZSTD_e_flush) into one COMPRESSED
+ *    record, so every COMPRESSED record decodes into whole records given the ones
+ *    before it, and later ones refer back to earlier data (smaller files). A reader
+ *    keeps one zstd decompression stream per file, as perf 6.1 does. A write or
+ *    compression error stops the stream for good (the writer's calls on it return the
+ *    error again): what its zstd stream took never reached the file, so nothing
+ *    written after it could be decoded; writer__salvage() keeps the records before it.
+ *  - otherwise: every COMPRESSED record is a complete zstd frame of whole records of
+ *    at most WRITER_COMP_CHUNK bytes (perf's single unterminated stream per file
+ *    decodes the same way: a zstd stream decoder reads frames back to back); a frame
+ *    that would not fit in one record is written as its plain records instead.
+ * Either way a COMPRESSED record decompresses to at most WRITER_COMP_CHUNK bytes, below
+ * the mmap_len we write (perf 6.1 decompresses each COMPRESSED record into a buffer of
+ * mmap_len bytes and cannot grow it). Records passed with WRITER_PLAIN, and records
+ * larger than what one COMPRESSED record takes, are never compressed (perf keeps its own
+ * records and the synthesized ones outside COMPRESSED records).
+ *
+ * Writes: each stream buffers its bytes (256 KiB) and writes a full buffer with
+ * pwrite(2); with writer_opts.nr_cblocks N (perf record --aio=N's control blocks), a
+ * full buffer goes out through the stream's own io_uring (liburing) while the next
+ * fills: up to N writes in flight per stream, N + 1 buffers. A short write goes on with
+ * its rest, as pwrite(2) would; a failed one (ENOSPC, EFBIG) stops the stream as a
+ * failed pwrite(2) does, reported by the next call on the stream, and the records on
+ * disk before it stay whole (writer__salvage()). Where io_uring cannot be set up (a
+ * kernel without it, or one that forbids it: ENOSYS, EPERM), writer__open() falls back
+ * to pwrite(2) for every stream (writer__aio_fallback() says why).
  *
  * Thread safety: a writer belongs to one thread; distinct writers are independent.
  * One exception, for a recorder with a thread per group of ring buffers: once the first
  * record has gone to stream 0, distinct streams may be written (writer__write(),
  * writer__round()) by distinct threads at the same time, each stream by one thread
- * only (every stream has its own buffers, zstd context and error; the on_index
+ * only (every stream has its own buffers, io_uring, zstd context and error; the on_index
  * callback is then called on the stream's thread). writer__close() comes after all of
  * them are done.
  * Output byte order: the host's (the flag word of each attr is stored as a host u64,
@@ -65,6 +89,9 @@ struct feat_pmu_mapping;
 struct features;
 struct writer;
 
+/** Most writes in flight per stream (perf record --aio's largest number of control
+ *  blocks). */
+#define WRITER_AIO_MAX 4u
 /** Bytes of records between index points when writer_opts.index_bytes is 0. */
 #define WRITER_INDEX_BYTES (1u << 20)
 /** Largest decompressed size of one COMPRESSED record we write, in bytes. */
@@ -96,7 +123,12 @@ struct writer_opts {
 	bool dir;		/* a data directory: PATH/data and PATH/data.N */
 	unsigned nr_data_files;	/* dir: data.0 .. data.(nr-1), at least 1 */
 	int comp_level;		/* 0: plain records; 1..22: zstd level (perf -z LEVEL) */
+	bool comp_stream;	/* with comp_level: one zstd stream per file across its
+				 * COMPRESSED records (perf record's); false: a frame
+				 * per COMPRESSED record (see the file comment) */
 	uint64_t index_bytes;	/* bytes of records per index chunk; 0 = WRITER_INDEX_BYTES */
+	unsigned nr_cblocks;	/* writes in flight per stream through io_uring, 1 ..
+				 * WRITER_AIO_MAX (perf --aio=N); 0: pwrite(2) */
 	bool rounds;		/* a FINISHED_ROUND at the end of every chunk of stream 0
 				 * (single time-ordered files; perf writes none in a
 				 * directory) */
@@ -115,8 +147,9 @@ enum writer_write_flags {
  *              directory in which `data` and `data.0` .. `data.N-1` are created
  * @param o     shape, compression, index interval and callback (copied)
  * @param d     on error: the file and what is wrong
- * @return 0; -EINVAL (nr_data_files 0 for a directory, comp_level outside 0..22);
- *         -EEXIST and the other -errno of open(); -ENOMEM.
+ * @return 0; -EINVAL (nr_data_files 0 for a directory, comp_level outside 0..22,
+ *         nr_cblocks above WRITER_AIO_MAX); -EEXIST and the other -errno of open();
+ *         -ENOMEM.  io_uring's failures are no error: see writer__aio_fallback().
  * Thread safety: see file comment. Format: docs/perf-data-format.md §1.1 and §3.
  */
 int writer__open(struct writer **out, const char *path, const struct writer_opts *o,
@@ -261,8 +294,10 @@ int writer__set_build_ids(struct writer *w, const struct feat_build_id *ids, siz
 
 /**
  * @brief Write what a stream holds (records waiting for compression, the output
- *        buffer) to its file now.
- * @return 0; -EINVAL (bad stream); -errno of write() (d set at close); -DIAG_ZSTD.
+ *        buffer) to its file now, and with nr_cblocks wait for its writes in flight.
+ * @return 0; -EINVAL (bad stream); -errno of write() or of an asynchronous write
+ *         (d set at close); -DIAG_ZSTD;
+ *         after an earlier write or compression error of the stream: that error.
  * Thread safety: see file comment.
  */
 int writer__flush(struct writer *w, unsigned stream);
@@ -296,8 +331,11 @@ int writer__salvage(struct writer *w, struct diag *d);
  * @param size    bytes to write (>= 8 and >= header.size)
  * @param time    the record's timestamp in ns (0: none), for the index only
  * @param flags   WRITER_PLAIN
- * @return 0; -EINVAL (bad stream, size); -errno of write() (d set at close);
- *         -ENOMEM; -DIAG_ZSTD (the compressor failed); the on_index callback's value.
+ * @return 0; -EINVAL (bad stream, size); -errno of write() or of an earlier
+ *         asynchronous write (nr_cblocks; d set at close);
+ *         -ENOMEM; -DIAG_ZSTD (the compressor failed); the on_index callback's value;
+ *         after an earlier write or compression error of the stream: that error (the
+ *         record is not taken).
  * Thread safety: see file comment. Format: docs/perf-data-format.md §4, §6.
  */
 int writer__write(struct writer *w, unsigned stream, const void *rec, size_t size,
@@ -346,6 +384,16 @@ void writer__comp_bytes(const struct writer *w, uint64_t *in, uint64_t *out);
  * Format: none.
  */
 const struct diag *writer__stream_diag(const struct writer *w, unsigned stream);
+
+/**
+ * @brief Whether writer_opts.nr_cblocks' asynchronous writes fell back to pwrite(2).
+ * @return 0: io_uring writes (or none asked for); else the -errno of
+ *         io_uring_queue_init() (-ENOSYS: no io_uring in this kernel; -EPERM: it is
+ *         disabled (kernel.io_uring_disabled) or filtered (seccomp); -ENOMEM), every
+ *         stream then written with pwrite(2).
+ * Thread safety: any thread (set by writer__open() only). Format: none.
+ */
+int writer__aio_fallback(const struct writer *w);
 
 /** @brief The last error's diagnostic (write failures name the file and offset). */
 const struct diag *writer__diag(const struct writer *w);

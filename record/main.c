@@ -20,6 +20,7 @@
 #include "format/attr.h"
 #include "format/diag.h"
 #include "format/index.h"
+#include "format/writer.h"	/* WRITER_AIO_MAX */
 #include "record/events.h"
 #include "record/recorder.h"
 #include "record/sysfile.h"
@@ -32,8 +33,8 @@ static const char synopsis[] =
 	"usage: dirrecord [-a | -C CPUS | -p PID | -t TID] [-e EVENTS]\n"
 	"                 [-F FREQ | -c COUNT] [-g | --call-graph MODE] [-m PAGES]\n"
 	"                 [-o FILE] [--threads[=SPEC]] [-z | --compression-level=N]\n"
-	"                 [-M SIZE] [-k CLOCKID] [-N | --buildid-dir DIR] [-q]\n"
-	"                 [--] [COMMAND [ARGS...]]\n";
+	"                 [--aio[=N]] [-M SIZE] [-k CLOCKID] [-N | --buildid-dir DIR]\n"
+	"                 [-q] [--] [COMMAND [ARGS...]]\n";
 static const char epilogue[] =
 	"A COMMAND is started with the events and waited for; without one, -a, -C, -p and\n"
 	"-t record until SIGINT (Ctrl-C) or SIGTERM, or until the processes exit.\n";
@@ -195,6 +196,7 @@ struct options {
 	const char *buildid_dir;	/* --buildid-dir, or NULL: $HOME/.debug */
 	const char *threads_spec;	/* --threads=SPEC, or NULL */
 	int comp_level;			/* -z */
+	unsigned nr_cblocks;		/* --aio */
 	uint64_t snapshot_size;		/* -M */
 	const char *cpu_list, *pid_list, *tid_list, *output;
 	struct record_event *ev;
@@ -291,6 +293,19 @@ static int opt_compress(struct cli_parser *p, const struct cli_option *opt, cons
 	return 0;
 }
 
+/* --aio[=N]: perf's numbers: none or 0 is 1, above 4 is 4 */
+static int opt_aio(struct cli_parser *p, const struct cli_option *opt, const char *arg)
+{
+	uint64_t n = 1;
+
+	if (arg && strcmp(arg, "0") && !parse_u64(arg, &n))
+		return cli__opt_usage(p, "--aio takes a number of writes in flight (1..%u)",
+				      WRITER_AIO_MAX);
+	((struct options *)opt->value)->nr_cblocks = n > WRITER_AIO_MAX ? WRITER_AIO_MAX :
+						     (unsigned)n;
+	return 0;
+}
+
 static int opt_snapshot(struct cli_parser *p, const struct cli_option *opt, const char *arg)
 {
 	struct options *o = opt->value;
@@ -351,6 +366,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "compression-level", 'z', CLI_ARG_OPTIONAL, "N",
 		  "\nzstd-compress the records (level N, 1..22; default 1)", opt_compress, o,
 		  0 },
+		{ "aio", 0, CLI_ARG_OPTIONAL, "N",
+		  "asynchronous writes (io_uring): N in flight per file\n"
+		  "(1..4, default 1)", opt_aio, o, 0 },
 		{ "snapshot-size", 'M', CLI_ARG_REQUIRED, "SIZE",
 		  "\nsnapshot mode: keep each ring's newest SIZE bytes of\n"
 		  "samples (B/K/M/G) and write them on SIGUSR2 only", opt_snapshot, o, 0 },
@@ -678,6 +696,7 @@ int main(int argc, char **argv)
 	ro.thread_of = thread_of;
 	ro.affinity = affinity;
 	ro.comp_level = o.comp_level;
+	ro.nr_cblocks = o.nr_cblocks;
 	ro.snapshot_size = (size_t)o.snapshot_size;
 	/* perf record's cache: --buildid-dir, else $HOME/.debug */
 	if (!o.no_buildid_cache && o.buildid_dir)
@@ -701,6 +720,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	created = true;
+	if (recorder__aio_fallback(r) && !o.quiet)
+		fprintf(stderr, PROG ": warning: --aio: io_uring is not available here (%s): "
+			"plain writes\n", strerror(-recorder__aio_fallback(r)));
 	rc = recorder__synthesize(r, &d);
 	if (!rc)
 		rc = recorder__start(r, &d);

@@ -353,6 +353,8 @@ int recorder__open(struct recorder **out, const struct recorder_opts *o, struct 
 		wo.dir = o->dir;
 		wo.nr_data_files = (unsigned)o->nr_cpus;
 		wo.comp_level = o->comp_level;
+		wo.comp_stream = true;	/* perf record -z's one zstd stream per file */
+		wo.nr_cblocks = o->nr_cblocks;
 		r->main_em = (struct emitter){ .r = r, .wflags = WRITER_PLAIN };
 		err = writer__open(&r->w, o->path, &wo, d);
 	}
@@ -858,6 +860,11 @@ int recorder__finish(struct recorder *r, struct recorder_stats *stats, struct di
 	if (stats)
 		*stats = r->st;
 	return err;
+}
+
+int recorder__aio_fallback(const struct recorder *r)
+{
+	return r->w ? writer__aio_fallback(r->w) : 0;
 }
 
 int recorder__salvage(struct recorder *r)

@@ -71,6 +71,9 @@ struct recorder_opts {
 	const unsigned *thread_of;	/* dir: per cpu, the thread that reads its ring */
 	const cpu_set_t *affinity;	/* dir: per thread, where it may run; NULL: any */
 	int comp_level;			/* -z: zstd level 1..22; 0: none */
+	unsigned nr_cblocks;		/* --aio: writes in flight per file through
+					 * io_uring, 1..WRITER_AIO_MAX (format/writer.h);
+					 * 0: plain writes */
 	size_t snapshot_size;		/* -M: bytes of samples kept per ring until
 					 * recorder__snapshot(); 0: no snapshot mode */
 	const char *const *argv;	/* the command line, for CMDLINE (argv[0] is
@@ -114,6 +117,15 @@ struct recorder_stats {
  * Ownership: o is copied (the events' attrs and names too).
  */
 int recorder__open(struct recorder **out, const struct recorder_opts *o, struct diag *d);
+
+/**
+ * @brief Whether o->nr_cblocks' asynchronous writes fell back to plain ones.
+ * @return 0: io_uring writes, or none asked for; else the -errno that
+ *         io_uring_queue_init() returned (-ENOSYS, -EPERM, -ENOMEM): every file is
+ *         written with pwrite(2) (writer__aio_fallback()).
+ * Thread safety: any thread, after recorder__open().
+ */
+int recorder__aio_fallback(const struct recorder *r);
 
 /**
  * @brief The records perf record synthesizes before the events start: ID_INDEX, the

@@ -54,6 +54,12 @@
 #            threads the spec makes here); -a --threads; a running dirrecord has a
 #            thread per mask and the main one (--threads=cpu, =package); DIR.old
 #            replaced as perf replaces it; bad and overlapping masks
+# aio        --aio[=N] (io_uring writes): a file and a --threads directory of -a -g,
+#            each also with -z: perf report's answer is dirreport's; io_uring_setup
+#            failing (a seccomp filter: ENOSYS, EPERM): one warning, plain writes
+# full-disk  a 2 MiB tmpfs filled by -a -g (a file, a directory; -z on 512 KiB and
+#            1 MiB; --aio=2 of each): one line, exit 1, the kept recording perf's
+#            report (flat) and dirreport's alike
 # compress   -z: smaller than the busy file without it, perf's "compressed : Zstd,
 #            level = 1", report and header equal perf's; --threads -z5 too; the
 #            closing line "compressed (original N MB, ratio is R)" as perf's
@@ -168,6 +174,7 @@ rd_usage bad-mmap-pages -m 0 true
 rd_usage bad-call-graph --call-graph lbr true
 rd_usage missing-argument -o
 rd_usage pipe-output -o - true
+rd_usage aio-not-number --aio=two true
 run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" --help
 if [ "$rc" -eq 0 ] && [ ! -s "$rd_tmp/err" ] && head -n 1 "$rd_tmp/out" | grep -q '^usage: dirrecord '; then
 	pass record:usage:--help
@@ -263,19 +270,36 @@ fi
 # A 2 MiB tmpfs that a system-wide recording fills: one line naming the file, the offset
 # and the errno text, exit 1, and the recording kept up to its last whole record with
 # its header and features (a directory's closing room reserved at its start), which
-# perf and dirreport read alike: a file, a --threads directory.
+# perf and dirreport read alike: a file, a --threads directory; each also with -z on a
+# 512 KiB tmpfs (its zstd stream cut after the last COMPRESSED record on disk); with
+# --aio=2 (writes in flight through io_uring when the disk fills): a file, a directory,
+# a directory with -z.
 rd_full=$rd_tmp/full
 mkdir -p "$rd_full"
 if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=2m tmpfs "$rd_full" 2>/dev/null; then
-	for rd_mode in file dir; do
+	for rd_mode in file dir file-z dir-z file-aio dir-aio dir-z-aio; do
 		rd_n=record:full-disk:$rd_mode
 		rd_o=$rd_full/f.data
 		rm -rf "$rd_o"
 		rd_opt=
-		[ "$rd_mode" = dir ] && rd_opt=--threads
-		# shellcheck disable=SC2086 # $rd_opt: one word or none
+		case $rd_mode in
+		dir*) rd_opt=--threads ;;
+		esac
+		case $rd_mode in
+		*-aio) rd_opt="$rd_opt --aio=2" ;;
+		esac
+		# -z: a tenth of the bytes, a longer workload (it ends with the disk full);
+		# a directory's files are written 256 KiB at a time, each data.N needs
+		# room for that beside `data`'s closing room
+		case $rd_mode in
+		file-z*) rd_opt="$rd_opt -z" rd_size=512k rd_rounds=60 ;;
+		dir-z*) rd_opt="$rd_opt -z" rd_size=1m rd_rounds=60 ;;
+		*) rd_size=2m rd_rounds=12 ;;
+		esac
+		mount -o remount,size=$rd_size "$rd_full"
+		# shellcheck disable=SC2086 # $rd_opt: words or none
 		run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" -q -N $rd_opt -a -g -F 25000 \
-			-o "$rd_o" -- sh -c 'i=0; while [ $i -lt 12 ]; do
+			-o "$rd_o" -- sh -c 'i=0; while [ $i -lt '$rd_rounds' ]; do
 				seq 1 300000 | sort -r | md5sum >/dev/null; i=$((i + 1)); done'
 		crashed "$rd_n" "$rd_tmp/err" && continue
 		if [ "$rc" -ne 1 ]; then
@@ -940,6 +964,71 @@ if ! crashed record:compress:closing-line "$rd_tmp/err"; then
 	fi
 fi
 rd_usage compress-level -z23 true
+
+# --- asynchronous writes (--aio) -----------------------------------------------------------
+# --aio[=N]: each file's buffers written through an io_uring of its own, N in flight. A
+# second of -a -g -F 10000 (several buffers a file) as a file and a --threads directory,
+# each also with -z: exit 0, no warning but the closing line (io_uring used: where the
+# kernel forbids it, the warning is a SKIP and the cases test the plain writes), and
+# perf report's answer is dirreport's (by command and dso, as the system-wide case).
+# Where io_uring_setup fails (a seccomp filter: ENOSYS, as a kernel without io_uring;
+# EPERM, as a container forbidding it): one warning line naming the error, exit 0, a
+# recording perf reads.  The full disk with --aio: above.
+rd_aio_used=
+for rd_mode in file file-z dir dir-z; do
+	rd_n=record:aio:$rd_mode
+	rd_o=$rd_tmp/aio-$rd_mode.data
+	case $rd_mode in
+	file) rd_opt=--aio ;;
+	file-z) rd_opt="--aio=2 -z" ;;
+	dir) rd_opt="--aio=4 --threads" ;;
+	dir-z) rd_opt="--aio --threads=package -z" ;;
+	esac
+	# shellcheck disable=SC2086 # $rd_opt: words
+	run "$rd_tmp/out" "$rd_tmp/err" "$rd_rec" $rd_opt -a -g -F 10000 -o "$rd_o" -- sleep 1
+	crashed "$rd_n" "$rd_tmp/err" && continue
+	if [ "$rc" -ne 0 ]; then
+		fail "$rd_n" "exit $rc: $(head -n 1 "$rd_tmp/err")"
+		continue
+	fi
+	if grep -q '^dirrecord: warning: --aio: io_uring is not available' "$rd_tmp/err"; then
+		[ -n "$rd_aio_used" ] ||
+			skip record:aio:io_uring "$(head -n 1 "$rd_tmp/err" | cut -c21-)"
+		rd_aio_used=no
+		sed -i '1d' "$rd_tmp/err"
+	fi
+	if [ "$(wc -l <"$rd_tmp/err")" -ne 1 ] || ! grep -q '^\[ dirrecord: Captured' "$rd_tmp/err"; then
+		fail "$rd_n" "stderr: $(head -n 2 "$rd_tmp/err" | tr '\n' '|')"
+	else
+		pass "$rd_n" "$(rd_samples "$rd_o") samples, $(du -sk "$rd_o" | cut -f1) KiB"
+	fi
+	rd_same "$rd_n:stdio" "$rd_o" --stdio --no-children -g none --sort comm,dso
+	rm -rf "$rd_o"
+done
+[ -n "$rd_aio_used" ] || pass record:aio:io_uring "no fallback warning"
+if command -v python3 >/dev/null 2>&1; then
+	for rd_e in ENOSYS:"Function not implemented" EPERM:"Operation not permitted"; do
+		rd_n=record:aio:fallback-${rd_e%%:*}
+		rd_o=$rd_tmp/aio-fallback.data
+		rm -rf "$rd_o"
+		run "$rd_tmp/out" "$rd_tmp/err" python3 "$rd_root/tests/record/no-io-uring.py" \
+			"${rd_e%%:*}" "$rd_rec" --aio -F 1000 -o "$rd_o" -- sh -c "$rd_loop"
+		crashed "$rd_n" "$rd_tmp/err" && continue
+		if [ "$rc" -eq 3 ]; then
+			skip "$rd_n" "no seccomp here: $(head -n 1 "$rd_tmp/err")"
+		elif [ "$rc" -ne 0 ]; then
+			fail "$rd_n" "exit $rc: $(head -n 1 "$rd_tmp/err")"
+		elif [ "$(wc -l <"$rd_tmp/err")" -ne 2 ] ||
+		     [ "$(head -n 1 "$rd_tmp/err")" != "dirrecord: warning: --aio: io_uring is not available here (${rd_e#*:}): plain writes" ]; then
+			fail "$rd_n" "stderr: $(head -n 2 "$rd_tmp/err" | tr '\n' '|')"
+		else
+			pass "$rd_n" "$(head -n 1 "$rd_tmp/err" | cut -c21-)"
+			rd_same "$rd_n:stdio" "$rd_o" --stdio
+		fi
+	done
+else
+	skip record:aio:fallback "no python3 (the seccomp filter's)"
+fi
 
 # --- snapshot mode (-M) ---------------------------------------------------------------------
 # phase A: perl for 1 s, phase B: python3 for 3 s, all on cpu 0 (the rings are per cpu:

@@ -7,11 +7,15 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <linux/filter.h>	/* struct sock_filter, BPF_STMT, BPF_JUMP */
+#include <linux/seccomp.h>	/* SECCOMP_MODE_FILTER, SECCOMP_RET_ERRNO */
+#include <stddef.h>	/* offsetof */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>	/* signal, SIGXFSZ */
+#include <sys/prctl.h>	/* prctl, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP */
 #include <sys/resource.h>	/* setrlimit */
 #include <sys/stat.h>	/* stat */
 #include <sys/wait.h>	/* waitpid */
@@ -30,6 +34,7 @@
 #include "testlib.h"
 
 #define NR_SAMPLES 3000
+#define OBUF_BYTES (256u << 10)	/* the writer's buffer per file (writer.h: 256 KiB) */
 
 struct idx_log {
 	struct writer_index_point p[256];
@@ -249,6 +254,123 @@ START_TEST(test_writer_file_layout_and_frames)
 	ck_assert_mem_eq(got.b.p, recs.p, recs.len);
 	testlib_buf_free(&got.b);
 	testlib_buf_free(&recs);
+	free(f);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* n samples of a few hundred addresses, times rising: compressible as a recording is */
+static void make_samples(struct testlib_buf *b, const struct event_attr *a, uint64_t id,
+			 unsigned n)
+{
+	uint64_t x = 88172645463325252ULL;
+
+	for (unsigned i = 0; i < n; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		testlib_rec_sample(b, a, 0x400000 + 16 * (x % 300), 42 + (unsigned)(x % 3),
+				   42, 1000 + 7 * i + x % 5, id, 1000);
+	}
+}
+
+/* Write recs (COMM plain, samples compressed) into dir/name at level 1; its size. */
+static long write_file(const char *dir, const char *name, bool stream,
+		       const struct event_attr *a, uint64_t id, const struct testlib_buf *recs)
+{
+	char path[512];
+	struct writer_opts o = { .comp_level = 1, .comp_stream = stream, .rounds = true,
+				 .index_bytes = 64 << 10 };
+	struct diag d = { 0 };
+	struct writer *w;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	ck_assert_int_eq(writer__open(&w, path, &o, &d), 0);
+	ck_assert_int_eq(writer__add_event(w, a, &id, 1), 0);
+	write_records(w, 0, recs);
+	ck_assert_msg(writer__close(w, &d) == 0, "%s", d.msg);
+	ck_assert_int_eq(stat(path, &st), 0);
+	return (long)st.st_size;
+}
+
+/*
+ * comp_stream: one zstd stream per file, as perf record -z writes it. Its COMPRESSED
+ * records fed in file order to one decompression stream (perf 6.1's reader) each give
+ * whole records, at most WRITER_COMP_CHUNK bytes (perf's buffer is mmap_len); the
+ * first starts a frame that never ends and the others are no frames of their own
+ * (they need the data before them); the file is smaller than with a frame per
+ * COMPRESSED record; the session reads back exactly the records.
+ */
+START_TEST(test_writer_comp_stream)
+{
+	char *dir = testlib_tmpdir(), path[512];
+	struct event_attr a = testlib_attr(0);
+	struct testlib_buf recs = { 0 }, all = { 0 };
+	struct file_header h;
+	struct diag d = { 0 };
+	struct collect got;
+	ZSTD_DStream *ds = ZSTD_createDStream();
+	unsigned char *f, *out = malloc(WRITER_COMP_CHUNK);
+	size_t len, nr_comp = 0, nr_inner = 0;
+	long frames, stream;
+	uint64_t pos;
+	bool swap;
+
+	testlib_rec_comm(&recs, &a, 42, 42, "worker", 0, 0);
+	make_samples(&recs, &a, 7, 40000);
+	frames = write_file(dir, "frames.data", false, &a, 7, &recs);
+	stream = write_file(dir, "stream.data", true, &a, 7, &recs);
+	ck_assert_msg(stream < frames, "stream %ld bytes, frames %ld", stream, frames);
+
+	snprintf(path, sizeof(path), "%s/stream.data", dir);
+	f = slurp(path, &len);
+	ck_assert_int_eq(file_header__read(&h, &swap, f, len, len, path, &d), 0);
+	ck_assert(!ZSTD_isError(ZSTD_initDStream(ds)));
+	for (pos = h.data.offset; pos < h.data.offset + h.data.size;) {
+		struct record_header rh;
+
+		record_header__get(&rh, f + pos);
+		ck_assert_uint_ge(rh.size, 8);
+		if (rh.type == REC_COMPRESSED) {
+			ZSTD_inBuffer in = { f + pos + 8, rh.size - 8u, 0 };
+			ZSTD_outBuffer o = { out, WRITER_COMP_CHUNK, 0 };
+			size_t ret = ZSTD_decompressStream(ds, &o, &in);
+
+			ck_assert_msg(!ZSTD_isError(ret), "%s", ZSTD_getErrorName(ret));
+			ck_assert_uint_eq(in.pos, in.size);	/* all of it, in the buffer */
+			ck_assert_uint_gt(o.pos, 0);
+			ck_assert_uint_lt(o.pos, WRITER_COMP_CHUNK);
+			ck_assert_uint_ne(ret, 0);		/* the frame goes on */
+			ck_assert_uint_eq(bytes__u32(f + pos + 8) == ZSTD_MAGICNUMBER, nr_comp == 0);
+			for (size_t q = 0; q < o.pos;) {	/* whole records */
+				struct record_header ih;
+
+				ck_assert_uint_le(q + 8, o.pos);
+				record_header__get(&ih, out + q);
+				ck_assert_uint_le(q + ih.size, o.pos);
+				q += ih.size;
+				nr_inner++;
+			}
+			testlib_buf_add(&all, f + pos + 8, rh.size - 8u);
+			nr_comp++;
+		}
+		pos += rh.size;
+	}
+	ck_assert_uint_eq(pos, h.data.offset + h.data.size);
+	ck_assert_uint_gt(nr_comp, 10);
+	ck_assert_uint_eq(nr_inner, 40000);
+	/* the payloads back to back: one frame, unfinished (perf never ends it) */
+	ck_assert(ZSTD_isError(ZSTD_findFrameCompressedSize(all.p, all.len)));
+
+	read_records(path, &got);
+	ck_assert_uint_eq(got.nr, 40001);
+	ck_assert_uint_eq(got.b.len, recs.len);
+	ck_assert_mem_eq(got.b.p, recs.p, recs.len);
+	testlib_buf_free(&got.b);
+	testlib_buf_free(&all);
+	testlib_buf_free(&recs);
+	ZSTD_freeDStream(ds);
+	free(out);
 	free(f);
 	testlib_rmtree(dir);
 	free(dir);
@@ -478,12 +600,32 @@ START_TEST(test_writer_big_endian_input)
 }
 END_TEST
 
+/* a SAMPLE of `size` bytes of RAW data: random (incompressible) with x, else a
+ * pattern */
+static void raw_sample(struct testlib_buf *b, size_t size, uint64_t *x)
+{
+	unsigned char *rec = malloc(size);
+
+	bytes__put_u32(rec, REC_SAMPLE);
+	bytes__put_u16(rec + 4, 0);
+	bytes__put_u16(rec + 6, (uint16_t)size);
+	bytes__put_u32(rec + 8, (uint32_t)size - 12);	/* RAW size */
+	for (size_t i = 12; i < size; i++) {
+		if (x)
+			*x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+		rec[i] = x ? (unsigned char)*x : (unsigned char)(i % 7);
+	}
+	testlib_buf_add(b, rec, size);
+	free(rec);
+}
+
+/* _i 0: a frame per COMPRESSED record, 1: comp_stream */
 START_TEST(test_writer_incompressible_and_errors)
 {
 	char *dir = testlib_tmpdir(), path[512];
 	struct event_attr a = testlib_attr(0);
-	struct writer_opts o = { .comp_level = 1 }, bad = { .dir = true };
-	unsigned char rec[65528];
+	struct writer_opts o = { .comp_level = 1, .comp_stream = _i }, bad = { .dir = true };
+	struct testlib_buf recs = { 0 };
 	struct diag d = { 0 };
 	struct collect got;
 	struct writer *w;
@@ -491,26 +633,33 @@ START_TEST(test_writer_incompressible_and_errors)
 
 	snprintf(path, sizeof(path), "%s/x.data", dir);
 	ck_assert_int_eq(writer__open(&w, dir, &bad, &d), -EINVAL);
-	/* a record of random bytes: its frame does not fit a COMPRESSED record, so it
-	 * is written plain (perf mixes plain and COMPRESSED records too) */
-	bytes__put_u32(rec, REC_SAMPLE);
-	bytes__put_u16(rec + 4, 0);
-	bytes__put_u16(rec + 6, 65528);
-	for (size_t i = 8; i < sizeof(rec); i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		rec[i] = (unsigned char)x;
-	}
+	/* records of random bytes: a 65528-byte one does not fit a COMPRESSED record
+	 * (written plain: perf mixes plain and COMPRESSED records too); smaller ones go
+	 * into COMPRESSED records as zstd's raw blocks; samples around them */
+	raw_sample(&recs, 65528, &x);
+	for (unsigned i = 0; i < 6; i++)
+		raw_sample(&recs, 20000 + 4000 * i, &x);
+	for (unsigned i = 0; i < 500; i++)
+		raw_sample(&recs, 40 + 8 * (i % 5), NULL);
+	raw_sample(&recs, 30000, &x);
 	a.sample_type = SAMPLE_RAW;
 	ck_assert_int_eq(writer__open(&w, path, &o, &d), 0);
 	ck_assert_int_eq(writer__add_event(w, &a, &id, 1), 0);
-	bytes__put_u32(rec + 8, 65528 - 12);	/* RAW size */
-	ck_assert_int_eq(writer__write(w, 0, rec, 4, 0, 0), -EINVAL);
-	ck_assert_int_eq(writer__write(w, 0, rec, sizeof(rec), 0, 0), 0);
+	ck_assert_int_eq(writer__write(w, 0, recs.p, 4, 0, 0), -EINVAL);
+	for (size_t pos = 0; pos < recs.len;) {
+		struct record_header h;
+
+		record_header__get(&h, recs.p + pos);
+		ck_assert_int_eq(writer__write(w, 0, recs.p + pos, h.size, 0, 0), 0);
+		pos += h.size;
+	}
 	ck_assert_int_eq(writer__close(w, &d), 0);
 	read_records(path, &got);
-	ck_assert_uint_eq(got.nr, 1);
-	ck_assert_mem_eq(got.b.p, rec, sizeof(rec));
+	ck_assert_uint_eq(got.nr, 508);
+	ck_assert_uint_eq(got.b.len, recs.len);
+	ck_assert_mem_eq(got.b.p, recs.p, recs.len);
 	testlib_buf_free(&got.b);
+	testlib_buf_free(&recs);
 	ck_assert_int_eq(writer__open(&w, path, &o, &d), -EEXIST);	/* never replaced */
 	testlib_rmtree(dir);
 	free(dir);
@@ -631,69 +780,6 @@ START_TEST(test_writer_feature_setters)
 }
 END_TEST
 
-/*
- * writer__salvage(): a file limit (RLIMIT_FSIZE, in a child: as a full disk, the
- * writes fail, here with EFBIG) stops the records midway; the salvaged file holds a
- * prefix of them, whole, read back by the session, and no more bytes than the limit.
- */
-START_TEST(test_writer_salvage)
-{
-	char *dir = testlib_tmpdir(), path[512];
-	struct event_attr a = testlib_attr(0);
-	uint64_t ids[1] = { 7 };
-	struct testlib_buf recs = { 0 };
-	struct collect got;
-	struct stat st;
-	const rlim_t limit = 48 << 10;
-	int status = 0;
-	pid_t pid;
-
-	snprintf(path, sizeof(path), "%s/full.data", dir);
-	make_records(&recs, &a, 7);
-	ck_assert_uint_gt(recs.len, 2 * limit);	/* the limit is reached */
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		struct rlimit rl = { limit, limit };
-		struct writer_opts o = { .rounds = true };
-		struct diag d = { 0 };
-		struct writer *w;
-		int err = 0;
-
-		signal(SIGXFSZ, SIG_IGN);
-		if (setrlimit(RLIMIT_FSIZE, &rl) || writer__open(&w, path, &o, &d) ||
-		    writer__add_event(w, &a, ids, 1) ||
-		    writer__set_string_feature(w, FEAT_HOSTNAME, "salvaged"))
-			_exit(2);
-		for (size_t pos = 0; pos < recs.len && !err;) {
-			struct record_header h;
-
-			record_header__get(&h, recs.p + pos);
-			err = writer__write(w, 0, recs.p + pos, h.size, 0, WRITER_PLAIN);
-			pos += h.size;
-			/* out every 1000 bytes or so, not only when the buffer is full */
-			if (!err && pos % 1000 < h.size)
-				err = writer__flush(w, 0);
-		}
-		if (err != -EFBIG)
-			_exit(3);
-		_exit(writer__salvage(w, &d) ? 4 : 0);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
-	ck_assert_int_eq(stat(path, &st), 0);
-	ck_assert_int_le(st.st_size, (off_t)limit);
-	read_records(path, &got);
-	ck_assert_uint_gt(got.nr, 100);
-	ck_assert_uint_lt(got.b.len, recs.len);
-	ck_assert_mem_eq(got.b.p, recs.p, got.b.len);	/* whole records, in order */
-	testlib_buf_free(&got.b);
-	testlib_buf_free(&recs);
-	testlib_rmtree(dir);
-	free(dir);
-}
-END_TEST
-
 /* one thread per data file: write_records() of its buffer into its stream */
 struct stream_job {
 	struct writer *w;
@@ -708,6 +794,242 @@ static void *write_stream(void *arg)
 	write_records(j->w, j->stream, j->b);
 	return NULL;
 }
+
+/* the cases of test_writer_salvage */
+static const struct salvage_case {
+	bool comp;		/* compressed through one zstd stream (comp_stream) */
+	unsigned nr_cblocks;	/* asynchronous writes */
+	rlim_t limit;		/* bytes */
+	bool flushes;		/* writer__flush() every 1000 bytes or so */
+	unsigned nr_samples;	/* of random addresses (0: make_records()) */
+} salvage_cases[] = {
+	{ false, 0, 48 << 10, true, 0 },
+	{ true, 0, 48 << 10, true, 12000 },
+	{ false, 2, 48 << 10, true, 0 },
+	{ true, 2, 48 << 10, true, 12000 },
+	/* buffers in flight when the limit is reached: 4 of 256 KiB */
+	{ false, 4, (1 << 20) + (100 << 10), false, 60000 },
+	{ true, 3, (512 << 10) + (100 << 10), false, 120000 },
+};
+
+/*
+ * writer__salvage(): a file limit (RLIMIT_FSIZE, in a child: as a full disk, the
+ * writes fail, here with EFBIG) stops the records midway; the salvaged file holds a
+ * prefix of them, whole, read back by the session, and no more bytes than the limit.
+ * The cases: plain records; compressed through one zstd stream (comp_stream), whose
+ * kept COMPRESSED records decode without what was cut; each also with asynchronous
+ * writes (nr_cblocks: io_uring, the error reported by a later call), and with several
+ * buffers in flight when the limit is reached.  After the error the stream takes no
+ * more records (with comp_stream, its zstd stream took what never reached the file).
+ */
+START_TEST(test_writer_salvage)
+{
+	const struct salvage_case *c = &salvage_cases[_i];
+	char *dir = testlib_tmpdir(), path[512];
+	struct event_attr a = testlib_attr(0);
+	uint64_t ids[1] = { 7 };
+	struct testlib_buf recs = { 0 };
+	struct collect got;
+	struct stat st;
+	int status = 0;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/full.data", dir);
+	if (c->nr_samples) {	/* random addresses: about 3 times smaller compressed */
+		uint64_t x = 88172645463325252ULL;
+
+		for (unsigned i = 0; i < c->nr_samples; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			testlib_rec_sample(&recs, &a, x, 42, 42, 1000 + 10 * i, 7, 1000);
+		}
+	} else {
+		make_records(&recs, &a, 7);
+	}
+	ck_assert_uint_gt(recs.len, 2 * c->limit);	/* the limit is reached */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct rlimit rl = { c->limit, c->limit };
+		struct writer_opts o = { .rounds = true, .comp_level = c->comp ? 1 : 0,
+					 .comp_stream = c->comp, .nr_cblocks = c->nr_cblocks };
+		struct diag d = { 0 };
+		struct writer *w;
+		int err = 0;
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &rl) || writer__open(&w, path, &o, &d) ||
+		    writer__add_event(w, &a, ids, 1) ||
+		    writer__set_string_feature(w, FEAT_HOSTNAME, "salvaged"))
+			_exit(2);
+		for (size_t pos = 0; pos < recs.len && !err;) {
+			struct record_header h;
+
+			record_header__get(&h, recs.p + pos);
+			err = writer__write(w, 0, recs.p + pos, h.size, 0,
+					    c->comp ? 0 : WRITER_PLAIN);
+			pos += h.size;
+			/* out every 1000 bytes or so, not only when the buffer is full */
+			if (!err && c->flushes && pos % 1000 < h.size)
+				err = writer__flush(w, 0);
+		}
+		if (!err)
+			err = writer__flush(w, 0);
+		if (err != -EFBIG)
+			_exit(3);
+		/* the stream stopped: no more records, even where they would fit */
+		if (writer__write(w, 0, recs.p + recs.len - 40, 40, 0, 0) != -EFBIG ||
+		    writer__flush(w, 0) != -EFBIG || writer__round(w, 0) != -EFBIG)
+			_exit(5);
+		_exit(writer__salvage(w, &d) ? 4 : 0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_le(st.st_size, (off_t)c->limit);
+	read_records(path, &got);
+	ck_assert_uint_gt(got.nr, 100);
+	ck_assert_uint_lt(got.b.len, recs.len);
+	ck_assert_mem_eq(got.b.p, recs.p, got.b.len);	/* whole records, in order */
+	if (c->limit > OBUF_BYTES)	/* whole buffers up to the last one before it */
+		ck_assert_uint_gt((uint64_t)st.st_size, c->limit - 2 * OBUF_BYTES);
+	testlib_buf_free(&got.b);
+	testlib_buf_free(&recs);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Asynchronous writes (nr_cblocks 1..4, io_uring): a file and a directory of several
+ * MiB, plain and compressed (comp_stream), written by a thread per data file as
+ * dirrecord --threads writes them: every record read back, in order; no fallback
+ * where this kernel has io_uring (else only its errno).
+ */
+START_TEST(test_writer_aio)
+{
+	const unsigned cblocks = 1 + (unsigned)_i % 4;
+	const bool comp = _i >= 4;
+	char *dir = testlib_tmpdir(), path[512], file[512];
+	struct event_attr a = testlib_attr(0);
+	uint64_t id = 7;
+	struct writer_opts o = { .dir = true, .nr_data_files = 2, .nr_cblocks = cblocks,
+				 .comp_level = comp ? 1 : 0, .comp_stream = comp };
+	struct writer_opts of = { .nr_cblocks = cblocks, .comp_level = comp ? 1 : 0,
+				  .comp_stream = comp, .rounds = true };
+	struct testlib_buf r[2] = { { 0 } }, fin = { 0 }, one = { 0 };
+	struct stream_job job[2];
+	pthread_t th[2];
+	struct diag d = { 0 };
+	struct collect got;
+	struct writer *w;
+	int fb;
+
+	snprintf(path, sizeof(path), "%s/out.data", dir);
+	snprintf(file, sizeof(file), "%s/one.data", dir);
+	ck_assert_int_eq(mkdir(path, 0777), 0);
+	testlib_rec_header_only(&fin, REC_FINISHED_INIT);
+	make_samples(&r[0], &a, id, 60000);	/* 2.4 MB each: buffers in flight */
+	make_samples(&r[1], &a, id, 60000);
+	ck_assert_int_eq(writer__open(&w, path, &o, &d), 0);
+	fb = writer__aio_fallback(w);
+	ck_assert_msg(fb == 0 || fb == -ENOSYS || fb == -EPERM || fb == -ENOMEM, "%d", fb);
+	ck_assert_int_eq(writer__add_event(w, &a, &id, 1), 0);
+	write_records(w, 0, &fin);
+	for (unsigned k = 0; k < 2; k++) {
+		job[k] = (struct stream_job){ .w = w, .stream = 1 + k, .b = &r[k] };
+		ck_assert_int_eq(pthread_create(&th[k], NULL, write_stream, &job[k]), 0);
+	}
+	for (unsigned k = 0; k < 2; k++)
+		ck_assert_int_eq(pthread_join(th[k], NULL), 0);
+	ck_assert_msg(writer__close(w, &d) == 0, "%s", d.msg);
+	read_records(path, &got);
+	ck_assert_uint_eq(got.nr, 120001);
+	testlib_buf_free(&got.b);
+
+	/* a file: the records back byte for byte */
+	testlib_buf_add(&one, fin.p, fin.len);
+	testlib_buf_add(&one, r[0].p, r[0].len);
+	ck_assert_int_eq(writer__open(&w, file, &of, &d), 0);
+	ck_assert_int_eq(writer__aio_fallback(w), fb);
+	ck_assert_int_eq(writer__add_event(w, &a, &id, 1), 0);
+	write_records(w, 0, &one);
+	ck_assert_msg(writer__close(w, &d) == 0, "%s", d.msg);
+	read_records(file, &got);
+	ck_assert_uint_eq(got.nr, 60001);
+	ck_assert_uint_eq(got.b.len, one.len);
+	ck_assert_mem_eq(got.b.p, one.p, one.len);
+	testlib_buf_free(&got.b);
+	testlib_buf_free(&one);
+	testlib_buf_free(&r[0]);
+	testlib_buf_free(&r[1]);
+	testlib_buf_free(&fin);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* A seccomp filter that fails io_uring_setup(2) (number 425 on every architecture)
+ * with err, as a kernel without io_uring (ENOSYS) or a container forbidding it
+ * (EPERM). */
+static int deny_io_uring(int err)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 425, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)err),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+/* io_uring_setup failing (_i 0: ENOSYS, 1: EPERM; in a child, under a seccomp
+ * filter): writer__open() succeeds with plain writes, writer__aio_fallback() says
+ * why, and the records are all written. */
+START_TEST(test_writer_aio_fallback)
+{
+	const int want = _i ? EPERM : ENOSYS;
+	char *dir = testlib_tmpdir(), path[512];
+	struct event_attr a = testlib_attr(0);
+	struct testlib_buf recs = { 0 };
+	struct collect got;
+	int status = 0;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/plain.data", dir);
+	make_records(&recs, &a, 7);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct writer_opts o = { .nr_cblocks = 2, .rounds = true };
+		struct diag d = { 0 };
+		struct writer *w;
+		uint64_t id = 7;
+
+		if (deny_io_uring(want))
+			_exit(2);
+		if (writer__open(&w, path, &o, &d) || writer__add_event(w, &a, &id, 1))
+			_exit(3);
+		if (writer__aio_fallback(w) != -want)
+			_exit(4);
+		write_records(w, 0, &recs);
+		_exit(writer__close(w, &d) ? 5 : 0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+	read_records(path, &got);
+	ck_assert_uint_eq(got.nr, NR_SAMPLES + 1);
+	ck_assert_uint_eq(got.b.len, recs.len);
+	ck_assert_mem_eq(got.b.p, recs.p, recs.len);
+	testlib_buf_free(&got.b);
+	testlib_buf_free(&recs);
+	testlib_rmtree(dir);
+	free(dir);
+}
+END_TEST
 
 /* distinct streams written by distinct threads at once, compressed (each stream has its
  * own zstd context): every record read back, in time order */
@@ -762,9 +1084,13 @@ Suite *writer_suite(void)
 	tcase_add_test(tc, test_writer_directory);
 	tcase_add_test(tc, test_writer_streams_threads);
 	tcase_add_test(tc, test_writer_big_endian_input);
-	tcase_add_test(tc, test_writer_incompressible_and_errors);
+	tcase_add_loop_test(tc, test_writer_incompressible_and_errors, 0, 2);
+	tcase_add_test(tc, test_writer_comp_stream);
 	tcase_add_test(tc, test_writer_feature_setters);
-	tcase_add_test(tc, test_writer_salvage);
+	tcase_add_loop_test(tc, test_writer_salvage, 0,
+			    sizeof(salvage_cases) / sizeof(salvage_cases[0]));
+	tcase_add_loop_test(tc, test_writer_aio, 0, 8);
+	tcase_add_loop_test(tc, test_writer_aio_fallback, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
