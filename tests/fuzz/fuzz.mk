@@ -17,7 +17,8 @@
 #   make tsan-check     the reader, workqueue and symbol unit tests, dirreport -D / --stdio
 #                       -j 4 on every sample and on a fresh perf record -g of several
 #                       batches, the flat report, dirconvert --to-json, --to-sqlite
-#                       and dirscript -j 4 on four,
+#                       and dirscript -j 4 on four, dirrecord --threads (-z,
+#                       --aio, a full disk),
 #                       under ThreadSanitizer (gcc, build-tsan/)
 #   make valgrind-check tests/valgrind.sh: dirreport -D / --stdio / --header-only, dirscript and
 #                       dirconvert --to-json on every
@@ -212,9 +213,10 @@ tsan-check: samples/buildid-cache/.unpacked
 		rm -f "/dev/shm/dirreport-kallsyms-$$(id -u)-$$kb"; \
 	else echo "   skipped: no fresh recording of the running kernel"; fi
 	@echo "== dirrecord --threads -a -g (a reader thread per cpu: the rings, the files hit, the"
-	@echo "   maps' generation) and -z, then a full 2 MiB tmpfs (salvaged), read back"
+	@echo "   maps' generation), with -z, with --aio=2 (writes in flight through io_uring),"
+	@echo "   then a full 2 MiB tmpfs (salvaged), read back"
 	$(Q)if [ "$$(id -u)" -eq 0 ]; then \
-		for z in "" -z; do \
+		for z in "" -z "--aio=2" "-z --aio=2"; do \
 			rm -rf $(TSAN_BUILD)/tsan-rec.data; \
 			TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirrecord -q -N \
 				--threads -a -g -F 10000 $$z -o $(TSAN_BUILD)/tsan-rec.data -- \
@@ -225,7 +227,7 @@ tsan-check: samples/buildid-cache/.unpacked
 		m=$(TSAN_BUILD)/tsan-full; mkdir -p $$m; \
 		if mount -t tmpfs -o size=2m tmpfs $$m 2>/dev/null; then \
 			TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(TSAN_BUILD)/dirrecord -q -N \
-				--threads -a -g -F 25000 -o $$m/f.data -- sh -c 'i=0; \
+				--threads --aio=2 -a -g -F 25000 -o $$m/f.data -- sh -c 'i=0; \
 				while [ $$i -lt 12 ]; do seq 1 300000 | sort -r | md5sum >/dev/null; \
 				i=$$((i + 1)); done' 2>$(TSAN_BUILD)/tsan-full.err; \
 			rc=$$?; $(TSAN_BUILD)/dirreport --stats -i $$m/f.data >/dev/null; rr=$$?; \
