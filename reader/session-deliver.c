@@ -732,7 +732,8 @@ static int consume(struct deliver *dl)
 
 int session__deliver(struct session *s, session_deliver_fn fn, void *ctx, size_t batch)
 {
-	struct deliver dl = { .fn = fn, .ctx = ctx, .cap = batch ? batch : 8192, .seq = 1,
+	struct deliver dl = { .fn = fn, .ctx = ctx,
+			      .cap = batch ? batch : SESSION_DELIVER_BATCH, .seq = 1,
 			      .held = s->held_batches };
 	struct handoff ho = { .mu = PTHREAD_MUTEX_INITIALIZER,
 			      .cv = PTHREAD_COND_INITIALIZER };

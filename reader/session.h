@@ -96,9 +96,12 @@ int session__load(struct session *s, struct diag *d);
 typedef int (*session_deliver_fn)(void *ctx, const struct record_ref *const *recs,
 				  size_t n);
 
+/** session__deliver()'s default batch: records handed to fn at most at a time. */
+#define SESSION_DELIVER_BATCH 8192
+
 /**
  * @brief Hand every record to fn in perf 6.1's delivery order, in batches of up to
- *        `batch` records (0 = a default of 8192).
+ *        `batch` records (0 = SESSION_DELIVER_BATCH).
  * Order: records arrive per docs/perf-data-format.md §7.3 (file round robin, 2 MiB turns; decompressed
  * records right after their container); perf's own records and records with time 0
  * are delivered on arrival; the others go through perf's ordered-events queue (7.2),

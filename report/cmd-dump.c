@@ -29,9 +29,6 @@
 #include "util/phase.h"
 #include "banned.h"
 
-/* Records a batch of session__deliver() holds at most (its default). */
-#define DELIVER_BATCH 8192
-
 struct dumper {
 	struct pipeline_sink sink;	/* dump_sink with its job size */
 	struct session *s;
@@ -178,7 +175,7 @@ int cmd_dump(struct session *s, const struct report_opts *o, struct machine *m, 
 	/* a batch's text in two chunks per thread that formats (fewer, larger texts
 	 * waste less of their huge pages: util/hugemem.h), at least 256 records */
 	dp.sink = dump_sink;
-	dp.sink.job_items = DELIVER_BATCH /
+	dp.sink.job_items = SESSION_DELIVER_BATCH /
 			    (2 * ((size_t)workqueue__nr_workers(session__workqueue(s)) + 1));
 	if (dp.sink.job_items < 256)
 		dp.sink.job_items = 256;

@@ -662,19 +662,19 @@ static int sink_prepare(void *ctx, struct resolved_sample *rs)
 	return 0;
 }
 
-/* run.fold_workers: a sample's stack counted in the worker's sets. */
-static int fold_worker(struct script_worker *w, const struct script_chunk *c,
-		       const struct stack_entry *e)
+/* A sample's stack counted in the sets of --folded (fold) and --flamegraph (efold, per
+ * event), either or both NULL: the worker's (run.fold_workers) or the run's. */
+static int fold_stack(struct script_fold *fold, struct script_fold *const *efold,
+		      const struct script_chunk *c, const struct stack_entry *e)
 {
 	const char *head = c->out.p + e->head_off;
 	const struct script_fold_frame *f = c->frames + e->frame_start;
 	int err = 0;
 
-	if (w->fold)
-		err = script_fold__add(w->fold, head, e->head_len, f, e->nr_frames);
-	if (!err && w->efold)
-		err = script_fold__add(w->efold[e->evsel_idx], head, e->head_len, f,
-				       e->nr_frames);
+	if (fold)
+		err = script_fold__add(fold, head, e->head_len, f, e->nr_frames);
+	if (!err && efold)
+		err = script_fold__add(efold[e->evsel_idx], head, e->head_len, f, e->nr_frames);
 	return err;
 }
 
@@ -713,7 +713,7 @@ static int sink_sample(void *ctx, void *state, void *chunk, struct pipeline_thre
 		err = fold_sample(&x, cfg, &h, &loc, ev->idx);
 		/* counted here, in this worker's sets, and gone from the chunk */
 		if (!err && r->fold_workers && c->nr_stacks > stacks_mark) {
-			err = fold_worker(state, c, &c->stacks[c->nr_stacks - 1]);
+			err = fold_stack(x.w->fold, x.w->efold, c, &c->stacks[c->nr_stacks - 1]);
 			c->out.len = out_mark;
 			c->nr_frames = x.frames_mark;
 			c->nr_stacks = stacks_mark;
@@ -741,11 +741,7 @@ static int sink_emit(void *ctx, void *chunk)
 		const char *head = c->out.p + e->head_off;
 		const struct script_fold_frame *f = c->frames + e->frame_start;
 
-		if (r->fold)
-			err = script_fold__add(r->fold, head, e->head_len, f, e->nr_frames);
-		if (!err && r->efold)
-			err = script_fold__add(r->efold[e->evsel_idx], head, e->head_len, f,
-					       e->nr_frames);
+		err = fold_stack(r->fold, r->efold, c, e);
 		if (!err && r->ss) {
 			bool java;
 
