@@ -180,8 +180,6 @@ struct export_worker {
 	uint64_t user_ips[EXPORT_MAX_STACK];	/* one sample's unwound frames */
 };
 
-static bool addr_correlates_sym(const struct event_attr *a);
-
 struct exporter {
 	struct machine *machine;	/* borrowed */
 	struct evlist *evlist;		/* borrowed */
