@@ -83,7 +83,7 @@ static void entry_src(const struct hist_builder *b, struct hist_entry *e)
 	e->trace_done = false;	/* perf formats a new entry's text when compared */
 }
 
-static uint64_t entry_hash(const struct sort_list *sl, const struct hist_entry *e)
+uint64_t hist_builder__entry_hash(const struct sort_list *sl, const struct hist_entry *e)
 {
 	return need_hash(sl->need, 0x1234567, e);
 }
@@ -171,14 +171,23 @@ static long builder_findnew(struct hist_builder *b, const struct hist_entry *pro
 					    b->nr_hashed, sizeof(*b->hash), 1024,
 					    hashtab__kept_hash, b))
 			return -1;
-		hash = (uint32_t)entry_hash(b->sl, proto);
+		hash = (uint32_t)hist_builder__entry_hash(b->sl, proto);
 		i = hashtab__first(hash, b->hash_cap);
 		for (; b->hash[i].idx1; i = hashtab__next(i, b->hash_cap))
 			if (b->hash[i].hash == hash &&
 			    !sort_list__cmp(b->sl, proto, &b->v[b->hash[i].idx1 - 1]))
 				return builder_found(b, b->hash[i].idx1 - 1, proto);
 	}
-	x = hist_builder__tree_findnew(b, proto, &added);
+	if (b->no_tree) {	/* hashed: a total order */
+		if (hugemem__grow(&b->v, &b->cap, &b->v_mapped, b->nr + 1, sizeof(*b->v),
+				  1024))
+			return -1;
+		b->v[b->nr] = *proto;
+		x = (long)b->nr++;
+		added = true;
+	} else {
+		x = hist_builder__tree_findnew(b, proto, &added);
+	}
 	if (added && hashed) {
 		b->hash[i] = (struct hashtab_slot){ (uint32_t)x + 1, hash };
 		b->nr_hashed++;
@@ -744,6 +753,15 @@ int hist_builder__run(struct hist_builder *b, struct hists *h,
 		err = -EINVAL;
 	if (!err)
 		err = mark_stable(b, h, o, ids);
+	if (!err && hist__sortable(b->sl)) {
+		err = hist_builder__run_parallel(b, h, o, max_depth);
+		if (err <= 0) {
+			free(ids);
+			free(cache);
+			return err;
+		}
+		err = 0;
+	}
 	/* hist__by_group(): no steps were kept; the groups, in the order they were made */
 	for (size_t i = 0; hist__by_group(b->sl) && i < h->nr_groups && !err; i++)
 		err = hist_builder__step(b, h, o, (uint32_t)i, h->groups[i].period,

@@ -32,6 +32,7 @@ struct hists;
 struct hists_print_opts;
 struct sort_ctx;
 struct sort_list;
+struct workqueue;
 
 /*
  * perf's input tree of entries, then its collapsed tree.  Keys whose comparisons are
@@ -54,6 +55,9 @@ struct hist_builder {
 	struct hist_key *keys;
 	size_t cap_keys, keys_mapped;
 	bool keyed, keyed_known;
+	bool no_tree;			/* a partial builder (hist-merge.c): entries
+					 * found by hash alone, none linked into
+					 * `in` (a total order: one entry a key) */
 	uint32_t *alias;		/* after collapse: the entry each one merged into */
 	bool renamed;			/* an entry's key changed after it was made
 					 * (hist_builder__inline_rename()): the
@@ -64,6 +68,8 @@ struct hist_builder {
 	size_t occ_hash_cap, nr_occ_hashed, occ_hash_mapped;
 	const char *(*cgroup_path)(const void *ctx, uint64_t id);	/* see */
 	const void *cgroup_ctx;		/* hists_print_opts */
+	struct workqueue *wq;		/* hists_print_opts.wq: the collapse's sort
+					 * runs there (a total order) */
 	uint64_t nr_non_filtered_samples;	/* samples whose own entry is shown */
 	uint64_t non_filtered_period;		/* their period (perf's
 						 * callchain_non_filtered_period) */
@@ -283,6 +289,15 @@ static inline bool hist__by_group(const struct sort_list *sl)
 	return sl->total_order && !hist__lazy_keys(sl);
 }
 
+/* hist__by_group() whose comparison a sort may use (hist-merge.c, the collapse): a
+ * total order, not the branch view's keys (perf's mispredict, in_tx and abort
+ * comparisons say 1, "differ", both ways round; a tree search takes that as "go
+ * right", a sort cannot). */
+static inline bool hist__sortable(const struct sort_list *sl)
+{
+	return hist__by_group(sl) && !sl->branch_mode;
+}
+
 /* hist-live.c */
 
 /** @brief Free h's live replay (hists__live_start()), if any: h->live is NULL after.
@@ -352,6 +367,46 @@ void hist_builder__inline_rename(struct hist_builder *b);
  *  -EINVAL where steps were dropped (hists__drop_replayed()). */
 int hist_builder__run(struct hist_builder *b, struct hists *h,
 		      const struct hists_print_opts *o);
+
+/* hist-merge.c */
+
+/**
+ * @brief hist_builder__run() where every group is counted at once and the keys'
+ *        comparison is a total order (hist__sortable()), on the workers of o->wq: the groups cut into one
+ *        contiguous range per thread, each range's entries made by a builder of its
+ *        own, the builders merged once (entries in the order one builder makes
+ *        them, the same values and first samples), then perf's input tree made from
+ *        the entries sorted (the total order's tree has that order whatever the
+ *        insertions).
+ * @param max_depth  the deepest chain of h's groups
+ * @return 0, -ENOMEM, or 1 where it did not run (no workers, one group, entries
+ *         made already): the caller runs the groups itself.
+ * Thread safety: the histogram's thread; the workers read h, o and the chains.
+ */
+int hist_builder__run_parallel(struct hist_builder *b, struct hists *h,
+			       const struct hists_print_opts *o, uint32_t max_depth);
+
+/** A comparison of the elements at two positions of a sequence (hist__psort()). */
+typedef int hist_pos_cmp_fn(const void *ctx, uint32_t a, uint32_t b);
+
+/** The most runs hist__psort() sorts at once. */
+#define HIST_PSORT_RUNS 64
+
+/**
+ * @brief The positions 0 .. n-1 of a sequence sorted by @p cmp, stably (equal
+ *        elements keep their positions' order): runs sorted on the workers of @p wq
+ *        (one a thread; NULL or no workers: one run), then merged here.
+ * @param out  receives the positions (n)
+ * @param tmp  scratch for n
+ * @return 0 or -ENOMEM.
+ * Thread safety: @p cmp runs on several threads at once.
+ */
+int hist__psort(struct workqueue *wq, size_t n, hist_pos_cmp_fn *cmp, const void *ctx,
+		uint32_t *out, uint32_t *tmp);
+
+/** @brief The hash an entry's key is found by in a builder's table (the keys the
+ *  sort list needs).  Thread safety: pure. */
+uint64_t hist_builder__entry_hash(const struct sort_list *sl, const struct hist_entry *e);
 
 /* hist-order.c */
 

@@ -332,6 +332,6 @@ void hist_builder__init(struct hist_builder *b, const struct sort_list *sl,
 			const struct hists_print_opts *o)
 {
 	*b = (struct hist_builder){ .sl = sl, .cgroup_path = o->cgroup_path,
-				    .cgroup_ctx = o->cgroup_ctx };
+				    .cgroup_ctx = o->cgroup_ctx, .wq = o->wq };
 	rbtree__init(&b->in);
 }

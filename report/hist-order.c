@@ -9,7 +9,7 @@
 
 #include <errno.h>
 #include <stdlib.h>	/* calloc, free, malloc, realloc */
-#include <string.h>	/* memset */
+#include <string.h>	/* memcpy, memset */
 
 #include "machine/machine.h"	/* thread__comm_overridden */
 #include "report/callchain.h"
@@ -18,6 +18,7 @@
 #include "util/array.h"
 #include "util/hugemem.h"
 #include "util/rbtree.h"
+#include "util/workqueue.h"
 #include "banned.h"
 
 /* Entries z and x's rows of numbers (struct sort_ties) compared: > 0 where z's is the
@@ -51,6 +52,65 @@ static int ranked_cmp(const struct hist_builder *b, const struct sort_ties *r, u
 		return -c;
 	return b->keys ? sort_list__cmp_keys(b->sl, r->from, &b->keys[z], &b->keys[x])
 		       : sort_list__cmp_from(b->sl, r->from, &b->v[z], &b->v[x]);
+}
+
+struct collapse_ctx {
+	const struct hist_builder *b;
+	const struct sort_ties *ranks;
+	const uint32_t *order;
+};
+
+/* The collapse's comparison of the entries at positions x, y of the input order. */
+static int collapse_cmp(const void *ctx, uint32_t x, uint32_t y)
+{
+	const struct collapse_ctx *c = ctx;
+	const struct hist_builder *b = c->b;
+	uint32_t z = c->order[x], w = c->order[y];
+
+	return c->ranks->v ? ranked_cmp(b, c->ranks, z, w) :
+	       b->keys ? sort_list__cmp_keys(b->sl, 0, &b->keys[z], &b->keys[w])
+		       : sort_list__cmp(b->sl, &b->v[z], &b->v[w]);
+}
+
+/*
+ * The collapse of a total order: the tree's in-order is the entries sorted, and the
+ * entry an equal one merges into is the first of its key in the input order - a
+ * stable sort (on the workers: hist__psort()) and one pass over it.  The n entries
+ * of `order`, in the input order, are replaced by the collapsed ones in order (*n)
+ * and b->in becomes their tree.  Returns 0, or -ENOMEM with nothing changed.
+ */
+static int collapse_sorted(struct hist_builder *b, const struct sort_ties *ranks,
+			   uint32_t *order, size_t *n, uint32_t *stack)
+{
+	struct collapse_ctx c = { b, ranks, order };
+	uint32_t *pos = malloc((*n ? *n : 1) * sizeof(*pos));
+	uint32_t prev = RBTREE_NIL;
+	size_t k = 0;
+
+	if (!pos || hist__psort(b->wq, *n, collapse_cmp, &c, pos, stack)) {
+		free(pos);
+		return -ENOMEM;
+	}
+	b->in.root = RBTREE_NIL;
+	for (size_t i = 0; i < *n; i++) {
+		uint32_t z = order[pos[i]];
+
+		if (prev != RBTREE_NIL && !collapse_cmp(&c, pos[i], pos[i - 1])) {
+			uint32_t x = b->alias[order[pos[i - 1]]];
+
+			hist_stat__merge(&b->v[x].stat, &b->v[z].stat);
+			hist_stat__merge(&b->v[x].stat_acc, &b->v[z].stat_acc);
+			b->alias[z] = x;
+			continue;
+		}
+		rbtree__link(&b->in, z, prev, false);
+		prev = z;
+		stack[k++] = z;
+	}
+	memcpy(order, stack, k * sizeof(*order));
+	*n = k;
+	free(pos);
+	return 0;
 }
 
 /*
@@ -89,6 +149,12 @@ size_t hist_builder__collapse(struct hist_builder *b, uint32_t *order, uint32_t 
 	/* the comm and dso keys compared as numbers (where there is memory) */
 	if (sort_list__cmp_ranks(b->sl, b->v, b->nr, order, n, &ranks))
 		ranks.v = NULL;
+	if (hist__sortable(b->sl) && b->wq && workqueue__nr_workers(b->wq) &&
+	    collapse_sorted(b, &ranks, order, &n, stack) == 0) {
+		free(ranks.v);
+		builder_drop_keys(b);
+		return n;
+	}
 	/* the input tree's arrays are reused: its order is saved in `order` */
 	t = b->in;
 	t.root = RBTREE_NIL;
