@@ -167,6 +167,12 @@ struct callchains {
 		uint32_t frame, child;
 	} *last;
 	size_t cap_last, last_mapped;
+	/* callchains__track_seq(): per node, the delivery position of the sample that
+	 * made it (cur_seq when it was made) */
+	uint64_t *node_seq;
+	size_t cap_node_seq, node_seq_mapped;
+	uint64_t cur_seq;
+	bool track_seq;
 	/* printing scratch, reused for every entry */
 	uint32_t *memo, *memo_stamp;	/* per chain node: entry tree node, stamp */
 	uint32_t *memo_skip;		/* ... and the item's skip it holds for */
@@ -272,6 +278,7 @@ void callchains__delete(struct callchains *cc)
 	hugemem__free(cc->nodes, cc->nodes_mapped);
 	hugemem__free(cc->nhash, cc->nhash_mapped);
 	hugemem__free(cc->last, cc->last_mapped);
+	hugemem__free(cc->node_seq, cc->node_seq_mapped);
 	callchains__printer_delete(cc);
 }
 
@@ -287,6 +294,8 @@ int callchains__printer_new(const struct callchains *cc, struct callchains **out
 	*pr = *cc;
 	pr->last = NULL;	/* the appending thread's */
 	pr->cap_last = pr->last_mapped = 0;
+	pr->node_seq = NULL;
+	pr->cap_node_seq = pr->node_seq_mapped = 0;
 	pr->memo = pr->memo_stamp = pr->memo_skip = NULL;
 	pr->memo_cap = pr->stamp = 0;
 	pr->et = NULL;
@@ -447,6 +456,12 @@ int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_f
 	}
 	if (grow_mapped(&cc->nodes, &cc->cap_nodes, &cc->nodes_mapped, cc->nr_nodes + 1, sizeof(*cc->nodes)))
 		return -ENOMEM;
+	if (cc->track_seq) {
+		if (grow_mapped(&cc->node_seq, &cc->cap_node_seq, &cc->node_seq_mapped,
+				cc->nr_nodes + 1, sizeof(*cc->node_seq)))
+			return -ENOMEM;
+		cc->node_seq[cc->nr_nodes] = cc->cur_seq;
+	}
 	cc->nodes[cc->nr_nodes] = (struct cc_node){
 		.parent = parent, .frame = frame, .depth = cc->nodes[parent].depth + 1,
 	};
@@ -454,6 +469,69 @@ int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_f
 	cc->nhash[i] = (struct hashtab_slot){ *node, hash };
 	cc->last[parent] = (struct last_child){ frame, *node };
 	return 0;
+}
+
+void callchains__track_seq(struct callchains *cc)
+{
+	cc->track_seq = true;
+}
+
+void callchains__set_seq(struct callchains *cc, uint64_t seq)
+{
+	cc->cur_seq = seq;
+}
+
+/* Whether node i of store a was made before node j of store b (both tracked): by
+ * the sample, then (one sample's nodes) from the root down. */
+static bool made_before(const struct callchains *a, uint32_t i, const struct callchains *b,
+			uint32_t j)
+{
+	if (a->node_seq[i] != b->node_seq[j])
+		return a->node_seq[i] < b->node_seq[j];
+	return a->nodes[i].depth < b->nodes[j].depth;
+}
+
+int callchains__merge(struct callchains *into, struct callchains *const *from, size_t n,
+		      uint32_t **maps)
+{
+	size_t *at = calloc(n ? n : 1, sizeof(*at));
+	int err = 0;
+
+	if (!at)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		at[k] = 1;	/* the root is the root */
+		maps[k][CALLCHAIN_ROOT] = CALLCHAIN_ROOT;
+	}
+	for (;;) {
+		size_t best = n;
+
+		for (size_t k = 0; k < n; k++)
+			if (at[k] < from[k]->nr_nodes &&
+			    (best == n || made_before(from[k], (uint32_t)at[k], from[best],
+						      (uint32_t)at[best])))
+				best = k;
+		if (best == n)
+			break;
+		{
+			const struct callchains *f = from[best];
+			const struct cc_node *nd = &f->nodes[at[best]];
+
+			/* the node's parent was made before it: mapped already */
+			err = callchains__append(into, maps[best][nd->parent],
+						 &f->frames[nd->frame], &maps[best][at[best]]);
+			if (err)
+				break;
+			at[best]++;
+		}
+	}
+	free(at);
+	return err;
+}
+
+uint32_t callchains__nr_nodes(const struct callchains *cc)
+{
+	return cc->nr_nodes;
 }
 
 int callchains__reserve(struct callchains *cc, size_t n)

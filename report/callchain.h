@@ -144,6 +144,37 @@ int callchains__append(struct callchains *cc, uint32_t parent, const struct cc_f
 		       uint32_t *node);
 
 /**
+ * @brief Record, from now on, which sample made each chain node: the position set
+ *        with callchains__set_seq() when it was made (callchains__merge() reads it).
+ * Thread safety: the store's thread.
+ */
+void callchains__track_seq(struct callchains *cc);
+
+/**
+ * @brief The delivery position of the sample whose frames are appended next (any
+ *        increasing numbering of the samples; a tracked store's samples must come in
+ *        increasing positions).
+ * Thread safety: the store's thread.
+ */
+void callchains__set_seq(struct callchains *cc, uint64_t seq);
+
+/**
+ * @brief Append the chains of the @p n tracked stores @p from to @p into, node by
+ *        node in the order the samples made them (by position, then from the root
+ *        down): @p into's nodes and frames are numbered, and take the fields of
+ *        their first samples, as if one store had taken every sample in order.
+ * @param maps  maps[k] (callchains__nr_nodes(from[k]) entries, the caller's)
+ *              receives the node of @p into that each node of from[k] became
+ * @return 0 or -ENOMEM.
+ * Thread safety: @p into's thread; @p from are only read.
+ */
+int callchains__merge(struct callchains *into, struct callchains *const *from, size_t n,
+		      uint32_t **maps);
+
+/** @brief The store's nodes, the root included.  Thread safety: read-only. */
+uint32_t callchains__nr_nodes(const struct callchains *cc);
+
+/**
  * @brief Make room for @p n more frames and chain nodes: the next n
  *        callchains__append() calls move none of the store's arrays, so another
  *        thread may read the chains made so far (callchains__depth(),

@@ -4,13 +4,16 @@
  * matches found), its samples counted into the histograms, in order
  * (report__count_batch()); on the counter thread, one batch behind the passes 1-2 of
  * the next, and perf's entry trees replayed live on the replayer thread behind it
- * (report__counter_start(), report__counter_hand(), report__counter_stop()).
+ * (report__counter_start(), report__counter_hand(), report__counter_stop()).  By
+ * default the counter hands each batch's counting to the workers, each thread into
+ * chains and histograms of its own, merged once at the end (struct count_parts).
  */
 #define DIRREPORT_IN_REPORT
 #include "report/engine-internal.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <regex.h>	/* regexec */
 #include <stdlib.h>	/* calloc, free, malloc, realloc */
 #include <string.h>	/* memcpy, strcmp */
@@ -39,17 +42,29 @@ static int32_t socket_of(const struct report *rp, int32_t cpu)
 	return (int32_t)rp->topo->cpus[cpu].socket_id;
 }
 
-static int grow_ips(struct report *rp, size_t n)
+/*
+ * Where pass 3 counts a sample: the report's chains and histograms, or (counted on
+ * the workers: struct count_parts) a thread's own, merged once at the end.
+ */
+struct count_target {
+	struct callchains *chains;	/* NULL without callchains */
+	struct hists *hists;		/* one per event */
+	uint64_t *ips;			/* one sample's chain addresses */
+	size_t cap_ips;
+	uint64_t seq;			/* the sample's delivery position (partials) */
+};
+
+static int grow_ips(struct count_target *t, size_t n)
 {
 	uint64_t *v;
 
-	if (n <= rp->cap_ips)
+	if (n <= t->cap_ips)
 		return 0;
-	v = realloc(rp->ips, n * sizeof(*v));
+	v = realloc(t->ips, n * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	rp->ips = v;
-	rp->cap_ips = n;
+	t->ips = v;
+	t->cap_ips = n;
 	return 0;
 }
 
@@ -210,8 +225,8 @@ static int parent_match(struct report *rp, const struct symbol *sym)
  * receives how many frames it has (with -U perf leaves out the unresolved ones:
  * add_callchain_ip), *parent the first resolved frame, in cursor order, that matches
  * the parent regex (perf's add_callchain_ip; NULL without the parent key). */
-static int intern_chain(struct report *rp, const struct report_batch *b,
-			const struct pending *pd, uint32_t *node,
+static int intern_chain(struct report *rp, struct callchains *chains,
+			const struct report_batch *b, const struct pending *pd, uint32_t *node,
 			uint64_t *ips, uint32_t *nr, const struct symbol **parent)
 {
 	*node = CALLCHAIN_ROOT;
@@ -257,7 +272,7 @@ static int intern_chain(struct report *rp, const struct report_batch *b,
 			if (err)
 				return err;
 		}
-		if (callchains__append(rp->chains, *node, &f, node))
+		if (callchains__append(chains, *node, &f, node))
 			return -ENOMEM;
 	}
 	return 0;
@@ -278,8 +293,8 @@ static struct hist_branch_end branch_end(const struct addr_location *al, uint64_
  * period of 1 and, as perf's iterator leaves it, the first branch's cycles (or 1) as
  * its weight; no call graph.  -U skips branches with an unresolved end.
  */
-static int count_branches(struct report *rp, const struct report_batch *b,
-			  const struct pending *pd,
+static int count_branches(struct report *rp, struct count_target *t,
+			  const struct report_batch *b, const struct pending *pd,
 			  struct hist_sample *hs)
 {
 	struct hist_branch hb;
@@ -309,14 +324,14 @@ static int count_branches(struct report *rp, const struct report_batch *b,
 		hs->map_start = pb->to.dso ? pb->to.map_start : 0;
 		hs->map_end = pb->to.dso ? pb->to.map_end : 0;
 		hs->map_pgoff = pb->to.dso ? pb->to.map_pgoff : 0;
-		err = hists__add(&rp->hists[pd->evsel_idx], hs);
+		err = hists__add(&t->hists[pd->evsel_idx], hs);
 	}
 	return err;
 }
 
 /* Pass 3 for a sample: its symbol (and its frames'), its chain, counted. */
-static int count_sample(struct report *rp, const struct report_batch *b,
-			struct pending *pd)
+static int count_sample(struct report *rp, struct count_target *t,
+			const struct report_batch *b, struct pending *pd)
 {
 	struct hist_sample hs;
 	int err = 0;
@@ -355,40 +370,130 @@ static int count_sample(struct report *rp, const struct report_batch *b,
 		.cpumode = pd->cpumode,
 		.thread = pd->thread,
 		.period = pd->period,
+		.seq = t->seq,
 		.filtered = pd->filtered |
 			    (sample_filter__symbol(&rp->filter, &pd->al, pd->ip) ? FILTER_SYMBOL : 0),
 	};
 	if (rp->opts->mem_mode)	/* else none (zeros) */
 		hs.mem = &report_batch__ext(b, pd)->mem;
 	if (pd->nr_frames + pd->nr_user) {
-		err = grow_ips(rp, pd->nr_frames + pd->nr_user);
+		err = grow_ips(t, pd->nr_frames + pd->nr_user);
+		if (!err && t->chains != rp->chains)	/* a thread's own: tracked */
+			callchains__set_seq(t->chains, t->seq);
 		if (!err)
-			err = intern_chain(rp, b, pd, &hs.chain, rp->ips, &hs.nr_ips,
+			err = intern_chain(rp, t->chains, b, pd, &hs.chain, t->ips, &hs.nr_ips,
 					   &hs.parent);
-		hs.ips = rp->ips;
+		hs.ips = t->ips;
 	}
 	/* perf's symbol__parent_filter(): -x hides entries without a parent
 	 * match (without the parent key no entry has one) */
 	if (rp->opts->exclude_other && !hs.parent)
 		hs.filtered |= FILTER_PARENT;
 	if (!err && rp->branch_mode)
-		err = count_branches(rp, b, pd, &hs);
+		err = count_branches(rp, t, b, pd, &hs);
 	else if (!err)
-		err = hists__add(&rp->hists[pd->evsel_idx], &hs);
+		err = hists__add(&t->hists[pd->evsel_idx], &hs);
 	return err;
 }
 
-/* Pass 3 for a batch: its samples counted, in order. */
+/*
+ * Pass 3 on the workers: where every group's samples are counted at once
+ * (hists__mergeable(): a total order; no live replay), each thread counts its share of
+ * a batch's samples into chains and histograms of its own, the samples' delivery
+ * positions with them, and report__counter_stop() merges them once, in the order of
+ * their first samples (callchains__merge(), hists__merge()): the chains and groups
+ * one thread counting every sample in order makes.  Not where counting a sample
+ * writes what the report shares: the parent key's regex cache and the srcline and
+ * address callchain keys' source lines.  A thread takes one slot the first time it
+ * counts (thread-local: which report's, which slot); parallel_for() gives each thread
+ * its items in increasing order, and batches are counted one after the other, so each
+ * slot sees its samples in delivery order, as callchains__set_seq() requires.
+ */
+struct count_parts {
+	struct count_target *v;		/* the slots */
+	size_t cap;			/* the workers, the counter thread and one more */
+	atomic_uint taken;
+	unsigned gen;			/* this report's, among the process's */
+	size_t nr_hists;
+	uint64_t batches;		/* counted so far */
+};
+
+/* Pending samples a counting job takes. */
+#define COUNT_CHUNK 512
+
+static atomic_uint count_gens;
+static _Thread_local struct { unsigned gen, slot; } count_tls;
+
+struct count_job {
+	struct report *rp;
+	struct report_batch *b;
+	atomic_int err;
+};
+
+/* This thread's slot of rp's partials; NULL when none is left (cannot happen: each
+ * thread that runs a counting job is a worker or the counter). */
+static struct count_target *count_slot(struct report *rp)
+{
+	struct count_parts *cp = rp->count_parts;
+	unsigned k;
+
+	if (count_tls.gen != cp->gen) {
+		k = atomic_fetch_add(&cp->taken, 1);
+		if (k >= cp->cap)
+			return NULL;
+		count_tls.gen = cp->gen;
+		count_tls.slot = k;
+	}
+	return &cp->v[count_tls.slot];
+}
+
+static void count_chunk(void *ctx, size_t k)
+{
+	struct count_job *j = ctx;
+	struct report *rp = j->rp;
+	struct report_batch *b = j->b;
+	struct count_target *t = count_slot(rp);
+	size_t hi = (k + 1) * COUNT_CHUNK < b->nr_pending ? (k + 1) * COUNT_CHUNK
+							  : b->nr_pending;
+	int err = t ? 0 : -EINVAL;
+
+	for (size_t i = k * COUNT_CHUNK; i < hi && !err && !atomic_load(&j->err); i++) {
+		if (b->pending[i].hole)
+			continue;
+		t->seq = rp->count_parts->batches << 32 | i;
+		err = count_sample(rp, t, b, &b->pending[i]);
+	}
+	if (err) {
+		int none = 0;
+
+		atomic_compare_exchange_strong(&j->err, &none, err);
+	}
+}
+
 /* Pass 3 of a batch: its unwound frames expanded into their inlined functions
  * (which may read DWARF: on the counter thread, beside the next batch's passes 1-2),
- * then its samples counted. */
+ * then its samples counted (in order, or on the workers: struct count_parts). */
 int report__count_batch(struct report *rp, struct report_batch *b)
 {
 	int err = expand_inlines(rp, b);
+	struct count_target t = { rp->chains, rp->hists, rp->ips, rp->cap_ips, 0 };
 
+	if (!err && rp->count_parts) {
+		struct count_job j = { .rp = rp, .b = b };
+
+		atomic_init(&j.err, 0);
+		err = parallel_for(session__workqueue(rp->session),
+				   (b->nr_pending + COUNT_CHUNK - 1) / COUNT_CHUNK, count_chunk, &j);
+		if (!err)
+			err = atomic_load(&j.err);
+		rp->count_parts->batches++;
+		return err;
+	}
 	for (size_t i = 0; i < b->nr_pending && !err; i++)
 		if (!b->pending[i].hole)
-			err = count_sample(rp, b, &b->pending[i]);
+			err = count_sample(rp, &t, b, &b->pending[i]);
+	rp->ips = t.ips;
+	rp->cap_ips = t.cap_ips;
 	/* nothing for a histogram not replayed live (report__live_setup()); with a replayer
 	 * (report__counter_start()) that thread replays them */
 	for (size_t i = 0; i < session__evlist(rp->session)->nr && !err &&
@@ -397,6 +502,102 @@ int report__count_batch(struct report *rp, struct report_batch *b)
 		if (!err && rp->drop_steps)
 			hists__drop_replayed(&rp->hists[i]);
 	}
+	return err;
+}
+
+void report__count_parts_free(struct report *rp)
+{
+	struct count_parts *cp = rp->count_parts;
+
+	if (!cp)
+		return;
+	for (size_t k = 0; k < cp->cap; k++) {
+		for (size_t i = 0; cp->v[k].hists && i < cp->nr_hists; i++)
+			hists__exit(&cp->v[k].hists[i]);
+		free(cp->v[k].hists);
+		callchains__delete(cp->v[k].chains);
+		free(cp->v[k].ips);
+	}
+	free(cp->v);
+	free(cp);
+	rp->count_parts = NULL;
+}
+
+/* Count on the workers where the report allows it (struct count_parts). */
+static int count_parts_setup(struct report *rp)
+{
+	struct workqueue *wq = session__workqueue(rp->session);
+	size_t nr = session__evlist(rp->session)->nr;
+	struct count_parts *cp;
+
+	for (size_t i = 0; i < nr; i++)
+		if (rp->hists[i].live || !hists__mergeable(&rp->hists[i]))
+			return 0;
+	if (rp->parent_on ||
+	    (rp->chains && rp->opts->cc.key != CALLCHAIN_KEY_FUNCTION))
+		return 0;
+	if (!(cp = calloc(1, sizeof(*cp))))
+		return -ENOMEM;
+	rp->count_parts = cp;
+	cp->cap = workqueue__nr_workers(wq) + 2;
+	cp->nr_hists = nr;
+	cp->gen = atomic_fetch_add(&count_gens, 1) + 1;
+	atomic_init(&cp->taken, 0);
+	if (!(cp->v = calloc(cp->cap, sizeof(*cp->v))))
+		return -ENOMEM;
+	for (size_t k = 0; k < cp->cap; k++) {
+		struct count_target *t = &cp->v[k];
+
+		if (rp->chains) {
+			if (callchains__new(&t->chains, rp->opts->cc.key))
+				return -ENOMEM;
+			callchains__track_seq(t->chains);
+		}
+		if (!(t->hists = calloc(nr ? nr : 1, sizeof(*t->hists))))
+			return -ENOMEM;
+		for (size_t i = 0; i < nr; i++) {
+			hists__init(&t->hists[i], &rp->sl, t->chains);
+			t->hists[i].has_callchains = rp->hists[i].has_callchains;
+		}
+	}
+	return 0;
+}
+
+/* The partials merged into the report's chains and histograms, and freed. */
+static int count_parts_merge(struct report *rp)
+{
+	struct count_parts *cp = rp->count_parts;
+	struct callchains **ccs = NULL;
+	struct hists **hs = NULL;
+	uint32_t **maps = NULL;
+	size_t n = atomic_load(&cp->taken);
+	int err = 0;
+
+	if (n > cp->cap)
+		n = cp->cap;
+	ccs = calloc(n ? n : 1, sizeof(*ccs));
+	hs = calloc(n ? n : 1, sizeof(*hs));
+	maps = calloc(n ? n : 1, sizeof(*maps));
+	if (!ccs || !hs || !maps)
+		err = -ENOMEM;
+	for (size_t k = 0; k < n && !err && rp->chains; k++) {
+		ccs[k] = cp->v[k].chains;
+		if (!(maps[k] = malloc(callchains__nr_nodes(ccs[k]) * sizeof(**maps))))
+			err = -ENOMEM;
+	}
+	if (!err && rp->chains)
+		err = callchains__merge(rp->chains, ccs, n, maps);
+	for (size_t i = 0; i < cp->nr_hists && !err; i++) {
+		for (size_t k = 0; k < n; k++)
+			hs[k] = &cp->v[k].hists[i];
+		err = hists__merge(&rp->hists[i], hs, n, rp->chains ? maps : NULL);
+	}
+	for (size_t k = 0; maps && k < n; k++)
+		free(maps[k]);
+	free(maps);
+	free(hs);
+	free(ccs);
+	report__count_parts_free(rp);
 	return err;
 }
 
@@ -677,7 +878,7 @@ int report__counter_start(struct report *rp)
 		return 0;
 	}
 	rp->counter = c;
-	return 0;
+	return count_parts_setup(rp);
 }
 
 /* Hand the current batch to the counter (once it is done with the other one), and
@@ -723,5 +924,8 @@ int report__counter_stop(struct report *rp)
 	pthread_cond_destroy(&c->cv);
 	free(c);
 	rp->counter = NULL;
+	if (!err && rp->count_parts)
+		err = count_parts_merge(rp);
+	report__count_parts_free(rp);
 	return err;
 }

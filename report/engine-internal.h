@@ -279,6 +279,9 @@ struct report {
 	 * the counter, and took 4-10 MB more), the dsos to load */
 	struct report_batch batch[2];	/* owned */
 	struct report_batch *cur;	/* the one being resolved */
+	struct count_parts *count_parts;	/* owned: pass 3 on the workers, into
+					 * partials merged at the end
+					 * (engine-count.c); NULL: not */
 	struct counter *counter;	/* owned: pass 3 on its own thread; NULL:
 					 * on this one */
 	bool replayer;			/* the counter's replayer runs (struct
@@ -620,9 +623,16 @@ int report__counter_start(struct report *rp);
  *  Thread safety: the calling thread. */
 int report__counter_hand(struct report *rp);
 
-/** @brief Wait for the last batch, stop the counter and its replayer (none: 0).
+/** @brief Wait for the last batch, stop the counter and its replayer (none: 0), and
+ *  merge what the workers counted (struct count_parts, engine-count.c) into the
+ *  report's chains and histograms.
  *  @return 0, or their first error.  Thread safety: the calling thread. */
 int report__counter_stop(struct report *rp);
+
+/** @brief Free the workers' partial chains and histograms, if any (a run that
+ *  failed before report__counter_stop() merged them).  Thread safety: the calling
+ *  thread, once no batch is counted. */
+void report__count_parts_free(struct report *rp);
 
 /* ---- cmd-report.c: the front end's, which the set-up calls -------------------------- */
 

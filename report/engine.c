@@ -604,6 +604,7 @@ void report__exit(struct report *rp, size_t nr_hists)
 {
 	/* a run that failed before report__counter_stop() was reached */
 	report__counter_stop(rp);
+	report__count_parts_free(rp);
 	if (rp->session)	/* a batch that failed may have left loads running */
 		workqueue__group_wait(session__workqueue(rp->session), &rp->loads);
 	if (rp->session)

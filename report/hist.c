@@ -9,7 +9,7 @@
 #include "report/hist.h"
 
 #include <errno.h>
-#include <stdlib.h>	/* free, malloc */
+#include <stdlib.h>	/* calloc, free, malloc */
 #include <string.h>	/* memcmp, memcpy, memset */
 
 #include "report/hist-internal.h"
@@ -216,7 +216,10 @@ static int add_step(struct hists *h, uint32_t group, uint64_t period)
 	return 0;
 }
 
-int hists__add(struct hists *h, const struct hist_sample *s)
+/* Samples alike (@p count of them, @p period in all) into their group; s is the
+ * first one's. */
+static int add_samples(struct hists *h, const struct hist_sample *s, uint64_t period,
+		       uint64_t count)
 {
 	unsigned need = h->sl->need;
 	const struct hist_mem *mem;
@@ -227,8 +230,6 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 	if (hashtab__reserve_mapped(&h->hash, &h->hash_cap, &h->hash_mapped, h->nr_groups,
 				    sizeof(*h->hash), 1024, hashtab__kept_hash, h))
 		return -ENOMEM;
-	h->total_period += s->period;
-	h->nr_samples++;
 	hash = (uint32_t)sample_hash(s, s->ips, s->branch, need);
 	i = hashtab__first(hash, h->hash_cap);
 	for (; h->hash[i].idx1; i = hashtab__next(i, h->hash_cap)) {
@@ -239,9 +240,9 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 		    (!by_frame_ips(need) || g->s.nr_ips == s->nr_ips) &&
 		    (!by_frame_ips(need) || !s->nr_ips ||
 		     !memcmp(h->ips + g->ips, s->ips, s->nr_ips * sizeof(*s->ips)))) {
-			g->period += s->period;
-			g->count++;
-			return hist__by_group(h->sl) ? 0 : add_step(h, h->hash[i].idx1 - 1, s->period);
+			g->period += period;
+			g->count += count;
+			return hist__by_group(h->sl) ? 0 : add_step(h, h->hash[i].idx1 - 1, period);
 		}
 	}
 	if (hugemem__grow(&h->groups, &h->cap_groups, &h->groups_mapped, h->nr_groups + 1,
@@ -254,10 +255,64 @@ int hists__add(struct hists *h, const struct hist_sample *s)
 	g->s.ips = NULL;
 	g->s.branch = NULL;
 	g->s.mem = mem;
-	g->period = s->period;
-	g->count = 1;
+	g->period = period;
+	g->count = count;
 	g->stable = false;
 	g->done = false;
 	h->hash[i] = (struct hashtab_slot){ (uint32_t)++h->nr_groups, hash };
-	return hist__by_group(h->sl) ? 0 : add_step(h, (uint32_t)h->nr_groups - 1, s->period);
+	return hist__by_group(h->sl) ? 0 : add_step(h, (uint32_t)h->nr_groups - 1, period);
+}
+
+int hists__add(struct hists *h, const struct hist_sample *s)
+{
+	h->total_period += s->period;
+	h->nr_samples++;
+	return add_samples(h, s, s->period, 1);
+}
+
+bool hists__mergeable(const struct hists *h)
+{
+	return hist__by_group(h->sl);
+}
+
+int hists__merge(struct hists *h, struct hists *const *from, size_t n,
+		 uint32_t *const *chain_maps)
+{
+	size_t *at;
+	int err = 0;
+
+	if (!hist__by_group(h->sl))
+		return -EINVAL;
+	if (!(at = calloc(n ? n : 1, sizeof(*at))))
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		h->total_period += from[k]->total_period;
+		h->nr_samples += from[k]->nr_samples;
+		h->has_callchains |= from[k]->has_callchains;
+	}
+	for (;;) {
+		const struct hist_group *g;
+		struct hist_sample s;
+		size_t best = n;
+
+		/* the group whose first sample came first (one sample is in one
+		 * histogram: no two first samples have one position) */
+		for (size_t k = 0; k < n; k++)
+			if (at[k] < from[k]->nr_groups &&
+			    (best == n || from[k]->groups[at[k]].s.seq <
+					  from[best]->groups[at[best]].s.seq))
+				best = k;
+		if (best == n)
+			break;
+		g = &from[best]->groups[at[best]++];
+		s = g->s;
+		if (chain_maps)
+			s.chain = chain_maps[best][s.chain];
+		s.ips = from[best]->ips + g->ips;
+		s.branch = hists__group_branch(from[best], g);
+		if ((err = add_samples(h, &s, g->period, g->count)))
+			break;
+	}
+	free(at);
+	return err;
 }

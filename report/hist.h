@@ -75,6 +75,9 @@ struct hist_sample {
 					 * borrowed, copied for a group's first sample */
 	uint32_t nr_ips;
 	uint64_t period;		/* event count */
+	uint64_t seq;			/* the sample's delivery position, where the
+					 * samples are counted into several histograms
+					 * merged after (hists__merge()); else 0 */
 	uint8_t filtered;		/* perf's HIST_FILTER__* bits: hidden by a
 					 * filter (--comms, --pid, --dsos, -S ...) */
 };
@@ -226,6 +229,28 @@ bool hists__has_room(const struct hists *h, size_t nr_samples, size_t nr_ips);
  *        hists__reserve()).
  */
 void hists__drop_replayed(struct hists *h);
+
+/**
+ * @brief Add the groups of the @p n histograms @p from, counted from parts of one
+ *        sequence of samples (each sample in one of them, hist_sample.seq its
+ *        position), to @p h, in the order of their first samples: @p h gets the
+ *        groups, in the order and with the first samples, that counting every
+ *        sample into it in order would have given.  Only where each group's samples
+ *        are counted at once (a total order without the lazily computed keys:
+ *        srcline, srcfile, trace), as no steps are kept.
+ * @param chain_maps  chain_maps[k][node]: the node of @p h's chains that node of
+ *                    from[k]'s chains became (callchains__merge()); NULL: the same
+ *                    store
+ * @return 0, -EINVAL (steps are kept), or -ENOMEM.
+ * Thread safety: @p h's thread; @p from are only read (their chain addresses, branches
+ *        and data accesses are copied).
+ */
+int hists__merge(struct hists *h, struct hists *const *from, size_t n,
+		 uint32_t *const *chain_maps);
+
+/** @brief Whether hists__merge() takes histograms keyed as @p h is (each group's
+ *  samples counted at once).  Thread safety: read-only. */
+bool hists__mergeable(const struct hists *h);
 
 /**
  * @brief Account one sample (in perf's delivery order: the order decides which entry

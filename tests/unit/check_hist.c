@@ -1,7 +1,9 @@
 /*
  * Unit tests of report/hist: filtered entries (perf's he->filtered, the first
- * sample's filter bits), the two percentage bases of --percentage, and the branch
- * view's entries (one per branch, perf's branch keys).
+ * sample's filter bits), the two percentage bases of --percentage, the branch
+ * view's entries (one per branch, perf's branch keys), and histograms counted in
+ * parts and merged (hists__merge(), callchains__merge()) against one counted in
+ * order.
  */
 #include <check.h>
 #include <errno.h>
@@ -10,6 +12,8 @@
 #include <string.h>
 
 #include "report/branch.h"
+#include "report/callchain.h"
+#include "report/hist-internal.h"
 #include "report/hist.h"
 #include "report/hist-print.h"
 #include "report/sort.h"
@@ -226,6 +230,106 @@ START_TEST(test_hist_branch_flags_keys)
 }
 END_TEST
 
+/* A sample of the merge test: its comm, chain (depth frames of a few addresses) and
+ * period from i; time i tells first samples apart. */
+static void merge_sample(unsigned i, struct callchains *cc, struct hist_sample *s)
+{
+	static const char *const comms[] = { "gzip", "dd", "make" };
+	uint32_t node = CALLCHAIN_ROOT;
+	unsigned x = i * 2654435761u;
+
+	for (unsigned d = 0; d < (x >> 8) % 5; d++) {
+		struct cc_frame f = { .ip = 0x1000 + 0x10 * ((x >> (12 + 2 * d)) % 3) };
+
+		ck_assert_int_eq(callchains__append(cc, node, &f, &node), 0);
+	}
+	*s = (struct hist_sample){
+		.comm = comms[(x >> 4) % 3], .addr = 0x2000 + 0x10 * ((x >> 20) % 4),
+		.time = i, .cpu = -1, .socket = -1, .level = '.', .cpumode = 2,
+		.period = 1 + i % 3, .seq = i, .chain = node,
+	};
+}
+
+/* Samples counted in runs by two "threads" into histograms and chains of their own,
+ * merged: the same groups (order, first samples, counts) and chain nodes (numbers,
+ * frames) as all of them counted in order into one. */
+START_TEST(test_hist_merge)
+{
+	struct sort_opts so = { .sort_order = "comm,sym", .total_order = true };
+	struct callchains *one, *part[2], *merged;
+	struct hists h1, hp[2], hm;
+	struct hists *hs[2] = { &hp[0], &hp[1] };
+	uint32_t *maps[2], ids1[8], idsm[8];
+	struct sort_list sl;
+	char err[128] = "";
+
+	ck_assert_int_eq(sort_list__setup(&sl, &so, err, sizeof(err)), 0);
+	ck_assert(hists__mergeable(&(struct hists){ .sl = &sl }));
+	ck_assert_int_eq(callchains__new(&one, CALLCHAIN_KEY_FUNCTION), 0);
+	ck_assert_int_eq(callchains__new(&merged, CALLCHAIN_KEY_FUNCTION), 0);
+	hists__init(&h1, &sl, one);
+	hists__init(&hm, &sl, merged);
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(callchains__new(&part[k], CALLCHAIN_KEY_FUNCTION), 0);
+		callchains__track_seq(part[k]);
+		hists__init(&hp[k], &sl, part[k]);
+	}
+	for (unsigned i = 0; i < 400; i++) {
+		struct hist_sample s;
+		int k = (i / 16 + i / 100) % 2;	/* runs of 16, not alternating */
+
+		merge_sample(i, one, &s);
+		ck_assert_int_eq(hists__add(&h1, &s), 0);
+		callchains__set_seq(part[k], i);
+		merge_sample(i, part[k], &s);
+		ck_assert_int_eq(hists__add(&hp[k], &s), 0);
+	}
+	for (int k = 0; k < 2; k++)
+		ck_assert_ptr_nonnull(maps[k] = malloc(callchains__nr_nodes(part[k]) *
+						       sizeof(**maps)));
+	ck_assert_int_eq(callchains__merge(merged, part, 2, maps), 0);
+	ck_assert_int_eq(hists__merge(&hm, hs, 2, maps), 0);
+
+	ck_assert_uint_eq(callchains__nr_nodes(merged), callchains__nr_nodes(one));
+	for (uint32_t n = 0; n < callchains__nr_nodes(one); n++) {
+		uint32_t d = callchains__depth(one, n);
+
+		ck_assert_uint_eq(callchains__depth(merged, n), d);
+		callchains__frames(one, n, ids1);
+		callchains__frames(merged, n, idsm);
+		for (uint32_t j = 0; j < d; j++) {
+			ck_assert_uint_eq(idsm[j], ids1[j]);
+			ck_assert_uint_eq(callchains__frame(merged, idsm[j])->ip,
+					  callchains__frame(one, ids1[j])->ip);
+		}
+	}
+	ck_assert_uint_eq(hm.total_period, h1.total_period);
+	ck_assert_uint_eq(hm.nr_samples, h1.nr_samples);
+	ck_assert_uint_eq(hm.nr_groups, h1.nr_groups);
+	ck_assert_uint_gt(h1.nr_groups, 50);
+	for (size_t g = 0; g < h1.nr_groups; g++) {
+		const struct hist_group *a = &h1.groups[g], *b = &hm.groups[g];
+
+		ck_assert_str_eq(b->s.comm, a->s.comm);
+		ck_assert_uint_eq(b->s.addr, a->s.addr);
+		ck_assert_uint_eq(b->s.chain, a->s.chain);
+		ck_assert_uint_eq(b->s.time, a->s.time);	/* the first sample */
+		ck_assert_uint_eq(b->period, a->period);
+		ck_assert_uint_eq(b->count, a->count);
+		ck_assert_uint_eq(b->s.nr_ips, a->s.nr_ips);
+	}
+	for (int k = 0; k < 2; k++) {
+		free(maps[k]);
+		hists__exit(&hp[k]);
+		callchains__delete(part[k]);
+	}
+	hists__exit(&h1);
+	hists__exit(&hm);
+	callchains__delete(one);
+	callchains__delete(merged);
+}
+END_TEST
+
 Suite *hist_suite(void)
 {
 	Suite *s = suite_create("hist");
@@ -236,6 +340,7 @@ Suite *hist_suite(void)
 	tcase_add_test(tc, test_hist_big_periods);
 	tcase_add_test(tc, test_hist_branch_view);
 	tcase_add_test(tc, test_hist_branch_flags_keys);
+	tcase_add_test(tc, test_hist_merge);
 	suite_add_tcase(s, tc);
 	return s;
 }
