@@ -16,8 +16,10 @@
 # Printed per run: that serial CPU, the calling thread's CPU, all CPU (ms), and the
 # serial share of all CPU with the speedup it predicts on 16 and 64 cores
 # (Amdahl, 1 / (s + (1 - s) / P)).  The producer, counter and replayer threads are
-# single threads too, but they run beside the calling thread (a pipeline: each
-# works on another batch), so they do not add to it; nor does the kallsyms check
+# single threads too (their samples in jobs of a parallel pass do not count: the
+# counter hands its batches' counting to the workers and runs jobs itself), but they
+# run beside the calling thread (a pipeline: each works on another batch), so they do
+# not add to it; nor does the kallsyms check
 # (dr-kallsyms: the kernel formatting /proc/kallsyms as one thread reads it), which
 # the report waits for only before printing.  A second line gives each one's CPU,
 # and the share and prediction of the longest of the five serial parts (the calling
@@ -72,7 +74,12 @@ for _ in $(seq "$runs"); do
 				other[job] = 1
 			}
 		}
-		n = 0; job = ""; prev = ""; prev2 = ""
+		# the own work of a single thread: not the jobs it runs of a parallel pass
+		# (the counter hands the counting of its batches to the workers and takes
+		# jobs too)
+		if (st != "" && !par)
+			stage[st]++
+		n = 0; job = ""; prev = ""; prev2 = ""; st = ""; par = 0
 	}
 	/^ *[0-9]+\/[0-9]+/ {
 		flush(); split($1, a, "/"); main = a[1] == a[2]; n = 1; next
@@ -83,7 +90,9 @@ for _ in $(seq "$runs"); do
 		sub(/\.(part|isra|constprop|cold)\.[0-9.]*$/, "", f)
 		if (f == "producer_main" || f == "counter_main" || f == "replayer_main" ||
 		    f == "check_main")
-			stage[f]++
+			st = f
+		if (f == "parallel_for" || f == "workqueue__group_wait" || f == "pfor_run")
+			par = 1
 		# (the calling thread runs its share of a parallel_for() in pfor_run(),
 		# a frame of its own where DWARF shows inlined calls: the job is the
 		# frame it calls, as on the workers)
