@@ -119,6 +119,7 @@ struct cc_frame {
 };
 
 struct callchains;
+struct workqueue;
 
 /**
  * @brief Create an empty chain store.
@@ -165,11 +166,12 @@ void callchains__set_seq(struct callchains *cc, uint64_t seq);
  *        their first samples, as if one store had taken every sample in order.
  * @param maps  maps[k] (callchains__nr_nodes(from[k]) entries, the caller's)
  *              receives the node of @p into that each node of from[k] became
+ * @param wq    the room made for them is faulted in on its workers (NULL: none)
  * @return 0 or -ENOMEM.
  * Thread safety: @p into's thread; @p from are only read.
  */
 int callchains__merge(struct callchains *into, struct callchains *const *from, size_t n,
-		      uint32_t **maps);
+		      uint32_t **maps, struct workqueue *wq);
 
 /** @brief The store's nodes, the root included.  Thread safety: read-only. */
 uint32_t callchains__nr_nodes(const struct callchains *cc);

@@ -252,6 +252,8 @@ int cmd_report(struct session *s, const struct report_opts *opts, struct machine
 		err = cerr;
 	phases__mark("last batch counted");
 	report__batches_free(&rp);
+	if (!err)	/* the batches' memory given back first */
+		err = report__count_merge(&rp);
 	if (err < 0 && rp.trace_diag.code)
 		err = report__trace_error(&rp.trace_diag);
 	/* nothing is printed yet: kernel symbols read from the build-id cache's copy

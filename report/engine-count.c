@@ -566,6 +566,7 @@ static int count_parts_setup(struct report *rp)
 /* The partials merged into the report's chains and histograms, and freed. */
 static int count_parts_merge(struct report *rp)
 {
+	struct workqueue *wq = session__workqueue(rp->session);
 	struct count_parts *cp = rp->count_parts;
 	struct callchains **ccs = NULL;
 	struct hists **hs = NULL;
@@ -586,11 +587,11 @@ static int count_parts_merge(struct report *rp)
 			err = -ENOMEM;
 	}
 	if (!err && rp->chains)
-		err = callchains__merge(rp->chains, ccs, n, maps);
+		err = callchains__merge(rp->chains, ccs, n, maps, wq);
 	for (size_t i = 0; i < cp->nr_hists && !err; i++) {
 		for (size_t k = 0; k < n; k++)
 			hs[k] = &cp->v[k].hists[i];
-		err = hists__merge(&rp->hists[i], hs, n, rp->chains ? maps : NULL);
+		err = hists__merge(&rp->hists[i], hs, n, rp->chains ? maps : NULL, wq);
 	}
 	for (size_t k = 0; maps && k < n; k++)
 		free(maps[k]);
@@ -924,8 +925,10 @@ int report__counter_stop(struct report *rp)
 	pthread_cond_destroy(&c->cv);
 	free(c);
 	rp->counter = NULL;
-	if (!err && rp->count_parts)
-		err = count_parts_merge(rp);
-	report__count_parts_free(rp);
 	return err;
+}
+
+int report__count_merge(struct report *rp)
+{
+	return rp->count_parts ? count_parts_merge(rp) : 0;
 }

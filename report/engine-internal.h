@@ -623,11 +623,15 @@ int report__counter_start(struct report *rp);
  *  Thread safety: the calling thread. */
 int report__counter_hand(struct report *rp);
 
-/** @brief Wait for the last batch, stop the counter and its replayer (none: 0), and
- *  merge what the workers counted (struct count_parts, engine-count.c) into the
- *  report's chains and histograms.
+/** @brief Wait for the last batch, stop the counter and its replayer (none: 0).
  *  @return 0, or their first error.  Thread safety: the calling thread. */
 int report__counter_stop(struct report *rp);
+
+/** @brief Merge what the workers counted (struct count_parts, engine-count.c), if
+ *  anything, into the report's chains and histograms, and free it; after
+ *  report__counter_stop() (the batches may be freed before: nothing counted points
+ *  into them).  @return 0 or -ENOMEM.  Thread safety: the calling thread. */
+int report__count_merge(struct report *rp);
 
 /** @brief Free the workers' partial chains and histograms, if any (a run that
  *  failed before report__counter_stop() merged them).  Thread safety: the calling

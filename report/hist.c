@@ -275,14 +275,51 @@ bool hists__mergeable(const struct hists *h)
 	return hist__by_group(h->sl);
 }
 
-int hists__merge(struct hists *h, struct hists *const *from, size_t n,
-		 uint32_t *const *chain_maps)
+/* Room for @p groups more groups whose first samples' chains hold @p ips addresses,
+ * faulted in on the workers of @p wq (util/hugemem.h). */
+static int merge_room(struct hists *h, struct workqueue *wq, size_t groups, size_t ips)
 {
-	size_t *at;
+	struct hugemem_span sp[3];
+
+	/* an empty histogram (the report's, before its merge) has nothing to copy: a
+	 * copy's first write faults a fresh huge page in here */
+	if ((!h->nr_groups &&
+	     hugemem__grow_discard(&h->groups, &h->cap_groups, &h->groups_mapped, groups,
+				   sizeof(*h->groups), 1024)) ||
+	    (!h->nr_ips &&
+	     hugemem__grow_discard(&h->ips, &h->cap_ips, &h->ips_mapped, ips,
+				   sizeof(*h->ips), 4096)))
+		return -ENOMEM;
+	if (hugemem__grow(&h->groups, &h->cap_groups, &h->groups_mapped,
+			  h->nr_groups + groups, sizeof(*h->groups), 1024) ||
+	    hugemem__grow(&h->ips, &h->cap_ips, &h->ips_mapped, h->nr_ips + ips,
+			  sizeof(*h->ips), 4096) ||
+	    hashtab__reserve_mapped(&h->hash, &h->hash_cap, &h->hash_mapped,
+				    h->nr_groups + groups, sizeof(*h->hash), 1024,
+				    hashtab__kept_hash, h))
+		return -ENOMEM;
+	/* up to the most they may hold, not their capacities */
+	sp[0] = (struct hugemem_span){ h->groups + h->nr_groups, groups * sizeof(*h->groups) };
+	sp[1] = (struct hugemem_span){ h->ips + h->nr_ips, ips * sizeof(*h->ips) };
+	sp[2] = (struct hugemem_span){ h->hash, h->hash_cap * sizeof(*h->hash) };
+	return hugemem__populate(wq, sp, 3);
+}
+
+int hists__merge(struct hists *h, struct hists *const *from, size_t n,
+		 uint32_t *const *chain_maps, struct workqueue *wq)
+{
+	size_t *at, groups = 0, ips = 0;
 	int err = 0;
 
 	if (!hist__by_group(h->sl))
 		return -EINVAL;
+	for (size_t k = 0; k < n; k++) {
+		groups += from[k]->nr_groups;
+		ips += from[k]->nr_ips;
+	}
+	/* at most all of theirs: room made once, faulted in on the workers */
+	if ((err = merge_room(h, wq, groups, ips)))
+		return err;
 	if (!(at = calloc(n ? n : 1, sizeof(*at))))
 		return -ENOMEM;
 	for (size_t k = 0; k < n; k++) {

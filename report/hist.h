@@ -38,6 +38,7 @@ struct dso;
 struct sort_list;
 struct symbol;
 struct thread;
+struct workqueue;
 
 /** One sample, resolved. */
 struct hist_sample {
@@ -241,12 +242,13 @@ void hists__drop_replayed(struct hists *h);
  * @param chain_maps  chain_maps[k][node]: the node of @p h's chains that node of
  *                    from[k]'s chains became (callchains__merge()); NULL: the same
  *                    store
+ * @param wq  the room made for them is faulted in on its workers (NULL: none)
  * @return 0, -EINVAL (steps are kept), or -ENOMEM.
  * Thread safety: @p h's thread; @p from are only read (their chain addresses, branches
  *        and data accesses are copied).
  */
 int hists__merge(struct hists *h, struct hists *const *from, size_t n,
-		 uint32_t *const *chain_maps);
+		 uint32_t *const *chain_maps, struct workqueue *wq);
 
 /** @brief Whether hists__merge() takes histograms keyed as @p h is (each group's
  *  samples counted at once).  Thread safety: read-only. */

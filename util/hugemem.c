@@ -8,6 +8,7 @@
 #include <sys/mman.h>	/* mmap, munmap, mremap, madvise */
 
 #include "util/array.h"
+#include "util/workqueue.h"
 #include "banned.h"
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -166,4 +167,54 @@ void hugemem__free(void *p, size_t mapped)
 		munmap(p, mapped);
 	else
 		free(p);
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
+/* Spans smaller are left alone (their faults cost less than a job). */
+#define POPULATE_MIN ((size_t)64 << 10)
+
+struct populate {
+	const struct hugemem_span *s;
+	size_t n;
+	size_t *first;			/* span k's first piece; first[n]: all */
+};
+
+/* Job: piece i (a huge page's worth of one span) faulted in. */
+static void populate_piece(void *ctx, size_t i)
+{
+	const struct populate *pp = ctx;
+	size_t k = 0, page = 4096;
+	char *a, *e, *end;
+
+	while (pp->first[k + 1] <= i)
+		k++;
+	a = (char *)pp->s[k].p + (i - pp->first[k]) * HUGE_PAGE;
+	end = (char *)pp->s[k].p + pp->s[k].bytes;
+	e = a + HUGE_PAGE < end ? a + HUGE_PAGE : end;
+	a = (char *)round_up((uintptr_t)a, page);
+	e = (char *)((uintptr_t)e & ~(uintptr_t)(page - 1));
+	if (e > a)
+		(void)madvise(a, (size_t)(e - a), MADV_POPULATE_WRITE);	/* EINVAL:
+						 * an older kernel; only time lost */
+}
+
+int hugemem__populate(struct workqueue *wq, const struct hugemem_span *s, size_t n)
+{
+	struct populate pp = { .s = s, .n = n };
+	int err;
+
+	if (!MAPS || !n)
+		return 0;
+	if (!(pp.first = calloc(n + 1, sizeof(*pp.first))))
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++)
+		pp.first[k + 1] = pp.first[k] +
+				  (s[k].p && s[k].bytes >= POPULATE_MIN ?
+				   (s[k].bytes + HUGE_PAGE - 1) / HUGE_PAGE : 0);
+	err = parallel_for(wq, pp.first[n], populate_piece, &pp);
+	free(pp.first);
+	return err;
 }

@@ -93,4 +93,25 @@ int hugemem__grow_zeroed(void *pv, size_t *cap, size_t *mapped, size_t need, siz
 /** @brief Give back @p p, of @p mapped bytes mapped (0: free() it; NULL: nothing). */
 void hugemem__free(void *p, size_t mapped);
 
+/** Bytes of an array hugemem__populate() is to fault in. */
+struct hugemem_span {
+	void *p;
+	size_t bytes;
+};
+
+struct workqueue;
+
+/**
+ * @brief Fault in the pages of @p n spans of arrays mapped here, writable, their
+ *        contents kept (madvise MADV_POPULATE_WRITE, Linux 5.14), 2 MiB a job on the
+ *        workers of @p wq: a thread about to fill megabytes of fresh memory alone
+ *        has the kernel zero its pages on the others first (on the bench VM the first
+ *        touch costs about 3 ms a MiB).  Spans under 64 KiB, builds without maps
+ *        (hugemem__maps()) and kernels without the advice are left as they are: it
+ *        only saves time.
+ * @return 0 or -ENOMEM (the jobs).
+ * Thread safety: nothing may write the spans meanwhile.
+ */
+int hugemem__populate(struct workqueue *wq, const struct hugemem_span *s, size_t n);
+
 #endif

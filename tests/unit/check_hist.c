@@ -287,8 +287,8 @@ START_TEST(test_hist_merge)
 	for (int k = 0; k < 2; k++)
 		ck_assert_ptr_nonnull(maps[k] = malloc(callchains__nr_nodes(part[k]) *
 						       sizeof(**maps)));
-	ck_assert_int_eq(callchains__merge(merged, part, 2, maps), 0);
-	ck_assert_int_eq(hists__merge(&hm, hs, 2, maps), 0);
+	ck_assert_int_eq(callchains__merge(merged, part, 2, maps, NULL), 0);
+	ck_assert_int_eq(hists__merge(&hm, hs, 2, maps, NULL), 0);
 
 	ck_assert_uint_eq(callchains__nr_nodes(merged), callchains__nr_nodes(one));
 	for (uint32_t n = 0; n < callchains__nr_nodes(one); n++) {
