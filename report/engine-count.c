@@ -400,7 +400,7 @@ static int count_sample(struct report *rp, struct count_target *t,
  * Pass 3 on the workers: where every group's samples are counted at once
  * (hists__mergeable(): a total order; no live replay), each thread counts its share of
  * a batch's samples into chains and histograms of its own, the samples' delivery
- * positions with them, and report__counter_stop() merges them once, in the order of
+ * positions with them, and report__count_merge() merges them once, in the order of
  * their first samples (callchains__merge(), hists__merge()): the chains and groups
  * one thread counting every sample in order makes.  Not where counting a sample
  * writes what the report shares: the parent key's regex cache and the srcline and
@@ -511,7 +511,7 @@ void report__count_parts_free(struct report *rp)
 
 	if (!cp)
 		return;
-	for (size_t k = 0; k < cp->cap; k++) {
+	for (size_t k = 0; cp->v && k < cp->cap; k++) {
 		for (size_t i = 0; cp->v[k].hists && i < cp->nr_hists; i++)
 			hists__exit(&cp->v[k].hists[i]);
 		free(cp->v[k].hists);
