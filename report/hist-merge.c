@@ -15,9 +15,9 @@
  * sample's).  The workers then copy the merged entries and add up their counts (each
  * job a slice of the merged entries) and copy the ranges' call graph occurrences (the
  * ranges' groups differ, so no two occurrences merge); the first range's arrays are
- * taken over where its entries are the first merged ones (take_first()).  perf's input tree is linked
- * in the merged order (a total order's tree has the sorted order whatever the
- * insertions were).
+ * taken over where its entries are the first merged ones (take_first()).  perf's
+ * input tree is linked in the merged order (a total order's tree has the sorted order
+ * whatever the insertions were).
  */
 #include "report/hist-internal.h"
 
@@ -36,7 +36,6 @@
 /* One range of groups and the entries its builder made. */
 struct part {
 	struct hist_builder b;
-	const struct sort_list *sl;
 	size_t g0, g1;			/* groups [g0, g1) */
 	struct hist_key *keys;		/* entry i's key (where sort_list__keyed()) */
 	uint32_t *sorted;		/* its entries, in the input tree's order */
@@ -61,8 +60,7 @@ struct merge {
 	size_t np;
 	uint32_t *src_part, *src_idx;	/* merged entry g is p[src_part[g]]'s entry
 					 * src_idx[g] */
-	struct slice *s;
-	size_t ns;
+	struct slice *s;		/* np slices of the merged entries */
 	uint32_t *order;		/* the merged entries, in the input tree's
 					 * order */
 	size_t reused;			/* the first range's entries (and
@@ -74,8 +72,8 @@ struct merge {
  * p and entry j of range q. */
 static int part_cmp(const struct part *p, uint32_t i, const struct part *q, uint32_t j)
 {
-	return p->keys ? sort_list__cmp_keys(p->sl, 0, &p->keys[i], &q->keys[j])
-		       : sort_list__cmp(p->sl, &p->b.v[i], &q->b.v[j]);
+	return p->keys ? sort_list__cmp_keys(p->b.sl, 0, &p->keys[i], &q->keys[j])
+		       : sort_list__cmp(p->b.sl, &p->b.v[i], &q->b.v[j]);
 }
 
 static int part_qcmp(const void *pa, const void *pb, void *ctx)
@@ -98,7 +96,6 @@ static void build_part(void *ctx, size_t k)
 	size_t n;
 
 	hist_builder__init(&p->b, m->b->sl, m->o);
-	p->sl = m->b->sl;
 	p->b.no_tree = true;
 	p->err = ids && cache ? 0 : -ENOMEM;
 	for (size_t i = p->g0; i < p->g1 && !p->err; i++)
@@ -112,7 +109,7 @@ static void build_part(void *ctx, size_t k)
 		return;
 	p->sorted = malloc(n * sizeof(*p->sorted));
 	p->map = malloc(n * sizeof(*p->map));
-	if (sort_list__keyed(p->sl) && !(p->keys = malloc(n * sizeof(*p->keys))))
+	if (sort_list__keyed(p->b.sl) && !(p->keys = malloc(n * sizeof(*p->keys))))
 		p->err = -ENOMEM;
 	if (!p->sorted || !p->map || p->err) {
 		p->err = -ENOMEM;
@@ -339,22 +336,6 @@ int hist__psort(struct workqueue *wq, size_t n, hist_pos_cmp_fn *cmp, const void
 	return 0;
 }
 
-/* The merged entries linked into b->in in the input tree's order: each the right
- * child of the one before, the tree's last. */
-static int link_sorted(struct merge *m)
-{
-	struct hist_builder *b = m->b;
-	uint32_t prev = RBTREE_NIL;
-
-	if (rbtree__reserve(&b->in, b->nr))
-		return -ENOMEM;
-	for (size_t i = 0; i < b->nr; i++) {
-		rbtree__link(&b->in, m->order[i], prev, false);
-		prev = m->order[i];
-	}
-	return 0;
-}
-
 /*
  * Where the first range's entries are the first merged ones, in order (its key has
  * one entry each: no two of its entries merged), its entries and occurrences become
@@ -453,8 +434,7 @@ int hist_builder__run_parallel(struct hist_builder *b, struct hists *h,
 	/* no key copies: the collapse, next, compares its own */
 	b->keyed = false;
 	b->keyed_known = false;
-	m.ns = m.np;
-	m.s = calloc(m.ns, sizeof(*m.s));
+	m.s = calloc(m.np, sizeof(*m.s));
 	if (!m.s || (err = take_first(&m, (size_t)nr, nr_occ)))
 		goto out;
 	if (!m.reused) {
@@ -470,18 +450,20 @@ int hist_builder__run_parallel(struct hist_builder *b, struct hists *h,
 		err = -ENOMEM;
 		goto out;
 	}
-	for (size_t k = 0; k < m.ns; k++) {
+	for (size_t k = 0; k < m.np; k++) {
 		m.s[k].lo = at;
-		at = k == m.ns - 1 ? b->nr : b->nr / m.ns * (k + 1);
+		at = k == m.np - 1 ? b->nr : b->nr / m.np * (k + 1);
 		m.s[k].hi = at;
 	}
-	err = parallel_for(o->wq, m.np + m.ns, fill, &m);
-	for (size_t k = 0; k < m.ns; k++) {
+	err = parallel_for(o->wq, 2 * m.np, fill, &m);
+	for (size_t k = 0; k < m.np; k++) {
 		b->nr_non_filtered_samples += m.s[k].nf_samples;
 		b->non_filtered_period += m.s[k].nf_period;
 	}
-	if (!err)
-		err = link_sorted(&m);
+	if (!err && rbtree__reserve(&b->in, b->nr))
+		err = -ENOMEM;
+	if (!err)	/* perf's input tree: the merged entries in their order */
+		rbtree__link_sorted(&b->in, m.order, b->nr);
 out:
 	merge_exit(&m);
 	return err;

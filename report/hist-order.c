@@ -84,18 +84,16 @@ static int collapse_sorted(struct hist_builder *b, const struct sort_ties *ranks
 {
 	struct collapse_ctx c = { b, ranks, order };
 	uint32_t *pos = malloc((*n ? *n : 1) * sizeof(*pos));
-	uint32_t prev = RBTREE_NIL;
 	size_t k = 0;
 
 	if (!pos || hist__psort(b->wq, *n, collapse_cmp, &c, pos, stack)) {
 		free(pos);
 		return -ENOMEM;
 	}
-	b->in.root = RBTREE_NIL;
 	for (size_t i = 0; i < *n; i++) {
 		uint32_t z = order[pos[i]];
 
-		if (prev != RBTREE_NIL && !collapse_cmp(&c, pos[i], pos[i - 1])) {
+		if (i && !collapse_cmp(&c, pos[i], pos[i - 1])) {
 			uint32_t x = b->alias[order[pos[i - 1]]];
 
 			hist_stat__merge(&b->v[x].stat, &b->v[z].stat);
@@ -103,10 +101,9 @@ static int collapse_sorted(struct hist_builder *b, const struct sort_ties *ranks
 			b->alias[z] = x;
 			continue;
 		}
-		rbtree__link(&b->in, z, prev, false);
-		prev = z;
 		stack[k++] = z;
 	}
+	rbtree__link_sorted(&b->in, stack, k);
 	memcpy(order, stack, k * sizeof(*order));
 	*n = k;
 	free(pos);

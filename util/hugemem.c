@@ -178,7 +178,6 @@ void hugemem__free(void *p, size_t mapped)
 
 struct populate {
 	const struct hugemem_span *s;
-	size_t n;
 	size_t *first;			/* span k's first piece; first[n]: all */
 };
 
@@ -203,7 +202,7 @@ static void populate_piece(void *ctx, size_t i)
 
 int hugemem__populate(struct workqueue *wq, const struct hugemem_span *s, size_t n)
 {
-	struct populate pp = { .s = s, .n = n };
+	struct populate pp = { .s = s };
 	int err;
 
 	if (!MAPS || !n)

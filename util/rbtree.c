@@ -68,6 +68,13 @@ static void rotate(struct rbtree *t, uint32_t x, bool left)
 	t->parent[x] = y;
 }
 
+void rbtree__link_sorted(struct rbtree *t, const uint32_t *ids, size_t n)
+{
+	t->root = RBTREE_NIL;
+	for (size_t i = 0; i < n; i++)
+		rbtree__link(t, ids[i], i ? ids[i - 1] : RBTREE_NIL, false);
+}
+
 void rbtree__link(struct rbtree *t, uint32_t z, uint32_t p, bool left)
 {
 	t->left[z] = t->right[z] = RBTREE_NIL;

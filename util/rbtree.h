@@ -50,6 +50,16 @@ int rbtree__reserve(struct rbtree *t, size_t n);
 void rbtree__link(struct rbtree *t, uint32_t z, uint32_t p, bool left);
 
 /**
+ * @brief Make the tree hold the @p n nodes @p ids, in that order (the tree is emptied
+ *        first): each linked as the right child of the one before, which is the
+ *        tree's last node (the shape perf's tree would have after inserting them in
+ *        that order with a comparison they are sorted by).
+ * @param ids  node ids below the reserved capacity
+ * Thread safety: the tree's thread.
+ */
+void rbtree__link_sorted(struct rbtree *t, const uint32_t *ids, size_t n);
+
+/**
  * @brief Unlink node z from the tree and rebalance: textbook red-black delete, z
  *        replaced by its in-order successor when it has two children (the kernel's
  *        rb_erase takes the same steps, so replaying perf's insertions and erasures

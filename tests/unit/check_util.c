@@ -160,6 +160,29 @@ START_TEST(test_rbtree_insert)
 }
 END_TEST
 
+/* A sequence linked as sorted: a valid red-black tree whose in-order is the sequence
+ * (a permutation of the ids, as the report's entries in their tree order). */
+START_TEST(test_rbtree_link_sorted)
+{
+	enum { N = 777 };
+	struct rbtree t;
+	uint32_t ids[N], out[N], stack[N];
+
+	rbtree__init(&t);
+	ck_assert_int_eq(rbtree__reserve(&t, N), 0);
+	for (uint32_t i = 0; i < N; i++)
+		ids[i] = (i * 389u) % N;
+	rbtree__link_sorted(&t, ids, N);
+	ck_assert(!t.red[t.root]);
+	black_height(&t, t.root);
+	ck_assert_uint_eq(rbtree__inorder(&t, out, stack), N);
+	for (uint32_t i = 0; i < N; i++)
+		ck_assert_uint_eq(out[i], ids[i]);
+	rbtree__link_sorted(&t, ids, 0);	/* emptied */
+	ck_assert_uint_eq(t.root, RBTREE_NIL);
+	rbtree__exit(&t);
+}
+END_TEST
 
 /* Insert keys (node id == key) in order, smaller keys left. */
 static void insert_keys(struct rbtree *t, const uint32_t *keys, uint32_t n)
@@ -457,6 +480,7 @@ Suite *util_suite(void)
 	tcase_add_test(ta, test_hugemem_alloc_grown);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tr, test_rbtree_insert);
+	tcase_add_test(tr, test_rbtree_link_sorted);
 	tcase_add_test(tr, test_rbtree_erase);
 	tcase_add_test(th, test_hashtab);
 	tcase_add_test(th, test_hashtab_mapped);
