@@ -32,6 +32,7 @@
 #include "reader/session.h"
 #include "resolve/pipeline.h"
 #include "util/array.h"
+#include "util/hashtab.h"
 #include "banned.h"
 
 struct json_run {
@@ -121,23 +122,58 @@ struct js_chunk {
 	bool failed;		/* out of memory */
 };
 
-/* A worker's generator, writing into the chunk of the sample at hand. */
+/*
+ * A frame's symbol and dso keys as the generator wrote them the first time, kept by
+ * the symbol's and dso's pointers: `,"symbol":"NAME","dso":"DSO"` (the text inside a
+ * frame object after its "ip").  A recording's samples name the same few symbols over
+ * and over; their names were escaped and written a token at a time for every frame
+ * (the bench directory: a third of the encoding's CPU).
+ */
+struct js_frag {
+	const struct symbol *sym;	/* NULL: an empty slot */
+	const struct dso *dso;
+	uint64_t hash;
+	size_t off, len;		/* the text in js_worker.frag_text */
+};
+
+/* A worker's generators, writing into the chunk of the sample at hand. */
 struct js_worker {
 	yajl_gen g;
 	struct js_chunk *c;
+	yajl_gen fg;		/* writes the fragments, into frag_text */
+	struct js_chunk frag_text;
+	struct js_frag *frags;	/* hash table (util/hashtab.h) */
+	size_t cap_frags, nr_frags;
 };
 
-static void collect(void *ctx, const char *text, size_t size)
+static void append(struct js_chunk *c, const char *text, size_t size)
 {
-	struct js_worker *w = ctx;
-	struct js_chunk *c = w->c;
-
 	if (c->failed || array__grow(&c->p, &c->cap, c->len + size, 1, 64u << 10)) {
 		c->failed = true;
 		return;
 	}
 	memcpy(c->p + c->len, text, size);
 	c->len += size;
+}
+
+static void collect(void *ctx, const char *text, size_t size)
+{
+	struct js_worker *w = ctx;
+	struct js_chunk *c = w->c;
+
+	/* most of the generator's pieces are one character: a quote, a brace, a colon */
+	if (size == 1 && c->len < c->cap) {
+		c->p[c->len++] = *text;
+		return;
+	}
+	append(c, text, size);
+}
+
+static void collect_frag(void *ctx, const char *text, size_t size)
+{
+	struct js_worker *w = ctx;
+
+	append(&w->frag_text, text, size);
 }
 
 /* A key: a string literal (its length known here). */
@@ -186,6 +222,55 @@ static size_t hex_addr(char *buf, uint64_t v)
 	return k;
 }
 
+static uint64_t frag_hash(const struct symbol *sym, const struct dso *dso)
+{
+	return ((uintptr_t)sym * 0x9e3779b97f4a7c15ULL) ^ ((uintptr_t)dso >> 4);
+}
+
+static uint64_t frag_slot_hash(const void *ctx, const void *slot)
+{
+	(void)ctx;
+	return ((const struct js_frag *)slot)->hash;
+}
+
+/*
+ * The fragment of (sym, dso), written by the fragment generator the first time: a
+ * frame object opened and its "ip" written, then the symbol and dso keys, whose text
+ * is kept (the generator is reset after).  @return the fragment, or NULL (no memory).
+ */
+static const struct js_frag *frag(struct js_worker *w, const struct symbol *sym,
+				  const struct dso *dso)
+{
+	uint64_t h = frag_hash(sym, dso);
+	struct js_frag *f;
+	size_t i, start, mark, len;
+
+	if (hashtab__reserve(&w->frags, &w->cap_frags, w->nr_frags, sizeof(*w->frags), 1024,
+			     frag_slot_hash, NULL))
+		return NULL;
+	for (i = hashtab__first(h, w->cap_frags); w->frags[i].sym;
+	     i = hashtab__next(i, w->cap_frags))
+		if (w->frags[i].sym == sym && w->frags[i].dso == dso)
+			return &w->frags[i];
+	start = w->frag_text.len;
+	yajl_gen_reset(w->fg, NULL);
+	if (yajl_gen_map_open(w->fg) != yajl_gen_status_ok || !gen_key(w->fg, "ip") ||
+	    !gen_text(w->fg, "", 0))
+		return NULL;
+	mark = w->frag_text.len;
+	if (!gen_str(w->fg, "symbol", symbol__name(sym)) ||
+	    (dso && !gen_str(w->fg, "dso", dso__short_name(dso))) || w->frag_text.failed)
+		return NULL;
+	/* the text before the mark (the object and its "ip") is not kept */
+	len = w->frag_text.len - mark;
+	memmove(w->frag_text.p + start, w->frag_text.p + mark, len);
+	w->frag_text.len = start + len;
+	f = &w->frags[i];
+	*f = (struct js_frag){ .sym = sym, .dso = dso, .hash = h, .off = start, .len = len };
+	w->nr_frags++;
+	return f;
+}
+
 /* One callchain entry {"ip", "symbol", "dso"}: the address, and its symbol and dso
  * where it has a symbol.  @return 0, PIPELINE_AGAIN, -ENOMEM. */
 static int gen_frame(struct js_worker *w, struct pipeline_thread *pt,
@@ -201,9 +286,12 @@ static int gen_frame(struct js_worker *w, struct pipeline_thread *pt,
 	    !gen_text(w->g, buf, hex_addr(buf, ip)))
 		return -ENOMEM;
 	if (al.sym && symbol__name(al.sym)[0]) {
-		if (!gen_str(w->g, "symbol", symbol__name(al.sym)) ||
-		    (al.dso && !gen_str(w->g, "dso", dso__short_name(al.dso))))
+		const struct js_frag *f = frag(w, al.sym, al.dso);
+
+		if (!f)
 			return -ENOMEM;
+		/* the generator expects the next key (or the close) either way */
+		append(w->c, w->frag_text.p + f->off, f->len);
 	}
 	return yajl_gen_map_close(w->g) == yajl_gen_status_ok ? 0 : -ENOMEM;
 }
@@ -323,7 +411,9 @@ static int sink_thread_init(void *ctx, void *state)
 
 	(void)ctx;
 	if (!(w->g = yajl_gen_alloc(NULL)) ||
-	    !yajl_gen_config(w->g, yajl_gen_print_callback, collect, w))
+	    !yajl_gen_config(w->g, yajl_gen_print_callback, collect, w) ||
+	    !(w->fg = yajl_gen_alloc(NULL)) ||
+	    !yajl_gen_config(w->fg, yajl_gen_print_callback, collect_frag, w))
 		return -ENOMEM;
 	return 0;
 }
@@ -335,6 +425,10 @@ static void sink_thread_exit(void *ctx, void *state)
 	(void)ctx;
 	if (w->g)
 		yajl_gen_free(w->g);
+	if (w->fg)
+		yajl_gen_free(w->fg);
+	free(w->frag_text.p);
+	free(w->frags);
 }
 
 static void sink_chunk_exit(void *ctx, void *chunk)
@@ -390,6 +484,9 @@ static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, bool
 	    fputs(",\n\"samples\": [", fp) == EOF)
 		write_failed(&r);
 	json_decref(h);
+	/* the kernel's symbols read ahead are in before the first record (the pipeline
+	 * loads the kernel's dso at its first kernel address) */
+	machine__wait_preload(cmd_recording__machine(rec));
 	err = pipeline__new(&r.pipe, cmd_recording__machine(rec), session__workqueue(s),
 			    &json_sink, &r);
 	if (err)
@@ -422,8 +519,9 @@ int cmd_json(const struct convert_opts *o, struct diag *d)
 	FILE *fp = NULL;
 	int err;
 
-	/* the output is OUT.tmp until the commit: no scan pass for a single file */
-	err = cmd_recording__open(&rec, o, false, true, d);
+	/* the output is OUT.tmp until the commit: no scan pass for a single file; the
+	 * kernel's symbols are read on a worker while the recording loads */
+	err = cmd_recording__open(&rec, o, true, true, d);
 	if (!err)
 		err = outfile__claim(o->json, o->input, OUTFILE_STREAM |
 				     (o->force ? OUTFILE_FORCE : 0), d);
