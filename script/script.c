@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>	/* snprintf */
-#include <stdlib.h>	/* calloc, free, strtol, strtoul */
-#include <string.h>	/* strcmp, strlen, strncmp */
+#include <stdlib.h>	/* calloc, free, malloc, strtol, strtoul */
+#include <string.h>	/* memset, strcmp, strlen, strncmp */
 
 #include "cli/progress.h"
 #include "cli/time-range.h"
@@ -199,7 +199,9 @@ struct frame_slot {
 
 /* A worker's own state (resolve/pipeline.h: thread_size). */
 struct script_worker {
-	struct frame_slot *fcache;	/* owned: FRAME_SLOTS, or NULL */
+	struct frame_slot *fcache;	/* owned: FRAME_SLOTS, or NULL (yet) */
+	bool want_fcache;		/* the lines are remembered: fcache made at
+					 * its first use, on the worker */
 	struct unwinder *uw;		/* owned: --call-graph dwarf stacks; else NULL */
 	struct srclines *inl;		/* owned with uw: inlined functions of unwound
 					 * frames */
@@ -352,6 +354,14 @@ static int print_cached_frame(struct chain_ctx *c, uint16_t cpumode, uint64_t ip
 	size_t mark = out->len;
 	int err;
 
+	/* written whole before its first probe: a calloc()ed array is the zero page
+	 * until written, and each page's first store after a read copied it and
+	 * flushed the other cpus' TLBs (5 % of the bench directory's CPU) */
+	if (!x->w->fcache) {
+		if (!(x->w->fcache = malloc(FRAME_SLOTS * sizeof(*x->w->fcache))))
+			return -ENOMEM;
+		memset(x->w->fcache, 0, FRAME_SLOTS * sizeof(*x->w->fcache));
+	}
 	pipeline__resolve_map(x->pt, x->rs, cpumode, ip, &al);
 	fs = &x->w->fcache[frame_hash(al.map_id, ip) & (FRAME_SLOTS - 1)];
 	if (fs->len && fs->map_id == al.map_id && fs->ip == ip && fs->fields == c->fields)
@@ -379,7 +389,7 @@ static int print_frame(void *ctx, uint16_t cpumode, uint64_t ip)
 	struct script_loc l;
 	int err;
 
-	if (!(cpumode & CALLCHAIN_UNWOUND) && c->x->w->fcache &&
+	if (!(cpumode & CALLCHAIN_UNWOUND) && c->x->w->want_fcache &&
 	    !pipeline_thread__in_turn(c->x->pt))
 		return print_cached_frame(c, cpumode, ip);
 	if ((err = resolve(c->x, cpumode, ip, &l)))
@@ -786,8 +796,7 @@ static int sink_thread_init(void *ctx, void *state)
 	struct run *r = ctx;
 	struct script_worker *w = state;
 
-	if (!r->stacks && !(w->fcache = calloc(FRAME_SLOTS, sizeof(*w->fcache))))
-		return -ENOMEM;
+	w->want_fcache = !r->stacks;
 	if (r->fold_workers && r->fold && script_fold__new(&w->fold))
 		return -ENOMEM;
 	if (r->fold_workers && r->efold) {
