@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>	/* snprintf */
-#include <stdlib.h>	/* calloc, free, malloc, strtol, strtoul */
-#include <string.h>	/* memset, strcmp, strlen, strncmp */
+#include <stdlib.h>	/* calloc, free, strtol, strtoul */
+#include <string.h>	/* strcmp, strlen, strncmp */
 
 #include "cli/progress.h"
 #include "cli/time-range.h"
@@ -33,6 +33,7 @@
 #include "script/fold.h"
 #include "script/format.h"
 #include "script/speedscope.h"
+#include "util/hugemem.h"
 #include "util/outpath.h"
 #include "util/strtab.h"
 #include "banned.h"
@@ -354,13 +355,12 @@ static int print_cached_frame(struct chain_ctx *c, uint16_t cpumode, uint64_t ip
 	size_t mark = out->len;
 	int err;
 
-	/* written whole before its first probe: a calloc()ed array is the zero page
-	 * until written, and each page's first store after a read copied it and
-	 * flushed the other cpus' TLBs (5 % of the bench directory's CPU) */
+	/* made on the worker that uses it, written before its first probe
+	 * (util/hugemem.h: hugemem__touch_zeroed()) */
 	if (!x->w->fcache) {
-		if (!(x->w->fcache = malloc(FRAME_SLOTS * sizeof(*x->w->fcache))))
+		if (!(x->w->fcache = calloc(FRAME_SLOTS, sizeof(*x->w->fcache))))
 			return -ENOMEM;
-		memset(x->w->fcache, 0, FRAME_SLOTS * sizeof(*x->w->fcache));
+		hugemem__touch_zeroed(x->w->fcache, FRAME_SLOTS * sizeof(*x->w->fcache));
 	}
 	pipeline__resolve_map(x->pt, x->rs, cpumode, ip, &al);
 	fs = &x->w->fcache[frame_hash(al.map_id, ip) & (FRAME_SLOTS - 1)];

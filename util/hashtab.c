@@ -60,6 +60,8 @@ static int reserve(void *pslots, size_t *cap, size_t *mapped, size_t nr, size_t 
 	v = mapped ? hugemem__alloc_grown(n * elem, &vmapped) : calloc(n, elem);
 	if (!v)
 		return -ENOMEM;
+	if (!mapped)	/* the rehash's probes read it first */
+		hugemem__touch_zeroed(v, n * elem);
 	memcpy(&old, pslots, sizeof(old));
 	rehash(v, n, old, *cap, elem, hash, ctx);
 	if (mapped) {

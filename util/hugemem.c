@@ -217,3 +217,9 @@ int hugemem__populate(struct workqueue *wq, const struct hugemem_span *s, size_t
 	free(pp.first);
 	return err;
 }
+
+void hugemem__touch_zeroed(void *p, size_t size)
+{
+	for (size_t off = 0; off < size; off += 4096)
+		((volatile unsigned char *)p)[off] = 0;
+}

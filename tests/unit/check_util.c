@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>	/* snprintf */
-#include <stdlib.h>	/* malloc */
+#include <stdio.h>	/* fgets, fopen, snprintf, sscanf */
+#include <stdlib.h>	/* calloc, free, malloc */
 #include <string.h>	/* strcpy is banned: memcpy */
 
 #include "util/array.h"
@@ -338,6 +338,45 @@ START_TEST(test_hugemem)
 }
 END_TEST
 
+/* The process's anonymous memory in KiB (/proc/self/smaps_rollup), or -1. */
+static long anon_kib(void)
+{
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	char line[256];
+	long kib = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Anonymous: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/* A calloc()ed array read first (the zero page, where it is fresh mapped memory), then
+ * touched: its pages are the process's own and still zero. */
+START_TEST(test_hugemem_touch_zeroed)
+{
+	size_t size = ((size_t)8 << 20) + 100;
+	long before = anon_kib(), after;
+	unsigned char *p = calloc(1, size);
+	unsigned sum = 0;
+
+	ck_assert_ptr_nonnull(p);
+	for (size_t i = 0; i < size; i += 4096)
+		sum += ((volatile unsigned char *)p)[i];
+	hugemem__touch_zeroed(p, size);
+	after = anon_kib();
+	for (size_t i = 0; i < size; i++)
+		sum += p[i];
+	ck_assert_uint_eq(sum, 0);
+	if (before >= 0 && after >= 0)	/* a kernel without the file: contents only */
+		ck_assert_int_ge(after - before, (long)(7 << 10));
+	free(p);
+}
+END_TEST
+
 /* A growing array: malloc()ed while small, mapped from HUGEMEM_GROW_MIN bytes on
  * (its contents kept), its new elements zeroed in either state. */
 START_TEST(test_hugemem_grow)
@@ -476,6 +515,7 @@ Suite *util_suite(void)
 	tcase_add_test(ta, test_array_grow);
 	tcase_add_test(ta, test_hugemem);
 	tcase_add_test(ta, test_hugemem_grow);
+	tcase_add_test(ta, test_hugemem_touch_zeroed);
 	tcase_add_test(ta, test_hugemem_grow_discard);
 	tcase_add_test(ta, test_hugemem_alloc_grown);
 	suite_add_tcase(s, tc);
