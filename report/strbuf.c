@@ -184,83 +184,112 @@ static char *utoa(char *end, uint64_t v)
 	return p;
 }
 
+/* The decimal digits of v (1 for 0). */
+static size_t dec_digits(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 10000) {
+		v /= 10000;
+		n += 4;
+	}
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* The hex digits of v (1 for 0). */
+static size_t hex_digits(uint64_t v)
+{
+	return v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+}
+
+/*
+ * The numbers are written in place, backwards from the end of their digits (counted
+ * first): a copy from a buffer of their own was a memcpy() call of a few bytes each,
+ * a tenth of `dirreport -D`'s CPU.
+ */
+
+/* n bytes appended (their text written by the caller at the returned place), the
+ * terminating NUL after them; NULL when the buffer could not grow (sb->failed). */
+static char *append_n(struct strbuf *sb, size_t n)
+{
+	char *p;
+
+	if (strbuf__grow(sb, n))
+		return NULL;
+	p = sb->buf + sb->len;
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+	return p;
+}
+
+/* v in decimal, with a '-' when neg, right-aligned in w columns (or left-aligned
+ * with left), spaces around. */
+static void add_dec(struct strbuf *sb, uint64_t v, bool neg, size_t w, bool left)
+{
+	size_t n = dec_digits(v) + neg, pad = w > n ? w - n : 0;
+	char *p = append_n(sb, n + pad);
+
+	if (!p)
+		return;
+	if (left)
+		memset(p + n, ' ', pad);
+	else
+		memset(p, ' ', pad), p += pad;
+	utoa(p + n, v);
+	if (neg)
+		*p = '-';
+}
+
 void strbuf__add_u64(struct strbuf *sb, uint64_t v)
 {
-	char tmp[24];
-	char *s = utoa(tmp + sizeof(tmp), v);
-
-	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
+	add_dec(sb, v, false, 0, false);
 }
 
 void strbuf__add_s64(struct strbuf *sb, int64_t v)
 {
-	char tmp[24];
-	char *s;
-
 	/* negate in unsigned arithmetic so INT64_MIN works */
-	s = utoa(tmp + sizeof(tmp), v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
-	if (v < 0)
-		*--s = '-';
-	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
+	add_dec(sb, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, 0, false);
 }
 
 void strbuf__add_s64_width(struct strbuf *sb, int64_t v, int width)
 {
-	char tmp[24];
-	char *s;
-	size_t n, w;
+	size_t w = width < 0 ? (size_t)(-(int64_t)width) : (size_t)width;
 
-	s = utoa(tmp + sizeof(tmp), v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
-	if (v < 0)
-		*--s = '-';
-	n = (size_t)(tmp + sizeof(tmp) - s);
-	w = width < 0 ? (size_t)(-(int64_t)width) : (size_t)width;
-	if (width > 0 && w > n)
-		strbuf__addchars(sb, ' ', w - n);
-	strbuf__add(sb, s, n);
-	if (width < 0 && w > n)
-		strbuf__addchars(sb, ' ', w - n);
+	add_dec(sb, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, w, width < 0);
 }
 
 static const char _hexdig[] = "0123456789abcdef";
 
-static char *xtoa(char *end, uint64_t v, unsigned min_digits)
+/* v in hex, at least min_digits digits (zero-padded), "0x" before them with prefix. */
+static void add_hex(struct strbuf *sb, uint64_t v, size_t min_digits, bool prefix)
 {
-	char *p = end;
-	unsigned n = 0;
+	size_t d = hex_digits(v), n;
+	char *p;
 
-	do {
-		*--p = _hexdig[v & 15];
-		v >>= 4;
-		n++;
-	} while (v || n < min_digits);
-	return p;
+	if (d < min_digits)
+		d = min_digits;
+	n = d + 2 * prefix;
+	if (!(p = append_n(sb, n)))
+		return;
+	if (prefix) {
+		p[0] = '0';
+		p[1] = 'x';
+	}
+	for (char *q = p + n; d; d--, v >>= 4)
+		*--q = _hexdig[v & 15];
 }
 
 void strbuf__add_hex(struct strbuf *sb, uint64_t v)
 {
-	char tmp[20];
-	char *s = xtoa(tmp + sizeof(tmp), v, 1);
-
-	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
+	add_hex(sb, v, 1, false);
 }
 
 void strbuf__add_hex_alt(struct strbuf *sb, uint64_t v)
 {
-	char tmp[20];
-	char *s = xtoa(tmp + sizeof(tmp), v, 1);
-
-	if (v) {
-		*--s = 'x';
-		*--s = '0';
-	}
-	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
+	add_hex(sb, v, 1, v != 0);
 }
 
 void strbuf__add_hex_pad(struct strbuf *sb, uint64_t v, unsigned width)
 {
-	char tmp[20];
-	char *s = xtoa(tmp + sizeof(tmp), v, width > 16 ? 16 : width);
-
-	strbuf__add(sb, s, (size_t)(tmp + sizeof(tmp) - s));
+	add_hex(sb, v, width > 16 ? 16 : width, false);
 }

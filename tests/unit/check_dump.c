@@ -2122,10 +2122,14 @@ START_TEST(test_strbuf_numbers)
 		strbuf__add_hex_alt(&sb, v);
 		snprintf(want, sizeof(want), "%#llx", (unsigned long long)v);
 		ck_assert_str_eq(sb.buf, want);
-		strbuf__reset(&sb);
-		strbuf__add_hex_pad(&sb, v, 16);
-		snprintf(want, sizeof(want), "%016llx", (unsigned long long)v);
-		ck_assert_str_eq(sb.buf, want);
+		for (unsigned pad = 0; pad <= 20; pad += pad < 4 ? 1 : 4) {
+			strbuf__reset(&sb);
+			strbuf__add_hex_pad(&sb, v, pad);
+			/* widths over 16 are 16 */
+			snprintf(want, sizeof(want), "%0*llx", pad > 16 ? 16 : (int)pad,
+				 (unsigned long long)v);
+			ck_assert_str_eq(sb.buf, want);
+		}
 		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
 			strbuf__reset(&sb);
 			strbuf__add_s64_width(&sb, (int32_t)v, widths[w]);
