@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>	/* strcspn */
-#include <stdlib.h>	/* strtod */
+#include <stdlib.h>	/* getenv, strtod */
 #include <sys/stat.h>	/* fstat, S_ISFIFO, S_ISSOCK */
 
 #include "cli/cli.h"
@@ -16,6 +16,7 @@
 #include "format/diag.h"
 #include "script/format.h"
 #include "script/script.h"
+#include "util/phase.h"
 #include "banned.h"
 
 /* The SYNOPSIS of docs/dirscript.1.md (tests compare the two); the options follow
@@ -129,8 +130,10 @@ int main(int argc, char **argv)
 		CLI_OPT_END,
 	};
 	struct cli_parser p = { .prog = "dirscript", .synopsis = synopsis, .opts = opts };
-	int ret = cli__options_parse(&p, argc, argv);
+	int ret, err;
 
+	phases__start(getenv("DIRREPORT_PHASES") != NULL);	/* util/phase.h */
+	ret = cli__options_parse(&p, argc, argv);
 	if (ret != CLI_GO_ON)
 		return ret;
 	if (o.folded && o.fields)
@@ -147,7 +150,10 @@ int main(int argc, char **argv)
 	if (to_stdout && !no_pager)
 		cli__pager_start();
 	o.progress = progress && progress__wanted(to_stdout);
-	if (script__run(&o, stdout, &d)) {
+	err = script__run(&o, stdout, &d);
+	/* for bench/phases.sh: where the time went (util/phase.h) */
+	(void)phases__print(stderr, "dirscript");
+	if (err) {
 		fflush(stdout);
 		fprintf(stderr, "dirscript: %s\n", diag__format(&d, line, sizeof(line)));
 		return 1;

@@ -35,6 +35,7 @@
 #include "script/speedscope.h"
 #include "util/hugemem.h"
 #include "util/outpath.h"
+#include "util/phase.h"
 #include "util/strtab.h"
 #include "banned.h"
 
@@ -1072,10 +1073,12 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		err = machine__preload_kernel(r.m, session__workqueue(s));
 	if (!err)
 		err = session__load(s, d);
+	phases__mark("load");
 	if (s) {	/* the preload finishes before any record is replayed (its
 			 * parsing helped with here, the scan done) */
 		machine__wait_preload(r.m);
 		workqueue__flush(session__workqueue(s));
+		phases__mark("kernel symbols wait");
 	}
 	if (!err && session__is_pipe(s))
 		err = machine__apply_build_ids(r.m, session__features(s));
@@ -1145,6 +1148,7 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		}
 	}
 	err = replay(&r, s, d);
+	phases__mark("delivery");
 	if (!err && r.uw_first) {
 		char msg[256];
 
