@@ -181,9 +181,9 @@ static int recording_open(struct cmd_recording **out, const struct convert_opts 
 }
 
 int cmd_recording__open(struct cmd_recording **out, const struct convert_opts *o,
-			bool kernel_worker, bool scan_optional, struct diag *d)
+			bool kernel_worker, bool ahead, bool scan_optional, struct diag *d)
 {
-	return recording_open(out, o, kernel_worker, false, scan_optional, d);
+	return recording_open(out, o, kernel_worker, ahead, scan_optional, d);
 }
 
 struct session *cmd_recording__session(struct cmd_recording *r)

@@ -60,7 +60,13 @@ struct machine;
  * @param out            the recording (caller owns: cmd_recording__close(), also on
  *                       error)
  * @param kernel_worker  read the kernel's symbols on a worker of their own meanwhile
- *                       (not with -j 1); only for the exporter, which waits for them
+ *                       (not with -j 1); the caller waits for them before it delivers
+ *                       (machine__wait_preload())
+ * @param ahead          the kernel's symbols may come from the build-id cache's copy
+ *                       of the running kernel's kallsyms (dsos_opts.kallsyms_ahead):
+ *                       the caller checks them before its output is final
+ *                       (cli__kernel_symbols_differ()) and makes it again from a
+ *                       recording opened without this where they differ
  * @param scan_optional  the caller's output stays a temporary file until the whole
  *                       delivery succeeded: session_opts.scan_optional (a damaged
  *                       record is then found while delivering:
@@ -70,7 +76,7 @@ struct machine;
  * Thread safety: the main thread.  Format: perf.data (via the session).
  */
 int cmd_recording__open(struct cmd_recording **out, const struct convert_opts *o,
-			bool kernel_worker, bool scan_optional, struct diag *d);
+			bool kernel_worker, bool ahead, bool scan_optional, struct diag *d);
 
 /** The session and the machine of an open recording (borrowed). */
 struct session *cmd_recording__session(struct cmd_recording *r);

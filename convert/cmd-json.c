@@ -17,6 +17,7 @@
 #include <string.h>	/* memcpy, strerror */
 #include <time.h>	/* gmtime_r, strftime */
 
+#include "cli/cli.h"
 #include "cli/progress.h"
 #include "convert/cmd-export.h"
 #include "convert/outfile.h"
@@ -33,6 +34,7 @@
 #include "resolve/pipeline.h"
 #include "util/array.h"
 #include "util/hashtab.h"
+#include "util/phase.h"
 #include "banned.h"
 
 struct json_run {
@@ -487,6 +489,7 @@ static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, bool
 	/* the kernel's symbols read ahead are in before the first record (the pipeline
 	 * loads the kernel's dso at its first kernel address) */
 	machine__wait_preload(cmd_recording__machine(rec));
+	phases__mark("kernel symbols wait");
 	err = pipeline__new(&r.pipe, cmd_recording__machine(rec), session__workqueue(s),
 			    &json_sink, &r);
 	if (err)
@@ -494,6 +497,7 @@ static int write_json(struct cmd_recording *rec, FILE *fp, const char *out, bool
 	progress__init(&r.prog, stderr, progress__session_bytes(s), progress);
 	err = r.write_failed ? -EIO : pipeline__deliver(r.pipe, s, 0);
 	progress__exit(&r.prog);
+	phases__mark("delivery");
 	bad = pipeline__bad(r.pipe, &bad_file, &bad_offset);
 	pipeline__delete(r.pipe);
 	if (!err && (fputs("\n]\n}\n", fp) == EOF || fflush(fp)))
@@ -517,19 +521,35 @@ int cmd_json(const struct convert_opts *o, struct diag *d)
 {
 	struct cmd_recording *rec = NULL;
 	FILE *fp = NULL;
+	bool ahead;
 	int err;
 
-	/* the output is OUT.tmp until the commit: no scan pass for a single file; the
-	 * kernel's symbols are read on a worker while the recording loads */
-	err = cmd_recording__open(&rec, o, true, true, d);
-	if (!err)
-		err = outfile__claim(o->json, o->input, OUTFILE_STREAM |
-				     (o->force ? OUTFILE_FORCE : 0), d);
-	if (!err && !(fp = fopen(outfile__tmp_path(), "w")))
-		err = diag__set(d, outfile__tmp_path(), DIAG_NO_OFFSET, -errno,
-				"cannot open: %s", strerror(errno));
-	if (!err)
-		err = write_json(rec, fp, o->json, o->progress, d);
+	err = outfile__claim(o->json, o->input, OUTFILE_STREAM |
+			     (o->force ? OUTFILE_FORCE : 0), d);
+	/* the kernel's symbols may be read ahead from the build-id cache's copy where
+	 * the document can be made again (OUT.tmp, not a device or FIFO) */
+	ahead = !err && !outfile__in_place();
+	while (!err) {
+		/* the output is OUT.tmp until the commit: no scan pass for a single
+		 * file; the kernel's symbols are read on a worker while the recording
+		 * loads */
+		err = cmd_recording__open(&rec, o, true, ahead, true, d);
+		if (!err && !(fp = fopen(outfile__tmp_path(), "w")))
+			err = diag__set(d, outfile__tmp_path(), DIAG_NO_OFFSET, -errno,
+					"cannot open: %s", strerror(errno));
+		if (!err)
+			err = write_json(rec, fp, o->json, o->progress, d);
+		/* the copy read ahead must be the running kernel's file: else all again
+		 * from /proc/kallsyms (OUT.tmp written anew) */
+		if (err || !ahead || !cli__kernel_symbols_differ(cmd_recording__machine(rec),
+								 "dirconvert", "JSON"))
+			break;
+		fclose(fp);
+		fp = NULL;
+		cmd_recording__close(rec);
+		rec = NULL;
+		ahead = false;
+	}
 	if (fp && fclose(fp) && !err) {
 		err = errno ? -errno : -EIO;
 		err = diag__set(d, o->json, DIAG_NO_OFFSET, err, "write: %s", diag__code_str(err));

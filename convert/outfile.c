@@ -209,6 +209,11 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 	return flag == FTW_DP ? rmdir(path) : unlink(path);
 }
 
+bool outfile__in_place(void)
+{
+	return through;
+}
+
 const char *outfile__tmp_path(void)
 {
 	return tmp_path;

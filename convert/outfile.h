@@ -65,6 +65,11 @@ int outfile__claim(const char *out, const char *input, unsigned flags, struct di
 int outfile__claim_dir(const char *out, const char *input, bool force,
 		       unsigned nr_data_files, struct diag *d);
 
+/** @brief Whether the output is written in place (a device, FIFO or socket with
+ *         OUTFILE_STREAM): what was written cannot be taken back (valid after
+ *         outfile__claim()). */
+bool outfile__in_place(void);
+
 /** @brief The temporary file's path (valid after outfile__claim()). */
 const char *outfile__tmp_path(void);
 

@@ -147,6 +147,97 @@ else
 		done
 	fi
 
+	# --- kernel symbols read ahead -------------------------------------------------
+	# At -j 2 the JSON of a recording of the running kernel is made with the build-id
+	# cache's copy of its kallsyms, checked against /proc/kallsyms before the commit;
+	# where they differ it is made again from /proc/kallsyms.  Each case's JSON equals
+	# the one made from /proc/kallsyms; the phase lines say which way it went; written
+	# in place (a FIFO) nothing is read ahead.
+	if [ -n "$have_perf" ] && [ -r /proc/kallsyms ] &&
+	   perf record -q --no-buildid-cache -e cpu-clock -F 2000 -o "$js_tmp/ka.data" -- \
+		sh -c 'dd if=/dev/zero bs=64k count=200 2>/dev/null | gzip -1 | md5sum >/dev/null' \
+		>/dev/null 2>&1 &&
+	   js_kbid=$(perf buildid-list -i "$js_tmp/ka.data" 2>/dev/null |
+		awk '$2 == "[kernel.kallsyms]" { print $1 }') && [ -n "$js_kbid" ]; then
+		js_home=$HOME
+		HOME=$js_tmp/ahead-home
+		js_copy="$HOME/.debug/[kernel.kallsyms]/$js_kbid/kallsyms"
+		mkdir -p "${js_copy%/kallsyms}"
+		export DIRREPORT_PHASES=1
+		if js_convert json-ahead:want "$js_tmp/ka-want.json" -j 2 \
+			--kallsyms /proc/kallsyms -i "$js_tmp/ka.data"; then
+			cat /proc/kallsyms >"$js_tmp/kallsyms.same"
+			sed '1000,$ { / _text$/!s/ \([tT]\) / \1 ahead_/; }' /proc/kallsyms \
+				>"$js_tmp/kallsyms.changed"
+			# js_ahead_check NAME WANT_PHASE OUT: the phase line, the note, no
+			# OUT.tmp, OUT the JSON made from /proc/kallsyms
+			js_ahead_check() {
+				_ph=$(sed -n 's/^dirconvert: phase kernel symbols \(checked\|differ\):.*/\1/p' \
+					"$js_tmp/err")
+				if [ "$_ph" != "$2" ]; then
+					fail "$1" "phase line 'kernel symbols ${_ph:-(none)}', expected '${2:-(none)}'"
+				elif [ -e "$3.tmp" ]; then
+					fail "$1" "$3.tmp left behind"
+				elif [ "$2" = differ ] &&
+				     ! grep -q '^dirconvert: note: /proc/kallsyms differs' "$js_tmp/err"; then
+					fail "$1" "no note that /proc/kallsyms differs from the copy"
+				elif ! cmp -s "$js_tmp/ka-want.json" "$3"; then
+					fail "$1" "not the JSON made from /proc/kallsyms"
+				else
+					pass "$1"
+				fi
+			}
+			# js_ahead NAME WANT_PHASE J COPY_SOURCE
+			js_ahead() {
+				cp "$4" "$js_copy"
+				js_convert "$1" "$js_tmp/ka.json" -j "$3" -i "$js_tmp/ka.data" &&
+					js_ahead_check "$1" "$2" "$js_tmp/ka.json"
+			}
+			js_ahead json-ahead:same checked 2 "$js_tmp/kallsyms.same"
+			js_ahead json-ahead:differ differ 2 "$js_tmp/kallsyms.changed"
+			js_ahead json-ahead:-j1 "" 1 "$js_tmp/kallsyms.changed"
+			rm -f "/dev/shm/dirreport-kallsyms-$(id -u)-$js_kbid"
+			# written in place (a FIFO, read beside): nothing read ahead
+			js_n=json-ahead:fifo
+			if mkfifo "$js_tmp/ka.fifo" 2>/dev/null; then
+				cp "$js_tmp/kallsyms.changed" "$js_copy"
+				cat "$js_tmp/ka.fifo" >"$js_tmp/ka-fifo.json" &
+				js_cat=$!
+				run "$js_tmp/out" "$js_tmp/err" "$js_bin" -j 2 -i "$js_tmp/ka.data" \
+					-f --to-json "$js_tmp/ka.fifo"
+				# a run that never opened the FIFO leaves cat waiting
+				[ "$rc" -eq 0 ] || kill "$js_cat" 2>/dev/null
+				wait "$js_cat"
+				if ! crashed "$js_n" "$js_tmp/err"; then
+					if [ "$rc" -ne 0 ]; then
+						fail "$js_n" "exit $rc: $(head -n 1 "$js_tmp/err")"
+					else
+						js_ahead_check "$js_n" "" "$js_tmp/ka-fifo.json"
+					fi
+				fi
+			else
+				skip "$js_n" "mkfifo failed"
+			fi
+			# the changed copy read as it is names other symbols: the cases above
+			# could tell
+			if js_convert json-ahead:changed-copy "$js_tmp/ka.json" -j 2 \
+				--kallsyms "$js_tmp/kallsyms.changed" -i "$js_tmp/ka.data"; then
+				if grep -q '"ahead_' "$js_tmp/ka.json"; then
+					pass json-ahead:changed-copy-differs
+				else
+					fail json-ahead:changed-copy-differs "no renamed kernel symbol"
+				fi
+			fi
+		fi
+		unset DIRREPORT_PHASES
+		HOME=$js_home
+		rm -f "/dev/shm/dirreport-kallsyms-$(id -u)-$js_kbid"
+	elif [ -n "$have_perf" ]; then
+		skip "json-ahead" "no recording of the running kernel with its build-id"
+	else
+		skip "json-ahead" "$perf_why"
+	fi
+
 	# --- pipe input (perf 6.1 crashes on it) -------------------------------------
 	for js_s in pipe pipe-g pipe-trace; do
 		js_in=$js_root/samples/$js_s.data
