@@ -847,6 +847,7 @@ struct kallsyms_check {
 	bool joined;			/* its thread joined (or the check done in place) */
 	bool noted;			/* found stale: noted (stale_write()) */
 	atomic_bool stop;		/* give up (the check is not needed any more) */
+	atomic_bool done;		/* its thread has its answer (check_main()) */
 	int live, copy;			/* owned: the running kernel's file, read on from
 					 * `from`; the copy (pread() only: the loader
 					 * reads a descriptor that shares its offset) */
@@ -941,6 +942,7 @@ static void *check_main(void *arg)
 	struct kallsyms_check *c = arg;
 
 	c->result = same_stream(c->live, c->copy, c->from, &c->stop, &c->offset);
+	atomic_store_explicit(&c->done, true, memory_order_release);
 	return NULL;
 }
 
@@ -1041,6 +1043,7 @@ static int ahead_copy(struct dso *dso, const char *file, struct workqueue *wq)
 	snprintf(c->stale, sizeof(c->stale), "%s", stale);
 	snprintf(c->note, sizeof(c->note), "%s", note);
 	atomic_init(&c->stop, false);
+	atomic_init(&c->done, false);
 	dso->check = c;		/* started once the copy is parsed (check_run()) */
 	return fd;
 none:
@@ -1121,6 +1124,19 @@ enum kallsyms_check_result dso__check_kernel(struct dso *dso, uint64_t *offset)
 	if (offset)
 		*offset = c->offset;
 	return c->result ? KALLSYMS_DIFFER : KALLSYMS_SAME;
+}
+
+enum kallsyms_check_state dso__check_kernel_state(const struct dso *dso)
+{
+	const struct kallsyms_check *c = dso->check;
+
+	if (!c || c->joined)
+		return KALLSYMS_CHECK_SETTLED;
+	if (!c->taken)
+		return KALLSYMS_CHECK_UNUSED;
+	if (c->started && !atomic_load_explicit(&c->done, memory_order_acquire))
+		return KALLSYMS_CHECK_RUNNING;
+	return KALLSYMS_CHECK_SETTLED;
 }
 
 static void check_free(struct dso *dso)

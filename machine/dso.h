@@ -380,6 +380,26 @@ enum kallsyms_check_result {
  */
 enum kallsyms_check_result dso__check_kernel(struct dso *kdso, uint64_t *offset);
 
+/** Where dso__check_kernel()'s answer stands, asked without waiting. */
+enum kallsyms_check_state {
+	KALLSYMS_CHECK_SETTLED = 0,	/* no copy was read ahead, or the check has its
+					 * answer: dso__check_kernel() returns at once */
+	KALLSYMS_CHECK_UNUSED,		/* a copy was read ahead, its table not taken
+					 * yet: no symbol looked up so far came from it
+					 * (the next kernel lookup may take it) */
+	KALLSYMS_CHECK_RUNNING,		/* its table was taken and the check's thread
+					 * has no answer yet: dso__check_kernel() would
+					 * wait for it */
+};
+
+/**
+ * @brief dso__check_kernel()'s state, without waiting: for a front end that holds
+ *        back output made with the kernel's symbols until their check answers.
+ * @return an enum kallsyms_check_state.
+ * Thread safety: as dso__check_kernel() (the check's thread only sets a flag).
+ */
+enum kallsyms_check_state dso__check_kernel_state(const struct dso *kdso);
+
 /**
  * @brief Whether two files hold the same bytes, read as a stream (the first may be
  *        a /proc file that gives a page a read() and cannot seek cheaply).

@@ -476,6 +476,17 @@ enum kallsyms_check_result machine__check_kernel_symbols(struct machine *m,
 	return k ? dso__check_kernel(k, offset) : KALLSYMS_NOT_AHEAD;
 }
 
+enum kallsyms_check_state machine__kernel_check_state(struct machine *m)
+{
+	struct dso *k;
+
+	if (!m)
+		return KALLSYMS_CHECK_SETTLED;
+	machine__wait_preload(m);	/* it made the check */
+	k = dsos__kernel(m->dsos);
+	return k ? dso__check_kernel_state(k) : KALLSYMS_CHECK_SETTLED;
+}
+
 static void load_kernel_job(void *kdso)
 {
 	/* -ENOMEM here leaves the dso unloaded: the first lookup loads it again */

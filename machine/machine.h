@@ -206,6 +206,16 @@ enum kallsyms_check_result machine__check_kernel_symbols(struct machine *m,
 							 uint64_t *offset);
 
 /**
+ * @brief Where machine__check_kernel_symbols()'s answer stands, without waiting for
+ *        the check (dso__check_kernel_state() of the kernel dso): SETTLED (none read
+ *        ahead, or answered: the check returns at once), UNUSED (the copy's table
+ *        not taken yet: no output so far depends on it), RUNNING (taken, its answer
+ *        to come).  machine__wait_preload() first.
+ * Thread safety: as machine__check_kernel_symbols().
+ */
+enum kallsyms_check_state machine__kernel_check_state(struct machine *m);
+
+/**
  * @brief Queue the loading of the kernel's symbols on wq (dso__load(): the file
  *        machine__preload_kernel() read ahead on the same wq is used, fixed up with
  *        the kernel MMAP's reference symbol), so that the first kernel sample finds

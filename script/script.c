@@ -85,6 +85,15 @@ struct run {
 					 * (resolve/filter.h) */
 	FILE *fp;
 	bool write_failed;
+	bool ahead;			/* the kernel's symbols may come from the build-id
+					 * cache's copy read ahead (dsos_opts.kallsyms_ahead):
+					 * no output is final before its check */
+	bool hold;			/* ahead, text on stdout: held in `held` while
+					 * the check has no answer (put_text()) */
+	struct script_buf held;
+	bool again;			/* the copy differs from the running kernel's
+					 * file: nothing was written, the caller runs
+					 * again without reading ahead */
 	const struct session *s;	/* the recording (diagnostics' paths, offsets) */
 	struct progress prog;	/* bytes of records replayed (o->progress: a bar) */
 };
@@ -740,6 +749,90 @@ static int sink_sample(void *ctx, void *state, void *chunk, struct pipeline_thre
 	return err;
 }
 
+/* Text held back at most (bytes) while the check of the kernel's symbols read ahead
+ * runs; past it the output waits for its answer. */
+#define HOLD_MAX ((size_t)16 << 20)
+
+/* emit()'s error where the copy read ahead differs: the delivery stops, nothing was
+ * written (r->again). */
+#define SCRIPT_AGAIN (-ECANCELED)
+
+/* Whether the kernel's symbols read ahead differ from the running kernel's file
+ * (waiting for the check): then r->again, and a warning says so. */
+static bool kernel_differs(struct run *r)
+{
+	char msg[256];
+	uint64_t at = 0;
+	enum kallsyms_check_result k = machine__check_kernel_symbols(r->m, &at);
+
+	if (k == KALLSYMS_NOT_AHEAD)
+		return false;
+	phases__mark(k == KALLSYMS_SAME ? "kernel symbols checked" : "kernel symbols differ");
+	if (k == KALLSYMS_SAME)
+		return false;
+	r->again = true;
+	snprintf(msg, sizeof(msg), "/proc/kallsyms differs from the build-id cache's copy "
+		 "read ahead (at byte %llu): the output is made again from /proc/kallsyms, "
+		 "which this boot's later runs read first", (unsigned long long)at);
+	if (r->o->warn)
+		r->o->warn(r->o->warn_ctx, msg);
+	return true;
+}
+
+static int write_out(struct run *r, const char *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, r->fp) != n) {
+		r->write_failed = true;
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * Text to stdout.  Where the kernel's symbols came from the build-id cache's copy
+ * read ahead, it is held until the check of that copy against /proc/kallsyms answers
+ * (a thread of its own reads the running kernel's file meanwhile): written then if
+ * they are the same; if not, nothing is written and the run starts again
+ * (SCRIPT_AGAIN).  Text made before the copy's table was taken uses none of it, and
+ * is written when the hold is full; past HOLD_MAX with the table taken, the output
+ * waits for the answer.
+ */
+static int put_text(struct run *r, const char *p, size_t n)
+{
+	if (r->hold) {
+		enum kallsyms_check_state st = machine__kernel_check_state(r->m);
+
+		if (st != KALLSYMS_CHECK_SETTLED && r->held.len + n <= HOLD_MAX)
+			return script_buf__put(&r->held, p, n);
+		if (st == KALLSYMS_CHECK_UNUSED) {
+			int err = write_out(r, r->held.p, r->held.len);
+
+			r->held.len = 0;
+			return err ? err : script_buf__put(&r->held, p, n);
+		}
+		if (kernel_differs(r))
+			return SCRIPT_AGAIN;
+		r->hold = r->ahead = false;	/* answered: the same */
+		if (write_out(r, r->held.p, r->held.len))
+			return -EIO;
+		r->held.len = 0;
+	}
+	return write_out(r, p, n);
+}
+
+/* The delivery is over: the held text written, or r->again where the copy read
+ * ahead differs (also for the outputs written at the end). */
+static int end_hold(struct run *r)
+{
+	if (r->ahead && kernel_differs(r))
+		return SCRIPT_AGAIN;
+	r->hold = false;
+	if (write_out(r, r->held.p, r->held.len))
+		return -EIO;
+	r->held.len = 0;
+	return 0;
+}
+
 /* pipeline sink: emit() - a chunk's text out, or its stacks into the folds */
 static int sink_emit(void *ctx, void *chunk)
 {
@@ -765,11 +858,8 @@ static int sink_emit(void *ctx, void *chunk)
 						     e->pid, e->comm, f, e->nr_frames, java);
 		}
 	}
-	if (!err && !r->stacks && c->out.len &&
-	    fwrite(c->out.p, 1, c->out.len, r->fp) != c->out.len) {
-		r->write_failed = true;
-		err = -EIO;
-	}
+	if (!err && !r->stacks && c->out.len)
+		err = put_text(r, c->out.p, c->out.len);
 	c->out.len = 0;
 	c->nr_frames = 0;
 	c->nr_stacks = 0;
@@ -1005,6 +1095,10 @@ static int replay(struct run *r, struct session *s, struct diag *d)
 	if (!err)
 		err = pipeline__deliver(r->pipe, s, 0);
 	progress__exit(&r->prog);
+	if (!err)
+		err = end_hold(r);
+	if (r->again)
+		return SCRIPT_AGAIN;
 	if (r->pipe)
 		bad = pipeline__bad(r->pipe, &bad_file, &bad_offset);
 	if (!err && r->fold_workers) {
@@ -1045,7 +1139,11 @@ static int new_efolds(struct run *r, size_t n)
 	return 0;
 }
 
-int script__run(const struct script_opts *o, FILE *out, struct diag *d)
+/* One run; `ahead`: the kernel's symbols may be read ahead from the build-id cache's
+ * copy (SCRIPT_AGAIN where it differs: nothing written); the warnings past
+ * *warned printed (*warned updated). */
+static int run_once(const struct script_opts *o, FILE *out, struct diag *d, bool ahead,
+		    size_t *warned)
 {
 	struct session_opts so = { .path = o->input, .jobs = o->jobs, .use_index = true };
 	struct session_time_range keep[TIME_RANGES_MAX];
@@ -1063,6 +1161,12 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		      (unsigned)o->max_stack;
 	err = session__open(&s, &so, d);
 	r.s = s;
+	/* the copy read ahead where the run can be made again (the records read a
+	 * second time: not from a pipe); with tracepoints its check starts at the
+	 * first kernel lookup, after the tracing data's forked check */
+	r.ahead = dopts.kallsyms_ahead = ahead && !err && !session__is_pipe(s) &&
+					 session__can_read_again(s);
+	dopts.kallsyms_check_at_take = !err && trace_sort__has_tracepoints(session__evlist(s));
 	if (!err)
 		err = machine__new_opts(&r.m, &dopts);
 	if (!err && !session__is_pipe(s))
@@ -1088,11 +1192,14 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 		goto out;
 	}
 	nr_warned = session__nr_warnings(s);
-	for (size_t i = 0; o->warn && i < nr_warned; i++)
+	for (size_t i = *warned; o->warn && i < nr_warned; i++)
 		o->warn(o->warn_ctx, session__warning(s, i));
+	if (nr_warned > *warned)
+		*warned = nr_warned;
 	el = session__evlist(s);
 	r.cfg = calloc(el->nr ? el->nr : 1, sizeof(*r.cfg));
 	r.stacks = o->folded || o->flamegraph || o->speedscope;
+	r.hold = r.ahead && !r.stacks;
 	/* the folded sets do not depend on the order of their samples (they are
 	 * sorted when written); speedscope's list of samples does */
 	r.fold_workers = (o->folded || o->flamegraph) && !o->speedscope;
@@ -1157,12 +1264,16 @@ int script__run(const struct script_opts *o, FILE *out, struct diag *d)
 			err = diag__set(d, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
 	}
 	/* and what the delivery found to warn of */
-	for (size_t i = nr_warned; o->warn && i < session__nr_warnings(s); i++)
+	for (size_t i = *warned > nr_warned ? *warned : nr_warned;
+	     !r.again && o->warn && i < session__nr_warnings(s); i++)
 		o->warn(o->warn_ctx, session__warning(s, i));
+	if (!r.again && session__nr_warnings(s) > *warned)
+		*warned = session__nr_warnings(s);
 out:
 	pipeline__delete(r.pipe);
 	script_buf__exit(&r.scratch);
 	script_buf__exit(&r.pname);
+	script_buf__exit(&r.held);
 	script_fold__delete(r.fold);
 	for (size_t i = 0; i < r.nr_efold; i++)
 		script_fold__delete(r.efold[i]);
@@ -1173,5 +1284,17 @@ out:
 	trace_sort__delete(r.trace);
 	machine__delete(r.m);
 	session__close(s);
+	return err;
+}
+
+int script__run(const struct script_opts *o, FILE *out, struct diag *d)
+{
+	size_t warned = 0;
+	int err = run_once(o, out, d, true, &warned);
+
+	/* the kernel's symbols read ahead were not the running kernel's: nothing was
+	 * written; all again from /proc/kallsyms */
+	if (err == SCRIPT_AGAIN)
+		err = run_once(o, out, d, false, &warned);
 	return err;
 }
