@@ -758,6 +758,7 @@ START_TEST(test_symbol_kernel_ahead)
 	testlib_write_raw(live, same, len);
 	/* no copy in the cache: the file itself, nothing to check */
 	da = kernel_ahead(dir, 1, true, text);
+	ck_assert_int_eq(dso__check_kernel_state(dsos__kernel(da)), KALLSYMS_CHECK_SETTLED);
 	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_NOT_AHEAD);
 	ck_assert_str_eq(dsos__kernel(da)->symsrc_path, live);
 	dsos__delete(da);
@@ -766,7 +767,10 @@ START_TEST(test_symbol_kernel_ahead)
 	da = kernel_ahead(dir, 1, true, text);
 	db = kernel_ahead(dir, 1, false, text);
 	same_kernel_table(dsos__kernel(da), dsos__kernel(db));
+	/* taken: the check runs or has its answer (asked without waiting) */
+	ck_assert_int_ne(dso__check_kernel_state(dsos__kernel(da)), KALLSYMS_CHECK_UNUSED);
 	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_SAME);
+	ck_assert_int_eq(dso__check_kernel_state(dsos__kernel(da)), KALLSYMS_CHECK_SETTLED);
 	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_SAME);
 	ck_assert_int_eq(dso__check_kernel(dsos__kernel(db), &off), KALLSYMS_NOT_AHEAD);
 	/* the symbols' source is the running kernel's file, as perf names it */
@@ -801,6 +805,8 @@ START_TEST(test_symbol_kernel_ahead)
 	later[1] = later[0];
 	ck_assert_int_eq(utimensat(AT_FDCWD, copy, later, 0), 0);
 	da = kernel_ahead(dir, 1, true, 0);
+	/* read ahead, not taken: nothing depends on it yet */
+	ck_assert_int_eq(dso__check_kernel_state(dsos__kernel(da)), KALLSYMS_CHECK_UNUSED);
 	ck_assert_int_eq(dso__check_kernel(dsos__kernel(da), &off), KALLSYMS_NOT_AHEAD);
 	dsos__delete(da);
 	da = kernel_ahead(dir, 1, true, text + 0x10000000);
