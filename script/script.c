@@ -751,7 +751,7 @@ static int sink_sample(void *ctx, void *state, void *chunk, struct pipeline_thre
 
 /* Text held back at most (bytes) while the check of the kernel's symbols read ahead
  * runs; past it the output waits for its answer. */
-#define HOLD_MAX ((size_t)16 << 20)
+#define HOLD_MAX ((size_t)4 << 20)
 
 /* emit()'s error where the copy read ahead differs: the delivery stops, nothing was
  * written (r->again). */
