@@ -145,3 +145,78 @@ hermetic_prefix() {
 	# the file may name more programs to replace (HERMETIC_REPLACE), ':'-separated
 	echo "env HERMETIC_REPLACE=$(head -n 1 "$1/hermetic") sh $_hr/tests/hermetic.sh"
 }
+
+# ahead_begin DIR [PERF-RECORD-OPTION...]: the set-up of the tests of the kernel's
+# symbols read ahead (the build-id cache's copy of the running kernel's kallsyms):
+# DIR/ka.data, a recording of the running kernel with its build-id (perf record with
+# the options given, of a short workload); HOME set to DIR/ahead-home (the old one
+# kept), where $ahead_copy is the path of the copy (its folder made); DIR/kallsyms.same
+# (/proc/kallsyms) and DIR/kallsyms.changed (its text symbols from line 1000 on renamed
+# ahead_, past the first page, which must be the file's for the copy to be read);
+# DIRREPORT_PHASES exported (the phase lines say whether the copy was checked).
+# Returns 1, nothing changed, where perf 6.1 cannot record or the recording names no
+# kernel build-id ($ahead_why says which).  ahead_end undoes it.
+ahead_begin() {
+	_ad=$1
+	shift
+	ahead_why=$perf_why
+	[ -n "$have_perf" ] || return 1
+	ahead_why="no recording of the running kernel with its build-id"
+	[ -r /proc/kallsyms ] || return 1
+	perf record -q --no-buildid-cache "$@" -o "$_ad/ka.data" -- \
+		sh -c 'dd if=/dev/zero bs=64k count=200 2>/dev/null | gzip -1 | md5sum >/dev/null' \
+		>/dev/null 2>&1 || return 1
+	ahead_kbid=$(perf buildid-list -i "$_ad/ka.data" 2>/dev/null |
+		awk '$2 == "[kernel.kallsyms]" { print $1 }')
+	[ -n "$ahead_kbid" ] || return 1
+	ahead_home=$HOME
+	HOME=$_ad/ahead-home
+	ahead_copy="$HOME/.debug/[kernel.kallsyms]/$ahead_kbid/kallsyms"
+	mkdir -p "${ahead_copy%/kallsyms}"
+	cat /proc/kallsyms >"$_ad/kallsyms.same"
+	sed '1000,$ { / _text$/!s/ \([tT]\) / \1 ahead_/; }' /proc/kallsyms >"$_ad/kallsyms.changed"
+	export DIRREPORT_PHASES=1
+	return 0
+}
+
+# ahead_verdict NAME PROG ERR WANT_PHASE: PROG's run (its stderr in ERR) said that the
+# copy was checked as WANT_PHASE says ("checked", "differ", or "" for no check) and,
+# where they differ, gave its note (or warning) that /proc/kallsyms differs: returns 0;
+# else fails NAME and returns 1.
+ahead_verdict() {
+	_ph=$(sed -n "s/^$2: phase kernel symbols \(checked\|differ\):.*/\1/p" "$3")
+	if [ "$_ph" != "$4" ]; then
+		fail "$1" "phase line 'kernel symbols ${_ph:-(none)}', expected '${4:-(none)}'"
+		return 1
+	fi
+	if [ "$4" = differ ] && ! grep -q "^$2: [a-z]*: /proc/kallsyms differs" "$3"; then
+		fail "$1" "no note that /proc/kallsyms differs from the copy"
+		return 1
+	fi
+	return 0
+}
+
+# ahead_renamed NAME FILE...: passes NAME where the FILEs name a kernel symbol renamed
+# in kallsyms.changed (the cases read ahead could tell the copy from the file), fails
+# it otherwise.
+ahead_renamed() {
+	_an=$1
+	shift
+	if grep -q 'ahead_' "$@"; then
+		pass "$_an"
+	else
+		fail "$_an" "no renamed kernel symbol"
+	fi
+}
+
+# ahead_forget: the note of a copy found stale gone (the next run reads the copy again).
+ahead_forget() {
+	rm -f "/dev/shm/dirreport-kallsyms-$(id -u)-$ahead_kbid"
+}
+
+# ahead_end: HOME back, DIRREPORT_PHASES unset, the stale note gone.
+ahead_end() {
+	unset DIRREPORT_PHASES
+	HOME=$ahead_home
+	ahead_forget
+}
