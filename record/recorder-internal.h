@@ -40,14 +40,14 @@ struct emitter {
 					 * synthesized records (perf -z compresses only
 					 * what it reads from the rings) */
 	struct rstats st;
-	/* the map of this emitter's last sample (record_dsos__hit()): samples in it hit
-	 * the same file, as long as the maps are those of generation gen */
-	struct {
+	/* the maps of this emitter's last user-mode sample ([0]) and last kernel-mode
+	 * one ([1]) (record_dsos__hit()): samples in one hit the same file, as long as
+	 * the maps are those of generation gen (samples alternate between the two) */
+	struct emitter_hit {
 		bool valid;
-		bool kernel;
 		int32_t pid;
 		uint64_t gen, start, end;
-	} hit;
+	} hit[2];
 };
 
 struct evfd {
@@ -100,6 +100,10 @@ struct recorder {
 	struct writer *w;
 	struct record_dsos *dsos;
 	size_t id_hdr_size;
+	/* where a sample of ev[0]'s layout holds its ip, pid and time (bytes from its
+	 * start; 0: not in the layout), and the bytes those first fields end at: read
+	 * there, without sample__parse(), from a sample at least that long */
+	size_t s_ip_off, s_pid_off, s_time_off, s_fixed;
 	struct recorder_stats st;
 	struct emitter main_em;		/* stream 0: synthesized and closing records */
 	size_t failed_ev;		/* the event perf_event_open() refused */
