@@ -581,7 +581,8 @@ static int synth_threads(struct recorder *r, struct synth *s)
 int recorder__synthesize(struct recorder *r, struct diag *d)
 {
 	struct synth s = { .id_hdr_size = r->id_hdr_size, .mmap_data = r->o.mmap_data,
-			   .emit = recorder__emit_now, .ctx = &r->main_em };
+			   .emit = recorder__emit_now, .ctx = &r->main_em,
+			   .buildid_dir = r->o.buildid_dir };
 	struct synth_id *ids = calloc(r->nr_fds ? r->nr_fds : 1, sizeof(*ids));
 	int err;
 
