@@ -39,6 +39,11 @@ struct emitter {
 	unsigned wflags;		/* writer__write()'s flags: WRITER_PLAIN for the
 					 * synthesized records (perf -z compresses only
 					 * what it reads from the rings) */
+	/* direct: the records are written from the ring after its read
+	 * (writer__write_direct(): a data.N stream neither compressed nor written
+	 * through io_uring), the read's records counted meanwhile */
+	bool direct;
+	uint64_t d_nr, d_first, d_last;
 	struct rstats st;
 	/* the maps of this emitter's last user-mode sample ([0]) and last kernel-mode
 	 * one ([1]) (record_dsos__hit()): samples in one hit the same file, as long as

@@ -514,9 +514,31 @@ int recorder__emit_now(void *ctx, const void *rec, size_t size)
 		if (err)
 			return err;
 	}
+	if (em->direct) {
+		/* written with the others from the ring (write_span()) */
+		em->d_nr++;
+		if (time && (!em->d_first || time < em->d_first))
+			em->d_first = time;
+		if (time > em->d_last)
+			em->d_last = time;
+		em->st.bytes += size;
+		return 0;
+	}
 	err = writer__write(r->w, em->stream, rec, size, time, em->wflags);
 	if (!err)
 		em->st.bytes += size;
+	return err;
+}
+
+/* ring_span_fn: a ring's records just read through a direct emitter, written from the
+ * ring */
+static int write_span(void *ctx, const void *p1, size_t n1, const void *p2, size_t n2)
+{
+	struct emitter *em = ctx;
+	int err = writer__write_direct(em->r->w, em->stream, p1, n1, p2, n2, em->d_nr,
+				       em->d_first, em->d_last);
+
+	em->d_nr = em->d_first = em->d_last = 0;
 	return err;
 }
 
@@ -665,7 +687,16 @@ int recorder__read_rings(struct recorder *r, const size_t *rings, size_t nr,
 
 		if (!rr->base)
 			continue;
-		err = ring__read(&rr->ring, recorder__emit, &rr->em, &n, d);
+		/* a directory's data.N: from the ring to the file (snapshot mode keeps
+		 * the samples; the side-band it writes at once is little) */
+		rr->em.direct = r->o.dir && !rr->em.snap && rr->em.stream &&
+				writer__direct(r->w, rr->em.stream);
+		if (rr->em.direct)
+			err = ring__read_span(&rr->ring, recorder__emit, &rr->em, write_span,
+					      &rr->em, &n, d);
+		else
+			err = ring__read(&rr->ring, recorder__emit, &rr->em, &n, d);
+		rr->em.direct = false;
 		*bytes += n;
 		if (n)
 			rr->em.st.nr_wakeups++;
