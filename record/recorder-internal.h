@@ -84,6 +84,9 @@ struct rthread {
 	size_t nr_rings;
 	struct pollfd *pfds;	/* owned, nr_rings */
 	unsigned snap_seen;	/* the snapshot requests it has served */
+	uint64_t reread;	/* bytes of a read after which its rings are read again
+				 * at once (else it polls: the kernel wakes it when a
+				 * ring is half full) */
 	bool hup;		/* all its rings hung up */
 	int err;		/* why it stopped early (0: it did not) */
 	struct diag d;
