@@ -75,13 +75,14 @@ static int rec_emit(struct synth *s, struct rec *r, bool trailer)
 	return s->emit(s->ctx, r->b, r->len);
 }
 
-/* The address of the core kernel's symbol `name` (its first "ADDRESS TYPE NAME" line,
- * no module) in the n bytes of a kallsyms copy at p; 0 when there is none. */
-static uint64_t kallsyms_addr(const char *p, size_t n, const char *name)
+/* The address of the core kernel's symbol `name` (its first "ADDRESS TYPE NAME" line
+ * from `from` on, no module) in the n bytes of a kallsyms copy at p; 0 when there is
+ * none. */
+static uint64_t kallsyms_addr(const char *p, size_t n, const char *from, const char *name)
 {
 	char pat[16];
 	size_t len = (size_t)snprintf(pat, sizeof(pat), " %s\n", name);
-	const char *end = p + n, *at = p, *line;
+	const char *end = p + n, *at = from, *line;
 
 	while ((at = memmem(at, (size_t)(end - at), pat, len))) {
 		for (line = at; line > p && line[-1] != '\n'; line--)
@@ -136,11 +137,21 @@ static bool kallsyms_cached(const char *dir, uint64_t len[2])
 		return false;
 	}
 	close(fd);
-	etext = kallsyms_addr(p, (size_t)st.st_size, "_etext");
+	/* _etext ends the core kernel's text symbols, near the end (the data symbols and
+	 * the modules' follow): looked for in growing tails first */
+	etext = 0;
+	for (size_t tail = 256u << 10; !etext; tail *= 4) {
+		size_t n = (size_t)st.st_size;
+
+		etext = kallsyms_addr(p, n, (const char *)p + (tail < n ? n - tail : 0),
+				      "_etext");
+		if (tail >= n)
+			break;
+	}
 	if (etext) {
-		text = kallsyms_addr(p, (size_t)st.st_size, "_text");
+		text = kallsyms_addr(p, (size_t)st.st_size, p, "_text");
 		len[0] = text && text < etext ? etext - text : 0;
-		text = kallsyms_addr(p, (size_t)st.st_size, "_stext");
+		text = kallsyms_addr(p, (size_t)st.st_size, p, "_stext");
 		len[1] = text && text < etext ? etext - text : 0;
 	}
 	munmap(p, (size_t)st.st_size);
