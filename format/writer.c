@@ -24,6 +24,9 @@
 #include "banned.h"
 
 #define OBUF_SIZE (256u << 10)	/* bytes buffered per file before write() */
+/* A stream's records compressed by one flush: few enough that the flush (block
+ * headers, the frame header at the first) fits one COMPRESSED record's payload */
+#define COMP_STREAM_IN_MAX (WRITER_COMP_PAYLOAD_MAX - 64u)
 
 /* One output buffer of a stream; with nr_cblocks, perf's aio control block: its
  * write goes out through the stream's io_uring while the next buffer fills. */
@@ -58,7 +61,7 @@ struct wstream {
 	int ring_err;		/* the first error of the ring's writes since aio_reset() */
 	unsigned nr_inflight;	/* writes submitted, not yet reaped */
 	bool ring_broken;	/* a submission or a wait failed: the ring is not used */
-	unsigned char *cbuf;	/* owned, comp_cap(): records waiting for zstd */
+	unsigned char *cbuf;	/* owned, WRITER_COMP_CHUNK: records waiting for zstd */
 	size_t clen;
 	/* the chunk being written (index point) */
 	uint64_t chunk_off, chunk_raw, chunk_nr, chunk_first, chunk_last;
@@ -376,9 +379,9 @@ static int flush_frame(struct writer *w, struct wstream *s)
 
 /* The records waiting in cbuf through the stream's zstd stream, flushed (ZSTD_e_flush:
  * everything given so far decodes, the frame goes on), as perf record -z compresses a
- * ring's data.  At most WRITER_COMP_STREAM_CHUNK bytes wait; a flush that does not fit
- * one COMPRESSED record goes on in the next one (a reader carries a record cut between
- * two, as perf does).  The stream cannot take back what it took:
+ * ring's data.  At most COMP_STREAM_IN_MAX bytes wait, so the flush fits one
+ * COMPRESSED record; should it not, it goes on in the next one (a reader carries a
+ * record cut between two, as perf does).  The stream cannot take back what it took:
  * an error stops it for good (s->failed), and the file keeps no part of the flush. */
 static int flush_stream(struct writer *w, struct wstream *s)
 {
@@ -417,7 +420,7 @@ static int flush_comp(struct writer *w, struct wstream *s)
  * plain). */
 static size_t comp_cap(const struct writer *w)
 {
-	return w->o.comp_stream ? WRITER_COMP_STREAM_CHUNK : WRITER_COMP_CHUNK;
+	return w->o.comp_stream ? COMP_STREAM_IN_MAX : WRITER_COMP_CHUNK;
 }
 
 static void chunk_start(struct wstream *s)
@@ -476,7 +479,7 @@ static int open_stream(struct writer *w, struct wstream *s, const char *path)
 		if (!(s->bufs[i].p = malloc(OBUF_SIZE)))
 			return diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
 	s->obuf = s->bufs[0].p;
-	if (w->o.comp_level && !(s->cbuf = malloc(comp_cap(w))))
+	if (w->o.comp_level && !(s->cbuf = malloc(WRITER_COMP_CHUNK)))
 		return diag__set(&w->diag, path, DIAG_NO_OFFSET, -ENOMEM, NULL);
 	if (w->o.comp_level) {
 		s->cctx = ZSTD_createCCtx();
@@ -859,8 +862,7 @@ static int set_comp_feature(struct writer *w)
 	bytes__put_u32(b + 4, FEAT_COMP_ZSTD);
 	bytes__put_u32(b + 8, (uint32_t)w->o.comp_level);
 	bytes__put_u32(b + 12, ratio);
-	bytes__put_u32(b + 16, w->o.comp_stream ? WRITER_COMP_STREAM_MMAP_LEN :
-					       WRITER_COMP_MMAP_LEN);
+	bytes__put_u32(b + 16, WRITER_COMP_MMAP_LEN);
 	return writer__set_feature(w, FEAT_COMPRESSED, b, sizeof(b));
 }
 

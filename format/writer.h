@@ -33,12 +33,10 @@
  * (version 0, type 1 zstd, level, ratio = round(raw / compressed), mmap_len) is added by
  * writer__close(). Two ways, writer_opts.comp_stream:
  *  - comp_stream (perf record's own): one zstd stream per file (per stream of the
- *    writer), never ended; the records waiting for compression (at most
- *    WRITER_COMP_STREAM_CHUNK bytes of whole records, as perf compresses what it read
- *    of a ring at once) are fed to it and flushed (ZSTD_e_flush) into COMPRESSED
- *    records of at most 65527 payload bytes (one, unless they compress below 4:1),
- *    so the COMPRESSED records of a flush decode into whole records given the ones
- *    before them, and later ones refer back to earlier data (smaller files). A reader
+ *    writer), never ended; the records waiting for compression (at most 65463 bytes of
+ *    whole records) are fed to it and flushed (ZSTD_e_flush) into one COMPRESSED
+ *    record, so every COMPRESSED record decodes into whole records given the ones
+ *    before it, and later ones refer back to earlier data (smaller files). A reader
  *    keeps one zstd decompression stream per file, as perf 6.1 does. A write or
  *    compression error stops the stream for good (the writer's calls on it return the
  *    error again): what its zstd stream took never reached the file, so nothing
@@ -47,11 +45,9 @@
  *    at most WRITER_COMP_CHUNK bytes (perf's single unterminated stream per file
  *    decodes the same way: a zstd stream decoder reads frames back to back); a frame
  *    that would not fit in one record is written as its plain records instead.
- * Either way a COMPRESSED record decompresses to at most WRITER_COMP_CHUNK bytes
- * (WRITER_COMP_STREAM_CHUNK with comp_stream; with the part of a record cut at its
- * start, less than WRITER_COMP_STREAM_CHUNK + 65535), below the mmap_len we write
- * (perf 6.1 decompresses each COMPRESSED record, after the rest of a record cut by
- * the one before, into a buffer of mmap_len bytes and cannot grow it). Records passed with WRITER_PLAIN, and records
+ * Either way a COMPRESSED record decompresses to at most WRITER_COMP_CHUNK bytes, below
+ * the mmap_len we write (perf 6.1 decompresses each COMPRESSED record into a buffer of
+ * mmap_len bytes and cannot grow it). Records passed with WRITER_PLAIN, and records
  * larger than what one COMPRESSED record takes, are never compressed (perf keeps its own
  * records and the synthesized ones outside COMPRESSED records).
  *
@@ -104,14 +100,6 @@ struct writer;
 #define WRITER_COMP_PAYLOAD_MAX 65527u
 /** mmap_len written in the COMPRESSED feature: WRITER_COMP_CHUNK plus a page of slack. */
 #define WRITER_COMP_MMAP_LEN (WRITER_COMP_CHUNK + 4096u)
-/** comp_stream: the most bytes of records one flush compresses (fewer, larger zstd
- *  blocks than WRITER_COMP_CHUNK's: ~12 % less compression time, a slightly better
- *  ratio). */
-#define WRITER_COMP_STREAM_CHUNK (256u << 10)
-/** comp_stream: mmap_len written in the COMPRESSED feature, perf record's own for its
- *  default 512 KiB ring buffers (one page more): above WRITER_COMP_STREAM_CHUNK +
- *  65535. */
-#define WRITER_COMP_STREAM_MMAP_LEN (528384u)
 
 /** One chunk between two index points of a stream. */
 struct writer_index_point {
