@@ -610,13 +610,15 @@ struct bfile {
 	size_t nr_sb, cap_sb;
 	uint64_t *turns, *imm;			/* dir_index_builder__scan()'s */
 	size_t nr_turns, nr_imm;
+	/* the file's records per type (summed at the finish: one file's records may
+	 * be counted on their own thread) */
+	uint64_t counts[DIR_INDEX_NR_TYPES];
 };
 
 struct dir_index_builder {
 	uint64_t interval;
 	struct bfile *files;
 	size_t nr_files;
-	uint64_t counts[DIR_INDEX_NR_TYPES];
 	struct dir_index_event *events;
 	size_t nr_events;
 };
@@ -671,8 +673,8 @@ int dir_index_builder__record(struct dir_index_builder *b, size_t file, uint64_t
 	size_t k;
 
 	if (type < DIR_INDEX_NR_TYPES) {
-		b->counts[0]++;
-		b->counts[type]++;
+		f->counts[0]++;
+		f->counts[type]++;
 	}
 	if (offset < f->f.data_offset || offset - f->f.data_offset >= f->f.data_size)
 		return 0;	/* outside the data section (a pipe's header records) */
@@ -866,7 +868,9 @@ int dir_index_builder__finish(struct dir_index_builder *b, struct dir_index **ou
 			ix->entries[k].size = end - ix->entries[k].offset;
 		}
 	}
-	memcpy(ix->counts, b->counts, sizeof(ix->counts));
+	for (size_t i = 0; i < b->nr_files; i++)
+		for (size_t t = 0; t < DIR_INDEX_NR_TYPES; t++)
+			ix->counts[t] += b->files[i].counts[t];
 	ix->events = b->events;
 	ix->nr_events = b->nr_events;
 	b->events = NULL;

@@ -22,7 +22,9 @@
  * boundary inside it), then makes the index.  Reading: dir_index__read() checks the
  * layout and the CRC; dir_index__fresh() compares sizes and mtimes with the files.
  *
- * Thread safety: a builder or an index belongs to one thread; a read index is
+ * Thread safety: a builder or an index belongs to one thread, except that
+ * dir_index_builder__record() and dir_index_builder__place() of distinct files may run
+ * on distinct threads at once (each file's state is its own); a read index is
  * immutable.
  */
 #include <stdbool.h>

@@ -10,6 +10,7 @@
 #include <stdlib.h>	/* calloc, free, realloc */
 #include <string.h>	/* memcpy, memset, strerror */
 #include <sys/stat.h>	/* fstat */
+#include <sys/uio.h>	/* pwritev */
 #include <unistd.h>	/* pwrite, close */
 #include <liburing.h>	/* io_uring_queue_init, io_uring_prep_write, io_uring_wait_cqe */
 #include <zstd.h>
@@ -726,6 +727,76 @@ int writer__write(struct writer *w, unsigned stream, const void *rec, size_t siz
 		if (time > s->chunk_last)
 			s->chunk_last = time;
 	}
+	if (s->chunk_raw >= w->o.index_bytes)
+		return chunk_end(w, stream);
+	return 0;
+}
+
+bool writer__direct(const struct writer *w, unsigned stream)
+{
+	const struct wstream *s;
+
+	if (stream >= w->nr_st || !w->started || w->o.comp_level)
+		return false;
+	s = &w->st[stream];
+	return !aio_on(s) && !s->failed;
+}
+
+int writer__write_direct(struct writer *w, unsigned stream, const void *p1, size_t n1,
+			 const void *p2, size_t n2, uint64_t nr_records, uint64_t first_time,
+			 uint64_t last_time)
+{
+	struct wstream *s;
+	struct iovec iov[3];
+	uint64_t at;
+	size_t total = n1 + n2, done = 0;
+	int n = 0;
+
+	if (!writer__direct(w, stream))
+		return stream < w->nr_st && w->st[stream].failed ? w->st[stream].failed :
+		       -EINVAL;
+	s = &w->st[stream];
+	if (s->olen)
+		iov[n++] = (struct iovec){ s->obuf, s->olen };
+	if (n1)
+		iov[n++] = (struct iovec){ (void *)p1, n1 };
+	if (n2)
+		iov[n++] = (struct iovec){ (void *)p2, n2 };
+	total += s->olen;
+	at = s->off - s->olen;
+	/* pwrite()'s way with short writes: on from where it stopped */
+	while (done < total) {
+		struct iovec *v = iov;
+		int nv = n;
+		size_t skip = done;
+		ssize_t k;
+
+		while (skip >= v->iov_len) {
+			skip -= v->iov_len;
+			v++;
+			nv--;
+		}
+		v->iov_base = (unsigned char *)v->iov_base + skip;
+		v->iov_len -= skip;
+		k = pwritev(s->fd, v, nv, (off_t)(at + done));
+		v->iov_base = (unsigned char *)v->iov_base - skip;
+		v->iov_len += skip;
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return io_fail_at(s, at + done, k < 0 ? -errno : -EIO, "write");
+		done += (size_t)k;
+	}
+	s->off += n1 + n2;
+	s->olen = 0;
+	s->rec_end = s->off;
+	s->safe = s->rec_end;	/* records up to it are whole on disk */
+	s->chunk_raw += n1 + n2;
+	s->chunk_nr += nr_records;
+	if (first_time && (!s->chunk_first || first_time < s->chunk_first))
+		s->chunk_first = first_time;
+	if (last_time > s->chunk_last)
+		s->chunk_last = last_time;
 	if (s->chunk_raw >= w->o.index_bytes)
 		return chunk_end(w, stream);
 	return 0;

@@ -342,6 +342,28 @@ int writer__write(struct writer *w, unsigned stream, const void *rec, size_t siz
 		  uint64_t time, unsigned flags);
 
 /**
+ * @brief Whether writer__write_direct() may write to the stream: the data section has
+ *        started, the stream is not compressed nor written through io_uring, and has
+ *        not failed.
+ * Thread safety: the stream's thread.
+ */
+bool writer__direct(const struct writer *w, unsigned stream);
+
+/**
+ * @brief Whole records appended to a stream from the caller's memory (a ring buffer's,
+ *        as perf record writes them), n1 bytes at p1 then n2 at p2, written now in one
+ *        pwritev() with what the stream's buffer holds: no copy.  They count for the
+ *        index as nr_records records of n1 + n2 bytes with timestamps first_time to
+ *        last_time (0: none), as writer__write() of each would.
+ * @return 0; -EINVAL (bad stream, not writer__direct()); -errno of the write; the
+ *         on_index callback's value; after an earlier error of the stream: that error.
+ * Thread safety: see file comment. Format: docs/perf-data-format.md §4, §6.
+ */
+int writer__write_direct(struct writer *w, unsigned stream, const void *p1, size_t n1,
+			 const void *p2, size_t n2, uint64_t nr_records, uint64_t first_time,
+			 uint64_t last_time);
+
+/**
  * @brief Append a FINISHED_ROUND record to a stream now (after the compressed data
  *        pending before it). Two in a row with nothing between them make perf 6.1's
  *        ordered-events queue deliver everything queued so far (§7.2: the first round

@@ -1,8 +1,10 @@
 /*
  * index-build - the per-file index of a recording (format/index.h,
  * docs/index-format.md) built from one pass over its records and the facts of its
- * scan pass, written atomically beside the file or inside the directory: what
- * `dirconvert --index` writes, and dirrecord at the end of a recording.
+ * scan pass (a directory's records taken from the scan pass itself, each file on its
+ * worker; a single file's from the delivery pass), written atomically beside the file
+ * or inside the directory: what `dirconvert --index` writes, and dirrecord at the end
+ * of a recording.
  */
 #include "reader/session.h"
 
@@ -23,8 +25,9 @@
 
 struct index_run {
 	struct dir_index_builder *b;
-	uint64_t *samples;	/* per evsel index */
+	uint64_t *samples;	/* per file, per evsel index (nr_files * nr_evsels) */
 	size_t nr_evsels;
+	bool ready;		/* b describes the files: the scan's records go to it */
 };
 
 /* Whether a COMPRESSED record's payload is one whole zstd frame (one that decodes on
@@ -37,28 +40,6 @@ static bool independent_frame(const struct record_ref *ref)
 	if (ref->type != REC_COMPRESSED || n < 4)
 		return false;
 	return ZSTD_findFrameCompressedSize(p, n) == n;
-}
-
-static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
-{
-	struct index_run *r = ctx;
-	int err = 0;
-
-	for (size_t i = 0; i < n && !err; i++) {
-		const struct record_ref *ref = recs[i];
-
-		err = dir_index_builder__record(r->b, ref->file, ref->offset, ref->type,
-						ref->time ? ref->time : UINT64_MAX,
-						(ref->flags & RECORD_REF_CONTAINER) &&
-						independent_frame(ref));
-		if (!err)
-			err = dir_index_builder__place(r->b, ref->file, ref->offset, ref->type,
-						       ref->disk_size != 0);
-		if (!err && ref->type == REC_SAMPLE && !(ref->flags & RECORD_REF_CONTAINER) &&
-		    ref->evsel && ref->evsel->idx < r->nr_evsels)
-			r->samples[ref->evsel->idx]++;
-	}
-	return err;
 }
 
 /* Describe the session's files to the builder: a single file's data section, or a
@@ -104,14 +85,72 @@ static int describe_files(struct dir_index_builder *b, struct session *s, bool i
 	return 0;
 }
 
+/* One record of file `file` into the builder, a sample into samples[its evsel]. */
+static int add_record(struct index_run *r, size_t file, const struct record_ref *ref,
+		      uint64_t *samples)
+{
+	int err = dir_index_builder__record(r->b, file, ref->offset, ref->type,
+					    ref->time ? ref->time : UINT64_MAX,
+					    (ref->flags & RECORD_REF_CONTAINER) &&
+					    independent_frame(ref));
+
+	if (!err)
+		err = dir_index_builder__place(r->b, file, ref->offset, ref->type,
+					       ref->disk_size != 0);
+	if (!err && ref->type == REC_SAMPLE && !(ref->flags & RECORD_REF_CONTAINER) &&
+	    ref->evsel && ref->evsel->idx < r->nr_evsels)
+		samples[ref->evsel->idx]++;
+	return err;
+}
+
+static int on_batch(void *ctx, const struct record_ref *const *recs, size_t n)
+{
+	struct index_run *r = ctx;
+	int err = 0;
+
+	for (size_t i = 0; i < n && !err; i++)
+		err = add_record(r, recs[i]->file, recs[i], r->samples);
+	return err;
+}
+
+/* session_opts.on_scan: the scan pass's records, each file on its worker (the
+ * builder's files and the sample counts are per file) */
+static int on_scan(void *ctx, size_t file, const struct record_ref *ref)
+{
+	struct index_run *r = ctx;
+
+	if (!r->ready)
+		return 0;
+	return add_record(r, file, ref, r->samples + file * r->nr_evsels);
+}
+
+/* A builder for the session's files (r->b, r->samples zeroed), ready for records. */
+static int new_builder(struct index_run *r, struct session *s, bool is_dir,
+		       const char *input, uint64_t interval, struct diag *d)
+{
+	size_t n = session__nr_files(s) * (r->nr_evsels ? r->nr_evsels : 1);
+
+	r->ready = false;
+	dir_index_builder__delete(r->b);
+	r->b = NULL;
+	free(r->samples);
+	if (!(r->samples = calloc(n ? n : 1, sizeof(*r->samples))) ||
+	    dir_index_builder__new(&r->b, session__nr_files(s), interval))
+		return diag__set(d, input, DIAG_NO_OFFSET, -ENOMEM, NULL);
+	return describe_files(r->b, s, is_dir, input, d);
+}
+
 int session__build_index(const char *input, unsigned jobs, uint64_t interval,
 			  struct diag *d)
 {
-	struct session_opts so = { .path = input, .jobs = jobs };
-	struct session *s = NULL;
 	struct index_run r = { 0 };
+	struct session_opts so = { .path = input, .jobs = jobs, .on_scan = on_scan,
+				   .scan_ctx = &r };
+	struct session *s = NULL;
 	struct dir_index *ix = NULL;
+	const struct evlist *el;
 	char path[PATH_MAX];
+	size_t nr_files = 0;
 	struct stat st;
 	bool is_dir;
 	int err;
@@ -128,6 +167,15 @@ int session__build_index(const char *input, unsigned jobs, uint64_t interval,
 	if (!err && is_dir != session__is_dir(s))
 		err = diag__set(d, input, DIAG_NO_OFFSET, -DIAG_USAGE, "a directory read "
 				"as one file has no index");
+	/* a directory's records go to the builder as the scan pass reads them (each
+	 * file on its worker): no delivery pass to merge them in time order, which
+	 * the index does not need (its entries are byte ranges of each file) */
+	if (!err && is_dir) {
+		r.nr_evsels = session__evlist(s)->nr;
+		nr_files = session__nr_files(s);
+		err = new_builder(&r, s, is_dir, input, interval, d);
+		r.ready = !err;
+	}
 	if (!err)
 		err = session__load(s, d);
 	if (err) {
@@ -135,16 +183,15 @@ int session__build_index(const char *input, unsigned jobs, uint64_t interval,
 			diag__set(d, input, DIAG_NO_OFFSET, err, NULL);
 		goto out;
 	}
-	const struct evlist *el = session__evlist(s);
-
-	r.nr_evsels = el->nr;
-	if (!(r.samples = calloc(el->nr ? el->nr : 1, sizeof(*r.samples))) ||
-	    dir_index_builder__new(&r.b, session__nr_files(s), interval)) {
-		err = diag__set(d, input, DIAG_NO_OFFSET, -ENOMEM, NULL);
-		goto out;
+	el = session__evlist(s);
+	if (!r.ready || !session__scanned(s) || el->nr != r.nr_evsels ||
+	    session__nr_files(s) != nr_files) {
+		/* not what the scan saw (or a single file): the delivery pass feeds it */
+		r.nr_evsels = el->nr;
+		if ((err = new_builder(&r, s, is_dir, input, interval, d)))
+			goto out;
+		r.ready = false;
 	}
-	if ((err = describe_files(r.b, s, is_dir, input, d)))
-		goto out;
 	/* what the scan pass learnt, so that readers can start without one */
 	for (size_t i = 0; i < session__nr_files(s) && !err; i++) {
 		uint64_t lag, *turns, *imm;
@@ -162,7 +209,14 @@ int session__build_index(const char *input, unsigned jobs, uint64_t interval,
 		err = diag__set(d, input, DIAG_NO_OFFSET, err, NULL);
 		goto out;
 	}
-	err = session__deliver(s, on_batch, &r, 0);
+	if (r.ready) {
+		/* the files' sample counts into the first file's */
+		for (size_t f = 1; f < nr_files; f++)
+			for (size_t i = 0; i < r.nr_evsels; i++)
+				r.samples[i] += r.samples[f * r.nr_evsels + i];
+	} else {
+		err = session__deliver(s, on_batch, &r, 0);
+	}
 	for (size_t i = 0; !err && i < el->nr; i++)
 		err = dir_index_builder__event(r.b, i, evsel__name(el->evsels[i]), r.samples[i]);
 	if (err) {

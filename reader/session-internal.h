@@ -60,6 +60,8 @@ struct session {
 	size_t nr_warnings;
 	bool use_index;			/* session_opts.use_index */
 	bool scan_optional;		/* session_opts.scan_optional */
+	int (*on_scan)(void *ctx, size_t file, const struct record_ref *ref);
+	void *scan_ctx;			/* session_opts.on_scan's */
 	struct dir_index *ix;		/* owned: the index load started from, or NULL */
 	bool by_offset;			/* records are keyed by file offset instead of
 					 * ordinal (an index's turns and immediates) */

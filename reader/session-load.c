@@ -163,6 +163,8 @@ static void scan_one(void *ctx, size_t i)
 			r->off_disk |= !ref->disk_size;
 			if (!err)
 				err = scan_record(s, r, ref, ordinal, &t);
+			if (!err && s->on_scan)
+				err = s->on_scan(s->scan_ctx, i, ref);
 		}
 		reader__recycle(r);
 	}
@@ -605,7 +607,7 @@ int session__load(struct session *s, struct diag *d)
 			return err;
 		if (err && scan_skippable(s))
 			err = 0;	/* checked as delivered (classify()) */
-		if (err && (err = scan_split(s)) < 0)
+		if (err && !s->on_scan && (err = scan_split(s)) < 0)
 			return err;
 		if (err && (err = parallel_for(s->wq, s->nr_readers, scan_one, s)))
 			return err;

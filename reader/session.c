@@ -234,6 +234,8 @@ int session__open(struct session **out, const struct session_opts *opts, struct 
 	s->scan_part = opts->scan_part ? opts->scan_part : SCAN_PART_MIN;
 	s->use_index = opts->use_index;
 	s->scan_optional = opts->scan_optional;
+	s->on_scan = opts->on_scan;
+	s->scan_ctx = opts->scan_ctx;
 	s->path = strdup(path);
 	if (!s->path) {
 		err = -ENOMEM;
@@ -429,6 +431,11 @@ int session__scan_facts(const struct session *s, size_t i, uint64_t *lag,
 }
 
 bool session__indexed(const struct session *s) { return s->ix != NULL; }
+
+bool session__scanned(const struct session *s)
+{
+	return !s->is_pipe && !s->ix && s->streamed;
+}
 
 void session__hold_batches(struct session *s, unsigned n) { s->held_batches = n; }
 

@@ -56,6 +56,13 @@ struct session_opts {
 				 * delivered, as from an index - a damaged one stops the
 				 * delivery (session__deliver_error()), a file cut inside
 				 * a record is warned of then (session__warning()) */
+	/* optional: called by session__load's scan pass for every record of file
+	 * `file`, in file order, from the worker scanning that file (distinct files at
+	 * once; with it no file's scan is split among workers); ref is valid during the
+	 * call. Non-zero (-ENOMEM) fails the load. session__scanned() tells whether the
+	 * scan pass saw every record. */
+	int (*on_scan)(void *ctx, size_t file, const struct record_ref *ref);
+	void *scan_ctx;
 };
 
 /**
@@ -196,6 +203,11 @@ bool session__deliver_error(const struct session *s, struct diag *d);
  * Thread safety: after session__load().
  */
 bool session__indexed(const struct session *s);
+
+/** @brief Whether session__load()'s scan pass read every record of every file (not a
+ *  pipe, no index used, records streamed at delivery): session_opts.on_scan saw the
+ *  records session__deliver() delivers. Thread safety: after session__load(). */
+bool session__scanned(const struct session *s);
 
 /**
  * @brief Bytes of the data files the session has decoded so far: the scan pass and

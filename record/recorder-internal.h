@@ -39,15 +39,20 @@ struct emitter {
 	unsigned wflags;		/* writer__write()'s flags: WRITER_PLAIN for the
 					 * synthesized records (perf -z compresses only
 					 * what it reads from the rings) */
+	/* direct: the records are written from the ring after its read
+	 * (writer__write_direct(): a data.N stream neither compressed nor written
+	 * through io_uring), the read's records counted meanwhile */
+	bool direct;
+	uint64_t d_nr, d_first, d_last;
 	struct rstats st;
-	/* the map of this emitter's last sample (record_dsos__hit()): samples in it hit
-	 * the same file, as long as the maps are those of generation gen */
-	struct {
+	/* the maps of this emitter's last user-mode sample ([0]) and last kernel-mode
+	 * one ([1]) (record_dsos__hit()): samples in one hit the same file, as long as
+	 * the maps are those of generation gen (samples alternate between the two) */
+	struct emitter_hit {
 		bool valid;
-		bool kernel;
 		int32_t pid;
 		uint64_t gen, start, end;
-	} hit;
+	} hit[2];
 };
 
 struct evfd {
@@ -79,6 +84,9 @@ struct rthread {
 	size_t nr_rings;
 	struct pollfd *pfds;	/* owned, nr_rings */
 	unsigned snap_seen;	/* the snapshot requests it has served */
+	uint64_t reread;	/* bytes of a read after which its rings are read again
+				 * at once (else it polls: the kernel wakes it when a
+				 * ring is half full) */
 	bool hup;		/* all its rings hung up */
 	int err;		/* why it stopped early (0: it did not) */
 	struct diag d;
@@ -100,6 +108,10 @@ struct recorder {
 	struct writer *w;
 	struct record_dsos *dsos;
 	size_t id_hdr_size;
+	/* where a sample of ev[0]'s layout holds its ip, pid and time (bytes from its
+	 * start; 0: not in the layout), and the bytes those first fields end at: read
+	 * there, without sample__parse(), from a sample at least that long */
+	size_t s_ip_off, s_pid_off, s_time_off, s_fixed;
 	struct recorder_stats st;
 	struct emitter main_em;		/* stream 0: synthesized and closing records */
 	size_t failed_ev;		/* the event perf_event_open() refused */

@@ -348,7 +348,20 @@ int recorder__open(struct recorder **out, const struct recorder_opts *o, struct 
 				"the threads to record are gone");
 	}
 	if (!err) {
+		uint64_t st = r->ev[0].attr.sample_type;
+		size_t off = RECORD_HEADER_SIZE;
+
 		r->id_hdr_size = attr__id_hdr_size(&r->ev[0].attr);
+		/* a sample's first fields (perf_event.h's order): IDENTIFIER, IP, TID,
+		 * TIME, each 8 bytes */
+		off += st & SAMPLE_IDENTIFIER ? 8 : 0;
+		r->s_ip_off = st & SAMPLE_IP ? off : 0;
+		off += st & SAMPLE_IP ? 8 : 0;
+		r->s_pid_off = st & SAMPLE_TID ? off : 0;
+		off += st & SAMPLE_TID ? 8 : 0;
+		r->s_time_off = st & SAMPLE_TIME ? off : 0;
+		off += st & SAMPLE_TIME ? 8 : 0;
+		r->s_fixed = off;
 		wo.rounds = false;
 		wo.dir = o->dir;
 		wo.nr_data_files = (unsigned)o->nr_cpus;
@@ -431,6 +444,28 @@ static void dsos_unlock(struct recorder *r)
 		pthread_mutex_unlock(&r->dsos_lock);
 }
 
+/* A sample's ip, pid and time (0 where its layout has none): read in place from one
+ * at least r->s_fixed bytes long (the kernel's, from a ring), else through
+ * sample__parse(); false when it does not parse. */
+static bool sample_fields(const struct recorder *r, const unsigned char *rec, size_t size,
+			  uint64_t *ip, uint32_t *pid, uint64_t *time)
+{
+	struct sample s;
+
+	if (size >= r->s_fixed) {
+		*ip = r->s_ip_off ? bytes__u64(rec + r->s_ip_off) : 0;
+		*pid = r->s_pid_off ? bytes__u32(rec + r->s_pid_off) : 0;
+		*time = r->s_time_off ? bytes__u64(rec + r->s_time_off) : 0;
+		return true;
+	}
+	if (sample__parse(&s, &r->ev[0].attr, rec, size))
+		return false;
+	*ip = s.ip;
+	*pid = s.pid;
+	*time = s.time;
+	return true;
+}
+
 int recorder__emit_now(void *ctx, const void *rec, size_t size)
 {
 	struct emitter *em = ctx;
@@ -441,33 +476,34 @@ int recorder__emit_now(void *ctx, const void *rec, size_t size)
 
 	record_header__get(&h, rec);
 	if (h.type == REC_SAMPLE) {
-		struct sample s;
+		uint64_t ip, stime;
+		uint32_t spid;
 
 		em->st.nr_samples++;
-		if (!sample__parse(&s, &r->ev[0].attr, rec, size)) {
-			if (r->ev[0].attr.sample_type & SAMPLE_TIME) {
-				time = s.time;
+		if (sample_fields(r, rec, size, &ip, &spid, &stime)) {
+			if (r->s_time_off) {
+				time = stime;
 				if (!em->st.first_ns || time < em->st.first_ns)
 					em->st.first_ns = time;
 				if (time > em->st.last_ns)
 					em->st.last_ns = time;
 			}
 			bool kernel = (h.misc & MISC_CPUMODE_MASK) == MISC_KERNEL;
-			int32_t pid = kernel ? -1 : (int32_t)s.pid;
+			int32_t pid = kernel ? -1 : (int32_t)spid;
+			struct emitter_hit *hc = &em->hit[kernel];
 
-			/* most samples fall in the map of the one before: no lock then */
-			if (!em->hit.valid || em->hit.pid != pid || em->hit.kernel != kernel ||
-			    s.ip < em->hit.start || s.ip >= em->hit.end ||
-			    em->hit.gen != atomic_load_explicit(&r->maps_gen,
-								memory_order_acquire)) {
+			/* most samples fall in the map of the last one of their mode: no
+			 * lock then */
+			if (!hc->valid || hc->pid != pid || ip < hc->start || ip >= hc->end ||
+			    hc->gen != atomic_load_explicit(&r->maps_gen,
+							    memory_order_acquire)) {
 				dsos_lock(r);
-				em->hit.valid = record_dsos__hit(r->dsos, pid, s.ip, kernel,
-								 &em->hit.start, &em->hit.end);
-				em->hit.gen = atomic_load_explicit(&r->maps_gen,
-								   memory_order_relaxed);
+				hc->valid = record_dsos__hit(r->dsos, pid, ip, kernel,
+							     &hc->start, &hc->end);
+				hc->gen = atomic_load_explicit(&r->maps_gen,
+							       memory_order_relaxed);
 				dsos_unlock(r);
-				em->hit.pid = pid;
-				em->hit.kernel = kernel;
+				hc->pid = pid;
 			}
 		}
 	} else {
@@ -478,9 +514,31 @@ int recorder__emit_now(void *ctx, const void *rec, size_t size)
 		if (err)
 			return err;
 	}
+	if (em->direct) {
+		/* written with the others from the ring (write_span()) */
+		em->d_nr++;
+		if (time && (!em->d_first || time < em->d_first))
+			em->d_first = time;
+		if (time > em->d_last)
+			em->d_last = time;
+		em->st.bytes += size;
+		return 0;
+	}
 	err = writer__write(r->w, em->stream, rec, size, time, em->wflags);
 	if (!err)
 		em->st.bytes += size;
+	return err;
+}
+
+/* ring_span_fn: a ring's records just read through a direct emitter, written from the
+ * ring */
+static int write_span(void *ctx, const void *p1, size_t n1, const void *p2, size_t n2)
+{
+	struct emitter *em = ctx;
+	int err = writer__write_direct(em->r->w, em->stream, p1, n1, p2, n2, em->d_nr,
+				       em->d_first, em->d_last);
+
+	em->d_nr = em->d_first = em->d_last = 0;
 	return err;
 }
 
@@ -545,7 +603,8 @@ static int synth_threads(struct recorder *r, struct synth *s)
 int recorder__synthesize(struct recorder *r, struct diag *d)
 {
 	struct synth s = { .id_hdr_size = r->id_hdr_size, .mmap_data = r->o.mmap_data,
-			   .emit = recorder__emit_now, .ctx = &r->main_em };
+			   .emit = recorder__emit_now, .ctx = &r->main_em,
+			   .buildid_dir = r->o.buildid_dir };
 	struct synth_id *ids = calloc(r->nr_fds ? r->nr_fds : 1, sizeof(*ids));
 	int err;
 
@@ -628,7 +687,16 @@ int recorder__read_rings(struct recorder *r, const size_t *rings, size_t nr,
 
 		if (!rr->base)
 			continue;
-		err = ring__read(&rr->ring, recorder__emit, &rr->em, &n, d);
+		/* a directory's data.N: from the ring to the file (snapshot mode keeps
+		 * the samples; the side-band it writes at once is little) */
+		rr->em.direct = r->o.dir && !rr->em.snap && rr->em.stream &&
+				writer__direct(r->w, rr->em.stream);
+		if (rr->em.direct)
+			err = ring__read_span(&rr->ring, recorder__emit, &rr->em, write_span,
+					      &rr->em, &n, d);
+		else
+			err = ring__read(&rr->ring, recorder__emit, &rr->em, &n, d);
+		rr->em.direct = false;
 		*bytes += n;
 		if (n)
 			rr->em.st.nr_wakeups++;

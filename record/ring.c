@@ -56,9 +56,15 @@ static const unsigned char *ring_bytes(struct ring *r, uint64_t pos, size_t n)
 int ring__read(struct ring *r, ring_record_fn fn, void *ctx, uint64_t *bytes,
 	       struct diag *d)
 {
+	return ring__read_span(r, fn, ctx, NULL, NULL, bytes, d);
+}
+
+int ring__read_span(struct ring *r, ring_record_fn fn, void *ctx, ring_span_fn span,
+		    void *span_ctx, uint64_t *bytes, struct diag *d)
+{
 	struct perf_event_mmap_page *pc = r->page;
 	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
-	uint64_t start = r->tail;
+	uint64_t start = r->tail, taken = 0;	/* bytes of the records fn took */
 	int err = 0;
 
 	if (bytes)
@@ -84,6 +90,15 @@ int ring__read(struct ring *r, ring_record_fn fn, void *ctx, uint64_t *bytes,
 		err = fn(ctx, rec, h.size);
 		if (err)
 			break;
+		taken = r->tail - start;
+	}
+	if (span && taken) {
+		uint64_t off = start & (r->size - 1);
+		size_t n1 = (size_t)(taken < r->size - off ? taken : r->size - off);
+		int e = span(span_ctx, r->data + off, n1, r->data, (size_t)taken - n1);
+
+		if (!err)
+			err = e;
 	}
 	__atomic_store_n(&pc->data_tail, r->tail, __ATOMIC_RELEASE);
 	if (bytes)

@@ -80,4 +80,23 @@ typedef int (*ring_record_fn)(void *ctx, const void *rec, size_t size);
 int ring__read(struct ring *r, ring_record_fn fn, void *ctx, uint64_t *bytes,
 	       struct diag *d);
 
+/**
+ * Called once per ring__read_span() that read records, before the tail goes back to
+ * the kernel: the bytes of the records read (those fn took, not one it failed), in the
+ * ring itself, n1 bytes at p1 then n2 at p2 (the area's start, where they wrap; else
+ * n2 is 0).
+ * @return 0; non-zero: ring__read_span() returns it (the records count as read).
+ */
+typedef int (*ring_span_fn)(void *ctx, const void *p1, size_t n1, const void *p2,
+			    size_t n2);
+
+/**
+ * @brief ring__read(), then span(span_ctx, ...) with the bytes of the records read
+ *        while they are still in the ring (perf writes them from there: no copy).
+ * @return as ring__read(); span's non-zero value (when fn and the ring had none).
+ * Thread safety: the reader's thread; the kernel may write meanwhile.
+ */
+int ring__read_span(struct ring *r, ring_record_fn fn, void *ctx, ring_span_fn span,
+		    void *span_ctx, uint64_t *bytes, struct diag *d);
+
 #endif

@@ -11,12 +11,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>	/* open */
 #include <sys/mman.h>	/* PROT_*, MAP_* */
+#include <sys/stat.h>	/* fstat */
+#include <unistd.h>	/* close */
 #include <sys/utsname.h>
 
 #include "format/bytes.h"
 #include "format/diag.h"
 #include "format/record.h"
+#include "record/features.h"	/* record_features__kernel_build_id */
 #include "record/sysfile.h"
 
 #include "banned.h"
@@ -71,19 +75,95 @@ static int rec_emit(struct synth *s, struct rec *r, bool trailer)
 	return s->emit(s->ctx, r->b, r->len);
 }
 
-int synth__kernel(struct synth *s, struct diag *d)
+/* The address of the core kernel's symbol `name` (its first "ADDRESS TYPE NAME" line
+ * from `from` on, no module) in the n bytes of a kallsyms copy at p; 0 when there is
+ * none. */
+static uint64_t kallsyms_addr(const char *p, size_t n, const char *from, const char *name)
 {
-	static const char *const ref[] = { "_text", "_stext" };
-	uint64_t text[2] = { 0, 0 }, etext = 0;
-	char line[512], name[256];
-	unsigned i;
-	struct rec r;
-	FILE *f;
+	char pat[16];
+	size_t len = (size_t)snprintf(pat, sizeof(pat), " %s\n", name);
+	const char *end = p + n, *at = from, *line;
 
-	f = fopen("/proc/kallsyms", "re");
-	if (!f)
-		return diag__set(d, "/proc/kallsyms", DIAG_NO_OFFSET, -ENOENT, "cannot read: %s",
-				 strerror(errno));
+	while ((at = memmem(at, (size_t)(end - at), pat, len))) {
+		for (line = at; line > p && line[-1] != '\n'; line--)
+			;
+		/* "ADDRESS T" before the name: at is the blank after the type */
+		if (at - line >= 3 && at[-2] == ' ' && isxdigit((unsigned char)line[0])) {
+			char buf[32];
+			size_t k = (size_t)(at - 2 - line);
+
+			if (k >= sizeof(buf))
+				return 0;
+			memcpy(buf, line, k);
+			buf[k] = '\0';
+			return strtoull(buf, NULL, 16);
+		}
+		at += len;
+	}
+	return 0;
+}
+
+/* _etext less _text ([0]) and less _stext ([1]) in the build-id cache's copy of the
+ * running kernel's kallsyms (DIR/[kernel.kallsyms]/BUILD-ID/kallsyms, as
+ * record/buildid-cache.c writes it), 0 where it has not both with addresses; false
+ * when there is no copy with _etext. */
+static bool kallsyms_cached(const char *dir, uint64_t len[2])
+{
+	static const char hexd[] = "0123456789abcdef";
+	uint8_t id[20], size;
+	char hex[41], path[PATH_MAX];
+	uint64_t etext, text;
+	struct stat st;
+	void *p;
+	int fd;
+
+	len[0] = len[1] = 0;
+	if (record_features__kernel_build_id(id, &size) || !size || size > 20)
+		return false;
+	for (unsigned i = 0; i < size; i++) {
+		hex[2 * i] = hexd[id[i] >> 4];
+		hex[2 * i + 1] = hexd[id[i] & 15];
+	}
+	hex[2 * size] = '\0';
+	if (snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", dir, hex) >=
+	    (int)sizeof(path))
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) || st.st_size <= 0 ||
+	    (p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+		close(fd);
+		return false;
+	}
+	close(fd);
+	/* _etext ends the core kernel's text symbols, near the end (the data symbols and
+	 * the modules' follow): looked for in growing tails first */
+	etext = 0;
+	for (size_t tail = 256u << 10; !etext; tail *= 4) {
+		size_t n = (size_t)st.st_size;
+
+		etext = kallsyms_addr(p, n, (const char *)p + (tail < n ? n - tail : 0),
+				      "_etext");
+		if (tail >= n)
+			break;
+	}
+	if (etext) {
+		text = kallsyms_addr(p, (size_t)st.st_size, p, "_text");
+		len[0] = text && text < etext ? etext - text : 0;
+		text = kallsyms_addr(p, (size_t)st.st_size, p, "_stext");
+		len[1] = text && text < etext ? etext - text : 0;
+	}
+	munmap(p, (size_t)st.st_size);
+	return etext && (len[0] || len[1]);
+}
+
+/* /proc/kallsyms's _text and _stext ([0], [1]) and _etext, read from f's position
+ * until it has all three (until it has the two with etext NULL) or to its end */
+static void kallsyms_scan(FILE *f, uint64_t text[2], uint64_t *etext)
+{
+	char line[512];
+
 	/* "ADDRESS TYPE NAME[\t[MODULE]]" lines: the name compared first, the address
 	 * parsed only for the three wanted (sscanf() of every line was most of the
 	 * recorder's own CPU time on a short recording) */
@@ -103,10 +183,37 @@ int synth__kernel(struct synth *s, struct diag *d)
 			continue;
 		if (which < 2)
 			text[which] = strtoull(line, NULL, 16);
-		else
-			etext = strtoull(line, NULL, 16);
-		if (text[0] && text[1] && etext)
+		else if (etext)
+			*etext = strtoull(line, NULL, 16);
+		if (text[0] && text[1] && (!etext || *etext))
 			break;
+	}
+}
+
+int synth__kernel(struct synth *s, struct diag *d)
+{
+	static const char *const ref[] = { "_text", "_stext" };
+	uint64_t text[2] = { 0, 0 }, etext = 0, len[2];
+	char name[256];
+	unsigned i;
+	struct rec r;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "re");
+	if (!f)
+		return diag__set(d, "/proc/kallsyms", DIAG_NO_OFFSET, -ENOENT, "cannot read: %s",
+				 strerror(errno));
+	if (s->buildid_dir && kallsyms_cached(s->buildid_dir, len)) {
+		kallsyms_scan(f, text, NULL);
+		i = text[0] ? 0 : 1;
+		if (text[i] && len[i])
+			etext = text[i] + len[i];
+	}
+	if (!etext) {
+		/* no copy of this kernel's: the whole of it, to _etext */
+		rewind(f);
+		text[0] = text[1] = 0;
+		kallsyms_scan(f, text, &etext);
 	}
 	fclose(f);
 	i = text[0] ? 0 : 1;

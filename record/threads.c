@@ -262,7 +262,10 @@ static void *reader_main(void *arg)
 		}
 		if (err || stop)
 			break;
-		if (bytes)
+		/* a large read: more is likely there already; a small one: wait for
+		 * the kernel's wakeup (perf's watermark, half a ring) rather than read
+		 * (and write) a few records at a time */
+		if (bytes >= t->reread)
 			continue;
 		if (t->hup) {
 			poll(NULL, 0, 100);
@@ -308,10 +311,18 @@ int recorder__start(struct recorder *r, struct diag *d)
 		size_t live = 0;
 
 		t->d = (struct diag){ .offset = DIAG_NO_OFFSET };
+		t->reread = UINT64_MAX;
 		for (size_t k = 0; k < t->nr_rings; k++) {
+			const struct rring *rr = &r->rings[t->rings[k]];
+
 			t->pfds[k] = r->pfds[t->rings[k]];
 			live += t->pfds[k].fd >= 0;
+			/* a quarter of its smallest ring */
+			if (rr->base && rr->ring.size / 4 < t->reread)
+				t->reread = rr->ring.size / 4;
 		}
+		if (t->reread == 0)
+			t->reread = 1;
 		if (!live) {
 			t->hup = true;	/* nothing to read */
 			atomic_fetch_add(&r->nr_hup, 1);
