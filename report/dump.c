@@ -115,11 +115,8 @@ static void hexdump(struct strbuf *sb, const unsigned char *p, size_t n)
 		o[8] = ' ';
 		o += 9;
 		for (size_t i = 0; i < k; i++) {
-			unsigned char b = p[off + i];
-
 			o[0] = ' ';
-			o[1] = _hex[b >> 4];
-			o[2] = _hex[b & 15];
+			memcpy(o + 1, strbuf__hex_pairs + 2 * p[off + i], 2);
 			o += 3;
 		}
 		memset(o, ' ', (16 - k) * 3 + 2);

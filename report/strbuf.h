@@ -164,6 +164,9 @@ void strbuf__add_u64(struct strbuf *sb, uint64_t v);
 /** Append v in decimal, like printf("%" PRId64). */
 void strbuf__add_s64(struct strbuf *sb, int64_t v);
 
+/** The two lowercase hex digits of each byte value: byte b's are at 2 * b. */
+extern const char strbuf__hex_pairs[513];
+
 /** Append v in lowercase hex without prefix, like printf("%" PRIx64). */
 void strbuf__add_hex(struct strbuf *sb, uint64_t v);
 
