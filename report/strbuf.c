@@ -7,6 +7,14 @@
 #include <string.h>	/* memcpy, memset */
 
 #include "util/hugemem.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define STRBUF_X86 1
+#include <tmmintrin.h>	/* SSSE3: _mm_shuffle_epi8 */
+#else
+#define STRBUF_X86 0
+#endif
+
 #include "banned.h"
 
 int strbuf__fwrite(const struct strbuf *sb, FILE *out)
@@ -79,19 +87,6 @@ int strbuf__grow_slow(struct strbuf *sb, size_t extra)
 fail:
 	sb->failed = true;
 	return -ENOMEM;
-}
-
-char *strbuf__reserve(struct strbuf *sb, size_t n)
-{
-	if (strbuf__grow(sb, n))
-		return NULL;
-	return sb->buf + sb->len;
-}
-
-void strbuf__commit(struct strbuf *sb, size_t n)
-{
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
 }
 
 char *strbuf__detach(struct strbuf *sb, size_t *len)
@@ -270,7 +265,55 @@ const char strbuf__hex_pairs[513] =
 	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
 	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
-/* v in hex, at least min_digits digits (zero-padded), "0x" before them with prefix. */
+static bool _simd_off;
+
+bool strbuf__simd(void)
+{
+#if STRBUF_X86
+	return !_simd_off && __builtin_cpu_supports("ssse3");
+#else
+	return false;
+#endif
+}
+
+void strbuf__set_simd(bool on)
+{
+	_simd_off = !on;
+}
+
+#if STRBUF_X86
+/*
+ * The last d (1..16) hex digits of v at o[0..d), in one 16-byte store (o must have
+ * 16 bytes of room; those after the digits are left as zeros). Each byte's nibbles
+ * become digits through a table lookup (pshufb); a second pshufb puts the digits in
+ * order, most significant first, and drops the 16 - d leading ones: its control is
+ * the 16 bytes of _hex_order starting at 16 - d.
+ */
+static const unsigned char _hex_order[32] = {
+	14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+};
+
+__attribute__((target("ssse3")))
+static void hex_ssse3(char *o, uint64_t v, size_t d)
+{
+	const __m128i lut = _mm_setr_epi8('0', '1', '2', '3', '4', '5', '6', '7',
+					  '8', '9', 'a', 'b', 'c', 'd', 'e', 'f');
+	const __m128i m4 = _mm_set1_epi8(0x0f);
+	__m128i x = _mm_cvtsi64_si128((long long)v);
+	/* nibbles of byte i (least significant first) at 2i (high) and 2i + 1 (low) */
+	__m128i n = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), m4),
+				      _mm_and_si128(x, m4));
+	__m128i c = _mm_shuffle_epi8(lut, n);
+
+	c = _mm_shuffle_epi8(c, _mm_loadu_si128((const __m128i *)(_hex_order + 16 - d)));
+	_mm_storeu_si128((__m128i *)o, c);
+}
+#endif
+
+/* v in hex, at least min_digits (<= 16) digits (zero-padded), "0x" before them with
+ * prefix. */
 static void add_hex(struct strbuf *sb, uint64_t v, size_t min_digits, bool prefix)
 {
 	size_t d = hex_digits(v), n;
@@ -279,12 +322,20 @@ static void add_hex(struct strbuf *sb, uint64_t v, size_t min_digits, bool prefi
 	if (d < min_digits)
 		d = min_digits;
 	n = d + 2 * prefix;
-	if (!(p = append_n(sb, n)))
+	/* 16 bytes of room after the text for the SSSE3 form's store */
+	if (strbuf__grow(sb, n + 16))
 		return;
+	p = sb->buf + sb->len;
 	if (prefix) {
 		p[0] = '0';
 		p[1] = 'x';
 	}
+#if STRBUF_X86
+	if (strbuf__simd()) {
+		hex_ssse3(p + 2 * prefix, v, d);
+		goto done;
+	}
+#endif
 	/* two digits a byte from the pairs' table, the odd one first */
 	for (char *q = p + n; d; v >>= 8) {
 		if (d == 1) {
@@ -295,6 +346,23 @@ static void add_hex(struct strbuf *sb, uint64_t v, size_t min_digits, bool prefi
 		memcpy(q, strbuf__hex_pairs + 2 * (v & 0xff), 2);
 		d -= 2;
 	}
+#if STRBUF_X86
+done:
+#endif
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf__put_hex16(char *o, uint64_t v)
+{
+#if STRBUF_X86
+	if (strbuf__simd()) {
+		hex_ssse3(o, v, 16);
+		return;
+	}
+#endif
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		memcpy(o + 2 * i, strbuf__hex_pairs + 2 * (v & 0xff), 2);
 }
 
 void strbuf__add_hex(struct strbuf *sb, uint64_t v)

@@ -79,14 +79,23 @@ static inline int strbuf__grow(struct strbuf *sb, size_t extra)
  *         number actually written.
  * Thread safety: touches only *sb. Format: none.
  */
-char *strbuf__reserve(struct strbuf *sb, size_t n);
+static inline char *strbuf__reserve(struct strbuf *sb, size_t n)
+{
+	if (strbuf__grow(sb, n))
+		return NULL;
+	return sb->buf + sb->len;
+}
 
 /**
  * @brief Account for `n` bytes written after strbuf__reserve() and re-terminate.
  * @param n  bytes written, <= the reserved amount
  * Thread safety: touches only *sb. Format: none.
  */
-void strbuf__commit(struct strbuf *sb, size_t n);
+static inline void strbuf__commit(struct strbuf *sb, size_t n)
+{
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
 
 /**
  * @brief The sticky allocation status.
@@ -167,6 +176,22 @@ void strbuf__add_s64(struct strbuf *sb, int64_t v);
 /** The two lowercase hex digits of each byte value: byte b's are at 2 * b. */
 extern const char strbuf__hex_pairs[513];
 
+/**
+ * @brief Whether the x86 SSSE3 forms of the hex formatting run (strbuf__add_hex*()
+ *        here, the hex dump of report/dump.c): true where the CPU has SSSE3
+ *        (asked of the CPU at each call, a bit test) unless strbuf__set_simd()
+ *        turned them off; always false on other architectures. Both forms write
+ *        the same bytes.
+ * Thread safety: reads one flag. Format: none.
+ */
+bool strbuf__simd(void);
+
+/**
+ * @brief Turn the SSSE3 forms off (false), or on again where the CPU has them: for
+ *        tests, which run both forms. Not while another thread formats.
+ */
+void strbuf__set_simd(bool on);
+
 /** Append v in lowercase hex without prefix, like printf("%" PRIx64). */
 void strbuf__add_hex(struct strbuf *sb, uint64_t v);
 
@@ -179,6 +204,14 @@ void strbuf__add_hex_alt(struct strbuf *sb, uint64_t v);
  * @param width  minimum digits, at most 16 (larger values are treated as 16)
  */
 void strbuf__add_hex_pad(struct strbuf *sb, uint64_t v, unsigned width);
+
+/**
+ * @brief Write v as exactly 16 lowercase hex digits at o[0..16), like
+ *        printf("%016" PRIx64), without a NUL: for callers that write a line in
+ *        room taken with strbuf__reserve().
+ * Thread safety: touches only o[0..16). Format: none.
+ */
+void strbuf__put_hex16(char *o, uint64_t v);
 
 /**
  * @brief Append v in decimal right-aligned (width > 0) or left-aligned (width < 0) in

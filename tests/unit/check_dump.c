@@ -1748,7 +1748,18 @@ START_TEST(test_dump_golden)
 	test_evlist_build(&el, g->attrs);
 	test_evlist_build_n(&known, g->attrs, g->ctx_nr);
 	dump_ctx__init(&ctx, &known, NULL);
+	/* the portable form; the SSSE3 one (where the CPU has it) must give the same */
+	strbuf__set_simd(false);
 	got = test_format(&ctx, g->ev >= 0 ? el.evsels[g->ev] : NULL, rec, g->size, g);
+	strbuf__set_simd(true);
+	{
+		char *simd = test_format(&ctx, g->ev >= 0 ? el.evsels[g->ev] : NULL, rec,
+					 g->size, g);
+
+		ck_assert_msg(!strcmp(got, simd), "%s: the SSSE3 form differs:\n%s", g->name,
+			      simd);
+		free(simd);
+	}
 	if (g->full) {
 		strbuf__addstr(&exp, g->expected);
 	} else {
@@ -2092,7 +2103,125 @@ START_TEST(test_dump_no_overread)
 }
 END_TEST
 
+/* The hex dump of random records of every size up to 300 bytes, in both forms,
+ * against the reference (the SSSE3 form takes whole lines of 16 bytes). */
+START_TEST(test_dump_hexdump_forms)
+{
+	struct dump_ctx ctx;
+	struct evlist el;
+	static const struct test_attr attrs[] = {
+		{ 1, 0, 4000, 0, 0, 0, 0, 0, 0, "x" },
+		{ 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL },
+	};
+	unsigned seed = 777;
+
+	test_evlist_build(&el, attrs);
+	dump_ctx__init(&ctx, &el, NULL);
+	for (size_t size = 8; size <= 300; size++) {
+		unsigned char *rec = malloc(size);
+		struct strbuf want = STRBUF_INIT;
+
+		ck_assert_ptr_nonnull(rec);
+		for (size_t i = 0; i < size; i++) {
+			seed = seed * 1103515245 + 12345;
+			rec[i] = (unsigned char)(seed >> 16);
+		}
+		bytes__put_u32(rec, 200);	/* a type nobody knows: the dump is the text */
+		bytes__put_u16(rec + 6, (uint16_t)size);
+		test_ref_hexdump(&want, rec, size);
+		for (int simd = 0; simd < 2; simd++) {
+			struct strbuf sb = STRBUF_INIT;
+			struct dump_rec r;
+			const char *at;
+
+			memset(&r, 0, sizeof(r));
+			r.data = rec;
+			r.size = size;
+			r.path = "x";
+			strbuf__set_simd(simd);
+			dump__record(&sb, &ctx, &r);
+			at = strstr(sb.buf, " bytes\n");
+			ck_assert_ptr_nonnull(at);
+			ck_assert_msg(!strncmp(at + 7, want.buf, want.len),
+				      "size %zu, simd %d:\n%s--- want\n%s", size, simd, sb.buf,
+				      want.buf);
+			strbuf__exit(&sb);
+		}
+		strbuf__set_simd(true);
+		strbuf__exit(&want);
+		free(rec);
+	}
+	evlist__exit(&el);
+}
+END_TEST
+
+/* A callchain of 130 entries: the lines of the indexes below 100 are written whole,
+ * the others number by number; both as perf's " %2d: %016llx". */
+START_TEST(test_dump_long_chain)
+{
+	static const struct test_attr attrs[] = {
+		{ 1, 0, 4000, SAMPLE_CALLCHAIN, 0, 0, 0, 0, 0, "cc" },
+		{ 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL },
+	};
+	enum { NR = 130 };
+	size_t size = 8 + 8 + 8 * NR;
+	unsigned char *rec = calloc(1, size);
+	struct strbuf sb = STRBUF_INIT, want = STRBUF_INIT;
+	struct dump_ctx ctx;
+	struct evlist el;
+	struct dump_rec r;
+	struct sample smp;
+
+	ck_assert_ptr_nonnull(rec);
+	test_evlist_build(&el, attrs);
+	dump_ctx__init(&ctx, &el, NULL);
+	bytes__put_u32(rec, REC_SAMPLE);
+	bytes__put_u16(rec + 4, 1);
+	bytes__put_u16(rec + 6, (uint16_t)size);
+	bytes__put_u64(rec + 8, NR);
+	strbuf__addf(&want, "... FP chain: nr:%d\n", NR);
+	for (unsigned i = 0; i < NR; i++) {
+		uint64_t ip = 0xffffffff81000000ULL + 0x1234567ULL * i;
+
+		bytes__put_u64(rec + 16 + 8 * i, ip);
+		strbuf__addf(&want, "..... %2u: %016llx\n", i, (unsigned long long)ip);
+	}
+	ck_assert_int_eq(sample__parse(&smp, &el.evsels[0]->attr, rec, size), 0);
+	memset(&r, 0, sizeof(r));
+	r.data = rec;
+	r.size = size;
+	r.path = "x";
+	r.evsel = el.evsels[0];
+	r.sample = &smp;
+	r.nr_deliveries = 1;
+	for (int simd = 0; simd < 2; simd++) {
+		strbuf__set_simd(simd);
+		strbuf__reset(&sb);
+		dump__record(&sb, &ctx, &r);
+		ck_assert_msg(strstr(sb.buf, want.buf) != NULL, "simd %d:\n%s--- want\n%s",
+			      simd, sb.buf, want.buf);
+	}
+	strbuf__set_simd(true);
+	strbuf__exit(&sb);
+	strbuf__exit(&want);
+	evlist__exit(&el);
+	free(rec);
+}
+END_TEST
+
+static void test_strbuf_numbers_form(void);
+
+/* Both forms of the hex numbers (portable, SSSE3 where the CPU has it). */
 START_TEST(test_strbuf_numbers)
+{
+	strbuf__set_simd(false);
+	test_strbuf_numbers_form();
+	strbuf__set_simd(true);
+	test_strbuf_numbers_form();
+}
+END_TEST
+
+static void test_strbuf_numbers_form(void)
 {
 	static const uint64_t vals[] = {
 		0, 1, 9, 10, 99, 100, 101, 999, 1000, 4096, 65535, 1234567890123ULL,
@@ -2137,9 +2266,33 @@ START_TEST(test_strbuf_numbers)
 			ck_assert_str_eq(sb.buf, want);
 		}
 	}
+	/* every digit count, with text before and after */
+	for (unsigned bits = 0; bits <= 64; bits++) {
+		uint64_t v = bits ? (UINT64_MAX >> (64 - bits)) ^ (0x5a5a5a5a5a5a5a5aULL >>
+								   (64 - bits) >> 1) : 0;
+
+		for (unsigned pad = 0; pad <= 16; pad++) {
+			strbuf__reset(&sb);
+			strbuf__addch(&sb, '<');
+			strbuf__add_hex_pad(&sb, v, pad);
+			strbuf__add_hex_alt(&sb, v);
+			strbuf__addch(&sb, '>');
+			snprintf(want, sizeof(want), "<%0*llx%#llx>", (int)pad,
+				 (unsigned long long)v, (unsigned long long)v);
+			ck_assert_str_eq(sb.buf, want);
+			ck_assert_uint_eq(sb.len, strlen(want));
+		}
+		{
+			char o[18];
+
+			memset(o, '#', sizeof(o));
+			strbuf__put_hex16(o + 1, v);
+			snprintf(want, sizeof(want), "#%016llx#", (unsigned long long)v);
+			ck_assert_int_eq(memcmp(o, want, 18), 0);
+		}
+	}
 	strbuf__exit(&sb);
 }
-END_TEST
 
 START_TEST(test_strbuf_grow)
 {
@@ -2213,6 +2366,8 @@ Suite *dump_suite(void)
 	tcase_add_test(tc, test_dump_type_names);
 	tcase_add_test(tc, test_dump_truncated);
 	tcase_add_test(tc, test_dump_no_overread);
+	tcase_add_test(tc, test_dump_hexdump_forms);
+	tcase_add_test(tc, test_dump_long_chain);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 
