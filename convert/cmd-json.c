@@ -125,17 +125,20 @@ struct js_chunk {
 };
 
 /*
- * A frame's symbol and dso keys as the generator wrote them the first time, kept by
- * the symbol's and dso's pointers: `,"symbol":"NAME","dso":"DSO"` (the text inside a
- * frame object after its "ip").  A recording's samples name the same few symbols over
- * and over; their names were escaped and written a token at a time for every frame
- * (the bench directory: a third of the encoding's CPU).
+ * A frame's object as the generator wrote it the first time for its symbol and dso,
+ * kept by the symbol's and dso's pointers, its address written as "0x" alone:
+ * `{"ip":"0x","symbol":"NAME","dso":"DSO"}`.  Each frame copies it with its own
+ * address's digits put in at ip_at.  A recording's samples name the same few
+ * symbols over and over; the generator wrote each frame a token at a time, every
+ * token through its print callback (the bench directory: half of the encoding's
+ * CPU).
  */
 struct js_frag {
 	const struct symbol *sym;	/* NULL: an empty slot */
 	const struct dso *dso;
 	uint64_t hash;
 	size_t off, len;		/* the text in js_worker.frag_text */
+	size_t ip_at;			/* where the address's digits go, from off */
 };
 
 /* A worker's generators, writing into the chunk of the sample at hand. */
@@ -146,6 +149,7 @@ struct js_worker {
 	struct js_chunk frag_text;
 	struct js_frag *frags;	/* hash table (util/hashtab.h) */
 	size_t cap_frags, nr_frags;
+	struct js_frag bare;	/* the frame without a symbol; len 0 until written */
 };
 
 static void append(struct js_chunk *c, const char *text, size_t size)
@@ -206,24 +210,6 @@ static bool gen_int(yajl_gen g, long long v)
 
 #define gen_key_int(g, key, v) (gen_key((g), key) && gen_int((g), (v)))
 
-/* "0x" and the address in lower-case hex, as perf writes it ("0x7fa357c05a13") */
-static size_t hex_addr(char *buf, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	size_t n = 0, k = 2;
-
-	do {
-		tmp[n++] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	buf[0] = '0';
-	buf[1] = 'x';
-	while (n)
-		buf[k++] = tmp[--n];
-	return k;
-}
-
 static uint64_t frag_hash(const struct symbol *sym, const struct dso *dso)
 {
 	return ((uintptr_t)sym * 0x9e3779b97f4a7c15ULL) ^ ((uintptr_t)dso >> 4);
@@ -235,18 +221,43 @@ static uint64_t frag_slot_hash(const void *ctx, const void *slot)
 	return ((const struct js_frag *)slot)->hash;
 }
 
+/* Write the frame object of (sym, dso) with the fragment generator into the
+ * worker's fragment text, at its end: f->off, len and ip_at set. @return 0, -ENOMEM. */
+static int frag_write(struct js_worker *w, const struct symbol *sym, const struct dso *dso,
+		      struct js_frag *f)
+{
+	f->off = w->frag_text.len;
+	yajl_gen_reset(w->fg, NULL);
+	if (yajl_gen_map_open(w->fg) != yajl_gen_status_ok || !gen_key(w->fg, "ip") ||
+	    !gen_text(w->fg, "0x", 2) || w->frag_text.failed)
+		return -ENOMEM;
+	f->ip_at = w->frag_text.len - 1 - f->off;	/* before the string's closing quote */
+	if (sym && (!gen_str(w->fg, "symbol", symbol__name(sym)) ||
+		    (dso && !gen_str(w->fg, "dso", dso__short_name(dso)))))
+		return -ENOMEM;
+	if (yajl_gen_map_close(w->fg) != yajl_gen_status_ok || w->frag_text.failed)
+		return -ENOMEM;
+	f->len = w->frag_text.len - f->off;
+	return 0;
+}
+
 /*
- * The fragment of (sym, dso), written by the fragment generator the first time: a
- * frame object opened and its "ip" written, then the symbol and dso keys, whose text
- * is kept (the generator is reset after).  @return the fragment, or NULL (no memory).
+ * The frame object of (sym, dso), written by the fragment generator the first time;
+ * (NULL, NULL) for a frame without a symbol.  @return the fragment, or NULL (no
+ * memory).
  */
 static const struct js_frag *frag(struct js_worker *w, const struct symbol *sym,
 				  const struct dso *dso)
 {
 	uint64_t h = frag_hash(sym, dso);
 	struct js_frag *f;
-	size_t i, start, mark, len;
+	size_t i;
 
+	if (!sym) {
+		if (!w->bare.len && frag_write(w, NULL, NULL, &w->bare))
+			return NULL;
+		return &w->bare;
+	}
 	if (hashtab__reserve(&w->frags, &w->cap_frags, w->nr_frags, sizeof(*w->frags), 1024,
 			     frag_slot_hash, NULL))
 		return NULL;
@@ -254,21 +265,14 @@ static const struct js_frag *frag(struct js_worker *w, const struct symbol *sym,
 	     i = hashtab__next(i, w->cap_frags))
 		if (w->frags[i].sym == sym && w->frags[i].dso == dso)
 			return &w->frags[i];
-	start = w->frag_text.len;
-	yajl_gen_reset(w->fg, NULL);
-	if (yajl_gen_map_open(w->fg) != yajl_gen_status_ok || !gen_key(w->fg, "ip") ||
-	    !gen_text(w->fg, "", 0))
-		return NULL;
-	mark = w->frag_text.len;
-	if (!gen_str(w->fg, "symbol", symbol__name(sym)) ||
-	    (dso && !gen_str(w->fg, "dso", dso__short_name(dso))) || w->frag_text.failed)
-		return NULL;
-	/* the text before the mark (the object and its "ip") is not kept */
-	len = w->frag_text.len - mark;
-	memmove(w->frag_text.p + start, w->frag_text.p + mark, len);
-	w->frag_text.len = start + len;
 	f = &w->frags[i];
-	*f = (struct js_frag){ .sym = sym, .dso = dso, .hash = h, .off = start, .len = len };
+	if (frag_write(w, sym, dso, f)) {
+		f->sym = NULL;
+		return NULL;
+	}
+	f->sym = sym;
+	f->dso = dso;
+	f->hash = h;
 	w->nr_frags++;
 	return f;
 }
@@ -278,24 +282,44 @@ static const struct js_frag *frag(struct js_worker *w, const struct symbol *sym,
 static int gen_frame(struct js_worker *w, struct pipeline_thread *pt,
 		     const struct resolved_sample *rs, uint16_t cpumode, uint64_t ip)
 {
+	static const char digits[] = "0123456789abcdef";
 	struct addr_location al;
-	char buf[24];
+	const struct js_frag *f;
+	struct js_chunk *c = w->c;
+	size_t nd = 1;
+	char *o;
 	int err = pipeline__resolve(pt, rs, cpumode, ip, &al);
 
 	if (err)
 		return err;
-	if (yajl_gen_map_open(w->g) != yajl_gen_status_ok || !gen_key(w->g, "ip") ||
-	    !gen_text(w->g, buf, hex_addr(buf, ip)))
+	if (al.sym && symbol__name(al.sym)[0])
+		f = frag(w, al.sym, al.dso);
+	else
+		f = frag(w, NULL, NULL);
+	if (!f)
 		return -ENOMEM;
-	if (al.sym && symbol__name(al.sym)[0]) {
-		const struct js_frag *f = frag(w, al.sym, al.dso);
-
-		if (!f)
-			return -ENOMEM;
-		/* the generator expects the next key (or the close) either way */
-		append(w->c, w->frag_text.p + f->off, f->len);
+	/*
+	 * The array's next value: an empty "number" has the generator write the
+	 * separator and count the value (yajl_gen_number() prints its text as given);
+	 * the frame's text, the generator's own with the digits put in, follows.
+	 */
+	if (yajl_gen_number(w->g, "", 0) != yajl_gen_status_ok)
+		return -ENOMEM;
+	for (uint64_t v = ip >> 4; v; v >>= 4)
+		nd++;
+	if (c->failed || array__grow(&c->p, &c->cap, c->len + f->len + nd, 1, 64u << 10)) {
+		c->failed = true;
+		return -ENOMEM;
 	}
-	return yajl_gen_map_close(w->g) == yajl_gen_status_ok ? 0 : -ENOMEM;
+	o = c->p + c->len;
+	memcpy(o, w->frag_text.p + f->off, f->ip_at);
+	o += f->ip_at;
+	for (size_t k = nd; k; k--, ip >>= 4)
+		o[k - 1] = digits[ip & 15];
+	o += nd;
+	memcpy(o, w->frag_text.p + f->off + f->ip_at, f->len - f->ip_at);
+	c->len += f->len + nd;
+	return 0;
 }
 
 /*
