@@ -186,17 +186,20 @@ bench_export_probe() {
 
 # bench_runs OUT NAME CMD...: CMD once (a warm-up), then $runs times under GNU time
 # ($tmp/out.db removed before each); appends "NAME<TAB>wall s<TAB>CPU s (user + system)
-# <TAB>peak RSS kB", the medians, to OUT.
+# <TAB>peak RSS kB", the medians, to OUT.  The times are bash's `time` around GNU
+# time (milliseconds; GNU time's own are in hundredths of a second, a tenth of a
+# 0.1 s run), the peak RSS GNU time's.
 bench_runs() {
-	local to=$1 name=$2 i
+	local to=$1 name=$2 i TIMEFORMAT='%3R %3U %3S'
 	shift 2
 	rm -f "$tmp/out.db"
 	"$@" >/dev/null 2>"$tmp/err" || { echo "  $name: FAILED" >&2; head -n 3 "$tmp/err" >&2; }
 	: >"$tmp/times"
 	for ((i = 0; i < runs; i++)); do
 		rm -f "$tmp/out.db"
-		/usr/bin/time -f '%e %U %S %M' -o "$tmp/t" "$@" >/dev/null 2>>"$tmp/err" || true
-		tail -n 1 "$tmp/t" >>"$tmp/times"
+		{ time /usr/bin/time -f '%M' -o "$tmp/t" "$@" >/dev/null 2>>"$tmp/err" || true; } \
+			2>"$tmp/bt"
+		echo "$(tail -n 1 "$tmp/bt") $(tail -n 1 "$tmp/t")" >>"$tmp/times"
 	done
 	printf '%s\t%s\t%s\t%s\n' "$name" \
 		"$(cut -d' ' -f1 "$tmp/times" | median)" \
@@ -218,7 +221,7 @@ bench_jtable() {
 			if (name ~ / -j 1$/) w1[base] = $2
 			if (name ~ / -j 2$/ && $2 > 0 && w1[base] > 0)
 				sp = sprintf("%.2fx", w1[base] / $2)
-			printf "%-36s %8.2f %8.2f %9.1f %9s %9s %8s\n", name, $2, $3, $4 / 1024,
+			printf "%-36s %8.3f %8.3f %9.1f %9s %9s %8s\n", name, $2, $3, $4 / 1024,
 				tr, mr, sp
 		}' "$1"
 }
