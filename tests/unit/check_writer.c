@@ -293,6 +293,77 @@ static long write_file(const char *dir, const char *name, bool stream,
 	return (long)st.st_size;
 }
 
+/* What each_compressed() gives for one COMPRESSED record: its offset, its payload,
+ * the payload decompressed (the stream so far) and zstd's answer. */
+typedef void (*compressed_fn)(void *ctx, uint64_t pos, const unsigned char *payload,
+			      size_t n, const unsigned char *out, size_t out_len, size_t ret);
+
+/* Every COMPRESSED record of the file at path, decompressed as one zstd stream into a
+ * buffer of out_cap bytes (each wholly, into the buffer), to fn; the records walked
+ * end where the data section does. */
+static void each_compressed(const char *path, size_t out_cap, compressed_fn fn, void *ctx)
+{
+	ZSTD_DStream *ds = ZSTD_createDStream();
+	unsigned char *f, *out = malloc(out_cap);
+	struct file_header h;
+	struct diag d = { 0 };
+	size_t len;
+	uint64_t pos;
+	bool swap;
+
+	f = slurp(path, &len);
+	ck_assert_int_eq(file_header__read(&h, &swap, f, len, len, path, &d), 0);
+	ck_assert(!ZSTD_isError(ZSTD_initDStream(ds)));
+	for (pos = h.data.offset; pos < h.data.offset + h.data.size;) {
+		struct record_header rh;
+
+		record_header__get(&rh, f + pos);
+		ck_assert_uint_ge(rh.size, 8);
+		if (rh.type == REC_COMPRESSED) {
+			ZSTD_inBuffer in = { f + pos + 8, rh.size - 8u, 0 };
+			ZSTD_outBuffer o = { out, out_cap, 0 };
+			size_t ret = ZSTD_decompressStream(ds, &o, &in);
+
+			ck_assert_msg(!ZSTD_isError(ret), "%s", ZSTD_getErrorName(ret));
+			ck_assert_uint_eq(in.pos, in.size);	/* all of it, in the buffer */
+			fn(ctx, pos, f + pos + 8, rh.size - 8u, out, o.pos, ret);
+		}
+		pos += rh.size;
+	}
+	ck_assert_uint_eq(pos, h.data.offset + h.data.size);
+	ZSTD_freeDStream(ds);
+	free(out);
+	free(f);
+}
+
+struct comp_stream_walk {
+	size_t nr_comp, nr_inner;
+	struct testlib_buf all;		/* the payloads back to back */
+};
+
+static void comp_stream_record(void *ctx, uint64_t pos, const unsigned char *payload,
+			       size_t n, const unsigned char *out, size_t out_len, size_t ret)
+{
+	struct comp_stream_walk *w = ctx;
+
+	(void)pos;
+	ck_assert_uint_gt(out_len, 0);
+	ck_assert_uint_lt(out_len, WRITER_COMP_CHUNK);
+	ck_assert_uint_ne(ret, 0);		/* the frame goes on */
+	ck_assert_uint_eq(bytes__u32(payload) == ZSTD_MAGICNUMBER, w->nr_comp == 0);
+	for (size_t q = 0; q < out_len;) {	/* whole records */
+		struct record_header ih;
+
+		ck_assert_uint_le(q + 8, out_len);
+		record_header__get(&ih, out + q);
+		ck_assert_uint_le(q + ih.size, out_len);
+		q += ih.size;
+		w->nr_inner++;
+	}
+	testlib_buf_add(&w->all, payload, n);
+	w->nr_comp++;
+}
+
 /*
  * comp_stream: one zstd stream per file, as perf record -z writes it. Its COMPRESSED
  * records fed in file order to one decompression stream (perf 6.1's reader) each give
@@ -305,16 +376,10 @@ START_TEST(test_writer_comp_stream)
 {
 	char *dir = testlib_tmpdir(), path[512];
 	struct event_attr a = testlib_attr(0);
-	struct testlib_buf recs = { 0 }, all = { 0 };
-	struct file_header h;
-	struct diag d = { 0 };
+	struct testlib_buf recs = { 0 };
+	struct comp_stream_walk w = { 0 };
 	struct collect got;
-	ZSTD_DStream *ds = ZSTD_createDStream();
-	unsigned char *f, *out = malloc(WRITER_COMP_CHUNK);
-	size_t len, nr_comp = 0, nr_inner = 0;
 	long frames, stream;
-	uint64_t pos;
-	bool swap;
 
 	testlib_rec_comm(&recs, &a, 42, 42, "worker", 0, 0);
 	make_samples(&recs, &a, 7, 40000);
@@ -323,55 +388,19 @@ START_TEST(test_writer_comp_stream)
 	ck_assert_msg(stream < frames, "stream %ld bytes, frames %ld", stream, frames);
 
 	snprintf(path, sizeof(path), "%s/stream.data", dir);
-	f = slurp(path, &len);
-	ck_assert_int_eq(file_header__read(&h, &swap, f, len, len, path, &d), 0);
-	ck_assert(!ZSTD_isError(ZSTD_initDStream(ds)));
-	for (pos = h.data.offset; pos < h.data.offset + h.data.size;) {
-		struct record_header rh;
-
-		record_header__get(&rh, f + pos);
-		ck_assert_uint_ge(rh.size, 8);
-		if (rh.type == REC_COMPRESSED) {
-			ZSTD_inBuffer in = { f + pos + 8, rh.size - 8u, 0 };
-			ZSTD_outBuffer o = { out, WRITER_COMP_CHUNK, 0 };
-			size_t ret = ZSTD_decompressStream(ds, &o, &in);
-
-			ck_assert_msg(!ZSTD_isError(ret), "%s", ZSTD_getErrorName(ret));
-			ck_assert_uint_eq(in.pos, in.size);	/* all of it, in the buffer */
-			ck_assert_uint_gt(o.pos, 0);
-			ck_assert_uint_lt(o.pos, WRITER_COMP_CHUNK);
-			ck_assert_uint_ne(ret, 0);		/* the frame goes on */
-			ck_assert_uint_eq(bytes__u32(f + pos + 8) == ZSTD_MAGICNUMBER, nr_comp == 0);
-			for (size_t q = 0; q < o.pos;) {	/* whole records */
-				struct record_header ih;
-
-				ck_assert_uint_le(q + 8, o.pos);
-				record_header__get(&ih, out + q);
-				ck_assert_uint_le(q + ih.size, o.pos);
-				q += ih.size;
-				nr_inner++;
-			}
-			testlib_buf_add(&all, f + pos + 8, rh.size - 8u);
-			nr_comp++;
-		}
-		pos += rh.size;
-	}
-	ck_assert_uint_eq(pos, h.data.offset + h.data.size);
-	ck_assert_uint_gt(nr_comp, 10);
-	ck_assert_uint_eq(nr_inner, 40000);
+	each_compressed(path, WRITER_COMP_CHUNK, comp_stream_record, &w);
+	ck_assert_uint_gt(w.nr_comp, 10);
+	ck_assert_uint_eq(w.nr_inner, 40000);
 	/* the payloads back to back: one frame, unfinished (perf never ends it) */
-	ck_assert(ZSTD_isError(ZSTD_findFrameCompressedSize(all.p, all.len)));
+	ck_assert(ZSTD_isError(ZSTD_findFrameCompressedSize(w.all.p, w.all.len)));
 
 	read_records(path, &got);
 	ck_assert_uint_eq(got.nr, 40001);
 	ck_assert_uint_eq(got.b.len, recs.len);
 	ck_assert_mem_eq(got.b.p, recs.p, recs.len);
 	testlib_buf_free(&got.b);
-	testlib_buf_free(&all);
+	testlib_buf_free(&w.all);
 	testlib_buf_free(&recs);
-	ZSTD_freeDStream(ds);
-	free(out);
-	free(f);
 	testlib_rmtree(dir);
 	free(dir);
 }
@@ -622,46 +651,29 @@ static void raw_sample(struct testlib_buf *b, size_t size, uint64_t *x)
 /* Every COMPRESSED record of the file at path, fed in order to one zstd decompression
  * stream, gives whole records: none is cut between two COMPRESSED records (perf 6.1
  * fails on a file where one is: 'failed to process type: 81'). */
+static void whole_records(void *ctx, uint64_t pos, const unsigned char *payload, size_t n,
+			  const unsigned char *out, size_t out_len, size_t ret)
+{
+	size_t q;
+
+	(void)ctx;
+	(void)payload;
+	(void)n;
+	(void)ret;
+	for (q = 0; q + 8 <= out_len;) {
+		struct record_header ih;
+
+		record_header__get(&ih, out + q);
+		ck_assert_uint_ge(ih.size, 8);
+		q += ih.size;
+	}
+	ck_assert_msg(q == out_len, "a record cut at the end of the COMPRESSED record at %llu",
+		      (unsigned long long)pos);
+}
+
 static void assert_whole_per_container(const char *path)
 {
-	ZSTD_DStream *ds = ZSTD_createDStream();
-	unsigned char *f, *out = malloc(1u << 20);
-	struct file_header h;
-	struct diag d = { 0 };
-	size_t len;
-	uint64_t pos;
-	bool swap;
-
-	f = slurp(path, &len);
-	ck_assert_int_eq(file_header__read(&h, &swap, f, len, len, path, &d), 0);
-	ck_assert(!ZSTD_isError(ZSTD_initDStream(ds)));
-	for (pos = h.data.offset; pos < h.data.offset + h.data.size;) {
-		struct record_header rh;
-
-		record_header__get(&rh, f + pos);
-		ck_assert_uint_ge(rh.size, 8);
-		if (rh.type == REC_COMPRESSED) {
-			ZSTD_inBuffer in = { f + pos + 8, rh.size - 8u, 0 };
-			ZSTD_outBuffer o = { out, 1u << 20, 0 };
-			size_t ret = ZSTD_decompressStream(ds, &o, &in), q;
-
-			ck_assert_msg(!ZSTD_isError(ret), "%s", ZSTD_getErrorName(ret));
-			ck_assert_uint_eq(in.pos, in.size);
-			for (q = 0; q + 8 <= o.pos;) {
-				struct record_header ih;
-
-				record_header__get(&ih, out + q);
-				ck_assert_uint_ge(ih.size, 8);
-				q += ih.size;
-			}
-			ck_assert_msg(q == o.pos, "a record cut at the end of the COMPRESSED "
-				      "record at %llu", (unsigned long long)pos);
-		}
-		pos += rh.size;
-	}
-	ZSTD_freeDStream(ds);
-	free(out);
-	free(f);
+	each_compressed(path, 1u << 20, whole_records, NULL);
 }
 
 /* _i 0: a frame per COMPRESSED record, 1: comp_stream */
