@@ -465,6 +465,24 @@ static int chunk_end(struct writer *w, unsigned i)
 	return w->o.on_index ? w->o.on_index(w->o.ctx, &p) : 0;
 }
 
+/* Stream i's index chunk counts `bytes` of nr records more, times first..last (0:
+ * none); the chunk ends once it holds the index's bytes.  @return chunk_end()'s. */
+static int chunk_add(struct writer *w, unsigned i, uint64_t bytes, uint64_t nr,
+		     uint64_t first, uint64_t last)
+{
+	struct wstream *s = &w->st[i];
+
+	s->chunk_raw += bytes;
+	s->chunk_nr += nr;
+	if (first && (!s->chunk_first || first < s->chunk_first))
+		s->chunk_first = first;
+	if (last > s->chunk_last)
+		s->chunk_last = last;
+	if (s->chunk_raw >= w->o.index_bytes)
+		return chunk_end(w, i);
+	return 0;
+}
+
 static int open_stream(struct writer *w, struct wstream *s, const char *path)
 {
 	if ((size_t)snprintf(s->path, sizeof(s->path), "%s", path) >= sizeof(s->path))
@@ -719,17 +737,7 @@ int writer__write(struct writer *w, unsigned stream, const void *rec, size_t siz
 	} else if ((err = flush_comp(w, s)) || (err = put_record(w, s, rec, size))) {
 		return err;
 	}
-	s->chunk_raw += size;
-	s->chunk_nr++;
-	if (time) {
-		if (!s->chunk_first || time < s->chunk_first)
-			s->chunk_first = time;
-		if (time > s->chunk_last)
-			s->chunk_last = time;
-	}
-	if (s->chunk_raw >= w->o.index_bytes)
-		return chunk_end(w, stream);
-	return 0;
+	return chunk_add(w, stream, size, 1, time, time);
 }
 
 bool writer__direct(const struct writer *w, unsigned stream)
@@ -791,15 +799,7 @@ int writer__write_direct(struct writer *w, unsigned stream, const void *p1, size
 	s->olen = 0;
 	s->rec_end = s->off;
 	s->safe = s->rec_end;	/* records up to it are whole on disk */
-	s->chunk_raw += n1 + n2;
-	s->chunk_nr += nr_records;
-	if (first_time && (!s->chunk_first || first_time < s->chunk_first))
-		s->chunk_first = first_time;
-	if (last_time > s->chunk_last)
-		s->chunk_last = last_time;
-	if (s->chunk_raw >= w->o.index_bytes)
-		return chunk_end(w, stream);
-	return 0;
+	return chunk_add(w, stream, n1 + n2, nr_records, first_time, last_time);
 }
 
 int writer__flush(struct writer *w, unsigned stream)
