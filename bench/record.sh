@@ -24,7 +24,7 @@
 # round the recorders (one run of each, then the next), so that the load of the rest of
 # the machine weighs on every recorder alike.
 #
-# Needs root (system-wide recording), perf 6.1, GNU time and $BUILD/dirrecord,
+# Needs root (system-wide recording), perf 6.1 and $BUILD/dirrecord,
 # dirreport (default build/).
 set -euo pipefail
 
@@ -62,8 +62,11 @@ echo "bench: $(nproc) CPUs; $rounds rounds of the workload (${one}s each alone),
 run_one() {
 	local out=$tmp/rec.data
 	rm -rf "$out"
-	/usr/bin/time -f '%U %S' -o "$tmp/cpu" "$@" -o "$out" -- sleep $((secs + 1)) \
-		>/dev/null 2>"$tmp/rec.err" &
+	# bash's time (milliseconds; GNU time's hundredths are a tenth of 0.1 s of CPU)
+	(
+		TIMEFORMAT='%3U %3S'
+		time "$@" -o "$out" -- sleep $((secs + 1)) >/dev/null 2>"$tmp/rec.err"
+	) 2>"$tmp/cpu" &
 	local pid=$! t0 t1 i
 	sleep 0.5
 	t0=$(date +%s.%N)
@@ -126,7 +129,7 @@ awk -F'\t' '
 	$1 ~ /^perf / { pc = $2; pw = $3; ps = $6; pb = $8 }
 	{
 		p = $1 ~ /^perf /
-		printf "%-26s %6.2f %10.2f %8d %6d %6.1f %6.2f %6.2f %8s %9s %9s %9s\n", $1, $2,
+		printf "%-26s %6.3f %10.2f %8d %6d %6.1f %6.2f %6.2f %8s %9s %9s %9s\n", $1, $2,
 			$3, $4, $5, $6 / 1048576, $8, $7,
 			p ? "-" : sprintf("%.2f", $2 / pc),
 			p ? "-" : sprintf("%.2f", $3 / pw),
