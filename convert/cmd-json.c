@@ -152,14 +152,25 @@ struct js_worker {
 	struct js_frag bare;	/* the frame without a symbol; len 0 until written */
 };
 
-static void append(struct js_chunk *c, const char *text, size_t size)
+/* Room for size more bytes at the chunk's end (its len not moved), or NULL: the
+ * chunk failed (out of memory). */
+static char *reserve(struct js_chunk *c, size_t size)
 {
 	if (c->failed || array__grow(&c->p, &c->cap, c->len + size, 1, 64u << 10)) {
 		c->failed = true;
-		return;
+		return NULL;
 	}
-	memcpy(c->p + c->len, text, size);
-	c->len += size;
+	return c->p + c->len;
+}
+
+static void append(struct js_chunk *c, const char *text, size_t size)
+{
+	char *o = reserve(c, size);
+
+	if (o) {
+		memcpy(o, text, size);
+		c->len += size;
+	}
 }
 
 static void collect(void *ctx, const char *text, size_t size)
@@ -249,7 +260,7 @@ static int frag_write(struct js_worker *w, const struct symbol *sym, const struc
 static const struct js_frag *frag(struct js_worker *w, const struct symbol *sym,
 				  const struct dso *dso)
 {
-	uint64_t h = frag_hash(sym, dso);
+	uint64_t h;
 	struct js_frag *f;
 	size_t i;
 
@@ -258,6 +269,7 @@ static const struct js_frag *frag(struct js_worker *w, const struct symbol *sym,
 			return NULL;
 		return &w->bare;
 	}
+	h = frag_hash(sym, dso);
 	if (hashtab__reserve(&w->frags, &w->cap_frags, w->nr_frags, sizeof(*w->frags), 1024,
 			     frag_slot_hash, NULL))
 		return NULL;
@@ -307,11 +319,8 @@ static int gen_frame(struct js_worker *w, struct pipeline_thread *pt,
 		return -ENOMEM;
 	for (uint64_t v = ip >> 4; v; v >>= 4)
 		nd++;
-	if (c->failed || array__grow(&c->p, &c->cap, c->len + f->len + nd, 1, 64u << 10)) {
-		c->failed = true;
+	if (!(o = reserve(c, f->len + nd)))
 		return -ENOMEM;
-	}
-	o = c->p + c->len;
 	memcpy(o, w->frag_text.p + f->off, f->ip_at);
 	o += f->ip_at;
 	for (size_t k = nd; k; k--, ip >>= 4)

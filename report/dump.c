@@ -18,14 +18,6 @@
 
 #include "report/dump-internal.h"
 #include "report/strbuf.h"
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define DUMP_X86 1
-#include <tmmintrin.h>	/* SSSE3: _mm_shuffle_epi8 */
-#else
-#define DUMP_X86 0
-#endif
-
 #include "banned.h"
 
 /*
@@ -97,88 +89,14 @@ void dump__preamble(struct strbuf *out)
 
 /* --- the common part: header line, hex dump, summary prefix ---------------- */
 
-static const char _hex[] = "0123456789abcdef";
-
 /* 76 bytes per line: ".  %04x: " + 16 * " %02x" + "  " + 16 chars + "\n", short last
  * lines padded to the same width. perf's printable test is ASCII 0x20..0x7e. */
 #define HEXDUMP_LINE 76
-
-/* The part of a line after its offset for k (1..16) bytes at p: " %02x" each, padded
- * to 16, two spaces, the printable bytes, padded, the newline: 67 bytes at o. */
-static char *hexdump_tail(char *o, const unsigned char *p, size_t k)
-{
-	for (size_t i = 0; i < k; i++) {
-		o[0] = ' ';
-		memcpy(o + 1, strbuf__hex_pairs + 2 * p[i], 2);
-		o += 3;
-	}
-	memset(o, ' ', (16 - k) * 3 + 2);
-	o += (16 - k) * 3 + 2;
-	for (size_t i = 0; i < k; i++) {
-		unsigned char b = p[i];
-
-		*o++ = (b >= 0x20 && b < 0x7f) ? (char)b : '.';
-	}
-	memset(o, ' ', 16 - k);
-	o += 16 - k;
-	*o++ = '\n';
-	return o;
-}
-
-#if DUMP_X86
-/*
- * hexdump_tail() for a whole line of 16 bytes, in SSSE3: the bytes' digits through a
- * table lookup (pshufb), interleaved high-low into a (bytes 0-7) and b (bytes 8-15),
- * then shuffled into the three 16-byte thirds of " xx" * 16 with the spaces ORed in
- * where the controls take nothing (0x80); the printable test as two compares.
- */
-__attribute__((target("ssse3")))
-static char *hexdump_tail16_ssse3(char *o, const unsigned char *p)
-{
-#define Z 0x80
-	const __m128i lut = _mm_setr_epi8('0', '1', '2', '3', '4', '5', '6', '7',
-					  '8', '9', 'a', 'b', 'c', 'd', 'e', 'f');
-	const __m128i m4 = _mm_set1_epi8(0x0f);
-	__m128i v = _mm_loadu_si128((const __m128i *)p);
-	__m128i hi = _mm_shuffle_epi8(lut, _mm_and_si128(_mm_srli_epi16(v, 4), m4));
-	__m128i lo = _mm_shuffle_epi8(lut, _mm_and_si128(v, m4));
-	__m128i a = _mm_unpacklo_epi8(hi, lo), b = _mm_unpackhi_epi8(hi, lo);
-	__m128i t0 = _mm_shuffle_epi8(a, _mm_setr_epi8(Z, 0, 1, Z, 2, 3, Z, 4,
-						       5, Z, 6, 7, Z, 8, 9, Z));
-	__m128i t1 = _mm_or_si128(
-		_mm_shuffle_epi8(a, _mm_setr_epi8(10, 11, Z, 12, 13, Z, 14, 15,
-						  Z, Z, Z, Z, Z, Z, Z, Z)),
-		_mm_shuffle_epi8(b, _mm_setr_epi8(Z, Z, Z, Z, Z, Z, Z, Z,
-						  Z, 0, 1, Z, 2, 3, Z, 4)));
-	__m128i t2 = _mm_shuffle_epi8(b, _mm_setr_epi8(5, Z, 6, 7, Z, 8, 9, Z,
-						       10, 11, Z, 12, 13, Z, 14, 15));
-	__m128i sp0 = _mm_setr_epi8(' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ');
-	__m128i sp1 = _mm_setr_epi8(0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0);
-	__m128i sp2 = _mm_setr_epi8(0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0);
-	/* printable: 0x20..0x7e, i.e. > 0x1f and < 0x7f as signed bytes */
-	__m128i ok = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x1f)),
-				   _mm_cmplt_epi8(v, _mm_set1_epi8(0x7f)));
-	__m128i txt = _mm_or_si128(_mm_and_si128(ok, v),
-				   _mm_andnot_si128(ok, _mm_set1_epi8('.')));
-#undef Z
-
-	_mm_storeu_si128((__m128i *)o, _mm_or_si128(t0, sp0));
-	_mm_storeu_si128((__m128i *)(o + 16), _mm_or_si128(t1, sp1));
-	_mm_storeu_si128((__m128i *)(o + 32), _mm_or_si128(t2, sp2));
-	memcpy(o + 48, "  ", 2);
-	_mm_storeu_si128((__m128i *)(o + 50), txt);
-	o[66] = '\n';
-	return o + 67;
-}
-#endif
 
 static void hexdump(struct strbuf *sb, const unsigned char *p, size_t n)
 {
 	char *o = strbuf__reserve(sb, (n + 15) / 16 * HEXDUMP_LINE);
 	char *start = o;
-#if DUMP_X86
-	bool simd = strbuf__simd();
-#endif
 
 	if (!o)
 		return;
@@ -188,20 +106,11 @@ static void hexdump(struct strbuf *sb, const unsigned char *p, size_t n)
 		o[0] = '.';
 		o[1] = ' ';
 		o[2] = ' ';
-		o[3] = _hex[(off >> 12) & 15];
-		o[4] = _hex[(off >> 8) & 15];
-		o[5] = _hex[(off >> 4) & 15];
-		o[6] = _hex[off & 15];
+		memcpy(o + 3, strbuf__hex_pairs + 2 * ((off >> 8) & 0xff), 2);
+		memcpy(o + 5, strbuf__hex_pairs + 2 * (off & 0xff), 2);
 		o[7] = ':';
 		o[8] = ' ';
-		o += 9;
-#if DUMP_X86
-		if (simd && k == 16) {
-			o = hexdump_tail16_ssse3(o, p + off);
-			continue;
-		}
-#endif
-		o = hexdump_tail(o, p + off, k);
+		o = strbuf__put_hex_line(o + 9, p + off, k);
 	}
 	strbuf__commit(sb, (size_t)(o - start));
 }

@@ -282,35 +282,107 @@ void strbuf__set_simd(bool on)
 }
 
 #if STRBUF_X86
+#define Z 0x80
+
+/* The hex digits of x's 16 bytes through a table lookup (pshufb): each byte's high
+ * nibble's digit in *hi, its low nibble's in *lo. */
+__attribute__((target("ssse3")))
+static inline void hex_digits_ssse3(__m128i x, __m128i *hi, __m128i *lo)
+{
+	const __m128i lut = _mm_setr_epi8('0', '1', '2', '3', '4', '5', '6', '7',
+					  '8', '9', 'a', 'b', 'c', 'd', 'e', 'f');
+	const __m128i m4 = _mm_set1_epi8(0x0f);
+
+	*hi = _mm_shuffle_epi8(lut, _mm_and_si128(_mm_srli_epi16(x, 4), m4));
+	*lo = _mm_shuffle_epi8(lut, _mm_and_si128(x, m4));
+}
+
 /*
  * The last d (1..16) hex digits of v at o[0..d), in one 16-byte store (o must have
- * 16 bytes of room; those after the digits are left as zeros). Each byte's nibbles
- * become digits through a table lookup (pshufb); a second pshufb puts the digits in
- * order, most significant first, and drops the 16 - d leading ones: its control is
- * the 16 bytes of _hex_order starting at 16 - d.
+ * 16 bytes of room; those after the digits are left as zeros): the digits of v's
+ * bytes interleaved high-low (least significant byte first), then a pshufb puts them
+ * in order, most significant first, and drops the 16 - d leading ones: its control
+ * is the 16 bytes of _hex_order starting at 16 - d.
  */
 static const unsigned char _hex_order[32] = {
 	14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1,
-	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
 };
 
 __attribute__((target("ssse3")))
 static void hex_ssse3(char *o, uint64_t v, size_t d)
 {
-	const __m128i lut = _mm_setr_epi8('0', '1', '2', '3', '4', '5', '6', '7',
-					  '8', '9', 'a', 'b', 'c', 'd', 'e', 'f');
-	const __m128i m4 = _mm_set1_epi8(0x0f);
-	__m128i x = _mm_cvtsi64_si128((long long)v);
-	/* nibbles of byte i (least significant first) at 2i (high) and 2i + 1 (low) */
-	__m128i n = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), m4),
-				      _mm_and_si128(x, m4));
-	__m128i c = _mm_shuffle_epi8(lut, n);
+	__m128i hi, lo, c;
 
+	hex_digits_ssse3(_mm_cvtsi64_si128((long long)v), &hi, &lo);
+	c = _mm_unpacklo_epi8(hi, lo);
 	c = _mm_shuffle_epi8(c, _mm_loadu_si128((const __m128i *)(_hex_order + 16 - d)));
 	_mm_storeu_si128((__m128i *)o, c);
 }
+
+/*
+ * strbuf__put_hex_line() for a whole line of 16 bytes: the digits interleaved
+ * high-low into a (bytes 0-7) and b (bytes 8-15), shuffled into the three 16-byte
+ * thirds of " xx" * 16 with the spaces ORed in where the controls take nothing (Z);
+ * the printable test as two compares.
+ */
+__attribute__((target("ssse3")))
+static char *hex_line16_ssse3(char *o, const unsigned char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)p), hi, lo, a, b, t0, t1, t2, ok, txt;
+
+	hex_digits_ssse3(v, &hi, &lo);
+	a = _mm_unpacklo_epi8(hi, lo);
+	b = _mm_unpackhi_epi8(hi, lo);
+	t0 = _mm_shuffle_epi8(a, _mm_setr_epi8(Z, 0, 1, Z, 2, 3, Z, 4, 5, Z, 6, 7, Z, 8, 9, Z));
+	t1 = _mm_or_si128(
+		_mm_shuffle_epi8(a, _mm_setr_epi8(10, 11, Z, 12, 13, Z, 14, 15,
+						  Z, Z, Z, Z, Z, Z, Z, Z)),
+		_mm_shuffle_epi8(b, _mm_setr_epi8(Z, Z, Z, Z, Z, Z, Z, Z,
+						  Z, 0, 1, Z, 2, 3, Z, 4)));
+	t2 = _mm_shuffle_epi8(b, _mm_setr_epi8(5, Z, 6, 7, Z, 8, 9, Z,
+					       10, 11, Z, 12, 13, Z, 14, 15));
+	/* printable: 0x20..0x7e, i.e. > 0x1f and < 0x7f as signed bytes */
+	ok = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x1f)),
+			   _mm_cmplt_epi8(v, _mm_set1_epi8(0x7f)));
+	txt = _mm_or_si128(_mm_and_si128(ok, v), _mm_andnot_si128(ok, _mm_set1_epi8('.')));
+	_mm_storeu_si128((__m128i *)o, _mm_or_si128(t0, _mm_setr_epi8(
+		' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ')));
+	_mm_storeu_si128((__m128i *)(o + 16), _mm_or_si128(t1, _mm_setr_epi8(
+		0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0)));
+	_mm_storeu_si128((__m128i *)(o + 32), _mm_or_si128(t2, _mm_setr_epi8(
+		0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0, ' ', 0, 0)));
+	memcpy(o + 48, "  ", 2);
+	_mm_storeu_si128((__m128i *)(o + 50), txt);
+	o[66] = '\n';
+	return o + 67;
+}
+#undef Z
 #endif
+
+char *strbuf__put_hex_line(char *o, const unsigned char *p, size_t k)
+{
+#if STRBUF_X86
+	if (k == 16 && strbuf__simd())
+		return hex_line16_ssse3(o, p);
+#endif
+	for (size_t i = 0; i < k; i++) {
+		o[0] = ' ';
+		memcpy(o + 1, strbuf__hex_pairs + 2 * p[i], 2);
+		o += 3;
+	}
+	memset(o, ' ', (16 - k) * 3 + 2);
+	o += (16 - k) * 3 + 2;
+	for (size_t i = 0; i < k; i++) {
+		unsigned char b = p[i];
+
+		*o++ = (b >= 0x20 && b < 0x7f) ? (char)b : '.';
+	}
+	memset(o, ' ', 16 - k);
+	o += 16 - k;
+	*o++ = '\n';
+	return o;
+}
 
 /* v in hex, at least min_digits (<= 16) digits (zero-padded), "0x" before them with
  * prefix. */

@@ -177,8 +177,8 @@ void strbuf__add_s64(struct strbuf *sb, int64_t v);
 extern const char strbuf__hex_pairs[513];
 
 /**
- * @brief Whether the x86 SSSE3 forms of the hex formatting run (strbuf__add_hex*()
- *        here, the hex dump of report/dump.c): true where the CPU has SSSE3
+ * @brief Whether the x86 SSSE3 forms of the hex formatting run (strbuf__add_hex*(),
+ *        strbuf__put_hex16(), strbuf__put_hex_line()): true where the CPU has SSSE3
  *        (asked of the CPU at each call, a bit test) unless strbuf__set_simd()
  *        turned them off; always false on other architectures. Both forms write
  *        the same bytes.
@@ -212,6 +212,16 @@ void strbuf__add_hex_pad(struct strbuf *sb, uint64_t v, unsigned width);
  * Thread safety: touches only o[0..16). Format: none.
  */
 void strbuf__put_hex16(char *o, uint64_t v);
+
+/**
+ * @brief Write the part of a line of perf's raw dump (`perf report -D`) after its
+ *        offset, for k (1..16) bytes at p: " %02x" each, padded to 16, two spaces,
+ *        each byte printable (ASCII 0x20..0x7e, perf's test) or '.', padded, '\n'.
+ * @param o  room for 67 bytes; no NUL is written
+ * @return o + 67
+ * Thread safety: touches only o[0..67). Format: perf 6.1's dump_event() hex dump.
+ */
+char *strbuf__put_hex_line(char *o, const unsigned char *p, size_t k);
 
 /**
  * @brief Append v in decimal right-aligned (width > 0) or left-aligned (width < 0) in
